@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import { addressSchema, emptySchema, inviteCodeSchema, isoDateSchema } from './primitives';
+import { defineEndpoint } from './endpoint';
+
+export const loginNonce = defineEndpoint({
+  method: 'GET',
+  path: '/api/member/loginNonce',
+  access: 'public',
+  summary: 'A single-use sign-in nonce, valid 5 minutes (added)',
+  query: z.object({ address: addressSchema }),
+  body: undefined,
+  result: z.object({ nonce: z.string().min(8), issuedAt: isoDateSchema, expirationTime: isoDateSchema }),
+});
+
+export const memberSignLogin = defineEndpoint({
+  method: 'POST',
+  path: '/api/member/memberSignLogin',
+  access: 'public',
+  summary: 'Sign in with an EIP-4361 message and its signature; binds inviteCode when given',
+  query: undefined,
+  body: z
+    .object({
+      message: z.string().min(1).max(4096),
+      signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'signature').max(1024),
+      inviteCode: inviteCodeSchema.optional(),
+    })
+    .strict(),
+  result: z.object({ auth: z.string().min(1), isFinishedBind: z.boolean() }),
+});
+
+export const bindRecommendRelation = defineEndpoint({
+  method: 'POST',
+  path: '/api/member/bindRecommendRelation',
+  access: 'token',
+  summary: 'Bind the recommender of the caller by invite code',
+  query: undefined,
+  body: z.object({ inviteCode: inviteCodeSchema }).strict(),
+  result: emptySchema.optional(),
+});
+
+export const logout = defineEndpoint({
+  method: 'POST',
+  path: '/api/member/logout',
+  access: 'token',
+  summary: 'Revoke the token (added)',
+  query: undefined,
+  body: emptySchema.optional(),
+  result: emptySchema.optional(),
+});
+
+export type SignLoginResult = z.infer<typeof memberSignLogin.result>;
+export type LoginNonceResult = z.infer<typeof loginNonce.result>;

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { amountSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import { defineEndpoint } from './endpoint';
+
+export const goodsSchema = z.object({ id: z.string(), name: z.string(), image: z.string(), price: amountSchema, stock: z.number().int().min(0) });
+
+export const addressFieldsSchema = z.object({
+  name: z.string().trim().min(1).max(64),
+  phone: z.string().regex(/^\+?[0-9 -]{5,20}$/, 'phone'),
+  region: z.string().trim().min(1).max(128),
+  detail: z.string().trim().min(1).max(256),
+  isDefault: z.boolean(),
+});
+export const deliveryAddressSchema = addressFieldsSchema.extend({ deliveryId: z.string() });
+export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
+
+const deliveryIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId');
+
+export const goodsList = defineEndpoint({
+  method: 'GET', path: '/api/goods/list', access: 'public', summary: 'Goods (added)',
+  query: pageQuerySchema, body: undefined, result: pageOf(goodsSchema),
+});
+export const goodsDetail = defineEndpoint({
+  method: 'GET', path: '/api/goods/detail', access: 'public', summary: 'One goods item (added)',
+  query: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'id') }), body: undefined, result: goodsSchema,
+});
+export const deliveryList = defineEndpoint({
+  method: 'GET', path: '/api/member/delivery/list', access: 'member', summary: 'Own shipping addresses (added)',
+  query: undefined, body: undefined, result: z.object({ list: z.array(deliveryAddressSchema) }),
+});
+export const deliveryAdd = defineEndpoint({
+  method: 'POST', path: '/api/member/delivery/add', access: 'member', summary: 'Add a shipping address (added)',
+  query: undefined, body: addressFieldsSchema.strict(), result: deliveryAddressSchema,
+});
+export const deliveryEdit = defineEndpoint({
+  method: 'POST', path: '/api/member/delivery/edit', access: 'member', summary: 'Edit an own shipping address (added)',
+  query: undefined, body: addressFieldsSchema.extend({ deliveryId: deliveryIdSchema }).strict(), result: deliveryAddressSchema,
+});
+export const deliveryDelete = defineEndpoint({
+  method: 'POST', path: '/api/member/delivery/delete', access: 'member', summary: 'Delete an own shipping address (added)',
+  query: undefined, body: z.object({ deliveryId: deliveryIdSchema }).strict(), result: z.object({}).strict().optional(),
+});
+export const orderSettle = defineEndpoint({
+  method: 'POST', path: '/api/order/settle', access: 'member', summary: 'Pay for goods with credit; at most once per requestId (added)',
+  query: undefined,
+  body: z.object({ goodsId: z.string().min(1).max(64), quantity: z.number().int().min(1).max(999), deliveryId: deliveryIdSchema, requestId: requestIdSchema }).strict(),
+  result: z.object({ orderId: z.string(), amount: amountSchema, status: z.enum(['pending', 'paid', 'shipped', 'failed']) }),
+});
+export const orderList = defineEndpoint({
+  method: 'GET', path: '/api/order/list', access: 'member', summary: 'Own orders (added)',
+  query: pageQuerySchema, body: undefined,
+  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: z.number().int(), amount: amountSchema, status: z.string(), address: deliveryAddressSchema, createdAt: isoDateSchema })),
+});

@@ -1,0 +1,49 @@
+/**
+ * Envelope codes of API.md ("Codes"). The client shows `Common.{code}` for each; every code here has a text in
+ * every locale (tests/i18n checks that).
+ */
+export const ApiCode = {
+  ok: 0,
+  clientFailure: -1,
+  invalidParameters: 1001,
+  notSignedIn: 1002,
+  bindRequired: 1003,
+  nonceInvalid: 1004,
+  signatureInvalid: 1005,
+  inviteCodeUnknown: 2001,
+  recommenderAlreadyBound: 2002,
+  bindCycle: 2003,
+  insufficientBalance: 3001,
+  amountOutOfLimits: 3002,
+  requestIdReused: 3003,
+  recipientInvalid: 3004,
+  notFound: 4004,
+  tooManyRequests: 4290,
+  internal: 5000,
+} as const;
+
+export type ApiCodeName = keyof typeof ApiCode;
+export type ApiCodeValue = (typeof ApiCode)[ApiCodeName];
+
+export const allApiCodes: readonly ApiCodeValue[] = Object.values(ApiCode);
+
+/** HTTP status the server sends with each failure code (API.md, "Envelope"). */
+export const httpStatusOf: Record<ApiCodeValue, number> = {
+  0: 200,
+  [-1]: 500,
+  1001: 400,
+  1002: 401,
+  1003: 403,
+  1004: 400,
+  1005: 400,
+  2001: 404,
+  2002: 409,
+  2003: 409,
+  3001: 409,
+  3002: 400,
+  3003: 409,
+  3004: 400,
+  4004: 404,
+  4290: 429,
+  5000: 500,
+};

@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+
+/**
+ * Who may call an endpoint: anyone, any valid token (temporary or main), or only a bound member's token
+ * (API.md: "a temporary token may only bind, read meInfo and read public data").
+ */
+export type EndpointAccess = 'public' | 'token' | 'member';
+
+export interface Endpoint<
+  TQuery extends z.ZodType | undefined = z.ZodType | undefined,
+  TBody extends z.ZodType | undefined = z.ZodType | undefined,
+  TResult extends z.ZodType = z.ZodType,
+> {
+  method: 'GET' | 'POST';
+  path: string;
+  access: EndpointAccess;
+  summary: string;
+  query: TQuery;
+  body: TBody;
+  result: TResult;
+}
+
+/** Declares an endpoint with its schemas, keeping their exact types. */
+export function defineEndpoint<
+  TQuery extends z.ZodType | undefined,
+  TBody extends z.ZodType | undefined,
+  TResult extends z.ZodType,
+>(endpoint: Endpoint<TQuery, TBody, TResult>): Endpoint<TQuery, TBody, TResult> {
+  return endpoint;
+}

@@ -1,0 +1,40 @@
+import * as auth from './auth';
+import * as member from './member';
+import * as wpos from './wpos';
+import * as dapp from './dapp';
+import * as buy from './buy';
+import type { Endpoint } from './endpoint';
+
+/** Every call of API.md, by name. The server registers these; the client calls them; openapi.json lists them. */
+export const endpoints = {
+  loginNonce: auth.loginNonce,
+  memberSignLogin: auth.memberSignLogin,
+  bindRecommendRelation: auth.bindRecommendRelation,
+  logout: auth.logout,
+  meInfo: member.meInfo,
+  creditRecord: member.creditRecord,
+  withdrawCredit: member.withdrawCredit,
+  team: member.team,
+  teamSearch: member.teamSearch,
+  wposProfit: wpos.wposProfit,
+  getRentValidBindMemberAddress: wpos.getRentValidBindMemberAddress,
+  transferWpos: wpos.transferWpos,
+  flashExchange: wpos.flashExchange,
+  getSharePools: wpos.getSharePools,
+  dappParam: dapp.dappParam,
+  queryPagePlatformNotice: dapp.queryPagePlatformNotice,
+  noticeDetail: dapp.noticeDetail,
+  aboutOur: dapp.aboutOur,
+  solbotList: dapp.solbotList,
+  goodsList: buy.goodsList,
+  goodsDetail: buy.goodsDetail,
+  deliveryList: buy.deliveryList,
+  deliveryAdd: buy.deliveryAdd,
+  deliveryEdit: buy.deliveryEdit,
+  deliveryDelete: buy.deliveryDelete,
+  orderSettle: buy.orderSettle,
+  orderList: buy.orderList,
+} satisfies Record<string, Endpoint>;
+
+export type Endpoints = typeof endpoints;
+export type EndpointName = keyof Endpoints;

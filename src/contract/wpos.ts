@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { addressSchema, amountSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import { defineEndpoint } from './endpoint';
+
+export const wposProfit = defineEndpoint({
+  method: 'GET',
+  path: '/api/member/wposProfit',
+  access: 'member',
+  summary: 'WPOS profit records and totals (added)',
+  query: pageQuerySchema,
+  body: undefined,
+  result: pageOf(z.object({ id: z.string(), amount: amountSchema, source: z.string(), createdAt: isoDateSchema })).extend({
+    totalProfit: amountSchema,
+    todayProfit: amountSchema,
+  }),
+});
+
+export const getRentValidBindMemberAddress = defineEndpoint({
+  method: 'GET',
+  path: '/api/member/getRentValidBindMemberAddress',
+  access: 'member',
+  summary: 'Members the caller may transfer WPOS to',
+  query: undefined,
+  body: undefined,
+  result: z.object({ list: z.array(addressSchema) }),
+});
+
+export const transferWpos = defineEndpoint({
+  method: 'POST',
+  path: '/api/member/transferWpos',
+  access: 'member',
+  summary: 'Transfer WPOS to a bound team member; at most once per requestId',
+  query: undefined,
+  body: z.object({ toAddress: addressSchema, amount: amountSchema, requestId: requestIdSchema }).strict(),
+  result: z.object({ id: z.string(), amount: amountSchema, status: z.enum(['pending', 'done', 'failed']) }),
+});
+
+export const flashExchange = defineEndpoint({
+  method: 'POST',
+  path: '/api/member/flashExchange',
+  access: 'member',
+  summary: 'Exchange WPOS and credit at the configured rate; at most once per requestId',
+  query: undefined,
+  body: z.object({ from: z.enum(['WPOS', 'CREDIT']), amount: amountSchema, requestId: requestIdSchema }).strict(),
+  result: z.object({ id: z.string(), paid: amountSchema, received: amountSchema, rate: amountSchema }),
+});
+
+export const getSharePools = defineEndpoint({
+  method: 'GET',
+  path: '/api/member/getSharePools',
+  access: 'member',
+  summary: 'Share pools and the caller share',
+  query: undefined,
+  body: undefined,
+  result: z.object({
+    list: z.array(
+      z.object({ id: z.string(), name: z.string(), totalAmount: amountSchema, myShare: amountSchema, nextDistributionAt: isoDateSchema }),
+    ),
+  }),
+});

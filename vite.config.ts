@@ -1,0 +1,51 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// One config for the SPA build and for the three test projects (unit, ui, e2e).
+export default defineConfig({
+  plugins: [react()],
+  publicDir: false,
+  build: {
+    outDir: 'dist/spa',
+    sourcemap: false,
+  },
+  server: {
+    proxy: {
+      '/api': 'http://127.0.0.1:8080',
+      '/locales': 'http://127.0.0.1:8080',
+    },
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'node',
+          include: ['tests/machines/**/*.test.ts', 'src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'ui',
+          environment: 'jsdom',
+          include: ['tests/ui/**/*.test.tsx', 'src/**/*.test.tsx'],
+          setupFiles: ['tests/support/setupDom.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.spec.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
