@@ -8,6 +8,7 @@ import {
   UnknownWalletError,
   UnrecognizedChainError,
   UserRejectedError,
+  WalletDisconnectedError,
   WalletTimeoutError,
   toWalletError,
   walletErrorNames,
@@ -53,6 +54,7 @@ describe('wallet error classes', () => {
       new UnrecognizedChainError(),
       new WalletTimeoutError({ method: 'eth_requestAccounts', timeoutMs: 30_000 }),
       new ChainParamsMissingError({ chainId: 56 }),
+      new WalletDisconnectedError(),
       new UnknownWalletError({ code: 4100, message: 'Unauthorized' }),
     ];
     expect(errors.map((error) => error.name)).toEqual([...walletErrorNames]);
@@ -96,6 +98,11 @@ describe('wallet error classes', () => {
           "The chain is unknown to the wallet and there are no parameters to add it.
 
       Details: Chain id: 56.",
+        ],
+        [
+          "WalletDisconnectedError",
+          4900,
+          "The wallet disconnected.",
         ],
         [
           "UnknownWalletError",
@@ -151,6 +158,12 @@ describe('toWalletError, raw provider errors', () => {
 
   it('behavior: a rejection stays a rejection even when its text mentions an unknown chain', () => {
     expect(toWalletError(coded(4001, 'User rejected adding the unknown chain'))).toBeInstanceOf(UserRejectedError);
+  });
+
+  it.each([4900, 4901])('behavior: %i becomes WalletDisconnectedError keeping the code', (code) => {
+    const error = toWalletError({ code, message: 'Disconnected' });
+    expect(error).toBeInstanceOf(WalletDisconnectedError);
+    expect(error.code).toBe(code);
   });
 
   it('behavior: any other code becomes UnknownWalletError with the wallet code and message', () => {

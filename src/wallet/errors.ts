@@ -15,6 +15,7 @@ export const walletErrorNames = [
   'UnrecognizedChainError',
   'WalletTimeoutError',
   'ChainParamsMissingError',
+  'WalletDisconnectedError',
   'UnknownWalletError',
 ] as const;
 
@@ -100,6 +101,18 @@ export class ChainParamsMissingError extends WalletError {
   }
 }
 
+/**
+ * EIP-1193 4900 (disconnected from all chains) or 4901 (from the chain asked for): from a request, or from the
+ * provider's 'disconnect' event.
+ */
+export class WalletDisconnectedError extends WalletError {
+  static readonly code = 4900;
+  override readonly name = 'WalletDisconnectedError';
+  constructor({ code = WalletDisconnectedError.code, details, cause }: WalletErrorParameters = {}) {
+    super('The wallet disconnected.', { code, details, cause });
+  }
+}
+
 /** Any other wallet failure; keeps the wallet's code and message. */
 export class UnknownWalletError extends WalletError {
   override readonly name = 'UnknownWalletError';
@@ -134,6 +147,9 @@ export function toWalletError(error: unknown): WalletError {
       return new RequestPendingError({ details: message, cause: error });
     case UnrecognizedChainError.code:
       return new UnrecognizedChainError({ details: message, cause: error });
+    case WalletDisconnectedError.code:
+    case 4901:
+      return new WalletDisconnectedError({ code, details: message, cause: error });
     default:
       return new UnknownWalletError({ code, message, cause: error });
   }
