@@ -1,0 +1,18 @@
+/**
+ * Local storage keys, exactly as the spec names them (spec section 3, "Local browser storage items"), plus the
+ * language key the i18next detector caches under (the spec does not show its name; i18next's default is kept).
+ */
+export const STORAGE_KEYS = {
+  /** The user-info record, as JSON. */
+  userInfo: 'USER_INFO_STORE',
+  /** The main token, as a JSON string. */
+  token: 'TOKEN_STORE',
+  /** The temporary token (signed in, recommender not bound yet), as a JSON string. */
+  tempToken: 'TEMP_TOKEN_STORE',
+  /** The app config, as JSON; read back as {} when absent. */
+  dappParam: 'DAPP_PARAM',
+  /** The chosen language (i18next-browser-languagedetector cache). */
+  language: 'i18nextLng',
+} as const;
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
