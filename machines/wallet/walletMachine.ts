@@ -334,7 +334,8 @@ export const walletMachine = setup({
       },
     },
     switchingChain: {
-      description: 'wallet_switchEthereumChain {chainId: hex}: the wallet is on another chain than the app.',
+      description:
+        'wallet_switchEthereumChain {chainId: hex}: the wallet is on another chain than the app. A failure or a cancel only ends the switch: the wallet stays connected on its chain, with the error shown.',
       tags: 'activating',
       invoke: [
         {
@@ -349,8 +350,8 @@ export const walletMachine = setup({
             },
             {
               guard: { type: 'isUnrecognizedChainWithoutParams', params: ({ event }) => ({ error: event.error }) },
-              target: 'idle',
-              actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.chainParamsMissing } }, 'resetConnection', 'reportError'],
+              target: 'active',
+              actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.chainParamsMissing } }, 'reportError'],
             },
             {
               guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
@@ -358,8 +359,8 @@ export const walletMachine = setup({
               actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             },
             {
-              target: 'idle',
-              actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'resetConnection', 'reportError'],
+              target: 'active',
+              actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
             },
           ],
         },
@@ -367,12 +368,12 @@ export const walletMachine = setup({
       ],
       after: {
         walletTimeout: {
-          target: 'idle',
-          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'resetConnection', 'reportError'],
+          target: 'active',
+          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
         },
       },
       on: {
-        'user.cancel': { target: 'idle', actions: ['resetConnection', 'clearError'] },
+        'user.cancel': { target: 'active', actions: 'clearError' },
         'provider.chainChanged': { actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) } },
         'provider.accountsChanged': {
           guard: { type: 'isAccountsEmpty', params: ({ event }) => ({ accounts: event.accounts }) },
@@ -411,8 +412,8 @@ export const walletMachine = setup({
               actions: ['assignChainAdded', { type: 'assignError', params: ({ event }) => ({ error: event.error }) }],
             },
             {
-              target: 'idle',
-              actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'resetConnection', 'reportError'],
+              target: 'active',
+              actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
             },
           ],
         },
@@ -420,12 +421,12 @@ export const walletMachine = setup({
       ],
       after: {
         walletTimeout: {
-          target: 'idle',
-          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'resetConnection', 'reportError'],
+          target: 'active',
+          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
         },
       },
       on: {
-        'user.cancel': { target: 'idle', actions: ['resetConnection', 'clearError'] },
+        'user.cancel': { target: 'active', actions: 'clearError' },
         'provider.accountsChanged': {
           guard: { type: 'isAccountsEmpty', params: ({ event }) => ({ accounts: event.accounts }) },
           target: 'idle',

@@ -1,4 +1,4 @@
 import { describeModelPaths } from '../support/describeModelPaths';
 import { walletModel } from './wallet.model';
 
-await describeModelPaths(walletModel);
+await describeModelPaths('wallet', [walletModel]);

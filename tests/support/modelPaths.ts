@@ -10,6 +10,9 @@ import { getAdjacencyMap, getShortestPaths } from '@xstate/graph';
 import { pathToStateValue } from 'xstate';
 import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventObject, StateValue } from 'xstate';
 
+/** An event with its payload fields. */
+export type ModelEvent = EventObject & Record<string, unknown>;
+
 /** What a model test knows about one machine: the events it may receive, with payloads. */
 export interface MachineModel {
   name: string;
@@ -19,7 +22,7 @@ export interface MachineModel {
    * Every event the machine may get, user and provider events as well as `xstate.done.actor.<id>` (with
    * `output`) and `xstate.error.actor.<id>` (with `error`). Timer events need not be listed.
    */
-  events: readonly EventObject[];
+  events: readonly ModelEvent[];
   /** Invoked actors that only listen (callback actors): the walker supplies silent fakes for these. */
   callbackActors?: readonly string[];
   /** Upper bound on traversal steps: a model that grows past it is a bug in the model. */
@@ -115,8 +118,8 @@ function timerEvents(machine: AnyStateMachine): EventObject[] {
 function traversalOptions(model: MachineModel) {
   return {
     input: model.input,
-    events: [...model.events, ...timerEvents(model.machine)],
-    limit: model.limit ?? 20_000,
+    events: [...model.events, ...timerEvents(model.machine)] as EventObject[],
+    limit: model.limit ?? 200_000,
   };
 }
 
@@ -168,7 +171,7 @@ export function candidatePathsFor(model: MachineModel, transition: DefinedTransi
     if (sourcePath.length > 0 && !snapshot.matches(pathToStateValue(sourcePath))) continue;
     const head = byState.get(JSON.stringify({ value: snapshot.value, context: snapshot.context })) ?? (base.find((p) => p.steps.length === 0) as ModelPath | undefined);
     if (!head) continue;
-    for (const next of Object.values(entry.transitions)) {
+    for (const next of Object.values(entry.transitions) as { event: EventObject; state: unknown }[]) {
       if (transition.event !== 'always' && next.event.type !== transition.event) continue;
       const nextSnapshot = next.state as AnyMachineSnapshot;
       const steps = [...head.steps, { event: next.event, value: nextSnapshot.value, context: nextSnapshot.context }];

@@ -92,7 +92,8 @@ export function startHarness(model: MachineModel, provided: { actions?: Record<s
     input: model.input,
     clock,
     inspect: (inspection: InspectionEvent) => {
-      if (inspection.type !== '@xstate.microstep' || inspection.actorRef !== actor) return;
+      // Only the machine under test (the root actor), not its fake children.
+      if (inspection.type !== '@xstate.microstep' || (inspection.actorRef as AnyActorRef).sessionId !== inspection.rootId) return;
       for (const transition of inspection._transitions) taken.add(transitionKey(transition as never));
     },
   });

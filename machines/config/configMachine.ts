@@ -1,0 +1,72 @@
+/**
+ * App config (spec sections 4 and 8): dappParam is fetched at start, kept, and persisted in DAPP_PARAM. The value
+ * stored last time (absent → {}) is the starting point, so the app has a chain to ask for before the server
+ * answers. A failed fetch leaves null as the fetched value (spec: "returns nothing"); the member can retry.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { notProvided } from '../shared/errorInfo';
+import type { ErrorInfo } from '../shared/errorInfo';
+
+/** App config as the server sends it; the machine only needs to know it is an object. */
+export type DappParamRecord = Record<string, unknown>;
+
+export interface ConfigContext {
+  /** The last fetched config, else the stored one ({} when nothing was stored), null after a failed fetch. */
+  dappParam: DappParamRecord | null;
+  error: ErrorInfo | null;
+}
+
+export type ConfigEvent = { type: 'user.retry' } | { type: 'app.refresh' };
+
+export const configMachine = setup({
+  types: {
+    context: {} as ConfigContext,
+    events: {} as ConfigEvent,
+    input: {} as { stored: DappParamRecord },
+  },
+  actors: {
+    /** Resolves to the config, or null when the fetch failed (spec: a failed app-config fetch returns null). */
+    fetchDappParam: fromPromise<{ code: number; result: DappParamRecord | null }>(async () => notProvided('config', 'fetchDappParam')),
+  },
+  actions: {
+    assignDappParam: assign((_, params: { dappParam: DappParamRecord }) => ({ dappParam: params.dappParam, error: null })),
+    assignFailure: assign((_, params: { code: number }) => ({ dappParam: null, error: { name: 'ApiError', code: params.code } })),
+    storeDappParam: () => {
+      // Provided by the app: persists the context's dappParam in DAPP_PARAM.
+    },
+  },
+  guards: {
+    hasDappParam: (_, params: { result: DappParamRecord | null }) => params.result !== null,
+  },
+}).createMachine({
+  id: 'config',
+  context: ({ input }) => ({ dappParam: input.stored, error: null }),
+  initial: 'loading',
+  states: {
+    loading: {
+      description: 'GET dappParam.',
+      invoke: {
+        id: 'fetchDappParam',
+        src: 'fetchDappParam',
+        onDone: [
+          {
+            guard: { type: 'hasDappParam', params: ({ event }) => ({ result: event.output.result }) },
+            target: 'loaded',
+            actions: [{ type: 'assignDappParam', params: ({ event }) => ({ dappParam: event.output.result ?? {} }) }, 'storeDappParam'],
+          },
+          { target: 'failed', actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) } },
+        ],
+      },
+    },
+    loaded: {
+      description: 'Config in hand and persisted.',
+      on: { 'app.refresh': 'loading' },
+    },
+    failed: {
+      description: 'The fetch failed; dappParam is null until a retry succeeds.',
+      on: { 'user.retry': 'loading' },
+    },
+  },
+});
+
+export type ConfigMachine = typeof configMachine;
