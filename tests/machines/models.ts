@@ -1,0 +1,37 @@
+/**
+ * Every machine with its test models, in the order the diagrams index lists them. scripts/diagrams.ts and the
+ * path tests read this one list, so a machine without a model has neither diagram nor tests and is noticed.
+ */
+import type { MachineModel } from '../support/modelPaths';
+import { walletModel } from './wallet.model';
+import { authModel, authModelFromMainToken, authModelFromTempToken } from './auth.model';
+import { configModel, configModelFromStorage } from './config.model';
+
+export interface MachineEntry {
+  /** File name under machines/ and docs/machines/. */
+  name: string;
+  source: string;
+  summary: string;
+  models: MachineModel[];
+}
+
+export const machineEntries: MachineEntry[] = [
+  {
+    name: 'wallet',
+    source: 'machines/wallet/walletMachine.ts',
+    summary: 'Wallet connection: discovery, accounts, switching and adding the chain, provider events.',
+    models: [walletModel],
+  },
+  {
+    name: 'auth',
+    source: 'machines/auth/authMachine.ts',
+    summary: 'Sign-In with Ethereum, temporary and main tokens, binding a recommender, session restore and sign-out.',
+    models: [authModel, authModelFromTempToken, authModelFromMainToken],
+  },
+  {
+    name: 'config',
+    source: 'machines/config/configMachine.ts',
+    summary: 'App config (dappParam): fetched, stored in DAPP_PARAM, retried.',
+    models: [configModel, configModelFromStorage],
+  },
+];
