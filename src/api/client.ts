@@ -1,0 +1,169 @@
+import { z } from 'zod';
+import { ApiCode } from '../contract/codes';
+import type { Endpoint } from '../contract/endpoint';
+
+/**
+ * The API client (spec sections 6-8, API.md "Envelope"): one base path, JSON, a 50 s timeout, the Authorization
+ * header from the stored token, both directions validated with the contract schemas, and a translated `message`
+ * on every result. It never throws: every failure is a code (request errors are only logged, spec section 8).
+ */
+
+/** What every call resolves to. `result` is set only when `code` is 0. */
+export interface ApiResult<T> {
+  code: number;
+  message: string;
+  result?: T;
+}
+
+/** A failed result with one of the codes a call can give (each call file names its codes). */
+export interface ApiFailure<TCode extends number = number> {
+  code: TCode;
+  message: string;
+  result?: undefined;
+}
+
+type InputOf<TSchema> = TSchema extends z.ZodType ? z.input<TSchema> : undefined;
+type Field<TName extends string, TSchema> = TSchema extends z.ZodType
+  ? undefined extends z.input<TSchema>
+    ? { [K in TName]?: z.input<TSchema> }
+    : { [K in TName]: z.input<TSchema> }
+  : { [K in TName]?: undefined };
+
+/** The query and body of a call, typed by the endpoint's schemas. */
+export type CallParameters<TEndpoint extends Endpoint> = Field<'query', TEndpoint['query']> & Field<'body', TEndpoint['body']>;
+/** The parsed result type of an endpoint. */
+export type EndpointResult<TEndpoint extends Endpoint> = z.output<TEndpoint['result']>;
+type CallArguments<TEndpoint extends Endpoint> = object extends CallParameters<TEndpoint>
+  ? [parameters?: CallParameters<TEndpoint>]
+  : [parameters: CallParameters<TEndpoint>];
+
+export interface ApiClient {
+  /** Calls one endpoint of src/contract/endpoints.ts. Never rejects. */
+  call<TEndpoint extends Endpoint>(endpoint: TEndpoint, ...args: CallArguments<TEndpoint>): Promise<ApiResult<EndpointResult<TEndpoint>>>;
+}
+
+export interface ApiLogger {
+  warn(...args: unknown[]): void;
+  error(...args: unknown[]): void;
+}
+
+export interface CreateApiClientParameters {
+  /** Prefix of every path (default '', same origin). */
+  baseUrl?: string | undefined;
+  /** The raw stored token: main token, else temporary token, else null. Quotes are removed here. */
+  getAuthorization: () => string | null;
+  /** i18next's t: returns the key itself when a text is missing. */
+  translate: (key: string) => string;
+  fetchImpl?: typeof fetch | undefined;
+  /** Default 50 s (spec section 9). */
+  timeoutMs?: number | undefined;
+  logger?: ApiLogger | undefined;
+}
+
+export type CreateApiClientReturnType = ApiClient;
+/** Creating the client never throws. */
+export type CreateApiClientErrorType = never;
+
+const envelopeSchema = z.object({ code: z.number().int(), message: z.string().optional(), result: z.unknown().optional() });
+
+/**
+ * Creates the API client.
+ *
+ * @param parameters - Base URL, token source, translator, and optionally fetch, timeout and logger.
+ * @returns The client; its `call` resolves to `{ code, message, result? }` and never rejects.
+ * @example
+ * const api = createApiClient({ getAuthorization: () => storage.readAuthorization(), translate: i18n.t });
+ * const { code, result } = await api.call(endpoints.meInfo);
+ */
+export function createApiClient({
+  baseUrl = '',
+  getAuthorization,
+  translate,
+  fetchImpl = (input, init) => globalThis.fetch(input, init),
+  timeoutMs = 50_000,
+  logger = console,
+}: CreateApiClientParameters): CreateApiClientReturnType {
+  const messageOf = (code: number): string => {
+    const key = `Common.${code}`;
+    const text = translate(key);
+    return text && text !== key ? text : translate('Common.unknown');
+  };
+  const done = <T>(code: number, result?: T): ApiResult<T> =>
+    result === undefined ? { code, message: messageOf(code) } : { code, message: messageOf(code), result };
+
+  async function call<TEndpoint extends Endpoint>(
+    endpoint: TEndpoint,
+    ...[parameters]: CallArguments<TEndpoint>
+  ): Promise<ApiResult<EndpointResult<TEndpoint>>> {
+    const label = `${endpoint.method} ${endpoint.path}`;
+    const query = validate(endpoint.query, parameters?.query);
+    const body = validate(endpoint.body, parameters?.body);
+    if (!query.success || !body.success) {
+      logger.warn(`api: ${label} not sent, invalid parameters`, query.success ? undefined : query.error, body.success ? undefined : body.error);
+      return done(ApiCode.invalidParameters);
+    }
+
+    const search = toSearchParams(query.data).toString();
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    const token = getAuthorization()?.replaceAll('"', '').trim();
+    if (token) headers.Authorization = token;
+    const init: RequestInit = { method: endpoint.method, headers };
+    if (endpoint.method === 'POST') {
+      headers['Content-Type'] = 'application/json';
+      init.body = JSON.stringify(body.data ?? {});
+    }
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let payload: unknown;
+    try {
+      const response = await fetchImpl(`${baseUrl}${endpoint.path}${search ? `?${search}` : ''}`, { ...init, signal: controller.signal });
+      const text = await response.text();
+      try {
+        payload = JSON.parse(text) as unknown;
+      } catch {
+        logger.error(`api: ${label} answered HTTP ${response.status} with a body that is not JSON`, text.slice(0, 200));
+        return done(ApiCode.clientFailure);
+      }
+    } catch (error) {
+      logger.error(controller.signal.aborted ? `api: ${label} timed out after ${timeoutMs} ms` : `api: ${label} failed`, error);
+      return done(ApiCode.clientFailure);
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const envelope = envelopeSchema.safeParse(payload);
+    if (!envelope.success) {
+      logger.error(`api: ${label} answered something that is not an envelope`, envelope.error);
+      return done(ApiCode.clientFailure);
+    }
+    if (envelope.data.code !== ApiCode.ok) return done(envelope.data.code);
+    const result = endpoint.result.safeParse(envelope.data.result);
+    if (!result.success) {
+      logger.error(`api: ${label} result does not match the contract`, result.error);
+      return done(ApiCode.clientFailure);
+    }
+    return done(ApiCode.ok, result.data as EndpointResult<TEndpoint>);
+  }
+
+  return { call };
+}
+
+type Validation = { success: true; data: unknown } | { success: false; error: z.ZodError };
+
+function validate<TSchema extends z.ZodType | undefined>(schema: TSchema, input: InputOf<TSchema> | undefined): Validation {
+  if (schema === undefined) return { success: true, data: undefined };
+  return schema.safeParse(input);
+}
+
+/** A flat query object as search params; undefined and null values are left out. */
+function toSearchParams(query: unknown): URLSearchParams {
+  const params = new URLSearchParams();
+  if (typeof query !== 'object' || query === null) return params;
+  for (const [key, value] of Object.entries(query)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== undefined && item !== null) params.append(key, String(item));
+    }
+  }
+  return params;
+}
