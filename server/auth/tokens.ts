@@ -1,0 +1,96 @@
+/**
+ * Session tokens: 32 random bytes (base64url) handed to the client once; only their sha256 is stored, so reading
+ * the database never yields a usable token. A token lives 7 days and dies at logout.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { members, tokens } from '../db/schema';
+
+export const TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** Who a valid token belongs to. `bound` is derived from the member, so binding upgrades the same token. */
+export interface AuthContext {
+  memberId: number;
+  tokenHash: string;
+  bound: boolean;
+}
+
+/**
+ * Hashes a token for storage and lookup.
+ *
+ * @param token - the token as the client holds it
+ * @returns lowercase hex sha256
+ * @example
+ * hashToken('abc'); // "ba7816bf..."
+ */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * Reads the token from an Authorization header: the bare token with any quotes removed (the SPA stores it
+ * JSON-encoded, spec section 7), or "Bearer <token>".
+ *
+ * @param header - the header value
+ * @returns the token, or undefined when the header is absent or empty
+ * @example
+ * tokenFromHeader('"abc"'); // "abc"
+ * tokenFromHeader('Bearer abc'); // "abc"
+ */
+export function tokenFromHeader(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const token = header.replace(/^\s*bearer\s+/i, '').replaceAll('"', '').trim();
+  return token.length > 0 && token.length <= 512 ? token : undefined;
+}
+
+/**
+ * Creates and stores a new token for a member.
+ *
+ * @param db - database or transaction handle
+ * @param memberId - the member signing in
+ * @param now - the current instant
+ * @returns the token to give to the client (never stored)
+ * @example
+ * const auth = await issueToken(tx, member.id, now);
+ */
+export async function issueToken(db: Db, memberId: number, now: Date): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await db.insert(tokens).values({ hash: hashToken(token), memberId, createdAt: now, expiresAt: new Date(now.getTime() + TOKEN_TTL_MS) });
+  return token;
+}
+
+/**
+ * Finds the member of a token that is known, unexpired and not revoked.
+ *
+ * @param db - database handle
+ * @param token - the token from the request
+ * @param now - the current instant
+ * @returns the auth context, or undefined when the token is not valid
+ * @example
+ * const auth = await resolveToken(db, token, new Date());
+ */
+export async function resolveToken(db: Db, token: string, now: Date): Promise<AuthContext | undefined> {
+  const tokenHash = hashToken(token);
+  const [row] = await db
+    .select({ memberId: tokens.memberId, recommenderId: members.recommenderId, isRoot: members.isRoot })
+    .from(tokens)
+    .innerJoin(members, eq(members.id, tokens.memberId))
+    .where(and(eq(tokens.hash, tokenHash), isNull(tokens.revokedAt), gt(tokens.expiresAt, now)));
+  if (!row) return undefined;
+  return { memberId: row.memberId, tokenHash, bound: row.recommenderId !== null || row.isRoot };
+}
+
+/**
+ * Revokes a token (logout). Revoking twice is harmless.
+ *
+ * @param db - database handle
+ * @param tokenHash - hash of the token to revoke
+ * @param now - the current instant
+ * @returns when done
+ * @example
+ * await revokeToken(db, auth.tokenHash, new Date());
+ */
+export async function revokeToken(db: Db, tokenHash: string, now: Date): Promise<void> {
+  await db.update(tokens).set({ revokedAt: now }).where(and(eq(tokens.hash, tokenHash), isNull(tokens.revokedAt)));
+}

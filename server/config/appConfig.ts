@@ -1,0 +1,27 @@
+/**
+ * The app config row (chain, limits, sign-in statement). Its shape is the contract's dappParam less siweDomain,
+ * which depends on where the server is reached and is filled in per request.
+ */
+import { eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { dappParamSchema } from '../../src/contract/dapp';
+import type { Db } from '../db/client';
+import { appConfig } from '../db/schema';
+
+export const appConfigSchema = dappParamSchema.omit({ siweDomain: true });
+export type AppConfig = z.infer<typeof appConfigSchema>;
+
+/**
+ * Reads and validates the app config.
+ *
+ * @param db - database handle
+ * @returns the config
+ * @throws Error when the row is missing or malformed (the database was not seeded: an internal error)
+ * @example
+ * const { chainId } = await getAppConfig(db);
+ */
+export async function getAppConfig(db: Db): Promise<AppConfig> {
+  const [row] = await db.select({ value: appConfig.value }).from(appConfig).where(eq(appConfig.id, 1));
+  if (!row) throw new Error('app_config is empty: run the seed');
+  return appConfigSchema.parse(row.value);
+}

@@ -1,0 +1,135 @@
+/**
+ * Opens the database: embedded PGlite by default, node-postgres when a URL is given. Both are wrapped by the same
+ * Drizzle `PgDatabase` type, so every query in server/ is written once (docs/decisions/0001-query-layer.md).
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql, type SQL } from 'drizzle-orm';
+import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import { z } from 'zod';
+import * as schema from './schema';
+
+/** The query layer every server module uses; a transaction handle has the same type. */
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export type DatabaseDriver = 'pglite' | 'node-postgres';
+
+export interface Database {
+  db: Db;
+  driver: DatabaseDriver;
+  /** Applies the committed drizzle-kit migrations that are not applied yet. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; when set, node-postgres is used. */
+  url?: string | undefined;
+  /** PGlite data folder; when neither url nor dataDir is set, PGlite runs in memory (tests). */
+  dataDir?: string | undefined;
+  /** Pool size for node-postgres. */
+  poolSize?: number | undefined;
+}
+
+/** The committed migrations, found next to this file whether run by tsx, vitest or drizzle-kit. */
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+// Several server instances may start at once on one PostgreSQL database; drizzle's migrator takes no lock, so
+// they serialise on this advisory lock key (any constant unique to this app).
+const MIGRATION_LOCK_KEY = 4_361_000_001;
+
+/**
+ * Opens PGlite (in memory or under dataDir) or a node-postgres pool.
+ *
+ * @param options - url for PostgreSQL, else dataDir for PGlite on disk, else in-memory PGlite
+ * @returns the Drizzle handle with its driver name, a migrate function and close
+ * @example
+ * const database = await openDatabase({ dataDir: './data' });
+ * await database.migrate();
+ */
+export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
+  if (options.url) return openNodePg(options.url, options.poolSize ?? 10);
+  return openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let client: PGlite;
+  if (dataDir) {
+    const folder = path.resolve(dataDir, 'pglite');
+    await mkdir(folder, { recursive: true });
+    client = new PGlite(folder);
+  } else {
+    client = new PGlite();
+  }
+  await client.waitReady;
+  const db = drizzlePglite({ client, schema });
+  return {
+    db,
+    driver: 'pglite',
+    // PGlite is one connection inside this process: nothing else can migrate concurrently.
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: () => client.close(),
+  };
+}
+
+async function openNodePg(url: string, poolSize: number): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle client that loses its connection emits 'error' on the pool; without a listener Node would crash.
+  pool.on('error', () => undefined);
+  const db = drizzleNodePg({ client: pool, schema });
+  return {
+    db,
+    driver: 'node-postgres',
+    migrate: async () => {
+      // The advisory lock is per session, so lock, migrate and unlock on one dedicated connection.
+      const client = await pool.connect();
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+          await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
+
+/**
+ * Runs a raw SQL query (for what the query builder cannot say, such as recursive CTEs) and checks its rows.
+ * Both drivers answer `{ rows }`; the zod schema gives the rows their type and guards against driver differences.
+ *
+ * @param db - database or transaction handle
+ * @param query - the statement, built with drizzle's `sql` tag so every value is a bound parameter
+ * @param row - schema of one row
+ * @returns the parsed rows
+ * @example
+ * const [row] = await queryRows(db, sql`SELECT 1::int AS one`, z.object({ one: z.number() }));
+ */
+export async function queryRows<T>(db: Db, query: SQL, row: z.ZodType<T>): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return z.object({ rows: z.array(row) }).parse(result).rows;
+}
+
+/**
+ * Takes a transaction-scoped advisory lock, released at commit or rollback.
+ *
+ * @param tx - a transaction handle
+ * @param key - lock key; callers use the constants in server/db/locks.ts
+ * @returns when the lock is held
+ * @example
+ * await db.transaction(async (tx) => { await lockTransaction(tx, LOCK_MEMBER_TREE); ... });
+ */
+export async function lockTransaction(tx: Db, key: number): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${key})`);
+}

@@ -1,0 +1,48 @@
+/**
+ * The server's failures, one @fastify/error class per API.md code (as fastify-type-provider-zod's src/errors.ts
+ * defines its own). Each carries the HTTP status from src/contract/codes.ts; the error handler reads the envelope
+ * code back with apiCodeOf. Messages are short English for logs and curl users; the client shows Common.{code}.
+ */
+import createError, { type FastifyErrorConstructor } from '@fastify/error';
+import { ApiCode, httpStatusOf, type ApiCodeValue } from '../src/contract/codes';
+
+const apiCodes = new Map<string, ApiCodeValue>();
+
+function defineApiError<Args extends unknown[] = []>(code: string, apiCode: ApiCodeValue, message: string): FastifyErrorConstructor<{ code: string }, Args> {
+  apiCodes.set(code, apiCode);
+  return createError<Args>(code, message, httpStatusOf[apiCode]);
+}
+
+/** 1001: a request field fails its schema; the message is the field name alone (API.md, "Codes"). */
+export const InvalidParametersError = defineApiError<[field: string]>('MD_INVALID_PARAMETERS', ApiCode.invalidParameters, '%s');
+/** 1002: no token, or an unknown, expired or revoked one. */
+export const NotSignedInError = defineApiError('MD_NOT_SIGNED_IN', ApiCode.notSignedIn, 'Not signed in');
+/** 1003: a temporary token (recommender not bound) on a member-only endpoint. */
+export const BindRequiredError = defineApiError('MD_BIND_REQUIRED', ApiCode.bindRequired, 'Recommender not bound yet');
+/** 1004: the sign-in nonce is unknown, expired, used, or the message is outside its validity window. */
+export const NonceInvalidError = defineApiError('MD_NONCE_INVALID', ApiCode.nonceInvalid, 'Sign-in nonce or message expired, unknown or used');
+/** 1005: the signature is not the message address's, or domain, URI or chain is wrong. */
+export const SignatureInvalidError = defineApiError('MD_SIGNATURE_INVALID', ApiCode.signatureInvalid, 'Signature or message binding invalid');
+/** 2001 */
+export const InviteCodeUnknownError = defineApiError('MD_INVITE_CODE_UNKNOWN', ApiCode.inviteCodeUnknown, 'Invite code unknown');
+/** 2002 */
+export const RecommenderAlreadyBoundError = defineApiError('MD_RECOMMENDER_BOUND', ApiCode.recommenderAlreadyBound, 'Recommender already bound');
+/** 2003 */
+export const BindCycleError = defineApiError('MD_BIND_CYCLE', ApiCode.bindCycle, 'Cannot bind yourself or your own downline');
+/** 4004 */
+export const NotFoundError = defineApiError('MD_NOT_FOUND', ApiCode.notFound, 'Not found');
+/** 4290 */
+export const TooManyRequestsError = defineApiError('MD_TOO_MANY_REQUESTS', ApiCode.tooManyRequests, 'Too many requests');
+
+/**
+ * The envelope code of an error thrown by server code, if it is one of ours.
+ *
+ * @param error - anything caught
+ * @returns the API.md code, or undefined for foreign errors
+ * @example
+ * apiCodeOf(new NotFoundError()); // 4004
+ */
+export function apiCodeOf(error: unknown): ApiCodeValue | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error) || typeof error.code !== 'string') return undefined;
+  return apiCodes.get(error.code);
+}

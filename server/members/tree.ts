@@ -1,0 +1,77 @@
+/**
+ * The recommender tree. Binding is the only write: a member without recommender picks one by invite code, once,
+ * and never itself or anyone below it (a cycle would make team counts and payouts loop).
+ */
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { lockTransaction, queryRows, type Db } from '../db/client';
+import { members } from '../db/schema';
+import { normaliseInviteCode } from './inviteCode';
+import { isBound } from './members';
+
+/**
+ * Binds take this transaction lock. Row locks alone cannot stop two members binding to each other at the same
+ * moment (each checks the other's ancestors before either commits); one lock for the whole tree makes bind
+ * decisions sequential, which is cheap since binding happens once per member.
+ */
+const MEMBER_TREE_LOCK = 4_361_000_002;
+
+export type BindOutcome = 'bound' | 'inviteCodeUnknown' | 'alreadyBound' | 'cycle';
+
+/**
+ * Binds a member's recommender by invite code, inside the caller's transaction.
+ *
+ * @param tx - transaction handle; nothing is written unless the outcome is "bound"
+ * @param memberId - the member to bind
+ * @param inviteCode - the recommender's invite code, any case
+ * @returns "bound", or why not: unknown code, already bound, or a cycle (self or own downline)
+ * @example
+ * const outcome = await db.transaction((tx) => bindRecommender(tx, auth.memberId, 'DEMO2026'));
+ */
+export async function bindRecommender(tx: Db, memberId: number, inviteCode: string): Promise<BindOutcome> {
+  await lockTransaction(tx, MEMBER_TREE_LOCK);
+  const [inviter] = await tx.select({ id: members.id }).from(members).where(eq(members.inviteCode, normaliseInviteCode(inviteCode)));
+  if (!inviter) return 'inviteCodeUnknown';
+
+  const [member] = await tx
+    .select({ id: members.id, recommenderId: members.recommenderId, isRoot: members.isRoot })
+    .from(members)
+    .where(eq(members.id, memberId));
+  if (!member) throw new Error(`member ${memberId} vanished during bind`);
+  if (isBound(member)) return 'alreadyBound';
+
+  if (inviter.id === memberId || (await isAncestor(tx, memberId, inviter.id))) return 'cycle';
+
+  const updated = await tx
+    .update(members)
+    .set({ recommenderId: inviter.id })
+    .where(and(eq(members.id, memberId), isNull(members.recommenderId), eq(members.isRoot, false)))
+    .returning({ id: members.id });
+  // Under the tree lock nobody else can have bound this member since the read above.
+  if (updated.length !== 1) throw new Error(`member ${memberId} changed during bind`);
+  return 'bound';
+}
+
+/**
+ * Whether `ancestorId` is on the recommender chain above `memberId`.
+ *
+ * @param db - database handle
+ * @param ancestorId - the member that may be above
+ * @param memberId - where the walk up starts
+ * @returns true when found on the chain
+ * @example
+ * await isAncestor(tx, newcomer.id, inviter.id); // inviter is in the newcomer's downline?
+ */
+export async function isAncestor(db: Db, ancestorId: number, memberId: number): Promise<boolean> {
+  const [row] = await queryRows(
+    db,
+    sql`WITH RECURSIVE up(id, recommender_id) AS (
+          SELECT id, recommender_id FROM ${members} WHERE id = ${memberId}
+          UNION
+          SELECT m.id, m.recommender_id FROM ${members} m JOIN up ON m.id = up.recommender_id
+        )
+        SELECT EXISTS (SELECT 1 FROM up WHERE id = ${ancestorId}) AS "found"`,
+    z.object({ found: z.boolean() }),
+  );
+  return row?.found ?? false;
+}
