@@ -1,0 +1,104 @@
+/**
+ * buildApp: the whole HTTP server as a Fastify instance, ready for app.inject() in tests or listen() in main.ts.
+ * It never listens and never migrates: the caller owns the database's life cycle.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { systemClock, type Clock } from './clock';
+import type { Db } from './db/client';
+import { TooManyRequestsError } from './errors';
+import { installAccessControl } from './plugins/access';
+import { installErrorHandling } from './plugins/errorHandler';
+import { registerStatic } from './plugins/static';
+import { authRoutes } from './routes/auth';
+import { dappRoutes } from './routes/dapp';
+import type { RouteDeps } from './routes/deps';
+import type { RateLimitRule } from './routes/endpoint';
+import { memberRoutes } from './routes/member';
+import { wposRoutes } from './routes/wpos';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface BuildAppOptions {
+  /** Migrated and seeded database (see server/db/client.ts and server/seed/seed.ts). */
+  db: Db;
+  /** Domain sign-in messages must name; default: each request's Host header. */
+  siweDomain?: string | undefined;
+  /** Clock; tests move it to reach expiry. */
+  now?: Clock;
+  /** Fastify logger option; default off (main.ts turns it on). */
+  logger?: FastifyServerOptions['logger'];
+  /** Largest request body in bytes; default 16 KiB (the largest legitimate body is a 4 KiB message). */
+  bodyLimit?: number;
+  /** Milliseconds to receive a whole request; default 30 s. */
+  requestTimeout?: number;
+  /** Per-client limits on the sign-in calls; defaults: loginNonce 30/min, memberSignLogin 10/min. */
+  rateLimits?: Partial<RouteDeps['rateLimits']>;
+  /** Built SPA folder; default dist/spa; null serves no SPA. */
+  spaDir?: string | null;
+  /** Translations folder; default locales/. */
+  localesDir?: string;
+  /** Trust X-Forwarded-* (behind a load balancer), so rate limits and the Host see the client's values. */
+  trustProxy?: boolean;
+}
+
+const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
+  loginNonce: { max: 30, timeWindow: 60_000 },
+  memberSignLogin: { max: 10, timeWindow: 60_000 },
+};
+
+/**
+ * Builds the server: zod validation and serialization from src/contract, the envelope error handler, access
+ * control, rate limits, the API routes, the SPA and the locales.
+ *
+ * @param options - database and policy knobs
+ * @returns the Fastify instance (not listening)
+ * @example
+ * const app = await buildApp({ db: database.db });
+ * const res = await app.inject({ method: 'GET', url: '/api/dapp/dappParam' });
+ */
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? 16 * 1024,
+    requestTimeout: options.requestTimeout ?? 30_000,
+    trustProxy: options.trustProxy ?? false,
+    genReqId: () => randomUUID(),
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandling(app);
+
+  // The request id travels back so a member reporting a 5000 can quote it, and the log line can be found.
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  const deps: RouteDeps = {
+    db: options.db,
+    now: options.now ?? systemClock,
+    siweDomain: options.siweDomain,
+    rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+  };
+
+  // global: false — only routes that ask (the sign-in calls) are limited. The store is in memory, so each
+  // instance counts its own clients; behind a load balancer the effective limit is per instance.
+  await app.register(rateLimit, { global: false, errorResponseBuilder: () => new TooManyRequestsError() });
+  installAccessControl(app, deps);
+
+  await app.register(authRoutes, deps);
+  await app.register(memberRoutes, deps);
+  await app.register(wposRoutes, deps);
+  await app.register(dappRoutes, deps);
+  await registerStatic(app, {
+    spaDir: options.spaDir === undefined ? path.join(repoRoot, 'dist', 'spa') : options.spaDir,
+    localesDir: options.localesDir ?? path.join(repoRoot, 'locales'),
+  });
+  return app;
+}
+
+export type { RateLimitRule };

@@ -1,0 +1,86 @@
+/**
+ * One error handler for the whole server: every failure leaves as the API.md envelope with the HTTP status of
+ * src/contract/codes.ts. Schema failures name the field (1001); our @fastify/error classes carry their code;
+ * Fastify's own request errors (body too large, bad JSON, wrong content type) are bad input too; anything else
+ * is 5000, logged with the request id and answered without internals.
+ */
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ApiCode, httpStatusOf, type ApiCodeValue } from '../../src/contract/codes';
+import { apiCodeOf } from '../errors';
+
+export interface ErrorEnvelope {
+  code: ApiCodeValue;
+  message?: string;
+}
+
+type ValidationFailure = { instancePath: string; params?: Record<string, unknown> };
+
+/** The field to name in 1001's message: the zod issue path, an unknown key of a strict object, or the part. */
+function invalidField(validation: readonly ValidationFailure[], part: string | undefined): string {
+  const first = validation[0];
+  const path = (first?.instancePath ?? '').split('/').filter(Boolean).join('.');
+  if (path) return path;
+  const keys = first?.params?.keys;
+  if (Array.isArray(keys) && typeof keys[0] === 'string') return keys[0];
+  return part ?? 'body';
+}
+
+function isFastifyRequestError(error: unknown): error is FastifyError & { statusCode: number } {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, statusCode } = error as Partial<FastifyError>;
+  return typeof code === 'string' && code.startsWith('FST_ERR_') && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
+}
+
+/**
+ * Maps any error to its HTTP status and envelope.
+ *
+ * @param error - what a handler or hook threw
+ * @param request - the request, for its id
+ * @returns status and body to send
+ * @example
+ * const { status, body } = envelopeForError(new NotFoundError(), request); // 404, { code: 4004, ... }
+ */
+export function envelopeForError(error: unknown, request: FastifyRequest): { status: number; body: ErrorEnvelope } {
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const field = invalidField(error.validation, error.validationContext);
+    return { status: httpStatusOf[ApiCode.invalidParameters], body: { code: ApiCode.invalidParameters, message: field } };
+  }
+  const apiCode = apiCodeOf(error);
+  if (apiCode !== undefined && error instanceof Error) {
+    return { status: httpStatusOf[apiCode], body: { code: apiCode, message: error.message } };
+  }
+  if (isFastifyRequestError(error)) {
+    // Keep Fastify's status (413, 415, 400) so proxies and curl users see what went wrong; the code is 1001.
+    return { status: error.statusCode, body: { code: ApiCode.invalidParameters, message: 'body' } };
+  }
+  return { status: httpStatusOf[ApiCode.internal], body: { code: ApiCode.internal, message: `Internal error, request ${request.id}` } };
+}
+
+/**
+ * Installs the error handler and the 404 handler for API paths.
+ *
+ * @param app - the root instance
+ * @returns nothing; handlers are installed
+ * @example
+ * installErrorHandling(app);
+ */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => {
+    const { status, body } = envelopeForError(error, request);
+    if (status >= 500) request.log.error({ err: error, reqId: request.id }, 'unexpected error');
+    else request.log.info({ code: body.code, status, reason: error instanceof Error ? error.message : String(error) }, 'request refused');
+    return reply.code(status).send(body);
+  });
+}
+
+/**
+ * The envelope of an unknown path.
+ *
+ * @returns the 4004 body
+ * @example
+ * reply.code(404).send(notFoundEnvelope());
+ */
+export function notFoundEnvelope(): ErrorEnvelope {
+  return { code: ApiCode.notFound, message: 'Not found' };
+}

@@ -1,0 +1,78 @@
+/**
+ * The built SPA (dist/spa) with history fallback, and the translations under locales/, from the same port as
+ * the API (DESIGN.md, "Reference server"). Unknown /api and /locales paths answer the 4004 envelope; any other
+ * GET without a file gets index.html so that deep links like /login/DEMO2026 load the app.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { notFoundEnvelope } from './errorHandler';
+
+export interface StaticOptions {
+  /** Folder of the built SPA; null or a folder without index.html serves no SPA. */
+  spaDir: string | null;
+  /** Folder holding <lng>/<ns>.json. */
+  localesDir: string;
+}
+
+const LANGUAGES = new Set(['zh', 'en']);
+const NAMESPACE_FILE = /^([a-zA-Z]+)\.json$/;
+
+function pathOf(request: FastifyRequest): string {
+  return request.url.split('?')[0] ?? '/';
+}
+
+function isApiOrLocales(urlPath: string): boolean {
+  return urlPath === '/api' || urlPath.startsWith('/api/') || urlPath === '/locales' || urlPath.startsWith('/locales/');
+}
+
+/**
+ * Registers the SPA files, the locales route and the not-found handler (history fallback or 4004).
+ *
+ * @param app - the root instance
+ * @param options - SPA and locales folders
+ * @returns when registered
+ * @example
+ * await registerStatic(app, { spaDir: 'dist/spa', localesDir: 'locales' });
+ */
+export async function registerStatic(app: FastifyInstance, options: StaticOptions): Promise<void> {
+  const spaDir = options.spaDir && existsSync(path.join(options.spaDir, 'index.html')) ? path.resolve(options.spaDir) : null;
+
+  if (spaDir) {
+    await app.register(fastifyStatic, {
+      root: spaDir,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders: (reply, filePath) => {
+        // Vite fingerprints everything under assets/, so those never change; index.html must be re-checked so a
+        // new build is picked up at once.
+        const immutable = filePath.startsWith(path.join(spaDir, 'assets') + path.sep);
+        reply.header('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.get('/locales/:lng/:file', async (request, reply) => {
+    const { lng, file } = request.params as { lng: string; file: string };
+    const namespace = NAMESPACE_FILE.exec(file)?.[1];
+    // Only the two languages and letter-only namespaces: nothing else can reach the file system.
+    if (!LANGUAGES.has(lng) || namespace === undefined) return reply.code(404).send(notFoundEnvelope());
+    let text: string;
+    try {
+      text = await readFile(path.join(options.localesDir, lng, `${namespace}.json`), 'utf8');
+    } catch {
+      return reply.code(404).send(notFoundEnvelope());
+    }
+    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(text);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const urlPath = pathOf(request);
+    if (spaDir && (request.method === 'GET' || request.method === 'HEAD') && !isApiOrLocales(urlPath)) {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send(notFoundEnvelope());
+  });
+}

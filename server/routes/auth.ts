@@ -1,0 +1,65 @@
+/** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (API.md, "Authentication"). */
+import type { FastifyPluginAsync } from 'fastify';
+import { getAddress, isAddress } from 'viem';
+import { issueNonce } from '../auth/nonces';
+import { signIn } from '../auth/signIn';
+import { revokeToken } from '../auth/tokens';
+import { BindCycleError, InvalidParametersError, InviteCodeUnknownError, RecommenderAlreadyBoundError } from '../errors';
+import { bindRecommender } from '../members/tree';
+import { requireAuth } from '../plugins/access';
+import { registerHandlers } from './endpoint';
+import { expectedDomain, type RouteDeps } from './deps';
+
+/**
+ * Normalises a query address to EIP-55. The contract only checks the hex shape; a mixed-case address with a
+ * wrong checksum is a typo and refused, all-lower-case is accepted and checksummed.
+ */
+function checksummed(address: string): string {
+  if (!isAddress(address, { strict: true })) throw new InvalidParametersError('address');
+  return getAddress(address);
+}
+
+/**
+ * The sign-in routes.
+ *
+ * @param app - plugin scope
+ * @param deps - database, clock, domain and rate limits
+ * @returns when registered
+ * @example
+ * await app.register(authRoutes, deps);
+ */
+export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  registerHandlers(
+    app,
+    {
+      loginNonce: async ({ query }) => issueNonce(deps.db, checksummed(query.address), deps.now()),
+
+      memberSignLogin: async ({ body, request }) =>
+        signIn(deps.db, {
+          message: body.message,
+          signature: body.signature,
+          inviteCode: body.inviteCode,
+          expectedDomain: expectedDomain(deps, request),
+          now: deps.now(),
+        }),
+
+      bindRecommendRelation: async ({ body, request }) => {
+        const { memberId } = requireAuth(request);
+        const outcome = await deps.db.transaction((tx) => bindRecommender(tx, memberId, body.inviteCode));
+        if (outcome === 'inviteCodeUnknown') throw new InviteCodeUnknownError();
+        if (outcome === 'alreadyBound') throw new RecommenderAlreadyBoundError();
+        if (outcome === 'cycle') throw new BindCycleError();
+        return undefined;
+      },
+
+      logout: async ({ request }) => {
+        await revokeToken(deps.db, requireAuth(request).tokenHash, deps.now());
+        return undefined;
+      },
+    },
+    {
+      loginNonce: { rateLimit: deps.rateLimits.loginNonce },
+      memberSignLogin: { rateLimit: deps.rateLimits.memberSignLogin },
+    },
+  );
+};

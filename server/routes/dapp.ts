@@ -1,0 +1,36 @@
+/** Public data: dappParam, notices, about (API.md, "Public data"). */
+import type { FastifyPluginAsync } from 'fastify';
+import { getAppConfig } from '../config/appConfig';
+import { getAbout, getNotice, listNotices } from '../content/notices';
+import { NotFoundError } from '../errors';
+import { registerHandlers } from './endpoint';
+import { expectedDomain, type RouteDeps } from './deps';
+
+/**
+ * The public data routes.
+ *
+ * @param app - plugin scope
+ * @param deps - database, clock and sign-in domain
+ * @returns when registered
+ * @example
+ * await app.register(dappRoutes, deps);
+ */
+export const dappRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  registerHandlers(app, {
+    dappParam: async ({ request }) => ({ ...(await getAppConfig(deps.db)), siweDomain: expectedDomain(deps, request) }),
+
+    queryPagePlatformNotice: async ({ query }) => listNotices(deps.db, query, deps.now()),
+
+    noticeDetail: async ({ query }) => {
+      const notice = await getNotice(deps.db, query.noticeId, query.lang, deps.now());
+      if (!notice) throw new NotFoundError();
+      return notice;
+    },
+
+    aboutOur: async ({ query }) => {
+      const page = await getAbout(deps.db, query.lang);
+      if (!page) throw new NotFoundError();
+      return page;
+    },
+  });
+};
