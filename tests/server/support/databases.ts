@@ -1,0 +1,55 @@
+/**
+ * The databases every DB suite runs against, in the drizzle integration-tests pattern (one suite function, one
+ * setup per driver): in-memory PGlite always, and PostgreSQL when DATABASE_URL is set. Each PostgreSQL suite gets
+ * a database of its own, created from DATABASE_URL and dropped afterwards, so test files can run in parallel.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../../../server/db/client';
+
+export interface DatabaseTarget {
+  name: 'pglite' | 'postgres';
+  /** Opens a fresh, empty database (not migrated). */
+  open(): Promise<Database>;
+}
+
+/** DATABASE_URL, when the run is meant to include PostgreSQL (.ci/with-postgres.sh sets it). */
+export const postgresUrl = process.env.DATABASE_URL || undefined;
+
+async function withAdmin<T>(url: string, run: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await run(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Creates a throwaway database next to the one DATABASE_URL names and opens it.
+ *
+ * @param baseUrl - DATABASE_URL
+ * @returns the database; close() also drops it
+ */
+export async function openScratchPostgres(baseUrl: string): Promise<Database & { url: string }> {
+  const name = `md_test_${randomBytes(6).toString('hex')}`;
+  await withAdmin(baseUrl, (client) => client.query(`CREATE DATABASE ${name}`));
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ url: url.toString(), poolSize: 5 });
+  return {
+    ...database,
+    url: url.toString(),
+    close: async () => {
+      await database.close();
+      await withAdmin(baseUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set. */
+export const databaseTargets: DatabaseTarget[] = [
+  { name: 'pglite', open: () => openDatabase({}) },
+  ...(postgresUrl ? [{ name: 'postgres' as const, open: () => openScratchPostgres(postgresUrl) }] : []),
+];

@@ -1,0 +1,88 @@
+/**
+ * Runs a DB-dependent suite once per database target (PGlite always, PostgreSQL with DATABASE_URL). Each target
+ * gets one migrated database for the whole describe block; every test starts from a truncated, freshly seeded
+ * state, a reset clock, and apps built on demand (closed after the test, so rate-limit counters start at zero).
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
+import { buildApp, type BuildAppOptions } from '../../../server/app';
+import type { Database, Db } from '../../../server/db/client';
+import { seed } from '../../../server/seed/seed';
+import { createTestClock, TEST_START, type TestClock } from './clock';
+import { databaseTargets, type DatabaseTarget } from './databases';
+import { TEST_DOMAIN } from './siwe';
+
+export interface ServerTestContext {
+  readonly target: DatabaseTarget['name'];
+  readonly database: Database;
+  readonly db: Db;
+  readonly clock: TestClock;
+  /** Builds an app on this test's database with test defaults; it is closed after the test. */
+  app(options?: Partial<BuildAppOptions>): Promise<FastifyInstance>;
+}
+
+/** Generous limits so that only the rate-limit tests ever meet them. */
+const TEST_RATE_LIMITS = { loginNonce: { max: 1000, timeWindow: 60_000 }, memberSignLogin: { max: 1000, timeWindow: 60_000 } };
+
+/**
+ * Empties every table (identities restart, so ids are predictable) and seeds again.
+ */
+export async function resetDatabase(db: Db): Promise<void> {
+  await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config RESTART IDENTITY CASCADE`);
+  await seed(db);
+}
+
+export function describeWithDatabases(title: string, suite: (ctx: ServerTestContext) => void): void {
+  for (const target of databaseTargets) {
+    describe(`${title} [${target.name}]`, () => {
+      let database: Database | undefined;
+      const clock = createTestClock();
+      const apps: FastifyInstance[] = [];
+
+      const ctx: ServerTestContext = {
+        target: target.name,
+        get database() {
+          if (!database) throw new Error('database not open yet');
+          return database;
+        },
+        get db() {
+          return ctx.database.db;
+        },
+        clock,
+        app: async (options = {}) => {
+          const app = await buildApp({
+            db: ctx.db,
+            now: clock.now,
+            siweDomain: TEST_DOMAIN,
+            spaDir: null,
+            ...options,
+            rateLimits: { ...TEST_RATE_LIMITS, ...options.rateLimits },
+          });
+          apps.push(app);
+          return app;
+        },
+      };
+
+      beforeAll(async () => {
+        database = await target.open();
+        await database.migrate();
+      }, 120_000);
+
+      afterAll(async () => {
+        await database?.close();
+      });
+
+      beforeEach(async () => {
+        clock.set(TEST_START);
+        await resetDatabase(ctx.db);
+      });
+
+      afterEach(async () => {
+        await Promise.all(apps.splice(0).map((app) => app.close()));
+      });
+
+      suite(ctx);
+    });
+  }
+}
