@@ -6,6 +6,7 @@ import type { MachineModel } from '../support/modelPaths';
 import { walletModel } from './wallet.model';
 import { authModel, authModelFromMainToken, authModelFromTempToken } from './auth.model';
 import { configModel, configModelFromStorage } from './config.model';
+import { copyModel } from './copy.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -33,5 +34,11 @@ export const machineEntries: MachineEntry[] = [
     source: 'machines/config/configMachine.ts',
     summary: 'App config (dappParam): fetched, stored in DAPP_PARAM, retried.',
     models: [configModel, configModelFromStorage],
+  },
+  {
+    name: 'copy',
+    source: 'machines/clipboard/copyMachine.ts',
+    summary: 'Copying the invite link or code, with a short confirmation.',
+    models: [copyModel],
   },
 ];

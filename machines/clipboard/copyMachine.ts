@@ -1,0 +1,52 @@
+/**
+ * Copying a text (the invite link or code) to the clipboard, with the short "copied" confirmation the member
+ * expects. Wallet browsers may refuse clipboard access; the member then sees that copying failed.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { notProvided } from '../shared/errorInfo';
+
+export interface CopyContext {
+  /** Which of the page's texts was copied last, so the confirmation shows beside the right one. */
+  copiedId: string | null;
+}
+
+export type CopyEvent = { type: 'user.copy'; id: string; text: string };
+
+export const copyMachine = setup({
+  types: { context: {} as CopyContext, events: {} as CopyEvent },
+  actors: {
+    writeClipboard: fromPromise<null, { text: string }>(async () => notProvided('copy', 'writeClipboard')),
+  },
+  actions: {
+    assignCopiedId: assign((_, params: { id: string }) => ({ copiedId: params.id })),
+  },
+  delays: {
+    /** How long "copied" stays visible. */
+    confirmation: 2_000,
+  },
+}).createMachine({
+  id: 'copy',
+  context: { copiedId: null },
+  initial: 'idle',
+  on: {
+    'user.copy': {
+      target: '.copying',
+      actions: { type: 'assignCopiedId', params: ({ event }) => ({ id: event.id }) },
+    },
+  },
+  states: {
+    idle: { description: 'Nothing copied lately.' },
+    copying: {
+      description: 'Writing to the clipboard.',
+      invoke: {
+        id: 'writeClipboard',
+        src: 'writeClipboard',
+        input: ({ event }) => ({ text: event.type === 'user.copy' ? event.text : '' }),
+        onDone: 'copied',
+        onError: 'failed',
+      },
+    },
+    copied: { description: 'Shows "copied" for a moment.', after: { confirmation: 'idle' } },
+    failed: { description: 'The browser refused: the member can select the text by hand.', after: { confirmation: 'idle' } },
+  },
+});

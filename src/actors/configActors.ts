@@ -1,0 +1,30 @@
+/**
+ * The real side of the config machine: GET dappParam and the DAPP_PARAM storage key.
+ */
+import { fromPromise } from 'xstate';
+import { configMachine } from '../../machines/config/configMachine';
+import type { DappParamRecord } from '../../machines/config/configMachine';
+import { endpoints } from '../contract/endpoints';
+import type { ApiClient } from '../api/client';
+import type { BrowserStorage } from '../storage/browserStorage';
+import { STORAGE_KEYS } from '../storage/keys';
+
+/**
+ * Provides the config machine with the dappParam call and its storage.
+ *
+ * @example const machine = provideConfigMachine({ api, storage });
+ */
+export function provideConfigMachine({ api, storage }: { api: ApiClient; storage: BrowserStorage }) {
+  return configMachine.provide({
+    actors: {
+      fetchDappParam: fromPromise<{ code: number; result: DappParamRecord | null }>(async () => {
+        const answer = await api.call(endpoints.dappParam);
+        // Spec section 8: a failed app-config fetch returns nothing (null).
+        return { code: answer.code, result: answer.code === 0 && answer.result ? answer.result : null };
+      }),
+    },
+    actions: {
+      storeDappParam: ({ context }) => void storage.writeJson(STORAGE_KEYS.dappParam, context.dappParam),
+    },
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The real side of the wallet machine: provider discovery, wallet requests through viem and provider events.
+ * The machine only knows provider ids; this module keeps the provider objects found by the last discovery.
+ */
+import { fromCallback, fromPromise } from 'xstate';
+import type { EventObject } from 'xstate';
+import { walletMachine } from '../../machines/wallet/walletMachine';
+import type { AddChainParameters, ProviderInfo } from '../../machines/wallet/walletMachine';
+import type { ChainParams } from '../contract/dapp';
+import { subscribeToProvider } from '../wallet/providerEvents';
+import { ProviderNotFoundError } from '../wallet/errors';
+import type { DiscoveredProvider } from '../wallet/types';
+import { createWalletRequests } from '../wallet/walletRequests';
+import type { WalletRequests } from '../wallet/walletRequests';
+
+export interface WalletLogger {
+  debug(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+}
+
+export interface WalletActorsParameters {
+  /** Finds the injected wallets; the app passes the on-demand import of src/wallet/discovery. */
+  loadProviders: () => Promise<DiscoveredProvider[]>;
+  logger?: WalletLogger;
+  /** Per-request wallet timeout; the machine has its own overall one. */
+  requestTimeoutMs?: number;
+}
+
+/** The wallet requests of the provider the member chose, for the sign-in actors. */
+export interface WalletSession {
+  requestsFor(providerId: string): WalletRequests;
+}
+
+/**
+ * Provides the wallet machine with its real actors and actions.
+ *
+ * @param parameters how to find wallets, and the logger
+ * @returns the provided machine and the session used by sign-in to reach the same wallet
+ * @example const { machine, session } = provideWalletMachine({ loadProviders });
+ */
+export function provideWalletMachine({ loadProviders, logger = console, requestTimeoutMs = 0 }: WalletActorsParameters) {
+  const providers = new Map<string, DiscoveredProvider>();
+  const requests = new Map<string, WalletRequests>();
+  const session: WalletSession = {
+    requestsFor(providerId) {
+      const found = providers.get(providerId);
+      if (!found) throw new ProviderNotFoundError();
+      let forProvider = requests.get(providerId);
+      if (!forProvider) {
+        forProvider = createWalletRequests(found.provider, { timeoutMs: requestTimeoutMs });
+        requests.set(providerId, forProvider);
+      }
+      return forProvider;
+    },
+  };
+  const machine = walletMachine.provide({
+    actors: {
+      findProviders: fromPromise<ProviderInfo[]>(async () => {
+        const found = await loadProviders();
+        providers.clear();
+        requests.clear();
+        for (const provider of found) providers.set(provider.id, provider);
+        return found.map(({ id, name, icon }) => (icon ? { id, name, icon } : { id, name }));
+      }),
+      readAccounts: fromPromise<string[], { providerId: string }>(({ input }) => session.requestsFor(input.providerId).getAccounts()),
+      requestAccounts: fromPromise<string[], { providerId: string }>(({ input }) => session.requestsFor(input.providerId).requestAccounts()),
+      readChainId: fromPromise<unknown, { providerId: string }>(({ input }) => session.requestsFor(input.providerId).getChainId()),
+      switchChain: fromPromise<null, { providerId: string; chainId: number }>(async ({ input }) => {
+        await session.requestsFor(input.providerId).switchChain(input.chainId);
+        return null;
+      }),
+      addChain: fromPromise<null, { providerId: string; chainId: number; chainParams: AddChainParameters }>(async ({ input }) => {
+        await session.requestsFor(input.providerId).addChain(input.chainId, input.chainParams as ChainParams);
+        return null;
+      }),
+      listenToProvider: fromCallback<EventObject, { providerId: string }>(({ sendBack, input }) => {
+        const found = providers.get(input.providerId);
+        return found ? subscribeToProvider(found.provider, sendBack) : undefined;
+      }),
+    },
+    actions: {
+      reportNoAccounts: () => logger.debug('No accounts returned'),
+      reportError: ({ context }) => logger.warn('wallet:', context.error),
+    },
+  });
+  return { machine, session };
+}

@@ -1,0 +1,119 @@
+/**
+ * Creates the app's root actors (wallet, auth, config) from the provided machines and wires them together:
+ * a wallet account change or disconnect reaches auth, and an API answer of 1002 ends the session.
+ * main.tsx calls it once; UI tests call it with fakes at the same boundaries.
+ */
+import { createActor } from 'xstate';
+import type { ActorRefFrom } from 'xstate';
+import type { Address } from 'viem';
+import type { authMachine } from '../../machines/auth/authMachine';
+import type { configMachine } from '../../machines/config/configMachine';
+import type { walletMachine } from '../../machines/wallet/walletMachine';
+import { provideAuthMachine, readStoredSession } from '../actors/authActors';
+import { provideConfigMachine } from '../actors/configActors';
+import { provideWalletMachine } from '../actors/walletActors';
+import type { WalletLogger } from '../actors/walletActors';
+import { createApiClient } from '../api/client';
+import type { ApiClient, CreateApiClientParameters } from '../api/client';
+import type { BrowserStorage } from '../storage/browserStorage';
+import type { DiscoveredProvider } from '../wallet/types';
+
+export interface RootActors {
+  wallet: ActorRefFrom<typeof walletMachine>;
+  auth: ActorRefFrom<typeof authMachine>;
+  config: ActorRefFrom<typeof configMachine>;
+  stop: () => void;
+}
+
+export interface CreateRootActorsParameters {
+  storage: BrowserStorage;
+  translate: (key: string) => string;
+  loadProviders: () => Promise<DiscoveredProvider[]>;
+  site: { domain: string; uri: string };
+  fetchImpl?: CreateApiClientParameters['fetchImpl'];
+  logger?: WalletLogger & { error(...args: unknown[]): void };
+  /** Connect eagerly at start (the default in the app; tests decide per case). */
+  connectEagerly?: boolean;
+}
+
+/** Envelope code for a token the server no longer accepts. */
+const tokenRejected = 1002;
+
+/**
+ * Creates and starts the root actors.
+ *
+ * @example const actors = createRootActors({ storage, translate: i18n.t, loadProviders, site });
+ */
+export function createRootActors({
+  storage,
+  translate,
+  loadProviders,
+  site,
+  fetchImpl,
+  logger = console,
+  connectEagerly = true,
+}: CreateRootActorsParameters): RootActors {
+  const late: { auth?: RootActors['auth'] } = {};
+  const makeClient = (getAuthorization: () => string | null): ApiClient => {
+    const client = createApiClient({ getAuthorization, translate, fetchImpl, logger });
+    return {
+      call: async (endpoint, ...args) => {
+        const answer = await client.call(endpoint, ...args);
+        if (answer.code === tokenRejected) late.auth?.send({ type: 'server.tokenExpired' });
+        return answer;
+      },
+    };
+  };
+  const api = makeClient(() => storage.readAuthorization());
+
+  const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, logger });
+  const wallet = createActor(walletLogic);
+  const config = createActor(provideConfigMachine({ api, storage }), { input: { stored: storage.readDappParam() } });
+  const auth = createActor(
+    provideAuthMachine({
+      api,
+      apiWithToken: (token) => makeClient(() => token),
+      storage,
+      site: {
+        ...site,
+        statement: () => {
+          const statement = config.getSnapshot().context.dappParam?.siweStatement;
+          return typeof statement === 'string' && statement ? statement : undefined;
+        },
+      },
+      signWithWallet: (address: Address, message: string) => {
+        const providerId = wallet.getSnapshot().context.providerId;
+        return session.requestsFor(providerId ?? '').signMessage({ address, message });
+      },
+    }),
+    { input: readStoredSession(storage) },
+  );
+  late.auth = auth;
+
+  // The wallet's first account is who the member is: another account, or none, ends the session (auth decides).
+  let previousAccount: string | null = null;
+  const subscription = wallet.subscribe((snapshot) => {
+    const account = snapshot.context.accounts[0] ?? null;
+    if (account === previousAccount) return;
+    if (account) auth.send({ type: 'wallet.accountChanged', address: account });
+    else auth.send({ type: 'wallet.disconnected' });
+    previousAccount = account;
+  });
+
+  config.start();
+  auth.start();
+  wallet.start();
+  if (connectEagerly) wallet.send({ type: 'app.connectEagerly' });
+
+  return {
+    wallet,
+    auth,
+    config,
+    stop: () => {
+      subscription.unsubscribe();
+      wallet.stop();
+      auth.stop();
+      config.stop();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/**
+ * Start-up: viewport scaling, translations, the root actors (wallet, auth, config), then the data router.
+ */
+import { StrictMode, Suspense } from 'react';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider } from 'react-i18next';
+import { RouterProvider, createBrowserRouter } from 'react-router-dom';
+import { RootActorsProvider } from './app/RootActorsContext';
+import { createRootActors } from './app/rootActors';
+import { routes } from './app/routes';
+import { createI18n } from './i18n/i18n';
+import { installViewportScaling } from './layout/viewport';
+import { createBrowserStorage } from './storage/browserStorage';
+import { loadProviders } from './wallet/loadDiscovery';
+import './layout/global.css';
+import './app/app.css';
+
+installViewportScaling(window);
+const i18n = createI18n();
+void i18n.init();
+i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', language));
+
+const actors = createRootActors({
+  storage: createBrowserStorage(),
+  translate: (key) => i18n.t(key),
+  loadProviders: () => loadProviders(),
+  site: { domain: window.location.host, uri: window.location.origin },
+});
+const router = createBrowserRouter(routes);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html has no #root');
+createRoot(container).render(
+  <StrictMode>
+    <I18nextProvider i18n={i18n}>
+      <RootActorsProvider actors={actors}>
+        <Suspense fallback={<p className="page-loading">…</p>}>
+          <RouterProvider router={router} />
+        </Suspense>
+      </RootActorsProvider>
+    </I18nextProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,85 @@
+import { useSelector } from '@xstate/react';
+import { useTranslation } from 'react-i18next';
+import { useRootActors } from '../../app/RootActorsContext';
+import { errorKey } from '../../app/errorKey';
+import {
+  selectDappParam,
+  selectWalletChainId,
+  selectWalletError,
+  selectWalletProviders,
+  selectWalletView,
+  selectWalletAddress,
+} from '../../app/selectors';
+import { Button } from '../../components/Button';
+import { ErrorText } from '../../components/ErrorText';
+import { ProviderPicker } from '../../components/ProviderPicker';
+import { ShortAddress } from '../../components/ShortAddress';
+import { StatusPanel } from '../../components/StatusPanel';
+
+/**
+ * The wallet part of the sign-in screens: connect, every wait on the wallet with what the member must do and a
+ * way out, and the switch to the app's chain. Everything shown derives from the wallet machine's state.
+ */
+export function WalletPanel() {
+  const { t } = useTranslation('common');
+  const { wallet, config } = useRootActors();
+  const view = useSelector(wallet, selectWalletView);
+  const error = useSelector(wallet, selectWalletError);
+  const providers = useSelector(wallet, selectWalletProviders);
+  const address = useSelector(wallet, selectWalletAddress);
+  const chainId = useSelector(wallet, selectWalletChainId);
+  const dappParam = useSelector(config, selectDappParam);
+  const chainName = dappParam?.chain.chainName ?? '';
+  const connect = () =>
+    wallet.send(dappParam ? { type: 'user.connect', chainId: dappParam.chainId, chainParams: dappParam.chain } : { type: 'user.connect' });
+  const cancel = () => wallet.send({ type: 'user.cancel' });
+  const cancelLabel = t('wallet.actions.cancel');
+  const errorLine = error ? <ErrorText text={t(errorKey(error), { chain: chainName })} /> : null;
+
+  switch (view) {
+    case 'idle':
+      return (
+        <div className="wallet-panel">
+          {errorLine}
+          <Button onClick={connect}>{t('wallet.actions.connect')}</Button>
+        </div>
+      );
+    case 'discovering':
+      return <StatusPanel message={t('wallet.prompts.discovering')} cancelLabel={cancelLabel} onCancel={cancel} />;
+    case 'choosingProvider':
+      return (
+        <div className="wallet-panel">
+          <p>{t('wallet.prompts.chooseWallet')}</p>
+          <ProviderPicker providers={providers} onChoose={(providerId) => wallet.send({ type: 'user.chooseProvider', providerId })} />
+          <Button variant="link" onClick={cancel}>
+            {cancelLabel}
+          </Button>
+        </div>
+      );
+    case 'confirmInWallet':
+      return <StatusPanel message={t('wallet.prompts.confirmInWallet')} cancelLabel={cancelLabel} onCancel={cancel} />;
+    case 'awaitingWallet':
+      return <StatusPanel message={t('wallet.prompts.openWallet')} cancelLabel={cancelLabel} onCancel={cancel} />;
+    case 'switchingChain':
+      return <StatusPanel message={t('wallet.prompts.switching', { chain: chainName })} cancelLabel={cancelLabel} onCancel={cancel} />;
+    case 'addingChain':
+      return <StatusPanel message={t('wallet.prompts.adding', { chain: chainName })} cancelLabel={cancelLabel} onCancel={cancel} />;
+    case 'active': {
+      const wrongChain = dappParam !== null && chainId !== dappParam.chainId;
+      return (
+        <div className="wallet-panel">
+          <p className="wallet-connected">
+            {t('wallet.status.connected')} {address ? <ShortAddress address={address} /> : null}
+          </p>
+          {errorLine}
+          {wrongChain ? (
+            <>
+              <p>{t('wallet.status.wrongChain', { chain: chainName })}</p>
+              <Button onClick={connect}>{t('wallet.actions.switchChain', { chain: chainName })}</Button>
+            </>
+          ) : null}
+        </div>
+      );
+    }
+  }
+}

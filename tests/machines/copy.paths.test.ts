@@ -1,0 +1,4 @@
+import { describeModelPaths } from '../support/describeModelPaths';
+import { copyModel } from './copy.model';
+
+await describeModelPaths('copy', [copyModel]);
