@@ -72,7 +72,7 @@ const envelopeSchema = z.object({ code: z.number().int(), message: z.string().op
  * @param parameters - Base URL, token source, translator, and optionally fetch, timeout and logger.
  * @returns The client; its `call` resolves to `{ code, message, result? }` and never rejects.
  * @example
- * const api = createApiClient({ getAuthorization: () => storage.readAuthorization(), translate: i18n.t });
+ * const api = createApiClient({ getAuthorization: () => storage.readAuthorization(), translate: (key) => i18n.t(key) });
  * const { code, result } = await api.call(endpoints.meInfo);
  */
 export function createApiClient({
