@@ -4,7 +4,7 @@
  * main.tsx calls it once; UI tests call it with fakes at the same boundaries.
  */
 import { createActor } from 'xstate';
-import type { ActorRefFrom } from 'xstate';
+import type { ActorOptions, ActorRefFrom, AnyActorLogic } from 'xstate';
 import type { Address } from 'viem';
 import type { authMachine } from '../../machines/auth/authMachine';
 import type { configMachine } from '../../machines/config/configMachine';
@@ -34,6 +34,8 @@ export interface CreateRootActorsParameters {
   logger?: WalletLogger & { error(...args: unknown[]): void };
   /** Connect eagerly at start (the default in the app; tests decide per case). */
   connectEagerly?: boolean;
+  /** The actors' clock for delays (tests pass xstate's SimulatedClock); the real one by default. */
+  clock?: ActorOptions<AnyActorLogic>['clock'];
 }
 
 /** Envelope code for a token the server no longer accepts. */
@@ -52,7 +54,9 @@ export function createRootActors({
   fetchImpl,
   logger = console,
   connectEagerly = true,
+  clock,
 }: CreateRootActorsParameters): RootActors {
+  const actorOptions = clock ? { clock } : {};
   const late: { auth?: RootActors['auth'] } = {};
   const makeClient = (getAuthorization: () => string | null): ApiClient => {
     const client = createApiClient({ getAuthorization, translate, fetchImpl, logger });
@@ -67,8 +71,8 @@ export function createRootActors({
   const api = makeClient(() => storage.readAuthorization());
 
   const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, logger });
-  const wallet = createActor(walletLogic);
-  const config = createActor(provideConfigMachine({ api, storage }), { input: { stored: storage.readDappParam() } });
+  const wallet = createActor(walletLogic, actorOptions);
+  const config = createActor(provideConfigMachine({ api, storage }), { ...actorOptions, input: { stored: storage.readDappParam() } });
   const auth = createActor(
     provideAuthMachine({
       api,
@@ -86,7 +90,7 @@ export function createRootActors({
         return session.requestsFor(providerId ?? '').signMessage({ address, message });
       },
     }),
-    { input: readStoredSession(storage) },
+    { ...actorOptions, input: readStoredSession(storage) },
   );
   late.auth = auth;
 
