@@ -41,24 +41,24 @@ export function Component() {
           </p>
           <dl className="balances">
             <div>
-              <dt>{t('home:creditBalance')}</dt>
+              <dt>{t('home:balances.credit')}</dt>
               <dd>{field('creditBalance')}</dd>
             </div>
             <div>
-              <dt>{t('home:wposBalance')}</dt>
+              <dt>{t('home:balances.wpos')}</dt>
               <dd>{field('wposBalance')}</dd>
             </div>
             <div>
-              <dt>{t('home:teamSize')}</dt>
+              <dt>{t('home:balances.team')}</dt>
               <dd>{field('teamSize')}</dd>
             </div>
           </dl>
         </>
       ) : null}
-      <nav className="shortcuts" aria-label={t('home:shortcuts')}>
-        <Link to={paths.invitation.href()}>{t('home:links.invitation')}</Link>
-        <Link to={paths.announcement.href()}>{t('home:links.announcements')}</Link>
-        <Link to={paths.me.href()}>{t('home:links.me')}</Link>
+      <nav className="shortcuts" aria-label={t('home:shortcuts.label')}>
+        <Link to={paths.invitation.href()}>{t('home:shortcuts.invitation')}</Link>
+        <Link to={paths.announcement.href()}>{t('home:shortcuts.announcements')}</Link>
+        <Link to={paths.me.href()}>{t('home:shortcuts.me')}</Link>
       </nav>
     </Page>
   );

@@ -29,31 +29,31 @@ export function Component() {
   const link = ownCode ? `${window.location.origin}${paths.login.href(ownCode)}` : '';
   const feedback = (id: string) => {
     if (copy.context.copiedId !== id) return null;
-    if (copy.matches('copied')) return <span role="status">{t('invitation:copied')}</span>;
+    if (copy.matches('copied')) return <span role="status">{t(id === 'link' ? 'invitation:inviteLink.copied' : 'invitation:inviteCode.copied')}</span>;
     if (copy.matches('failed')) return <span role="alert">{t('invitation:copyFailed')}</span>;
     return null;
   };
 
   return (
     <Page title={t('invitation:title')}>
-      <p className="lead">{t('invitation:intro')}</p>
+      <p className="lead">{t('invitation:description')}</p>
       <div className="copy-row">
-        <span className="field-label">{t('invitation:link')}</span>
+        <span className="field-label">{t('invitation:inviteLink.label')}</span>
         <code className="mono" data-testid="invite-link">
           {link || '—'}
         </code>
         <Button variant="secondary" disabled={!link} onClick={() => send({ type: 'user.copy', id: 'link', text: link })}>
-          {t('invitation:copyLink')}
+          {t('invitation:inviteLink.copy')}
         </Button>
         {feedback('link')}
       </div>
       <div className="copy-row">
-        <span className="field-label">{t('invitation:code')}</span>
+        <span className="field-label">{t('invitation:inviteCode.label')}</span>
         <code className="mono" data-testid="invite-code">
           {ownCode || '—'}
         </code>
         <Button variant="secondary" disabled={!ownCode} onClick={() => send({ type: 'user.copy', id: 'code', text: ownCode })}>
-          {t('invitation:copyCode')}
+          {t('invitation:inviteCode.copy')}
         </Button>
         {feedback('code')}
       </div>

@@ -49,8 +49,8 @@ export function Component() {
 
   return (
     <Page title={t('login:title')}>
-      <p className="lead">{t('login:intro')}</p>
-      {inviteCode ? <p className="invite-note">{t('login:invitedWith', { code: inviteCode })}</p> : null}
+      <p className="lead">{t('login:description')}</p>
+      {inviteCode ? <p className="invite-note">{t('login:inviteCode.invited', { code: inviteCode })}</p> : null}
       {configFailed ? (
         <div>
           <ErrorText text={t('common:Common.-1')} />
@@ -63,14 +63,14 @@ export function Component() {
         <>
           <WalletPanel />
           {authError ? <ErrorText text={t(`common:${errorKey(authError)}`)} /> : null}
-          {canSignIn ? <Button onClick={signIn}>{t('login:signIn')}</Button> : null}
+          {canSignIn ? <Button onClick={signIn}>{t('login:signIn.label')}</Button> : null}
         </>
       ) : null}
-      {authView === 'fetchingNonce' ? <StatusPanel message={t('login:preparing')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={cancel} /> : null}
+      {authView === 'fetchingNonce' ? <StatusPanel message={t('login:signIn.preparing')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={cancel} /> : null}
       {authView === 'signingMessage' ? (
-        <StatusPanel message={t('login:confirmSignature')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={cancel} />
+        <StatusPanel message={t('login:signIn.busy')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={cancel} />
       ) : null}
-      {authView === 'verifying' ? <StatusPanel message={t('login:verifying')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={cancel} /> : null}
+      {authView === 'verifying' ? <StatusPanel message={t('login:signIn.verifying')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={cancel} /> : null}
     </Page>
   );
 }

@@ -18,27 +18,27 @@ export function Component() {
     <Page title={t('me:title')}>
       <dl className="details">
         <div>
-          <dt>{t('me:address')}</dt>
+          <dt>{t('me:address.label')}</dt>
           <dd className="mono" data-testid="me-address">
             {userInfo?.address ?? '—'}
           </dd>
         </div>
         <div>
-          <dt>{t('me:inviteCode')}</dt>
+          <dt>{t('me:inviteCode.label')}</dt>
           <dd className="mono" data-testid="me-invite-code">
             {inviteCode || '—'}
           </dd>
         </div>
       </dl>
-      <nav className="shortcuts" aria-label={t('me:more')}>
-        <Link to={paths.invitation.href(inviteCode || undefined)}>{t('me:links.invitation')}</Link>
-        <Link to={paths.wpos.href()}>{t('me:links.wpos')}</Link>
-        <Link to={paths.solbotList.href()}>{t('me:links.bots')}</Link>
-        <Link to={paths.announcement.href()}>{t('me:links.announcements')}</Link>
-        <Link to={paths.about.href()}>{t('me:links.about')}</Link>
+      <nav className="shortcuts" aria-label={t('me:menu.label')}>
+        <Link to={paths.invitation.href(inviteCode || undefined)}>{t('me:menu.invitation')}</Link>
+        <Link to={paths.wpos.href()}>{t('me:menu.wpos')}</Link>
+        <Link to={paths.solbotList.href()}>{t('me:menu.solbot')}</Link>
+        <Link to={paths.announcement.href()}>{t('me:menu.announcement')}</Link>
+        <Link to={paths.about.href()}>{t('me:menu.about')}</Link>
       </nav>
       <Button variant="secondary" onClick={() => auth.send({ type: 'user.signOut' })}>
-        {t('common:actions.signOut')}
+        {t('me:signOut.label')}
       </Button>
     </Page>
   );

@@ -33,9 +33,9 @@ export function Component() {
 
   return (
     <Page title={t('register:title')}>
-      <p className="lead">{t('register:intro')}</p>
+      <p className="lead">{t('register:description')}</p>
       {view === 'binding' ? (
-        <StatusPanel message={t('register:binding')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={() => auth.send({ type: 'user.cancel' })} />
+        <StatusPanel message={t('register:bind.busy')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={() => auth.send({ type: 'user.cancel' })} />
       ) : (
         <form onSubmit={submit} noValidate className="form">
           <label htmlFor="inviteCode" className="field-label">
@@ -53,11 +53,11 @@ export function Component() {
             aria-describedby={errorText ? 'inviteCode-error' : undefined}
           />
           {errorText ? <ErrorText id="inviteCode-error" text={errorText} /> : null}
-          <Button type="submit">{t('register:submit')}</Button>
+          <Button type="submit">{t('register:bind.label')}</Button>
         </form>
       )}
       <Button variant="link" onClick={() => auth.send({ type: 'user.signOut' })}>
-        {t('common:actions.signOut')}
+        {t('register:signOut.label')}
       </Button>
     </Page>
   );
