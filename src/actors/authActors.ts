@@ -3,12 +3,15 @@
  * helpers and signed by the connected wallet, and the spec's storage keys for the session.
  */
 import { fromPromise } from 'xstate';
-import { createSiweMessage } from 'viem/siwe';
 import type { Address } from 'viem';
 import { authMachine } from '../../machines/auth/authMachine';
 import type { ApiAnswer, NonceAnswer, SignInResult, SignedMessage, StoredSession, UserInfo } from '../../machines/auth/authMachine';
-import { endpoints } from '../contract/endpoints';
 import type { ApiClient } from '../api/client';
+import { bindRecommendRelation } from '../api/bindRecommendRelation';
+import { getLoginNonce } from '../api/getLoginNonce';
+import { getMeInfo } from '../api/getMeInfo';
+import { logout } from '../api/logout';
+import { memberSignLogin } from '../api/memberSignLogin';
 import type { BrowserStorage } from '../storage/browserStorage';
 import { STORAGE_KEYS } from '../storage/keys';
 
@@ -59,9 +62,11 @@ export function provideAuthMachine({ api, apiWithToken, storage, site, signWithW
   return authMachine.provide({
     actors: {
       fetchNonce: fromPromise<ApiAnswer<NonceAnswer>, { address: string }>(({ input }) =>
-        api.call(endpoints.loginNonce, { query: { address: input.address } }),
+        getLoginNonce(api, { address: input.address }),
       ),
       signMessage: fromPromise<SignedMessage, { address: string; chainId: number; nonce: NonceAnswer }>(async ({ input }) => {
+        // viem's siwe helpers load with the signature step, not with the first screen.
+        const { createSiweMessage } = await import('viem/siwe');
         const message = createSiweMessage({
           domain: site.domain,
           address: input.address as Address,
@@ -80,17 +85,17 @@ export function provideAuthMachine({ api, apiWithToken, storage, site, signWithW
         const body = input.inviteCode
           ? { message: input.message, signature: input.signature, inviteCode: input.inviteCode }
           : { message: input.message, signature: input.signature };
-        const answer = await api.call(endpoints.memberSignLogin, { body });
+        const answer = await memberSignLogin(api, body);
         // Spec section 4: a failed sign-in reads as an empty token and isFinishedBind false.
         if (answer.code !== 0 || !answer.result) return { code: answer.code === 0 ? -1 : answer.code, auth: '', isFinishedBind: false };
         return { code: 0, auth: answer.result.auth, isFinishedBind: answer.result.isFinishedBind };
       }),
       bindRecommender: fromPromise<ApiAnswer<unknown>, { inviteCode: string }>(({ input }) =>
-        api.call(endpoints.bindRecommendRelation, { body: { inviteCode: input.inviteCode } }),
+        bindRecommendRelation(api, { inviteCode: input.inviteCode }),
       ),
-      loadUserInfo: fromPromise<ApiAnswer<UserInfo>>(() => api.call(endpoints.meInfo)),
+      loadUserInfo: fromPromise<ApiAnswer<UserInfo>>(() => getMeInfo(api)),
       revokeToken: fromPromise<ApiAnswer<unknown>, { token: string | null }>(({ input }) =>
-        apiWithToken(input.token).call(endpoints.logout, { body: {} }),
+        logout(apiWithToken(input.token)),
       ),
     },
     actions: {

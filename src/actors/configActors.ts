@@ -4,8 +4,8 @@
 import { fromPromise } from 'xstate';
 import { configMachine } from '../../machines/config/configMachine';
 import type { DappParamRecord } from '../../machines/config/configMachine';
-import { endpoints } from '../contract/endpoints';
 import type { ApiClient } from '../api/client';
+import { getDappParam } from '../api/getDappParam';
 import type { BrowserStorage } from '../storage/browserStorage';
 import { STORAGE_KEYS } from '../storage/keys';
 
@@ -18,7 +18,7 @@ export function provideConfigMachine({ api, storage }: { api: ApiClient; storage
   return configMachine.provide({
     actors: {
       fetchDappParam: fromPromise<{ code: number; result: DappParamRecord | null }>(async () => {
-        const answer = await api.call(endpoints.dappParam);
+        const answer = await getDappParam(api);
         // Spec section 8: a failed app-config fetch returns nothing (null).
         return { code: answer.code, result: answer.code === 0 && answer.result ? answer.result : null };
       }),

@@ -7,11 +7,11 @@ import type { EventObject } from 'xstate';
 import { walletMachine } from '../../machines/wallet/walletMachine';
 import type { AddChainParameters, ProviderInfo } from '../../machines/wallet/walletMachine';
 import type { ChainParams } from '../contract/dapp';
-import { subscribeToProvider } from '../wallet/providerEvents';
-import { ProviderNotFoundError } from '../wallet/errors';
 import type { DiscoveredProvider } from '../wallet/types';
-import { createWalletRequests } from '../wallet/walletRequests';
 import type { WalletRequests } from '../wallet/walletRequests';
+
+/** viem and the request wrapper load with the first wallet request, not with the first screen. */
+const loadWalletRuntime = () => import('../wallet/walletRuntime');
 
 export interface WalletLogger {
   debug(...args: unknown[]): void;
@@ -28,7 +28,7 @@ export interface WalletActorsParameters {
 
 /** The wallet requests of the provider the member chose, for the sign-in actors. */
 export interface WalletSession {
-  requestsFor(providerId: string): WalletRequests;
+  requestsFor(providerId: string): Promise<WalletRequests>;
 }
 
 /**
@@ -42,12 +42,13 @@ export function provideWalletMachine({ loadProviders, logger = console, requestT
   const providers = new Map<string, DiscoveredProvider>();
   const requests = new Map<string, WalletRequests>();
   const session: WalletSession = {
-    requestsFor(providerId) {
+    async requestsFor(providerId) {
+      const runtime = await loadWalletRuntime();
       const found = providers.get(providerId);
-      if (!found) throw new ProviderNotFoundError();
+      if (!found) throw new runtime.ProviderNotFoundError();
       let forProvider = requests.get(providerId);
       if (!forProvider) {
-        forProvider = createWalletRequests(found.provider, { timeoutMs: requestTimeoutMs });
+        forProvider = runtime.createWalletRequests(found.provider, { timeoutMs: requestTimeoutMs });
         requests.set(providerId, forProvider);
       }
       return forProvider;
@@ -62,20 +63,32 @@ export function provideWalletMachine({ loadProviders, logger = console, requestT
         for (const provider of found) providers.set(provider.id, provider);
         return found.map(({ id, name, icon }) => (icon ? { id, name, icon } : { id, name }));
       }),
-      readAccounts: fromPromise<string[], { providerId: string }>(({ input }) => session.requestsFor(input.providerId).getAccounts()),
-      requestAccounts: fromPromise<string[], { providerId: string }>(({ input }) => session.requestsFor(input.providerId).requestAccounts()),
-      readChainId: fromPromise<unknown, { providerId: string }>(({ input }) => session.requestsFor(input.providerId).getChainId()),
+      readAccounts: fromPromise<string[], { providerId: string }>(async ({ input }) => (await session.requestsFor(input.providerId)).getAccounts()),
+      requestAccounts: fromPromise<string[], { providerId: string }>(async ({ input }) =>
+        (await session.requestsFor(input.providerId)).requestAccounts(),
+      ),
+      readChainId: fromPromise<unknown, { providerId: string }>(async ({ input }) => (await session.requestsFor(input.providerId)).getChainId()),
       switchChain: fromPromise<null, { providerId: string; chainId: number }>(async ({ input }) => {
-        await session.requestsFor(input.providerId).switchChain(input.chainId);
+        await (await session.requestsFor(input.providerId)).switchChain(input.chainId);
         return null;
       }),
       addChain: fromPromise<null, { providerId: string; chainId: number; chainParams: AddChainParameters }>(async ({ input }) => {
-        await session.requestsFor(input.providerId).addChain(input.chainId, input.chainParams as ChainParams);
+        await (await session.requestsFor(input.providerId)).addChain(input.chainId, input.chainParams as ChainParams);
         return null;
       }),
       listenToProvider: fromCallback<EventObject, { providerId: string }>(({ sendBack, input }) => {
         const found = providers.get(input.providerId);
-        return found ? subscribeToProvider(found.provider, sendBack) : undefined;
+        if (!found) return undefined;
+        // The runtime is already loaded: listening starts only after a wallet request answered.
+        let unsubscribe: (() => void) | undefined;
+        let stopped = false;
+        void loadWalletRuntime().then((runtime) => {
+          if (!stopped) unsubscribe = runtime.subscribeToProvider(found.provider, sendBack);
+        });
+        return () => {
+          stopped = true;
+          unsubscribe?.();
+        };
       }),
     },
     actions: {

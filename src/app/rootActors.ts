@@ -85,9 +85,9 @@ export function createRootActors({
           return typeof statement === 'string' && statement ? statement : undefined;
         },
       },
-      signWithWallet: (address: Address, message: string) => {
+      signWithWallet: async (address: Address, message: string) => {
         const providerId = wallet.getSnapshot().context.providerId;
-        return session.requestsFor(providerId ?? '').signMessage({ address, message });
+        return (await session.requestsFor(providerId ?? '')).signMessage({ address, message });
       },
     }),
     { ...actorOptions, input: readStoredSession(storage) },
