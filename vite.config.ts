@@ -17,6 +17,7 @@ export default defineConfig({
     },
   },
   test: {
+    reporters: ['default', './tests/support/summaryReporter.ts'],
     projects: [
       {
         extends: true,
