@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { readEnv } from '../../../server/env';
+
+describe('readEnv', () => {
+  it('behavior: applies the defaults', () => {
+    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info' });
+  });
+
+  it('behavior: reads every variable, treating empty as unset', () => {
+    expect(
+      readEnv({ PORT: '3000', HOST: '127.0.0.1', DATA_DIR: '/var/lib/md', DATABASE_URL: 'postgres://u@db/md', SIWE_DOMAIN: 'member.example:8443', TRUST_PROXY: 'true', LOG_LEVEL: '' }),
+    ).toEqual({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: '/var/lib/md', DATABASE_URL: 'postgres://u@db/md', SIWE_DOMAIN: 'member.example:8443', TRUST_PROXY: true, LOG_LEVEL: 'info' });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ SIWE_DOMAIN: 'https://member.example' }, 'SIWE_DOMAIN'],
+  ])('behavior: refuses %j naming the variable', (env, name) => {
+    expect(() => readEnv(env)).toThrow(name);
+  });
+});
