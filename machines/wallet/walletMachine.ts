@@ -132,6 +132,8 @@ export const walletMachine = setup({
   },
   guards: {
     hasNoProvider: (_, params: { providers: ProviderInfo[] }) => params.providers.length === 0,
+    isEagerWithoutSingleProvider: ({ context }, params: { providers: ProviderInfo[] }) =>
+      context.mode === 'eager' && params.providers.length !== 1,
     hasManyProviders: (_, params: { providers: ProviderInfo[] }) => params.providers.length > 1,
     isEager: ({ context }) => context.mode === 'eager',
     isKnownProvider: ({ context }, params: { providerId: string }) =>
@@ -189,6 +191,12 @@ export const walletMachine = setup({
             id: 'findProviders',
             src: 'findProviders',
             onDone: [
+              {
+                guard: { type: 'isEagerWithoutSingleProvider', params: ({ event }) => ({ providers: event.output }) },
+                description:
+                  'An eager connect stays quiet when there is no wallet, or several to choose from: nothing was asked for, and the app does not guess.',
+                target: '#wallet.idle',
+              },
               {
                 guard: { type: 'hasNoProvider', params: ({ event }) => ({ providers: event.output }) },
                 target: '#wallet.idle',
