@@ -224,20 +224,16 @@ export const walletMachine = setup({
           },
         },
         choosingProvider: {
-          description: 'Several wallets announced themselves: the member picks one.',
+          description: 'Several wallets announced themselves: the member picks one (only a member connect gets here).',
           on: {
             'user.chooseProvider': [
               {
                 guard: { type: 'isKnownProvider', params: ({ event }) => ({ providerId: event.providerId }) },
-                target: 'routingRequest',
+                target: 'requestingAccounts',
                 actions: { type: 'assignProviderId', params: ({ event }) => ({ providerId: event.providerId }) },
               },
             ],
           },
-        },
-        routingRequest: {
-          description: 'An eager connect only reads accounts; a member connect asks for them.',
-          always: [{ guard: 'isEager', target: 'readingAccounts' }, { target: 'requestingAccounts' }],
         },
         readingAccounts: {
           description: 'Eager connect: eth_accounts, without a prompt. No account means quietly back to idle.',
