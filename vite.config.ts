@@ -9,6 +9,7 @@ export default defineConfig({
   build: {
     outDir: 'dist/spa',
     sourcemap: false,
+    manifest: true,
   },
   server: {
     proxy: {
