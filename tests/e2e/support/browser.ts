@@ -1,0 +1,107 @@
+/**
+ * Debian's Chromium driven by playwright-core (DESIGN.md, "Testing in a real browser"): never a downloaded
+ * browser. One browser per spec file, a new phone-sized context per test.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { repoRoot } from './build';
+
+export const chromiumPath = '/usr/bin/chromium';
+
+/**
+ * The launch flags DESIGN.md names. The fresh --user-data-dir is Playwright's own: launch() creates a new temp
+ * profile per browser and deletes it on close (it refuses --user-data-dir in args; only launchPersistentContext
+ * takes a folder, and that gives a single context).
+ */
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export const screenshotDir = path.join(repoRoot, 'test-results', 'screenshots');
+
+/**
+ * Launches headless Debian Chromium.
+ *
+ * @returns the browser; close it in afterAll
+ * @example
+ * const browser = await launchBrowser();
+ */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+}
+
+export interface PhoneContextOptions {
+  /** Browser language (navigator.language and Accept-Language); default 'en-US'. */
+  locale?: string;
+  /** Origin that page.goto('/path') resolves against. */
+  baseURL: string;
+}
+
+/**
+ * Opens a new context like a phone's wallet browser: 375×812 CSS pixels at 2×, mobile viewport and touch.
+ *
+ * @param browser - from launchBrowser
+ * @param options - locale and base URL
+ * @returns the context; close it after the test
+ * @example
+ * const context = await newPhoneContext(browser, { baseURL: server.url, locale: 'fr-FR' });
+ */
+export async function newPhoneContext(browser: Browser, { locale = 'en-US', baseURL }: PhoneContextOptions): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    baseURL,
+    locale,
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    serviceWorkers: 'block',
+  });
+  // Fail fast: a journey step that does not happen in 10 s will not happen.
+  context.setDefaultTimeout(10_000);
+  context.setDefaultNavigationTimeout(15_000);
+  return context;
+}
+
+/** Uncaught errors and console errors of a page, for a journey to assert there are none. */
+export interface PageProblems {
+  errors: string[];
+}
+
+/**
+ * Records the page's uncaught exceptions (pageerror).
+ *
+ * @param page - the page to watch
+ * @returns the live list
+ * @example
+ * const problems = watchPage(page); ...; expect(problems.errors).toEqual([]);
+ */
+export function watchPage(page: Page): PageProblems {
+  const problems: PageProblems = { errors: [] };
+  page.on('pageerror', (error) => problems.errors.push(error.stack ?? error.message));
+  return problems;
+}
+
+/**
+ * Saves a screenshot of the viewport under test-results/screenshots/ (git-ignored).
+ *
+ * @param page - the page
+ * @param name - file name without extension
+ * @returns the file path
+ * @example
+ * await screenshot(page, 'login');
+ */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path: file, animations: 'disabled' });
+  return file;
+}

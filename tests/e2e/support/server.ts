@@ -1,0 +1,71 @@
+/**
+ * The real server for an e2e run: buildApp on 127.0.0.1 with an OS-chosen port, PGlite in a fresh temp DATA_DIR
+ * (migrated and seeded as server/main.ts does), serving the API, the built SPA and /locales from one origin.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../../../server/app';
+import { openDatabase } from '../../../server/db/client';
+import { seed } from '../../../server/seed/seed';
+import { ensureSpaBuilt, spaDir } from './build';
+
+export interface TestServer {
+  /** Origin the browser opens, e.g. http://127.0.0.1:41234 */
+  url: string;
+  port: number;
+  /** The temp DATA_DIR; removed by stop(). */
+  dataDir: string;
+  /** Closes the server and the database, then removes the temp DATA_DIR. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the server for one spec file. It always uses PGlite in a temp folder (never DATABASE_URL), so a run
+ * leaves nothing behind and every file starts from the seed.
+ *
+ * @returns the listening server
+ * @example
+ * const server = await startServer();
+ * await page.goto(`${server.url}/login/DEMO2026`);
+ * await server.stop();
+ */
+export async function startServer(): Promise<TestServer> {
+  await ensureSpaBuilt();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-'));
+  const database = await openDatabase({ dataDir });
+  try {
+    await database.migrate();
+    await seed(database.db);
+    const app = await buildApp({ db: database.db, spaDir });
+    try {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+    const address = app.server.address();
+    if (typeof address !== 'object' || address === null) throw new Error(`unexpected server address: ${String(address)}`);
+    const port = address.port;
+    let stopped = false;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      port,
+      dataDir,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        try {
+          await app.close();
+        } finally {
+          await database.close();
+          await rm(dataDir, { recursive: true, force: true });
+        }
+      },
+    };
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
