@@ -1,0 +1,118 @@
+/**
+ * Shared set-up for journey files: one real server and one Chromium per file, a new phone context per test
+ * (closed after it), and the steps several journeys share.
+ */
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { TestWallet } from '../wallet/testWallet';
+import type { TestWalletOptions } from '../wallet/testWallet';
+import { launchBrowser, newPhoneContext, watchPage } from './browser';
+import type { PageProblems } from './browser';
+import { startServer } from './server';
+import type { TestServer } from './server';
+
+/** The spec's session keys (spec section 3). */
+export const sessionKeys = ['TOKEN_STORE', 'TEMP_TOKEN_STORE', 'USER_INFO_STORE'] as const;
+export type SessionKey = (typeof sessionKeys)[number];
+
+export interface OpenOptions {
+  /** Browser language; default 'en-US'. */
+  locale?: string;
+  /** Test wallet options; null opens a browser without any wallet. */
+  wallet?: TestWalletOptions | null;
+}
+
+export interface Opened {
+  context: BrowserContext;
+  page: Page;
+  /** Null when opened without a wallet. */
+  wallet: TestWallet | null;
+  problems: PageProblems;
+}
+
+export interface JourneyHarness {
+  readonly server: TestServer;
+  readonly browser: Browser;
+  /** A new context (closed after the test) with the test wallet installed, and its first page. */
+  open(options?: OpenOptions): Promise<Opened>;
+}
+
+/**
+ * Registers the file's hooks and returns the harness the tests use.
+ *
+ * @returns server, browser and open(); valid inside tests
+ * @example
+ * const e2e = setupJourneys();
+ * it('...', async () => { const { page, wallet } = await e2e.open(); });
+ */
+export function setupJourneys(): JourneyHarness {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const harness: JourneyHarness = {
+    get server() {
+      if (!server) throw new Error('the server is not started (use inside a test)');
+      return server;
+    },
+    get browser() {
+      if (!browser) throw new Error('the browser is not launched (use inside a test)');
+      return browser;
+    },
+    async open({ locale, wallet: walletOptions = {} }: OpenOptions = {}) {
+      const context = await newPhoneContext(harness.browser, { baseURL: harness.server.url, ...(locale ? { locale } : {}) });
+      contexts.push(context);
+      const wallet = walletOptions === null ? null : await TestWallet.install(context, walletOptions);
+      const page = await context.newPage();
+      return { context, page, wallet, problems: watchPage(page) };
+    },
+  };
+  return harness;
+}
+
+/**
+ * Reads the session keys from the page's localStorage.
+ *
+ * @example expect(await readSession(page)).toEqual({ TOKEN_STORE: null, ... });
+ */
+export function readSession(page: Page): Promise<Record<SessionKey, string | null>> {
+  return page.evaluate(
+    (keys) => Object.fromEntries(keys.map((key) => [key, window.localStorage.getItem(key)])) as Record<SessionKey, string | null>,
+    [...sessionKeys],
+  );
+}
+
+/** Waits until the app config is loaded and stored (the connect button then asks for the app's chain). */
+export async function waitForAppConfig(page: Page): Promise<void> {
+  await page.waitForFunction(() => window.localStorage.getItem('DAPP_PARAM') !== null);
+}
+
+/**
+ * The sign-in journey up to the signed-in home page: open the invite link, connect (the wallet is moved to the
+ * app's chain), sign. Returns the memberSignLogin body the page sent.
+ *
+ * @example await signInThroughInvite(page, wallet);
+ */
+export async function signInThroughInvite(page: Page, wallet: TestWallet, inviteCode = 'DEMO2026'): Promise<unknown> {
+  await page.goto(`/login/${inviteCode}`);
+  await waitForAppConfig(page);
+  await page.getByRole('button', { name: 'Connect wallet' }).click();
+  const signLogin = page.waitForRequest((request) => request.url().endsWith('/api/member/memberSignLogin'));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const body: unknown = (await signLogin).postDataJSON();
+  await page.waitForURL('**/home');
+  await page.getByText('Welcome back').waitFor();
+  expect(wallet.signedMessages.at(-1)?.address).toBe(wallet.address);
+  return body;
+}
