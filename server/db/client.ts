@@ -125,7 +125,7 @@ export async function queryRows<T>(db: Db, query: SQL, row: z.ZodType<T>): Promi
  * Takes a transaction-scoped advisory lock, released at commit or rollback.
  *
  * @param tx - a transaction handle
- * @param key - lock key; callers use the constants in server/db/locks.ts
+ * @param key - lock key: a constant named by the caller (the member tree, the seed), unique in this app
  * @returns when the lock is held
  * @example
  * await db.transaction(async (tx) => { await lockTransaction(tx, LOCK_MEMBER_TREE); ... });
