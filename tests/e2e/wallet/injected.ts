@@ -5,7 +5,7 @@
  * johanneskares/wallet-mock src/installMockWallet.ts. Unlike that one it keeps real on/removeListener lists,
  * so Node can emit accountsChanged, chainChanged and disconnect, and it throws coded errors.
  *
- * Playwright sends this function to the page as source text: it must not use anything from module scope.
+ * The function goes to the page as source text (testWallet.ts): it must not use anything from module scope.
  */
 import type { InjectOptions, PageControl, WalletAnswer, WalletRequest } from './protocol';
 
@@ -14,7 +14,7 @@ import type { InjectOptions, PageControl, WalletAnswer, WalletRequest } from './
  *
  * @param options - binding and control names, EIP-6963 info, whether to set window.ethereum
  * @example
- * await context.addInitScript(installTestWalletInPage, options);
+ * await context.addInitScript({ content: `(${installTestWalletInPage.toString()})(${JSON.stringify(options)})` });
  */
 export function installTestWalletInPage(options: InjectOptions): void {
   type Listener = (...args: unknown[]) => void;

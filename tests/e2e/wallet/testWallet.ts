@@ -131,7 +131,10 @@ export class TestWallet {
       icon: "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'><rect width='8' height='8' fill='%23f6851b'/></svg>",
       setWindowEthereum: options.setWindowEthereum ?? false,
     };
-    await context.addInitScript(installTestWalletInPage, inject);
+    // Sent as source text with a no-op __name: transpilers that keep function names (esbuild's keepNames, as
+    // tsx runs it) wrap inner functions in __name(), which does not exist in the page.
+    const source = `(() => { const __name = (target) => target; (${installTestWalletInPage.toString()})(${JSON.stringify(inject)}); })();`;
+    await context.addInitScript({ content: source });
     return wallet;
   }
 
