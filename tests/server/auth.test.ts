@@ -16,7 +16,6 @@ import {
   requestNonce,
   signIn,
   signInBound,
-  TEST_URI,
   type SignedIn,
 } from './support/siwe';
 
@@ -416,11 +415,5 @@ describeWithDatabases('logout', (ctx) => {
     const again = await expectNoDbChange(ctx.db, () => app.inject({ method: 'POST', url: '/api/member/logout', headers: authHeaders(token) }));
     expectRefused(again, ApiCode.notSignedIn);
     expectRefused(await app.inject({ method: 'POST', url: '/api/member/logout' }), ApiCode.notSignedIn);
-  });
-});
-
-describe('redirect URI used in tests', () => {
-  it('is on the test domain', () => {
-    expect(new URL(TEST_URI).host).toBe('member.test');
   });
 });
