@@ -36,6 +36,8 @@ describe('member journeys', () => {
     await page.goto('/login/DEMO2026');
     await page.getByText('Invited with code DEMO2026').waitFor();
     await waitForAppConfig(page);
+    await page.getByRole('button', { name: 'Connect wallet' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
     await screenshot(page, 'login');
     await page.getByRole('button', { name: 'Connect wallet' }).click();
 
@@ -153,6 +155,9 @@ describe('member journeys', () => {
     });
     await page.goto('/login');
     await waitForAppConfig(page);
+    // The eager connect at start found no wallet too, but says nothing until the member asks.
+    await page.getByRole('button', { name: 'Connect wallet' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
     const roundsBefore = await page.evaluate(() => Reflect.get(window, '__discoveryRounds') as number);
     await page.getByRole('button', { name: 'Connect wallet' }).click();
 
@@ -170,6 +175,7 @@ describe('member journeys', () => {
     expect(await page.evaluate(() => navigator.language)).toBe('fr-FR');
     await page.getByRole('button', { name: '连接钱包' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('zh');
+    expect(await page.evaluate(() => window.localStorage.getItem('i18nextLng'))).toBe('zh');
     await screenshot(page, 'login-zh');
     expect(problems.errors).toEqual([]);
   });
