@@ -52,7 +52,7 @@ export interface FakeApi {
   failNetwork(endpoint: EndpointName, options?: { once?: boolean }): void;
   /** Holds every call to `endpoint` (or the next one) until the test answers it through `next`. */
   hold(endpoint: EndpointName, options?: { once?: boolean }): void;
-  /** Waits for the oldest unanswered held call to `endpoint` and hands it over. */
+  /** Waits for the newest unanswered held call to `endpoint` and hands it over. */
   next(endpoint: EndpointName): Promise<HeldApiCall>;
   /** Fails every held call still open (test clean-up). */
   releaseAll(): void;
@@ -205,7 +205,8 @@ export function createFakeApi(): FakeApi {
     async next(endpoint) {
       const found = await waitFor(
         () => {
-          const entry = held.find((call) => call.endpoint === endpoint && call.open && !call.taken);
+          // The newest: a call the app gave up on (a cancelled sign-in) stays open, as on a slow network.
+          const entry = held.findLast((call) => call.endpoint === endpoint && call.open && !call.taken);
           if (!entry) throw new Error(`no held ${endpoint} call: the app has not sent it`);
           return entry;
         },

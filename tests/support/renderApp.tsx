@@ -87,7 +87,7 @@ export interface HeldWalletRequest {
 }
 
 export interface WalletRequestControl {
-  /** Waits for the oldest unanswered held request of `method` and hands it over. */
+  /** Waits for the newest unanswered held request of `method` and hands it over. */
   next(method: WalletRequestMethod): Promise<HeldWalletRequest>;
 }
 
@@ -283,7 +283,8 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rendere
       async next(method) {
         const found = await waitFor(
           () => {
-            const entry = held.find((request) => request.method === method && !request.taken);
+            // The newest: a request the app gave up on (a cancelled prompt) stays unanswered, as in a real wallet.
+            const entry = held.findLast((request) => request.method === method && !request.taken);
             if (!entry) throw new Error(`the app has not sent ${method}`);
             return entry;
           },

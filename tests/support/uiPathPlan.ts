@@ -15,7 +15,7 @@ import { planPaths, startHarness, walkPath } from './pathWalker';
 /** How one path event is produced through the UI, or why it cannot be. */
 export type StepMapping<TAction> = { kind: 'action'; action: TAction } | { kind: 'unmapped'; reason: string };
 
-/** Maps one step; `previous` is the step before (null for the first), `initialValue` the machine's start state. */
+/** Maps one step; `previous` is the step before (null for the first), `initial` the machine's state after start. */
 export type StepMapper<TAction> = (step: PathStep, context: { index: number; path: ModelPath; previous: PathStep | null; initial: PathStep }) => StepMapping<TAction>;
 
 export interface UiPathPlan {
@@ -24,7 +24,10 @@ export interface UiPathPlan {
   paths: ModelPath[];
   /** Every transition the machine defines. */
   transitions: DefinedTransition[];
-  /** Transitions the chosen paths walk at machine level (taken on start included), with the first path walking each. */
+  /**
+   * Transitions the chosen paths walk at machine level (those taken on start included) and that `covered` did not
+   * already hold, with the first path walking each.
+   */
   planned: Map<string, string>;
   /** Transitions no drivable path walks, with the reason the UI cannot produce the event that would. */
   notDrivable: { key: string; reason: string }[];
@@ -68,12 +71,17 @@ export function mapPath<TAction>(model: MachineModel, path: ModelPath, mapper: S
  *
  * @param model - The machine model.
  * @param mapper - How each step is produced through the UI.
+ * @param options - `covered`: transitions other models' plans already walk (a path is kept only for new ones).
  * @returns The drivable paths and the coverage they give.
  */
-export async function planUiPaths<TAction>(model: MachineModel, mapper: StepMapper<TAction>): Promise<UiPathPlan> {
+export async function planUiPaths<TAction>(
+  model: MachineModel,
+  mapper: StepMapper<TAction>,
+  { covered = new Set<string>() }: { covered?: ReadonlySet<string> } = {},
+): Promise<UiPathPlan> {
   const machinePlan = await planPaths(model);
-  const start = initialStep(model);
-  const planned = new Map<string, string>([...start.taken].map((key) => [key, '(start)']));
+  // Walks include the transitions taken on start (a restoring machine settles through `always`).
+  const planned = new Map<string, string>();
   const paths: ModelPath[] = [];
   const reasons = new Map<string, string>();
   const walked = new Map<ModelPath, Set<string>>();
@@ -92,7 +100,7 @@ export async function planUiPaths<TAction>(model: MachineModel, mapper: StepMapp
   const keep = (path: ModelPath, taken: Set<string>) => {
     let added = false;
     for (const key of taken) {
-      if (!planned.has(key)) {
+      if (!planned.has(key) && !covered.has(key)) {
         planned.set(key, path.description);
         added = true;
       }
@@ -109,7 +117,7 @@ export async function planUiPaths<TAction>(model: MachineModel, mapper: StepMapp
   const base = shortestPaths(model);
   const drivableBase = base.filter((path) => path.steps.length > 0 && drivable(path) === null).sort((a, b) => a.steps.length - b.steps.length);
   for (const transition of machinePlan.transitions) {
-    if (planned.has(transition.key)) continue;
+    if (planned.has(transition.key) || covered.has(transition.key)) continue;
     // Only a path with an event of the transition's type can take it (an `always` one may follow any event).
     const hasEvent = (path: ModelPath) => transition.event === 'always' || path.steps.some((step) => step.event.type === transition.event);
     const candidates = candidatePathsFor(model, transition, base).filter((path) => drivable(path) === null);
@@ -123,7 +131,7 @@ export async function planUiPaths<TAction>(model: MachineModel, mapper: StepMapp
   }
 
   const notDrivable = machinePlan.transitions
-    .filter((transition) => !planned.has(transition.key))
+    .filter((transition) => !planned.has(transition.key) && !covered.has(transition.key))
     .map((transition) => ({ key: transition.key, reason: reasons.get(transition.key) ?? 'no generated path reaches it' }));
   return { model, paths, transitions: machinePlan.transitions, planned, notDrivable };
 }
