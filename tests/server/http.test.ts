@@ -6,12 +6,35 @@ import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ApiCode } from '../../src/contract/codes';
+import { endpoints, type EndpointName } from '../../src/contract/endpoints';
 import { appConfig } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { accounts, buildMessage, envelope, postSignLogin, requestNonce } from './support/siwe';
 
 describeWithDatabases('http shell', (ctx) => {
+  const implemented: EndpointName[] = [
+    'loginNonce',
+    'memberSignLogin',
+    'bindRecommendRelation',
+    'logout',
+    'meInfo',
+    'getRentValidBindMemberAddress',
+    'dappParam',
+    'queryPagePlatformNotice',
+    'noticeDetail',
+    'aboutOur',
+  ];
+
+  it('registers the implemented endpoints at the contract’s method and path', async () => {
+    const app = await ctx.app();
+    await app.ready();
+    for (const name of implemented) {
+      const { method, path: url } = endpoints[name];
+      expect(app.hasRoute({ method, url }), name).toBe(true);
+    }
+  });
+
   it.each([
     ['GET', '/api/nothing/here'],
     ['GET', '/api'],

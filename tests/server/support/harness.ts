@@ -35,7 +35,8 @@ export async function resetDatabase(db: Db): Promise<void> {
 
 export function describeWithDatabases(title: string, suite: (ctx: ServerTestContext) => void): void {
   for (const target of databaseTargets) {
-    describe(`${title} [${target.name}]`, () => {
+    // Generous timeouts: PGlite is WebAssembly and CI may run every project's workers at once.
+    describe(`${title} [${target.name}]`, { timeout: 30_000 }, () => {
       let database: Database | undefined;
       const clock = createTestClock();
       const apps: FastifyInstance[] = [];
@@ -76,7 +77,7 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
       beforeEach(async () => {
         clock.set(TEST_START);
         await resetDatabase(ctx.db);
-      });
+      }, 60_000);
 
       afterEach(async () => {
         await Promise.all(apps.splice(0).map((app) => app.close()));
