@@ -2,15 +2,15 @@
  * Chooses which generated paths the UI tests replay, and measures which transitions the rendered app really takes.
  *
  * A UI test can replay a path only when each of its events is something a member, the wallet or the server can do
- * to the rendered page (a "step mapping"). The plan starts from the machine test's own paths (planPaths), keeps
- * the ones the UI can drive, then, for each transition they miss, looks for a drivable path that walks it among
- * the shortest paths and the candidate paths of tests/support/modelPaths.ts. Every choice is checked by walking the
- * path against the machine first, so the plan knows which transitions the UI run should take.
+ * to the rendered page (a "step mapping"). The plan draws on the same generated paths as the machine tests (the
+ * shortest paths and candidate paths of tests/support/modelPaths.ts), keeps the ones the UI can drive, and walks
+ * each against the machine first, so it knows which transitions the UI run should take, and why the others cannot
+ * be driven.
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { candidatePathsFor, shortestPaths, transitionKey } from './modelPaths';
+import { candidatePathsFor, definedTransitions, shortestPaths, transitionKey } from './modelPaths';
 import type { DefinedTransition, MachineModel, ModelPath, PathStep } from './modelPaths';
-import { planPaths, startHarness, walkPath } from './pathWalker';
+import { startHarness, walkPath } from './pathWalker';
 
 /** How one path event is produced through the UI, or why it cannot be. */
 export type StepMapping<TAction> = { kind: 'action'; action: TAction } | { kind: 'unmapped'; reason: string };
@@ -67,7 +67,10 @@ export function mapPath<TAction>(model: MachineModel, path: ModelPath, mapper: S
 }
 
 /**
- * Plans the paths a UI test replays for one model.
+ * Plans the paths a UI test replays for one model: few and short, yet together walking every transition a drivable
+ * path can walk. The pool is every drivable shortest path, plus, for each transition the pool misses, the shortest
+ * drivable candidate path that takes it; every pool path is walked against the machine to learn what it covers.
+ * Paths are then chosen greedily by new transitions per step (a render counts as two steps).
  *
  * @param model - The machine model.
  * @param mapper - How each step is produced through the UI.
@@ -79,12 +82,10 @@ export async function planUiPaths<TAction>(
   mapper: StepMapper<TAction>,
   { covered = new Set<string>() }: { covered?: ReadonlySet<string> } = {},
 ): Promise<UiPathPlan> {
-  const machinePlan = await planPaths(model);
-  // Walks include the transitions taken on start (a restoring machine settles through `always`).
-  const planned = new Map<string, string>();
-  const paths: ModelPath[] = [];
-  const reasons = new Map<string, string>();
+  const transitions = definedTransitions(model.machine);
+  const base = shortestPaths(model).filter((path) => path.steps.length > 0);
   const walked = new Map<ModelPath, Set<string>>();
+  // Walks include the transitions taken on start (a restoring machine settles through `always`).
   const walk = async (path: ModelPath) => {
     let taken = walked.get(path);
     if (!taken) {
@@ -93,47 +94,94 @@ export async function planUiPaths<TAction>(
     }
     return taken;
   };
-  const drivable = (path: ModelPath) => {
+  const reasonOf = (path: ModelPath) => {
     const mapped = mapPath(model, path, mapper);
     return 'reason' in mapped ? mapped.reason : null;
   };
-  const keep = (path: ModelPath, taken: Set<string>) => {
-    let added = false;
-    for (const key of taken) {
-      if (!planned.has(key) && !covered.has(key)) {
-        planned.set(key, path.description);
-        added = true;
-      }
-    }
-    if (added) paths.push(path);
-  };
 
-  for (const path of machinePlan.paths) {
-    const reason = drivable(path);
-    if (reason === null) keep(path, await walk(path));
-    else for (const key of await walk(path)) if (!reasons.has(key)) reasons.set(key, reason);
-  }
+  const pool = base.filter((path) => reasonOf(path) === null);
+  const reachable = new Set<string>();
+  for (const path of pool) for (const key of await walk(path)) reachable.add(key);
 
-  const base = shortestPaths(model);
-  const drivableBase = base.filter((path) => path.steps.length > 0 && drivable(path) === null).sort((a, b) => a.steps.length - b.steps.length);
-  for (const transition of machinePlan.transitions) {
-    if (planned.has(transition.key) || covered.has(transition.key)) continue;
-    // Only a path with an event of the transition's type can take it (an `always` one may follow any event).
-    const hasEvent = (path: ModelPath) => transition.event === 'always' || path.steps.some((step) => step.event.type === transition.event);
-    const candidates = candidatePathsFor(model, transition, base).filter((path) => drivable(path) === null);
-    for (const candidate of [...candidates, ...drivableBase.filter(hasEvent)]) {
+  const notDrivable: { key: string; reason: string }[] = [];
+  for (const transition of transitions) {
+    if (reachable.has(transition.key) || covered.has(transition.key)) continue;
+    let reason: string | null = null;
+    let found = false;
+    for (const candidate of candidatePathsFor(model, transition, base)) {
+      const why = reasonOf(candidate);
+      if (why !== null && reason !== null) continue;
       const taken = await walk(candidate);
-      if (taken.has(transition.key)) {
-        keep(candidate, taken);
-        break;
+      if (!taken.has(transition.key)) continue;
+      if (why !== null) {
+        reason = why;
+        continue;
       }
+      pool.push(candidate);
+      for (const key of taken) reachable.add(key);
+      found = true;
+      break;
     }
+    if (!found) notDrivable.push({ key: transition.key, reason: reason ?? 'no generated path takes it' });
   }
 
-  const notDrivable = machinePlan.transitions
-    .filter((transition) => !planned.has(transition.key) && !covered.has(transition.key))
-    .map((transition) => ({ key: transition.key, reason: reasons.get(transition.key) ?? 'no generated path reaches it' }));
-  return { model, paths, transitions: machinePlan.transitions, planned, notDrivable };
+  const target = new Set([...reachable].filter((key) => !covered.has(key)));
+  const planned = new Map<string, string>();
+  const paths: ModelPath[] = [];
+  const gainOf = (path: ModelPath) => [...(walked.get(path) ?? [])].filter((key) => target.has(key) && !planned.has(key)).length;
+  while (planned.size < target.size) {
+    let best: ModelPath | undefined;
+    let bestScore = 0;
+    for (const path of pool) {
+      const score = gainOf(path) / (path.steps.length + 2);
+      if (score > bestScore) {
+        best = path;
+        bestScore = score;
+      }
+    }
+    if (!best) break;
+    paths.push(best);
+    for (const key of walked.get(best) ?? []) if (target.has(key) && !planned.has(key)) planned.set(key, describeUiPath(best));
+  }
+  paths.sort((a, b) => a.steps.length - b.steps.length);
+  // A candidate kept for one transition may also walk one listed as missing before it.
+  return { model, paths, transitions, planned, notDrivable: notDrivable.filter((entry) => !reachable.has(entry.key)) };
+}
+
+/** A short form of a payload value: addresses cut, providers by id, errors by name, nested records as {…}. */
+function brief(value: unknown, depth = 0): string {
+  if (typeof value === 'string') return /^0x[0-9a-fA-F]{40}$/.test(value) ? `${value.slice(0, 6)}…` : JSON.stringify(value);
+  if (typeof value !== 'object' || value === null) return String(value);
+  if (Array.isArray(value)) return `[${value.map((item) => brief(item, depth + 1)).join(', ')}]`;
+  const record = value as Record<string, unknown>;
+  if (typeof record.id === 'string') return record.id;
+  if (typeof record.name === 'string') return record.name;
+  if (depth > 0) return '{…}';
+  return Object.entries(record)
+    .map(([key, field]) => `${key}: ${brief(field, depth + 1)}`)
+    .join(', ');
+}
+
+function payloadOf(event: Record<string, unknown>): string {
+  const { type: _type, ...fields } = event;
+  if ('output' in fields) return `(${brief(fields.output)})`;
+  if ('error' in fields && typeof (fields.error as { name?: unknown }).name === 'string') return `(${brief(fields.error)})`;
+  return Object.keys(fields).length > 0 ? `(${brief(fields)})` : '';
+}
+
+/**
+ * A path's name for test titles: each event with a short payload, e.g.
+ * "user.connect(chainId: 56, chainParams: {…}) → done:findProviders([io.metamask]) → error:requestAccounts(UserRejectedError)".
+ */
+export function describeUiPath(path: ModelPath): string {
+  return path.steps
+    .map((step) => {
+      const type = step.event.type
+        .replace(/^xstate\.(done|error)\.actor\./, (_, kind: string) => `${kind}:`)
+        .replace(/^xstate\.after\.([^.]+)\..*$/, 'after:$1');
+      return `${type}${payloadOf(step.event as Record<string, unknown>)}`;
+    })
+    .join(' → ');
 }
 
 /**

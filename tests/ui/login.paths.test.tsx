@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { walletModel } from '../machines/wallet.model';
 import { renderApp } from '../support/renderApp';
-import { mapPath, planUiPaths, recordTransitions } from '../support/uiPathPlan';
+import { describeUiPath, mapPath, planUiPaths, recordTransitions } from '../support/uiPathPlan';
 import { expectWalletStep, mapWalletStep, performWalletAction, walletRenderOptions } from '../support/walletUiSteps';
 
 /** Wallet transitions the page must keep walking; raise it when the page learns to produce more. */
@@ -18,7 +18,7 @@ const walkedInUi = new Set<string>();
 const eagerConnect = plan.transitions.find((transition) => transition.source === 'wallet.idle' && transition.event === 'app.connectEagerly');
 
 describe('/login: wallet machine paths through the rendered page', () => {
-  it.each(plan.paths.map((path) => [path.description, path] as const))('%s', async (_, path) => {
+  it.each(plan.paths.map((path) => [describeUiPath(path), path] as const))('%s', async (_, path) => {
     const actions = mapPath(walletModel, path, mapWalletStep);
     if ('reason' in actions) throw new Error(`not drivable: ${actions.reason}`);
     const app = await renderApp(walletRenderOptions(path));
