@@ -7,7 +7,7 @@
  * discovery is a loadProviders the test controls, the API is a fake fetch (tests/support/fakeApi.ts), storage is
  * in memory, translations are the bundled English locales, and delays run on xstate's SimulatedClock.
  */
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { configure, render, screen, waitFor, within } from '@testing-library/react';
 import type { RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { i18n as I18n, Resource } from 'i18next';
@@ -148,6 +148,10 @@ export function createMemoryStorage(initial: Record<string, string> = {}): Memor
 }
 
 const silentLogger = { debug: () => undefined, warn: () => undefined, error: () => undefined };
+
+// The first wallet request or signature of a test file loads viem on demand; on a busy 2-core CI runner that alone
+// can pass Testing Library's 1 s default. It stays under vitest's 5 s test timeout, so a failure names the assertion.
+configure({ asyncUtilTimeout: 3_000 });
 
 const mounted: { stop: () => void }[] = [];
 
