@@ -1,0 +1,197 @@
+/**
+ * Figure 1: gzip of /login's first load and of each lazy route chunk, against the minimal page of floorPage.ts.
+ * /login's first load is the entry chunk (index.html) with its static imports, plus the login route chunk with
+ * its static imports; each file is gzipped (level 9) on its own and the sizes are summed.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { recordChunkModules, shareByGroup, totalByGroup, type ChunkModules, type GroupShare } from './attribution';
+import { buildFloorPage } from './floorPage';
+import { gzipBytes, gzipSizeOf, gzipTotal, readManifest, staticClosure, type Manifest } from './manifest';
+import { atMost, detail, emit, kib } from './report';
+
+const LOGIN_BUDGET = 145 * 1024;
+const ROUTE_BUDGET = 30 * 1024;
+const ENTRY_KEY = 'index.html';
+const LOGIN_KEY = 'src/routes/login.tsx';
+const ROUTE_PATTERN = /^src\/routes\/[^/]+\.tsx$/;
+
+export interface BundleOptions {
+  repoRoot: string;
+  /** Print the package split of every chunk, not only of /login's first load on a miss. */
+  verbose: boolean;
+}
+
+function newestMtime(target: string): number {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  return newest;
+}
+
+/** dist/spa is reused when its manifest is newer than every input of the build. */
+function spaIsFresh(repoRoot: string, outDir: string): boolean {
+  const manifestFile = path.join(outDir, '.vite', 'manifest.json');
+  if (!existsSync(manifestFile)) return false;
+  const built = statSync(manifestFile).mtimeMs;
+  const inputs = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'].map((name) => path.join(repoRoot, name));
+  return inputs.every((input) => newestMtime(input) <= built);
+}
+
+async function buildSpa(repoRoot: string, outDir: string | undefined, modules: ChunkModules): Promise<void> {
+  await build({
+    configFile: path.join(repoRoot, 'vite.config.ts'),
+    root: repoRoot,
+    mode: 'production',
+    logLevel: outDir ? 'silent' : 'warn',
+    plugins: [recordChunkModules(modules)],
+    ...(outDir ? { build: { outDir, emptyOutDir: true } } : {}),
+  });
+}
+
+function routeName(key: string): string {
+  return path.basename(key, '.tsx');
+}
+
+function firstLoadOf(manifest: Manifest, routeKey: string): Set<string> {
+  return staticClosure(manifest, routeKey, staticClosure(manifest, ENTRY_KEY));
+}
+
+function signedKib(bytes: number): string {
+  return `${bytes < 0 ? '-' : '+'}${kib(Math.abs(bytes))}`;
+}
+
+function describeShares(label: string, shares: GroupShare[], limit: number): void {
+  const listed = shares
+    .slice(0, limit)
+    .map(({ group, bytes }) => `${group} ${kib(bytes)}`)
+    .join(', ');
+  detail(`${label}: ${listed}`);
+}
+
+/**
+ * Measures figure 1 and prints its lines.
+ *
+ * @param options - repository root and verbosity
+ * @returns when printed
+ * @example
+ * await benchBundle({ repoRoot, verbose: false });
+ */
+export async function benchBundle(options: BundleOptions): Promise<void> {
+  const { repoRoot, verbose } = options;
+  const spaDir = path.join(repoRoot, 'dist', 'spa');
+  let appModules: ChunkModules | undefined;
+  let appModulesDir = spaDir;
+  const started = performance.now();
+  if (!spaIsFresh(repoRoot, spaDir)) {
+    appModules = new Map();
+    await buildSpa(repoRoot, undefined, appModules);
+    detail(`bundle: built dist/spa in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } else {
+    detail('bundle: reusing dist/spa (newer than src/)');
+  }
+
+  const floor = await buildFloorPage(repoRoot);
+  let analysisDir: string | undefined;
+  try {
+    const manifest = readManifest(spaDir);
+    const floorManifest = readManifest(floor.outDir);
+
+    const loginFiles = firstLoadOf(manifest, LOGIN_KEY);
+    const floorFiles = firstLoadOf(floorManifest, floor.routeKey);
+    const loginGzip = gzipTotal(spaDir, loginFiles);
+    const floorGzip = gzipTotal(floor.outDir, floorFiles);
+    const loginVerdict = atMost(loginGzip, LOGIN_BUDGET);
+    emit({
+      name: 'bundle.login.firstLoad',
+      value: `${kib(loginGzip)} gzip`,
+      floor: `${kib(floorGzip)} gzip`,
+      target: `budget <= ${kib(LOGIN_BUDGET)}`,
+      verdict: loginVerdict,
+      note: `${loginFiles.size} files, ${signedKib(loginGzip - floorGzip)} over floor`,
+    });
+    const fileList = [...loginFiles].map((file) => ({ file, size: gzipSizeOf(spaDir, file) })).sort((a, b) => b.size - a.size);
+    detail(`bundle.login.files: ${fileList.map(({ file, size }) => `${path.basename(file)} ${kib(size)}`).join(', ')}`);
+    const asOne = gzipBytes(Buffer.concat(fileList.map(({ file }) => readFileSync(path.join(spaDir, file)))));
+    detail(`bundle.login.asOneFile: ${kib(asOne)} gzip if the ${fileList.length} files were one (the split costs ${kib(loginGzip - asOne)})`);
+
+    const entryFiles = staticClosure(manifest, ENTRY_KEY);
+    const floorEntryFiles = staticClosure(floorManifest, ENTRY_KEY);
+    const floorRouteFile = floorManifest[floor.routeKey]?.file;
+    if (!floorRouteFile) throw new Error(`floor manifest has no ${floor.routeKey}`);
+    const floorRouteOwn = gzipSizeOf(floor.outDir, floorRouteFile);
+    const floorRouteWith = gzipTotal(floor.outDir, [...staticClosure(floorManifest, floor.routeKey)].filter((f) => !floorEntryFiles.has(f)));
+
+    const routeKeys = Object.keys(manifest)
+      .filter((key) => ROUTE_PATTERN.test(key) && manifest[key]?.isDynamicEntry)
+      .sort();
+    if (routeKeys.length === 0) throw new Error('no lazy route chunk (src/routes/*.tsx) in the manifest');
+    for (const key of routeKeys) {
+      const chunk = manifest[key];
+      if (!chunk) continue;
+      const own = gzipSizeOf(spaDir, chunk.file);
+      const extra = [...staticClosure(manifest, key)].filter((file) => !entryFiles.has(file));
+      const withImports = gzipTotal(spaDir, extra);
+      const name = routeName(key);
+      emit({
+        name: `bundle.route.${name}`,
+        value: `${kib(own)} gzip`,
+        floor: `${kib(floorRouteOwn)} gzip`,
+        target: `budget <= ${kib(ROUTE_BUDGET)}`,
+        verdict: atMost(own, ROUTE_BUDGET),
+      });
+      emit({
+        name: `bundle.route.${name}.withImports`,
+        value: `${kib(withImports)} gzip`,
+        floor: `${kib(floorRouteWith)} gzip`,
+        target: `budget <= ${kib(ROUTE_BUDGET)}`,
+        verdict: atMost(withImports, ROUTE_BUDGET),
+        note: `${extra.length} files not loaded by the entry`,
+      });
+    }
+
+    // Which packages fill the first load: printed on a miss or with --verbose.
+    if (loginVerdict === 'MISS' || verbose) {
+      if (!appModules) {
+        appModules = new Map();
+        analysisDir = await mkdtemp(path.join(os.tmpdir(), 'bench-spa-'));
+        await buildSpa(repoRoot, analysisDir, appModules);
+        appModulesDir = analysisDir;
+      }
+      const analysisManifest = appModulesDir === spaDir ? manifest : readManifest(appModulesDir);
+      const analysisFiles = firstLoadOf(analysisManifest, LOGIN_KEY);
+      const same = [...analysisFiles].sort().join() === [...loginFiles].sort().join();
+      if (!same) detail('bundle: note: the analysis build emitted other file names than dist/spa; shares are of the analysis build');
+      const sharesOf = (dir: string, files: Iterable<string>, modules: ChunkModules, root = repoRoot): Map<string, GroupShare[]> => {
+        const result = new Map<string, GroupShare[]>();
+        for (const file of files) result.set(file, shareByGroup(modules.get(file) ?? new Map(), gzipSizeOf(dir, file), root));
+        return result;
+      };
+      const appShares = sharesOf(appModulesDir, analysisFiles, appModules);
+      const floorShares = sharesOf(floor.outDir, floorFiles, floor.modules, floor.root);
+      const appTotal = totalByGroup([...appShares.values()]);
+      const floorTotal = new Map(totalByGroup([...floorShares.values()]).map(({ group, bytes }) => [group, bytes]));
+      detail('bundle.login.packages (estimated gzip share in /login first load, vs the floor page):');
+      for (const { group, bytes } of appTotal.slice(0, verbose ? 40 : 15)) {
+        const inFloor = floorTotal.get(group) ?? 0;
+        detail(`  ${group.padEnd(36)} ${kib(bytes).padStart(11)} | floor ${kib(inFloor).padStart(11)} | ${signedKib(bytes - inFloor)}`);
+      }
+      for (const [file, shares] of appShares) describeShares(`bundle.chunk ${path.basename(file)}`, shares, verbose ? 12 : 6);
+      if (verbose) {
+        const rest = new Set(Object.values(analysisManifest).map((chunk) => chunk.file).filter((file) => file.endsWith('.js')));
+        for (const file of analysisFiles) rest.delete(file);
+        const restShares = sharesOf(appModulesDir, rest, appModules);
+        for (const [file, shares] of restShares) describeShares(`bundle.chunk ${path.basename(file)} (lazy)`, shares, 12);
+        for (const [file, shares] of floorShares) describeShares(`bundle.floorChunk ${path.basename(file)}`, shares, 12);
+      }
+    }
+  } finally {
+    await floor.cleanup();
+    if (analysisDir) await rm(analysisDir, { recursive: true, force: true });
+  }
+}

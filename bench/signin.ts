@@ -1,0 +1,142 @@
+/**
+ * Figure 2: sign-ins per second through HTTP (GET loginNonce + POST memberSignLogin, client in a worker thread,
+ * client-side signing outside the timed window) against raw signature recoveries per second (viem
+ * recoverMessageAddress on pre-made pairs) in this process, the server's own. A detail line times the same two
+ * services called directly (issueNonce + signIn, no HTTP), to split the gap between database and HTTP layers.
+ */
+import { sql } from 'drizzle-orm';
+import { getAddress, recoverMessageAddress, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { issueNonce, type IssuedNonce } from '../server/auth/nonces';
+import { signIn } from '../server/auth/signIn';
+import type { BenchServer } from './appServer';
+import { atLeast, detail, emit, ms, percent, rate } from './report';
+import type { SignInLoadFailure, SignInLoadInput, SignInLoadResult } from './signinClient';
+import { signNonce } from './siwe';
+import { runTsWorker } from './tsWorker';
+
+const GOAL_RATIO = 0.75;
+const WALLETS = 200;
+const CONCURRENCY = 10;
+const RAW_MS = 2_000;
+const SERVICE_WALLETS = 50;
+
+interface SignedPair {
+  message: string;
+  signature: Hex;
+}
+
+async function makePairs(server: BenchServer, keys: Hex[]): Promise<SignedPair[]> {
+  const now = new Date();
+  return Promise.all(
+    keys.map((key) =>
+      signNonce(server.site, privateKeyToAccount(key), {
+        nonce: `benchpair${key.slice(2, 18)}`,
+        issuedAt: now.toISOString(),
+        expirationTime: new Date(now.getTime() + 300_000).toISOString(),
+      }),
+    ),
+  );
+}
+
+/** Sequential recoveries for about `windowMs`; returns recoveries per second. */
+async function rawRecoveryRate(pairs: SignedPair[], windowMs: number): Promise<number> {
+  let count = 0;
+  const started = performance.now();
+  let elapsed = 0;
+  while (elapsed < windowMs) {
+    const pair = pairs[count % pairs.length] as SignedPair;
+    await recoverMessageAddress(pair);
+    count++;
+    elapsed = performance.now() - started;
+  }
+  return count / (elapsed / 1000);
+}
+
+/** issueNonce + signIn called directly for each wallet, sequentially; returns sign-ins per second. */
+async function serviceRate(server: BenchServer, keys: Hex[]): Promise<{ perSecond: number; nonceMs: number; signInMs: number }> {
+  const accounts = keys.map((key) => privateKeyToAccount(key));
+  let started = performance.now();
+  const nonces: IssuedNonce[] = [];
+  for (const account of accounts) nonces.push(await issueNonce(server.db, getAddress(account.address), new Date()));
+  const nonceMs = performance.now() - started;
+  const signed = await Promise.all(accounts.map((account, index) => signNonce(server.site, account, nonces[index] as IssuedNonce)));
+  started = performance.now();
+  for (const pair of signed) {
+    await signIn(server.db, { ...pair, expectedDomain: server.site.domain, now: new Date() });
+  }
+  const signInMs = performance.now() - started;
+  return { perSecond: accounts.length / ((nonceMs + signInMs) / 1000), nonceMs, signInMs };
+}
+
+/** Mean time of a trivial statement: the per-query floor of the storage. */
+async function queryCost(server: BenchServer): Promise<number> {
+  for (let i = 0; i < 20; i++) await server.db.execute(sql`SELECT 1`);
+  const started = performance.now();
+  for (let i = 0; i < 200; i++) await server.db.execute(sql`SELECT 1`);
+  return (performance.now() - started) / 200;
+}
+
+function isLoadResult(value: unknown): value is SignInLoadResult | SignInLoadFailure {
+  return typeof value === 'object' && value !== null && 'ok' in value;
+}
+
+/**
+ * Measures figure 2 and prints its lines.
+ *
+ * @param server - the running server (PGlite); its rate limits must be out of the way
+ * @returns when printed
+ * @example
+ * await benchSignIn(await startBenchServer(undefined));
+ */
+export async function benchSignIn(server: BenchServer): Promise<void> {
+  const keys = Array.from({ length: WALLETS }, () => generatePrivateKey());
+  const pairs = await makePairs(server, keys);
+  await rawRecoveryRate(pairs, 300); // warm-up (JIT, lazy secp256k1 import)
+
+  const input: SignInLoadInput = {
+    site: server.site,
+    privateKeys: keys,
+    concurrency: CONCURRENCY,
+    warmupWallets: 40,
+    targetMs: 4_000,
+    maxRounds: 8,
+  };
+  const answer = await runTsWorker(new URL('./signinClient.ts', import.meta.url), input, 90_000);
+  if (!isLoadResult(answer)) throw new Error('sign-in worker answered nonsense');
+  if (!answer.ok) throw new Error(`sign-in worker: ${answer.error}`);
+
+  const raw = await rawRecoveryRate(pairs, RAW_MS);
+  const endpointMs = answer.nonceMs + answer.postMs;
+  const endpoint = answer.signIns / (endpointMs / 1000);
+  const ratio = endpoint / raw;
+  emit({
+    name: 'signin.endpoint',
+    value: rate(endpoint, 'sign-ins'),
+    floor: `${rate(raw, 'recoveries')} (viem recoverMessageAddress)`,
+    target: `goal >= ${percent(GOAL_RATIO)} of floor (${rate(raw * GOAL_RATIO, 'sign-ins')})`,
+    verdict: atLeast(ratio, GOAL_RATIO),
+    note: `${percent(ratio)} of floor; ${answer.signIns} sign-ins by ${WALLETS} wallets, ${CONCURRENCY} connections, ${server.storage}`,
+  });
+  detail(
+    `signin.phases: loginNonce ${ms(answer.nonceMs / answer.signIns)}/sign-in, memberSignLogin ${ms(answer.postMs / answer.signIns)}/sign-in, ` +
+      `raw recovery ${ms(1000 / raw)}/recovery (server thread: ${ms(1000 / endpoint)}/sign-in in all)`,
+  );
+  emit({
+    name: 'signin.clientSigning',
+    value: rate(answer.signIns / (answer.signMs / 1000), 'signatures'),
+    floor: 'n/a',
+    target: '-',
+    verdict: 'INFO',
+    note: 'createSiweMessage + signMessage in the client worker, outside the timed window',
+  });
+
+  const serviceKeys = keys.slice(0, SERVICE_WALLETS);
+  const service = await serviceRate(server, serviceKeys);
+  detail(
+    `signin.service: ${rate(service.perSecond, 'sign-ins')} calling issueNonce + signIn directly (no HTTP), ` +
+      `issueNonce ${ms(service.nonceMs / SERVICE_WALLETS)}, signIn ${ms(service.signInMs / SERVICE_WALLETS)} per sign-in, sequential`,
+  );
+  const query = await queryCost(server);
+  detail(`signin.db: ${ms(query)} per trivial query (SELECT 1 through drizzle, ${server.storage}); a sign-in runs about 9 statements`);
+}

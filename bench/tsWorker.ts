@@ -1,0 +1,34 @@
+/**
+ * Worker threads that run TypeScript: on Node 20 the tsx loader of the main thread does not reach workers, so
+ * the worker's bootstrap registers tsx (its public ESM API) before importing the module.
+ */
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Starts a worker on a TypeScript module and waits for its single result message.
+ *
+ * @param moduleUrl - the worker module (e.g. `new URL('./client.ts', import.meta.url)`)
+ * @param workerData - cloned into the worker as `workerData`
+ * @param timeoutMs - the worker is terminated and the promise rejected after this long
+ * @returns the first message the worker posts
+ * @example
+ * const result = await runTsWorker(new URL('./signinClient.ts', import.meta.url), input, 60_000);
+ */
+export function runTsWorker(moduleUrl: URL, workerData: unknown, timeoutMs: number): Promise<unknown> {
+  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); })`;
+  const worker = new Worker(bootstrap, { eval: true, workerData });
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (action: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      action();
+      void worker.terminate();
+    };
+    const timer = setTimeout(() => finish(() => reject(new Error(`worker ${moduleUrl.pathname} timed out`))), timeoutMs);
+    worker.once('message', (message: unknown) => finish(() => resolve(message)));
+    worker.once('error', (error) => finish(() => reject(error)));
+    worker.once('exit', (code) => finish(() => reject(new Error(`worker ${moduleUrl.pathname} exited with ${code} before answering`))));
+  });
+}
