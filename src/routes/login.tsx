@@ -11,6 +11,7 @@ import {
   selectDappParam,
   selectWalletAddress,
   selectWalletChainId,
+  selectWalletError,
   selectWalletView,
 } from '../app/selectors';
 import { Button } from '../components/Button';
@@ -33,6 +34,7 @@ export function Component() {
   const chainId = useSelector(wallet, selectWalletChainId);
   const dappParam = useSelector(config, selectDappParam);
   const configFailed = useSelector(config, selectConfigFailed);
+  const walletError = useSelector(wallet, selectWalletError);
 
   if (authView === 'signedIn' || authView === 'loadingProfile' || authView === 'profileFailed') {
     return <Navigate to={returnPath} replace />;
@@ -62,7 +64,8 @@ export function Component() {
       {authView === 'signedOut' || authView === 'restoring' ? (
         <>
           <WalletPanel />
-          {authError ? <ErrorText text={t(`common:${errorKey(authError)}`)} /> : null}
+          {/* A disconnect ends both the connection and the sign-in: the wallet panel already says so once. */}
+          {authError && authError.name !== walletError?.name ? <ErrorText text={t(`common:${errorKey(authError)}`)} /> : null}
           {canSignIn ? <Button onClick={signIn}>{t('login:signIn.label')}</Button> : null}
         </>
       ) : null}

@@ -54,6 +54,7 @@ export const walletModel: MachineModel = {
     { type: 'xstate.done.actor.readChainId', output: 56 },
     { type: 'xstate.done.actor.readChainId', output: '1' },
     { type: 'xstate.error.actor.readChainId', error: error('WalletTimeoutError') },
+    { type: 'xstate.error.actor.readChainId', error: error('UnknownWalletError', -32603) },
     { type: 'xstate.done.actor.switchChain', output: null },
     { type: 'xstate.error.actor.switchChain', error: error('UnrecognizedChainError', 4902) },
     { type: 'xstate.error.actor.switchChain', error: error('UserRejectedError', 4001) },

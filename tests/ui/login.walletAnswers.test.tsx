@@ -168,8 +168,9 @@ describe('/login: bad wallet answers', () => {
     await app.walletRequests.next('personal_sign');
     await waitFor(() => expect(app.provider.listenerCount('disconnect')).toBeGreaterThan(0));
     act(() => app.provider.emit('disconnect', { code: 4900, message: 'Disconnected' }));
-    // The wallet and the sign-in each report the disconnect.
-    await waitFor(() => expectAlerts(['Your wallet disconnected. Please connect again.', 'Your wallet disconnected. Please connect again.']));
+    // The wallet and the sign-in both end on the disconnect; the page says so once.
+    await waitFor(() => expectAlerts(['Your wallet disconnected. Please connect again.']));
+    expect(app.actors.auth.getSnapshot().context.error).toEqual({ name: 'WalletDisconnectedError' });
     expectButton('Connect wallet');
     expectNoButton('Sign in');
     expect(app.actors.auth.getSnapshot().value).toBe('signedOut');

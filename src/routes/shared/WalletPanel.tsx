@@ -72,6 +72,9 @@ export function WalletPanel() {
             {t('wallet.status.connected')} {address ? <ShortAddress address={address} /> : null}
           </p>
           {errorLine}
+          <Button variant="link" onClick={() => wallet.send({ type: 'user.disconnect' })}>
+            {t('wallet.actions.disconnect')}
+          </Button>
           {wrongChain ? (
             <>
               <p>{t('wallet.status.wrongChain', { chain: chainName })}</p>
