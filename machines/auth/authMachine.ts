@@ -78,7 +78,7 @@ const tokenRejectedCode = 1002;
 
 const apiError = (code: number): ErrorInfo => ({ name: 'ApiError', code });
 
-export const authMachine = setup({
+const authSetup = setup({
   types: {
     context: {} as AuthContext,
     events: {} as AuthEvent,
@@ -152,7 +152,21 @@ export const authMachine = setup({
     /** Signing out never waits long on the server: the local session is already gone. */
     signOutTimeout: 5_000,
   },
-}).createMachine({
+});
+
+/** How a session (bound or not) ends: the member signs out, or the wallet moves to another account or goes away. */
+const sessionEnds = authSetup.createStateConfig({
+  on: {
+    'user.signOut': 'signingOut',
+    'wallet.accountChanged': {
+      guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
+      target: 'signingOut',
+    },
+    'wallet.disconnected': 'signingOut',
+  },
+});
+
+export const authMachine = authSetup.createMachine({
   id: 'auth',
   context: ({ input }) => ({
     token: input.token,
@@ -287,14 +301,7 @@ export const authMachine = setup({
     bindRequired: {
       description: 'Signed in with a temporary token: a recommender must be bound with an invite code.',
       initial: 'editing',
-      on: {
-        'user.signOut': 'signingOut',
-        'wallet.accountChanged': {
-          guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
-          target: 'signingOut',
-        },
-        'wallet.disconnected': 'signingOut',
-      },
+      ...sessionEnds,
       states: {
         editing: {
           description: 'The member enters or confirms an invite code.',
@@ -338,14 +345,7 @@ export const authMachine = setup({
     signedIn: {
       description: 'A bound member with a main token.',
       initial: 'loadingProfile',
-      on: {
-        'user.signOut': 'signingOut',
-        'wallet.accountChanged': {
-          guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
-          target: 'signingOut',
-        },
-        'wallet.disconnected': 'signingOut',
-      },
+      ...sessionEnds,
       states: {
         loadingProfile: {
           description: 'GET meInfo; the answer is kept and persisted as the user info.',

@@ -74,7 +74,7 @@ const initialContext: WalletContext = {
   chainAdded: false,
 };
 
-export const walletMachine = setup({
+const walletSetup = setup({
   types: {
     context: {} as WalletContext,
     events: {} as WalletEvent,
@@ -156,7 +156,40 @@ export const walletMachine = setup({
     /** How long the app waits for any one wallet answer before giving up (the wallet may never answer). */
     walletTimeout: 60_000,
   },
-}).createMachine({
+});
+
+/**
+ * What the two chain prompts (switch and add) share: they wait on the wallet, so they time out and can be
+ * cancelled, and they end when the wallet drops every account or disconnects.
+ */
+const chainPrompt = walletSetup.createStateConfig({
+  tags: 'activating',
+  after: {
+    walletTimeout: {
+      target: 'active',
+      actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
+    },
+  },
+  on: {
+    'user.cancel': { target: 'active', actions: 'clearError' },
+    'provider.accountsChanged': {
+      guard: { type: 'isAccountsEmpty', params: ({ event }) => ({ accounts: event.accounts }) },
+      target: 'idle',
+      actions: 'resetConnection',
+    },
+    'provider.disconnect': {
+      guard: { type: 'isNotReconnecting', params: ({ event }) => ({ error: event.error }) },
+      target: 'idle',
+      actions: [
+        'resetConnection',
+        { type: 'assignNamedError', params: ({ event }) => ({ name: WalletErrorNames.disconnected, code: event.error.code }) },
+        'reportError',
+      ],
+    },
+  },
+});
+
+export const walletMachine = walletSetup.createMachine({
   id: 'wallet',
   context: initialContext,
   initial: 'idle',
@@ -338,9 +371,9 @@ export const walletMachine = setup({
       },
     },
     switchingChain: {
+      ...chainPrompt,
       description:
         'wallet_switchEthereumChain {chainId: hex}: the wallet is on another chain than the app. A failure or a cancel only ends the switch: the wallet stays connected on its chain, with the error shown.',
-      tags: 'activating',
       invoke: [
         {
           id: 'switchChain',
@@ -370,34 +403,14 @@ export const walletMachine = setup({
         },
         { id: 'listenToProvider', src: 'listenToProvider', input: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       ],
-      after: {
-        walletTimeout: {
-          target: 'active',
-          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
-        },
-      },
       on: {
-        'user.cancel': { target: 'active', actions: 'clearError' },
+        ...chainPrompt.on,
         'provider.chainChanged': { actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) } },
-        'provider.accountsChanged': {
-          guard: { type: 'isAccountsEmpty', params: ({ event }) => ({ accounts: event.accounts }) },
-          target: 'idle',
-          actions: 'resetConnection',
-        },
-        'provider.disconnect': {
-          guard: { type: 'isNotReconnecting', params: ({ event }) => ({ error: event.error }) },
-          target: 'idle',
-          actions: [
-            'resetConnection',
-            { type: 'assignNamedError', params: ({ event }) => ({ name: WalletErrorNames.disconnected, code: event.error.code }) },
-            'reportError',
-          ],
-        },
       },
     },
     addingChain: {
+      ...chainPrompt,
       description: 'wallet_addEthereumChain {...chain params, chainId: hex}, then the activation is retried once.',
-      tags: 'activating',
       invoke: [
         {
           id: 'addChain',
@@ -423,29 +436,6 @@ export const walletMachine = setup({
         },
         { id: 'listenToProvider', src: 'listenToProvider', input: ({ context }) => ({ providerId: context.providerId ?? '' }) },
       ],
-      after: {
-        walletTimeout: {
-          target: 'active',
-          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
-        },
-      },
-      on: {
-        'user.cancel': { target: 'active', actions: 'clearError' },
-        'provider.accountsChanged': {
-          guard: { type: 'isAccountsEmpty', params: ({ event }) => ({ accounts: event.accounts }) },
-          target: 'idle',
-          actions: 'resetConnection',
-        },
-        'provider.disconnect': {
-          guard: { type: 'isNotReconnecting', params: ({ event }) => ({ error: event.error }) },
-          target: 'idle',
-          actions: [
-            'resetConnection',
-            { type: 'assignNamedError', params: ({ event }) => ({ name: WalletErrorNames.disconnected, code: event.error.code }) },
-            'reportError',
-          ],
-        },
-      },
     },
     active: {
       description: 'Connected: chainId and accounts are set. Provider events keep them in step.',
