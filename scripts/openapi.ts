@@ -6,7 +6,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { allApiCodes, ApiCode, httpStatusOf } from '../src/contract/codes';
 import type { Endpoint } from '../src/contract/endpoint';
 import { endpoints } from '../src/contract/endpoints';
@@ -18,12 +18,12 @@ export const openApiPath = path.join(repoRoot, 'docs', 'api', 'openapi.json');
 type JsonSchema = Record<string, unknown>;
 
 /** JSON Schema of a zod schema, as the request side (input) or response side (output) sees it. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }
 
-function queryParameters(query: z.ZodType): JsonSchema[] {
+function queryParameters(query: z.ZodMiniType): JsonSchema[] {
   const schema = jsonSchema(query, 'input');
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);

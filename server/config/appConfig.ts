@@ -3,12 +3,12 @@
  * which depends on where the server is reached and is filled in per request.
  */
 import { eq } from 'drizzle-orm';
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { dappParamSchema } from '../../src/contract/dapp';
 import type { Db } from '../db/client';
 import { appConfig } from '../db/schema';
 
-export const appConfigSchema = dappParamSchema.omit({ siweDomain: true });
+export const appConfigSchema = z.omit(dappParamSchema, { siweDomain: true });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
 /**

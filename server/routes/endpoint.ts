@@ -5,12 +5,12 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Endpoint } from '../../src/contract/endpoint';
 import { endpoints, type EndpointName, type Endpoints } from '../../src/contract/endpoints';
 import { envelopeOf } from '../../src/contract/primitives';
 
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
 export interface EndpointContext<E extends Endpoint> {
   query: Parsed<E['query']>;
@@ -35,12 +35,12 @@ export type EndpointExtras = { [K in EndpointName]?: { rateLimit?: RateLimitRule
 
 /**
  * Fastify hands an absent body to the validator as null (fastify lib/validation.js, validateParam), while the
- * contract says "no body" with `.optional()`, i.e. undefined. For bodies the contract allows to be absent, map
+ * contract says "no body" with `z.optional(...)`, i.e. undefined. For bodies the contract allows to be absent, map
  * null back to undefined before the contract's own schema runs; every other body is validated as it is.
  */
-function bodySchemaOf(body: z.ZodType): z.ZodType {
+function bodySchemaOf(body: z.ZodMiniType): z.ZodMiniType {
   if (!body.safeParse(undefined).success) return body;
-  return z.preprocess((value) => (value === null ? undefined : value), body);
+  return z.pipe(z.transform((value: unknown): unknown => (value === null ? undefined : value)), body);
 }
 
 /**

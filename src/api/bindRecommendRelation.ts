@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import type { bindRecommendRelation as bindRecommendRelationEndpoint } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
 import { endpoints } from '../contract/endpoints';

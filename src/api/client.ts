@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiCode } from '../contract/codes';
 import type { Endpoint } from '../contract/endpoint';
 
@@ -22,8 +22,8 @@ export interface ApiFailure<TCode extends number = number> {
   result?: undefined;
 }
 
-type InputOf<TSchema> = TSchema extends z.ZodType ? z.input<TSchema> : undefined;
-type Field<TName extends string, TSchema> = TSchema extends z.ZodType
+type InputOf<TSchema> = TSchema extends z.ZodMiniType ? z.input<TSchema> : undefined;
+type Field<TName extends string, TSchema> = TSchema extends z.ZodMiniType
   ? undefined extends z.input<TSchema>
     ? { [K in TName]?: z.input<TSchema> }
     : { [K in TName]: z.input<TSchema> }
@@ -64,7 +64,7 @@ export type CreateApiClientReturnType = ApiClient;
 /** Creating the client never throws. */
 export type CreateApiClientErrorType = never;
 
-const envelopeSchema = z.object({ code: z.number().int(), message: z.string().optional(), result: z.unknown().optional() });
+const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.optional(z.string()), result: z.optional(z.unknown()) });
 
 /**
  * Creates the API client.
@@ -149,9 +149,9 @@ export function createApiClient({
   return { call };
 }
 
-type Validation = { success: true; data: unknown } | { success: false; error: z.ZodError };
+type Validation = { success: true; data: unknown } | { success: false; error: z.core.$ZodError };
 
-function validate<TSchema extends z.ZodType | undefined>(schema: TSchema, input: InputOf<TSchema> | undefined): Validation {
+function validate<TSchema extends z.ZodMiniType | undefined>(schema: TSchema, input: InputOf<TSchema> | undefined): Validation {
   if (schema === undefined) return { success: true, data: undefined };
   return schema.safeParse(input);
 }

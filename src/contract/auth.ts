@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { addressSchema, emptySchema, inviteCodeSchema, isoDateSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
@@ -9,7 +9,7 @@ export const loginNonce = defineEndpoint({
   summary: 'A single-use sign-in nonce, valid 5 minutes (added)',
   query: z.object({ address: addressSchema }),
   body: undefined,
-  result: z.object({ nonce: z.string().min(8), issuedAt: isoDateSchema, expirationTime: isoDateSchema }),
+  result: z.object({ nonce: z.string().check(z.minLength(8)), issuedAt: isoDateSchema, expirationTime: isoDateSchema }),
 });
 
 export const memberSignLogin = defineEndpoint({
@@ -18,14 +18,12 @@ export const memberSignLogin = defineEndpoint({
   access: 'public',
   summary: 'Sign in with an EIP-4361 message and its signature; binds inviteCode when given',
   query: undefined,
-  body: z
-    .object({
-      message: z.string().min(1).max(4096),
-      signature: z.string().regex(/^0x[0-9a-fA-F]+$/, 'signature').max(1024),
-      inviteCode: inviteCodeSchema.optional(),
-    })
-    .strict(),
-  result: z.object({ auth: z.string().min(1), isFinishedBind: z.boolean() }),
+  body: z.strictObject({
+    message: z.string().check(z.minLength(1), z.maxLength(4096)),
+    signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'signature'), z.maxLength(1024)),
+    inviteCode: z.optional(inviteCodeSchema),
+  }),
+  result: z.object({ auth: z.string().check(z.minLength(1)), isFinishedBind: z.boolean() }),
 });
 
 export const bindRecommendRelation = defineEndpoint({
@@ -34,8 +32,8 @@ export const bindRecommendRelation = defineEndpoint({
   access: 'token',
   summary: 'Bind the recommender of the caller by invite code',
   query: undefined,
-  body: z.object({ inviteCode: inviteCodeSchema }).strict(),
-  result: emptySchema.optional(),
+  body: z.strictObject({ inviteCode: inviteCodeSchema }),
+  result: z.optional(emptySchema),
 });
 
 export const logout = defineEndpoint({
@@ -44,8 +42,8 @@ export const logout = defineEndpoint({
   access: 'token',
   summary: 'Revoke the token (added)',
   query: undefined,
-  body: emptySchema.optional(),
-  result: emptySchema.optional(),
+  body: z.optional(emptySchema),
+  result: z.optional(emptySchema),
 });
 
 export type SignLoginResult = z.infer<typeof memberSignLogin.result>;

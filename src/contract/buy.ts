@@ -1,20 +1,23 @@
-import { z } from 'zod';
-import { amountSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import * as z from 'zod/mini';
+import { amountSchema, intAtLeast, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
-export const goodsSchema = z.object({ id: z.string(), name: z.string(), image: z.string(), price: amountSchema, stock: z.number().int().min(0) });
+export const goodsSchema = z.object({ id: z.string(), name: z.string(), image: z.string(), price: amountSchema, stock: intAtLeast(0) });
+
+/** Trimmed text of 1..max characters (as classic zod's `z.string().trim().min(1).max(max)`). */
+const trimmedText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 
 export const addressFieldsSchema = z.object({
-  name: z.string().trim().min(1).max(64),
-  phone: z.string().regex(/^\+?[0-9 -]{5,20}$/, 'phone'),
-  region: z.string().trim().min(1).max(128),
-  detail: z.string().trim().min(1).max(256),
+  name: trimmedText(64),
+  phone: z.string().check(z.regex(/^\+?[0-9 -]{5,20}$/, 'phone')),
+  region: trimmedText(128),
+  detail: trimmedText(256),
   isDefault: z.boolean(),
 });
-export const deliveryAddressSchema = addressFieldsSchema.extend({ deliveryId: z.string() });
+export const deliveryAddressSchema = z.extend(addressFieldsSchema, { deliveryId: z.string() });
 export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 
-const deliveryIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId');
+const deliveryIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId'));
 
 export const goodsList = defineEndpoint({
   method: 'GET', path: '/api/goods/list', access: 'public', summary: 'Goods (added)',
@@ -22,7 +25,7 @@ export const goodsList = defineEndpoint({
 });
 export const goodsDetail = defineEndpoint({
   method: 'GET', path: '/api/goods/detail', access: 'public', summary: 'One goods item (added)',
-  query: z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'id') }), body: undefined, result: goodsSchema,
+  query: z.object({ id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'id')) }), body: undefined, result: goodsSchema,
 });
 export const deliveryList = defineEndpoint({
   method: 'GET', path: '/api/member/delivery/list', access: 'member', summary: 'Own shipping addresses (added)',
@@ -30,24 +33,29 @@ export const deliveryList = defineEndpoint({
 });
 export const deliveryAdd = defineEndpoint({
   method: 'POST', path: '/api/member/delivery/add', access: 'member', summary: 'Add a shipping address (added)',
-  query: undefined, body: addressFieldsSchema.strict(), result: deliveryAddressSchema,
+  query: undefined, body: z.strictObject(addressFieldsSchema.shape), result: deliveryAddressSchema,
 });
 export const deliveryEdit = defineEndpoint({
   method: 'POST', path: '/api/member/delivery/edit', access: 'member', summary: 'Edit an own shipping address (added)',
-  query: undefined, body: addressFieldsSchema.extend({ deliveryId: deliveryIdSchema }).strict(), result: deliveryAddressSchema,
+  query: undefined, body: z.strictObject({ ...addressFieldsSchema.shape, deliveryId: deliveryIdSchema }), result: deliveryAddressSchema,
 });
 export const deliveryDelete = defineEndpoint({
   method: 'POST', path: '/api/member/delivery/delete', access: 'member', summary: 'Delete an own shipping address (added)',
-  query: undefined, body: z.object({ deliveryId: deliveryIdSchema }).strict(), result: z.object({}).strict().optional(),
+  query: undefined, body: z.strictObject({ deliveryId: deliveryIdSchema }), result: z.optional(z.strictObject({})),
 });
 export const orderSettle = defineEndpoint({
   method: 'POST', path: '/api/order/settle', access: 'member', summary: 'Pay for goods with credit; at most once per requestId (added)',
   query: undefined,
-  body: z.object({ goodsId: z.string().min(1).max(64), quantity: z.number().int().min(1).max(999), deliveryId: deliveryIdSchema, requestId: requestIdSchema }).strict(),
+  body: z.strictObject({
+    goodsId: z.string().check(z.minLength(1), z.maxLength(64)),
+    quantity: z.number().check(z.int(), z.minimum(1), z.maximum(999)),
+    deliveryId: deliveryIdSchema,
+    requestId: requestIdSchema,
+  }),
   result: z.object({ orderId: z.string(), amount: amountSchema, status: z.enum(['pending', 'paid', 'shipped', 'failed']) }),
 });
 export const orderList = defineEndpoint({
   method: 'GET', path: '/api/order/list', access: 'member', summary: 'Own orders (added)',
   query: pageQuerySchema, body: undefined,
-  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: z.number().int(), amount: amountSchema, status: z.string(), address: deliveryAddressSchema, createdAt: isoDateSchema })),
+  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: z.number().check(z.int()), amount: amountSchema, status: z.string(), address: deliveryAddressSchema, createdAt: isoDateSchema })),
 });

@@ -1,18 +1,22 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { amountSchema, isoDateSchema, langSchema, pageOf, pageQuerySchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 /** wallet_addEthereumChain parameters, less chainId (EIP-3085). */
 export const chainParamsSchema = z.object({
-  chainName: z.string().min(1),
-  nativeCurrency: z.object({ name: z.string().min(1), symbol: z.string().min(2).max(6), decimals: z.number().int().min(0).max(36) }),
-  rpcUrls: z.array(z.url()).min(1),
-  blockExplorerUrls: z.array(z.url()).optional(),
+  chainName: z.string().check(z.minLength(1)),
+  nativeCurrency: z.object({
+    name: z.string().check(z.minLength(1)),
+    symbol: z.string().check(z.minLength(2), z.maxLength(6)),
+    decimals: z.number().check(z.int(), z.minimum(0), z.maximum(36)),
+  }),
+  rpcUrls: z.array(z.url()).check(z.minLength(1)),
+  blockExplorerUrls: z.optional(z.array(z.url())),
 });
 export type ChainParams = z.infer<typeof chainParamsSchema>;
 
 export const dappParamSchema = z.object({
-  chainId: z.number().int().positive(),
+  chainId: z.number().check(z.int(), z.positive()),
   chain: chainParamsSchema,
   minWithdraw: amountSchema,
   maxWithdraw: amountSchema,
@@ -20,7 +24,7 @@ export const dappParamSchema = z.object({
   dailyWithdrawCap: amountSchema,
   exchangeRate: amountSchema,
   minTransfer: amountSchema,
-  siweDomain: z.string().min(1),
+  siweDomain: z.string().check(z.minLength(1)),
   siweStatement: z.string(),
 });
 export type DappParam = z.infer<typeof dappParamSchema>;
@@ -35,14 +39,14 @@ export const dappParam = defineEndpoint({
   result: dappParamSchema,
 });
 
-const langQuery = z.object({ lang: langSchema.default('zh') });
+const langQuery = z.object({ lang: z._default(langSchema, 'zh') });
 
 export const queryPagePlatformNotice = defineEndpoint({
   method: 'GET',
   path: '/api/dapp/queryPagePlatformNotice',
   access: 'public',
   summary: 'Announcements, newest first',
-  query: pageQuerySchema.extend(langQuery.shape),
+  query: z.extend(pageQuerySchema, langQuery.shape),
   body: undefined,
   result: pageOf(z.object({ noticeId: z.string(), title: z.string(), summary: z.string(), publishedAt: isoDateSchema })),
 });
@@ -52,7 +56,7 @@ export const noticeDetail = defineEndpoint({
   path: '/api/dapp/noticeDetail',
   access: 'public',
   summary: 'One announcement (content is HTML; the client sanitises it)',
-  query: z.object({ noticeId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'noticeId') }).extend(langQuery.shape),
+  query: z.object({ noticeId: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'noticeId')), ...langQuery.shape }),
   body: undefined,
   result: z.object({ noticeId: z.string(), title: z.string(), content: z.string(), publishedAt: isoDateSchema }),
 });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 
 /**
  * Who may call an endpoint: anyone, any valid token (temporary or main), or only a bound member's token
@@ -7,9 +7,9 @@ import type { z } from 'zod';
 export type EndpointAccess = 'public' | 'token' | 'member';
 
 export interface Endpoint<
-  TQuery extends z.ZodType | undefined = z.ZodType | undefined,
-  TBody extends z.ZodType | undefined = z.ZodType | undefined,
-  TResult extends z.ZodType = z.ZodType,
+  TQuery extends ZodMiniType | undefined = ZodMiniType | undefined,
+  TBody extends ZodMiniType | undefined = ZodMiniType | undefined,
+  TResult extends ZodMiniType = ZodMiniType,
 > {
   method: 'GET' | 'POST';
   path: string;
@@ -22,9 +22,9 @@ export interface Endpoint<
 
 /** Declares an endpoint with its schemas, keeping their exact types. */
 export function defineEndpoint<
-  TQuery extends z.ZodType | undefined,
-  TBody extends z.ZodType | undefined,
-  TResult extends z.ZodType,
+  TQuery extends ZodMiniType | undefined,
+  TBody extends ZodMiniType | undefined,
+  TResult extends ZodMiniType,
 >(endpoint: Endpoint<TQuery, TBody, TResult>): Endpoint<TQuery, TBody, TResult> {
   return endpoint;
 }

@@ -1,7 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   addressSchema,
   amountSchema,
+  intAtLeast,
   inviteCodeSchema,
   isoDateSchema,
   pageOf,
@@ -14,12 +15,12 @@ import { defineEndpoint } from './endpoint';
 export const meInfoSchema = z.object({
   address: addressSchema,
   inviteCode: inviteCodeSchema,
-  recommender: addressSchema.nullable(),
-  level: z.number().int().min(0),
+  recommender: z.nullable(addressSchema),
+  level: intAtLeast(0),
   creditBalance: amountSchema,
   wposBalance: amountSchema,
-  teamSize: z.number().int().min(0),
-  directCount: z.number().int().min(0),
+  teamSize: intAtLeast(0),
+  directCount: intAtLeast(0),
   createdAt: isoDateSchema,
 });
 export type MeInfo = z.infer<typeof meInfoSchema>;
@@ -49,7 +50,7 @@ export const creditRecord = defineEndpoint({
   path: '/api/member/creditRecord',
   access: 'member',
   summary: 'Credit records, newest first',
-  query: pageQuerySchema.extend({ type: creditRecordTypeSchema.optional() }),
+  query: z.extend(pageQuerySchema, { type: z.optional(creditRecordTypeSchema) }),
   body: undefined,
   result: pageOf(creditRecordSchema),
 });
@@ -60,14 +61,14 @@ export const withdrawCredit = defineEndpoint({
   access: 'member',
   summary: 'Withdraw credit; at most once per requestId',
   query: undefined,
-  body: z.object({ amount: amountSchema, requestId: requestIdSchema }).strict(),
+  body: z.strictObject({ amount: amountSchema, requestId: requestIdSchema }),
   result: z.object({ id: z.string(), amount: amountSchema, fee: amountSchema, status: z.enum(['pending', 'done', 'failed']) }),
 });
 
 export const teamMemberSchema = z.object({
   address: addressSchema,
-  level: z.number().int().min(0),
-  teamSize: z.number().int().min(0),
+  level: intAtLeast(0),
+  teamSize: intAtLeast(0),
   joinedAt: isoDateSchema,
 });
 
@@ -86,7 +87,7 @@ export const teamSearch = defineEndpoint({
   path: '/api/member/team/search',
   access: 'member',
   summary: 'Search the whole downline by address fragment (added)',
-  query: z.object({ keyword: z.string().regex(/^(0x)?[0-9a-fA-F]{1,40}$/, 'keyword') }),
+  query: z.object({ keyword: z.string().check(z.regex(/^(0x)?[0-9a-fA-F]{1,40}$/, 'keyword')) }),
   body: undefined,
   result: z.object({ list: z.array(teamMemberSchema) }),
 });

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { addressSchema, amountSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
@@ -9,7 +9,7 @@ export const wposProfit = defineEndpoint({
   summary: 'WPOS profit records and totals (added)',
   query: pageQuerySchema,
   body: undefined,
-  result: pageOf(z.object({ id: z.string(), amount: amountSchema, source: z.string(), createdAt: isoDateSchema })).extend({
+  result: z.extend(pageOf(z.object({ id: z.string(), amount: amountSchema, source: z.string(), createdAt: isoDateSchema })), {
     totalProfit: amountSchema,
     todayProfit: amountSchema,
   }),
@@ -31,7 +31,7 @@ export const transferWpos = defineEndpoint({
   access: 'member',
   summary: 'Transfer WPOS to a bound team member; at most once per requestId',
   query: undefined,
-  body: z.object({ toAddress: addressSchema, amount: amountSchema, requestId: requestIdSchema }).strict(),
+  body: z.strictObject({ toAddress: addressSchema, amount: amountSchema, requestId: requestIdSchema }),
   result: z.object({ id: z.string(), amount: amountSchema, status: z.enum(['pending', 'done', 'failed']) }),
 });
 
@@ -41,7 +41,7 @@ export const flashExchange = defineEndpoint({
   access: 'member',
   summary: 'Exchange WPOS and credit at the configured rate; at most once per requestId',
   query: undefined,
-  body: z.object({ from: z.enum(['WPOS', 'CREDIT']), amount: amountSchema, requestId: requestIdSchema }).strict(),
+  body: z.strictObject({ from: z.enum(['WPOS', 'CREDIT']), amount: amountSchema, requestId: requestIdSchema }),
   result: z.object({ id: z.string(), paid: amountSchema, received: amountSchema, rate: amountSchema }),
 });
 
