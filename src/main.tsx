@@ -1,11 +1,10 @@
 /**
  * Start-up: viewport scaling, translations, the root actors (wallet, auth, config), then the data router.
  */
-import { StrictMode, Suspense } from 'react';
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { I18nextProvider } from 'react-i18next';
-import { RouterProvider, createBrowserRouter } from 'react-router-dom';
-import { RootActorsProvider } from './app/RootActorsContext';
+import { createBrowserRouter } from 'react-router-dom';
+import { AppProviders } from './app/AppProviders';
 import { createRootActors } from './app/rootActors';
 import { routes } from './app/routes';
 import { createI18n } from './i18n/i18n';
@@ -32,12 +31,6 @@ const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
 createRoot(container).render(
   <StrictMode>
-    <I18nextProvider i18n={i18n}>
-      <RootActorsProvider actors={actors}>
-        <Suspense fallback={<p className="page-loading">…</p>}>
-          <RouterProvider router={router} />
-        </Suspense>
-      </RootActorsProvider>
-    </I18nextProvider>
+    <AppProviders i18n={i18n} actors={actors} router={router} />
   </StrictMode>,
 );

@@ -11,12 +11,10 @@ import { configure, render, screen, waitFor, within } from '@testing-library/rea
 import type { RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { i18n as I18n, Resource } from 'i18next';
-import { Suspense } from 'react';
-import { I18nextProvider } from 'react-i18next';
-import { RouterProvider, createMemoryRouter } from 'react-router-dom';
+import { createMemoryRouter } from 'react-router-dom';
 import { SimulatedClock } from 'xstate';
 import { afterEach } from 'vitest';
-import { RootActorsProvider } from '../../src/app/RootActorsContext';
+import { AppProviders } from '../../src/app/AppProviders';
 import { createRootActors } from '../../src/app/rootActors';
 import type { RootActors } from '../../src/app/rootActors';
 import { routes } from '../../src/app/routes';
@@ -253,15 +251,7 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rendere
 
   const router = createMemoryRouter(routes, { initialEntries: [options.path ?? '/login'] });
   const user = userEvent.setup();
-  const rendered = render(
-    <I18nextProvider i18n={i18n}>
-      <RootActorsProvider actors={actors}>
-        <Suspense fallback={<p className="page-loading">…</p>}>
-          <RouterProvider router={router} />
-        </Suspense>
-      </RootActorsProvider>
-    </I18nextProvider>,
-  );
+  const rendered = render(<AppProviders i18n={i18n} actors={actors} router={router} />);
   // The first page is a lazy route module: wait until it is loaded and its heading is shown (every page has one).
   await waitFor(
     () => {
