@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { addressSchema, emptySchema, inviteCodeSchema, isoDateSchema } from './primitives';
+import { addressSchema, checked, emptySchema, inviteCodeSchema, isoDateSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 export const loginNonce = defineEndpoint({
@@ -9,7 +9,7 @@ export const loginNonce = defineEndpoint({
   summary: 'A single-use sign-in nonce, valid 5 minutes (added)',
   query: z.object({ address: addressSchema }),
   body: undefined,
-  result: z.object({ nonce: z.string().check(z.minLength(8)), issuedAt: isoDateSchema, expirationTime: isoDateSchema }),
+  result: z.object({ nonce: checked(z.string(), z.minLength(8)), issuedAt: isoDateSchema, expirationTime: isoDateSchema }),
 });
 
 export const memberSignLogin = defineEndpoint({
@@ -19,11 +19,11 @@ export const memberSignLogin = defineEndpoint({
   summary: 'Sign in with an EIP-4361 message and its signature; binds inviteCode when given',
   query: undefined,
   body: z.strictObject({
-    message: z.string().check(z.minLength(1), z.maxLength(4096)),
-    signature: z.string().check(z.regex(/^0x[0-9a-fA-F]+$/, 'signature'), z.maxLength(1024)),
+    message: checked(z.string(), z.minLength(1), z.maxLength(4096)),
+    signature: checked(z.string(), z.regex(/^0x[0-9a-fA-F]+$/, 'signature'), z.maxLength(1024)),
     inviteCode: z.optional(inviteCodeSchema),
   }),
-  result: z.object({ auth: z.string().check(z.minLength(1)), isFinishedBind: z.boolean() }),
+  result: z.object({ auth: checked(z.string(), z.minLength(1)), isFinishedBind: z.boolean() }),
 });
 
 export const bindRecommendRelation = defineEndpoint({

@@ -1,15 +1,15 @@
 import * as z from 'zod/mini';
-import { amountSchema, intAtLeast, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import { amountSchema, checked, intAtLeast, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 export const goodsSchema = z.object({ id: z.string(), name: z.string(), image: z.string(), price: amountSchema, stock: intAtLeast(0) });
 
 /** Trimmed text of 1..max characters (as classic zod's `z.string().trim().min(1).max(max)`). */
-const trimmedText = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
+const trimmedText = /* @__NO_SIDE_EFFECTS__ */ (max: number) => checked(z.string(), z.trim(), z.minLength(1), z.maxLength(max));
 
 export const addressFieldsSchema = z.object({
   name: trimmedText(64),
-  phone: z.string().check(z.regex(/^\+?[0-9 -]{5,20}$/, 'phone')),
+  phone: checked(z.string(), z.regex(/^\+?[0-9 -]{5,20}$/, 'phone')),
   region: trimmedText(128),
   detail: trimmedText(256),
   isDefault: z.boolean(),
@@ -17,7 +17,7 @@ export const addressFieldsSchema = z.object({
 export const deliveryAddressSchema = z.extend(addressFieldsSchema, { deliveryId: z.string() });
 export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 
-const deliveryIdSchema = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId'));
+const deliveryIdSchema = checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId'));
 
 export const goodsList = defineEndpoint({
   method: 'GET', path: '/api/goods/list', access: 'public', summary: 'Goods (added)',
@@ -25,7 +25,7 @@ export const goodsList = defineEndpoint({
 });
 export const goodsDetail = defineEndpoint({
   method: 'GET', path: '/api/goods/detail', access: 'public', summary: 'One goods item (added)',
-  query: z.object({ id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'id')) }), body: undefined, result: goodsSchema,
+  query: z.object({ id: checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'id')) }), body: undefined, result: goodsSchema,
 });
 export const deliveryList = defineEndpoint({
   method: 'GET', path: '/api/member/delivery/list', access: 'member', summary: 'Own shipping addresses (added)',
@@ -47,8 +47,8 @@ export const orderSettle = defineEndpoint({
   method: 'POST', path: '/api/order/settle', access: 'member', summary: 'Pay for goods with credit; at most once per requestId (added)',
   query: undefined,
   body: z.strictObject({
-    goodsId: z.string().check(z.minLength(1), z.maxLength(64)),
-    quantity: z.number().check(z.int(), z.minimum(1), z.maximum(999)),
+    goodsId: checked(z.string(), z.minLength(1), z.maxLength(64)),
+    quantity: checked(z.number(), z.int(), z.minimum(1), z.maximum(999)),
     deliveryId: deliveryIdSchema,
     requestId: requestIdSchema,
   }),
@@ -57,5 +57,5 @@ export const orderSettle = defineEndpoint({
 export const orderList = defineEndpoint({
   method: 'GET', path: '/api/order/list', access: 'member', summary: 'Own orders (added)',
   query: pageQuerySchema, body: undefined,
-  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: z.number().check(z.int()), amount: amountSchema, status: z.string(), address: deliveryAddressSchema, createdAt: isoDateSchema })),
+  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: checked(z.number(), z.int()), amount: amountSchema, status: z.string(), address: deliveryAddressSchema, createdAt: isoDateSchema })),
 });

@@ -1,22 +1,22 @@
 import * as z from 'zod/mini';
-import { amountSchema, isoDateSchema, langSchema, pageOf, pageQuerySchema } from './primitives';
+import { amountSchema, checked, isoDateSchema, langSchema, pageOf, pageQuerySchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 /** wallet_addEthereumChain parameters, less chainId (EIP-3085). */
 export const chainParamsSchema = z.object({
-  chainName: z.string().check(z.minLength(1)),
+  chainName: checked(z.string(), z.minLength(1)),
   nativeCurrency: z.object({
-    name: z.string().check(z.minLength(1)),
-    symbol: z.string().check(z.minLength(2), z.maxLength(6)),
-    decimals: z.number().check(z.int(), z.minimum(0), z.maximum(36)),
+    name: checked(z.string(), z.minLength(1)),
+    symbol: checked(z.string(), z.minLength(2), z.maxLength(6)),
+    decimals: checked(z.number(), z.int(), z.minimum(0), z.maximum(36)),
   }),
-  rpcUrls: z.array(z.url()).check(z.minLength(1)),
+  rpcUrls: checked(z.array(z.url()), z.minLength(1)),
   blockExplorerUrls: z.optional(z.array(z.url())),
 });
 export type ChainParams = z.infer<typeof chainParamsSchema>;
 
 export const dappParamSchema = z.object({
-  chainId: z.number().check(z.int(), z.positive()),
+  chainId: checked(z.number(), z.int(), z.positive()),
   chain: chainParamsSchema,
   minWithdraw: amountSchema,
   maxWithdraw: amountSchema,
@@ -24,7 +24,7 @@ export const dappParamSchema = z.object({
   dailyWithdrawCap: amountSchema,
   exchangeRate: amountSchema,
   minTransfer: amountSchema,
-  siweDomain: z.string().check(z.minLength(1)),
+  siweDomain: checked(z.string(), z.minLength(1)),
   siweStatement: z.string(),
 });
 export type DappParam = z.infer<typeof dappParamSchema>;
@@ -39,14 +39,15 @@ export const dappParam = defineEndpoint({
   result: dappParamSchema,
 });
 
-const langQuery = z.object({ lang: z._default(langSchema, 'zh') });
+const langShape = { lang: z._default(langSchema, 'zh') };
+const langQuery = z.object(langShape);
 
 export const queryPagePlatformNotice = defineEndpoint({
   method: 'GET',
   path: '/api/dapp/queryPagePlatformNotice',
   access: 'public',
   summary: 'Announcements, newest first',
-  query: z.extend(pageQuerySchema, langQuery.shape),
+  query: z.extend(pageQuerySchema, langShape),
   body: undefined,
   result: pageOf(z.object({ noticeId: z.string(), title: z.string(), summary: z.string(), publishedAt: isoDateSchema })),
 });
@@ -56,7 +57,7 @@ export const noticeDetail = defineEndpoint({
   path: '/api/dapp/noticeDetail',
   access: 'public',
   summary: 'One announcement (content is HTML; the client sanitises it)',
-  query: z.object({ noticeId: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'noticeId')), ...langQuery.shape }),
+  query: z.object({ noticeId: checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'noticeId')), ...langShape }),
   body: undefined,
   result: z.object({ noticeId: z.string(), title: z.string(), content: z.string(), publishedAt: isoDateSchema }),
 });

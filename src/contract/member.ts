@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import {
   addressSchema,
+  checked,
   amountSchema,
   intAtLeast,
   inviteCodeSchema,
@@ -87,7 +88,7 @@ export const teamSearch = defineEndpoint({
   path: '/api/member/team/search',
   access: 'member',
   summary: 'Search the whole downline by address fragment (added)',
-  query: z.object({ keyword: z.string().check(z.regex(/^(0x)?[0-9a-fA-F]{1,40}$/, 'keyword')) }),
+  query: z.object({ keyword: checked(z.string(), z.regex(/^(0x)?[0-9a-fA-F]{1,40}$/, 'keyword')) }),
   body: undefined,
   result: z.object({ list: z.array(teamMemberSchema) }),
 });

@@ -1,26 +1,40 @@
 import * as z from 'zod/mini';
 
+/**
+ * `schema.check(...checks)` as a function call marked free of side effects. A method call at module level would
+ * keep its schema in every bundle that imports the module; through this, a client bundle drops the schemas of
+ * the endpoints it never calls (the zod/mini builders are marked the same way).
+ *
+ * @example
+ * const nonceSchema = checked(z.string(), z.minLength(8)); // z.string().check(z.minLength(8))
+ */
+// @__NO_SIDE_EFFECTS__
+export function checked<T extends z.ZodMiniType>(schema: T, ...checks: z.core.$ZodCheck<z.output<T>>[]): T {
+  return schema.check(...checks);
+}
+
 /** A 0x-prefixed 20-byte address. The server additionally requires the EIP-55 checksum where it matters. */
-export const addressSchema = z.string().check(z.regex(/^0x[0-9a-fA-F]{40}$/, 'address'));
+export const addressSchema = checked(z.string(), z.regex(/^0x[0-9a-fA-F]{40}$/, 'address'));
 /** Unsigned decimal amount with at most 6 decimals (the server keeps integer minor units, API.md "Envelope"). */
-export const amountSchema = z.string().check(z.regex(/^(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'amount'));
+export const amountSchema = checked(z.string(), z.regex(/^(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'amount'));
 /** Signed decimal amount, as in credit records. */
-export const signedAmountSchema = z.string().check(z.regex(/^-?(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'signedAmount'));
+export const signedAmountSchema = checked(z.string(), z.regex(/^-?(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'signedAmount'));
 export const isoDateSchema = z.iso.datetime({ offset: true });
 export const requestIdSchema = z.uuid();
-export const inviteCodeSchema = z.string().check(z.regex(/^[A-Za-z0-9]{4,16}$/, 'inviteCode'));
+export const inviteCodeSchema = checked(z.string(), z.regex(/^[A-Za-z0-9]{4,16}$/, 'inviteCode'));
 export const langSchema = z.enum(['zh', 'en']);
 
 /** A whole number of at least `min` (as classic zod's `z.number().int().min(min)`). */
-export const intAtLeast = (min: number) => z.number().check(z.int(), z.minimum(min));
+export const intAtLeast = /* @__NO_SIDE_EFFECTS__ */ (min: number) => checked(z.number(), z.int(), z.minimum(min));
 
 /** Query page parameters: `page` is 1-based, `pageSize` 1..100, default 20. Query strings arrive as text. */
 export const pageQuerySchema = z.object({
-  page: z._default(z.coerce.number().check(z.int(), z.minimum(1)), 1),
-  pageSize: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100)), 20),
+  page: z._default(checked(z.coerce.number(), z.int(), z.minimum(1)), 1),
+  pageSize: z._default(checked(z.coerce.number(), z.int(), z.minimum(1), z.maximum(100)), 20),
 });
 
 /** A page of results. */
+// @__NO_SIDE_EFFECTS__
 export function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.object({
     list: z.array(item),
@@ -31,9 +45,10 @@ export function pageOf<T extends z.ZodMiniType>(item: T) {
 }
 
 /** The response envelope: `{ code, message?, result? }` (API.md "Envelope"). */
+// @__NO_SIDE_EFFECTS__
 export function envelopeOf<T extends z.ZodMiniType>(result: T) {
   return z.object({
-    code: z.number().check(z.int()),
+    code: checked(z.number(), z.int()),
     message: z.optional(z.string()),
     result: z.optional(result),
   });
