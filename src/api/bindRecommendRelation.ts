@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
-import type { bindRecommendRelation as bindRecommendRelationEndpoint } from '../contract/auth';
+import { bindRecommendRelation as bindRecommendRelationEndpoint } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
-import { endpoints } from '../contract/endpoints';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type BindRecommendRelationParameters = z.input<typeof bindRecommendRelationEndpoint.body>;
@@ -31,5 +30,5 @@ export function bindRecommendRelation(
   client: ApiClient,
   parameters: BindRecommendRelationParameters,
 ): Promise<BindRecommendRelationReturnType> {
-  return client.call(endpoints.bindRecommendRelation, { body: parameters });
+  return client.call(bindRecommendRelationEndpoint, { body: parameters });
 }

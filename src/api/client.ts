@@ -38,7 +38,7 @@ type CallArguments<TEndpoint extends Endpoint> = object extends CallParameters<T
   : [parameters: CallParameters<TEndpoint>];
 
 export interface ApiClient {
-  /** Calls one endpoint of src/contract/endpoints.ts. Never rejects. */
+  /** Calls one endpoint of src/contract (imported from its area module, e.g. `meInfo` of contract/member). Never rejects. */
   call<TEndpoint extends Endpoint>(endpoint: TEndpoint, ...args: CallArguments<TEndpoint>): Promise<ApiResult<EndpointResult<TEndpoint>>>;
 }
 
@@ -73,7 +73,7 @@ const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.op
  * @returns The client; its `call` resolves to `{ code, message, result? }` and never rejects.
  * @example
  * const api = createApiClient({ getAuthorization: () => storage.readAuthorization(), translate: (key) => i18n.t(key) });
- * const { code, result } = await api.call(endpoints.meInfo);
+ * const { code, result } = await api.call(meInfo); // meInfo from src/contract/member
  */
 export function createApiClient({
   baseUrl = '',

@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
-import type { loginNonce } from '../contract/auth';
+import { loginNonce } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
-import { endpoints } from '../contract/endpoints';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type GetLoginNonceParameters = z.input<typeof loginNonce.query>;
@@ -20,5 +19,5 @@ export type GetLoginNonceErrorType = ApiFailure<
  * const { result } = await getLoginNonce(api, { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' });
  */
 export function getLoginNonce(client: ApiClient, parameters: GetLoginNonceParameters): Promise<GetLoginNonceReturnType> {
-  return client.call(endpoints.loginNonce, { query: parameters });
+  return client.call(loginNonce, { query: parameters });
 }

@@ -1,6 +1,5 @@
 import type { ApiCode } from '../contract/codes';
-import { endpoints } from '../contract/endpoints';
-import type { MeInfo } from '../contract/member';
+import { meInfo, type MeInfo } from '../contract/member';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type GetMeInfoParameters = undefined;
@@ -18,5 +17,5 @@ export type GetMeInfoErrorType = ApiFailure<
  * const { result } = await getMeInfo(api); // result?.inviteCode
  */
 export function getMeInfo(client: ApiClient): Promise<GetMeInfoReturnType> {
-  return client.call(endpoints.meInfo);
+  return client.call(meInfo);
 }

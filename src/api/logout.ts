@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
-import type { logout as logoutEndpoint } from '../contract/auth';
+import { logout as logoutEndpoint } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
-import { endpoints } from '../contract/endpoints';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type LogoutParameters = undefined;
@@ -18,5 +17,5 @@ export type LogoutErrorType = ApiFailure<typeof ApiCode.clientFailure | typeof A
  * await logout(api);
  */
 export function logout(client: ApiClient): Promise<LogoutReturnType> {
-  return client.call(endpoints.logout);
+  return client.call(logoutEndpoint);
 }

@@ -1,7 +1,6 @@
 import type * as z from 'zod/mini';
-import type { memberSignLogin as memberSignLoginEndpoint } from '../contract/auth';
+import { memberSignLogin as memberSignLoginEndpoint } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
-import { endpoints } from '../contract/endpoints';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type MemberSignLoginParameters = z.input<typeof memberSignLoginEndpoint.body>;
@@ -29,5 +28,5 @@ export type MemberSignLoginErrorType = ApiFailure<
  * const { code, result } = await memberSignLogin(api, { message, signature, inviteCode: 'AB12CD' });
  */
 export function memberSignLogin(client: ApiClient, parameters: MemberSignLoginParameters): Promise<MemberSignLoginReturnType> {
-  return client.call(endpoints.memberSignLogin, { body: parameters });
+  return client.call(memberSignLoginEndpoint, { body: parameters });
 }
