@@ -5,7 +5,6 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -14,6 +13,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { z } from 'zod';
+import { BatchedPGlite } from './pglite';
 import * as schema from './schema';
 
 /** The query layer every server module uses; a transaction handle has the same type. */
@@ -60,13 +60,14 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  let client: PGlite;
+  // BatchedPGlite: PGlite with one call into its backend per statement (server/db/pglite.ts).
+  let client: BatchedPGlite;
   if (dataDir) {
     const folder = path.resolve(dataDir, 'pglite');
     await mkdir(folder, { recursive: true });
-    client = new PGlite(folder);
+    client = new BatchedPGlite(folder);
   } else {
-    client = new PGlite();
+    client = new BatchedPGlite();
   }
   await client.waitReady;
   const db = drizzlePglite({ client, schema });

@@ -1,0 +1,126 @@
+/**
+ * BatchedPGlite (server/db/pglite.ts) against PGlite itself: the same statements, parameters and options give the
+ * same results and the same errors, transactions keep their meaning, and a schema change is seen.
+ */
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BatchedPGlite } from '../../../server/db/pglite';
+
+const SCHEMA = `
+  CREATE TABLE things (
+    id integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY,
+    name text NOT NULL UNIQUE,
+    big bigint,
+    flag boolean,
+    at timestamp with time zone,
+    doc jsonb,
+    bytes bytea,
+    amount numeric
+  )`;
+
+describe('BatchedPGlite', { timeout: 60_000 }, () => {
+  let plain: PGlite;
+  let batched: BatchedPGlite;
+
+  beforeAll(async () => {
+    plain = new PGlite();
+    batched = new BatchedPGlite();
+    await Promise.all([plain.waitReady, batched.waitReady]);
+    await plain.exec(SCHEMA);
+    await batched.exec(SCHEMA);
+  }, 120_000);
+
+  afterAll(async () => {
+    await plain?.close();
+    await batched?.close();
+  });
+
+  /** Runs the same statement on both and expects the same answer, or the same error. */
+  async function same(query: string, params: unknown[] = [], options?: QueryOptions): Promise<unknown> {
+    const settle = async (db: PGlite) => {
+      try {
+        return { ok: await db.query(query, params, options) };
+      } catch (error) {
+        const e = error as Error & { code?: string; query?: string; params?: unknown };
+        return { error: { name: e.name, message: e.message, code: e.code, query: e.query, params: e.params } };
+      }
+    };
+    const [expected, actual] = [await settle(plain), await settle(batched)];
+    expect(actual).toEqual(expected);
+    return actual;
+  }
+
+  it('writes and reads every parameter type the same way', async () => {
+    const at = new Date('2026-11-22T12:00:00.123Z');
+    const insert = 'INSERT INTO things (name, big, flag, at, doc, bytes, amount) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *';
+    await same(insert, ['a', 9_007_199_254_740_993n, true, at, { k: [1, 'x'] }, new Uint8Array([0, 255]), '12.500000']);
+    await same(insert, ['b', 42, false, at.toISOString(), JSON.stringify({ k: null }), null, 3]);
+    await same(insert, ['c', null, null, null, null, null, null]);
+    await same('SELECT * FROM things ORDER BY id');
+    await same('SELECT * FROM things WHERE flag = $1 AND at <= $2', [true, at]);
+    await same('SELECT id, name FROM things WHERE name = $1', ['nobody']);
+  });
+
+  it('honours drizzle’s options: array rows and pass-through parsers', async () => {
+    const options: QueryOptions = { rowMode: 'array', parsers: { 1184: (value: string) => value } };
+    await same('SELECT name, at, big FROM things ORDER BY id', [], options);
+    await same('WITH x AS (UPDATE things SET flag = $1 WHERE name = $2 RETURNING name) SELECT count(*)::int AS n FROM x', [false, 'a'], options);
+  });
+
+  it('reports the same errors and goes on working after them', async () => {
+    await same('INSERT INTO things (name) VALUES ($1)', ['a']);
+    await same('SELECT nosuchcolumn FROM things');
+    await same('SELECT $1::int', ['not a number']);
+    await same('SELECT count(*)::int AS n FROM things');
+  });
+
+  it('keeps a transaction all or nothing, and its statements in order with the ones outside', async () => {
+    await expect(
+      batched.transaction(async (tx) => {
+        await tx.query('INSERT INTO things (name) VALUES ($1)', ['t1']);
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    expect((await batched.query('SELECT name FROM things WHERE name = $1', ['t1'])).rows).toEqual([]);
+
+    // A failed statement aborts the transaction, as in PGlite.
+    await expect(
+      batched.transaction(async (tx) => {
+        await tx.query('INSERT INTO things (name) VALUES ($1)', ['t2']).catch(() => undefined);
+        await tx.query('INSERT INTO things (name) VALUES ($1)', ['a']).catch(() => undefined);
+        await tx.query('INSERT INTO things (name) VALUES ($1)', ['t3']);
+      }),
+    ).rejects.toMatchObject({ code: '25P02' });
+    expect((await batched.query('SELECT name FROM things WHERE name IN ($1, $2)', ['t2', 't3'])).rows).toEqual([]);
+
+    // A statement outside waits for the open transaction instead of running inside it.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const order: string[] = [];
+    const transaction = batched.transaction(async (tx) => {
+      await tx.query('INSERT INTO things (name) VALUES ($1)', ['t4']);
+      await held;
+      order.push('commit');
+    });
+    const outside = batched.query<{ n: number }>('SELECT count(*)::int AS n FROM things WHERE name = $1', ['t4']).then((result) => {
+      order.push('outside');
+      return result.rows[0]?.n;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await transaction;
+    expect(await outside).toBe(1);
+    expect(order).toEqual(['commit', 'outside']);
+  });
+
+  it('sees a schema change in the parameter types of a statement it has run before', async () => {
+    const query = 'SELECT count(*)::int AS n FROM things WHERE amount = $1';
+    await same(query, [3]);
+    await plain.query('ALTER TABLE things ALTER COLUMN amount TYPE jsonb USING to_jsonb(amount)');
+    await batched.query('ALTER TABLE things ALTER COLUMN amount TYPE jsonb USING to_jsonb(amount)');
+    await same(query, [{ a: 1 }]);
+    await same(query, [3]);
+  });
+});
