@@ -39,7 +39,7 @@ function spaIsFresh(repoRoot: string, outDir: string): boolean {
   const manifestFile = path.join(outDir, '.vite', 'manifest.json');
   if (!existsSync(manifestFile)) return false;
   const built = statSync(manifestFile).mtimeMs;
-  const inputs = ['src', 'index.html', 'vite.config.ts', 'package-lock.json'].map((name) => path.join(repoRoot, name));
+  const inputs = ['src', 'machines', 'index.html', 'vite.config.ts', 'package-lock.json'].map((name) => path.join(repoRoot, name));
   return inputs.every((input) => newestMtime(input) <= built);
 }
 
