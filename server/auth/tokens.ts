@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { members, tokens } from '../db/schema';
+import { memberRecordColumns, recommender, type MemberRecord } from '../members/members';
 
 export const TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -14,6 +15,8 @@ export interface AuthContext {
   memberId: number;
   tokenHash: string;
   bound: boolean;
+  /** The member as read together with the token (one statement): what meInfo answers. */
+  member: MemberRecord;
 }
 
 /**
@@ -61,7 +64,8 @@ export async function issueToken(db: Db, memberId: number, now: Date): Promise<s
 }
 
 /**
- * Finds the member of a token that is known, unexpired and not revoked.
+ * Finds the member of a token that is known, unexpired and not revoked, with the member's meInfo columns, in one
+ * statement (the token row, its member, and the member's recommender).
  *
  * @param db - database handle
  * @param token - the token from the request
@@ -73,12 +77,13 @@ export async function issueToken(db: Db, memberId: number, now: Date): Promise<s
 export async function resolveToken(db: Db, token: string, now: Date): Promise<AuthContext | undefined> {
   const tokenHash = hashToken(token);
   const [row] = await db
-    .select({ memberId: tokens.memberId, recommenderId: members.recommenderId, isRoot: members.isRoot })
+    .select({ memberId: tokens.memberId, recommenderId: members.recommenderId, isRoot: members.isRoot, member: memberRecordColumns })
     .from(tokens)
     .innerJoin(members, eq(members.id, tokens.memberId))
+    .leftJoin(recommender, eq(recommender.id, members.recommenderId))
     .where(and(eq(tokens.hash, tokenHash), isNull(tokens.revokedAt), gt(tokens.expiresAt, now)));
   if (!row) return undefined;
-  return { memberId: row.memberId, tokenHash, bound: row.recommenderId !== null || row.isRoot };
+  return { memberId: row.memberId, tokenHash, bound: row.recommenderId !== null || row.isRoot, member: row.member };
 }
 
 /**

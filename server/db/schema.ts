@@ -37,6 +37,13 @@ export const members = pgTable(
     level: integer('level').notNull().default(0),
     creditBalance: bigint('credit_balance', { mode: 'bigint' }).notNull().default(sql`0`),
     wposBalance: bigint('wpos_balance', { mode: 'bigint' }).notNull().default(sql`0`),
+    /**
+     * The whole downline and the members bound directly to this one, kept by bindRecommender for every ancestor
+     * in the bind's transaction (binding is the only write to the tree), so meInfo reads them instead of walking
+     * the tree. Migration 0001 computed them for the members that existed before.
+     */
+    teamSize: integer('team_size').notNull().default(0),
+    directCount: integer('direct_count').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -44,6 +51,7 @@ export const members = pgTable(
     check('members_credit_balance_nonnegative', sql`${t.creditBalance} >= 0`),
     check('members_wpos_balance_nonnegative', sql`${t.wposBalance} >= 0`),
     check('members_level_nonnegative', sql`${t.level} >= 0`),
+    check('members_team_counts_consistent', sql`${t.directCount} >= 0 AND ${t.teamSize} >= ${t.directCount}`),
     check('members_not_own_recommender', sql`${t.recommenderId} IS NULL OR ${t.recommenderId} <> ${t.id}`),
   ],
 );

@@ -54,68 +54,91 @@ export function isBound(member: Pick<MemberRow, 'recommenderId' | 'isRoot'>): bo
   return member.recommenderId !== null || member.isRoot;
 }
 
+/** The recommender of a member, joined by address for meInfo (a left join: the root and new members have none). */
+export const recommender = alias(members, 'recommender');
+
 /**
- * Counts a member's whole downline and direct members with one recursive query. UNION (not UNION ALL) makes the
- * recursion stop even if a cycle ever slipped in; binding forbids cycles, this is only a second line.
+ * The columns meInfo answers with, for a select from members left-joined to `recommender`; resolveToken reads them
+ * with the token, so a meInfo request is one statement.
+ */
+export const memberRecordColumns = {
+  address: members.address,
+  inviteCode: members.inviteCode,
+  recommender: recommender.address,
+  level: members.level,
+  creditBalance: members.creditBalance,
+  wposBalance: members.wposBalance,
+  teamSize: members.teamSize,
+  directCount: members.directCount,
+  createdAt: members.createdAt,
+};
+
+export interface MemberRecord {
+  address: string;
+  inviteCode: string;
+  recommender: string | null;
+  level: number;
+  creditBalance: bigint;
+  wposBalance: bigint;
+  teamSize: number;
+  directCount: number;
+  createdAt: Date;
+}
+
+/**
+ * Formats a member as meInfo returns it: balances as decimal strings, the creation time in ISO 8601.
+ *
+ * @param record - the member's columns (memberRecordColumns)
+ * @returns the meInfo result
+ * @example
+ * const info = toMeInfo(requireAuth(request).member);
+ */
+export function toMeInfo(record: MemberRecord): MeInfo {
+  return {
+    address: record.address,
+    inviteCode: record.inviteCode,
+    recommender: record.recommender,
+    level: record.level,
+    creditBalance: formatMinor(record.creditBalance),
+    wposBalance: formatMinor(record.wposBalance),
+    teamSize: record.teamSize,
+    directCount: record.directCount,
+    createdAt: record.createdAt.toISOString(),
+  };
+}
+
+/**
+ * A member's team counts: the whole downline and the direct members. They are kept in the member's row by
+ * bindRecommender (server/members/tree.ts), so this is a read, not a walk of the tree.
  *
  * @param db - database handle
  * @param memberId - the member
- * @returns team size (whole downline) and direct count
+ * @returns team size (whole downline) and direct count; zeros for an unknown member
  * @example
  * const { teamSize, directCount } = await countTeam(db, 1);
  */
 export async function countTeam(db: Db, memberId: number): Promise<{ teamSize: number; directCount: number }> {
-  const [row] = await queryRows(
-    db,
-    sql`WITH RECURSIVE downline(id, depth) AS (
-          SELECT id, 1 FROM ${members} WHERE recommender_id = ${memberId}
-          UNION
-          SELECT m.id, d.depth + 1 FROM ${members} m JOIN downline d ON m.recommender_id = d.id
-        )
-        SELECT count(DISTINCT id)::int AS "teamSize", count(DISTINCT id) FILTER (WHERE depth = 1)::int AS "directCount"
-        FROM downline`,
-    z.object({ teamSize: z.number().int(), directCount: z.number().int() }),
-  );
+  const [row] = await db.select({ teamSize: members.teamSize, directCount: members.directCount }).from(members).where(eq(members.id, memberId));
   return row ?? { teamSize: 0, directCount: 0 };
 }
 
 /**
- * Reads what meInfo returns for a member.
+ * Reads what meInfo returns for a member, in one statement. (The meInfo route answers from the record the access
+ * hook read with the token; this is for callers that have only the member's id.)
  *
  * @param db - database handle
- * @param memberId - the signed-in member
+ * @param memberId - the member
  * @returns the meInfo result, or undefined when the member does not exist
  * @example
  * const info = await getMemberInfo(db, auth.memberId);
  */
 export async function getMemberInfo(db: Db, memberId: number): Promise<MeInfo | undefined> {
-  const recommender = alias(members, 'recommender');
   const [row] = await db
-    .select({
-      address: members.address,
-      inviteCode: members.inviteCode,
-      recommender: recommender.address,
-      level: members.level,
-      creditBalance: members.creditBalance,
-      wposBalance: members.wposBalance,
-      createdAt: members.createdAt,
-    })
+    .select(memberRecordColumns)
     .from(members)
     .leftJoin(recommender, eq(recommender.id, members.recommenderId))
     .where(eq(members.id, memberId));
-  if (!row) return undefined;
-  const team = await countTeam(db, memberId);
-  return {
-    address: row.address,
-    inviteCode: row.inviteCode,
-    recommender: row.recommender,
-    level: row.level,
-    creditBalance: formatMinor(row.creditBalance),
-    wposBalance: formatMinor(row.wposBalance),
-    teamSize: team.teamSize,
-    directCount: team.directCount,
-    createdAt: row.createdAt.toISOString(),
-  };
+  return row ? toMeInfo(row) : undefined;
 }
 
 /**

@@ -34,7 +34,7 @@ export async function bindRecommender(tx: Db, memberId: number, inviteCode: stri
   if (!inviter) return 'inviteCodeUnknown';
 
   const [member] = await tx
-    .select({ id: members.id, recommenderId: members.recommenderId, isRoot: members.isRoot })
+    .select({ id: members.id, recommenderId: members.recommenderId, isRoot: members.isRoot, teamSize: members.teamSize })
     .from(members)
     .where(eq(members.id, memberId));
   if (!member) throw new Error(`member ${memberId} vanished during bind`);
@@ -49,7 +49,35 @@ export async function bindRecommender(tx: Db, memberId: number, inviteCode: stri
     .returning({ id: members.id });
   // Under the tree lock nobody else can have bound this member since the read above.
   if (updated.length !== 1) throw new Error(`member ${memberId} changed during bind`);
+  await addToAncestors(tx, inviter.id, member.teamSize + 1);
   return 'bound';
+}
+
+/**
+ * Keeps the team counts (members.team_size, direct_count) after a bind: the inviter and every member above it
+ * gain the newly bound member and its whole downline, and the inviter gains one direct member. Runs in the bind's
+ * transaction under the tree lock, so counts and tree change together.
+ *
+ * @param tx - the bind's transaction
+ * @param inviterId - the new recommender
+ * @param joined - members that joined the inviter's team: the bound member and its downline
+ * @returns when done
+ * @example
+ * await addToAncestors(tx, inviter.id, member.teamSize + 1);
+ */
+async function addToAncestors(tx: Db, inviterId: number, joined: number): Promise<void> {
+  // UNION stops the walk even if a cycle ever slipped in; binding forbids cycles, this is only a second line.
+  await tx.execute(
+    sql`WITH RECURSIVE up(id) AS (
+          SELECT ${inviterId}::int
+          UNION
+          SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
+        )
+        UPDATE ${members}
+        SET team_size = team_size + ${joined}::int,
+            direct_count = direct_count + (CASE WHEN id = ${inviterId}::int THEN 1 ELSE 0 END)
+        WHERE id IN (SELECT id FROM up)`,
+  );
 }
 
 /**
