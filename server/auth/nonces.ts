@@ -1,9 +1,10 @@
 /**
  * Sign-in nonces: at least 128 random bits, single use, valid 5 minutes, tied to the address they were issued for,
- * and kept in the database so that any server instance can check a nonce another one issued.
+ * and kept in the database so that any server instance can check a nonce another one issued. Sign-in uses a
+ * nonce inside its own statement (startSession in signIn.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt } from 'drizzle-orm';
+import { lt } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { nonces } from '../db/schema';
 
@@ -28,30 +29,33 @@ export interface IssuedNonce {
 export async function issueNonce(db: Db, address: string, now: Date): Promise<IssuedNonce> {
   const nonce = randomBytes(16).toString('hex');
   const expiresAt = new Date(now.getTime() + NONCE_TTL_MS);
-  // Expired nonces of this address are useless; dropping them here keeps the table small without a sweeper.
-  await db.delete(nonces).where(and(eq(nonces.address, address), lt(nonces.expiresAt, now)));
+  issuedSinceSweep++;
+  if (issuedSinceSweep >= SWEEP_EVERY) {
+    issuedSinceSweep = 0;
+    await sweepExpiredNonces(db, now);
+  }
   await db.insert(nonces).values({ value: nonce, address, createdAt: now, expiresAt });
   return { nonce, issuedAt: now.toISOString(), expirationTime: expiresAt.toISOString() };
 }
 
 /**
- * Marks a nonce used, atomically: one UPDATE that only matches an unused, unexpired nonce of this address, so of
- * two requests racing with the same message exactly one wins (the other waits for the row lock, then no longer
- * matches). Call it inside the sign-in transaction so a later failure gives the nonce back.
- *
- * @param tx - transaction handle
- * @param nonce - the message's nonce
- * @param address - the message's address (EIP-55)
- * @param now - the current instant
- * @returns true when the nonce was valid and is now used
- * @example
- * if (!(await consumeNonce(tx, fields.nonce, fields.address, now))) throw new NonceInvalidError();
+ * Every this many nonces an instance issues, it also deletes every expired nonce (one statement on the
+ * expires_at index). Expired nonces are refused whether they are still there or not, so the sweep only keeps the
+ * table small; doing it now and then keeps it off the statement count of a sign-in.
  */
-export async function consumeNonce(tx: Db, nonce: string, address: string, now: Date): Promise<boolean> {
-  const used = await tx
-    .update(nonces)
-    .set({ usedAt: now })
-    .where(and(eq(nonces.value, nonce), eq(nonces.address, address), isNull(nonces.usedAt), gt(nonces.expiresAt, now)))
-    .returning({ value: nonces.value });
-  return used.length === 1;
+export const SWEEP_EVERY = 64;
+let issuedSinceSweep = 0;
+
+/**
+ * Deletes the nonces that have expired, used or not, of every address.
+ *
+ * @param db - database handle
+ * @param now - the current instant
+ * @returns how many were deleted
+ * @example
+ * await sweepExpiredNonces(db, new Date());
+ */
+export async function sweepExpiredNonces(db: Db, now: Date): Promise<number> {
+  const swept = await db.delete(nonces).where(lt(nonces.expiresAt, now)).returning({ value: nonces.value });
+  return swept.length;
 }

@@ -47,8 +47,29 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return token.length > 0 && token.length <= 512 ? token : undefined;
 }
 
+export interface NewToken {
+  /** Given to the client once, never stored. */
+  token: string;
+  /** What is stored (hashToken of the token). */
+  hash: string;
+  expiresAt: Date;
+}
+
 /**
- * Creates and stores a new token for a member.
+ * Draws a new token: 32 random bytes, its hash and its expiry.
+ *
+ * @param now - the current instant
+ * @returns the token, its hash and when it expires
+ * @example
+ * const { token, hash, expiresAt } = newToken(now);
+ */
+export function newToken(now: Date): NewToken {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token), expiresAt: new Date(now.getTime() + TOKEN_TTL_MS) };
+}
+
+/**
+ * Creates and stores a new token for a member (sign-in stores its token in its own statement; see signIn.ts).
  *
  * @param db - database or transaction handle
  * @param memberId - the member signing in
@@ -58,8 +79,8 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
  * const auth = await issueToken(tx, member.id, now);
  */
 export async function issueToken(db: Db, memberId: number, now: Date): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
-  await db.insert(tokens).values({ hash: hashToken(token), memberId, createdAt: now, expiresAt: new Date(now.getTime() + TOKEN_TTL_MS) });
+  const { token, hash, expiresAt } = newToken(now);
+  await db.insert(tokens).values({ hash, memberId, createdAt: now, expiresAt });
   return token;
 }
 

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ApiCode } from '../../src/contract/codes';
+import { issueNonce, sweepExpiredNonces, SWEEP_EVERY } from '../../server/auth/nonces';
 import { members, nonces, tokens } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
@@ -53,6 +54,30 @@ describeWithDatabases('loginNonce', (ctx) => {
     const app = await ctx.app();
     const response = await expectNoDbChange(ctx.db, () => app.inject({ method: 'GET', url: '/api/member/loginNonce', query }));
     expectRefused(response, ApiCode.invalidParameters, 'address');
+  });
+
+  it('sweeps expired nonces of every address now and then, and keeps live ones', async () => {
+    const app = await ctx.app();
+    const old = await requestNonce(app, accounts.bob.address);
+    ctx.clock.advance(5 * MINUTE + 1000);
+    const live = await requestNonce(app, accounts.bob.address);
+    // At most SWEEP_EVERY issues later (of any address), the expired nonce is gone; the live ones stay.
+    for (let i = 0; i < SWEEP_EVERY; i++) await issueNonce(ctx.db, accounts.alice.address, ctx.clock.now());
+    const left = await ctx.db.select({ value: nonces.value }).from(nonces);
+    expect(left.map((row) => row.value)).not.toContain(old);
+    expect(left.map((row) => row.value)).toContain(live);
+    expect(left).toHaveLength(SWEEP_EVERY + 1);
+  });
+
+  it('sweepExpiredNonces deletes expired nonces, used or not, and nothing else', async () => {
+    const app = await ctx.app();
+    await requestNonce(app, accounts.alice.address);
+    await signIn(app, accounts.bob, ctx.clock.now());
+    ctx.clock.advance(MINUTE);
+    const live = await requestNonce(app, accounts.carol.address);
+    ctx.clock.advance(4 * MINUTE + 1000);
+    expect(await sweepExpiredNonces(ctx.db, ctx.clock.now())).toBe(2);
+    expect(await ctx.db.select({ value: nonces.value }).from(nonces)).toEqual([{ value: live }]);
   });
 
   it('answers 4290 with 429 past the rate limit, writing nothing', async () => {
@@ -123,6 +148,19 @@ describeWithDatabases('memberSignLogin', (ctx) => {
       const me = await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) });
       expect(envelope(me).code).toBe(0);
     }
+  });
+
+  it('signs a new address in twice at once with two nonces: one member, two tokens', async () => {
+    const app = await ctx.app();
+    const payloads = [];
+    for (let i = 0; i < 2; i++) {
+      const message = buildMessage(accounts.alice, await requestNonce(app, accounts.alice.address), ctx.clock.now());
+      payloads.push({ message, signature: await accounts.alice.signMessage({ message }) });
+    }
+    const responses = await Promise.all(payloads.map((payload) => postSignLogin(app, payload)));
+    expect(responses.map((r) => envelope(r).code)).toEqual([0, 0]);
+    expect(await ctx.db.select().from(members).where(eq(members.address, accounts.alice.address))).toHaveLength(1);
+    expect(await tokenRows(accounts.alice.address)).toHaveLength(2);
   });
 
   it('counts the root inviter as bound', async () => {
@@ -267,6 +305,24 @@ describeWithDatabases('memberSignLogin', (ctx) => {
       expect(envelope(await postSignLogin(app, payload)).code).toBe(0);
       const response = await expectNoDbChange(ctx.db, () => postSignLogin(app, payload));
       expectRefused(response, ApiCode.nonceInvalid);
+    });
+
+    it('a wrong chain on a stale message → 1005: the chain outranks the time', async () => {
+      const response = await refuse(async (nonce) =>
+        signed(buildMessage(accounts.alice, nonce, new Date(ctx.clock.now().getTime() - 6 * MINUTE), { chainId: 1 })),
+      );
+      expectRefused(response, ApiCode.signatureInvalid);
+    });
+
+    it('the same message with an invite code twice at once → exactly one sign-in, bound once', async () => {
+      const app = await ctx.app();
+      const nonce = await requestNonce(app, accounts.alice.address);
+      const payload = { ...(await signed(buildMessage(accounts.alice, nonce, ctx.clock.now()))), inviteCode: 'DEMO2026' };
+      const codes = (await Promise.all([postSignLogin(app, payload), postSignLogin(app, payload), postSignLogin(app, payload)])).map((r) => envelope(r).code);
+      expect(codes.sort()).toEqual([0, ApiCode.nonceInvalid, ApiCode.nonceInvalid]);
+      expect(await ctx.db.select().from(tokens)).toHaveLength(1);
+      const [root] = await ctx.db.select().from(members).where(eq(members.inviteCode, SEED_INVITER.inviteCode));
+      expect(root).toMatchObject({ teamSize: 1, directCount: 1 });
     });
 
     it('the same message twice at once → exactly one sign-in', async () => {
