@@ -1,6 +1,7 @@
 /**
  * BatchedPGlite (server/db/pglite.ts) against PGlite itself: the same statements, parameters and options give the
- * same results and the same errors, transactions keep their meaning, and a schema change is seen.
+ * same results and the same errors, transactions keep their meaning, and a schema change is seen; its prepared
+ * statements outlive a rollback and are closed once forgotten.
  */
 import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -113,6 +114,26 @@ describe('BatchedPGlite', { timeout: 60_000 }, () => {
     await transaction;
     expect(await outside).toBe(1);
     expect(order).toEqual(['commit', 'outside']);
+  });
+
+  it('keeps a statement prepared inside a rolled-back transaction, and closes forgotten ones', async () => {
+    const query = 'SELECT name FROM things WHERE name = $1 AND flag IS NOT DISTINCT FROM $2';
+    await expect(
+      batched.transaction(async (tx) => {
+        await tx.query(query, ['a', false]);
+        throw new Error('stop');
+      }),
+    ).rejects.toThrow('stop');
+    await same(query, ['a', false]);
+
+    const prepared = async () => (await batched.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements')).rows[0]?.n ?? 0;
+    expect(await prepared()).toBeGreaterThan(2);
+    // TRUNCATE keeps them; DDL forgets them, and the next prepared call closes them.
+    for (const db of [plain, batched]) await db.query('TRUNCATE TABLE things');
+    expect(await prepared()).toBeGreaterThan(2);
+    for (const db of [plain, batched]) await db.query('CREATE TABLE other (id integer)');
+    expect(await prepared()).toBe(1);
+    await same('SELECT count(*)::int AS n FROM things');
   });
 
   it('sees a schema change in the parameter types of a statement it has run before', async () => {
