@@ -1,8 +1,9 @@
 /**
  * Sign-In with Ethereum, entirely offline: the strict parser, then the bindings the server cares about, then the
- * signer through local ecrecover, and only then one statement that checks the chain against the app config, uses
- * the nonce, finds or creates the member and stores the token (with an invite code to bind, that statement and the
- * bind share a transaction). A refused attempt therefore writes nothing, and a failure gives the nonce back.
+ * signer through local ecrecover (in a worker thread, signerPool.ts), and only then one statement that checks the
+ * chain against the app config, uses the nonce, finds or creates the member and stores the token (with an invite
+ * code to bind, that statement and the bind share a transaction). A refused attempt therefore writes nothing, and
+ * a failure gives the nonce back.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -16,7 +17,8 @@ import { bindRecommender } from '../members/tree';
 import { SiweFormatError } from '../siwe/errors';
 import { parseSiweMessage } from '../siwe/parse';
 import type { SiweFields } from '../siwe/types';
-import { issuedAtOf, isWithinValidity, recoverSigner } from '../siwe/verify';
+import { issuedAtOf, isWithinValidity } from '../siwe/verify';
+import { signerPool } from './signerPool';
 import { newToken } from './tokens';
 
 /** A wallet clock may run a little ahead of ours. */
@@ -190,7 +192,8 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
   checkBindings(fields, input.expectedDomain);
   if (!isFresh(fields, now)) return refuseStale(db, fields);
 
-  const signer = await recoverSigner(input.message, input.signature);
+  // The one costly step (about 5 ms of CPU), in a worker thread so the event loop serves other requests meanwhile.
+  const signer = await signerPool.recover(input.message, input.signature);
   // Both are EIP-55: the parser requires the checksum and viem returns it.
   if (signer !== fields.address) throw new SignatureInvalidError();
   const session: SessionInput = { nonce: fields.nonce, address: fields.address, chainId: fields.chainId, now };
