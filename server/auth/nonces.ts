@@ -4,8 +4,8 @@
  * nonce inside its own statement (startSession in signIn.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { lt } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { lt, sql } from 'drizzle-orm';
+import { preparedPerDb, type Db } from '../db/client';
 import { nonces } from '../db/schema';
 
 export const NONCE_TTL_MS = 5 * 60 * 1000;
@@ -34,9 +34,22 @@ export async function issueNonce(db: Db, address: string, now: Date): Promise<Is
     issuedSinceSweep = 0;
     await sweepExpiredNonces(db, now);
   }
-  await db.insert(nonces).values({ value: nonce, address, createdAt: now, expiresAt });
+  await insertNonceOf(db).execute({ value: nonce, address, createdAt: now, expiresAt });
   return { nonce, issuedAt: now.toISOString(), expirationTime: expiresAt.toISOString() };
 }
+
+/** loginNonce's one statement, built once per database handle. */
+const insertNonceOf = preparedPerDb((db) =>
+  db
+    .insert(nonces)
+    .values({
+      value: sql.placeholder('value'),
+      address: sql.placeholder('address'),
+      createdAt: sql.placeholder('createdAt'),
+      expiresAt: sql.placeholder('expiresAt'),
+    })
+    .prepare('issue_nonce'),
+);
 
 /**
  * Every this many nonces an instance issues, it also deletes every expired nonce (one statement on the

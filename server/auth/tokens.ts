@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../db/client';
+import { preparedPerDb, type Db } from '../db/client';
 import { members, tokens } from '../db/schema';
 import { memberRecordColumns, recommender, type MemberRecord } from '../members/members';
 
@@ -102,30 +102,16 @@ export async function resolveToken(db: Db, token: string, now: Date): Promise<Au
   return { memberId: row.memberId, tokenHash, bound: row.recommenderId !== null || row.isRoot, member: row.member };
 }
 
-function prepareResolveQuery(db: Db) {
-  return db
+/** Every authenticated request runs this statement, so it is built once per database handle. */
+const resolveQueryOf = preparedPerDb((db) =>
+  db
     .select({ memberId: tokens.memberId, recommenderId: members.recommenderId, isRoot: members.isRoot, member: memberRecordColumns })
     .from(tokens)
     .innerJoin(members, eq(members.id, tokens.memberId))
     .leftJoin(recommender, eq(recommender.id, members.recommenderId))
     .where(and(eq(tokens.hash, sql.placeholder('hash')), isNull(tokens.revokedAt), gt(tokens.expiresAt, sql.placeholder('now'))))
-    .prepare('resolve_token');
-}
-
-/**
- * Every authenticated request runs this statement, so it is built once per database handle (drizzle's prepare:
- * the SQL text, not any data), and node-postgres keeps it as a named prepared statement on each connection.
- */
-const resolveQueries = new WeakMap<Db, ReturnType<typeof prepareResolveQuery>>();
-
-function resolveQueryOf(db: Db): ReturnType<typeof prepareResolveQuery> {
-  let query = resolveQueries.get(db);
-  if (!query) {
-    query = prepareResolveQuery(db);
-    resolveQueries.set(db, query);
-  }
-  return query;
-}
+    .prepare('resolve_token'),
+);
 
 /**
  * Revokes a token (logout). Revoking twice is harmless.
