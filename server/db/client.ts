@@ -119,8 +119,11 @@ async function openNodePg(url: string, poolSize: number): Promise<Database> {
  */
 export async function queryRows<T>(db: Db, query: SQL, row: z.ZodType<T>): Promise<T[]> {
   const result: unknown = await db.execute(query);
-  return z.object({ rows: z.array(row) }).parse(result).rows;
+  // Only the caller's row schema is parsed: a wrapper schema built per call would be compiled per call by zod.
+  return resultShape.parse(result).rows.map((value) => row.parse(value));
 }
+
+const resultShape = z.object({ rows: z.array(z.unknown()) });
 
 /**
  * Takes a transaction-scoped advisory lock, released at commit or rollback.
