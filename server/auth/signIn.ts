@@ -8,8 +8,9 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getAppConfig } from '../config/appConfig';
-import { queryRows, type Db } from '../db/client';
-import { members, nonces, tokens } from '../db/schema';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { preparedPerDb, rowsOf, type Db } from '../db/client';
+import { appConfig, members, nonces, tokens } from '../db/schema';
 import { InvalidParametersError, NonceInvalidError, SignatureInvalidError } from '../errors';
 import { randomInviteCode } from '../members/inviteCode';
 import { isBound } from '../members/members';
@@ -80,20 +81,21 @@ function isFresh(fields: SiweFields, now: Date): boolean {
   return isWithinValidity(fields, now);
 }
 
-/** A wrong chain is 1005 and outranks the 1004 of a stale message, as the order of the checks has always said. */
-async function refuseStale(db: Db, fields: SiweFields): Promise<never> {
+/**
+ * Refuses a sign-in whose message is stale or whose nonce was not usable: 1005 when the message names another
+ * chain than the app config (a wrong chain outranks the 1004 of a stale message, as the order of the checks has
+ * always said), else 1004.
+ */
+async function refuseStale(db: Db, chainId: number): Promise<never> {
   const config = await getAppConfig(db);
-  if (fields.chainId !== config.chainId) throw new SignatureInvalidError();
+  if (chainId !== config.chainId) throw new SignatureInvalidError();
   throw new NonceInvalidError();
 }
 
 const sessionRow = z.object({
-  configured: z.boolean(),
-  configChainId: z.unknown(),
-  used: z.boolean(),
-  memberId: z.number().int().nullable(),
+  memberId: z.number().int(),
   recommenderId: z.number().int().nullable(),
-  isRoot: z.boolean().nullable(),
+  isRoot: z.boolean(),
 });
 
 interface SessionInput {
@@ -104,13 +106,56 @@ interface SessionInput {
   now: Date;
 }
 
+const placeholder = (name: string) => sql.placeholder(name);
+
+/**
+ * The writes of a sign-in, in one statement (see startSession). Built once per database handle: a sign-in would
+ * otherwise spend more CPU assembling it than PGlite spends planning it, and node-postgres keeps it prepared.
+ */
+const sessionStatementOf = preparedPerDb((db) =>
+  db._.session.prepareQuery(
+    new PgDialect().sqlToQuery(
+      sql`WITH used AS (
+            UPDATE ${nonces} SET used_at = ${placeholder('now')}::timestamptz
+            WHERE value = ${placeholder('nonce')}::text AND address = ${placeholder('address')}::text
+              AND used_at IS NULL AND expires_at > ${placeholder('now')}::timestamptz
+              AND EXISTS (SELECT 1 FROM ${appConfig} WHERE id = 1 AND value -> 'chainId' = ${placeholder('chainId')}::jsonb)
+            RETURNING address
+          ), found AS (
+            SELECT m.id, m.recommender_id, m.is_root FROM ${members} m JOIN used ON m.address = used.address
+          ), created AS (
+            INSERT INTO ${members} (address, invite_code, created_at)
+            SELECT address, ${placeholder('inviteCode')}::text, ${placeholder('now')}::timestamptz FROM used
+            WHERE NOT EXISTS (SELECT 1 FROM found)
+            ON CONFLICT (address) DO UPDATE SET address = excluded.address
+            RETURNING id, recommender_id, is_root
+          ), member AS (
+            SELECT id, recommender_id, is_root FROM found
+            UNION ALL
+            SELECT id, recommender_id, is_root FROM created
+          ), token AS (
+            INSERT INTO ${tokens} (hash, member_id, created_at, expires_at)
+            SELECT ${placeholder('tokenHash')}::text, id, ${placeholder('now')}::timestamptz, ${placeholder('tokenExpiresAt')}::timestamptz
+            FROM member
+            RETURNING member_id
+          )
+          SELECT member.id AS "memberId", member.recommender_id AS "recommenderId", member.is_root AS "isRoot"
+          FROM member JOIN token ON token.member_id = member.id`,
+    ),
+    undefined,
+    'start_session',
+    false,
+  ),
+);
+
 /**
  * The writes of a sign-in, in one statement: when the app config names the message's chain, the nonce (unused,
  * unexpired, issued for this address) is marked used; only then is the member found or created with a fresh
  * invite code, and a token stored for it. One statement is atomic on its own, and of two requests racing with one
  * nonce exactly one matches the UPDATE (the other waits for the row lock, then no longer matches). A member
  * created meanwhile by another request is taken over through ON CONFLICT (address); a colliding invite code fails
- * the statement, which then wrote nothing, and the caller tries again with another code.
+ * the statement, which then wrote nothing, and the caller tries again with another code. When nothing was written,
+ * the config is read to tell a wrong chain (1005) from a bad nonce (1004).
  *
  * @param db - database or transaction handle
  * @param input - the message's nonce, address and chain, and the time
@@ -120,51 +165,20 @@ interface SessionInput {
  *   NonceInvalidError (1004) for an unknown, used or expired nonce
  */
 async function startSession(db: Db, input: SessionInput, inviteCode: string): Promise<{ auth: string; memberId: number; bound: boolean }> {
-  const { nonce, address, now } = input;
+  const { now } = input;
   const token = newToken(now);
-  const [row] = await queryRows(
-    db,
-    sql`WITH config AS (
-          SELECT value -> 'chainId' AS chain_id FROM app_config WHERE id = 1
-        ), used AS (
-          UPDATE ${nonces} SET used_at = ${now}::timestamptz
-          WHERE value = ${nonce}::text AND address = ${address}::text AND used_at IS NULL AND expires_at > ${now}::timestamptz
-            AND (SELECT chain_id FROM config) = ${JSON.stringify(input.chainId)}::jsonb
-          RETURNING value
-        ), found AS (
-          SELECT id, recommender_id, is_root FROM ${members} WHERE address = ${address}::text
-        ), created AS (
-          INSERT INTO ${members} (address, invite_code, created_at)
-          SELECT ${address}::text, ${inviteCode}::text, ${now}::timestamptz
-          WHERE EXISTS (SELECT 1 FROM used) AND NOT EXISTS (SELECT 1 FROM found)
-          ON CONFLICT (address) DO UPDATE SET address = excluded.address
-          RETURNING id, recommender_id, is_root
-        ), member AS (
-          SELECT id, recommender_id, is_root FROM found WHERE EXISTS (SELECT 1 FROM used)
-          UNION ALL
-          SELECT id, recommender_id, is_root FROM created
-        ), token AS (
-          INSERT INTO ${tokens} (hash, member_id, created_at, expires_at)
-          SELECT ${token.hash}::text, id, ${now}::timestamptz, ${token.expiresAt}::timestamptz FROM member
-          RETURNING member_id
-        )
-        SELECT EXISTS (SELECT 1 FROM config) AS "configured",
-          (SELECT chain_id FROM config) AS "configChainId",
-          EXISTS (SELECT 1 FROM used) AS "used",
-          token.member_id AS "memberId", member.recommender_id AS "recommenderId", member.is_root AS "isRoot"
-        FROM (SELECT 1) AS one
-        LEFT JOIN token ON true
-        LEFT JOIN member ON member.id = token.member_id`,
-    sessionRow,
-  );
-  if (!row?.configured) throw new Error('app_config is empty: run the seed');
-  if (!row.used) {
-    if (typeof row.configChainId !== 'number') throw new Error('app_config is malformed: chainId is not a number');
-    if (row.configChainId !== input.chainId) throw new SignatureInvalidError();
-    throw new NonceInvalidError();
-  }
-  if (row.memberId === null) throw new Error('sign-in stored no token');
-  return { auth: token.token, memberId: row.memberId, bound: isBound({ recommenderId: row.recommenderId, isRoot: row.isRoot === true }) };
+  const result = await sessionStatementOf(db).execute({
+    now,
+    nonce: input.nonce,
+    address: input.address,
+    chainId: JSON.stringify(input.chainId),
+    inviteCode,
+    tokenHash: token.hash,
+    tokenExpiresAt: token.expiresAt,
+  });
+  const [row] = rowsOf(result, sessionRow);
+  if (!row) return refuseStale(db, input.chainId);
+  return { auth: token.token, memberId: row.memberId, bound: isBound(row) };
 }
 
 /** Whether a failure is the unique invite code of a new member colliding with an existing one. */
@@ -190,7 +204,7 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
   const { now } = input;
   const fields = parseStrictly(input.message);
   checkBindings(fields, input.expectedDomain);
-  if (!isFresh(fields, now)) return refuseStale(db, fields);
+  if (!isFresh(fields, now)) return refuseStale(db, fields.chainId);
 
   // The one costly step (about 5 ms of CPU), in a worker thread so the event loop serves other requests meanwhile.
   const signer = await signerPool.recover(input.message, input.signature);

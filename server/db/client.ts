@@ -118,12 +118,24 @@ async function openNodePg(url: string, poolSize: number): Promise<Database> {
  * const [row] = await queryRows(db, sql`SELECT 1::int AS one`, z.object({ one: z.number() }));
  */
 export async function queryRows<T>(db: Db, query: SQL, row: z.ZodType<T>): Promise<T[]> {
-  const result: unknown = await db.execute(query);
-  // Only the caller's row schema is parsed: a wrapper schema built per call would be compiled per call by zod.
-  return resultShape.parse(result).rows.map((value) => row.parse(value));
+  return rowsOf(await db.execute(query), row);
 }
 
 const resultShape = z.object({ rows: z.array(z.unknown()) });
+
+/**
+ * Checks the rows of a raw result (db.execute, or a prepared raw statement) with a row schema.
+ *
+ * @param result - what the driver answered: `{ rows }` for both
+ * @param row - schema of one row
+ * @returns the parsed rows
+ * @example
+ * const [row] = rowsOf(await statement.execute(values), z.object({ id: z.number() }));
+ */
+export function rowsOf<T>(result: unknown, row: z.ZodType<T>): T[] {
+  // Only the caller's row schema is parsed: a wrapper schema built per call would be compiled per call by zod.
+  return resultShape.parse(result).rows.map((value) => row.parse(value));
+}
 
 /**
  * Takes a transaction-scoped advisory lock, released at commit or rollback.
