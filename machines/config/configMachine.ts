@@ -1,7 +1,8 @@
 /**
  * App config (spec sections 4 and 8): dappParam is fetched at start, kept, and persisted in DAPP_PARAM. The value
  * stored last time (absent → {}) is the starting point, so the app has a chain to ask for before the server
- * answers. A failed fetch leaves null as the fetched value (spec: "returns nothing"); the member can retry.
+ * answers; it is checked against the contract first (restoring), because storage may hold anything. A failed fetch
+ * leaves null as the fetched value (spec: "returns nothing"); the member can retry.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { notProvided } from '../shared/errorInfo';
@@ -11,7 +12,7 @@ import type { ErrorInfo } from '../shared/errorInfo';
 export type DappParamRecord = Record<string, unknown>;
 
 export interface ConfigContext {
-  /** The last fetched config, else the stored one ({} when nothing was stored), null after a failed fetch. */
+  /** The last fetched config, else the checked stored one ({} when none), null after a failed fetch. */
   dappParam: DappParamRecord | null;
   error: ErrorInfo | null;
 }
@@ -22,9 +23,10 @@ export const configMachine = setup({
   types: {
     context: {} as ConfigContext,
     events: {} as ConfigEvent,
-    input: {} as { stored: DappParamRecord },
   },
   actors: {
+    /** Resolves to the stored config when it passes the contract's check, else to {}. */
+    readStoredDappParam: fromPromise<DappParamRecord>(async () => notProvided('config', 'readStoredDappParam')),
     /** Resolves to the config, or null when the fetch failed (spec: a failed app-config fetch returns null). */
     fetchDappParam: fromPromise<{ code: number; result: DappParamRecord | null }>(async () => notProvided('config', 'fetchDappParam')),
   },
@@ -40,9 +42,18 @@ export const configMachine = setup({
   },
 }).createMachine({
   id: 'config',
-  context: ({ input }) => ({ dappParam: input.stored, error: null }),
-  initial: 'loading',
+  context: { dappParam: {}, error: null },
+  initial: 'restoring',
   states: {
+    restoring: {
+      description: 'Read DAPP_PARAM and check it; an unreadable or invalid one counts as absent ({}).',
+      invoke: {
+        id: 'readStoredDappParam',
+        src: 'readStoredDappParam',
+        onDone: { target: 'loading', actions: { type: 'assignDappParam', params: ({ event }) => ({ dappParam: event.output }) } },
+        onError: { target: 'loading' },
+      },
+    },
     loading: {
       description: 'GET dappParam.',
       invoke: {

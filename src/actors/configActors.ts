@@ -1,10 +1,11 @@
 /**
- * The real side of the config machine: GET dappParam and the DAPP_PARAM storage key.
+ * The real side of the config machine: GET dappParam and the DAPP_PARAM storage key, checked against the contract.
  */
 import { fromPromise } from 'xstate';
 import { configMachine } from '../../machines/config/configMachine';
 import type { DappParamRecord } from '../../machines/config/configMachine';
 import type { ApiClient } from '../api/client';
+import { loadClientContract } from '../api/contractLoader';
 import { getDappParam } from '../api/getDappParam';
 import type { BrowserStorage } from '../storage/browserStorage';
 import { STORAGE_KEYS } from '../storage/keys';
@@ -17,6 +18,11 @@ import { STORAGE_KEYS } from '../storage/keys';
 export function provideConfigMachine({ api, storage }: { api: ApiClient; storage: BrowserStorage }) {
   return configMachine.provide({
     actors: {
+      readStoredDappParam: fromPromise<DappParamRecord>(async () => {
+        const { dappParamSchema } = await loadClientContract();
+        const stored = storage.readDappParam();
+        return dappParamSchema.safeParse(stored).success ? stored : {};
+      }),
       fetchDappParam: fromPromise<{ code: number; result: DappParamRecord | null }>(async () => {
         const answer = await getDappParam(api);
         // Spec section 8: a failed app-config fetch returns nothing (null).

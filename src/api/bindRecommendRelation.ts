@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { bindRecommendRelation as bindRecommendRelationEndpoint } from '../contract/auth';
+import type { bindRecommendRelation as bindRecommendRelationEndpoint } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
@@ -30,5 +30,5 @@ export function bindRecommendRelation(
   client: ApiClient,
   parameters: BindRecommendRelationParameters,
 ): Promise<BindRecommendRelationReturnType> {
-  return client.call(bindRecommendRelationEndpoint, { body: parameters });
+  return client.call('bindRecommendRelation', { body: parameters });
 }

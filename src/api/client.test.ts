@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { endpoints } from '../contract/endpoints';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './client';
 import type { CreateApiClientParameters } from './client';
+import { loadClientContract } from './contractLoader';
 
 const texts: Record<string, string> = {
   'Common.0': 'Done',
@@ -48,6 +48,11 @@ function client(overrides: Partial<CreateApiClientParameters> & Pick<CreateApiCl
   return { api, logger };
 }
 
+// The schemas load with the first call; loading them up front keeps the fake-timer tests about the request alone.
+beforeAll(async () => {
+  await loadClientContract();
+});
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -56,7 +61,7 @@ describe('createApiClient', () => {
   it('behavior: GET sends the base path, query and the token without quotes; returns the parsed result', async () => {
     const { sent, fetchImpl } = fakeFetch(() => json({ code: 0, result: { nonce: 'n0nce-123', issuedAt: meInfo.createdAt, expirationTime: meInfo.createdAt } }));
     const { api } = client({ fetchImpl, baseUrl: 'https://api.example', getAuthorization: () => '"tok-1"' });
-    const result = await api.call(endpoints.loginNonce, { query: { address: meInfo.address } });
+    const result = await api.call('loginNonce', { query: { address: meInfo.address } });
     expect(sent).toHaveLength(1);
     expect(sent[0]?.url).toBe(`https://api.example/api/member/loginNonce?address=${meInfo.address}`);
     expect(sent[0]?.init.method).toBe('GET');
@@ -74,7 +79,7 @@ describe('createApiClient', () => {
     const { sent, fetchImpl } = fakeFetch(() => json({ code: 0, result: { auth: 'token-xyz', isFinishedBind: false } }));
     const { api } = client({ fetchImpl });
     const body = { message: 'example.com wants you to sign in', signature: '0xabcdef', inviteCode: 'AB12CD' };
-    const result = await api.call(endpoints.memberSignLogin, { body });
+    const result = await api.call('memberSignLogin', { body });
     expect(sent[0]?.url).toBe('/api/member/memberSignLogin');
     expect(sent[0]?.init.method).toBe('POST');
     expect(sent[0]?.init.headers).toEqual({ Accept: 'application/json', 'Content-Type': 'application/json' });
@@ -85,7 +90,7 @@ describe('createApiClient', () => {
   it('behavior: a POST without a body sends {} (logout)', async () => {
     const { sent, fetchImpl } = fakeFetch(() => json({ code: 0 }));
     const { api } = client({ fetchImpl, getAuthorization: () => 'plain-token' });
-    await expect(api.call(endpoints.logout)).resolves.toEqual({ code: 0, message: 'Done' });
+    await expect(api.call('logout')).resolves.toEqual({ code: 0, message: 'Done' });
     expect(sent[0]?.init.body).toBe('{}');
     expect(sent[0]?.init.headers).toMatchObject({ Authorization: 'plain-token' });
   });
@@ -93,20 +98,20 @@ describe('createApiClient', () => {
   it('behavior: query defaults and coercions are sent as the schema outputs them', async () => {
     const { sent, fetchImpl } = fakeFetch(() => json({ code: 0, result: { list: [], total: 0, page: 2, pageSize: 20 } }));
     const { api } = client({ fetchImpl });
-    await api.call(endpoints.creditRecord, { query: { page: '2', type: 'withdraw' } });
+    await api.call('creditRecord', { query: { page: '2', type: 'withdraw' } });
     expect(sent[0]?.url).toBe('/api/member/creditRecord?page=2&pageSize=20&type=withdraw');
   });
 
   it('behavior: an empty stored token sends no Authorization header', async () => {
     const { sent, fetchImpl } = fakeFetch(() => json({ code: 0, result: meInfo }));
-    await client({ fetchImpl, getAuthorization: () => '""' }).api.call(endpoints.meInfo);
+    await client({ fetchImpl, getAuthorization: () => '""' }).api.call('meInfo');
     expect(sent[0]?.init.headers).toEqual({ Accept: 'application/json' });
   });
 
   it('behavior: invalid parameters give 1001 and send nothing', async () => {
     const { sent, fetchImpl } = fakeFetch(() => json({ code: 0 }));
     const { api, logger } = client({ fetchImpl });
-    await expect(api.call(endpoints.bindRecommendRelation, { body: { inviteCode: 'no!' } })).resolves.toEqual({
+    await expect(api.call('bindRecommendRelation', { body: { inviteCode: 'no!' } })).resolves.toEqual({
       code: 1001,
       message: 'Invalid parameters',
     });
@@ -116,12 +121,12 @@ describe('createApiClient', () => {
 
   it('behavior: a failure code comes back with its translated message and no result, whatever the HTTP status', async () => {
     const { fetchImpl } = fakeFetch(() => json({ code: 1002, message: 'server words', result: { x: 1 } }, 401));
-    await expect(client({ fetchImpl }).api.call(endpoints.meInfo)).resolves.toEqual({ code: 1002, message: 'Please sign in' });
+    await expect(client({ fetchImpl }).api.call('meInfo')).resolves.toEqual({ code: 1002, message: 'Please sign in' });
   });
 
   it('behavior: a code without a text gets Common.unknown', async () => {
     const { fetchImpl } = fakeFetch(() => json({ code: 9999 }));
-    await expect(client({ fetchImpl }).api.call(endpoints.meInfo)).resolves.toEqual({ code: 9999, message: 'Something went wrong' });
+    await expect(client({ fetchImpl }).api.call('meInfo')).resolves.toEqual({ code: 9999, message: 'Something went wrong' });
   });
 
   it('behavior: a network error gives -1 and is logged', async () => {
@@ -129,28 +134,28 @@ describe('createApiClient', () => {
       throw new TypeError('Failed to fetch');
     });
     const { api, logger } = client({ fetchImpl });
-    await expect(api.call(endpoints.meInfo)).resolves.toEqual({ code: -1, message: 'Network problem, please try again' });
+    await expect(api.call('meInfo')).resolves.toEqual({ code: -1, message: 'Network problem, please try again' });
     expect(logger.error).toHaveBeenCalledWith('api: GET /api/member/meInfo failed', expect.any(TypeError));
   });
 
   it('behavior: a body that is not JSON gives -1 and is logged', async () => {
     const { fetchImpl } = fakeFetch(() => new Response('<html>502 Bad Gateway</html>', { status: 502 }));
     const { api, logger } = client({ fetchImpl });
-    await expect(api.call(endpoints.meInfo)).resolves.toMatchObject({ code: -1 });
+    await expect(api.call('meInfo')).resolves.toMatchObject({ code: -1 });
     expect(logger.error.mock.calls[0]?.[0]).toMatchInlineSnapshot(`"api: GET /api/member/meInfo answered HTTP 502 with a body that is not JSON"`);
   });
 
   it('behavior: JSON that is not an envelope gives -1', async () => {
     const { fetchImpl } = fakeFetch(() => json({ ok: true }));
     const { api, logger } = client({ fetchImpl });
-    await expect(api.call(endpoints.meInfo)).resolves.toMatchObject({ code: -1 });
+    await expect(api.call('meInfo')).resolves.toMatchObject({ code: -1 });
     expect(logger.error).toHaveBeenCalledOnce();
   });
 
   it('behavior: a success whose result breaks the contract gives -1 and is logged', async () => {
     const { fetchImpl } = fakeFetch(() => json({ code: 0, result: { ...meInfo, wposBalance: 12.5 } }));
     const { api, logger } = client({ fetchImpl });
-    await expect(api.call(endpoints.meInfo)).resolves.toEqual({ code: -1, message: 'Network problem, please try again' });
+    await expect(api.call('meInfo')).resolves.toEqual({ code: -1, message: 'Network problem, please try again' });
     expect(logger.error.mock.calls[0]?.[0]).toMatchInlineSnapshot(`"api: GET /api/member/meInfo result does not match the contract"`);
   });
 
@@ -166,7 +171,7 @@ describe('createApiClient', () => {
     );
     const { api, logger } = client({ fetchImpl });
     let settled = false;
-    const result = api.call(endpoints.meInfo).finally(() => (settled = true));
+    const result = api.call('meInfo').finally(() => (settled = true));
     await vi.advanceTimersByTimeAsync(49_999);
     expect(settled).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
@@ -178,7 +183,7 @@ describe('createApiClient', () => {
   it('behavior: the timer is cleared once an answer arrives', async () => {
     vi.useFakeTimers();
     const { fetchImpl } = fakeFetch(() => json({ code: 0, result: meInfo }));
-    await client({ fetchImpl }).api.call(endpoints.meInfo);
+    await client({ fetchImpl }).api.call('meInfo');
     expect(vi.getTimerCount()).toBe(0);
   });
 
@@ -186,11 +191,11 @@ describe('createApiClient', () => {
     const { api } = client({ fetchImpl: fakeFetch(() => json({ code: 0 })).fetchImpl });
     const typeOnly = () => {
       // @ts-expect-error memberSignLogin needs a body
-      void api.call(endpoints.memberSignLogin);
+      void api.call('memberSignLogin');
       // @ts-expect-error meInfo takes no body
-      void api.call(endpoints.meInfo, { body: { x: 1 } });
+      void api.call('meInfo', { body: { x: 1 } });
       // @ts-expect-error inviteCode must be a string
-      void api.call(endpoints.bindRecommendRelation, { body: { inviteCode: 1 } });
+      void api.call('bindRecommendRelation', { body: { inviteCode: 1 } });
     };
     expect(typeOnly).toBeTypeOf('function');
   });

@@ -1,11 +1,14 @@
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { ApiCode } from '../contract/codes';
 import type { Endpoint } from '../contract/endpoint';
+import type { EndpointName, Endpoints } from '../contract/endpoints';
+import { loadClientContract } from './contractLoader';
 
 /**
  * The API client (spec sections 6-8, API.md "Envelope"): one base path, JSON, a 50 s timeout, the Authorization
  * header from the stored token, both directions validated with the contract schemas, and a translated `message`
  * on every result. It never throws: every failure is a code (request errors are only logged, spec section 8).
+ * Endpoints are named, not imported: their schemas load with the first call (src/api/contractLoader.ts).
  */
 
 /** What every call resolves to. `result` is set only when `code` is 0. */
@@ -22,7 +25,6 @@ export interface ApiFailure<TCode extends number = number> {
   result?: undefined;
 }
 
-type InputOf<TSchema> = TSchema extends z.ZodMiniType ? z.input<TSchema> : undefined;
 type Field<TName extends string, TSchema> = TSchema extends z.ZodMiniType
   ? undefined extends z.input<TSchema>
     ? { [K in TName]?: z.input<TSchema> }
@@ -38,8 +40,8 @@ type CallArguments<TEndpoint extends Endpoint> = object extends CallParameters<T
   : [parameters: CallParameters<TEndpoint>];
 
 export interface ApiClient {
-  /** Calls one endpoint of src/contract (imported from its area module, e.g. `meInfo` of contract/member). Never rejects. */
-  call<TEndpoint extends Endpoint>(endpoint: TEndpoint, ...args: CallArguments<TEndpoint>): Promise<ApiResult<EndpointResult<TEndpoint>>>;
+  /** Calls one endpoint of src/contract/endpoints.ts by its name (e.g. 'meInfo'). Never rejects. */
+  call<TName extends EndpointName>(name: TName, ...args: CallArguments<Endpoints[TName]>): Promise<ApiResult<EndpointResult<Endpoints[TName]>>>;
 }
 
 export interface ApiLogger {
@@ -64,8 +66,6 @@ export type CreateApiClientReturnType = ApiClient;
 /** Creating the client never throws. */
 export type CreateApiClientErrorType = never;
 
-const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.optional(z.string()), result: z.optional(z.unknown()) });
-
 /**
  * Creates the API client.
  *
@@ -73,7 +73,7 @@ const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.op
  * @returns The client; its `call` resolves to `{ code, message, result? }` and never rejects.
  * @example
  * const api = createApiClient({ getAuthorization: () => storage.readAuthorization(), translate: (key) => i18n.t(key) });
- * const { code, result } = await api.call(meInfo); // meInfo from src/contract/member
+ * const { code, result } = await api.call('meInfo');
  */
 export function createApiClient({
   baseUrl = '',
@@ -91,10 +91,18 @@ export function createApiClient({
   const done = <T>(code: number, result?: T): ApiResult<T> =>
     result === undefined ? { code, message: messageOf(code) } : { code, message: messageOf(code), result };
 
-  async function call<TEndpoint extends Endpoint>(
-    endpoint: TEndpoint,
-    ...[parameters]: CallArguments<TEndpoint>
-  ): Promise<ApiResult<EndpointResult<TEndpoint>>> {
+  async function call<TName extends EndpointName>(
+    name: TName,
+    ...[parameters]: CallArguments<Endpoints[TName]>
+  ): Promise<ApiResult<EndpointResult<Endpoints[TName]>>> {
+    let contract: Awaited<ReturnType<typeof loadClientContract>>;
+    try {
+      contract = await loadClientContract();
+    } catch (error) {
+      logger.error(`api: ${name} not sent, the contract module did not load`, error);
+      return done(ApiCode.clientFailure);
+    }
+    const endpoint: Endpoint = contract.endpoints[name];
     const label = `${endpoint.method} ${endpoint.path}`;
     const query = validate(endpoint.query, parameters?.query);
     const body = validate(endpoint.body, parameters?.body);
@@ -132,7 +140,7 @@ export function createApiClient({
       clearTimeout(timer);
     }
 
-    const envelope = envelopeSchema.safeParse(payload);
+    const envelope = contract.envelopeSchema.safeParse(payload);
     if (!envelope.success) {
       logger.error(`api: ${label} answered something that is not an envelope`, envelope.error);
       return done(ApiCode.clientFailure);
@@ -143,7 +151,7 @@ export function createApiClient({
       logger.error(`api: ${label} result does not match the contract`, result.error);
       return done(ApiCode.clientFailure);
     }
-    return done(ApiCode.ok, result.data as EndpointResult<TEndpoint>);
+    return done(ApiCode.ok, result.data as EndpointResult<Endpoints[TName]>);
   }
 
   return { call };
@@ -151,7 +159,7 @@ export function createApiClient({
 
 type Validation = { success: true; data: unknown } | { success: false; error: z.core.$ZodError };
 
-function validate<TSchema extends z.ZodMiniType | undefined>(schema: TSchema, input: InputOf<TSchema> | undefined): Validation {
+function validate(schema: z.ZodMiniType | undefined, input: unknown): Validation {
   if (schema === undefined) return { success: true, data: undefined };
   return schema.safeParse(input);
 }

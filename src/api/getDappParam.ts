@@ -1,5 +1,5 @@
 import type { ApiCode } from '../contract/codes';
-import { dappParam, type DappParam } from '../contract/dapp';
+import type { DappParam } from '../contract/dapp';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type GetDappParamParameters = undefined;
@@ -16,5 +16,5 @@ export type GetDappParamErrorType = ApiFailure<typeof ApiCode.clientFailure | ty
  * const { result } = await getDappParam(api); // result?.chainId
  */
 export function getDappParam(client: ApiClient): Promise<GetDappParamReturnType> {
-  return client.call(dappParam);
+  return client.call('dappParam');
 }

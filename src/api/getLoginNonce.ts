@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { loginNonce } from '../contract/auth';
+import type { loginNonce } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
@@ -19,5 +19,5 @@ export type GetLoginNonceErrorType = ApiFailure<
  * const { result } = await getLoginNonce(api, { address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' });
  */
 export function getLoginNonce(client: ApiClient, parameters: GetLoginNonceParameters): Promise<GetLoginNonceReturnType> {
-  return client.call(loginNonce, { query: parameters });
+  return client.call('loginNonce', { query: parameters });
 }

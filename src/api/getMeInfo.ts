@@ -1,5 +1,5 @@
 import type { ApiCode } from '../contract/codes';
-import { meInfo, type MeInfo } from '../contract/member';
+import type { MeInfo } from '../contract/member';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type GetMeInfoParameters = undefined;
@@ -17,5 +17,5 @@ export type GetMeInfoErrorType = ApiFailure<
  * const { result } = await getMeInfo(api); // result?.inviteCode
  */
 export function getMeInfo(client: ApiClient): Promise<GetMeInfoReturnType> {
-  return client.call(meInfo);
+  return client.call('meInfo');
 }

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { logout as logoutEndpoint } from '../contract/auth';
+import type { logout as logoutEndpoint } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
@@ -17,5 +17,5 @@ export type LogoutErrorType = ApiFailure<typeof ApiCode.clientFailure | typeof A
  * await logout(api);
  */
 export function logout(client: ApiClient): Promise<LogoutReturnType> {
-  return client.call(logoutEndpoint);
+  return client.call('logout');
 }

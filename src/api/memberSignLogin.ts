@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { memberSignLogin as memberSignLoginEndpoint } from '../contract/auth';
+import type { memberSignLogin as memberSignLoginEndpoint } from '../contract/auth';
 import type { ApiCode } from '../contract/codes';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
@@ -28,5 +28,5 @@ export type MemberSignLoginErrorType = ApiFailure<
  * const { code, result } = await memberSignLogin(api, { message, signature, inviteCode: 'AB12CD' });
  */
 export function memberSignLogin(client: ApiClient, parameters: MemberSignLoginParameters): Promise<MemberSignLoginReturnType> {
-  return client.call(memberSignLoginEndpoint, { body: parameters });
+  return client.call('memberSignLogin', { body: parameters });
 }

@@ -61,8 +61,8 @@ export function createRootActors({
   const makeClient = (getAuthorization: () => string | null): ApiClient => {
     const client = createApiClient({ getAuthorization, translate, fetchImpl, logger });
     return {
-      call: async (endpoint, ...args) => {
-        const answer = await client.call(endpoint, ...args);
+      call: async (name, ...args) => {
+        const answer = await client.call(name, ...args);
         if (answer.code === tokenRejected) late.auth?.send({ type: 'server.tokenExpired' });
         return answer;
       },
@@ -72,7 +72,7 @@ export function createRootActors({
 
   const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, logger });
   const wallet = createActor(walletLogic, actorOptions);
-  const config = createActor(provideConfigMachine({ api, storage }), { ...actorOptions, input: { stored: storage.readDappParam() } });
+  const config = createActor(provideConfigMachine({ api, storage }), actorOptions);
   const auth = createActor(
     provideAuthMachine({
       api,

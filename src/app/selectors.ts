@@ -6,7 +6,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { authMachine } from '../../machines/auth/authMachine';
 import type { configMachine } from '../../machines/config/configMachine';
 import type { walletMachine } from '../../machines/wallet/walletMachine';
-import { dappParamSchema } from '../contract/dapp';
+import { loadedClientContract } from '../api/contractLoader';
 import type { DappParam } from '../contract/dapp';
 
 type WalletSnapshot = SnapshotFrom<typeof walletMachine>;
@@ -72,12 +72,16 @@ export function selectAccess(snapshot: AuthSnapshot): 'none' | 'temporary' | 'me
 
 const parsedConfig = new WeakMap<object, DappParam | null>();
 
-/** The app config when it is complete (fetched, or stored from last time); null until then. */
+/**
+ * The app config when it is complete (fetched, or stored from last time); null until then. A config only enters
+ * the context through the config actors, which load the contract first, so the schema is here whenever a config is.
+ */
 export function selectDappParam(snapshot: ConfigSnapshot): DappParam | null {
   const raw = snapshot.context.dappParam;
-  if (!raw) return null;
+  const contract = loadedClientContract();
+  if (!raw || !contract) return null;
   if (!parsedConfig.has(raw)) {
-    const parsed = dappParamSchema.safeParse(raw);
+    const parsed = contract.dappParamSchema.safeParse(raw);
     parsedConfig.set(raw, parsed.success ? parsed.data : null);
   }
   return parsedConfig.get(raw) ?? null;

@@ -1,4 +1,4 @@
 import { describeModelPaths } from '../support/describeModelPaths';
-import { configModel, configModelFromStorage } from './config.model';
+import { configModel } from './config.model';
 
-await describeModelPaths('config', [configModel, configModelFromStorage]);
+await describeModelPaths('config', [configModel]);

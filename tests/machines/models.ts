@@ -5,7 +5,7 @@
 import type { MachineModel } from '../support/modelPaths';
 import { walletModel } from './wallet.model';
 import { authModel, authModelFromMainToken, authModelFromTempToken } from './auth.model';
-import { configModel, configModelFromStorage } from './config.model';
+import { configModel } from './config.model';
 import { copyModel } from './copy.model';
 
 export interface MachineEntry {
@@ -32,8 +32,8 @@ export const machineEntries: MachineEntry[] = [
   {
     name: 'config',
     source: 'machines/config/configMachine.ts',
-    summary: 'App config (dappParam): fetched, stored in DAPP_PARAM, retried.',
-    models: [configModel, configModelFromStorage],
+    summary: 'App config (dappParam): the stored one checked, then fetched, stored in DAPP_PARAM, retried.',
+    models: [configModel],
   },
   {
     name: 'copy',
