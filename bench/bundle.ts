@@ -18,6 +18,13 @@ const ROUTE_BUDGET = 30 * 1024;
 const ENTRY_KEY = 'index.html';
 const LOGIN_KEY = 'src/routes/login.tsx';
 const ROUTE_PATTERN = /^src\/routes\/[^/]+\.tsx$/;
+/**
+ * Lazy chunks the app asks for as soon as it starts, after the first render: the contract schemas (the config
+ * check and the first API call) and the wallet discovery (eager connect); viem's runtime only when a wallet is
+ * injected. Not part of the first load (the page renders without them), printed so the whole start is visible.
+ */
+const AT_START_KEYS = ['src/contract/clientContract.ts', 'src/wallet/discovery.ts'];
+const WITH_WALLET_KEY = 'src/wallet/walletRuntime.ts';
 
 export interface BundleOptions {
   repoRoot: string;
@@ -119,6 +126,16 @@ export async function benchBundle(options: BundleOptions): Promise<void> {
     detail(`bundle.login.files: ${fileList.map(({ file, size }) => `${path.basename(file)} ${kib(size)}`).join(', ')}`);
     const asOne = gzipBytes(Buffer.concat(fileList.map(({ file }) => readFileSync(path.join(spaDir, file)))));
     detail(`bundle.login.asOneFile: ${kib(asOne)} gzip if the ${fileList.length} files were one (the split costs ${kib(loginGzip - asOne)})`);
+    const atStart = new Set<string>();
+    for (const key of AT_START_KEYS) staticClosure(manifest, key, atStart);
+    const atStartExtra = [...atStart].filter((file) => !loginFiles.has(file));
+    const withWallet = [...staticClosure(manifest, WITH_WALLET_KEY)].filter((file) => !loginFiles.has(file) && !atStart.has(file));
+    const atStartGzip = gzipTotal(spaDir, atStartExtra);
+    const withWalletGzip = gzipTotal(spaDir, withWallet);
+    detail(
+      `bundle.login.afterFirstRender: +${kib(atStartGzip)} requested at start (${atStartExtra.map((file) => path.basename(file)).join(', ')}), ` +
+        `${kib(loginGzip + atStartGzip)} in all; +${kib(withWalletGzip)} more with a wallet injected (viem), ${kib(loginGzip + atStartGzip + withWalletGzip)} in all`,
+    );
 
     const entryFiles = staticClosure(manifest, ENTRY_KEY);
     const floorEntryFiles = staticClosure(floorManifest, ENTRY_KEY);

@@ -12,7 +12,6 @@
  */
 import autocannon from 'autocannon';
 import { resolveToken } from '../server/auth/tokens';
-import { countTeam, getMemberInfo } from '../server/members/members';
 import type { BenchServer } from './appServer';
 import { signInBoundMember } from './appServer';
 import { startFloorServer } from './floorServer';
@@ -104,17 +103,14 @@ async function meanMs(times: number, task: () => Promise<unknown>): Promise<numb
   return (performance.now() - started) / times;
 }
 
-/** The three statements of a meInfo request, called directly (no HTTP), to see where a request's time goes. */
+/**
+ * The one statement of a meInfo request (ADR 0004: the access hook's resolveToken reads the token, its member and
+ * the recommender; the route answers from that record), called directly (no HTTP), to split a request's time.
+ */
 async function describeServices(server: BenchServer, token: string): Promise<void> {
-  const auth = await resolveToken(server.db, token, new Date());
-  if (!auth) throw new Error('the bench token does not resolve');
+  if (!(await resolveToken(server.db, token, new Date()))) throw new Error('the bench token does not resolve');
   const resolve = await meanMs(100, () => resolveToken(server.db, token, new Date()));
-  const info = await meanMs(100, () => getMemberInfo(server.db, auth.memberId));
-  const team = await meanMs(100, () => countTeam(server.db, auth.memberId));
-  detail(
-    `meinfo.service (${server.storage}, direct, sequential): resolveToken ${ms(resolve)}, getMemberInfo ${ms(info)} ` +
-      `(of which countTeam ${ms(team)}); ${ms(resolve + info)} of database work per request`,
-  );
+  detail(`meinfo.service (${server.storage}, direct, sequential): resolveToken ${ms(resolve)}, the request's only statement`);
 }
 
 function problems(summary: LoadSummary): string {

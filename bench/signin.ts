@@ -138,5 +138,5 @@ export async function benchSignIn(server: BenchServer): Promise<void> {
       `issueNonce ${ms(service.nonceMs / SERVICE_WALLETS)}, signIn ${ms(service.signInMs / SERVICE_WALLETS)} per sign-in, sequential`,
   );
   const query = await queryCost(server);
-  detail(`signin.db: ${ms(query)} per trivial query (SELECT 1 through drizzle, ${server.storage}); a sign-in runs about 9 statements`);
+  detail(`signin.db: ${ms(query)} per trivial query (SELECT 1 through drizzle, ${server.storage}); a sign-in runs 2 (loginNonce's insert, memberSignLogin's one write; ADR 0004)`);
 }

@@ -108,21 +108,6 @@ export function toMeInfo(record: MemberRecord): MeInfo {
 }
 
 /**
- * A member's team counts: the whole downline and the direct members. They are kept in the member's row by
- * bindRecommender (server/members/tree.ts), so this is a read, not a walk of the tree.
- *
- * @param db - database handle
- * @param memberId - the member
- * @returns team size (whole downline) and direct count; zeros for an unknown member
- * @example
- * const { teamSize, directCount } = await countTeam(db, 1);
- */
-export async function countTeam(db: Db, memberId: number): Promise<{ teamSize: number; directCount: number }> {
-  const [row] = await db.select({ teamSize: members.teamSize, directCount: members.directCount }).from(members).where(eq(members.id, memberId));
-  return row ?? { teamSize: 0, directCount: 0 };
-}
-
-/**
  * Reads what meInfo returns for a member, in one statement. (The meInfo route answers from the record the access
  * hook read with the token; this is for callers that have only the member's id.)
  *
