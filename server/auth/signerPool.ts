@@ -59,7 +59,8 @@ export class SignerPool {
   }
 
   /**
-   * Stops the workers; pending recoveries fail. The next recovery starts new ones.
+   * Stops the workers; pending recoveries fail at once (a worker may still answer before it exits: the answer is
+   * dropped). The next recovery starts new ones.
    *
    * @returns when every worker has exited
    * @example
@@ -68,6 +69,11 @@ export class SignerPool {
   async close(): Promise<void> {
     const lanes = [...this.#lanes];
     this.#lanes.fill(undefined);
+    const closed = new Error('signer pool closed');
+    for (const lane of lanes) {
+      for (const pending of lane?.pending.values() ?? []) pending.reject(closed);
+      lane?.pending.clear();
+    }
     await Promise.all(lanes.map((lane) => lane?.worker.terminate()));
   }
 
