@@ -1,4 +1,5 @@
 /** Loopback helpers: a free port, bounded polling, a small concurrency pool. */
+import http from 'node:http';
 import net from 'node:net';
 
 /**
@@ -54,4 +55,47 @@ export async function pool<T, R>(items: readonly T[], concurrency: number, task:
  */
 export function sleep(millis: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, millis));
+}
+
+/** One keep-alive agent per process: the load clients reuse their loopback connections. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * A JSON request over node:http with a keep-alive agent. The load clients use it instead of fetch, whose
+ * per-request cost (WHATWG streams) is several times node:http's and, on two cores, was measured as part of the
+ * server's rate.
+ *
+ * @param url - absolute http URL
+ * @param init - method and JSON body (POST)
+ * @returns the status and the parsed body
+ * @throws when the connection fails or the body is not JSON
+ * @example
+ * const { status, body } = await requestJson(`${baseUrl}/api/member/loginNonce?address=${address}`);
+ */
+export function requestJson(url: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<{ status: number; body: unknown }> {
+  const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: init.method ?? 'GET',
+        agent,
+        headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          try {
+            resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(payload);
+  });
 }

@@ -6,6 +6,7 @@ import type { Hex } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { z } from 'zod';
+import { requestJson } from './net';
 
 /** Where the messages are for: the server checks domain and URI host against SIWE_DOMAIN or its Host header. */
 export interface SiteBinding {
@@ -52,10 +53,9 @@ export function loopbackSite(port: number, chainId: number, statement: string): 
  * const nonce = await fetchNonce(site, account.address);
  */
 export async function fetchNonce(site: SiteBinding, address: string): Promise<Nonce> {
-  const response = await fetch(`${site.baseUrl}/api/member/loginNonce?address=${address}`);
-  const body: unknown = await response.json();
+  const { status, body } = await requestJson(`${site.baseUrl}/api/member/loginNonce?address=${address}`);
   const parsed = nonceAnswer.safeParse(body);
-  if (!parsed.success) throw new Error(`loginNonce answered ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+  if (!parsed.success) throw new Error(`loginNonce answered ${status} ${JSON.stringify(body).slice(0, 200)}`);
   return parsed.data.result;
 }
 
@@ -100,15 +100,13 @@ export async function postSignIn(
   signed: { message: string; signature: Hex },
   inviteCode?: string,
 ): Promise<{ auth: string; isFinishedBind: boolean }> {
-  const response = await fetch(`${site.baseUrl}/api/member/memberSignLogin`, {
+  const { status, body } = await requestJson(`${site.baseUrl}/api/member/memberSignLogin`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(inviteCode ? { ...signed, inviteCode } : signed),
+    body: inviteCode ? { ...signed, inviteCode } : signed,
   });
-  const body: unknown = await response.json();
   const parsed = signInAnswer.safeParse(body);
   if (!parsed.success || parsed.data.code !== 0 || !parsed.data.result) {
-    throw new Error(`memberSignLogin answered ${response.status} ${JSON.stringify(body).slice(0, 200)}`);
+    throw new Error(`memberSignLogin answered ${status} ${JSON.stringify(body).slice(0, 200)}`);
   }
   return parsed.data.result;
 }
