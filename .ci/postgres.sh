@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL 15 cluster for tests (DESIGN.md, "PostgreSQL in tests").
+# A throwaway PostgreSQL cluster (Debian's newest installed major, 15 on bookworm) for tests (DESIGN.md, "PostgreSQL in tests").
 #
 #   source .ci/postgres.sh start     # starts a cluster, exports DATABASE_URL and PG_TEST_DIR
 #   .ci/postgres.sh stop "$PG_TEST_DIR"   # stops it and removes its folder
 #   .ci/postgres.sh start --print    # (not sourced) prints `export ...` lines for eval
+#   .ci/postgres.sh available        # exits 0 when initdb is installed
 #
 # initdb and pg_ctl refuse to run as root, so when run as root the cluster lives in a temp folder owned by the
 # postgres user and the server commands run through `runuser -u postgres --`. Trust auth, 127.0.0.1 only, a free
 # port, and the socket inside the folder: nothing outside the folder is touched.
 # .ci/with-postgres.sh wraps start/stop around a command and always cleans up.
 
-PG_BIN="${PG_BIN:-/usr/lib/postgresql/15/bin}"
+PG_BIN="${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)}"
 PG_DB_NAME="${PG_DB_NAME:-member_dapp_test}"
 
 as_owner() {
@@ -50,7 +51,7 @@ pg_start() {
     printf 'export DATABASE_URL=%q\nexport PG_TEST_DIR=%q\n' "$url" "$dir"
   else
     export DATABASE_URL="$url" PG_TEST_DIR="$dir"
-    echo "postgres.sh: PostgreSQL 15 on 127.0.0.1:$port (folder $dir); DATABASE_URL=$url" >&2
+    echo "postgres.sh: PostgreSQL ($PG_BIN) on 127.0.0.1:$port (folder $dir); DATABASE_URL=$url" >&2
   fi
 }
 
@@ -79,5 +80,6 @@ set -euo pipefail
 case "${1:-}" in
   start) shift; pg_start --print ;;
   stop) shift; pg_stop "$@" ;;
-  *) echo "usage: .ci/postgres.sh start | stop <dir>   (or: source .ci/postgres.sh start)" >&2; exit 2 ;;
+  available) [ -n "$PG_BIN" ] && [ -x "$PG_BIN/initdb" ] ;;
+  *) echo "usage: .ci/postgres.sh start | stop <dir> | available   (or: source .ci/postgres.sh start)" >&2; exit 2 ;;
 esac

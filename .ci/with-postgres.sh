@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a command with DATABASE_URL pointing at a fresh throwaway PostgreSQL 15 cluster, and always removes the
+# Runs a command with DATABASE_URL pointing at a fresh throwaway PostgreSQL cluster, and always removes the
 # cluster afterwards (success, failure or Ctrl-C). The command's exit code is kept.
 #
 #   .ci/with-postgres.sh npx vitest run --project unit tests/server
