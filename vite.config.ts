@@ -27,9 +27,11 @@ export default defineConfig({
     },
   },
   server: {
+    // Keep the page's Host header: the server checks the sign-in message's domain against it (Vite's string
+    // shorthand would set changeOrigin and send 127.0.0.1:8080, refusing every sign-in with 1005).
     proxy: {
-      '/api': 'http://127.0.0.1:8080',
-      '/locales': 'http://127.0.0.1:8080',
+      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      '/locales': { target: 'http://127.0.0.1:8080', changeOrigin: false },
     },
   },
   test: {

@@ -19,10 +19,21 @@ const i18n = createI18n();
 void i18n.init();
 i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', language));
 
+// Development only (src/dev/demoWallet.ts): `?demoWallet` adds a demo wallet before the app looks for wallets.
+// import.meta.env.DEV is false in a production build, so the bundler drops this import.
+const demoWallet = import.meta.env.DEV
+  ? import('./dev/demoWallet')
+      .then(({ installDemoWalletIfAsked }) => void installDemoWalletIfAsked(window))
+      .catch((error: unknown) => console.error('demo wallet not installed', error))
+  : undefined;
+
 const actors = createRootActors({
   storage: createBrowserStorage(),
   translate: (key) => i18n.t(key),
-  loadProviders: () => loadProviders(),
+  loadProviders: async () => {
+    await demoWallet;
+    return loadProviders();
+  },
   site: { domain: window.location.host, uri: window.location.origin },
 });
 const router = createBrowserRouter(routes);

@@ -1,0 +1,187 @@
+/**
+ * A demo wallet for desktop browsers without one, in development only (`npm run dev`, then open any page with
+ * `?demoWallet`; `?demoWallet=off` removes it). It behaves like a MetaMask-style extension: it announces itself by
+ * EIP-6963, starts on Ethereum (chain 1) so the app's switch-and-add-chain flow shows, answers 4902 for chains it
+ * does not know, and signs with viem's local account. Its key and state stay in this browser's localStorage
+ * (DEMO_WALLET). main.tsx imports this module only under `import.meta.env.DEV`, so production builds do not
+ * contain it (tests/e2e/demoWalletAbsent.spec.ts checks dist/spa).
+ */
+import { isHex, numberToHex, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import * as z from 'zod/mini';
+import type { Eip1193Listener, Eip1193Provider, Eip1193RequestArguments } from '../wallet/types';
+
+export const DEMO_WALLET_KEY = 'DEMO_WALLET';
+export const DEMO_WALLET_RDNS = 'dev.member-dapp.demo';
+
+const storedStateSchema = z.object({
+  privateKey: z.string().check(z.regex(/^0x[0-9a-f]{64}$/)),
+  connected: z.boolean(),
+  chainId: z.number().check(z.int(), z.positive()),
+  knownChainIds: z.array(z.number().check(z.int(), z.positive())),
+});
+type DemoWalletState = z.infer<typeof storedStateSchema>;
+
+/** The storage the wallet keeps its state in (localStorage in the page). */
+export interface DemoWalletStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+/** An EIP-1193 error (ProviderRpcError): the app reads `code` and `message`. */
+export class DemoWalletRpcError extends Error {
+  override name = 'DemoWalletRpcError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function readState(storage: DemoWalletStorage): DemoWalletState {
+  try {
+    const parsed = storedStateSchema.safeParse(JSON.parse(storage.getItem(DEMO_WALLET_KEY) ?? 'null'));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Unreadable state: start a new wallet.
+  }
+  return { privateKey: generatePrivateKey(), connected: false, chainId: 1, knownChainIds: [1] };
+}
+
+/** The first parameter of a request, when the params are an array (EIP-1193). */
+function firstParam(args: Eip1193RequestArguments): unknown {
+  return Array.isArray(args.params) ? args.params[0] : undefined;
+}
+
+function chainIdParam(value: unknown): number {
+  const raw = typeof value === 'object' && value !== null && 'chainId' in value ? value.chainId : undefined;
+  if (typeof raw !== 'string' || !isHex(raw)) throw new DemoWalletRpcError(-32602, 'Invalid parameters: chainId must be a hex string');
+  return Number.parseInt(raw, 16);
+}
+
+/**
+ * Creates the demo wallet's provider over a storage. A second provider over the same storage is the same wallet
+ * (a reload).
+ *
+ * @param storage - where the key and state live
+ * @returns the EIP-1193 provider and the account's address
+ * @example
+ * const { provider, address } = createDemoWalletProvider(localStorage);
+ */
+export function createDemoWalletProvider(storage: DemoWalletStorage): { provider: Eip1193Provider; address: Hex } {
+  const state = readState(storage);
+  const account = privateKeyToAccount(state.privateKey as Hex);
+  const listeners = new Map<string, Set<Eip1193Listener>>();
+  const save = () => storage.setItem(DEMO_WALLET_KEY, JSON.stringify(state));
+  const emit = (event: string, ...payload: unknown[]) => {
+    for (const listener of listeners.get(event) ?? []) listener(...payload);
+  };
+  const switchTo = (chainId: number) => {
+    if (state.chainId === chainId) return;
+    state.chainId = chainId;
+    save();
+    emit('chainChanged', numberToHex(chainId));
+  };
+  save();
+
+  const answer = async (args: Eip1193RequestArguments): Promise<unknown> => {
+    switch (args.method) {
+      case 'eth_accounts':
+        return state.connected ? [account.address] : [];
+      case 'eth_requestAccounts':
+        if (!state.connected) {
+          state.connected = true;
+          save();
+          emit('accountsChanged', [account.address]);
+        }
+        return [account.address];
+      case 'eth_chainId':
+        return numberToHex(state.chainId);
+      case 'wallet_switchEthereumChain': {
+        const chainId = chainIdParam(firstParam(args));
+        if (!state.knownChainIds.includes(chainId)) {
+          throw new DemoWalletRpcError(4902, `Unrecognized chain ID "${numberToHex(chainId)}". Try adding the chain using wallet_addEthereumChain first.`);
+        }
+        switchTo(chainId);
+        return null;
+      }
+      case 'wallet_addEthereumChain': {
+        const chainId = chainIdParam(firstParam(args));
+        if (!state.knownChainIds.includes(chainId)) state.knownChainIds.push(chainId);
+        switchTo(chainId); // as MetaMask: adding a chain also switches to it
+        save();
+        return null;
+      }
+      case 'personal_sign': {
+        const [message, address] = Array.isArray(args.params) ? args.params : [];
+        if (!state.connected || typeof address !== 'string' || address.toLowerCase() !== account.address.toLowerCase()) {
+          throw new DemoWalletRpcError(4100, 'The requested account and/or method has not been authorized by the user.');
+        }
+        if (typeof message !== 'string') throw new DemoWalletRpcError(-32602, 'Invalid parameters: message must be a string');
+        // personal_sign sends the text hex encoded; a wallet signs the bytes (and shows them as text).
+        const raw = isHex(message) ? message : undefined;
+        return account.signMessage({ message: raw ? { raw } : message });
+      }
+      default:
+        throw new DemoWalletRpcError(4200, `The Provider does not support the requested method: ${args.method}.`);
+    }
+  };
+
+  const provider: Eip1193Provider = {
+    request: answer,
+    on: (event, listener) => {
+      const set = listeners.get(event) ?? new Set();
+      set.add(listener);
+      listeners.set(event, set);
+      return provider;
+    },
+    removeListener: (event, listener) => {
+      listeners.get(event)?.delete(listener);
+      return provider;
+    },
+  };
+  return { provider, address: account.address };
+}
+
+/** The part of `window` the installer uses. */
+export interface DemoWalletWindow {
+  location: { search: string };
+  localStorage: DemoWalletStorage;
+  addEventListener: EventTarget['addEventListener'];
+  dispatchEvent: EventTarget['dispatchEvent'];
+}
+
+const icon = `data:image/svg+xml,${encodeURIComponent(
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="8" fill="#4b5563"/><text x="16" y="21" font-size="13" text-anchor="middle" fill="#fff" font-family="sans-serif">DEV</text></svg>',
+)}`;
+
+/**
+ * Installs the demo wallet when the page asks for it: `?demoWallet` turns it on (and it stays on in this browser),
+ * `?demoWallet=off` turns it off and forgets its key. Once on, it announces itself (EIP-6963) now and whenever the
+ * app asks for wallets.
+ *
+ * @param win - the page's window
+ * @returns the demo account's address when installed, else undefined
+ * @example
+ * if (import.meta.env.DEV) void import('./dev/demoWallet').then(({ installDemoWalletIfAsked }) => installDemoWalletIfAsked(window));
+ */
+export function installDemoWalletIfAsked(win: DemoWalletWindow): Hex | undefined {
+  const asked = new URLSearchParams(win.location.search).get('demoWallet');
+  if (asked === 'off') {
+    win.localStorage.removeItem(DEMO_WALLET_KEY);
+    return undefined;
+  }
+  if (asked === null && win.localStorage.getItem(DEMO_WALLET_KEY) === null) return undefined;
+
+  const { provider, address } = createDemoWalletProvider(win.localStorage);
+  const detail = Object.freeze({
+    info: Object.freeze({ uuid: crypto.randomUUID(), name: 'Demo wallet (development)', icon, rdns: DEMO_WALLET_RDNS }),
+    provider,
+  });
+  const announce = () => win.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+  win.addEventListener('eip6963:requestProvider', announce);
+  announce();
+  return address;
+}
