@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import { testDappParam } from '../../tests/support/fakeApi';
+import { createMemoryStorage } from '../../tests/support/memoryStorage';
 import type { ApiClient } from '../api/client';
 import { selectDappParam } from '../app/selectors';
 import { createBrowserStorage } from '../storage/browserStorage';
@@ -11,9 +12,8 @@ import { provideConfigMachine } from './configActors';
 const silentApi: ApiClient = { call: () => new Promise(() => {}) };
 
 async function restore(stored: string | undefined) {
-  const data = new Map<string, string>(stored === undefined ? [] : [[STORAGE_KEYS.dappParam, stored]]);
   const storage = createBrowserStorage({
-    storage: { getItem: (key) => data.get(key) ?? null, setItem: (key, value) => void data.set(key, value), removeItem: (key) => void data.delete(key) },
+    storage: createMemoryStorage(stored === undefined ? {} : { [STORAGE_KEYS.dappParam]: stored }),
     logger: { warn: () => {} },
   });
   const actor = createActor(provideConfigMachine({ api: silentApi, storage })).start();

@@ -2,14 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { verifyMessage, type Hex } from 'viem';
 import { findProviders } from '../wallet/discovery';
 import { createDemoWalletProvider, DEMO_WALLET_KEY, DEMO_WALLET_RDNS, installDemoWalletIfAsked } from './demoWallet';
-import type { DemoWalletStorage, DemoWalletWindow } from './demoWallet';
+import type { DemoWalletWindow } from './demoWallet';
+import { createMemoryStorage } from '../../tests/support/memoryStorage';
 
-function memoryStorage(): DemoWalletStorage & { data: Map<string, string> } {
-  const data = new Map<string, string>();
-  return { data, getItem: (key) => data.get(key) ?? null, setItem: (key, value) => void data.set(key, value), removeItem: (key) => void data.delete(key) };
-}
-
-function fakeWindow(search: string, localStorage = memoryStorage()): DemoWalletWindow & EventTarget {
+function fakeWindow(search: string, localStorage = createMemoryStorage()): DemoWalletWindow & EventTarget {
   return Object.assign(new EventTarget(), { location: { search }, localStorage });
 }
 
@@ -17,7 +13,7 @@ const bscParams = { chainId: '0x38', chainName: 'BNB Smart Chain', nativeCurrenc
 
 describe('demo wallet provider', () => {
   it('behavior: connects on eth_requestAccounts only, and a reload is the same connected wallet', async () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     const { provider, address } = createDemoWalletProvider(storage);
     const changes: unknown[] = [];
     provider.on('accountsChanged', (accounts) => changes.push(accounts));
@@ -30,7 +26,7 @@ describe('demo wallet provider', () => {
   });
 
   it('behavior: answers 4902 for an unknown chain; adding it switches to it, like MetaMask', async () => {
-    const { provider } = createDemoWalletProvider(memoryStorage());
+    const { provider } = createDemoWalletProvider(createMemoryStorage());
     const chains: unknown[] = [];
     provider.on('chainChanged', (chainId) => chains.push(chainId));
     expect(await provider.request({ method: 'eth_chainId' })).toBe('0x1');
@@ -42,7 +38,7 @@ describe('demo wallet provider', () => {
   });
 
   it('behavior: personal_sign signs the text for its own connected account only', async () => {
-    const { provider, address } = createDemoWalletProvider(memoryStorage());
+    const { provider, address } = createDemoWalletProvider(createMemoryStorage());
     const message = 'localhost wants you to sign in with your Ethereum account';
     const hexMessage: Hex = `0x${Buffer.from(message, 'utf8').toString('hex')}`;
     await expect(provider.request({ method: 'personal_sign', params: [hexMessage, address] })).rejects.toMatchObject({ code: 4100 });
@@ -55,7 +51,7 @@ describe('demo wallet provider', () => {
   });
 
   it('behavior: other methods answer 4200', async () => {
-    const { provider } = createDemoWalletProvider(memoryStorage());
+    const { provider } = createDemoWalletProvider(createMemoryStorage());
     await expect(provider.request({ method: 'eth_sendTransaction', params: [] })).rejects.toMatchObject({ code: 4200 });
   });
 });
@@ -70,11 +66,11 @@ describe('installDemoWalletIfAsked', () => {
   });
 
   it('behavior: stays on in this browser without the parameter; ?demoWallet=off removes it and its key', async () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     const address = installDemoWalletIfAsked(fakeWindow('?demoWallet', storage));
     expect(installDemoWalletIfAsked(fakeWindow('', storage))).toBe(address);
     expect(installDemoWalletIfAsked(fakeWindow('?demoWallet=off', storage))).toBeUndefined();
-    expect(storage.data.has(DEMO_WALLET_KEY)).toBe(false);
+    expect(storage.entries.has(DEMO_WALLET_KEY)).toBe(false);
     const win = fakeWindow('', storage);
     expect(installDemoWalletIfAsked(win)).toBeUndefined();
     expect(await findProviders(win, { announceWindowMs: 1 })).toEqual([]);

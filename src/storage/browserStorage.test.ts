@@ -2,16 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createBrowserStorage } from './browserStorage';
 import type { KeyValueStorage } from './browserStorage';
 import { STORAGE_KEYS } from './keys';
-
-function memoryStorage(initial: Record<string, string> = {}): KeyValueStorage & { data: Map<string, string> } {
-  const data = new Map(Object.entries(initial));
-  return {
-    data,
-    getItem: (key) => data.get(key) ?? null,
-    setItem: (key, value) => void data.set(key, value),
-    removeItem: (key) => void data.delete(key),
-  };
-}
+import { createMemoryStorage } from '../../tests/support/memoryStorage';
 
 const brokenStorage: KeyValueStorage = {
   getItem: () => {
@@ -41,16 +32,16 @@ describe('STORAGE_KEYS', () => {
 
 describe('createBrowserStorage', () => {
   it('behavior: tokens are stored as JSON strings and read back raw', () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     const store = createBrowserStorage({ storage });
     expect(store.writeJson(STORAGE_KEYS.token, 'abc123')).toBe(true);
-    expect(storage.data.get('TOKEN_STORE')).toBe('"abc123"');
+    expect(storage.entries.get('TOKEN_STORE')).toBe('"abc123"');
     expect(store.readText(STORAGE_KEYS.token)).toBe('"abc123"');
     expect(store.readJson(STORAGE_KEYS.token)).toBe('abc123');
   });
 
   it('behavior: user info round-trips as JSON and can be removed', () => {
-    const storage = memoryStorage();
+    const storage = createMemoryStorage();
     const store = createBrowserStorage({ storage });
     store.writeJson(STORAGE_KEYS.userInfo, { address: '0xabc', level: 1 });
     expect(store.readJson(STORAGE_KEYS.userInfo)).toEqual({ address: '0xabc', level: 1 });
@@ -59,9 +50,9 @@ describe('createBrowserStorage', () => {
   });
 
   it('behavior: writing undefined removes the key', () => {
-    const storage = memoryStorage({ USER_INFO_STORE: '{}' });
+    const storage = createMemoryStorage({ USER_INFO_STORE: '{}' });
     createBrowserStorage({ storage }).writeJson(STORAGE_KEYS.userInfo, undefined);
-    expect(storage.data.has('USER_INFO_STORE')).toBe(false);
+    expect(storage.entries.has('USER_INFO_STORE')).toBe(false);
   });
 
   it.each([
@@ -71,24 +62,24 @@ describe('createBrowserStorage', () => {
     ['an array', { DAPP_PARAM: '[1]' }],
   ])('behavior: DAPP_PARAM %s reads as {}', (_, initial: Record<string, string>) => {
     const logger = { warn: vi.fn() };
-    expect(createBrowserStorage({ storage: memoryStorage(initial), logger }).readDappParam()).toEqual({});
+    expect(createBrowserStorage({ storage: createMemoryStorage(initial), logger }).readDappParam()).toEqual({});
   });
 
   it('behavior: DAPP_PARAM reads back the stored object', () => {
-    const store = createBrowserStorage({ storage: memoryStorage() });
+    const store = createBrowserStorage({ storage: createMemoryStorage() });
     store.writeJson(STORAGE_KEYS.dappParam, { chainId: 56 });
     expect(store.readDappParam()).toEqual({ chainId: 56 });
   });
 
   it('behavior: authorization is the main token, else the temporary token, else null', () => {
-    const storage = memoryStorage({ TEMP_TOKEN_STORE: '"temp"' });
+    const storage = createMemoryStorage({ TEMP_TOKEN_STORE: '"temp"' });
     const store = createBrowserStorage({ storage });
     expect(store.readAuthorization()).toBe('"temp"');
-    storage.data.set('TOKEN_STORE', '""');
+    storage.entries.set('TOKEN_STORE', '""');
     expect(store.readAuthorization()).toBe('"temp"');
-    storage.data.set('TOKEN_STORE', '"main"');
+    storage.entries.set('TOKEN_STORE', '"main"');
     expect(store.readAuthorization()).toBe('"main"');
-    storage.data.clear();
+    storage.entries.clear();
     expect(store.readAuthorization()).toBeNull();
   });
 
@@ -122,7 +113,7 @@ describe('createBrowserStorage', () => {
     const logger = { warn: vi.fn() };
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    expect(createBrowserStorage({ storage: memoryStorage(), logger }).writeJson(STORAGE_KEYS.userInfo, cyclic)).toBe(false);
+    expect(createBrowserStorage({ storage: createMemoryStorage(), logger }).writeJson(STORAGE_KEYS.userInfo, cyclic)).toBe(false);
     expect(logger.warn).toHaveBeenCalledOnce();
   });
 

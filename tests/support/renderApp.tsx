@@ -20,11 +20,13 @@ import type { RootActors } from '../../src/app/rootActors';
 import { routes } from '../../src/app/routes';
 import { createI18n } from '../../src/i18n/i18n';
 import { createBrowserStorage } from '../../src/storage/browserStorage';
-import type { BrowserStorage, KeyValueStorage } from '../../src/storage/browserStorage';
+import type { BrowserStorage } from '../../src/storage/browserStorage';
 import type { DiscoveredProvider, Eip1193Provider } from '../../src/wallet/types';
 import { accountA } from '../machines/wallet.model';
 import { createFakeApi } from './fakeApi';
 import type { FakeApi } from './fakeApi';
+import { createMemoryStorage } from './memoryStorage';
+import type { MemoryStorage } from './memoryStorage';
 import { createDeferred, createFakeEip1193Provider, providerError } from './fakeEip1193Provider';
 import type { Deferred, FakeEip1193Options, FakeEip1193Provider, ProviderErrorInit } from './fakeEip1193Provider';
 
@@ -98,11 +100,6 @@ export interface DiscoveryControl {
   fail(error: unknown): Promise<void>;
 }
 
-/** An in-memory Web Storage, readable by the test. */
-export interface MemoryStorage extends KeyValueStorage {
-  readonly entries: Map<string, string>;
-}
-
 export interface RenderedApp extends RenderResult {
   actors: RootActors;
   router: ReturnType<typeof createMemoryRouter>;
@@ -128,22 +125,6 @@ const localeFiles = import.meta.glob<Record<string, unknown>>('../../locales/en/
 export const englishResources: Resource = {
   en: Object.fromEntries(Object.entries(localeFiles).map(([file, content]) => [/([^/]+)\.json$/.exec(file)?.[1] ?? file, content])),
 };
-
-/**
- * Makes an in-memory Web Storage.
- *
- * @param initial - Entries at start.
- * @returns The storage, with its entries visible.
- */
-export function createMemoryStorage(initial: Record<string, string> = {}): MemoryStorage {
-  const entries = new Map(Object.entries(initial));
-  return {
-    entries,
-    getItem: (key) => entries.get(key) ?? null,
-    setItem: (key, value) => void entries.set(key, value),
-    removeItem: (key) => void entries.delete(key),
-  };
-}
 
 const silentLogger = { debug: () => undefined, warn: () => undefined, error: () => undefined };
 
