@@ -109,9 +109,11 @@ export function createDemoWalletProvider(storage: DemoWalletStorage): { provider
       }
       case 'wallet_addEthereumChain': {
         const chainId = chainIdParam(firstParam(args));
-        if (!state.knownChainIds.includes(chainId)) state.knownChainIds.push(chainId);
+        if (!state.knownChainIds.includes(chainId)) {
+          state.knownChainIds.push(chainId);
+          save();
+        }
         switchTo(chainId); // as MetaMask: adding a chain also switches to it
-        save();
         return null;
       }
       case 'personal_sign': {
