@@ -1,15 +1,16 @@
 /**
  * A demo wallet for desktop browsers without one, in development only (`npm run dev`, then open any page with
- * `?demoWallet`; `?demoWallet=off` removes it). It behaves like a MetaMask-style extension: it announces itself by
- * EIP-6963, starts on Ethereum (chain 1) so the app's switch-and-add-chain flow shows, answers 4902 for chains it
- * does not know, and signs with viem's local account. Its key and state stay in this browser's localStorage
+ * `?demoWallet`; `?demoWallet=off` removes it). It behaves like a MetaMask-style extension (simulatedWallet.ts): it
+ * announces itself by EIP-6963, starts on Ethereum (chain 1) so the app's switch-and-add-chain flow shows, answers
+ * 4902 for chains it does not know, and signs with viem's local account. Its key and state stay in this browser's localStorage
  * (DEMO_WALLET). main.tsx imports this module only under `import.meta.env.DEV`, so production builds do not
  * contain it (tests/e2e/demoWalletAbsent.spec.ts checks dist/spa).
  */
-import { isHex, numberToHex, type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import * as z from 'zod/mini';
-import type { Eip1193Listener, Eip1193Provider, Eip1193RequestArguments } from '../wallet/types';
+import type { Eip1193Listener, Eip1193Provider } from '../wallet/types';
+import { SimulatedWallet } from './simulatedWallet';
 
 export const DEMO_WALLET_KEY = 'DEMO_WALLET';
 export const DEMO_WALLET_RDNS = 'dev.member-dapp.demo';
@@ -29,17 +30,6 @@ export interface DemoWalletStorage {
   removeItem(key: string): void;
 }
 
-/** An EIP-1193 error (ProviderRpcError): the app reads `code` and `message`. */
-export class DemoWalletRpcError extends Error {
-  override name = 'DemoWalletRpcError';
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function readState(storage: DemoWalletStorage): DemoWalletState {
   try {
     const parsed = storedStateSchema.safeParse(JSON.parse(storage.getItem(DEMO_WALLET_KEY) ?? 'null'));
@@ -50,20 +40,10 @@ function readState(storage: DemoWalletStorage): DemoWalletState {
   return { privateKey: generatePrivateKey(), connected: false, chainId: 1, knownChainIds: [1] };
 }
 
-/** The first parameter of a request, when the params are an array (EIP-1193). */
-function firstParam(args: Eip1193RequestArguments): unknown {
-  return Array.isArray(args.params) ? args.params[0] : undefined;
-}
-
-function chainIdParam(value: unknown): number {
-  const raw = typeof value === 'object' && value !== null && 'chainId' in value ? value.chainId : undefined;
-  if (typeof raw !== 'string' || !isHex(raw)) throw new DemoWalletRpcError(-32602, 'Invalid parameters: chainId must be a hex string');
-  return Number.parseInt(raw, 16);
-}
-
 /**
  * Creates the demo wallet's provider over a storage. A second provider over the same storage is the same wallet
- * (a reload).
+ * (a reload). Its answers are src/dev/simulatedWallet.ts, as the e2e test wallet's are; a connect also emits
+ * accountsChanged, as MetaMask does.
  *
  * @param storage - where the key and state live
  * @returns the EIP-1193 provider and the account's address
@@ -71,68 +51,34 @@ function chainIdParam(value: unknown): number {
  * const { provider, address } = createDemoWalletProvider(localStorage);
  */
 export function createDemoWalletProvider(storage: DemoWalletStorage): { provider: Eip1193Provider; address: Hex } {
-  const state = readState(storage);
-  const account = privateKeyToAccount(state.privateKey as Hex);
+  const { privateKey, connected, chainId, knownChainIds } = readState(storage);
   const listeners = new Map<string, Set<Eip1193Listener>>();
-  const save = () => storage.setItem(DEMO_WALLET_KEY, JSON.stringify(state));
-  const emit = (event: string, ...payload: unknown[]) => {
-    for (const listener of listeners.get(event) ?? []) listener(...payload);
-  };
-  const switchTo = (chainId: number) => {
-    if (state.chainId === chainId) return;
-    state.chainId = chainId;
-    save();
-    emit('chainChanged', numberToHex(chainId));
-  };
+  const wallet = new SimulatedWallet({
+    accounts: [privateKeyToAccount(privateKey as Hex)],
+    chainId,
+    knownChainIds,
+    connected,
+    emit: (event, payload) => {
+      for (const listener of listeners.get(event) ?? []) listener(payload);
+    },
+  });
+  const save = () =>
+    storage.setItem(
+      DEMO_WALLET_KEY,
+      JSON.stringify({ privateKey, connected: wallet.isConnected, chainId: wallet.chainId, knownChainIds: wallet.knownChainIds } satisfies DemoWalletState),
+    );
   save();
 
-  const answer = async (args: Eip1193RequestArguments): Promise<unknown> => {
-    switch (args.method) {
-      case 'eth_accounts':
-        return state.connected ? [account.address] : [];
-      case 'eth_requestAccounts':
-        if (!state.connected) {
-          state.connected = true;
-          save();
-          emit('accountsChanged', [account.address]);
-        }
-        return [account.address];
-      case 'eth_chainId':
-        return numberToHex(state.chainId);
-      case 'wallet_switchEthereumChain': {
-        const chainId = chainIdParam(firstParam(args));
-        if (!state.knownChainIds.includes(chainId)) {
-          throw new DemoWalletRpcError(4902, `Unrecognized chain ID "${numberToHex(chainId)}". Try adding the chain using wallet_addEthereumChain first.`);
-        }
-        switchTo(chainId);
-        return null;
-      }
-      case 'wallet_addEthereumChain': {
-        const chainId = chainIdParam(firstParam(args));
-        if (!state.knownChainIds.includes(chainId)) {
-          state.knownChainIds.push(chainId);
-          save();
-        }
-        switchTo(chainId); // as MetaMask: adding a chain also switches to it
-        return null;
-      }
-      case 'personal_sign': {
-        const [message, address] = Array.isArray(args.params) ? args.params : [];
-        if (!state.connected || typeof address !== 'string' || address.toLowerCase() !== account.address.toLowerCase()) {
-          throw new DemoWalletRpcError(4100, 'The requested account and/or method has not been authorized by the user.');
-        }
-        if (typeof message !== 'string') throw new DemoWalletRpcError(-32602, 'Invalid parameters: message must be a string');
-        // personal_sign sends the text hex encoded; a wallet signs the bytes (and shows them as text).
-        const raw = isHex(message) ? message : undefined;
-        return account.signMessage({ message: raw ? { raw } : message });
-      }
-      default:
-        throw new DemoWalletRpcError(4200, `The Provider does not support the requested method: ${args.method}.`);
-    }
-  };
-
   const provider: Eip1193Provider = {
-    request: answer,
+    request: async (args) => {
+      const wasConnected = wallet.isConnected;
+      try {
+        return await wallet.answer(args);
+      } finally {
+        save();
+        if (!wasConnected && wallet.isConnected) for (const listener of listeners.get('accountsChanged') ?? []) listener([wallet.address]);
+      }
+    },
     on: (event, listener) => {
       const set = listeners.get(event) ?? new Set();
       set.add(listener);
@@ -144,7 +90,7 @@ export function createDemoWalletProvider(storage: DemoWalletStorage): { provider
       return provider;
     },
   };
-  return { provider, address: account.address };
+  return { provider, address: wallet.address };
 }
 
 /** The part of `window` the installer uses. */

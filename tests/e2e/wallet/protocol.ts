@@ -10,12 +10,9 @@ export interface WalletRequest {
   params?: unknown;
 }
 
-/** EIP-1193 ProviderRpcError fields. */
-export interface RpcErrorShape {
-  code: number;
-  message: string;
-  data?: unknown;
-}
+import type { RpcErrorShape } from '../../../src/dev/simulatedWallet';
+
+export type { RpcErrorShape };
 
 export type WalletAnswer = { ok: true; result: unknown } | { ok: false; error: RpcErrorShape };
 
