@@ -2,6 +2,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+/** Import boundaries (STYLE.md "Layout"): each folder lists the paths it may never import. */
+const outsideOf = (...folders) => folders.flatMap((folder) => [`${folder}/*`, `../${folder}/*`, `../../${folder}/*`, `../../../${folder}/*`]);
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', 'test-results/', 'docs/'] },
   js.configs.recommended,
@@ -17,11 +20,45 @@ export default tseslint.config(
     },
   },
   {
-    // Machines are pure logic: no React, DOM, fetch, storage (DESIGN.md, "The shape").
+    // Machines are pure logic: no React, DOM, fetch, storage, nor anything of the app (DESIGN.md, "The shape").
     files: ['machines/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['react', 'react-*', '../src/*', '../../src/*', 'viem'] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: ['react', 'react-*', 'viem', ...outsideOf('src', 'server', 'tests', 'api-schema')] },
+      ],
       'no-restricted-globals': ['error', 'window', 'document', 'fetch', 'localStorage', 'sessionStorage'],
     },
+  },
+  {
+    // The API's schemas are shared by the app and the server: they stand on zod alone.
+    files: ['api-schema/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '^(?!zod(/|$)|\\./)', message: 'api-schema depends only on zod and its own files.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Components are presentational: props in, callbacks out. They never reach into routes or machines.
+    files: ['src/components/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [...outsideOf('routes', 'machines', 'server', 'tests')] }],
+    },
+  },
+  {
+    // The app and the server meet only in api-schema: neither imports the other.
+    files: ['src/**/*.{ts,tsx}'],
+    ignores: ['src/components/**', 'src/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...outsideOf('server', 'tests')] }] },
+  },
+  {
+    files: ['server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...outsideOf('src', 'tests', 'machines')] }] },
   },
 );

@@ -39,7 +39,7 @@ export function recordChunkModules(into: ChunkModules): Plugin {
  *
  * @param id - module id as the bundler saw it
  * @param root - project root (to name app folders)
- * @returns e.g. `react-dom`, `@xstate/react`, `app:src/contract`, `app:machines`
+ * @returns e.g. `react-dom`, `@xstate/react`, `app:api-schema`, `app:machines`
  * @example
  * groupOf('/app/node_modules/@xstate/react/dist/index.js', '/app'); // '@xstate/react'
  */

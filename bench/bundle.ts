@@ -23,7 +23,7 @@ const ROUTE_PATTERN = /^src\/routes\/[^/]+\.tsx$/;
  * check and the first API call) and the wallet discovery (eager connect); viem's runtime only when a wallet is
  * injected. Not part of the first load (the page renders without them), printed so the whole start is visible.
  */
-const AT_START_KEYS = ['src/contract/clientContract.ts', 'src/wallet/discovery.ts'];
+const AT_START_KEYS = ['api-schema/clientContract.ts', 'src/wallet/discovery.ts'];
 const WITH_WALLET_KEY = 'src/wallet/walletRuntime.ts';
 
 export interface BundleOptions {

@@ -1,5 +1,5 @@
 /**
- * npm run openapi: writes docs/api/openapi.json from the src/contract catalogue (zod 4's z.toJSONSchema, OpenAPI
+ * npm run openapi: writes docs/api/openapi.json from the api-schema catalogue (zod 4's z.toJSONSchema, OpenAPI
  * 3.1 / JSON Schema 2020-12). With --check it writes nothing and exits 1 when the committed file differs, so CI
  * catches a contract change whose document was not regenerated.
  */
@@ -7,10 +7,10 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import { allApiCodes, ApiCode, httpStatusOf } from '../src/contract/codes';
-import type { Endpoint } from '../src/contract/endpoint';
-import { endpoints } from '../src/contract/endpoints';
-import { envelopeOf } from '../src/contract/primitives';
+import { allApiCodes, ApiCode, httpStatusOf } from '../api-schema/codes';
+import type { Endpoint } from '../api-schema/endpoint';
+import { endpoints } from '../api-schema/endpoints';
+import { envelopeOf } from '../api-schema/primitives';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const openApiPath = path.join(repoRoot, 'docs', 'api', 'openapi.json');
@@ -77,7 +77,7 @@ export function buildOpenApiDocument(): JsonSchema {
     info: {
       title: 'Member DApp API',
       version: '1',
-      description: 'GENERATED from src/contract by `npm run openapi`; do not edit. The prose contract is API.md.',
+      description: 'GENERATED from api-schema by `npm run openapi`; do not edit. The prose contract is API.md.',
     },
     paths,
     components: {
@@ -116,7 +116,7 @@ async function run(): Promise<number> {
   if (process.argv.includes('--check')) {
     const committed = await readFile(openApiPath, 'utf8').catch(() => null);
     if (committed === text) return 0;
-    console.error(`${path.relative(repoRoot, openApiPath)} is out of date with src/contract: run npm run openapi and commit it.`);
+    console.error(`${path.relative(repoRoot, openApiPath)} is out of date with api-schema: run npm run openapi and commit it.`);
     return 1;
   }
   await mkdir(path.dirname(openApiPath), { recursive: true });

@@ -52,7 +52,7 @@ const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
 };
 
 /**
- * Builds the server: zod validation and serialization from src/contract, the envelope error handler, access
+ * Builds the server: zod validation and serialization from api-schema, the envelope error handler, access
  * control, rate limits, the API routes, the SPA and the locales.
  *
  * @param options - database and policy knobs

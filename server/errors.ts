@@ -1,10 +1,10 @@
 /**
  * The server's failures, one @fastify/error class per API.md code (as fastify-type-provider-zod's src/errors.ts
- * defines its own). Each carries the HTTP status from src/contract/codes.ts; the error handler reads the envelope
+ * defines its own). Each carries the HTTP status from api-schema/codes.ts; the error handler reads the envelope
  * code back with apiCodeOf. Messages are short English for logs and curl users; the client shows Common.{code}.
  */
 import createError, { type FastifyErrorConstructor } from '@fastify/error';
-import { ApiCode, httpStatusOf, type ApiCodeValue } from '../src/contract/codes';
+import { ApiCode, httpStatusOf, type ApiCodeValue } from '../api-schema/codes';
 
 const apiCodes = new Map<string, ApiCodeValue>();
 

@@ -4,7 +4,7 @@
  */
 import { eq } from 'drizzle-orm';
 import * as z from 'zod/mini';
-import { dappParamSchema } from '../../src/contract/dapp';
+import { dappParamSchema } from '../../api-schema/dapp';
 import type { Db } from '../db/client';
 import { appConfig } from '../db/schema';
 

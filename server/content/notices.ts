@@ -4,7 +4,7 @@
  */
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { aboutOur, noticeDetail, queryPagePlatformNotice } from '../../src/contract/dapp';
+import type { aboutOur, noticeDetail, queryPagePlatformNotice } from '../../api-schema/dapp';
 import type { Db } from '../db/client';
 import { about, notices } from '../db/schema';
 

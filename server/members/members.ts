@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import type { MeInfo } from '../../src/contract/member';
+import type { MeInfo } from '../../api-schema/member';
 import { queryRows, type Db } from '../db/client';
 import { members } from '../db/schema';
 import { formatMinor } from '../money';

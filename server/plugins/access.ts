@@ -1,9 +1,9 @@
 /**
- * Access levels of src/contract (public, token, member) enforced in one onRequest hook, before the body is even
+ * Access levels of api-schema (public, token, member) enforced in one onRequest hook, before the body is even
  * parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { EndpointAccess } from '../../src/contract/endpoint';
+import type { EndpointAccess } from '../../api-schema/endpoint';
 import { resolveToken, tokenFromHeader, type AuthContext } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';

@@ -1,12 +1,12 @@
 /**
  * One error handler for the whole server: every failure leaves as the API.md envelope with the HTTP status of
- * src/contract/codes.ts. Schema failures name the field (1001); our @fastify/error classes carry their code;
+ * api-schema/codes.ts. Schema failures name the field (1001); our @fastify/error classes carry their code;
  * Fastify's own request errors (body too large, bad JSON, wrong content type) are bad input too; anything else
  * is 5000, logged with the request id and answered without internals.
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ApiCode, httpStatusOf, type ApiCodeValue } from '../../src/contract/codes';
+import { ApiCode, httpStatusOf, type ApiCodeValue } from '../../api-schema/codes';
 import { apiCodeOf } from '../errors';
 
 export interface ErrorEnvelope {

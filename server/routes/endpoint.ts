@@ -1,14 +1,14 @@
 /**
- * Registers contract endpoints: method, path, access level and zod schemas all come from src/contract, so the
+ * Registers contract endpoints: method, path, access level and zod schemas all come from api-schema, so the
  * server cannot drift from the client or from docs/api/openapi.json. The handler returns the `result`; this
  * wraps it in the success envelope, which the zod serializer checks against the contract before sending.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import type { Endpoint } from '../../src/contract/endpoint';
-import { endpoints, type EndpointName, type Endpoints } from '../../src/contract/endpoints';
-import { envelopeOf } from '../../src/contract/primitives';
+import type { Endpoint } from '../../api-schema/endpoint';
+import { endpoints, type EndpointName, type Endpoints } from '../../api-schema/endpoints';
+import { envelopeOf } from '../../api-schema/primitives';
 
 type Parsed<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 

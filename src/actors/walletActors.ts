@@ -6,7 +6,7 @@ import { fromCallback, fromPromise } from 'xstate';
 import type { EventObject } from 'xstate';
 import { walletMachine } from '../../machines/wallet/walletMachine';
 import type { AddChainParameters, ProviderInfo } from '../../machines/wallet/walletMachine';
-import type { ChainParams } from '../contract/dapp';
+import type { ChainParams } from '../../api-schema/dapp';
 import type { DiscoveredProvider } from '../wallet/types';
 import type { WalletRequests } from '../wallet/walletRequests';
 

@@ -1,6 +1,6 @@
 import type * as z from 'zod/mini';
-import type { bindRecommendRelation as bindRecommendRelationEndpoint } from '../contract/auth';
-import type { ApiCode } from '../contract/codes';
+import type { bindRecommendRelation as bindRecommendRelationEndpoint } from '../../api-schema/auth';
+import type { ApiCode } from '../../api-schema/codes';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type BindRecommendRelationParameters = z.input<typeof bindRecommendRelationEndpoint.body>;

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
-import { ApiCode } from '../contract/codes';
-import type { Endpoint } from '../contract/endpoint';
-import type { EndpointName, Endpoints } from '../contract/endpoints';
+import { ApiCode } from '../../api-schema/codes';
+import type { Endpoint } from '../../api-schema/endpoint';
+import type { EndpointName, Endpoints } from '../../api-schema/endpoints';
 import { loadClientContract } from './contractLoader';
 
 /**
@@ -40,7 +40,7 @@ type CallArguments<TEndpoint extends Endpoint> = object extends CallParameters<T
   : [parameters: CallParameters<TEndpoint>];
 
 export interface ApiClient {
-  /** Calls one endpoint of src/contract/endpoints.ts by its name (e.g. 'meInfo'). Never rejects. */
+  /** Calls one endpoint of api-schema/endpoints.ts by its name (e.g. 'meInfo'). Never rejects. */
   call<TName extends EndpointName>(name: TName, ...args: CallArguments<Endpoints[TName]>): Promise<ApiResult<EndpointResult<Endpoints[TName]>>>;
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 afterEach(() => {
-  vi.doUnmock('../contract/clientContract');
+  vi.doUnmock('../../api-schema/clientContract');
   vi.resetModules();
 });
 
@@ -16,18 +16,18 @@ describe('loadClientContract', () => {
   });
 
   it('behavior: a failed download is not remembered: the next call loads it again', async () => {
-    vi.doMock('../contract/clientContract', () => {
+    vi.doMock('../../api-schema/clientContract', () => {
       throw new Error('chunk download failed');
     });
     const { loadClientContract, loadedClientContract } = await import('./contractLoader');
     await expect(loadClientContract()).rejects.toThrow();
     expect(loadedClientContract()).toBeUndefined();
-    vi.doUnmock('../contract/clientContract');
+    vi.doUnmock('../../api-schema/clientContract');
     await expect(loadClientContract()).resolves.toHaveProperty('envelopeSchema');
   });
 
   it('behavior: the API client answers -1 when the schemas cannot load, and sends nothing', async () => {
-    vi.doMock('../contract/clientContract', () => {
+    vi.doMock('../../api-schema/clientContract', () => {
       throw new Error('chunk download failed');
     });
     const { createApiClient } = await import('./client');

@@ -1,4 +1,4 @@
-import type * as ClientContract from '../contract/clientContract';
+import type * as ClientContract from '../../api-schema/clientContract';
 
 /**
  * Loads the contract schemas (and zod) on demand, once. Nothing on the way to /login's first render needs them:
@@ -14,7 +14,7 @@ let loading: Promise<typeof ClientContract> | undefined;
  * @example const { endpoints } = await loadClientContract();
  */
 export function loadClientContract(): Promise<typeof ClientContract> {
-  loading ??= import('../contract/clientContract').then(
+  loading ??= import('../../api-schema/clientContract').then(
     (module) => (loaded = module),
     (error: unknown) => {
       loading = undefined;

@@ -1,5 +1,5 @@
-import type { ApiCode } from '../contract/codes';
-import type { DappParam } from '../contract/dapp';
+import type { ApiCode } from '../../api-schema/codes';
+import type { DappParam } from '../../api-schema/dapp';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type GetDappParamParameters = undefined;

@@ -1,5 +1,5 @@
-import type { ApiCode } from '../contract/codes';
-import type { MeInfo } from '../contract/member';
+import type { ApiCode } from '../../api-schema/codes';
+import type { MeInfo } from '../../api-schema/member';
 import type { ApiClient, ApiFailure, ApiResult } from './client';
 
 export type GetMeInfoParameters = undefined;

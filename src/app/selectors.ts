@@ -7,7 +7,7 @@ import type { authMachine } from '../../machines/auth/authMachine';
 import type { configMachine } from '../../machines/config/configMachine';
 import type { walletMachine } from '../../machines/wallet/walletMachine';
 import { loadedClientContract } from '../api/contractLoader';
-import type { DappParam } from '../contract/dapp';
+import type { DappParam } from '../../api-schema/dapp';
 
 type WalletSnapshot = SnapshotFrom<typeof walletMachine>;
 type AuthSnapshot = SnapshotFrom<typeof authMachine>;

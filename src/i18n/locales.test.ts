@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { allApiCodes } from '../contract/codes';
+import { allApiCodes } from '../../api-schema/codes';
 import { walletErrorNames } from '../wallet/errors';
 import { WalletErrorNames } from '../../machines/wallet/walletErrorNames';
 import { namespaces, supportedLanguages } from './i18n';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeEip1193Provider, fakeSignature } from '../../tests/support/fakeEip1193Provider';
-import type { ChainParams } from '../contract/dapp';
+import type { ChainParams } from '../../api-schema/dapp';
 import {
   ChainParamsMissingError,
   RequestPendingError,

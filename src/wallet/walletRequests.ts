@@ -1,7 +1,7 @@
 import { createWalletClient, custom } from 'viem';
 import type { Address, Hex } from 'viem';
 import { parseChainId, toHexChainId } from '../../machines/shared/chainId';
-import type { ChainParams } from '../contract/dapp';
+import type { ChainParams } from '../../api-schema/dapp';
 import { normalizeAccounts } from './accounts';
 import { ChainParamsMissingError, UnknownWalletError, WalletTimeoutError, toWalletError } from './errors';
 import type {

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { ApiCode } from '../../src/contract/codes';
+import { ApiCode } from '../../api-schema/codes';
 import { issueNonce, sweepExpiredNonces, SWEEP_EVERY } from '../../server/auth/nonces';
 import { members, nonces, tokens } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';

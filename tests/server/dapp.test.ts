@@ -1,7 +1,7 @@
 /** Public data: dappParam, notices and the about page, on every database target. */
 import { expect, it } from 'vitest';
-import { ApiCode } from '../../src/contract/codes';
-import { dappParamSchema } from '../../src/contract/dapp';
+import { ApiCode } from '../../api-schema/codes';
+import { dappParamSchema } from '../../api-schema/dapp';
 import { notices } from '../../server/db/schema';
 import { SEED_APP_CONFIG, SEED_NOTICES } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';

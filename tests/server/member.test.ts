@@ -1,8 +1,8 @@
 /** meInfo, tokens and access levels, and the member-only recipient list, on every database target. */
 import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { ApiCode } from '../../src/contract/codes';
-import { meInfoSchema, type MeInfo } from '../../src/contract/member';
+import { ApiCode } from '../../api-schema/codes';
+import { meInfoSchema, type MeInfo } from '../../api-schema/member';
 import { issueToken, TOKEN_TTL_MS } from '../../server/auth/tokens';
 import { members } from '../../server/db/schema';
 import { SEED_INVITER } from '../../server/seed/content';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../../src/contract/endpoints';
+import { endpoints } from '../../api-schema/endpoints';
 import { buildOpenApiDocument, openApiPath, renderOpenApi } from '../../scripts/openapi';
 
 describe('docs/api/openapi.json', () => {

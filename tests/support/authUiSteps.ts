@@ -10,7 +10,7 @@ import { authMachine } from '../../machines/auth/authMachine';
 import type { AuthContext, StoredSession } from '../../machines/auth/authMachine';
 import type { ErrorInfo } from '../../machines/shared/errorInfo';
 import { selectDappParam } from '../../src/app/selectors';
-import type { EndpointName } from '../../src/contract/endpoints';
+import type { EndpointName } from '../../api-schema/endpoints';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { accountA } from '../machines/wallet.model';
 import { testDappParam, testMeInfo } from './fakeApi';

@@ -1,14 +1,14 @@
 /**
- * A fake of the reference API at the HTTP boundary: a `fetch` that answers each endpoint of src/contract with an
+ * A fake of the reference API at the HTTP boundary: a `fetch` that answers each endpoint of api-schema with an
  * envelope the test scripts, fails like a network error, or holds the call until the test releases it. Unscripted
  * endpoints answer 4004, so a screen that calls something unexpected shows it instead of hanging.
  */
 import { waitFor } from '@testing-library/react';
-import { dappParamSchema } from '../../src/contract/dapp';
-import type { DappParam } from '../../src/contract/dapp';
-import { endpoints } from '../../src/contract/endpoints';
-import type { EndpointName } from '../../src/contract/endpoints';
-import type { MeInfo } from '../../src/contract/member';
+import { dappParamSchema } from '../../api-schema/dapp';
+import type { DappParam } from '../../api-schema/dapp';
+import { endpoints } from '../../api-schema/endpoints';
+import type { EndpointName } from '../../api-schema/endpoints';
+import type { MeInfo } from '../../api-schema/member';
 import { nonceAnswer } from '../machines/auth.model';
 import { accountA, bscChainParams } from '../machines/wallet.model';
 

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import { httpStatusOf, type ApiCodeValue } from '../../../src/contract/codes';
+import { httpStatusOf, type ApiCodeValue } from '../../../api-schema/codes';
 import type { Db } from '../../../server/db/client';
 import { snapshotDb } from './snapshot';
 import { envelope } from './siwe';

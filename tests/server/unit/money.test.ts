@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountSchema } from '../../../src/contract/primitives';
+import { amountSchema } from '../../../api-schema/primitives';
 import { formatMinor, parseAmount } from '../../../server/money';
 
 describe('formatMinor', () => {

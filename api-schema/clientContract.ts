@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 /**
  * What the app's API client checks at run time: every endpoint's schemas, the envelope, and the app config. The
  * client loads this module (and zod with it) on its first call, so /login renders before it arrives
- * (src/api/contractLoader.ts); the server imports src/contract directly.
+ * (src/api/contractLoader.ts); the server imports api-schema directly.
  */
 export { endpoints } from './endpoints';
 export { dappParamSchema } from './dapp';
