@@ -25,7 +25,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['react', 'react-*', 'viem', ...outsideOf('src', 'server', 'tests', 'api-schema')] },
+        { patterns: ['react', 'react-*', 'viem', ...outsideOf('src', 'server', 'tests')] },
       ],
       'no-restricted-globals': ['error', 'window', 'document', 'fetch', 'localStorage', 'sessionStorage'],
     },
