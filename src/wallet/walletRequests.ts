@@ -1,5 +1,6 @@
-import { createWalletClient, custom } from 'viem';
+import { createClient, custom } from 'viem';
 import type { Address, Hex } from 'viem';
+import { signMessage, switchChain } from 'viem/actions';
 import { parseChainId, toHexChainId } from '../../machines/shared/chainId';
 import type { ChainParams } from '../../api-schema/dapp';
 import { normalizeAccounts } from './accounts';
@@ -51,9 +52,14 @@ export interface WalletRequests {
 export type CreateWalletRequestsReturnType = WalletRequests;
 
 /**
- * Wraps an EIP-1193 provider in the wallet requests the app makes (spec section 7), through a viem wallet client
- * with no retries, so a wallet prompt is never sent twice. Each request rejects with a WalletError
- * (toWalletError) and gives up with WalletTimeoutError after `timeoutMs`.
+ * Wraps an EIP-1193 provider in the wallet requests the app makes (spec section 7), through a bare viem client
+ * (`createClient` with a `custom` transport and no retries, so a wallet prompt is never sent twice) and only the
+ * viem actions it calls, imported one by one from 'viem/actions': `createWalletClient` would bring every wallet
+ * action (contracts, transactions, typed data, ...) into the wallet chunk, about 35 KiB gzip the app never runs.
+ * eth_accounts, eth_requestAccounts, eth_chainId and wallet_addEthereumChain go through `client.request`, as
+ * viem's getAddresses, requestAddresses, getChainId and addChain would throw on the loose answers of wallets in
+ * the wild (normalizeAccounts, parseChainId) or want a viem Chain instead of the config's EIP-3085 parameters.
+ * Each request rejects with a WalletError (toWalletError) and gives up with WalletTimeoutError after `timeoutMs`.
  *
  * @param provider - The wallet's EIP-1193 provider.
  * @param parameters - The timeout per request (0 disables it).
@@ -66,7 +72,7 @@ export function createWalletRequests(
   provider: Eip1193Provider,
   { timeoutMs = 60_000 }: CreateWalletRequestsParameters = {},
 ): CreateWalletRequestsReturnType {
-  const client = createWalletClient({ transport: custom(provider, { retryCount: 0 }) });
+  const client = createClient({ transport: custom(provider, { retryCount: 0 }) });
   const run = <T>(method: string, request: () => Promise<T>) => withTimeout(method, timeoutMs, request);
 
   return {
@@ -82,7 +88,7 @@ export function createWalletRequests(
       }),
     switchChain: (chainId) =>
       run('wallet_switchEthereumChain', async () => {
-        await client.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: toHexChainId(chainId) }] });
+        await switchChain(client, { id: chainId });
       }),
     addChain: (chainId, params) => {
       if (!params) return Promise.reject(new ChainParamsMissingError({ chainId }));
@@ -90,7 +96,7 @@ export function createWalletRequests(
         await client.request({ method: 'wallet_addEthereumChain', params: [{ ...params, chainId: toHexChainId(chainId) }] });
       });
     },
-    signMessage: ({ address, message }) => run('personal_sign', () => client.signMessage({ account: address, message })),
+    signMessage: ({ address, message }) => run('personal_sign', () => signMessage(client, { account: address, message })),
   };
 }
 
