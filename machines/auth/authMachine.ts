@@ -6,7 +6,7 @@
  * restored from storage at start and ends when the member signs out, the server says the token is no longer
  * valid, or the wallet switches to another account or disconnects.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { and, assign, fromPromise, or, setup } from 'xstate';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { isInviteCode } from '../shared/fieldRules';
@@ -54,11 +54,15 @@ export interface StoredSession {
   token: string | null;
   tempToken: string | null;
   userInfo: UserInfo | null;
+  /**
+   * The address the stored token belongs to, kept beside the token when it is issued. A restored token without a
+   * known address cannot be checked against the wallet, so it is not restored.
+   */
+  address: string | null;
 }
 
 export interface AuthContext extends StoredSession {
   /** The address of the session; a wallet on any other address ends it. */
-  address: string | null;
   draft: SignInDraft | null;
   error: ErrorInfo | null;
 }
@@ -123,6 +127,9 @@ const authSetup = setup({
     storeTempToken: () => {
       // Provided by the app: persists the context's temporary token in TEMP_TOKEN_STORE.
     },
+    storeAddress: () => {
+      // Provided by the app: persists the context's address, the owner of the stored tokens, beside them.
+    },
     storeToken: () => {
       // Provided by the app: persists the context's main token in TOKEN_STORE.
     },
@@ -130,12 +137,13 @@ const authSetup = setup({
       // Provided by the app: persists the context's user info in USER_INFO_STORE (spec: setting it persists it).
     },
     removeStoredSession: () => {
-      // Provided by the app: removes TOKEN_STORE, TEMP_TOKEN_STORE and USER_INFO_STORE.
+      // Provided by the app: removes TOKEN_STORE, TEMP_TOKEN_STORE, USER_INFO_STORE and the stored address.
     },
   },
   guards: {
     hasMainToken: ({ context }) => Boolean(context.token),
     hasTempToken: ({ context }) => Boolean(context.tempToken),
+    hasAddress: ({ context }) => Boolean(context.address),
     isApiOk: (_, params: { code: number }) => params.code === 0,
     isTokenRejected: (_, params: { code: number }) => params.code === tokenRejectedCode,
     isSignedInAndBound: (_, params: SignInResult) => params.code === 0 && params.auth !== '' && params.isFinishedBind,
@@ -172,7 +180,7 @@ export const authMachine = authSetup.createMachine({
     token: input.token,
     tempToken: input.tempToken,
     userInfo: input.userInfo,
-    address: input.userInfo?.address ?? null,
+    address: input.address ?? input.userInfo?.address ?? null,
     draft: null,
     error: null,
   }),
@@ -186,8 +194,20 @@ export const authMachine = authSetup.createMachine({
   },
   states: {
     restoring: {
-      description: 'Reads the session from storage at start: a main token is a bound member, a temporary one is not.',
-      always: [{ guard: 'hasMainToken', target: 'signedIn' }, { guard: 'hasTempToken', target: 'bindRequired' }, { target: 'signedOut' }],
+      description:
+        'Reads the session from storage at start: a main token is a bound member, a temporary one is not. Either ' +
+        'counts only with the address it was issued to, so that a wallet on another account ends it.',
+      always: [
+        { guard: and(['hasMainToken', 'hasAddress']), target: 'signedIn' },
+        { guard: and(['hasTempToken', 'hasAddress']), target: 'bindRequired' },
+        {
+          guard: or(['hasMainToken', 'hasTempToken']),
+          description: 'A stored token whose address is unknown cannot be checked against the wallet: it is dropped.',
+          target: 'signedOut',
+          actions: ['clearSession', 'removeStoredSession'],
+        },
+        { target: 'signedOut' },
+      ],
     },
     signedOut: {
       description: 'No session. The member connects the wallet, then signs in.',
@@ -280,6 +300,7 @@ export const authMachine = authSetup.createMachine({
                 actions: [
                   { type: 'assignTempToken', params: ({ event }) => ({ auth: event.output.auth }) },
                   'storeTempToken',
+                  'storeAddress',
                   { type: 'assignToken', params: ({ event }) => ({ token: event.output.auth }) },
                   'storeToken',
                 ],
@@ -287,7 +308,7 @@ export const authMachine = authSetup.createMachine({
               {
                 guard: { type: 'isSignedIn', params: ({ event }) => event.output },
                 target: '#auth.bindRequired',
-                actions: [{ type: 'assignTempToken', params: ({ event }) => ({ auth: event.output.auth }) }, 'storeTempToken'],
+                actions: [{ type: 'assignTempToken', params: ({ event }) => ({ auth: event.output.auth }) }, 'storeTempToken', 'storeAddress'],
               },
               {
                 target: '#auth.signedOut',

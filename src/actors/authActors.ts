@@ -37,7 +37,8 @@ export interface AuthActorsParameters {
 const isString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /**
- * Reads the stored session (spec section 3 keys). Unreadable values count as absent.
+ * Reads the stored session (spec section 3 keys, and the address the tokens belong to). Unreadable values count
+ * as absent.
  *
  * @example const session = readStoredSession(storage);
  */
@@ -45,11 +46,13 @@ export function readStoredSession(storage: BrowserStorage): StoredSession {
   const token = storage.readJson(STORAGE_KEYS.token);
   const tempToken = storage.readJson(STORAGE_KEYS.tempToken);
   const userInfo = storage.readJson(STORAGE_KEYS.userInfo);
+  const address = storage.readJson(STORAGE_KEYS.sessionAddress);
   const hasAddress = typeof userInfo === 'object' && userInfo !== null && isString((userInfo as { address?: unknown }).address);
   return {
     token: isString(token) ? token : null,
     tempToken: isString(tempToken) ? tempToken : null,
     userInfo: hasAddress ? (userInfo as UserInfo) : null,
+    address: isString(address) ? address : null,
   };
 }
 
@@ -100,12 +103,14 @@ export function provideAuthMachine({ api, apiWithToken, storage, site, signWithW
     },
     actions: {
       storeTempToken: ({ context }) => void storage.writeJson(STORAGE_KEYS.tempToken, context.tempToken),
+      storeAddress: ({ context }) => void storage.writeJson(STORAGE_KEYS.sessionAddress, context.address),
       storeToken: ({ context }) => void storage.writeJson(STORAGE_KEYS.token, context.token),
       storeUserInfo: ({ context }) => void storage.writeJson(STORAGE_KEYS.userInfo, context.userInfo),
       removeStoredSession: () => {
         storage.remove(STORAGE_KEYS.token);
         storage.remove(STORAGE_KEYS.tempToken);
         storage.remove(STORAGE_KEYS.userInfo);
+        storage.remove(STORAGE_KEYS.sessionAddress);
       },
     },
   });

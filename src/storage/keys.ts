@@ -1,6 +1,7 @@
 /**
  * Local storage keys, exactly as the spec names them (spec section 3, "Local browser storage items"), plus the
- * language key the i18next detector caches under (the spec does not show its name; i18next's default is kept).
+ * language key the i18next detector caches under (the spec does not show its name; i18next's default is kept),
+ * plus one key of our own: the address the stored tokens belong to (docs/decisions/0006-session-address.md).
  */
 export const STORAGE_KEYS = {
   /** The user-info record, as JSON. */
@@ -9,6 +10,11 @@ export const STORAGE_KEYS = {
   token: 'TOKEN_STORE',
   /** The temporary token (signed in, recommender not bound yet), as a JSON string. */
   tempToken: 'TEMP_TOKEN_STORE',
+  /**
+   * Not in the spec: the address the stored token or temporary token was issued to, as a JSON string. Without it a
+   * restored temporary token could not tell the wallet's account switch from a reload.
+   */
+  sessionAddress: 'SESSION_ADDRESS',
   /** The app config, as JSON; read back as {} when absent. */
   dappParam: 'DAPP_PARAM',
   /** The chosen language (i18next-browser-languagedetector cache). */

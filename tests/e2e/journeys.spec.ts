@@ -1,7 +1,8 @@
 /**
  * Member journeys in Debian Chromium against the real server (DESIGN.md, "Testing in a real browser"): the
- * invite link, sign-in with the chain added by the app, a reload, an account switch in the wallet, a refused
- * signature, a browser without wallet, and a browser in a language the app does not have.
+ * invite link, sign-in with the chain added by the app, a reload, an account switch in the wallet (also after a
+ * reload on /register, with only a temporary token), a refused signature, a browser without wallet, and a browser
+ * in a language the app does not have.
  */
 import { describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
@@ -121,6 +122,37 @@ describe('member journeys', () => {
     await page.waitForURL((url) => url.pathname === '/login');
     await revoke;
     expect(await readSession(page)).toEqual({ TOKEN_STORE: null, TEMP_TOKEN_STORE: null, USER_INFO_STORE: null });
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('reload then switch account while on /register: the temporary session of the first account ends', async () => {
+    const opened = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[7], anvilKeys[8]] } });
+    const { page, problems } = opened;
+    const wallet = requireWallet(opened.wallet);
+    const firstAddress = wallet.address;
+    await page.goto('/login');
+    await waitForAppConfig(page);
+    await page.getByRole('button', { name: 'Connect wallet' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    // No invite code: the server answers a temporary token, and the member must bind a recommender first.
+    await page.waitForURL((url) => url.pathname === '/register');
+    const stored = await readSession(page);
+    expect(stored.TOKEN_STORE).toBeNull();
+    expect(JSON.parse(stored.TEMP_TOKEN_STORE ?? 'null')).toEqual(expect.any(String));
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Bind a recommender' }).waitFor();
+    // The eager connect after the reload found the first account again: the session is still its own.
+    await expect.poll(() => wallet.requestsOf('eth_accounts').at(-1)?.answer).toEqual({ ok: true, result: [firstAddress] });
+    expect(new URL(page.url()).pathname).toBe('/register');
+
+    const revoke = page.waitForRequest((request) => request.url().endsWith('/api/member/logout'));
+    await wallet.switchAccount(1);
+    expect(wallet.address).not.toBe(firstAddress);
+    await page.waitForURL((url) => url.pathname === '/login');
+    await revoke;
+    expect(await readSession(page)).toEqual({ TOKEN_STORE: null, TEMP_TOKEN_STORE: null, USER_INFO_STORE: null });
+    expect(await page.evaluate(() => window.localStorage.getItem('SESSION_ADDRESS'))).toBeNull();
     expect(problems.errors).toEqual([]);
   });
 

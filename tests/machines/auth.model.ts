@@ -41,8 +41,28 @@ const events: ModelEvent[] = [
 const model = (name: string, input: StoredSession): MachineModel => ({ name, machine: authMachine, input, events });
 
 /** Fresh start: nothing stored. */
-export const authModel = model('auth', { token: null, tempToken: null, userInfo: null });
-/** Start with only a temporary token stored (signed in, not bound). */
-export const authModelFromTempToken = model('auth (restored temporary token)', { token: null, tempToken: 'token-temp', userInfo: null });
-/** Start with a main token and user info stored. */
-export const authModelFromMainToken = model('auth (restored main token)', { token: 'token-bound', tempToken: 'token-bound', userInfo: userInfoA });
+export const authModel = model('auth', { token: null, tempToken: null, userInfo: null, address: null });
+/** Start with only a temporary token stored (signed in, not bound), with the address it was issued to. */
+export const authModelFromTempToken = model('auth (restored temporary token)', {
+  token: null,
+  tempToken: 'token-temp',
+  userInfo: null,
+  address: accountA,
+});
+/** Start with a main token, its address and user info stored. */
+export const authModelFromMainToken = model('auth (restored main token)', {
+  token: 'token-bound',
+  tempToken: 'token-bound',
+  userInfo: userInfoA,
+  address: accountA,
+});
+/** Start with a temporary token whose address is unknown (stored before the address was kept beside it). */
+export const authModelFromUnknownOwner = model('auth (restored token of unknown address)', {
+  token: null,
+  tempToken: 'token-temp',
+  userInfo: null,
+  address: null,
+});
+
+/** Every start of the auth machine, fresh first: the path tests and the UI replay walk them in this order. */
+export const authModels = [authModel, authModelFromTempToken, authModelFromMainToken, authModelFromUnknownOwner];

@@ -1,4 +1,4 @@
 import { describeModelPaths } from '../support/describeModelPaths';
-import { authModel, authModelFromMainToken, authModelFromTempToken } from './auth.model';
+import { authModels } from './auth.model';
 
-await describeModelPaths('auth', [authModel, authModelFromTempToken, authModelFromMainToken]);
+await describeModelPaths('auth', authModels);

@@ -4,7 +4,7 @@
  */
 import type { MachineModel } from '../support/modelPaths';
 import { walletModel } from './wallet.model';
-import { authModel, authModelFromMainToken, authModelFromTempToken } from './auth.model';
+import { authModels } from './auth.model';
 import { configModel } from './config.model';
 import { copyModel } from './copy.model';
 
@@ -27,7 +27,7 @@ export const machineEntries: MachineEntry[] = [
     name: 'auth',
     source: 'machines/auth/authMachine.ts',
     summary: 'Sign-In with Ethereum, temporary and main tokens, binding a recommender, session restore and sign-out.',
-    models: [authModel, authModelFromTempToken, authModelFromMainToken],
+    models: authModels,
   },
   {
     name: 'config',

@@ -136,6 +136,7 @@ function storedEntries(session: StoredSession): Record<string, string> {
   if (session.token) entries[STORAGE_KEYS.token] = JSON.stringify(session.token);
   if (session.tempToken) entries[STORAGE_KEYS.tempToken] = JSON.stringify(session.tempToken);
   if (session.userInfo) entries[STORAGE_KEYS.userInfo] = JSON.stringify(session.userInfo);
+  if (session.address) entries[STORAGE_KEYS.sessionAddress] = JSON.stringify(session.address);
   return entries;
 }
 
@@ -150,7 +151,7 @@ export function authRenderOptions(model: MachineModel, path: ModelPath): RenderA
   const page = start.includes('signedIn') ? '/home' : start.includes('bindRequired') ? `/register${suffix}` : `/login${suffix}`;
   return {
     path: page,
-    stored: storedEntries((model.input ?? { token: null, tempToken: null, userInfo: null }) as StoredSession),
+    stored: storedEntries((model.input ?? { token: null, tempToken: null, userInfo: null, address: null }) as StoredSession),
     connectEagerly: true,
     wallets: defaultWallets.map((wallet) => ({ ...wallet, options: { chainId: 56, accounts: [accountA], grantAccounts: [accountA] } })),
     holdWalletRequests: ['personal_sign'],

@@ -70,10 +70,18 @@ export function allStateNodes(machine: AnyStateMachine): AnyStateNode[] {
   return nodes;
 }
 
-function guardName(guard: unknown): string | null {
+/**
+ * A guard as the diagram names it: its name, or xstate's and/or/not written out ("and(hasMainToken, hasAddress)").
+ * Those combinators are functions that carry their operands in `guards` (xstate packages/core/src/guards.ts).
+ */
+export function guardName(guard: unknown): string | null {
   if (guard === undefined || guard === null) return null;
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'object' && 'type' in guard && typeof guard.type === 'string') return guard.type;
+  if (typeof guard === 'function' && 'guards' in guard && Array.isArray(guard.guards)) {
+    const operands = (guard.guards as unknown[]).map((operand) => guardName(operand) ?? 'inline');
+    return `${guard.name}(${operands.join(', ')})`;
+  }
   return 'inline';
 }
 

@@ -6,7 +6,7 @@
  * state, agree with the path's context, and the page must show what that state means to the member.
  */
 import { describe, expect, it } from 'vitest';
-import { authModel, authModelFromMainToken, authModelFromTempToken } from '../machines/auth.model';
+import { authModels } from '../machines/auth.model';
 import type { MachineModel } from '../support/modelPaths';
 import { renderApp } from '../support/renderApp';
 import { authRenderOptions, expectAuthStep, mapAuthStep, performAuthAction, waitForConnectedWallet } from '../support/authUiSteps';
@@ -19,7 +19,7 @@ const uiCoverageFloor = 32;
 // Fresh start first; the restored sessions only add what the fresh start cannot reach.
 const plans: UiPathPlan[] = [];
 const covered = new Set<string>();
-for (const model of [authModel, authModelFromTempToken, authModelFromMainToken]) {
+for (const model of authModels) {
   const plan = await planUiPaths(model, mapAuthStep, { covered });
   for (const key of plan.planned.keys()) covered.add(key);
   plans.push(plan);

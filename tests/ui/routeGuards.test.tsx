@@ -24,7 +24,10 @@ describe('member pages and the session', () => {
   });
 
   it('sends a member with only a temporary token to /register', async () => {
-    const app = await renderApp({ path: '/home', stored: { [STORAGE_KEYS.tempToken]: '"token-temp"' } });
+    const app = await renderApp({
+      path: '/home',
+      stored: { [STORAGE_KEYS.tempToken]: '"token-temp"', [STORAGE_KEYS.sessionAddress]: JSON.stringify(userInfoA.address) },
+    });
     await heading('Bind a recommender');
     expect(app.router.state.location.pathname).toBe('/register');
     expect(app.actors.auth.getSnapshot().matches('bindRequired')).toBe(true);
@@ -41,7 +44,10 @@ describe('member pages and the session', () => {
   });
 
   it('keeps a signed-in member away from /login', async () => {
-    const app = await renderApp({ path: '/login', stored: { [STORAGE_KEYS.token]: '"token-bound"' } });
+    const app = await renderApp({
+      path: '/login',
+      stored: { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.sessionAddress]: JSON.stringify(userInfoA.address) },
+    });
     await heading('Home');
     expect(app.router.state.location.pathname).toBe('/home');
   });
