@@ -1,0 +1,297 @@
+/**
+ * Harness of tests/e2e/visual.spec.ts (issue 9, item 5): one real server and one Chromium for the file, one
+ * phone context per language and colour scheme (signed in once, then reused screen after screen), a screenshot of
+ * every screen under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of visualChecks.ts.
+ *
+ * The language is the phone's (context locale: navigator.language and Accept-Language), as a member's wallet
+ * browser gives it; the app detects it and caches it in localStorage. The colour scheme is emulated
+ * prefers-color-scheme. Sign-in goes through the screens with the test wallet, clicking the translated labels
+ * read from locales/, so it works in either language.
+ */
+import { readFileSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { TestWallet } from '../wallet/testWallet';
+import { anvilKeys } from '../wallet/keys';
+import { launchBrowser, newPhoneContext } from './browser';
+import { repoRoot } from './build';
+import { waitForAppConfig } from './journey';
+import { startServer } from './server';
+import type { TestServer } from './server';
+import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, settle } from './visualChecks';
+
+export const visualDir = path.join(repoRoot, 'test-results', 'visual');
+
+/** The phone of newPhoneContext: 375×812 CSS px at 2×, mobile, touch. */
+export const viewportWidth = 375;
+
+export type Lng = 'zh' | 'en';
+export type ColorScheme = 'light' | 'dark';
+
+/**
+ * What a screen needs to be shown: no session, a temporary token (signed in without recommender, so the app
+ * keeps the member on /register), or a member token.
+ */
+export type SessionLevel = 'none' | 'temporary' | 'member';
+const sessionOrder: readonly SessionLevel[] = ['none', 'temporary', 'member'];
+
+/** One row of the screen table. */
+export interface VisualScreen {
+  /** File name part: test-results/visual/<name>.<lng>.<scheme>.png */
+  name: string;
+  /** What to open. */
+  path: string;
+  session: SessionLevel;
+  /** The pathname the screen must still show once settled; default path's. A redirect away is a failure. */
+  expectPath?: string;
+}
+
+export interface Variant {
+  lng: Lng;
+  colorScheme: ColorScheme;
+  /** The browser locale that makes the app pick lng. */
+  locale: string;
+}
+
+export const variants: readonly Variant[] = [
+  { lng: 'zh', colorScheme: 'light', locale: 'zh-CN' },
+  { lng: 'zh', colorScheme: 'dark', locale: 'zh-CN' },
+  { lng: 'en', colorScheme: 'light', locale: 'en-US' },
+  { lng: 'en', colorScheme: 'dark', locale: 'en-US' },
+];
+
+export const variantName = (variant: Variant): string => `${variant.lng}.${variant.colorScheme}`;
+
+/**
+ * The table's rows in the order one context can show them: no session first, then temporary, then member (the
+ * session only moves forward), keeping the table's order within a level.
+ *
+ * @example for (const screen of inSessionOrder(screens)) it(screen.name, ...);
+ */
+export function inSessionOrder(screens: readonly VisualScreen[]): VisualScreen[] {
+  return [...screens].sort((a, b) => sessionOrder.indexOf(a.session) - sessionOrder.indexOf(b.session));
+}
+
+const localeCache = new Map<string, unknown>();
+
+/**
+ * A translation from locales/<lng>/<namespace>.json, e.g. 'login:signIn.label', so the harness clicks what the
+ * member reads in either language.
+ *
+ * @example translate('zh', 'common:wallet.actions.connect') // '连接钱包'
+ */
+export function translate(lng: Lng, key: string): string {
+  const [namespace, dotted] = key.includes(':') ? (key.split(':', 2) as [string, string]) : ['common', key];
+  const file = path.join(repoRoot, 'locales', lng, `${namespace}.json`);
+  let json = localeCache.get(file);
+  if (json === undefined) {
+    json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    localeCache.set(file, json);
+  }
+  let value: unknown = json;
+  for (const part of dotted.split('.')) value = typeof value === 'object' && value !== null ? Reflect.get(value, part) : undefined;
+  if (typeof value !== 'string') throw new Error(`locales/${lng}/${namespace}.json has no string at ${dotted} (the visual spec signs in by it)`);
+  return value;
+}
+
+/** What one screen in one variant showed. */
+export interface VisualResult {
+  screen: string;
+  path: string;
+  variant: string;
+  /** Where the page was once settled. */
+  url: string;
+  screenshot: string;
+  settle: string[];
+  overflow: string[];
+  touchTargets: string[];
+  axe: string[];
+}
+
+/** One phone context of a variant: its page, wallet and how far it is signed in. */
+class VariantSession {
+  private context: BrowserContext | null = null;
+  private page: Page | null = null;
+  private network: NetworkWatch | null = null;
+  private level: SessionLevel = 'none';
+  private broken: Error | null = null;
+
+  constructor(
+    private readonly harness: VisualHarness,
+    readonly variant: Variant,
+    private readonly walletKey: (typeof anvilKeys)[number],
+  ) {}
+
+  private async open(): Promise<{ page: Page; network: NetworkWatch }> {
+    if (this.page && this.network) return { page: this.page, network: this.network };
+    const context = await newPhoneContext(this.harness.browser, { baseURL: this.harness.server.url, locale: this.variant.locale });
+    this.context = context;
+    // On the app's chain from the start: the add-chain prompt is the journeys' business, not a screen here.
+    await TestWallet.install(context, { chainId: 56, privateKeys: [this.walletKey] });
+    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme: this.variant.colorScheme });
+    this.page = page;
+    this.network = new NetworkWatch(page);
+    return { page, network: this.network };
+  }
+
+  /** Signs in as far as the level needs, through the screens. */
+  private async reach(page: Page, level: SessionLevel): Promise<void> {
+    if (this.broken) throw new Error(`this context could not reach a session earlier: ${this.broken.message}`);
+    const { lng } = this.variant;
+    try {
+      if (sessionOrder.indexOf(level) < sessionOrder.indexOf(this.level)) {
+        throw new Error(`screens must come in session order (none, temporary, member): ${level} after ${this.level}`);
+      }
+      if (this.level === 'none' && level !== 'none') {
+        // Signing in without an invite code gives a new wallet a temporary token: the app shows /register.
+        await page.goto('/login');
+        await waitForAppConfig(page);
+        await page.getByRole('button', { name: translate(lng, 'common:wallet.actions.connect'), exact: true }).click();
+        await page.getByRole('button', { name: translate(lng, 'login:signIn.label'), exact: true }).click();
+        await page.waitForURL((url) => url.pathname.startsWith('/register'));
+        this.level = 'temporary';
+      }
+      if (this.level === 'temporary' && level === 'member') {
+        if (!new URL(page.url()).pathname.startsWith('/register')) await page.goto('/register');
+        await page.getByLabel(translate(lng, 'register:inviteCode.label'), { exact: true }).fill('DEMO2026');
+        await page.getByRole('button', { name: translate(lng, 'register:bind.label'), exact: true }).click();
+        await page.waitForURL((url) => !url.pathname.startsWith('/register'));
+        this.level = 'member';
+      }
+    } catch (error) {
+      this.broken = error instanceof Error ? error : new Error(String(error));
+      throw new Error(`could not reach the ${level} session in ${variantName(this.variant)}: ${this.broken.message}`, { cause: error });
+    }
+  }
+
+  /**
+   * Opens the screen with the session it needs, waits until it is settled, saves its screenshot and runs the
+   * checks. Throws only when the screen cannot be reached; what the checks find comes back in the result.
+   */
+  async check(screen: VisualScreen): Promise<VisualResult> {
+    const { page, network } = await this.open();
+    await this.reach(page, screen.session);
+    await page.goto(screen.path);
+    const settleProblems = await settle(page, { network, lng: this.variant.lng, colorScheme: this.variant.colorScheme });
+    const expectPath = screen.expectPath ?? new URL(screen.path, 'http://x').pathname;
+    const pathname = new URL(page.url()).pathname;
+    if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the app went to ${pathname}`);
+    await mkdir(visualDir, { recursive: true });
+    const screenshot = path.join(visualDir, `${screen.name}.${variantName(this.variant)}.png`);
+    await page.screenshot({ path: screenshot, fullPage: true, animations: 'disabled', caret: 'hide' });
+    const result: VisualResult = {
+      screen: screen.name,
+      path: screen.path,
+      variant: variantName(this.variant),
+      url: page.url(),
+      screenshot: path.relative(repoRoot, screenshot),
+      settle: settleProblems,
+      overflow: await checkOverflow(page, viewportWidth),
+      touchTargets: await checkTouchTargets(page),
+      axe: await checkAxe(page),
+    };
+    this.harness.results.push(result);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.context?.close();
+    this.context = null;
+    this.page = null;
+    this.network = null;
+  }
+}
+
+/** The file's server, browser, variant sessions and results. */
+export class VisualHarness {
+  readonly results: VisualResult[] = [];
+  private serverValue: TestServer | undefined;
+  private browserValue: Browser | undefined;
+  private sessionCount = 0;
+
+  get server(): TestServer {
+    if (!this.serverValue) throw new Error('the server is not started (use inside a test)');
+    return this.serverValue;
+  }
+
+  get browser(): Browser {
+    if (!this.browserValue) throw new Error('the browser is not launched (use inside a test)');
+    return this.browserValue;
+  }
+
+  /** @internal set by setupVisual's hooks */
+  attach(server: TestServer | undefined, browser: Browser | undefined): void {
+    this.serverValue = server;
+    this.browserValue = browser;
+  }
+
+  /**
+   * The context of one variant; call inside its describe, which closes it after its tests. Each variant signs
+   * in with its own wallet, so each goes through the temporary token to membership.
+   */
+  session(variant: Variant): VariantSession {
+    const key = anvilKeys[this.sessionCount % anvilKeys.length];
+    if (!key) throw new Error('no anvil key');
+    this.sessionCount += 1;
+    const session = new VariantSession(this, variant, key);
+    afterAll(() => session.close());
+    return session;
+  }
+}
+
+/**
+ * Registers the file's hooks (server, browser, report) and returns the harness.
+ *
+ * @example
+ * const visual = setupVisual();
+ * describe.each(variants)('$lng $colorScheme', (variant) => { const session = visual.session(variant); ... });
+ */
+export function setupVisual(): VisualHarness {
+  const harness = new VisualHarness();
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    harness.attach(server, browser);
+  });
+  afterAll(async () => {
+    await mkdir(visualDir, { recursive: true });
+    await writeFile(path.join(visualDir, 'report.json'), `${JSON.stringify(harness.results, null, 2)}\n`);
+    await writeFile(path.join(visualDir, 'report.txt'), formatReport(harness.results));
+    await browser?.close();
+    await server?.stop();
+  });
+  return harness;
+}
+
+/** The lines of a result that fail, grouped by check. */
+export function failuresOf(result: VisualResult): Array<[check: string, lines: string[]]> {
+  const groups: Array<[string, string[]]> = [
+    ['settle', result.settle],
+    ['overflow', result.overflow],
+    ['touch targets', result.touchTargets],
+    ['axe', result.axe],
+  ];
+  return groups.filter(([, lines]) => lines.length > 0);
+}
+
+/** A plain-text report of every failure, by check then screen (test-results/visual/report.txt). */
+export function formatReport(results: readonly VisualResult[]): string {
+  const out: string[] = [];
+  for (const check of ['settle', 'overflow', 'touch targets', 'axe']) {
+    out.push(`## ${check}`);
+    let any = false;
+    for (const result of results) {
+      const lines = failuresOf(result).find(([name]) => name === check)?.[1] ?? [];
+      if (lines.length === 0) continue;
+      any = true;
+      out.push(`${result.screen} ${result.variant} (${result.path}):`, ...lines.map((line) => `  - ${line}`));
+    }
+    if (!any) out.push('(none)');
+    out.push('');
+  }
+  return `${out.join('\n')}\n`;
+}

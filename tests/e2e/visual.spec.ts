@@ -1,0 +1,40 @@
+/**
+ * Visual check of every built screen (issue 9, item 5): each screen in zh and en, light and dark, on a 375×812
+ * phone at 2×, saved as test-results/visual/<screen>.<lng>.<scheme>.png, must not overflow sideways, must have
+ * touch targets at least 44 CSS px tall, and must have no serious or critical axe-core violation (contrast
+ * included). A failure lists every offender; test-results/visual/report.txt gathers all of them by check.
+ *
+ * A new screen joins by adding one row to `screens`.
+ */
+import { describe, expect, it } from 'vitest';
+import { inSessionOrder, setupVisual, variantName, variants } from './support/visual';
+import type { VisualScreen } from './support/visual';
+
+/** Every built screen, with the session it needs (the seeded invite code is DEMO2026). */
+const screens: readonly VisualScreen[] = [
+  { name: 'login', path: '/login', session: 'none' },
+  { name: 'login-invite', path: '/login/DEMO2026', session: 'none' },
+  { name: 'register', path: '/register', session: 'temporary' },
+  { name: 'home', path: '/home', session: 'member' },
+  { name: 'me', path: '/me', session: 'member' },
+  { name: 'invitation', path: '/me/invitation', session: 'member' },
+  // An "upcoming" route: the translated "on its way" page in the common frame.
+  { name: 'team', path: '/team', session: 'member' },
+  { name: 'not-found', path: '/no-such-page', session: 'member' },
+];
+
+const visual = setupVisual();
+
+describe.each(variants)('screens in $lng, $colorScheme', (variant) => {
+  const session = visual.session(variant);
+  for (const screen of inSessionOrder(screens)) {
+    it(`${screen.name} (${screen.path})`, async () => {
+      const result = await session.check(screen);
+      const where = `${screen.name} ${variantName(variant)} (${result.screenshot})`;
+      expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
+      expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
+      expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
+      expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
+    });
+  }
+});
