@@ -2,8 +2,7 @@
  * `npm run bench`: the four figures of the performance issue, each printed next to its floor and its budget or
  * goal, then a summary. A missed goal prints MISS and never fails the process; only a broken bench exits 1.
  *
- * Flags: --verbose (package split of every chunk), --quick (short load runs while developing the bench; its
- * figures are not comparable with a normal run).
+ * Flags: see USAGE (`npx tsx bench/run.ts --help`).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -16,10 +15,61 @@ import { detail, figures, ms } from './report';
 import { benchSignIn } from './signin';
 import { benchStartup } from './startup';
 
+const USAGE = `usage: npm run bench -- [--only <sections>] [--verbose] [--quick] [--help]
+
+  --only <sections>  run only these sections, comma-separated: bundle, startup, signin, meinfo
+                     (e.g. --only bundle prints the bundle figures in about a minute, no server load tests)
+  --verbose          print the package split of every chunk
+  --quick            shorter load runs while working on the bench (figures not comparable)
+  --help             print this and exit`;
+
+const SECTIONS = ['bundle', 'startup', 'signin', 'meinfo'] as const;
+type SectionName = (typeof SECTIONS)[number];
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const args = new Set(process.argv.slice(2));
-const verbose = args.has('--verbose');
-const quick = args.has('--quick');
+
+interface RunOptions {
+  verbose: boolean;
+  quick: boolean;
+  help: boolean;
+  only: Set<SectionName>;
+}
+
+function isSection(name: string): name is SectionName {
+  return (SECTIONS as readonly string[]).includes(name);
+}
+
+/** Reads the command line; throws with the usage on an unknown flag or section. */
+function parseArgs(argv: string[]): RunOptions {
+  const options: RunOptions = { verbose: false, quick: false, help: false, only: new Set(SECTIONS) };
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    if (arg === '--verbose') options.verbose = true;
+    else if (arg === '--quick') options.quick = true;
+    else if (arg === '--help' || arg === '-h') options.help = true;
+    else if (arg === '--only' || arg.startsWith('--only=')) {
+      const value = arg === '--only' ? argv[(index += 1)] : arg.slice('--only='.length);
+      const names = (value ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+      const unknown = names.filter((name) => !isSection(name));
+      if (names.length === 0 || unknown.length > 0) throw new Error(`--only wants some of ${SECTIONS.join(', ')}; got ${value ?? 'nothing'}\n\n${USAGE}`);
+      options.only = new Set(names.filter(isSection));
+    } else throw new Error(`unknown argument ${arg}\n\n${USAGE}`);
+  }
+  return options;
+}
+
+let options: RunOptions;
+try {
+  options = parseArgs(process.argv.slice(2));
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(2);
+}
+if (options.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+const { verbose, quick, only } = options;
 const seconds: LoadSeconds = quick ? { app: 3, floor: 2 } : { app: 10, floor: 5 };
 const databaseUrl = process.env.DATABASE_URL || undefined;
 
@@ -42,45 +92,45 @@ function describeStart(server: BenchServer): void {
   detail(`server start (${server.storage}, in process, sign-in limits raised): open ${ms(open)}, migrate ${ms(migrate)}, seed ${ms(seed)}, buildApp + listen ${ms(build)}`);
 }
 
-async function main(): Promise<void> {
-  const started = performance.now();
-  const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
-  console.log(
-    `bench env: node ${process.version}, ${os.cpus().length} cpus, loadavg ${load}, ` +
-      `postgres ${databaseUrl ? 'yes (DATABASE_URL)' : 'no (DATABASE_URL unset)'}${quick ? ', QUICK (not comparable)' : ''}`,
-  );
-
-  await section('bundle', () => benchBundle({ repoRoot, verbose }));
-
+/** Figures 2-4, which share a DATA_DIR and the in-process PGlite server; runs the sections in `only`. */
+async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
   // Figure 4 first: its DATA_DIR, once main.ts has initialised it, is reused by the in-process PGlite server of
   // figures 2 and 3 (PGlite's initdb is the slow part of a start; a fresh dir is the fallback).
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'bench-datadir-'));
   try {
     let dataDirReady = false;
-    await section('startup', async () => {
-      await benchStartup(repoRoot, dataDir);
-      dataDirReady = true;
-    });
+    if (only.has('startup')) {
+      await section('startup', async () => {
+        await benchStartup(repoRoot, dataDir);
+        dataDirReady = true;
+      });
+    }
 
     let floor: PairOfRuns | undefined;
-    await section('meinfo.floor', async () => {
-      floor = await measureFloorLoad(seconds);
-    });
+    if (only.has('meinfo')) {
+      await section('meinfo.floor', async () => {
+        floor = await measureFloorLoad(seconds);
+      });
+    }
 
+    if (!only.has('signin') && !only.has('meinfo')) return;
     await section('pglite', async () => {
       const server = await startBenchServer({ dataDir: dataDirReady ? dataDir : undefined });
       describeStart(server);
       try {
-        await section('signin', () => benchSignIn(server));
-        await section('meinfo.pglite', async () => {
-          if (!floor) throw new Error('no floor measurement');
-          await benchMeInfo(server, 'pglite', floor, seconds, true);
-        });
+        if (only.has('signin')) await section('signin', () => benchSignIn(server));
+        if (only.has('meinfo')) {
+          await section('meinfo.pglite', async () => {
+            if (!floor) throw new Error('no floor measurement');
+            await benchMeInfo(server, 'pglite', floor, seconds, true);
+          });
+        }
       } finally {
         await server.close();
       }
     });
 
+    if (!only.has('meinfo')) return;
     if (databaseUrl) {
       await section('meinfo.postgres', async () => {
         if (!floor) throw new Error('no floor measurement');
@@ -98,6 +148,19 @@ async function main(): Promise<void> {
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+async function main(): Promise<void> {
+  const started = performance.now();
+  const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+  console.log(
+    `bench env: node ${process.version}, ${os.cpus().length} cpus, loadavg ${load}, ` +
+      `postgres ${databaseUrl ? 'yes (DATABASE_URL)' : 'no (DATABASE_URL unset)'}${quick ? ', QUICK (not comparable)' : ''}` +
+      (only.size < SECTIONS.length ? `, ONLY ${[...only].join(',')}` : ''),
+  );
+
+  if (only.has('bundle')) await section('bundle', () => benchBundle({ repoRoot, verbose }));
+  if (only.has('startup') || only.has('signin') || only.has('meinfo')) await serverSections(only);
 
   const all = figures();
   const count = (verdict: string) => all.filter((figure) => figure.verdict === verdict).length;
