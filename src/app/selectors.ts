@@ -8,6 +8,7 @@ import type { configMachine } from '../../machines/config/configMachine';
 import type { walletMachine } from '../../machines/wallet/walletMachine';
 import { loadedClientContract } from '../api/contractLoader';
 import type { DappParam } from '../../api-schema/dapp';
+import type { MeInfo } from '../../api-schema/member';
 
 type WalletSnapshot = SnapshotFrom<typeof walletMachine>;
 type AuthSnapshot = SnapshotFrom<typeof authMachine>;
@@ -87,10 +88,64 @@ export function selectDappParam(snapshot: ConfigSnapshot): DappParam | null {
   return parsedConfig.get(raw) ?? null;
 }
 
+/**
+ * The member record (meInfo) checked against its contract schema; null before meInfo answered, when the stored
+ * record does not pass the schema, or while the contract has not loaded (it has once any API call ran, and the
+ * restored session's meInfo call changes the snapshot again after that).
+ */
+export function selectMember(snapshot: AuthSnapshot): MeInfo | null {
+  const raw = snapshot.context.userInfo;
+  const contract = loadedClientContract();
+  if (!raw || !contract) return null;
+  if (!parsedMember.has(raw)) {
+    const parsed = contract.endpoints.meInfo.result.safeParse(raw);
+    parsedMember.set(raw, parsed.success ? parsed.data : null);
+  }
+  return parsedMember.get(raw) ?? null;
+}
+
+const parsedMember = new WeakMap<object, MeInfo | null>();
+
+/**
+ * True when the connected wallet is on another chain than the app's: the wallet machine would accept a connect
+ * to the app's chain from `active` (its isTargetChainDifferent guard), so the page offers the switch.
+ */
+export function selectWrongChain(wallet: WalletSnapshot, dappParam: DappParam | null): boolean {
+  if (!dappParam || !wallet.matches('active')) return false;
+  return wallet.can({ type: 'user.connect', chainId: dappParam.chainId, chainParams: dappParam.chain });
+}
+
+/**
+ * True when the Sign in button is offered: the wallet is connected with an account on the app's chain, and the
+ * auth machine accepts user.signIn for that account and chain (it does only when signed out).
+ */
+export function selectCanSignIn(auth: AuthSnapshot, wallet: WalletSnapshot, dappParam: DappParam | null): boolean {
+  const address = wallet.context.accounts[0];
+  const chainId = wallet.context.chainId;
+  if (!dappParam || !address || chainId === null || !wallet.matches('active')) return false;
+  if (selectWrongChain(wallet, dappParam) || chainId !== dappParam.chainId) return false;
+  return auth.can({ type: 'user.signIn', address, chainId });
+}
+
+/** Where /login sends a member who has a session: back where they came from, or to /register to bind first. */
+export function selectSignInRedirect(snapshot: AuthSnapshot): 'returnPath' | 'register' | null {
+  if (snapshot.matches('signedIn')) return 'returnPath';
+  if (snapshot.matches('bindRequired')) return 'register';
+  return null;
+}
+
+/** Where /register sends a member who has nothing to bind: to /login without a session, back when bound. */
+export function selectRegisterRedirect(snapshot: AuthSnapshot): 'returnPath' | 'login' | null {
+  if (snapshot.matches('signedIn')) return 'returnPath';
+  if (snapshot.matches('signedOut') || snapshot.matches('restoring') || snapshot.matches('signingOut')) return 'login';
+  return null;
+}
+
 export const selectWalletAddress = (snapshot: WalletSnapshot) => snapshot.context.accounts[0] ?? null;
 export const selectWalletChainId = (snapshot: WalletSnapshot) => snapshot.context.chainId;
 export const selectWalletError = (snapshot: WalletSnapshot) => snapshot.context.error;
 export const selectWalletProviders = (snapshot: WalletSnapshot) => snapshot.context.providers;
 export const selectAuthError = (snapshot: AuthSnapshot) => snapshot.context.error;
+/** The raw stored or loaded user info. Prefer selectMember, which checks it against the contract. */
 export const selectUserInfo = (snapshot: AuthSnapshot) => snapshot.context.userInfo;
 export const selectConfigFailed = (snapshot: ConfigSnapshot) => snapshot.matches('failed');
