@@ -3,11 +3,13 @@
  * It never listens and never migrates: the caller owns the database's life cycle.
  */
 import { randomUUID } from 'node:crypto';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { configuredSites, listenSites, SignInSites } from './auth/signInSites';
 import { systemClock, type Clock } from './clock';
 import type { Db } from './db/client';
 import { TooManyRequestsError } from './errors';
@@ -26,8 +28,14 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export interface BuildAppOptions {
   /** Migrated and seeded database (see server/db/client.ts and server/seed/seed.ts). */
   db: Db;
-  /** Domain sign-in messages must name; default: each request's Host header. */
+  /**
+   * SIWE_DOMAIN: one or more comma-separated host[:port] that sign-in messages may name. With neither this nor
+   * publicUrl, the allowed sites are the server's listen addresses (known once it listens) and loopback hosts
+   * at any port (server/auth/signInSites.ts).
+   */
   siweDomain?: string | undefined;
+  /** PUBLIC_URL: one or more comma-separated http(s) origins members open; allowed like siweDomain, scheme included. */
+  publicUrl?: string | undefined;
   /** Clock; tests move it to reach expiry. */
   now?: Clock;
   /** Fastify logger option; default off (main.ts turns it on). */
@@ -42,7 +50,10 @@ export interface BuildAppOptions {
   spaDir?: string | null;
   /** Translations folder; default locales/. */
   localesDir?: string;
-  /** Trust X-Forwarded-* (behind a load balancer), so rate limits and the Host see the client's values. */
+  /**
+   * Trust X-Forwarded-* (behind a load balancer), so rate limits key on X-Forwarded-For, the sign-in site check
+   * reads X-Forwarded-Host.
+   */
   trustProxy?: boolean;
 }
 
@@ -78,15 +89,24 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
   });
 
+  const signInSites = new SignInSites(configuredSites({ siweDomain: options.siweDomain, publicUrl: options.publicUrl }));
+  if (!signInSites.configured) {
+    // The embedded start: the addresses it listens on are its sites (every interface address on 0.0.0.0).
+    app.addHook('onListen', async () => {
+      signInSites.addListenSites(listenSites(app.addresses(), networkInterfaces()));
+    });
+  }
+
   const deps: RouteDeps = {
     db: options.db,
     now: options.now ?? systemClock,
-    siweDomain: options.siweDomain,
+    signInSites,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
   };
 
-  // global: false — only routes that ask (the sign-in calls) are limited. The store is in memory, so each
-  // instance counts its own clients; behind a load balancer the effective limit is per instance.
+  // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For
+  // with trustProxy). The store is in memory, so each instance counts its own clients; behind a load balancer
+  // the effective limit is per instance, which ADR 0007 explains is enough.
   await app.register(rateLimit, { global: false, errorResponseBuilder: () => new TooManyRequestsError() });
   installAccessControl(app, deps);
 

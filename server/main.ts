@@ -25,6 +25,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
   const app = await buildApp({
     db: database.db,
     siweDomain: env.SIWE_DOMAIN,
+    publicUrl: env.PUBLIC_URL,
     trustProxy: env.TRUST_PROXY,
     logger: { level: env.LOG_LEVEL },
   });

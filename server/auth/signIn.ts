@@ -31,8 +31,13 @@ export interface SignInInput {
   message: string;
   signature: string;
   inviteCode?: string | undefined;
-  /** The domain the message must name: SIWE_DOMAIN, else the Host the request came to. */
-  expectedDomain: string;
+  /**
+   * The domain the message must name: the request's host when it is an allowed sign-in site (signInSites.ts);
+   * undefined when it is not, and then every message is refused with 1005.
+   */
+  expectedDomain: string | undefined;
+  /** The URI's scheme when the site's is known (PUBLIC_URL); undefined accepts http: and https:. */
+  expectedProtocol?: 'http:' | 'https:' | undefined;
   now: Date;
 }
 
@@ -59,15 +64,19 @@ function urlOf(uri: string): URL | undefined {
 }
 
 /**
- * Domain and URI: a message made for another site is refused with 1005 (API.md, "Codes"). The chain, the third
- * binding, is checked against the app config by the sign-in statement itself (startSession), so a sign-in reads
- * the config without a statement of its own.
+ * Domain and URI: a message made for another site is refused with 1005 (API.md, "Codes"). The domain must be the
+ * allowed site the request came to, the URI an http(s) URL on that same authority (with the site's scheme when
+ * known). The chain, the third binding, is checked against the app config by the sign-in statement itself
+ * (startSession), so a sign-in reads the config without a statement of its own.
  */
-function checkBindings(fields: SiweFields, expectedDomain: string): void {
+function checkBindings(fields: SiweFields, expectedDomain: string | undefined, expectedProtocol: string | undefined): void {
+  if (expectedDomain === undefined) throw new SignatureInvalidError();
   const domain = expectedDomain.toLowerCase();
   if (fields.domain.toLowerCase() !== domain) throw new SignatureInvalidError();
   const url = urlOf(fields.uri);
   if (url?.host.toLowerCase() !== domain) throw new SignatureInvalidError();
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new SignatureInvalidError();
+  if (expectedProtocol !== undefined && url.protocol !== expectedProtocol) throw new SignatureInvalidError();
   if (fields.scheme !== undefined && `${fields.scheme}:` !== url.protocol) throw new SignatureInvalidError();
 }
 
@@ -203,7 +212,7 @@ function isInviteCodeCollision(error: unknown): boolean {
 export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> {
   const { now } = input;
   const fields = parseStrictly(input.message);
-  checkBindings(fields, input.expectedDomain);
+  checkBindings(fields, input.expectedDomain, input.expectedProtocol);
   if (!isFresh(fields, now)) return refuseStale(db, fields.chainId);
 
   // The one costly step (about 5 ms of CPU), in a worker thread so the event loop serves other requests meanwhile.

@@ -8,7 +8,7 @@ import { BindCycleError, InvalidParametersError, InviteCodeUnknownError, Recomme
 import { bindRecommender } from '../members/tree';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
-import { expectedDomain, type RouteDeps } from './deps';
+import { expectedSite, type RouteDeps } from './deps';
 
 /**
  * Normalises a query address to EIP-55. The contract only checks the hex shape; a mixed-case address with a
@@ -34,14 +34,17 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     {
       loginNonce: async ({ query }) => issueNonce(deps.db, checksummed(query.address), deps.now()),
 
-      memberSignLogin: async ({ body, request }) =>
-        signIn(deps.db, {
+      memberSignLogin: async ({ body, request }) => {
+        const site = expectedSite(deps, request);
+        return signIn(deps.db, {
           message: body.message,
           signature: body.signature,
           inviteCode: body.inviteCode,
-          expectedDomain: expectedDomain(deps, request),
+          expectedDomain: site?.host,
+          expectedProtocol: site?.protocol,
           now: deps.now(),
-        }),
+        });
+      },
 
       bindRecommendRelation: async ({ body, request }) => {
         const { memberId } = requireAuth(request);

@@ -4,7 +4,7 @@ import { getAppConfig } from '../config/appConfig';
 import { getAbout, getNotice, listNotices } from '../content/notices';
 import { NotFoundError } from '../errors';
 import { registerHandlers } from './endpoint';
-import { expectedDomain, type RouteDeps } from './deps';
+import { announcedDomain, type RouteDeps } from './deps';
 
 /**
  * The public data routes.
@@ -17,7 +17,7 @@ import { expectedDomain, type RouteDeps } from './deps';
  */
 export const dappRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
-    dappParam: async ({ request }) => ({ ...(await getAppConfig(deps.db)), siweDomain: expectedDomain(deps, request) }),
+    dappParam: async ({ request }) => ({ ...(await getAppConfig(deps.db)), siweDomain: announcedDomain(deps, request) }),
 
     queryPagePlatformNotice: async ({ query }) => listNotices(deps.db, query, deps.now()),
 

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { RateLimitRule } from './endpoint';
@@ -7,21 +8,36 @@ import type { RateLimitRule } from './endpoint';
 export interface RouteDeps {
   db: Db;
   now: Clock;
-  /** SIWE_DOMAIN when configured; otherwise each request's Host is the domain. */
-  siweDomain: string | undefined;
+  /** The sites sign-in messages may name (PUBLIC_URL, SIWE_DOMAIN, or the listen addresses). */
+  signInSites: SignInSites;
   rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule };
 }
 
 /**
- * The domain sign-in messages must name: the configured one, else the Host this request came to (so a dev
- * server on localhost:8080 and a deployment behind a domain both work without configuration).
+ * The site a sign-in at this request must name: the request's host (Host, or X-Forwarded-Host behind a trusted
+ * proxy) when it is in the allowlist, else none, and then every message is refused (1005). The caller's Host
+ * only ever picks among the server's own sites.
  *
  * @param deps - route dependencies
  * @param request - the request
- * @returns the domain (authority), e.g. "localhost:8080"
+ * @returns the allowed site, or undefined
  * @example
- * expectedDomain(deps, request); // "member.example"
+ * expectedSite(deps, request); // { host: 'member.example', protocol: 'https:' }
  */
-export function expectedDomain(deps: Pick<RouteDeps, 'siweDomain'>, request: FastifyRequest): string {
-  return deps.siweDomain ?? request.host;
+export function expectedSite(deps: Pick<RouteDeps, 'signInSites'>, request: FastifyRequest): SignInSite | undefined {
+  return deps.signInSites.match(request.host);
+}
+
+/**
+ * The domain dappParam announces: the request's host when allowed, else the first allowed site; never a host
+ * outside the allowlist.
+ *
+ * @param deps - route dependencies
+ * @param request - the request
+ * @returns the domain (authority), e.g. "member.example"
+ * @example
+ * announcedDomain(deps, request); // "member.example"
+ */
+export function announcedDomain(deps: Pick<RouteDeps, 'signInSites'>, request: FastifyRequest): string {
+  return deps.signInSites.domainFor(request.host);
 }

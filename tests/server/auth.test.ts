@@ -179,7 +179,7 @@ describeWithDatabases('memberSignLogin', (ctx) => {
     expect(result.auth).toBeTruthy();
   });
 
-  it('uses the Host header as the domain when SIWE_DOMAIN is not set', async () => {
+  it('without SIWE_DOMAIN, takes a loopback Host as the domain but never a foreign one (signInSites.test.ts has the rest)', async () => {
     const app = await ctx.app({ siweDomain: undefined });
     const nonce = await requestNonce(app, accounts.alice.address);
     const message = buildMessage(accounts.alice, nonce, ctx.clock.now(), { domain: 'localhost:8080', uri: 'http://localhost:8080/login' });
@@ -188,7 +188,7 @@ describeWithDatabases('memberSignLogin', (ctx) => {
     expect(envelope(ok).code).toBe(0);
 
     const nonce2 = await requestNonce(app, accounts.alice.address);
-    const message2 = buildMessage(accounts.alice, nonce2, ctx.clock.now(), { domain: 'localhost:8080', uri: 'http://localhost:8080/login' });
+    const message2 = buildMessage(accounts.alice, nonce2, ctx.clock.now(), { domain: 'evil.test', uri: 'http://evil.test/login' });
     const signature2 = await accounts.alice.signMessage({ message: message2 });
     const refused = await app.inject({ method: 'POST', url: '/api/member/memberSignLogin', headers: { host: 'evil.test' }, payload: { message: message2, signature: signature2 } });
     expectRefused(refused, ApiCode.signatureInvalid);

@@ -27,10 +27,18 @@ describeWithDatabases('dappParam', (ctx) => {
     expect(dappParamSchema.parse(body.result).chainId).toBe(56);
   });
 
-  it('names the request Host as domain when SIWE_DOMAIN is not set', async () => {
+  it('names a loopback Host as domain when SIWE_DOMAIN is not set, never a foreign Host', async () => {
     const app = await ctx.app({ siweDomain: undefined });
-    const response = await app.inject({ method: 'GET', url: '/api/dapp/dappParam', headers: { host: 'localhost:8080' } });
-    expect(envelope<{ siweDomain: string }>(response).result?.siweDomain).toBe('localhost:8080');
+    const local = await app.inject({ method: 'GET', url: '/api/dapp/dappParam', headers: { host: 'localhost:8080' } });
+    expect(envelope<{ siweDomain: string }>(local).result?.siweDomain).toBe('localhost:8080');
+    const foreign = await app.inject({ method: 'GET', url: '/api/dapp/dappParam', headers: { host: 'evil.test' } });
+    expect(envelope<{ siweDomain: string }>(foreign).result?.siweDomain).toBe('localhost');
+  });
+
+  it('keeps the configured domain whatever Host the request names', async () => {
+    const app = await ctx.app();
+    const response = await app.inject({ method: 'GET', url: '/api/dapp/dappParam', headers: { host: 'evil.test' } });
+    expect(envelope<{ siweDomain: string }>(response).result?.siweDomain).toBe('member.test');
   });
 
   it('needs no token, and ignores a bad one', async () => {

@@ -54,8 +54,9 @@ export function buildMessage(account: PrivateKeyAccount, nonce: string, now: Dat
   });
 }
 
+/** Posts memberSignLogin as the SPA on TEST_DOMAIN does: the Host is the site the message names. */
 export async function postSignLogin(app: FastifyInstance, payload: Record<string, unknown>): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url: '/api/member/memberSignLogin', payload });
+  return app.inject({ method: 'POST', url: '/api/member/memberSignLogin', headers: { host: TEST_DOMAIN }, payload });
 }
 
 export interface SignedIn {

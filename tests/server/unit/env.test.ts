@@ -12,11 +12,21 @@ describe('readEnv', () => {
     ).toEqual({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: '/var/lib/md', DATABASE_URL: 'postgres://u@db/md', SIWE_DOMAIN: 'member.example:8443', TRUST_PROXY: true, LOG_LEVEL: 'info' });
   });
 
+  it('behavior: takes several sign-in domains and a public URL', () => {
+    expect(readEnv({ SIWE_DOMAIN: 'member.example, 192.168.1.20:8080', PUBLIC_URL: 'https://member.example' })).toMatchObject({
+      SIWE_DOMAIN: 'member.example, 192.168.1.20:8080',
+      PUBLIC_URL: 'https://member.example',
+    });
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ SIWE_DOMAIN: 'https://member.example' }, 'SIWE_DOMAIN'],
+    [{ SIWE_DOMAIN: 'member.example,evil@member.example' }, 'SIWE_DOMAIN'],
+    [{ PUBLIC_URL: 'member.example' }, 'PUBLIC_URL'],
+    [{ PUBLIC_URL: 'https://member.example/app' }, 'PUBLIC_URL'],
   ])('behavior: refuses %j naming the variable', (env, name) => {
     expect(() => readEnv(env)).toThrow(name);
   });
