@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createWalletClient, custom, InternalRpcError, SwitchChainError, UnknownRpcError, UserRejectedRequestError } from 'viem';
+import { createClient, custom, InternalRpcError, SwitchChainError, UnknownRpcError, UserRejectedRequestError } from 'viem';
+import { signMessage, switchChain } from 'viem/actions';
 import {
   ChainParamsMissingError,
   NoAccountsError,
@@ -14,9 +15,9 @@ import {
   walletErrorNames,
 } from './errors';
 
-/** What a viem wallet client throws when the wallet answers `raw` (custom transport, no retries). */
+/** What the app's viem client (walletRequests.ts) throws when the wallet answers `raw` (custom transport, no retries). */
 async function thrownThroughViem(raw: unknown, method: 'wallet_switchEthereumChain' | 'personal_sign' = 'wallet_switchEthereumChain') {
-  const client = createWalletClient({
+  const client = createClient({
     transport: custom(
       {
         request: async () => {
@@ -28,9 +29,9 @@ async function thrownThroughViem(raw: unknown, method: 'wallet_switchEthereumCha
   });
   try {
     if (method === 'personal_sign') {
-      await client.signMessage({ account: '0x00000000000000000000000000000000000000a1', message: 'hello' });
+      await signMessage(client, { account: '0x00000000000000000000000000000000000000a1', message: 'hello' });
     } else {
-      await client.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: '0x38' }] });
+      await switchChain(client, { id: 56 });
     }
   } catch (error) {
     return error;
