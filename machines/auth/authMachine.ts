@@ -10,6 +10,8 @@ import { and, assign, fromPromise, or, setup } from 'xstate';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { isInviteCode } from '../shared/fieldRules';
+import { ApiErrorName, AuthErrorNames, WalletErrorNames } from '../shared/errorNames';
+import { ApiCode } from '../../api-schema/codes';
 
 /** The member record of meInfo; the machine only reads its address. */
 export interface UserInfo {
@@ -78,9 +80,9 @@ export type AuthEvent =
   | { type: 'server.tokenExpired' };
 
 /** Envelope code for an unknown, expired or revoked token (API.md "Codes"). */
-const tokenRejectedCode = 1002;
+const tokenRejectedCode = ApiCode.notSignedIn;
 
-const apiError = (code: number): ErrorInfo => ({ name: 'ApiError', code });
+const apiError = (code: number): ErrorInfo => ({ name: ApiErrorName, code });
 
 const authSetup = setup({
   types: {
@@ -230,11 +232,11 @@ export const authMachine = authSetup.createMachine({
         'wallet.accountChanged': {
           guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
           target: 'signedOut',
-          actions: ['clearSession', { type: 'assignError', params: { error: { name: 'WalletChangedError' } } }],
+          actions: ['clearSession', { type: 'assignError', params: { error: { name: AuthErrorNames.walletChanged } } }],
         },
         'wallet.disconnected': {
           target: 'signedOut',
-          actions: ['clearSession', { type: 'assignError', params: { error: { name: 'WalletDisconnectedError' } } }],
+          actions: ['clearSession', { type: 'assignError', params: { error: { name: WalletErrorNames.disconnected } } }],
         },
       },
       states: {
@@ -279,7 +281,7 @@ export const authMachine = authSetup.createMachine({
           after: {
             signatureTimeout: {
               target: '#auth.signedOut',
-              actions: ['clearSession', { type: 'assignError', params: { error: { name: 'WalletTimeoutError' } } }],
+              actions: ['clearSession', { type: 'assignError', params: { error: { name: WalletErrorNames.timeout } } }],
             },
           },
         },
@@ -335,7 +337,7 @@ export const authMachine = authSetup.createMachine({
               },
               {
                 description: 'The code is not 4-16 letters or digits: the field shows why; nothing is sent.',
-                actions: { type: 'assignError', params: { error: { name: 'InviteCodeInvalidError' } } },
+                actions: { type: 'assignError', params: { error: { name: AuthErrorNames.inviteCodeInvalid } } },
               },
             ],
           },

@@ -12,7 +12,7 @@ import type { EventObject } from 'xstate';
 import { parseChainId } from '../shared/chainId';
 import { hasErrorName, notProvided, toErrorInfo } from '../shared/errorInfo';
 import type { ErrorInfo } from '../shared/errorInfo';
-import { WalletErrorNames } from './walletErrorNames';
+import { WalletErrorNames } from '../shared/errorNames';
 
 /** wallet_addEthereumChain parameters less chainId (EIP-3085), as app config gives them. */
 export interface AddChainParameters {

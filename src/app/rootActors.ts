@@ -13,6 +13,7 @@ import { provideAuthMachine, readStoredSession } from '../actors/authActors';
 import { provideConfigMachine } from '../actors/configActors';
 import { provideWalletMachine } from '../actors/walletActors';
 import type { WalletLogger } from '../actors/walletActors';
+import { ApiCode } from '../../api-schema/codes';
 import { createApiClient } from '../api/client';
 import type { ApiClient, CreateApiClientParameters } from '../api/client';
 import type { BrowserStorage } from '../storage/browserStorage';
@@ -38,9 +39,6 @@ export interface CreateRootActorsParameters {
   clock?: ActorOptions<AnyActorLogic>['clock'];
 }
 
-/** Envelope code for a token the server no longer accepts. */
-const tokenRejected = 1002;
-
 /**
  * Creates and starts the root actors.
  *
@@ -63,7 +61,7 @@ export function createRootActors({
     return {
       call: async (name, ...args) => {
         const answer = await client.call(name, ...args);
-        if (answer.code === tokenRejected) late.auth?.send({ type: 'server.tokenExpired' });
+        if (answer.code === ApiCode.notSignedIn) late.auth?.send({ type: 'server.tokenExpired' });
         return answer;
       },
     };

@@ -3,8 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { allApiCodes } from '../../api-schema/codes';
-import { walletErrorNames } from '../wallet/errors';
-import { WalletErrorNames } from '../../machines/wallet/walletErrorNames';
+import { authErrorNames, walletErrorNames } from '../../machines/shared/errorNames';
 import { namespaces, supportedLanguages } from './i18n';
 
 const localesDir = `${resolve(dirname(fileURLToPath(import.meta.url)), '../../locales')}/`;
@@ -53,7 +52,10 @@ describe('locales', () => {
     }
   });
 
-  it('behavior: the wallet error classes and the names the wallet machine uses are the same set', () => {
-    expect([...walletErrorNames].sort()).toEqual(Object.values(WalletErrorNames).sort());
+  it.each(supportedLanguages)('behavior: %s has auth.errors.{name} for every auth error', (lng) => {
+    const common = load(lng, 'common');
+    for (const name of authErrorNames) {
+      expect(typeof textAt(common, ['auth', 'errors', name]), `${lng} auth.errors.${name}`).toBe('string');
+    }
   });
 });

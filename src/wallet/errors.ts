@@ -1,4 +1,5 @@
 import { UnknownRpcError } from 'viem';
+import type { WalletErrorName } from '../../machines/shared/errorNames';
 
 /**
  * Wallet errors, in the viem style (viem src/errors/base.ts): each class has a fixed `name`, the protocol `code`
@@ -6,20 +7,9 @@ import { UnknownRpcError } from 'viem';
  * `{ name, code }`; the UI shows `wallet.errors.{name}` (STYLE.md, "Errors").
  */
 
-/** Every wallet error class name; each has a text under `wallet.errors` in every locale. */
-export const walletErrorNames = [
-  'ProviderNotFoundError',
-  'NoAccountsError',
-  'UserRejectedError',
-  'RequestPendingError',
-  'UnrecognizedChainError',
-  'WalletTimeoutError',
-  'ChainParamsMissingError',
-  'WalletDisconnectedError',
-  'UnknownWalletError',
-] as const;
-
-export type WalletErrorName = (typeof walletErrorNames)[number];
+/** Every wallet error class name, from the one list the machines use; each has a text under `wallet.errors`. */
+export { walletErrorNames } from '../../machines/shared/errorNames';
+export type { WalletErrorName } from '../../machines/shared/errorNames';
 
 export interface WalletErrorParameters {
   code?: number | undefined;
