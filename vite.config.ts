@@ -1,11 +1,21 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import pxtorem from 'postcss-pxtorem';
 
 // One config for the SPA build and for the three test projects (unit, ui, e2e).
 export default defineConfig({
   plugins: [react()],
   publicDir: false,
+  css: {
+    postcss: {
+      plugins: [
+        // The design is drawn at 375 px and the layout sets 1rem = a tenth of the width (src/layout/viewport.ts),
+        // so every px in our CSS and in antd-mobile's becomes rem at 37.5 px each. 1px hairlines stay px.
+        pxtorem({ rootValue: 37.5, propList: ['*'], minPixelValue: 2, unitPrecision: 6, selectorBlackList: [/^html$/] }),
+      ],
+    },
+  },
   build: {
     outDir: 'dist/spa',
     sourcemap: false,
@@ -18,6 +28,9 @@ export default defineConfig({
             // the entry and the lazy routes cost ~2 KiB gzip over 9 requests, and kept the bundler from dropping
             // unused contract schemas across chunk boundaries.
             { name: 'initial', tags: ['$initial'] },
+            // antd-mobile's ErrorBlock carries four illustrations (11 KiB gzip): only the pages that show a list
+            // state or an error load it, never /login.
+            { name: 'error-block', test: /[\\/]antd-mobile[\\/]es[\\/]components[\\/]error-block[\\/]|[\\/]src[\\/]components[\\/]ListState/ },
             // App modules shared by two or more lazy routes (Page, StatusPanel, ...) in one file instead of one
             // chunk each.
             { name: 'shared', test: /[\\/]src[\\/]/, minShareCount: 2 },

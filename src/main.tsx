@@ -7,15 +7,20 @@ import { createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/AppProviders';
 import { createRootActors } from './app/rootActors';
 import { routes } from './app/routes';
+import { followLanguage } from './i18n/componentLocale';
 import { createI18n } from './i18n/i18n';
 import { installViewportScaling } from './layout/viewport';
 import { createBrowserStorage } from './storage/browserStorage';
 import { loadProviders } from './wallet/loadDiscovery';
+// antd-mobile's variables and base styles first, then our theme over them, then layout and component styles.
+import 'antd-mobile/es/global';
+import './theme/theme.css';
 import './layout/global.css';
 import './app/app.css';
 
 installViewportScaling(window);
 const i18n = createI18n();
+followLanguage(i18n);
 void i18n.init();
 i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', language));
 

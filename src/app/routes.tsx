@@ -8,9 +8,10 @@ import { MemberArea } from '../routes/memberArea';
 import { PageLoading, RootLayout, RouteError } from '../routes/root';
 import { paths } from './paths';
 
-const upcoming = (pattern: string, section: string): RouteObject => ({
+/** A route whose screen comes with a later issue; `parent` is where its back arrow leads when opened directly. */
+const upcoming = (pattern: string, section: string, parent?: string): RouteObject => ({
   path: pattern,
-  handle: { section },
+  handle: { section, parent },
   lazy: () => import('../routes/upcoming'),
 });
 
@@ -24,10 +25,10 @@ export const routes: RouteObject[] = [
       { index: true, element: <Navigate to={paths.home.href()} replace /> },
       { path: paths.login.pattern, lazy: () => import('../routes/login') },
       { path: paths.register.pattern, lazy: () => import('../routes/register') },
-      upcoming(paths.announcement.pattern, 'announcement'),
-      upcoming(paths.announcementDetail.pattern, 'announcementDetail'),
-      upcoming(paths.about.pattern, 'about'),
-      upcoming(paths.solbotList.pattern, 'solbotList'),
+      upcoming(paths.announcement.pattern, 'announcement', paths.me.href()),
+      upcoming(paths.announcementDetail.pattern, 'announcementDetail', paths.announcement.href()),
+      upcoming(paths.about.pattern, 'about', paths.me.href()),
+      upcoming(paths.solbotList.pattern, 'solbotList', paths.me.href()),
       upcoming(paths.buyList.pattern, 'buyList'),
       {
         Component: MemberArea,
@@ -36,13 +37,13 @@ export const routes: RouteObject[] = [
           { path: paths.me.pattern, lazy: () => import('../routes/me') },
           { path: paths.invitation.pattern, lazy: () => import('../routes/invitation') },
           upcoming(paths.team.pattern, 'team'),
-          upcoming(paths.teamSearch.pattern, 'teamSearch'),
-          upcoming(paths.wpos.pattern, 'wpos'),
-          upcoming(paths.wposProfit.pattern, 'wposProfit'),
-          upcoming(paths.settlement.pattern, 'settlement'),
-          upcoming(paths.shippingAddress.pattern, 'shippingAddress'),
-          upcoming(paths.shippingAddressAdd.pattern, 'shippingAddressAdd'),
-          upcoming(paths.shippingAddressEdit.pattern, 'shippingAddressEdit'),
+          upcoming(paths.teamSearch.pattern, 'teamSearch', paths.team.href()),
+          upcoming(paths.wpos.pattern, 'wpos', paths.me.href()),
+          upcoming(paths.wposProfit.pattern, 'wposProfit', paths.wpos.href()),
+          upcoming(paths.settlement.pattern, 'settlement', paths.buyList.href()),
+          upcoming(paths.shippingAddress.pattern, 'shippingAddress', paths.me.href()),
+          upcoming(paths.shippingAddressAdd.pattern, 'shippingAddressAdd', paths.shippingAddress.href()),
+          upcoming(paths.shippingAddressEdit.pattern, 'shippingAddressEdit', paths.shippingAddress.href()),
         ],
       },
       { path: '*', lazy: () => import('../routes/notFound') },

@@ -1,8 +1,11 @@
+import { ExclamationCircleOutline } from 'antd-mobile-icons';
+
 /** A translated error, announced to assistive technology. */
 export function ErrorText({ text, id }: { text: string; id?: string }) {
   return (
     <p role="alert" className="error-text" id={id}>
-      {text}
+      <ExclamationCircleOutline aria-hidden="true" className="error-text-icon" />
+      <span>{text}</span>
     </p>
   );
 }

@@ -1,65 +1,74 @@
 import { useSelector } from '@xstate/react';
+import { PayCircleOutline, ShopbagOutline, SoundOutline, TeamOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router-dom';
 import { useRootActors } from '../app/RootActorsContext';
 import { errorKey } from '../app/errorKey';
 import { paths } from '../app/paths';
-import { selectAuthError, selectAuthView, selectUserInfo } from '../app/selectors';
-import { Button } from '../components/Button';
-import { ErrorText } from '../components/ErrorText';
-import { Page } from '../components/Page';
+import { selectAuthError, selectAuthView, selectMember } from '../app/selectors';
+import { BalanceCard } from '../components/BalanceCard';
+import { ListState } from '../components/ListState';
 import { ShortAddress } from '../components/ShortAddress';
-import { StatusPanel } from '../components/StatusPanel';
+import { ShortcutGrid } from '../components/ShortcutGrid';
+import { Screen } from './shared/Screen';
+import { useAppNavigate } from './shared/useAppNavigate';
 
-/** /home — the signed-in landing: who is signed in, the balances, and the way to the member area. */
+/** /home — the signed-in landing: who is signed in, the balances, the team, and shortcuts into the member area. */
 export function Component() {
-  const { t } = useTranslation(['home', 'common']);
+  const { t, i18n } = useTranslation(['home', 'common']);
   const { auth } = useRootActors();
   const view = useSelector(auth, selectAuthView);
-  const userInfo = useSelector(auth, selectUserInfo);
+  const member = useSelector(auth, selectMember);
   const error = useSelector(auth, selectAuthError);
-  const field = (name: string) => {
-    const value = userInfo?.[name];
-    return typeof value === 'string' || typeof value === 'number' ? String(value) : '—';
-  };
+  const onNavigate = useAppNavigate();
+  const locale = i18n.resolvedLanguage ?? 'zh';
 
   return (
-    <Page title={t('home:title')}>
-      {view === 'loadingProfile' ? <StatusPanel message={t('common:status.loading')} /> : null}
+    <Screen title={t('home:title')}>
+      {view === 'loadingProfile' && !member ? <ListState state="loading" loadingLabel={t('common:status.loading')} rows={4} /> : null}
       {view === 'profileFailed' && error ? (
-        <div>
-          <ErrorText text={t(`common:${errorKey(error)}`)} />
-          <Button variant="secondary" onClick={() => auth.send({ type: 'user.retry' })}>
-            {t('common:actions.retry')}
-          </Button>
-        </div>
+        <ListState
+          state="error"
+          title={t(`common:${errorKey(error)}`)}
+          retryLabel={t('common:actions.retry')}
+          onRetry={() => auth.send({ type: 'user.retry' })}
+        />
       ) : null}
-      {userInfo ? (
+      {member ? (
         <>
           <p className="welcome">
-            {t('home:welcome')} <ShortAddress address={userInfo.address} />
+            <span>{t('home:welcome')}</span> <ShortAddress address={member.address} />
           </p>
-          <dl className="balances">
-            <div>
-              <dt>{t('home:balances.credit')}</dt>
-              <dd>{field('creditBalance')}</dd>
+          <BalanceCard
+            title={t('home:balances.title')}
+            locale={locale}
+            balances={[
+              { label: t('home:balances.credit'), amount: member.creditBalance, symbol: 'CREDIT' },
+              { label: t('home:balances.wpos'), amount: member.wposBalance, symbol: 'WPOS' },
+            ]}
+          />
+          <dl className="stat-row">
+            <div className="stat">
+              <dt>{t('home:team.size')}</dt>
+              <dd>{member.teamSize}</dd>
             </div>
-            <div>
-              <dt>{t('home:balances.wpos')}</dt>
-              <dd>{field('wposBalance')}</dd>
-            </div>
-            <div>
-              <dt>{t('home:balances.team')}</dt>
-              <dd>{field('teamSize')}</dd>
+            <div className="stat">
+              <dt>{t('home:team.direct')}</dt>
+              <dd>{member.directCount}</dd>
             </div>
           </dl>
         </>
       ) : null}
-      <nav className="shortcuts" aria-label={t('home:shortcuts.label')}>
-        <Link to={paths.invitation.href()}>{t('home:shortcuts.invitation')}</Link>
-        <Link to={paths.announcement.href()}>{t('home:shortcuts.announcements')}</Link>
-        <Link to={paths.me.href()}>{t('home:shortcuts.me')}</Link>
-      </nav>
-    </Page>
+      <ShortcutGrid
+        label={t('home:shortcuts.label')}
+        onNavigate={onNavigate}
+        items={[
+          { href: paths.wpos.href(), label: t('home:shortcuts.wpos'), icon: <PayCircleOutline /> },
+          { href: paths.team.href(), label: t('home:shortcuts.team'), icon: <TeamOutline /> },
+          { href: paths.invitation.href(), label: t('home:shortcuts.invitation'), icon: <UserAddOutline /> },
+          { href: paths.buyList.href(), label: t('home:shortcuts.buy'), icon: <ShopbagOutline /> },
+          { href: paths.announcement.href(), label: t('home:shortcuts.announcements'), icon: <SoundOutline /> },
+        ]}
+      />
+    </Screen>
   );
 }

@@ -1,62 +1,61 @@
-import { useActor, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
+import Button from 'antd-mobile/es/components/button';
+import { LinkOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { fromPromise } from 'xstate';
-import { copyMachine } from '../../machines/clipboard/copyMachine';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
-import { selectUserInfo } from '../app/selectors';
-import { Button } from '../components/Button';
-import { Page } from '../components/Page';
-
-const copyLogic = copyMachine.provide({
-  actors: {
-    writeClipboard: fromPromise<null, { text: string }>(async ({ input }) => {
-      await navigator.clipboard.writeText(input.text);
-      return null;
-    }),
-  },
-});
+import { selectMember } from '../app/selectors';
+import { Notice } from '../components/Notice';
+import { Screen } from './shared/Screen';
+import { useCopy } from './shared/useCopy';
 
 /** /me/invitation/:inviteCode? — the member's own invite link and code, each copied with one tap. */
 export function Component() {
   const { t } = useTranslation(['invitation', 'common']);
   const params = useParams();
   const { auth } = useRootActors();
-  const userInfo = useSelector(auth, selectUserInfo);
-  const [copy, send] = useActor(copyLogic);
-  const ownCode = typeof userInfo?.inviteCode === 'string' ? userInfo.inviteCode : (params.inviteCode ?? '');
+  const member = useSelector(auth, selectMember);
+  const { copy, feedback } = useCopy();
+  const ownCode = member?.inviteCode ?? params.inviteCode ?? '';
   const link = ownCode ? `${window.location.origin}${paths.login.href(ownCode)}` : '';
-  const feedback = (id: string) => {
-    if (copy.context.copiedId !== id) return null;
-    if (copy.matches('copied')) return <span role="status">{t(id === 'link' ? 'invitation:inviteLink.copied' : 'invitation:inviteCode.copied')}</span>;
-    if (copy.matches('failed')) return <span role="alert">{t('invitation:copyFailed')}</span>;
-    return null;
+  const feedbackLine = (id: string, copiedText: string) => {
+    const shown = feedback(id, copiedText);
+    if (!shown) return null;
+    return (
+      <p role={shown.kind === 'copied' ? 'status' : 'alert'} className={`copy-feedback copy-feedback-${shown.kind}`}>
+        {shown.text}
+      </p>
+    );
   };
 
   return (
-    <Page title={t('invitation:title')}>
-      <p className="lead">{t('invitation:description')}</p>
-      <div className="copy-row">
-        <span className="field-label">{t('invitation:inviteLink.label')}</span>
-        <code className="mono" data-testid="invite-link">
-          {link || '—'}
-        </code>
-        <Button variant="secondary" disabled={!link} onClick={() => send({ type: 'user.copy', id: 'link', text: link })}>
-          {t('invitation:inviteLink.copy')}
-        </Button>
-        {feedback('link')}
-      </div>
-      <div className="copy-row">
-        <span className="field-label">{t('invitation:inviteCode.label')}</span>
-        <code className="mono" data-testid="invite-code">
+    <Screen title={t('invitation:title')} parent={paths.me.href()}>
+      <Notice icon={<UserAddOutline />}>{t('invitation:description')}</Notice>
+      <section className="card invite-card" aria-labelledby="invite-code-label">
+        <h2 id="invite-code-label" className="card-title">
+          {t('invitation:inviteCode.label')}
+        </h2>
+        <p className="invite-code" data-testid="invite-code">
           {ownCode || '—'}
-        </code>
-        <Button variant="secondary" disabled={!ownCode} onClick={() => send({ type: 'user.copy', id: 'code', text: ownCode })}>
+        </p>
+        <Button block color="primary" shape="rounded" disabled={!ownCode} onClick={() => copy('code', ownCode)}>
           {t('invitation:inviteCode.copy')}
         </Button>
-        {feedback('code')}
-      </div>
-    </Page>
+        {feedbackLine('code', t('invitation:inviteCode.copied'))}
+      </section>
+      <section className="card invite-card" aria-labelledby="invite-link-label">
+        <h2 id="invite-link-label" className="card-title">
+          <LinkOutline aria-hidden="true" /> {t('invitation:inviteLink.label')}
+        </h2>
+        <code className="invite-link mono" data-testid="invite-link">
+          {link || '—'}
+        </code>
+        <Button block fill="outline" color="primary" shape="rounded" disabled={!link} onClick={() => copy('link', link)}>
+          {t('invitation:inviteLink.copy')}
+        </Button>
+        {feedbackLine('link', t('invitation:inviteLink.copied'))}
+      </section>
+    </Screen>
   );
 }

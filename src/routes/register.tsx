@@ -1,18 +1,25 @@
 import { useSelector } from '@xstate/react';
+import Button from 'antd-mobile/es/components/button';
+import List from 'antd-mobile/es/components/list';
+import { UserAddOutline } from 'antd-mobile-icons';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useParams } from 'react-router-dom';
 import { useRootActors } from '../app/RootActorsContext';
 import { errorKey } from '../app/errorKey';
 import { paths } from '../app/paths';
-import { selectAuthError, selectAuthView } from '../app/selectors';
-import { Button } from '../components/Button';
+import { selectAuthError, selectAuthView, selectRegisterRedirect } from '../app/selectors';
 import { ErrorText } from '../components/ErrorText';
-import { Page } from '../components/Page';
+import { Notice } from '../components/Notice';
 import { StatusPanel } from '../components/StatusPanel';
+import { Screen } from './shared/Screen';
 import { useReturnPath } from './shared/useReturnPath';
 
-/** /register/:inviteCode? — a signed-in member without recommender enters or confirms an invite code. */
+/**
+ * /register/:inviteCode? — a signed-in member without recommender enters or confirms an invite code. The field is
+ * a native input in antd-mobile's list look: antd-mobile's Input cannot carry aria-invalid and aria-describedby,
+ * which tie the machine's error to the field for screen readers.
+ */
 export function Component() {
   const { t } = useTranslation(['register', 'common']);
   const { inviteCode } = useParams();
@@ -20,9 +27,10 @@ export function Component() {
   const { auth } = useRootActors();
   const view = useSelector(auth, selectAuthView);
   const error = useSelector(auth, selectAuthError);
+  const redirect = useSelector(auth, selectRegisterRedirect);
 
-  if (view === 'signedOut' || view === 'restoring' || view === 'signingOut') return <Navigate to={paths.login.href(inviteCode)} replace />;
-  if (view === 'signedIn' || view === 'loadingProfile' || view === 'profileFailed') return <Navigate to={returnPath} replace />;
+  if (redirect === 'login') return <Navigate to={paths.login.href(inviteCode)} replace />;
+  if (redirect === 'returnPath') return <Navigate to={returnPath} replace />;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -32,33 +40,45 @@ export function Component() {
   const errorText = error ? t(`common:${errorKey(error)}`) : null;
 
   return (
-    <Page title={t('register:title')}>
-      <p className="lead">{t('register:description')}</p>
+    <Screen title={t('register:title')}>
+      <Notice icon={<UserAddOutline />}>{t('register:description')}</Notice>
       {view === 'binding' ? (
-        <StatusPanel message={t('register:bind.busy')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={() => auth.send({ type: 'user.cancel' })} />
+        <div className="card">
+          <StatusPanel message={t('register:bind.busy')} cancelLabel={t('common:wallet.actions.cancel')} onCancel={() => auth.send({ type: 'user.cancel' })} />
+        </div>
       ) : (
         <form onSubmit={submit} noValidate className="form">
-          <label htmlFor="inviteCode" className="field-label">
-            {t('register:inviteCode.label')}
-          </label>
-          <input
-            id="inviteCode"
-            name="inviteCode"
-            className="field-input"
-            defaultValue={inviteCode ?? ''}
-            placeholder={t('register:inviteCode.placeholder')}
-            autoComplete="off"
-            autoCapitalize="characters"
-            aria-invalid={errorText ? true : undefined}
-            aria-describedby={errorText ? 'inviteCode-error' : undefined}
-          />
-          {errorText ? <ErrorText id="inviteCode-error" text={errorText} /> : null}
-          <Button type="submit">{t('register:bind.label')}</Button>
+          <List mode="card" className="form-list">
+            <List.Item>
+              <label htmlFor="inviteCode" className="field-label">
+                {t('register:inviteCode.label')}
+              </label>
+              <input
+                id="inviteCode"
+                name="inviteCode"
+                className="field-input"
+                defaultValue={inviteCode ?? ''}
+                placeholder={t('register:inviteCode.placeholder')}
+                autoComplete="off"
+                autoCapitalize="characters"
+                aria-invalid={errorText ? true : undefined}
+                aria-describedby={errorText ? 'inviteCode-error' : undefined}
+              />
+              {errorText ? <ErrorText id="inviteCode-error" text={errorText} /> : null}
+            </List.Item>
+          </List>
+          <div className="form-actions">
+            <Button type="submit" block color="primary" size="large" shape="rounded">
+              {t('register:bind.label')}
+            </Button>
+          </div>
         </form>
       )}
-      <Button variant="link" onClick={() => auth.send({ type: 'user.signOut' })}>
-        {t('register:signOut.label')}
-      </Button>
-    </Page>
+      <div className="form-actions">
+        <Button block fill="none" shape="rounded" onClick={() => auth.send({ type: 'user.signOut' })}>
+          {t('register:signOut.label')}
+        </Button>
+      </div>
+    </Screen>
   );
 }

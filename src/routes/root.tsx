@@ -1,38 +1,33 @@
 import { useSelector } from '@xstate/react';
-import { Suspense } from 'react';
+import Button from 'antd-mobile/es/components/button';
+import { Suspense, lazy } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet, isRouteErrorResponse, useRouteError } from 'react-router-dom';
+import { Outlet, isRouteErrorResponse, useRouteError } from 'react-router-dom';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
 import { selectAccess } from '../app/selectors';
-import { Button } from '../components/Button';
+import { ErrorText } from '../components/ErrorText';
+import { LoadingSkeleton } from '../components/LoadingSkeleton';
+import { Screen } from './shared/Screen';
 
-/** The one root layout route (spec section 2): the phone column, language switch and, for members, the tab bar. */
+// Members only: /login never shows the tab bar, so its code and icons load with the first member page.
+const MemberTabBar = lazy(() => import('./shared/MemberTabBar'));
+
+/** The one root layout route (spec section 2): the phone column and, for members, the tab bar. */
 export function RootLayout() {
-  const { t, i18n } = useTranslation('common');
   const { auth } = useRootActors();
   const access = useSelector(auth, selectAccess);
-  const nextLanguage = i18n.resolvedLanguage === 'en' ? 'zh' : 'en';
   return (
     <div className="app-shell">
-      <header className="app-header">
-        <span className="app-name">{t('layout.appName')}</span>
-        <Button variant="link" lang={nextLanguage} onClick={() => void i18n.changeLanguage(nextLanguage)}>
-          {t('layout.switchLanguage')}
-        </Button>
-      </header>
       <main className="app-main">
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>
       </main>
       {access === 'member' ? (
-        <nav className="tab-bar" aria-label={t('nav.label')}>
-          <NavLink to={paths.home.href()}>{t('nav.home')}</NavLink>
-          <NavLink to={paths.team.href()}>{t('nav.team')}</NavLink>
-          <NavLink to={paths.buyList.href()}>{t('nav.buy')}</NavLink>
-          <NavLink to={paths.me.href()}>{t('nav.me')}</NavLink>
-        </nav>
+        <Suspense fallback={null}>
+          <MemberTabBar />
+        </Suspense>
       ) : null}
     </div>
   );
@@ -42,21 +37,28 @@ export function RootLayout() {
 export function PageLoading() {
   const { t } = useTranslation('common');
   return (
-    <p role="status" className="page-loading">
-      {t('status.loading')}
-    </p>
+    <div className="page-loading">
+      <LoadingSkeleton label={t('status.loading')} />
+    </div>
   );
 }
 
-/** Any error thrown while loading or rendering a route: a translated message and a way back, never a blank page. */
+/**
+ * Any error thrown while loading or rendering a route: a translated message and a way home, never a blank page.
+ * It is in the first load, so it stays light (no ErrorBlock and its illustrations).
+ */
 export function RouteError() {
   const { t } = useTranslation('common');
   const error = useRouteError();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
-    <div className="page" role="alert">
-      <h1 className="page-title">{notFound ? t('errors.notFound') : t('errors.crashed')}</h1>
-      <Button onClick={() => window.location.assign(paths.home.href())}>{t('actions.goHome')}</Button>
-    </div>
+    <Screen title={notFound ? t('errors.notFound') : t('errors.crashed')}>
+      <div className="card" role="alert">
+        <ErrorText text={t('layout.error.description')} />
+        <Button block color="primary" shape="rounded" onClick={() => window.location.assign(paths.home.href())}>
+          {t('actions.goHome')}
+        </Button>
+      </div>
+    </Screen>
   );
 }

@@ -1,20 +1,33 @@
+import Button from 'antd-mobile/es/components/button';
+import ErrorBlock from 'antd-mobile/es/components/error-block';
 import { useTranslation } from 'react-i18next';
-import { Link, useMatches } from 'react-router-dom';
+import { useMatches } from 'react-router-dom';
 import { paths } from '../app/paths';
-import { Page } from '../components/Page';
+import { Screen } from './shared/Screen';
+import { useAppNavigate } from './shared/useAppNavigate';
+
+interface UpcomingHandle {
+  section?: string;
+  /** Where back goes when the page was opened directly. */
+  parent?: string;
+}
 
 /**
  * Routes of spec section 2 whose screens come with later issues (team, WPOS, bots, announcements, about, buy).
- * They exist now so that links and bookmarks land on a translated page, never on "not found".
+ * They exist now in the common frame so that links and bookmarks land on a translated page, never on "not found".
  */
 export function Component() {
   const { t } = useTranslation('common');
-  const handle = useMatches().at(-1)?.handle as { section?: string } | undefined;
+  const onNavigate = useAppNavigate();
+  const handle = useMatches().at(-1)?.handle as UpcomingHandle | undefined;
   const section = handle?.section ?? 'unknown';
   return (
-    <Page title={t(`sections.${section}`)}>
-      <p className="lead">{t('upcoming.text')}</p>
-      <Link to={paths.home.href()}>{t('actions.goHome')}</Link>
-    </Page>
+    <Screen title={t(`sections.${section}`)} parent={handle?.parent}>
+      <ErrorBlock status="busy" title={t('upcoming.title')} description={t('upcoming.text')} fullPage={false}>
+        <Button color="primary" shape="rounded" onClick={() => onNavigate(paths.home.href())}>
+          {t('actions.goHome')}
+        </Button>
+      </ErrorBlock>
+    </Screen>
   );
 }

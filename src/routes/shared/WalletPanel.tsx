@@ -1,16 +1,16 @@
 import { useSelector } from '@xstate/react';
+import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import {
   selectDappParam,
-  selectWalletChainId,
   selectWalletError,
   selectWalletProviders,
   selectWalletView,
   selectWalletAddress,
+  selectWrongChain,
 } from '../../app/selectors';
-import { Button } from '../../components/Button';
 import { ErrorText } from '../../components/ErrorText';
 import { ProviderPicker } from '../../components/ProviderPicker';
 import { ShortAddress } from '../../components/ShortAddress';
@@ -27,8 +27,8 @@ export function WalletPanel() {
   const error = useSelector(wallet, selectWalletError);
   const providers = useSelector(wallet, selectWalletProviders);
   const address = useSelector(wallet, selectWalletAddress);
-  const chainId = useSelector(wallet, selectWalletChainId);
   const dappParam = useSelector(config, selectDappParam);
+  const wrongChain = useSelector(wallet, (snapshot) => selectWrongChain(snapshot, dappParam));
   const chainName = dappParam?.chain.chainName ?? '';
   const connect = () =>
     wallet.send(dappParam ? { type: 'user.connect', chainId: dappParam.chainId, chainParams: dappParam.chain } : { type: 'user.connect' });
@@ -41,7 +41,9 @@ export function WalletPanel() {
       return (
         <div className="wallet-panel">
           {errorLine}
-          <Button onClick={connect}>{t('wallet.actions.connect')}</Button>
+          <Button block color="primary" size="large" shape="rounded" onClick={connect}>
+            {t('wallet.actions.connect')}
+          </Button>
         </div>
       );
     case 'discovering':
@@ -49,9 +51,9 @@ export function WalletPanel() {
     case 'choosingProvider':
       return (
         <div className="wallet-panel">
-          <p>{t('wallet.prompts.chooseWallet')}</p>
+          <p className="wallet-panel-title">{t('wallet.prompts.chooseWallet')}</p>
           <ProviderPicker providers={providers} onChoose={(providerId) => wallet.send({ type: 'user.chooseProvider', providerId })} />
-          <Button variant="link" onClick={cancel}>
+          <Button block fill="none" shape="rounded" onClick={cancel}>
             {cancelLabel}
           </Button>
         </div>
@@ -65,20 +67,24 @@ export function WalletPanel() {
     case 'addingChain':
       return <StatusPanel message={t('wallet.prompts.adding', { chain: chainName })} cancelLabel={cancelLabel} onCancel={cancel} />;
     case 'active': {
-      const wrongChain = dappParam !== null && chainId !== dappParam.chainId;
       return (
         <div className="wallet-panel">
-          <p className="wallet-connected">
-            {t('wallet.status.connected')} {address ? <ShortAddress address={address} /> : null}
-          </p>
+          <div className="wallet-connected">
+            <span className="wallet-dot" aria-hidden="true" />
+            <span className="wallet-connected-text">
+              {t('wallet.status.connected')} {address ? <ShortAddress address={address} /> : null}
+            </span>
+            <Button size="small" fill="none" className="wallet-disconnect" onClick={() => wallet.send({ type: 'user.disconnect' })}>
+              {t('wallet.actions.disconnect')}
+            </Button>
+          </div>
           {errorLine}
-          <Button variant="link" onClick={() => wallet.send({ type: 'user.disconnect' })}>
-            {t('wallet.actions.disconnect')}
-          </Button>
           {wrongChain ? (
             <>
-              <p>{t('wallet.status.wrongChain', { chain: chainName })}</p>
-              <Button onClick={connect}>{t('wallet.actions.switchChain', { chain: chainName })}</Button>
+              <p className="wallet-hint">{t('wallet.status.wrongChain', { chain: chainName })}</p>
+              <Button block color="primary" size="large" shape="rounded" onClick={connect}>
+                {t('wallet.actions.switchChain', { chain: chainName })}
+              </Button>
             </>
           ) : null}
         </div>
