@@ -15,6 +15,7 @@ import type { Db } from './db/client';
 import { TooManyRequestsError } from './errors';
 import { installAccessControl } from './plugins/access';
 import { installErrorHandling } from './plugins/errorHandler';
+import { installSecurityHeaders } from './plugins/security';
 import { registerStatic } from './plugins/static';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -52,7 +53,7 @@ export interface BuildAppOptions {
   localesDir?: string;
   /**
    * Trust X-Forwarded-* (behind a load balancer), so rate limits key on X-Forwarded-For, the sign-in site check
-   * reads X-Forwarded-Host.
+   * reads X-Forwarded-Host and HSTS reads X-Forwarded-Proto.
    */
   trustProxy?: boolean;
 }
@@ -63,8 +64,8 @@ const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
 };
 
 /**
- * Builds the server: zod validation and serialization from api-schema, the envelope error handler, access
- * control, rate limits, the API routes, the SPA and the locales.
+ * Builds the server: zod validation and serialization from api-schema, the envelope error handler, security
+ * headers, access control, rate limits, the API routes, the SPA and the locales.
  *
  * @param options - database and policy knobs
  * @returns the Fastify instance (not listening)
@@ -83,6 +84,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
+  await installSecurityHeaders(app);
 
   // The request id travels back so a member reporting a 5000 can quote it, and the log line can be found.
   app.addHook('onRequest', async (request, reply) => {

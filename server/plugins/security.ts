@@ -1,0 +1,93 @@
+/**
+ * Security headers on every answer, set in one place (ADR 0007): @fastify/helmet for the Content-Security-Policy
+ * and the usual hardening headers, plus what helmet does not do the way we need: a Permissions-Policy, HSTS only
+ * for requests that came over HTTPS, and Cache-Control: no-store on every API answer (tokens, nonces and member
+ * data must not sit in a shared or browser cache).
+ */
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The SPA's policy: only its own scripts, styles and connections. The built index.html has no inline script or
+ * style (Vite emits <script src> and <link rel="stylesheet">), React sets `style` through the DOM property, which
+ * CSP does not govern, and antd-mobile's CSS is plain files bundled by Vite. The wallet is injected by the
+ * browser, the API and /locales are same-origin. The favicon is a data: URL (index.html).
+ */
+export const CONTENT_SECURITY_POLICY = {
+  'default-src': ["'self'"],
+  'script-src': ["'self'"],
+  'script-src-attr': ["'none'"],
+  'style-src': ["'self'"],
+  'img-src': ["'self'", 'data:'],
+  'font-src': ["'self'", 'data:'],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'base-uri': ["'self'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+} as const;
+
+/**
+ * Powerful features the app never uses, turned off for it and for anything it could embed. Only names Chromium
+ * knows: an unknown one is a console error on every page. clipboard-write stays on (the invite link is copied).
+ */
+export const PERMISSIONS_POLICY = [
+  'accelerometer',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+]
+  .map((feature) => `${feature}=()`)
+  .join(', ');
+
+/** One year, the HSTS preload lists' minimum; sent only over HTTPS, where it means something. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains';
+
+function isApiPath(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return path === '/api' || path.startsWith('/api/');
+}
+
+/**
+ * Installs the headers on the root instance, so every answer carries them: API, SPA files, locales, 404s and
+ * errors (helmet and the hook below both run in onRequest, before any handler can fail).
+ *
+ * @param app - the root instance
+ * @returns when helmet is registered
+ * @example
+ * await installSecurityHeaders(app);
+ */
+export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, {
+    global: true,
+    contentSecurityPolicy: {
+      // Helmet's defaults would add upgrade-insecure-requests, which breaks the app opened over plain HTTP at
+      // the machine's LAN address (npm start on a phone), and allow https: styles; list every directive instead.
+      useDefaults: false,
+      directives: Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([name, values]) => [name, [...values]])),
+    },
+    // Set by the hook below, for HTTPS requests only.
+    strictTransportSecurity: false,
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // request.protocol is the socket's, or X-Forwarded-Proto when TRUST_PROXY trusts the proxy that sent it.
+    if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+  });
+}

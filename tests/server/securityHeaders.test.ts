@@ -1,0 +1,153 @@
+/** Security headers on every answer: the SPA, its assets, the API (public and authenticated), locales, errors. */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { describeWithDatabases } from './support/harness';
+import { accounts, authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/siwe';
+
+/** The CSP directives of a response, by name. */
+function cspOf(response: LightMyRequestResponse): Map<string, string> {
+  const header = String(response.headers['content-security-policy'] ?? '');
+  return new Map(
+    header
+      .split(';')
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .map((part) => {
+        const [name = '', ...values] = part.split(/\s+/);
+        return [name, values.join(' ')] as const;
+      }),
+  );
+}
+
+/** Asserts the headers every answer carries. */
+function expectSecurityHeaders(response: LightMyRequestResponse, label: string): void {
+  const csp = cspOf(response);
+  expect(Object.fromEntries(csp), label).toEqual({
+    'default-src': "'self'",
+    'script-src': "'self'",
+    'script-src-attr': "'none'",
+    'style-src': "'self'",
+    'img-src': "'self' data:",
+    'font-src': "'self' data:",
+    'connect-src': "'self'",
+    'object-src': "'none'",
+    'base-uri': "'self'",
+    'form-action': "'self'",
+    'frame-ancestors': "'none'",
+  });
+  expect(response.headers['x-content-type-options'], label).toBe('nosniff');
+  expect(response.headers['referrer-policy'], label).toBe('no-referrer');
+  expect(response.headers['x-frame-options'], label).toBe('DENY');
+  const permissions = String(response.headers['permissions-policy'] ?? '');
+  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions, label).toContain(`${feature}=()`);
+  expect(permissions, label).not.toContain('clipboard-write');
+  // Plain HTTP: HSTS would mean nothing (and would pin a LAN address to HTTPS).
+  expect(response.headers['strict-transport-security'], label).toBeUndefined();
+}
+
+describeWithDatabases('security headers', (ctx) => {
+  let root: string;
+  let spaDir: string;
+  let localesDir: string;
+
+  beforeAll(async () => {
+    root = await mkdtemp(path.join(tmpdir(), 'md-headers-'));
+    spaDir = path.join(root, 'spa');
+    localesDir = path.join(root, 'locales');
+    await mkdir(path.join(spaDir, 'assets'), { recursive: true });
+    await mkdir(path.join(localesDir, 'en'), { recursive: true });
+    await writeFile(path.join(spaDir, 'index.html'), '<!doctype html><title>Member DApp</title><script type="module" src="/assets/index-abc123.js"></script>');
+    await writeFile(path.join(spaDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    await writeFile(path.join(localesDir, 'en', 'common.json'), '{"ok":"OK"}');
+  });
+
+  afterAll(async () => {
+    await rm(root, { recursive: true, force: true });
+  });
+
+  async function appWithSpa(options: { trustProxy?: boolean } = {}): Promise<FastifyInstance> {
+    return ctx.app({ spaDir, localesDir, ...options });
+  }
+
+  it('are on the SPA HTML, an asset, a public and an authenticated API answer, a locale file, and refusals', async () => {
+    const app = await appWithSpa();
+    const token = await signInBound(app, accounts.alice, ctx.clock.now());
+    const answers: [string, LightMyRequestResponse][] = [
+      ['SPA at /', await app.inject({ method: 'GET', url: '/' })],
+      ['SPA deep link', await app.inject({ method: 'GET', url: '/login/DEMO2026' })],
+      ['asset', await app.inject({ method: 'GET', url: '/assets/index-abc123.js' })],
+      ['dappParam', await app.inject({ method: 'GET', url: '/api/dapp/dappParam' })],
+      ['meInfo', await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })],
+      ['locale', await app.inject({ method: 'GET', url: '/locales/en/common.json' })],
+      ['unknown API path', await app.inject({ method: 'GET', url: '/api/nothing' })],
+      ['meInfo without token', await app.inject({ method: 'GET', url: '/api/member/meInfo' })],
+      ['bad JSON', await app.inject({ method: 'POST', url: '/api/member/memberSignLogin', headers: { 'content-type': 'application/json' }, payload: '{' })],
+    ];
+    expect(answers.map(([label, response]) => [label, response.statusCode])).toEqual([
+      ['SPA at /', 200],
+      ['SPA deep link', 200],
+      ['asset', 200],
+      ['dappParam', 200],
+      ['meInfo', 200],
+      ['locale', 200],
+      ['unknown API path', 404],
+      ['meInfo without token', 401],
+      ['bad JSON', 400],
+    ]);
+    for (const [label, response] of answers) expectSecurityHeaders(response, label);
+  });
+
+  it('Cache-Control: no-store on every API answer (authenticated, sign-in, nonce, refusals); the SPA and locales keep theirs', async () => {
+    const app = await appWithSpa();
+    const token = await signInBound(app, accounts.alice, ctx.clock.now());
+    const noStore = {
+      meInfo: await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) }),
+      recipients: await app.inject({ method: 'GET', url: '/api/wpos/getRentValidBindMemberAddress', headers: authHeaders(token) }),
+      loginNonce: await app.inject({ method: 'GET', url: '/api/member/loginNonce', query: { address: accounts.bob.address } }),
+      memberSignLogin: await app.inject({ method: 'POST', url: '/api/member/memberSignLogin', headers: { host: TEST_DOMAIN }, payload: { message: 'x', signature: '0x00' } }),
+      dappParam: await app.inject({ method: 'GET', url: '/api/dapp/dappParam' }),
+      refused: await app.inject({ method: 'GET', url: '/api/member/meInfo' }),
+      logout: await app.inject({ method: 'POST', url: '/api/member/logout', headers: authHeaders(token) }),
+    };
+    expect(Object.fromEntries(Object.entries(noStore).map(([name, response]) => [name, response.headers['cache-control']]))).toEqual({
+      meInfo: 'no-store',
+      recipients: 'no-store',
+      loginNonce: 'no-store',
+      memberSignLogin: 'no-store',
+      dappParam: 'no-store',
+      refused: 'no-store',
+      logout: 'no-store',
+    });
+    expect(envelope(noStore.meInfo).code).toBe(0);
+    expect((await app.inject({ method: 'GET', url: '/' })).headers['cache-control']).toBe('no-cache');
+    expect((await app.inject({ method: 'GET', url: '/locales/en/common.json' })).headers['cache-control']).toBe('no-cache');
+    expect((await app.inject({ method: 'GET', url: '/assets/index-abc123.js' })).headers['cache-control']).toContain('immutable');
+  });
+
+  it('a rate-limited answer carries them too, with no-store and Retry-After', async () => {
+    const app = await ctx.app({ spaDir, localesDir, rateLimits: { loginNonce: { max: 1, timeWindow: 60_000 } } });
+    const ask = () => app.inject({ method: 'GET', url: '/api/member/loginNonce', query: { address: accounts.alice.address } });
+    expect((await ask()).statusCode).toBe(200);
+    const limited = await ask();
+    expect({ status: limited.statusCode, code: envelope(limited).code }).toEqual({ status: 429, code: 4290 });
+    expect(limited.headers['retry-after']).toBe('60');
+    expect(limited.headers['cache-control']).toBe('no-store');
+    expectSecurityHeaders(limited, 'rate limited');
+  });
+
+  it('Strict-Transport-Security only when the request came over HTTPS (X-Forwarded-Proto from a trusted proxy)', async () => {
+    const trusting = await appWithSpa({ trustProxy: true });
+    const overHttps = await trusting.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    expect(overHttps.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+    const overHttp = await trusting.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'http' } });
+    expect(overHttp.headers['strict-transport-security']).toBeUndefined();
+
+    // Without TRUST_PROXY the header is the caller's word, not the transport: no HSTS.
+    const direct = await appWithSpa({ trustProxy: false });
+    const claimed = await direct.inject({ method: 'GET', url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
+  });
+});
