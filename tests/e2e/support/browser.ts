@@ -74,19 +74,53 @@ export async function newPhoneContext(browser: Browser, { locale = 'en-US', base
 /** Uncaught errors and console errors of a page, for a journey to assert there are none. */
 export interface PageProblems {
   errors: string[];
+  /**
+   * Content-Security-Policy and Permissions-Policy violations: `securitypolicyviolation` events and Chromium's
+   * console reports of them. The journeys run under the server's real CSP; any entry fails the journey.
+   */
+  policyViolations: string[];
+}
+
+/** Chromium's console words for a blocked resource or a bad policy header. */
+const POLICY_CONSOLE_MESSAGE = /content security policy|permissions[- ]policy|refused to (load|apply|execute|evaluate|connect|frame)/i;
+
+/**
+ * Reports every `securitypolicyviolation` event of the context's pages to the test, from before any page
+ * script runs. Call before the first page is opened.
+ *
+ * @param context - a new context
+ * @param problems - where violations are recorded
+ * @returns when the reporter is installed
+ * @example
+ * const problems = { errors: [], policyViolations: [] };
+ * await reportPolicyViolations(context, problems);
+ */
+export async function reportPolicyViolations(context: BrowserContext, problems: PageProblems): Promise<void> {
+  await context.exposeBinding('__reportPolicyViolation', (_source, text: string) => {
+    problems.policyViolations.push(`securitypolicyviolation: ${text}`);
+  });
+  await context.addInitScript(() => {
+    const report = (window as unknown as { __reportPolicyViolation: (text: string) => void }).__reportPolicyViolation;
+    document.addEventListener('securitypolicyviolation', (event) => {
+      report(`${event.effectiveDirective} blocked ${event.blockedURI || '(inline)'} at ${event.sourceFile}:${event.lineNumber} ${event.sample}`);
+    });
+  });
 }
 
 /**
- * Records the page's uncaught exceptions (pageerror).
+ * Records the page's uncaught exceptions (pageerror) and its console reports of policy violations.
  *
  * @param page - the page to watch
- * @returns the live list
+ * @param problems - an existing record to add to (reportPolicyViolations fills the same one)
+ * @returns the live record
  * @example
  * const problems = watchPage(page); ...; expect(problems.errors).toEqual([]);
  */
-export function watchPage(page: Page): PageProblems {
-  const problems: PageProblems = { errors: [] };
+export function watchPage(page: Page, problems: PageProblems = { errors: [], policyViolations: [] }): PageProblems {
   page.on('pageerror', (error) => problems.errors.push(error.stack ?? error.message));
+  page.on('console', (message) => {
+    if (POLICY_CONSOLE_MESSAGE.test(message.text())) problems.policyViolations.push(`console ${message.type()}: ${message.text()}`);
+  });
   return problems;
 }
 

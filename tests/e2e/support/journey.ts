@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
-import { launchBrowser, newPhoneContext, watchPage } from './browser';
+import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './browser';
 import type { PageProblems } from './browser';
 import { startServer } from './server';
 import type { TestServer } from './server';
@@ -49,12 +49,15 @@ export function setupJourneys(): JourneyHarness {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
+  const watched: PageProblems[] = [];
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));
+    // Every journey runs under the server's real CSP and Permissions-Policy: a violation anywhere fails it.
+    expect(watched.splice(0).flatMap((problems) => problems.policyViolations)).toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -73,9 +76,12 @@ export function setupJourneys(): JourneyHarness {
     async open({ locale, wallet: walletOptions = {} }: OpenOptions = {}) {
       const context = await newPhoneContext(harness.browser, { baseURL: harness.server.url, ...(locale ? { locale } : {}) });
       contexts.push(context);
+      const problems: PageProblems = { errors: [], policyViolations: [] };
+      watched.push(problems);
+      await reportPolicyViolations(context, problems);
       const wallet = walletOptions === null ? null : await TestWallet.install(context, walletOptions);
       const page = await context.newPage();
-      return { context, page, wallet, problems: watchPage(page) };
+      return { context, page, wallet, problems: watchPage(page, problems) };
     },
   };
   return harness;
