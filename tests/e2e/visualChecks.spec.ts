@@ -1,0 +1,59 @@
+/**
+ * The visual checks themselves (tests/e2e/support/visualChecks.ts), on a page made to break each rule once: a
+ * check that stopped finding what it looks for would let every screen pass.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser, newPhoneContext } from './support/browser';
+import { viewportWidth } from './support/visual';
+import { checkAxe, checkOverflow, checkTouchTargets } from './support/visualChecks';
+
+const brokenPage = `<!doctype html>
+<html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>broken</title></head>
+<body style="margin:0">
+  <main>
+    <h1>Broken on purpose</h1>
+    <div id="too-wide" style="width:500px"><div>wider than the phone</div></div>
+    <div style="overflow-x:auto;width:300px"><div id="scrolls-inside" style="width:800px">in a scroller</div></div>
+    <button id="tiny" style="height:20px;font-size:12px">Tiny</button>
+    <button style="height:48px">Big enough</button>
+    <a href="#nowhere" aria-label="Hidden link" style="display:none">hidden</a>
+    <input aria-label="Code" style="height:30px;box-sizing:border-box">
+    <p style="color:#c8c8c8;background:#ffffff">Low contrast text</p>
+  </main>
+</body></html>`;
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await newPhoneContext(browser, { baseURL: 'http://checks.test' });
+  page = await context.newPage();
+  await page.setContent(brokenPage);
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+describe('visual checks', () => {
+  it('overflow: names the outermost element past the right edge, not what a scroller clips', async () => {
+    const lines = await checkOverflow(page, viewportWidth);
+    expect(lines[0]).toMatch(/^document scrolls sideways: scrollWidth 500 > clientWidth 375$/);
+    expect(lines.slice(1)).toEqual(['div#too-wide: right edge at 500 px > viewport 375 px (and 1 element(s) inside it)']);
+  });
+
+  it('touch targets: names every visible control under 44 px with its text or label', async () => {
+    const lines = await checkTouchTargets(page);
+    expect(lines).toEqual([
+      expect.stringMatching(/^button#tiny "Tiny": 20 px tall \(.+ px wide\), needs 44$/),
+      expect.stringMatching(/^main > input aria-label "Code": 30 px tall \(.+ px wide\), needs 44$/),
+    ]);
+  });
+
+  it('axe: reports serious violations (contrast) with rule, target and summary', async () => {
+    const lines = await checkAxe(page);
+    expect(lines).toEqual([expect.stringMatching(/^color-contrast \[serious\] p: Fix any of the following: Element has insufficient color contrast/)]);
+  });
+});
