@@ -3,7 +3,8 @@
  * failure says what to fix: waiting until a screen is settled, horizontal overflow, touch-target height, and
  * axe-core (serious and critical violations, colour contrast included).
  *
- * The in-page functions go to Chromium as source text: they use nothing from module scope.
+ * The in-page functions go to Chromium as source text: they use nothing from module scope, so each carries its own
+ * copy of the small selector describer (a shared one would need eval in the page, which the app's CSP forbids).
  */
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page, Request } from 'playwright-core';
