@@ -6,175 +6,23 @@
  * restored from storage at start and ends when the member signs out, the server says the token is no longer
  * valid, or the wallet switches to another account or disconnects.
  */
-import { and, assign, fromPromise, or, setup } from 'xstate';
-import { notProvided, toErrorInfo } from '../shared/errorInfo';
-import type { ErrorInfo } from '../shared/errorInfo';
-import { isInviteCode } from '../shared/fieldRules';
-import { ApiErrorName, AuthErrorNames, WalletErrorNames } from '../shared/errorNames';
-import { ApiCode } from '../../api-schema/codes';
+import { and, or } from 'xstate';
+import { AuthErrorNames } from '../shared/errorNames';
+import { apiError, authSetup, sessionEnds, tokenRejectedCode } from './authSetup';
+import type { UserInfo } from './authSetup';
+import { signingIn } from './signingIn';
 
-/** The member record of meInfo; the machine only reads its address. */
-export interface UserInfo {
-  address: string;
-  [field: string]: unknown;
-}
-
-/** What an API call answers (API.md "Envelope"); the client turns every failure into a code. */
-export interface ApiAnswer<T> {
-  code: number;
-  result?: T;
-}
-
-/** The sign-in answer as the spec reads it; a failed sign-in is { code: -1, auth: '', isFinishedBind: false }. */
-export interface SignInResult {
-  code: number;
-  auth: string;
-  isFinishedBind: boolean;
-}
-
-export interface NonceAnswer {
-  nonce: string;
-  issuedAt: string;
-  expirationTime: string;
-}
-
-export interface SignedMessage {
-  message: string;
-  signature: string;
-}
-
-/** The sign-in in progress: what the member asked for and what each step has produced so far. */
-export interface SignInDraft {
-  address: string;
-  chainId: number;
-  inviteCode: string | null;
-  nonce: NonceAnswer | null;
-  signed: SignedMessage | null;
-}
-
-export interface StoredSession {
-  token: string | null;
-  tempToken: string | null;
-  userInfo: UserInfo | null;
-  /**
-   * The address the stored token belongs to, kept beside the token when it is issued. A restored token without a
-   * known address cannot be checked against the wallet, so it is not restored.
-   */
-  address: string | null;
-}
-
-export interface AuthContext extends StoredSession {
-  /** The address of the session; a wallet on any other address ends it. */
-  draft: SignInDraft | null;
-  error: ErrorInfo | null;
-}
-
-export type AuthEvent =
-  | { type: 'user.signIn'; address: string; chainId: number; inviteCode?: string | null }
-  | { type: 'user.bind'; inviteCode: string }
-  | { type: 'user.cancel' }
-  | { type: 'user.signOut' }
-  | { type: 'user.retry' }
-  | { type: 'wallet.accountChanged'; address: string }
-  | { type: 'wallet.disconnected' }
-  | { type: 'server.tokenExpired' };
-
-/** Envelope code for an unknown, expired or revoked token (API.md "Codes"). */
-const tokenRejectedCode = ApiCode.notSignedIn;
-
-const apiError = (code: number): ErrorInfo => ({ name: ApiErrorName, code });
-
-const authSetup = setup({
-  types: {
-    context: {} as AuthContext,
-    events: {} as AuthEvent,
-    input: {} as StoredSession,
-    tags: {} as 'busy',
-  },
-  actors: {
-    fetchNonce: fromPromise<ApiAnswer<NonceAnswer>, { address: string }>(async () => notProvided('auth', 'fetchNonce')),
-    signMessage: fromPromise<SignedMessage, { address: string; chainId: number; nonce: NonceAnswer }>(async () =>
-      notProvided('auth', 'signMessage'),
-    ),
-    verifySignature: fromPromise<SignInResult, SignedMessage & { inviteCode: string | null }>(async () =>
-      notProvided('auth', 'verifySignature'),
-    ),
-    bindRecommender: fromPromise<ApiAnswer<unknown>, { inviteCode: string }>(async () => notProvided('auth', 'bindRecommender')),
-    loadUserInfo: fromPromise<ApiAnswer<UserInfo>>(async () => notProvided('auth', 'loadUserInfo')),
-    revokeToken: fromPromise<ApiAnswer<unknown>, { token: string | null }>(async () => notProvided('auth', 'revokeToken')),
-  },
-  actions: {
-    assignDraft: assign((_, params: { address: string; chainId: number; inviteCode: string | null }) => ({
-      draft: { ...params, nonce: null, signed: null },
-      error: null,
-    })),
-    assignNonce: assign(({ context }, params: { nonce: NonceAnswer | undefined }) => ({
-      draft: context.draft && params.nonce ? { ...context.draft, nonce: params.nonce } : context.draft,
-    })),
-    assignSigned: assign(({ context }, params: { signed: SignedMessage }) => ({
-      draft: context.draft ? { ...context.draft, signed: params.signed } : null,
-    })),
-    assignTempToken: assign(({ context }, params: { auth: string }) => ({
-      tempToken: params.auth,
-      address: context.draft?.address ?? context.address,
-      draft: null,
-    })),
-    /** Set-token (spec section 4): the main token is the given value, or the temporary token when none is given. */
-    assignToken: assign(({ context }, params: { token?: string }) => ({ token: params.token ?? context.tempToken })),
-    assignUserInfo: assign((_, params: { userInfo: UserInfo }) => ({ userInfo: params.userInfo, address: params.userInfo.address })),
-    assignError: assign((_, params: { error: ErrorInfo }) => ({ error: params.error })),
-    assignThrownError: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
-    clearError: assign({ error: null }),
-    clearSession: assign({ token: null, tempToken: null, userInfo: null, address: null, draft: null }),
-    storeTempToken: () => {
-      // Provided by the app: persists the context's temporary token in TEMP_TOKEN_STORE.
-    },
-    storeAddress: () => {
-      // Provided by the app: persists the context's address, the owner of the stored tokens, beside them.
-    },
-    storeToken: () => {
-      // Provided by the app: persists the context's main token in TOKEN_STORE.
-    },
-    storeUserInfo: () => {
-      // Provided by the app: persists the context's user info in USER_INFO_STORE (spec: setting it persists it).
-    },
-    removeStoredSession: () => {
-      // Provided by the app: removes TOKEN_STORE, TEMP_TOKEN_STORE, USER_INFO_STORE and the stored address.
-    },
-  },
-  guards: {
-    hasMainToken: ({ context }) => Boolean(context.token),
-    hasTempToken: ({ context }) => Boolean(context.tempToken),
-    hasAddress: ({ context }) => Boolean(context.address),
-    isApiOk: (_, params: { code: number }) => params.code === 0,
-    isTokenRejected: (_, params: { code: number }) => params.code === tokenRejectedCode,
-    isSignedInAndBound: (_, params: SignInResult) => params.code === 0 && params.auth !== '' && params.isFinishedBind,
-    isSignedIn: (_, params: SignInResult) => params.code === 0 && params.auth !== '',
-    isInviteCodeValid: (_, params: { inviteCode: string }) => isInviteCode(params.inviteCode),
-    isOtherAccount: ({ context }, params: { address: string }) => {
-      const current = context.draft?.address ?? context.address;
-      return current !== null && current.toLowerCase() !== params.address.toLowerCase();
-    },
-  },
-  delays: {
-    /** A wallet that never shows or answers the signature prompt must not keep the member waiting forever. */
-    signatureTimeout: 120_000,
-    /** Signing out never waits long on the server: the local session is already gone. */
-    signOutTimeout: 5_000,
-  },
-});
-
-/** How a session (bound or not) ends: the member signs out, or the wallet moves to another account or goes away. */
-const sessionEnds = authSetup.createStateConfig({
-  on: {
-    'user.signOut': 'signingOut',
-    'wallet.accountChanged': {
-      guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
-      target: 'signingOut',
-    },
-    'wallet.disconnected': 'signingOut',
-  },
-});
+export type {
+  ApiAnswer,
+  AuthContext,
+  AuthEvent,
+  NonceAnswer,
+  SignInDraft,
+  SignInResult,
+  SignedMessage,
+  StoredSession,
+  UserInfo,
+} from './authSetup';
 
 export const authMachine = authSetup.createMachine({
   id: 'auth',
@@ -223,104 +71,7 @@ export const authMachine = authSetup.createMachine({
         },
       },
     },
-    signingIn: {
-      description: 'Nonce, wallet signature, server check. The member can cancel at any step.',
-      tags: 'busy',
-      initial: 'fetchingNonce',
-      on: {
-        'user.cancel': { target: 'signedOut', actions: ['clearSession', 'clearError'] },
-        'wallet.accountChanged': {
-          guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
-          target: 'signedOut',
-          actions: ['clearSession', { type: 'assignError', params: { error: { name: AuthErrorNames.walletChanged } } }],
-        },
-        'wallet.disconnected': {
-          target: 'signedOut',
-          actions: ['clearSession', { type: 'assignError', params: { error: { name: WalletErrorNames.disconnected } } }],
-        },
-      },
-      states: {
-        fetchingNonce: {
-          description: 'GET loginNonce: a single-use nonce for this address.',
-          invoke: {
-            id: 'fetchNonce',
-            src: 'fetchNonce',
-            input: ({ context }) => ({ address: context.draft?.address ?? '' }),
-            onDone: [
-              {
-                guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
-                target: 'signingMessage',
-                actions: { type: 'assignNonce', params: ({ event }) => ({ nonce: event.output.result }) },
-              },
-              {
-                target: '#auth.signedOut',
-                actions: ['clearSession', { type: 'assignError', params: ({ event }) => ({ error: apiError(event.output.code) }) }],
-              },
-            ],
-          },
-        },
-        signingMessage: {
-          description: 'The wallet shows the EIP-4361 message; the member confirms it there.',
-          invoke: {
-            id: 'signMessage',
-            src: 'signMessage',
-            input: ({ context }) => ({
-              address: context.draft?.address ?? '',
-              chainId: context.draft?.chainId ?? 0,
-              nonce: context.draft?.nonce ?? { nonce: '', issuedAt: '', expirationTime: '' },
-            }),
-            onDone: {
-              target: 'verifying',
-              actions: { type: 'assignSigned', params: ({ event }) => ({ signed: event.output }) },
-            },
-            onError: {
-              target: '#auth.signedOut',
-              actions: ['clearSession', { type: 'assignThrownError', params: ({ event }) => ({ error: event.error }) }],
-            },
-          },
-          after: {
-            signatureTimeout: {
-              target: '#auth.signedOut',
-              actions: ['clearSession', { type: 'assignError', params: { error: { name: WalletErrorNames.timeout } } }],
-            },
-          },
-        },
-        verifying: {
-          description: 'POST memberSignLogin: the server checks the message and signature and answers a token.',
-          invoke: {
-            id: 'verifySignature',
-            src: 'verifySignature',
-            input: ({ context }) => ({
-              message: context.draft?.signed?.message ?? '',
-              signature: context.draft?.signed?.signature ?? '',
-              inviteCode: context.draft?.inviteCode ?? null,
-            }),
-            onDone: [
-              {
-                guard: { type: 'isSignedInAndBound', params: ({ event }) => event.output },
-                target: '#auth.signedIn',
-                actions: [
-                  { type: 'assignTempToken', params: ({ event }) => ({ auth: event.output.auth }) },
-                  'storeTempToken',
-                  'storeAddress',
-                  { type: 'assignToken', params: ({ event }) => ({ token: event.output.auth }) },
-                  'storeToken',
-                ],
-              },
-              {
-                guard: { type: 'isSignedIn', params: ({ event }) => event.output },
-                target: '#auth.bindRequired',
-                actions: [{ type: 'assignTempToken', params: ({ event }) => ({ auth: event.output.auth }) }, 'storeTempToken', 'storeAddress'],
-              },
-              {
-                target: '#auth.signedOut',
-                actions: ['clearSession', { type: 'assignError', params: ({ event }) => ({ error: apiError(event.output.code) }) }],
-              },
-            ],
-          },
-        },
-      },
-    },
+    signingIn,
     bindRequired: {
       description: 'Signed in with a temporary token: a recommender must be bound with an invite code.',
       initial: 'editing',

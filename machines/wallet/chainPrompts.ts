@@ -1,0 +1,107 @@
+/**
+ * The two prompts that move the wallet to the app's chain (spec section 4; docs/decisions/0003): switching, and
+ * adding the chain when the wallet does not know it (4902). A failure, a timeout or a cancel ends the prompt in
+ * `active` on the wallet's own chain with the error kept; -32002 waits for the wallet instead of asking again.
+ */
+import { notGuard } from '../shared/guards';
+import { WalletErrorNames } from '../shared/errorNames';
+import { disconnectActions, eventAccounts, eventDisconnectError } from './disconnected';
+import { listenToProvider, providerInput, walletSetup } from './walletSetup';
+import type { AddChainParameters } from './walletSetup';
+
+/**
+ * What the two chain prompts (switch and add) share: they wait on the wallet, so they time out and can be
+ * cancelled, and they end when the wallet drops every account or disconnects.
+ */
+const chainPrompt = walletSetup.createStateConfig({
+  tags: 'activating',
+  after: {
+    walletTimeout: {
+      target: 'active',
+      actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
+    },
+  },
+  on: {
+    'user.cancel': { target: 'active', actions: 'clearError' },
+    'provider.accountsChanged': {
+      guard: notGuard({ type: 'hasAccounts', params: eventAccounts }),
+      target: 'idle',
+      actions: 'resetConnection',
+    },
+    'provider.disconnect': {
+      guard: notGuard({ type: 'isReconnecting', params: eventDisconnectError }),
+      target: 'idle',
+      actions: disconnectActions,
+    },
+  },
+});
+
+export const switchingChain = walletSetup.createStateConfig({
+  ...chainPrompt,
+  description:
+    'wallet_switchEthereumChain {chainId: hex}: the wallet is on another chain than the app. A failure or a cancel only ends the switch: the wallet stays connected on its chain, with the error shown.',
+  invoke: [
+    {
+      id: 'switchChain',
+      src: 'switchChain',
+      input: ({ context }) => ({ ...providerInput({ context }), chainId: context.targetChainId ?? 0 }),
+      onDone: { target: 'active', actions: 'assignTargetAsChain' },
+      onError: [
+        {
+          guard: { type: 'canAddChain', params: ({ event }) => ({ error: event.error }) },
+          description: '4902: the wallet does not know the chain, and app config has its parameters: add it.',
+          target: 'addingChain',
+        },
+        {
+          guard: { type: 'isUnrecognizedChainWithoutParams', params: ({ event }) => ({ error: event.error }) },
+          target: 'active',
+          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.chainParamsMissing } }, 'reportError'],
+        },
+        {
+          guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
+          target: 'activating.awaitingWallet',
+          actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
+        },
+        {
+          target: 'active',
+          actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
+        },
+      ],
+    },
+    listenToProvider,
+  ],
+  on: {
+    ...chainPrompt.on,
+    'provider.chainChanged': { actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) } },
+  },
+});
+
+export const addingChain = walletSetup.createStateConfig({
+  ...chainPrompt,
+  description: 'wallet_addEthereumChain {...chain params, chainId: hex}, then the activation is retried once.',
+  invoke: [
+    {
+      id: 'addChain',
+      src: 'addChain',
+      input: ({ context }) => ({
+        ...providerInput({ context }),
+        chainId: context.targetChainId ?? 0,
+        // canAddChain let us in only with chain params.
+        chainParams: context.chainParams as AddChainParameters,
+      }),
+      onDone: { target: 'activating.requestingAccounts', actions: 'assignChainAdded' },
+      onError: [
+        {
+          guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
+          target: 'activating.awaitingWallet',
+          actions: ['assignChainAdded', { type: 'assignError', params: ({ event }) => ({ error: event.error }) }],
+        },
+        {
+          target: 'active',
+          actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
+        },
+      ],
+    },
+    listenToProvider,
+  ],
+});

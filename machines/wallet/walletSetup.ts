@@ -1,0 +1,160 @@
+/**
+ * The wallet machine's vocabulary: its context, events, and the actors, actions, guards and delays it names in
+ * setup (STYLE.md, "Machines"). walletMachine.ts and the state configs beside it build on this one setup.
+ */
+import { assign, fromCallback, fromPromise, setup } from 'xstate';
+import type { EventObject } from 'xstate';
+import { parseChainId } from '../shared/chainId';
+import { hasErrorName, notProvided, toErrorInfo } from '../shared/errorInfo';
+import type { ErrorInfo } from '../shared/errorInfo';
+import { WalletErrorNames } from '../shared/errorNames';
+
+/** wallet_addEthereumChain parameters less chainId (EIP-3085), as app config gives them. */
+export interface AddChainParameters {
+  chainName: string;
+  nativeCurrency: { name: string; symbol: string; decimals: number };
+  rpcUrls: string[];
+  blockExplorerUrls?: string[];
+}
+
+/** A wallet found in the page, without its provider object (context stays serialisable). */
+export interface ProviderInfo {
+  id: string;
+  name: string;
+  icon?: string;
+}
+
+export interface WalletContext {
+  chainId: number | null;
+  accounts: string[];
+  error: ErrorInfo | null;
+  /** How the running activation was asked for: eager ones fail quietly. */
+  mode: 'eager' | 'user';
+  providers: ProviderInfo[];
+  providerId: string | null;
+  /** The chain the app wants, from app config, with what is needed to add it. */
+  targetChainId: number | null;
+  chainParams: AddChainParameters | null;
+  /** Set once the chain was added in this activation, so a second 4902 ends it instead of looping. */
+  chainAdded: boolean;
+}
+
+export type WalletEvent =
+  | { type: 'user.connect'; chainId?: number; chainParams?: AddChainParameters | null }
+  | { type: 'app.connectEagerly' }
+  | { type: 'user.chooseProvider'; providerId: string }
+  | { type: 'user.cancel' }
+  | { type: 'user.disconnect' }
+  | { type: 'provider.accountsChanged'; accounts: readonly string[] }
+  | { type: 'provider.chainChanged'; chainId: unknown }
+  | { type: 'provider.connect'; chainId: unknown }
+  | { type: 'provider.disconnect'; error: { code?: number; message?: string } };
+
+/** Provider events, as the listener sends them to the machine. */
+export type ProviderEvent = Extract<WalletEvent, { type: `provider.${string}` }>;
+
+/** What every wallet actor gets: the wallet it talks to. */
+export interface ProviderInput {
+  providerId: string;
+}
+
+/** The one input shape of the wallet actors: the chosen wallet ('' before one is chosen; the actor then fails). */
+export const providerInput = ({ context }: { context: WalletContext }): ProviderInput => ({ providerId: context.providerId ?? '' });
+
+export const initialContext: WalletContext = {
+  chainId: null,
+  accounts: [],
+  error: null,
+  mode: 'user',
+  providers: [],
+  providerId: null,
+  targetChainId: null,
+  chainParams: null,
+  chainAdded: false,
+};
+
+export const walletSetup = setup({
+  types: {
+    context: {} as WalletContext,
+    events: {} as WalletEvent,
+    tags: {} as 'activating',
+  },
+  actors: {
+    findProviders: fromPromise<ProviderInfo[]>(async () => notProvided('wallet', 'findProviders')),
+    readAccounts: fromPromise<string[], ProviderInput>(async () => notProvided('wallet', 'readAccounts')),
+    requestAccounts: fromPromise<string[], ProviderInput>(async () => notProvided('wallet', 'requestAccounts')),
+    readChainId: fromPromise<unknown, ProviderInput>(async () => notProvided('wallet', 'readChainId')),
+    switchChain: fromPromise<null, ProviderInput & { chainId: number }>(async () => notProvided('wallet', 'switchChain')),
+    addChain: fromPromise<null, ProviderInput & { chainId: number; chainParams: AddChainParameters }>(async () =>
+      notProvided('wallet', 'addChain'),
+    ),
+    listenToProvider: fromCallback<EventObject, ProviderInput>(() => notProvided('wallet', 'listenToProvider')),
+  },
+  actions: {
+    assignConnectRequest: assign((_, params: { chainId?: number; chainParams?: AddChainParameters | null }) => ({
+      mode: 'user' as const,
+      error: null,
+      chainAdded: false,
+      targetChainId: params.chainId ?? null,
+      chainParams: params.chainParams ?? null,
+    })),
+    assignEagerRequest: assign({ mode: 'eager' as const, error: null, chainAdded: false }),
+    assignTarget: assign((_, params: { chainId?: number; chainParams?: AddChainParameters | null }) => ({
+      error: null,
+      chainAdded: false,
+      targetChainId: params.chainId ?? null,
+      chainParams: params.chainParams ?? null,
+    })),
+    assignProviders: assign((_, params: { providers: ProviderInfo[] }) => ({
+      providers: params.providers,
+      providerId: params.providers[0]?.id ?? null,
+    })),
+    assignProviderId: assign((_, params: { providerId: string }) => ({ providerId: params.providerId })),
+    assignAccounts: assign((_, params: { accounts: readonly string[] }) => ({ accounts: [...params.accounts] })),
+    assignChainId: assign(({ context }, params: { chainId: unknown }) => ({
+      chainId: parseChainId(params.chainId) ?? context.chainId,
+    })),
+    assignTargetAsChain: assign(({ context }) => ({ chainId: context.targetChainId })),
+    assignChainAdded: assign({ chainAdded: true }),
+    assignError: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
+    assignNamedError: assign((_, params: { name: string; code?: number }) => ({
+      error: params.code === undefined ? { name: params.name } : { name: params.name, code: params.code },
+    })),
+    clearError: assign({ error: null }),
+    resetConnection: assign({ chainId: null, accounts: [], providerId: null, providers: [], chainAdded: false }),
+    reportNoAccounts: () => {
+      // Replaced by the app with a debug-level log (spec section 8: swallowed and logged at debug level).
+    },
+    reportError: () => {
+      // Replaced by the app with its logger; the error itself is kept in context for the UI.
+    },
+  },
+  guards: {
+    hasNoProvider: (_, params: { providers: ProviderInfo[] }) => params.providers.length === 0,
+    isEagerWithoutSingleProvider: ({ context }, params: { providers: ProviderInfo[] }) =>
+      context.mode === 'eager' && params.providers.length !== 1,
+    hasManyProviders: (_, params: { providers: ProviderInfo[] }) => params.providers.length > 1,
+    isEager: ({ context }) => context.mode === 'eager',
+    isKnownProvider: ({ context }, params: { providerId: string }) =>
+      context.providers.some((provider) => provider.id === params.providerId),
+    hasAccounts: (_, params: { accounts: readonly string[] }) => params.accounts.length > 0,
+    isWrongChain: ({ context }, params: { chainId: unknown }) =>
+      context.targetChainId !== null && parseChainId(params.chainId) !== context.targetChainId,
+    isTargetChainDifferent: ({ context }, params: { chainId?: number }) =>
+      params.chainId !== undefined && params.chainId !== context.chainId,
+    isRequestPending: (_, params: { error: unknown }) => hasErrorName(params.error, WalletErrorNames.requestPending),
+    canAddChain: ({ context }, params: { error: unknown }) =>
+      hasErrorName(params.error, WalletErrorNames.unrecognizedChain) && context.chainParams !== null && !context.chainAdded,
+    isUnrecognizedChainWithoutParams: ({ context }, params: { error: unknown }) =>
+      hasErrorName(params.error, WalletErrorNames.unrecognizedChain) && context.chainParams === null,
+    /** Code 1013 of a provider disconnect: the wallet is reconnecting by itself. */
+    isReconnecting: (_, params: { error: { code?: number } }) => params.error.code === 1013,
+  },
+  delays: {
+    /** How long the app waits for any one wallet answer before giving up (the wallet may never answer). */
+    walletTimeout: 60_000,
+  },
+});
+
+/** The listener every connected or waiting state runs, so provider events reach the machine. */
+export const listenToProvider = { id: 'listenToProvider', src: 'listenToProvider', input: providerInput } as const;
