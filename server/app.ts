@@ -15,6 +15,7 @@ import type { Db } from './db/client';
 import { TooManyRequestsError } from './errors';
 import { installAccessControl } from './plugins/access';
 import { installErrorHandling } from './plugins/errorHandler';
+import { installOddTargetRoute, routeOddTargets } from './plugins/requestTarget';
 import { installSecurityHeaders } from './plugins/security';
 import { registerStatic } from './plugins/static';
 import { authRoutes } from './routes/auth';
@@ -80,11 +81,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     requestTimeout: options.requestTimeout ?? 30_000,
     trustProxy: options.trustProxy ?? false,
     genReqId: () => randomUUID(),
+    // Dot segments, control characters, bad escapes and overlong targets go to one route that answers 4xx.
+    rewriteUrl: (request) => routeOddTargets(request.url ?? '/'),
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
   await installSecurityHeaders(app);
+  installOddTargetRoute(app);
 
   // The request id travels back so a member reporting a 5000 can quote it, and the log line can be found.
   app.addHook('onRequest', async (request, reply) => {

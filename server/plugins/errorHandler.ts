@@ -26,10 +26,17 @@ function invalidField(validation: readonly ValidationFailure[], part: string | u
   return part ?? 'body';
 }
 
-function isFastifyRequestError(error: unknown): error is FastifyError & { statusCode: number } {
-  if (typeof error !== 'object' || error === null) return false;
-  const { code, statusCode } = error as Partial<FastifyError>;
-  return typeof code === 'string' && code.startsWith('FST_ERR_') && typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500;
+/**
+ * A 4xx raised by Fastify or a plugin rather than by our code: Fastify's request errors (FST_ERR_*: body too large,
+ * bad JSON, wrong content type) and the static files' refusals (@fastify/static's forbidden path, @fastify/send's
+ * http-errors). Their status is kept; they are never a 5000.
+ */
+function clientErrorOf(error: unknown): { status: number; part: 'body' | 'path' } | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, statusCode, status } = error as Partial<FastifyError> & { status?: unknown };
+  const httpStatus = typeof statusCode === 'number' ? statusCode : status;
+  if (typeof httpStatus !== 'number' || httpStatus < 400 || httpStatus >= 500) return undefined;
+  return { status: httpStatus, part: typeof code === 'string' && code.startsWith('FST_ERR_') ? 'body' : 'path' };
 }
 
 /**
@@ -50,9 +57,11 @@ export function envelopeForError(error: unknown, request: FastifyRequest): { sta
   if (apiCode !== undefined && error instanceof Error) {
     return { status: httpStatusOf[apiCode], body: { code: apiCode, message: error.message } };
   }
-  if (isFastifyRequestError(error)) {
-    // Keep Fastify's status (413, 415, 400) so proxies and curl users see what went wrong; the code is 1001.
-    return { status: error.statusCode, body: { code: ApiCode.invalidParameters, message: 'body' } };
+  const clientError = clientErrorOf(error);
+  if (clientError?.status === 404) return { status: 404, body: notFoundEnvelope() };
+  if (clientError) {
+    // Keep the status (413, 415, 400, 403) so proxies and curl users see what went wrong; the code is 1001.
+    return { status: clientError.status, body: { code: ApiCode.invalidParameters, message: clientError.part } };
   }
   return { status: httpStatusOf[ApiCode.internal], body: { code: ApiCode.internal, message: `Internal error, request ${request.id}` } };
 }

@@ -44,6 +44,8 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     await app.register(fastifyStatic, {
       root: spaDir,
       wildcard: true,
+      // @fastify/static serves dotfiles by default; nothing the build emits starts with a dot, so none is served.
+      dotfiles: 'ignore',
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         // Vite fingerprints everything under assets/, so those never change; index.html must be re-checked so a

@@ -178,12 +178,16 @@ describeWithDatabases('SPA and locales', (ctx) => {
     '/locales/fr/Common.json',
     '/locales/zh/Common',
     '/locales/zh/com-mon.json',
-    '/locales/zh/..%2F..%2Fsecret.json',
     '/locales/zh/%2e%2e.json',
     '/locales/zh',
     '/locales/',
   ])('%s → 4004 (404)', async (url) => {
     const app = await ctx.app({ spaDir, localesDir });
     await expectNoDbChange(ctx.db, async () => expectRefused(await app.inject({ method: 'GET', url }), ApiCode.notFound));
+  });
+
+  it('a dot segment behind %2F → 1001 "path" (400); oddRequests.test.ts has every shape', async () => {
+    const app = await ctx.app({ spaDir, localesDir });
+    expectRefused(await app.inject({ method: 'GET', url: '/locales/zh/..%2F..%2Fsecret.json' }), ApiCode.invalidParameters, 'path');
   });
 });
