@@ -58,6 +58,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [...outsideOf('server', 'tests')] }] },
   },
   {
+    // Scripts (diagrams, openapi, the path tooling in scripts/machineGraph) run outside the test runner: the path
+    // tests import them, never the reverse.
+    files: ['scripts/**/*.{ts,mts,js,mjs}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...outsideOf('tests')] }] },
+  },
+  {
     files: ['server/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [...outsideOf('src', 'tests', 'machines')] }] },
   },

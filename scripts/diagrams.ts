@@ -5,10 +5,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { machineEntries } from '../tests/machines/models';
-import { planPaths } from '../tests/support/pathWalker';
-import { renderMachineMarkdown } from '../tests/support/diagram';
-import { definedTransitions } from '../tests/support/modelPaths';
+import { machineEntries } from './machineGraph/models';
+import { planPaths } from './machineGraph/pathWalker';
+import { renderMachineMarkdown } from './machineGraph/diagram';
+import { definedTransitions } from './machineGraph/modelPaths';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/machines');
 const check = process.argv.includes('--check');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import type { ActorRefFrom } from 'xstate';
-import { accountA, accountB } from '../../tests/machines/wallet.model';
-import { nonceAnswer } from '../../tests/machines/auth.model';
+import { accountA, accountB } from '../../scripts/machineGraph/wallet.model';
+import { nonceAnswer } from '../../scripts/machineGraph/auth.model';
 import { createMemoryStorage } from '../../tests/support/memoryStorage';
 import type { MemoryStorage } from '../../tests/support/memoryStorage';
 import type { ApiClient } from '../api/client';

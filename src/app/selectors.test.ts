@@ -4,7 +4,7 @@ import { authMachine } from '../../machines/auth/authMachine';
 import type { AuthContext } from '../../machines/auth/authMachine';
 import { walletMachine } from '../../machines/wallet/walletMachine';
 import type { WalletContext } from '../../machines/wallet/walletMachine';
-import { accountA } from '../../tests/machines/wallet.model';
+import { accountA } from '../../scripts/machineGraph/wallet.model';
 import { testDappParam, testMeInfo } from '../../tests/support/fakeApi';
 import { loadClientContract } from '../api/contractLoader';
 import { selectCanSignIn, selectMember, selectRegisterRedirect, selectSignInRedirect, selectWrongChain } from './selectors';

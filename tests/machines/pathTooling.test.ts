@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assign, fromPromise, setup } from 'xstate';
-import { planPaths, walkPath } from '../support/pathWalker';
-import type { MachineModel } from '../support/modelPaths';
+import { planPaths, walkPath } from '../../scripts/machineGraph/pathWalker';
+import type { MachineModel } from '../../scripts/machineGraph/modelPaths';
 
 // A small machine with an invoke, a delay and a transition no event can reach.
 const sample = setup({

@@ -1,14 +1,14 @@
 /**
  * Wallet behaviour the /login page cannot produce, checked on the machine with fake actors
- * (tests/support/pathWalker.ts). The page always sends the chain params of app config with user.connect, so a 4902
- * without params (ChainParamsMissingError) can only come from another caller of the machine.
+ * (scripts/machineGraph/pathWalker.ts). The page always sends the chain params of app config with user.connect, so
+ * a 4902 without params (ChainParamsMissingError) can only come from another caller of the machine.
  */
 import { describe, expect, it } from 'vitest';
 import type { WalletContext } from '../../machines/wallet/walletMachine';
 import englishCommon from '../../locales/en/common.json';
-import type { ModelEvent } from '../support/modelPaths';
-import { startHarness } from '../support/pathWalker';
-import { accountA, walletModel } from './wallet.model';
+import type { ModelEvent } from '../../scripts/machineGraph/modelPaths';
+import { startHarness } from '../../scripts/machineGraph/pathWalker';
+import { accountA, walletModel } from '../../scripts/machineGraph/wallet.model';
 
 describe('wallet machine: 4902 without chain params', () => {
   it('behavior: keeps the connection on its chain with ChainParamsMissingError and never adds the chain', async () => {

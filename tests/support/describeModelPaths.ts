@@ -4,13 +4,13 @@
  * input decides where it starts (auth restores a session) has one model per start; coverage is their union.
  */
 import { describe, expect, it } from 'vitest';
-import { planPaths, walkPath } from './pathWalker';
-import type { PathPlan } from './pathWalker';
-import type { MachineModel } from './modelPaths';
-import { definedTransitions } from './modelPaths';
+import { planPaths, walkPath } from '../../scripts/machineGraph/pathWalker';
+import type { PathPlan } from '../../scripts/machineGraph/pathWalker';
+import type { MachineModel } from '../../scripts/machineGraph/modelPaths';
+import { definedTransitions } from '../../scripts/machineGraph/modelPaths';
 
 export async function describeModelPaths(name: string, models: readonly MachineModel[]): Promise<void> {
-  // One model after another: walks share the fake-actor registry slot (tests/support/pathWalker.ts).
+  // One model after another: walks share the fake-actor registry slot (scripts/machineGraph/pathWalker.ts).
   const plans: { model: MachineModel; plan: PathPlan }[] = [];
   for (const model of models) plans.push({ model, plan: await planPaths(model) });
   const firstModel = models[0];

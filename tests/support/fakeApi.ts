@@ -9,8 +9,8 @@ import type { DappParam } from '../../api-schema/dapp';
 import { endpoints } from '../../api-schema/endpoints';
 import type { EndpointName } from '../../api-schema/endpoints';
 import type { MeInfo } from '../../api-schema/member';
-import { nonceAnswer } from '../machines/auth.model';
-import { accountA, bscChainParams } from '../machines/wallet.model';
+import { nonceAnswer } from '../../scripts/machineGraph/auth.model';
+import { accountA, bscChainParams } from '../../scripts/machineGraph/wallet.model';
 
 /** What the server sends: API.md "Envelope". */
 export interface Envelope {

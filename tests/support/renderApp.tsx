@@ -22,7 +22,7 @@ import { createI18n } from '../../src/i18n/i18n';
 import { createBrowserStorage } from '../../src/storage/browserStorage';
 import type { BrowserStorage } from '../../src/storage/browserStorage';
 import type { DiscoveredProvider, Eip1193Provider } from '../../src/wallet/types';
-import { accountA } from '../machines/wallet.model';
+import { accountA } from '../../scripts/machineGraph/wallet.model';
 import { createFakeApi } from './fakeApi';
 import type { FakeApi } from './fakeApi';
 import { createMemoryStorage } from './memoryStorage';

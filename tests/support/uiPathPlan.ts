@@ -3,14 +3,14 @@
  *
  * A UI test can replay a path only when each of its events is something a member, the wallet or the server can do
  * to the rendered page (a "step mapping"). The plan draws on the same generated paths as the machine tests (the
- * shortest paths and candidate paths of tests/support/modelPaths.ts), keeps the ones the UI can drive, and walks
+ * shortest paths and candidate paths of scripts/machineGraph/modelPaths.ts), keeps the ones the UI can drive, and walks
  * each against the machine first, so it knows which transitions the UI run should take, and why the others cannot
  * be driven.
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { candidatePathsFor, definedTransitions, shortestPaths, transitionKey } from './modelPaths';
-import type { DefinedTransition, MachineModel, ModelPath, PathStep } from './modelPaths';
-import { startHarness, walkPath } from './pathWalker';
+import { candidatePathsFor, definedTransitions, shortestPaths, transitionKey } from '../../scripts/machineGraph/modelPaths';
+import type { DefinedTransition, MachineModel, ModelPath, PathStep } from '../../scripts/machineGraph/modelPaths';
+import { startHarness, walkPath } from '../../scripts/machineGraph/pathWalker';
 
 /** How one path event is produced through the UI, or why it cannot be. */
 export type StepMapping<TAction> = { kind: 'action'; action: TAction } | { kind: 'unmapped'; reason: string };

@@ -12,7 +12,7 @@ import { selectDappParam } from '../../src/app/selectors';
 import { UnknownWalletError } from '../../src/wallet/errors';
 import type { FakeEvent, ProviderErrorInit } from './fakeEip1193Provider';
 import { testDappParam } from './fakeApi';
-import type { ModelPath, PathStep } from './modelPaths';
+import type { ModelPath, PathStep } from '../../scripts/machineGraph/modelPaths';
 import type { RenderAppOptions, RenderedApp, WalletRequestMethod } from './renderApp';
 import { defaultWallets, walletRequestMethods } from './renderApp';
 import type { StepMapper, StepMapping } from './uiPathPlan';

@@ -5,7 +5,7 @@
  * path's context while the page shows what that state means to the member.
  */
 import { describe, expect, it } from 'vitest';
-import { walletModel } from '../machines/wallet.model';
+import { walletModel } from '../../scripts/machineGraph/wallet.model';
 import { renderApp } from '../support/renderApp';
 import { describeUiPath, mapPath, planUiPaths, recordTransitions } from '../support/uiPathPlan';
 import { expectWalletStep, mapWalletStep, performWalletAction, walletRenderOptions } from '../support/walletUiSteps';

@@ -6,7 +6,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
-import { accountA, bscChainParams } from '../machines/wallet.model';
+import { accountA, bscChainParams } from '../../scripts/machineGraph/wallet.model';
 import { renderApp } from '../support/renderApp';
 import type { RenderAppOptions, RenderedApp } from '../support/renderApp';
 import { expectAlerts, expectButton, expectNoButton, expectStatus } from '../support/screenQueries';

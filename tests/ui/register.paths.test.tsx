@@ -6,8 +6,8 @@
  * state, agree with the path's context, and the page must show what that state means to the member.
  */
 import { describe, expect, it } from 'vitest';
-import { authModels } from '../machines/auth.model';
-import type { MachineModel } from '../support/modelPaths';
+import { authModels } from '../../scripts/machineGraph/auth.model';
+import type { MachineModel } from '../../scripts/machineGraph/modelPaths';
 import { renderApp } from '../support/renderApp';
 import { authRenderOptions, expectAuthStep, mapAuthStep, performAuthAction, waitForConnectedWallet } from '../support/authUiSteps';
 import { describeUiPath, initialStep, mapPath, planUiPaths, recordTransitions } from '../support/uiPathPlan';

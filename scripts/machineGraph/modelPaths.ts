@@ -3,8 +3,9 @@
  *
  * @xstate/graph's createTestModel refuses machines that invoke actors or use `after` (ours do both), so this
  * module asks @xstate/graph for the graph and the shortest paths itself, offering the done, error and timer
- * events with real payloads through the `events` option, and tests/support/pathWalker.ts walks each path against
- * the real machine. Nothing here runs an actor: it is pure graph work, shared by the tests and the diagrams script.
+ * events with real payloads through the `events` option, and scripts/machineGraph/pathWalker.ts walks each path
+ * against the real machine. Nothing here runs an actor: it is pure graph work, shared by the tests and the
+ * diagrams script.
  */
 import { getAdjacencyMap, getShortestPaths } from '@xstate/graph';
 import { pathToStateValue } from 'xstate';

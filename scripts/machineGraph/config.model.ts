@@ -1,5 +1,5 @@
 import { configMachine } from '../../machines/config/configMachine';
-import type { MachineModel, ModelEvent } from '../support/modelPaths';
+import type { MachineModel, ModelEvent } from './modelPaths';
 import { bscChainParams } from './wallet.model';
 
 export const dappParamFixture = { chainId: 56, chain: bscChainParams, minWithdraw: '10', siweDomain: 'localhost' };

@@ -4,7 +4,7 @@
  */
 import { walletMachine } from '../../machines/wallet/walletMachine';
 import type { AddChainParameters, ProviderInfo } from '../../machines/wallet/walletMachine';
-import type { MachineModel } from '../support/modelPaths';
+import type { MachineModel } from './modelPaths';
 
 export const accountA = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 export const accountB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';

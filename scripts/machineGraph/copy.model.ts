@@ -1,5 +1,5 @@
 import { copyMachine } from '../../machines/clipboard/copyMachine';
-import type { MachineModel } from '../support/modelPaths';
+import type { MachineModel } from './modelPaths';
 
 export const copyModel: MachineModel = {
   name: 'copy',

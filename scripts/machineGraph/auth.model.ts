@@ -4,7 +4,7 @@
  */
 import { authMachine } from '../../machines/auth/authMachine';
 import type { StoredSession } from '../../machines/auth/authMachine';
-import type { MachineModel, ModelEvent } from '../support/modelPaths';
+import type { MachineModel, ModelEvent } from './modelPaths';
 import { accountA, accountB } from './wallet.model';
 
 export const nonceAnswer = { nonce: 'Kq3xv9Lm2Pz8Rt4W', issuedAt: '2026-11-22T10:00:00.000Z', expirationTime: '2026-11-22T10:05:00.000Z' };

@@ -1,8 +1,9 @@
 /**
  * Every machine with its test models, in the order the diagrams index lists them. scripts/diagrams.ts and the
- * path tests read this one list, so a machine without a model has neither diagram nor tests and is noticed.
+ * path tests (tests/machines) read this one list, so a machine without a model has neither diagram nor tests and
+ * is noticed.
  */
-import type { MachineModel } from '../support/modelPaths';
+import type { MachineModel } from './modelPaths';
 import { walletModel } from './wallet.model';
 import { authModels } from './auth.model';
 import { configModel } from './config.model';
