@@ -26,8 +26,8 @@ export function ListState(props: ListStateProps) {
       );
     case 'error':
       return (
-        <div className="list-state" role="alert">
-          <ErrorBlock status="default" title={props.title} description={props.description ?? ''}>
+        <div className="list-state">
+          <ErrorBlock status="default" title={<span role="alert">{props.title}</span>} description={props.description ?? ''}>
             <Button color="primary" fill="outline" shape="rounded" onClick={props.onRetry}>
               {props.retryLabel}
             </Button>

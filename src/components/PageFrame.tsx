@@ -1,4 +1,3 @@
-import NavBar from 'antd-mobile/es/components/nav-bar';
 import { LeftOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
 
@@ -13,26 +12,25 @@ interface PageFrameProps {
 }
 
 /**
- * A screen: the bar with its title (the page's h1), a back arrow on nested pages, and the content below. The
- * back arrow is a real button; antd-mobile's own back area is a div, so it stays off (back={null}).
+ * A screen: the bar with its title (the page's h1), a back arrow on nested pages, and the content below.
+ * The bar is drawn here rather than with antd-mobile's NavBar: NavBar's left area is a div with role="button"
+ * that a keyboard cannot reach, which axe reports as a nameless command (and, with a real back button inside, as
+ * nested interactive controls). ADR 0006 records this.
  */
 export function PageFrame({ title, onBack, backLabel, right, children }: PageFrameProps) {
   return (
     <section className="page">
-      <NavBar
-        className="page-bar"
-        back={null}
-        left={
-          onBack && backLabel ? (
+      <header className="page-bar">
+        <div className="page-bar-side">
+          {onBack && backLabel ? (
             <button type="button" className="icon-button page-back" onClick={onBack} aria-label={backLabel}>
               <LeftOutline aria-hidden="true" />
             </button>
-          ) : null
-        }
-        right={right}
-      >
+          ) : null}
+        </div>
         <h1 className="page-title">{title}</h1>
-      </NavBar>
+        <div className="page-bar-side page-bar-right">{right}</div>
+      </header>
       <div className="page-body">{children}</div>
     </section>
   );

@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { PayCircleOutline, ShopbagOutline, SoundOutline, TeamOutline, UserAddOutline } from 'antd-mobile-icons';
+import { PayCircleOutline, ShopbagOutline, TeamOutline, UserAddOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useRootActors } from '../app/RootActorsContext';
 import { errorKey } from '../app/errorKey';
@@ -66,7 +66,6 @@ export function Component() {
           { href: paths.team.href(), label: t('home:shortcuts.team'), icon: <TeamOutline /> },
           { href: paths.invitation.href(), label: t('home:shortcuts.invitation'), icon: <UserAddOutline /> },
           { href: paths.buyList.href(), label: t('home:shortcuts.buy'), icon: <ShopbagOutline /> },
-          { href: paths.announcement.href(), label: t('home:shortcuts.announcements'), icon: <SoundOutline /> },
         ]}
       />
     </Screen>
