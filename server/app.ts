@@ -54,9 +54,18 @@ export interface BuildAppOptions {
   localesDir?: string;
   /**
    * Trust X-Forwarded-* (behind a load balancer), so rate limits key on X-Forwarded-For, the sign-in site check
-   * reads X-Forwarded-Host and HSTS reads X-Forwarded-Proto.
+   * reads X-Forwarded-Host and HSTS reads X-Forwarded-Proto: true trusts every hop (then a client can choose its
+   * X-Forwarded-For unless the proxy overwrites it), a number that many hops next to the server, a list those
+   * proxy addresses or CIDR ranges. Default false.
    */
-  trustProxy?: boolean;
+  trustProxy?: boolean | number | readonly string[];
+}
+
+/** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
+function fastifyTrustProxy(trustProxy: BuildAppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
+  if (Array.isArray(trustProxy)) return [...trustProxy];
+  return trustProxy === true;
 }
 
 const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
@@ -79,7 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 16 * 1024,
     requestTimeout: options.requestTimeout ?? 30_000,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy),
     genReqId: () => randomUUID(),
     // Dot segments, control characters, bad escapes and overlong targets go to one route that answers 4xx.
     rewriteUrl: (request) => routeOddTargets(request.url ?? '/'),

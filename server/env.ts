@@ -1,8 +1,21 @@
 /** The server's environment, validated once at start so a typo fails loudly instead of at the first request. */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parsePublicUrls, parseSiweDomains } from './auth/signInSites';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+const PROXY_ADDR_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** TRUST_PROXY: true, false, a hop count, or comma-separated addresses, CIDR ranges and proxy-addr names. */
+function isTrustProxy(value: string): boolean {
+  if (value === 'true' || value === 'false' || /^\d{1,2}$/.test(value)) return true;
+  return value.split(',').every((entry) => {
+    const [address = '', prefix, ...rest] = entry.trim().split('/');
+    const prefixOk = prefix === undefined || /^\d{1,3}$/.test(prefix);
+    return rest.length === 0 && prefixOk && (isIP(address) !== 0 || (prefix === undefined && PROXY_ADDR_NAMES.has(address)));
+  });
+}
 
 /** Whether a parser of a list setting accepts the value (it throws on the first bad entry). */
 function parses(parse: (value: string) => unknown[]): (value: string) => boolean {
@@ -28,7 +41,15 @@ export const envSchema = z.object({
     emptyAsUndefined,
     z.string().refine(parses(parsePublicUrls), 'PUBLIC_URL must be one or more comma-separated http(s) origins').optional(),
   ),
-  TRUST_PROXY: z.preprocess(emptyAsUndefined, z.enum(['true', 'false']).default('false')).transform((value) => value === 'true'),
+  // true trusts every hop (only safe when the proxy overwrites X-Forwarded-For); a number trusts that many hops
+  // next to the server; a list trusts those proxy addresses, CIDR ranges or proxy-addr names (loopback, ...).
+  TRUST_PROXY: z
+    .preprocess(emptyAsUndefined, z.string().refine(isTrustProxy, 'TRUST_PROXY must be true, false, a hop count or proxy addresses').default('false'))
+    .transform((value): boolean | number | string[] => {
+      if (value === 'true' || value === 'false') return value === 'true';
+      if (/^\d+$/.test(value)) return Number(value);
+      return value.split(',').map((entry) => entry.trim());
+    }),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
 });
 

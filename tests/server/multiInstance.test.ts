@@ -73,4 +73,18 @@ describe.skipIf(!postgresUrl)('two app instances on one PostgreSQL database', ()
     ]);
     expect(results.map((r) => envelope(r).code).sort()).toEqual([0, 2003]);
   });
+
+  it('counts the sign-in rate limits per instance (ADR 0007): each instance gives a client its own budget', async () => {
+    const limited = { loginNonce: { max: 1, timeWindow: 60_000 } };
+    const a = await buildApp({ now: clock.now, siweDomain: TEST_DOMAIN, spaDir: null, db: primary.db, rateLimits: limited });
+    const b = await buildApp({ now: clock.now, siweDomain: TEST_DOMAIN, spaDir: null, db: secondary.db, rateLimits: limited });
+    try {
+      const ask = (app: FastifyInstance) => app.inject({ method: 'GET', url: '/api/member/loginNonce', query: { address: accounts.dave.address } });
+      const codes = [envelope(await ask(a)).code, envelope(await ask(a)).code, envelope(await ask(b)).code, envelope(await ask(b)).code];
+      expect(codes).toEqual([0, 4290, 0, 4290]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
 });

@@ -20,12 +20,25 @@ describe('readEnv', () => {
   });
 
   it.each([
+    ['true', true],
+    ['false', false],
+    ['1', 1],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.0/8, loopback, ::1', ['10.0.0.0/8', 'loopback', '::1']],
+  ] as const)('behavior: reads TRUST_PROXY=%s', (value, expected) => {
+    expect(readEnv({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ SIWE_DOMAIN: 'https://member.example' }, 'SIWE_DOMAIN'],
     [{ SIWE_DOMAIN: 'member.example,evil@member.example' }, 'SIWE_DOMAIN'],
     [{ PUBLIC_URL: 'member.example' }, 'PUBLIC_URL'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1/8/2' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback/8' }, 'TRUST_PROXY'],
     [{ PUBLIC_URL: 'https://member.example/app' }, 'PUBLIC_URL'],
   ])('behavior: refuses %j naming the variable', (env, name) => {
     expect(() => readEnv(env)).toThrow(name);
