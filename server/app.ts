@@ -25,6 +25,13 @@ import type { RateLimitRule } from './routes/endpoint';
 import { memberRoutes } from './routes/member';
 import { wposRoutes } from './routes/wpos';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The sites sign-in messages may name (ADR 0007); main.ts prints them at start. */
+    signInSites: SignInSites;
+  }
+}
+
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface BuildAppOptions {
@@ -105,6 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   });
 
   const signInSites = new SignInSites(configuredSites({ siweDomain: options.siweDomain, publicUrl: options.publicUrl }));
+  app.decorate('signInSites', signInSites);
   if (!signInSites.configured) {
     // The embedded start: the addresses it listens on are its sites (every interface address on 0.0.0.0).
     app.addHook('onListen', async () => {

@@ -49,8 +49,11 @@ export async function main(source: Record<string, string | undefined>): Promise<
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   const url = `http://${shownHost}:${port}`;
-  app.log.info({ storage: database.driver }, `Member DApp listening on ${url}`);
+  const sites = app.signInSites.list().map((site) => site.host);
+  app.log.info({ storage: database.driver, signInSites: sites }, `Member DApp listening on ${url}`);
   console.log(`Member DApp: ${url} (storage: ${database.driver === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL'})`);
+  // Sign-in works only at these (ADR 0007); with the defaults they include the machine's LAN addresses.
+  console.log(`Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);
   return url;
 }
 
