@@ -2,12 +2,12 @@
  * npm run diagrams: writes docs/machines/<machine>.md and docs/machines/README.md from the machine definitions and
  * the generated test paths. With --check it writes nothing and fails when the committed files differ.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { machineEntries } from './machineGraph/models';
 import { planPaths } from './machineGraph/pathWalker';
-import { renderMachineMarkdown } from './machineGraph/diagram';
+import { decisionsOf, renderMachineMarkdown } from './machineGraph/diagram';
 import { definedTransitions } from './machineGraph/modelPaths';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/machines');
@@ -28,6 +28,11 @@ async function render(): Promise<Map<string, string>> {
     }
     const machine = entry.models[0]?.machine;
     if (!machine) throw new Error(`${entry.name} has no model`);
+    for (const decision of decisionsOf(machine)) {
+      await access(path.join(outDir, '../decisions', `${decision}.md`)).catch(() => {
+        throw new Error(`${entry.name} names the decision record ${decision}, which docs/decisions does not have`);
+      });
+    }
     files.set(`${entry.name}.md`, renderMachineMarkdown(entry, machine, walkedBy, pathCount));
     const total = definedTransitions(machine).length;
     indexRows.push(`| [${entry.name}](${entry.name}.md) | ${entry.summary} | ${total} | ${walkedBy.size} | ${pathCount} |`);

@@ -8,6 +8,7 @@
  */
 import { and, or } from 'xstate';
 import { AuthErrorNames } from '../shared/errorNames';
+import { Decisions } from '../shared/transitionMeta';
 import { apiError, authSetup, sessionEnds, tokenRejectedCode } from './authSetup';
 import type { UserInfo } from './authSetup';
 import { signingIn } from './signingIn';
@@ -48,11 +49,12 @@ export const authMachine = authSetup.createMachine({
         'Reads the session from storage at start: a main token is a bound member, a temporary one is not. Either ' +
         'counts only with the address it was issued to, so that a wallet on another account ends it.',
       always: [
-        { guard: and(['hasMainToken', 'hasAddress']), target: 'signedIn' },
-        { guard: and(['hasTempToken', 'hasAddress']), target: 'bindRequired' },
+        { guard: and(['hasMainToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'signedIn' },
+        { guard: and(['hasTempToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'bindRequired' },
         {
           guard: or(['hasMainToken', 'hasTempToken']),
           description: 'A stored token whose address is unknown cannot be checked against the wallet: it is dropped.',
+          meta: { decision: Decisions.sessionAddress },
           target: 'signedOut',
           actions: ['clearSession', 'removeStoredSession'],
         },

@@ -7,6 +7,8 @@ import { notProvided, toErrorInfo } from '../shared/errorInfo';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { isInviteCode } from '../shared/fieldRules';
 import { ApiErrorName } from '../shared/errorNames';
+import { Decisions } from '../shared/transitionMeta';
+import type { TransitionMeta } from '../shared/transitionMeta';
 import { ApiCode } from '../../api-schema/codes';
 
 /** The member record of meInfo; the machine only reads its address. */
@@ -86,6 +88,7 @@ export const authSetup = setup({
     events: {} as AuthEvent,
     input: {} as StoredSession,
     tags: {} as 'busy',
+    transitionMeta: {} as TransitionMeta,
   },
   actors: {
     fetchNonce: fromPromise<ApiAnswer<NonceAnswer>, { address: string }>(async () => notProvided('auth', 'fetchNonce')),
@@ -166,6 +169,8 @@ export const sessionEnds = authSetup.createStateConfig({
     'user.signOut': 'signingOut',
     'wallet.accountChanged': {
       guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
+      description: 'The wallet moved to another address than the one the token was issued to, restored or not.',
+      meta: { decision: Decisions.sessionAddress },
       target: 'signingOut',
     },
     'wallet.disconnected': 'signingOut',

@@ -19,6 +19,36 @@ export const WalletErrorNames = {
 
 export type WalletErrorName = (typeof WalletErrorNames)[keyof typeof WalletErrorNames];
 
+/**
+ * The wallet's own error codes the app tells apart (EIP-1193, EIP-1474; STYLE.md "Errors"). src/wallet/errors.ts
+ * maps raw codes to its classes with these, and the diagrams name them on the paths they lead to.
+ */
+export const WalletErrorCodes = {
+  /** EIP-1193: the member refused the request in the wallet. */
+  userRejected: 4001,
+  /** EIP-1474: a request of this kind is already waiting in the wallet. */
+  requestPending: -32002,
+  /** EIP-1193 (wallet_switchEthereumChain): the wallet does not know the chain. */
+  unrecognizedChain: 4902,
+  /** EIP-1193: the wallet is disconnected from every chain. */
+  disconnected: 4900,
+  /** EIP-1193: the wallet is disconnected from the chain asked for. */
+  chainDisconnected: 4901,
+  /** A provider disconnect with 1013 (WebSocket "try again later"): the wallet is reconnecting by itself. */
+  reconnecting: 1013,
+} as const;
+
+export type WalletErrorCode = (typeof WalletErrorCodes)[keyof typeof WalletErrorCodes];
+
+/** The error name the app gives each wallet code (a reconnect is no error). */
+export const walletErrorNameOfCode: Readonly<Record<Exclude<WalletErrorCode, 1013>, WalletErrorName>> = {
+  [WalletErrorCodes.userRejected]: WalletErrorNames.userRejected,
+  [WalletErrorCodes.requestPending]: WalletErrorNames.requestPending,
+  [WalletErrorCodes.unrecognizedChain]: WalletErrorNames.unrecognizedChain,
+  [WalletErrorCodes.disconnected]: WalletErrorNames.disconnected,
+  [WalletErrorCodes.chainDisconnected]: WalletErrorNames.disconnected,
+};
+
 /** Every wallet error name, in the order of WalletErrorNames. */
 export const walletErrorNames: readonly WalletErrorName[] = Object.values(WalletErrorNames);
 

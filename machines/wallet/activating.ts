@@ -4,7 +4,8 @@
  * start only reads (eth_accounts) and falls back to idle quietly.
  */
 import { notGuard } from '../shared/guards';
-import { WalletErrorNames } from '../shared/errorNames';
+import { WalletErrorCodes, WalletErrorNames } from '../shared/errorNames';
+import { Decisions } from '../shared/transitionMeta';
 import { disconnectActions, eventAccounts } from './disconnected';
 import { providerInput, walletSetup } from './walletSetup';
 
@@ -110,10 +111,13 @@ export const activating = walletSetup.createStateConfig({
           {
             guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
             description: '-32002: the wallet already shows a connect prompt; the app waits for it instead of asking again.',
+            meta: { walletCodes: [WalletErrorCodes.requestPending], decision: Decisions.walletSwitchFailureKeepsConnection },
             target: 'awaitingWallet',
             actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
           },
           {
+            description: 'The member refused to connect (4001), or the wallet failed: back to idle with the error shown.',
+            meta: { walletCodes: [WalletErrorCodes.userRejected], decision: Decisions.walletSwitchFailureKeepsConnection },
             target: '#wallet.idle',
             actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'resetConnection', 'reportError'],
           },
@@ -140,7 +144,11 @@ export const activating = walletSetup.createStateConfig({
           target: 'readingChain',
           actions: ['clearError', { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) }],
         },
-        'provider.disconnect': { target: '#wallet.idle', actions: disconnectActions },
+        'provider.disconnect': {
+          meta: { walletCodes: [WalletErrorCodes.disconnected, WalletErrorCodes.chainDisconnected] },
+          target: '#wallet.idle',
+          actions: disconnectActions,
+        },
       },
     },
     readingChain: {

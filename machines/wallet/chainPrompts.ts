@@ -4,7 +4,8 @@
  * `active` on the wallet's own chain with the error kept; -32002 waits for the wallet instead of asking again.
  */
 import { notGuard } from '../shared/guards';
-import { WalletErrorNames } from '../shared/errorNames';
+import { WalletErrorCodes, WalletErrorNames } from '../shared/errorNames';
+import { Decisions } from '../shared/transitionMeta';
 import { disconnectActions, eventAccounts, eventDisconnectError } from './disconnected';
 import { listenToProvider, providerInput, walletSetup } from './walletSetup';
 import type { AddChainParameters } from './walletSetup';
@@ -17,12 +18,14 @@ const chainPrompt = walletSetup.createStateConfig({
   tags: 'activating',
   after: {
     walletTimeout: {
+      description: 'The wallet never answered: the prompt ends, the wallet stays connected on its chain.',
+      meta: { decision: Decisions.walletSwitchFailureKeepsConnection },
       target: 'active',
       actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
     },
   },
   on: {
-    'user.cancel': { target: 'active', actions: 'clearError' },
+    'user.cancel': { meta: { decision: Decisions.walletSwitchFailureKeepsConnection }, target: 'active', actions: 'clearError' },
     'provider.accountsChanged': {
       guard: notGuard({ type: 'hasAccounts', params: eventAccounts }),
       target: 'idle',
@@ -30,6 +33,7 @@ const chainPrompt = walletSetup.createStateConfig({
     },
     'provider.disconnect': {
       guard: notGuard({ type: 'isReconnecting', params: eventDisconnectError }),
+      meta: { walletCodes: [WalletErrorCodes.disconnected, WalletErrorCodes.chainDisconnected] },
       target: 'idle',
       actions: disconnectActions,
     },
@@ -50,19 +54,27 @@ export const switchingChain = walletSetup.createStateConfig({
         {
           guard: { type: 'canAddChain', params: ({ event }) => ({ error: event.error }) },
           description: '4902: the wallet does not know the chain, and app config has its parameters: add it.',
+          meta: { walletCodes: [WalletErrorCodes.unrecognizedChain], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'addingChain',
         },
         {
           guard: { type: 'isUnrecognizedChainWithoutParams', params: ({ event }) => ({ error: event.error }) },
+          description: '4902 without chain parameters in app config: the switch ends, the wallet stays connected on its chain.',
+          meta: { walletCodes: [WalletErrorCodes.unrecognizedChain], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'active',
           actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.chainParamsMissing } }, 'reportError'],
         },
         {
           guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
+          description: '-32002: a switch is already waiting in the wallet; the app waits for its answer instead of asking again.',
+          meta: { walletCodes: [WalletErrorCodes.requestPending], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'activating.awaitingWallet',
           actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
         },
         {
+          description:
+            'The member refused the switch (4001), the wallet answered 4902 again after the chain was added, or failed otherwise: the switch ends, the wallet stays connected on its chain.',
+          meta: { walletCodes: [WalletErrorCodes.userRejected, WalletErrorCodes.unrecognizedChain], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'active',
           actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
         },
@@ -93,10 +105,14 @@ export const addingChain = walletSetup.createStateConfig({
       onError: [
         {
           guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
+          description: '-32002: an add-chain request is already waiting in the wallet; the app waits for its answer.',
+          meta: { walletCodes: [WalletErrorCodes.requestPending], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'activating.awaitingWallet',
           actions: ['assignChainAdded', { type: 'assignError', params: ({ event }) => ({ error: event.error }) }],
         },
         {
+          description: 'The member refused to add the chain (4001), or the wallet failed: the wallet stays connected on its chain.',
+          meta: { walletCodes: [WalletErrorCodes.userRejected], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'active',
           actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
         },

@@ -11,6 +11,7 @@ import { notGuard } from '../shared/guards';
 import { activating } from './activating';
 import { addingChain, switchingChain } from './chainPrompts';
 import { disconnectActions, eventAccounts, eventDisconnectError } from './disconnected';
+import { WalletErrorCodes } from '../shared/errorNames';
 import { initialContext, listenToProvider, walletSetup } from './walletSetup';
 
 export type { AddChainParameters, ProviderEvent, ProviderInfo, WalletContext, WalletEvent } from './walletSetup';
@@ -57,9 +58,14 @@ export const walletMachine = walletSetup.createMachine({
           {
             guard: { type: 'isReconnecting', params: eventDisconnectError },
             description: 'Code 1013 means the wallet is reconnecting by itself: keep the connection.',
+            meta: { walletCodes: [WalletErrorCodes.reconnecting] },
             actions: [],
           },
-          { target: 'idle', actions: disconnectActions },
+          {
+            meta: { walletCodes: [WalletErrorCodes.disconnected, WalletErrorCodes.chainDisconnected] },
+            target: 'idle',
+            actions: disconnectActions,
+          },
         ],
       },
     },

@@ -7,7 +7,8 @@ import type { EventObject } from 'xstate';
 import { parseChainId } from '../shared/chainId';
 import { hasErrorName, notProvided, toErrorInfo } from '../shared/errorInfo';
 import type { ErrorInfo } from '../shared/errorInfo';
-import { WalletErrorNames } from '../shared/errorNames';
+import { WalletErrorCodes, WalletErrorNames } from '../shared/errorNames';
+import type { TransitionMeta } from '../shared/transitionMeta';
 
 /** wallet_addEthereumChain parameters less chainId (EIP-3085), as app config gives them. */
 export interface AddChainParameters {
@@ -78,6 +79,7 @@ export const walletSetup = setup({
     context: {} as WalletContext,
     events: {} as WalletEvent,
     tags: {} as 'activating',
+    transitionMeta: {} as TransitionMeta,
   },
   actors: {
     findProviders: fromPromise<ProviderInfo[]>(async () => notProvided('wallet', 'findProviders')),
@@ -148,7 +150,7 @@ export const walletSetup = setup({
     isUnrecognizedChainWithoutParams: ({ context }, params: { error: unknown }) =>
       hasErrorName(params.error, WalletErrorNames.unrecognizedChain) && context.chainParams === null,
     /** Code 1013 of a provider disconnect: the wallet is reconnecting by itself. */
-    isReconnecting: (_, params: { error: { code?: number } }) => params.error.code === 1013,
+    isReconnecting: (_, params: { error: { code?: number } }) => params.error.code === WalletErrorCodes.reconnecting,
   },
   delays: {
     /** How long the app waits for any one wallet answer before giving up (the wallet may never answer). */

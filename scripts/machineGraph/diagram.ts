@@ -1,10 +1,72 @@
 /**
- * Renders a machine as Markdown for product owners: a Mermaid stateDiagram-v2 drawn from the definition, and a
- * table of every transition with its guard and the generated test path that walks it.
+ * Renders a machine as Markdown for product owners: a Mermaid stateDiagram-v2 drawn from the definition, what each
+ * state means (its description), what each wallet answer (4902, 4001, -32002, ...) leads to and which decision
+ * record decides it, and a table of every transition with its guard, its notes and the generated test path that
+ * walks it.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { walletErrorNameOfCode } from '../../machines/shared/errorNames';
 import type { DefinedTransition } from './modelPaths';
-import { definedTransitions } from './modelPaths';
+import { allStateNodes, definedTransitions } from './modelPaths';
+
+/** Where the decision records are, from docs/machines. */
+const decisionsDir = '../decisions';
+
+/** Table cell text: one line, pipes escaped. */
+const cell = (text: string) => text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+
+/** A link to a decision record: "[ADR 0003](../decisions/0003-....md)". */
+export function decisionLink(decision: string): string {
+  return `[ADR ${decision.slice(0, 4)}](${decisionsDir}/${decision}.md)`;
+}
+
+/** A wallet code with the error the app names it: "4902 UnrecognizedChainError". */
+export function walletCodeLabel(code: number): string {
+  const name = (walletErrorNameOfCode as Readonly<Record<number, string>>)[code];
+  return name ? `${code} ${name}` : code === 1013 ? `${code} (reconnecting)` : String(code);
+}
+
+/** The decision records the machine's transitions name (the diagrams script checks that each exists). */
+export function decisionsOf(machine: AnyStateMachine): string[] {
+  return [...new Set(definedTransitions(machine).flatMap((row) => (row.decision ? [row.decision] : [])))];
+}
+
+function notes(row: DefinedTransition): string {
+  const parts: string[] = [];
+  if (row.walletCodes.length > 0) parts.push(`wallet ${row.walletCodes.map(walletCodeLabel).join(', ')}`);
+  if (row.description) parts.push(row.description);
+  if (row.decision) parts.push(decisionLink(row.decision));
+  return cell(parts.join('. ').replace(/\.\. /g, '. '));
+}
+
+function statesTable(machine: AnyStateMachine): string[] {
+  const rows = allStateNodes(machine)
+    .filter((node) => node !== machine.root)
+    .map((node) => `| ${node.id} | ${[...node.tags].join(', ')} | ${cell(node.description ?? '')} |`);
+  return ['## States', '', '| state | tags | what it means |', '|---|---|---|', ...rows, ''];
+}
+
+function walletAnswersTable(rows: DefinedTransition[]): string[] {
+  const byCode = rows.flatMap((row) => row.walletCodes.map((code) => ({ code, row })));
+  if (byCode.length === 0) return [];
+  byCode.sort((a, b) => Math.abs(a.code) - Math.abs(b.code) || a.row.source.localeCompare(b.row.source));
+  const lines = byCode.map(({ code, row }) => {
+    const to = row.targets.length > 0 ? row.targets.join(', ') : '(stays)';
+    const decided = row.decision ? decisionLink(row.decision) : '';
+    return `| ${walletCodeLabel(code)} | ${row.source} | ${eventLabel(row.event)} | ${to} | ${cell(row.description ?? '')} | ${decided} |`;
+  });
+  return [
+    '## What the wallet\'s answers do',
+    '',
+    'Each wallet error code the app tells apart, the state it can arrive in, and where it leads. The member sees the',
+    'error as `wallet.errors.{name}` in their language.',
+    '',
+    '| wallet code | in state | on | leads to | what happens | decided in |',
+    '|---|---|---|---|---|---|',
+    ...lines,
+    '',
+  ];
+}
 
 const nodeId = (id: string) => id.replace(/\./g, '__');
 
@@ -62,7 +124,7 @@ export function renderMachineMarkdown(
   const table = rows.map((row) => {
     const to = row.targets.length > 0 ? row.targets.join(', ') : '(stays)';
     const walked = walkedBy.get(row.key) ?? '**not walked**';
-    return `| ${row.source} | ${eventLabel(row.event)} | ${row.guard ?? ''} | ${to} | ${walked} |`;
+    return `| ${row.source} | ${eventLabel(row.event)} | ${row.guard ?? ''} | ${to} | ${notes(row)} | ${walked} |`;
   });
   return [
     `# ${entry.name} machine`,
@@ -77,8 +139,12 @@ export function renderMachineMarkdown(
     ...mermaid,
     '```',
     '',
-    '| from | event | guard | to | walked by test path |',
-    '|---|---|---|---|---|',
+    ...statesTable(machine),
+    ...walletAnswersTable(rows),
+    '## Transitions',
+    '',
+    '| from | event | guard | to | notes | walked by test path |',
+    '|---|---|---|---|---|---|',
     ...table,
     '',
   ].join('\n');

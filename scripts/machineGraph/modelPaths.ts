@@ -50,6 +50,10 @@ export interface DefinedTransition {
   guard: string | null;
   targets: string[];
   description: string | null;
+  /** The wallet error codes that take this transition (the machine's transition meta). */
+  walletCodes: number[];
+  /** The decision record (docs/decisions/<name>.md) behind it (the machine's transition meta). */
+  decision: string | null;
 }
 
 type TransitionDefinitionLike = {
@@ -58,6 +62,7 @@ type TransitionDefinitionLike = {
   target?: readonly AnyStateNode[] | undefined;
   guard?: unknown;
   description?: string | undefined;
+  meta?: { walletCodes?: readonly number[]; decision?: string } | undefined;
 };
 
 /** Lists every state node of a machine, the root first. */
@@ -103,6 +108,8 @@ function describeTransition(transition: TransitionDefinitionLike): DefinedTransi
     guard: guardName(transition.guard),
     targets: (transition.target ?? []).map((node) => node.id),
     description: transition.description ?? null,
+    walletCodes: [...(transition.meta?.walletCodes ?? [])],
+    decision: transition.meta?.decision ?? null,
   };
 }
 

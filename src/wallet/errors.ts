@@ -1,4 +1,5 @@
 import { UnknownRpcError } from 'viem';
+import { WalletErrorCodes } from '../../machines/shared/errorNames';
 import type { WalletErrorName } from '../../machines/shared/errorNames';
 
 /**
@@ -50,7 +51,7 @@ export class NoAccountsError extends WalletError {
 
 /** EIP-1193 4001: the member said no in the wallet. */
 export class UserRejectedError extends WalletError {
-  static readonly code = 4001;
+  static readonly code = WalletErrorCodes.userRejected;
   override readonly name = 'UserRejectedError';
   constructor({ details, cause }: Omit<WalletErrorParameters, 'code'> = {}) {
     super('The request was rejected in the wallet.', { code: UserRejectedError.code, details, cause });
@@ -59,7 +60,7 @@ export class UserRejectedError extends WalletError {
 
 /** EIP-1474 -32002: the wallet already shows a prompt of this kind (MetaMask: "Already processing eth_requestAccounts"). */
 export class RequestPendingError extends WalletError {
-  static readonly code = -32002;
+  static readonly code = WalletErrorCodes.requestPending;
   override readonly name = 'RequestPendingError';
   constructor({ details, cause }: Omit<WalletErrorParameters, 'code'> = {}) {
     super('A request is already waiting in the wallet.', { code: RequestPendingError.code, details, cause });
@@ -68,7 +69,7 @@ export class RequestPendingError extends WalletError {
 
 /** EIP-1193 4902: the wallet does not know the chain; the app may add it with wallet_addEthereumChain. */
 export class UnrecognizedChainError extends WalletError {
-  static readonly code = 4902;
+  static readonly code = WalletErrorCodes.unrecognizedChain;
   override readonly name = 'UnrecognizedChainError';
   constructor({ details, cause }: Omit<WalletErrorParameters, 'code'> = {}) {
     super('The wallet does not recognise the chain.', { code: UnrecognizedChainError.code, details, cause });
@@ -96,7 +97,7 @@ export class ChainParamsMissingError extends WalletError {
  * provider's 'disconnect' event.
  */
 export class WalletDisconnectedError extends WalletError {
-  static readonly code = 4900;
+  static readonly code = WalletErrorCodes.disconnected;
   override readonly name = 'WalletDisconnectedError';
   constructor({ code = WalletDisconnectedError.code, details, cause }: WalletErrorParameters = {}) {
     super('The wallet disconnected.', { code, details, cause });
@@ -138,7 +139,7 @@ export function toWalletError(error: unknown): WalletError {
     case UnrecognizedChainError.code:
       return new UnrecognizedChainError({ details: message, cause: error });
     case WalletDisconnectedError.code:
-    case 4901:
+    case WalletErrorCodes.chainDisconnected:
       return new WalletDisconnectedError({ code, details: message, cause: error });
     default:
       return new UnknownWalletError({ code, message, cause: error });

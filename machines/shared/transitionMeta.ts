@@ -1,0 +1,23 @@
+/**
+ * What a transition tells the reader of docs/machines beyond its event and guard: the wallet codes that lead there
+ * and the decision record behind it. Machines declare it as `transitionMeta` in setup; scripts/machineGraph renders
+ * it. It never reaches the UI.
+ */
+import type { WalletErrorCode } from './errorNames';
+
+/** The decision records (docs/decisions/<name>.md) that machines point to. */
+export const Decisions = {
+  /** A failed chain switch keeps the wallet connected; -32002 never resends. */
+  walletSwitchFailureKeepsConnection: '0003-wallet-switch-failure-keeps-connection',
+  /** A stored session keeps the address its token belongs to. */
+  sessionAddress: '0006-session-address',
+} as const;
+
+export type Decision = (typeof Decisions)[keyof typeof Decisions];
+
+export interface TransitionMeta {
+  /** The wallet answers (error codes) that take this transition. */
+  walletCodes?: readonly WalletErrorCode[];
+  /** The decision record that decides this path. */
+  decision?: Decision;
+}
