@@ -8,3 +8,21 @@ export const inviteCodePattern = /^[A-Za-z0-9]{4,16}$/;
 export function isInviteCode(value: string): boolean {
   return inviteCodePattern.test(value);
 }
+
+/** The fewest hex characters a team search needs (API.md "Member": team/search). */
+export const minSearchHexLength = 4;
+
+export type AddressKeywordCheck = 'empty' | 'tooShort' | 'notHex' | 'ok';
+
+/**
+ * Checks a team-search keyword as the server will: an address fragment of at least 4 hex characters, with or
+ * without 0x, case-insensitive.
+ *
+ * @example checkAddressKeyword('0xAb') // 'tooShort'
+ */
+export function checkAddressKeyword(value: string): AddressKeywordCheck {
+  const fragment = value.trim().replace(/^0x/i, '');
+  if (value.trim() === '') return 'empty';
+  if (!/^[0-9a-f]*$/i.test(fragment)) return 'notHex';
+  return fragment.length < minSearchHexLength ? 'tooShort' : 'ok';
+}

@@ -8,6 +8,8 @@ import { walletModel } from './wallet.model';
 import { authModels } from './auth.model';
 import { configModel } from './config.model';
 import { copyModel } from './copy.model';
+import { pagedListModel } from './pagedList.model';
+import { searchModel } from './search.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -41,5 +43,17 @@ export const machineEntries: MachineEntry[] = [
     source: 'machines/clipboard/copyMachine.ts',
     summary: 'Copying the invite link or code, with a short confirmation.',
     models: [copyModel],
+  },
+  {
+    name: 'pagedList',
+    source: 'machines/list/pagedListMachine.ts',
+    summary: 'Any list the member pages through: first page, more on scroll, refresh, retry, a changed filter.',
+    models: [pagedListModel],
+  },
+  {
+    name: 'search',
+    source: 'machines/search/searchMachine.ts',
+    summary: 'Search as you type: checked keyword, a pause, the newest answer only, retry.',
+    models: [searchModel],
   },
 ];

@@ -1,0 +1,226 @@
+/**
+ * A list the member pages through (team, announcements, bots, credit records): the first page with a skeleton,
+ * the next pages as the member scrolls, a refresh that keeps the rows on screen while it runs, and a retry
+ * wherever a page failed. One machine for every list screen; each screen provides its own `fetchPage` and keeps
+ * its query (a type filter, the language) in the context, so changing it starts the list again.
+ *
+ * Pages answer with the API's envelope: `code` 0 and a page `{ list, total, page, pageSize }`, or another code
+ * (API.md "Codes"; -1 for network failures). The list is complete when it holds `total` rows or a page came back
+ * empty, so a server whose total shrinks meanwhile cannot keep the member loading forever.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { ErrorInfo } from '../shared/errorInfo';
+import { notProvided, toErrorInfo } from '../shared/errorInfo';
+
+/** One page as the API sends it (API.md "Envelope": lists are pages). */
+export interface Page<TItem> {
+  list: readonly TItem[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+export interface PageAnswer<TItem> {
+  code: number;
+  result: Page<TItem> | null;
+}
+
+export interface FetchPageInput<TQuery> {
+  query: TQuery;
+  page: number;
+  pageSize: number;
+}
+
+export interface PagedListContext<TItem, TQuery> {
+  query: TQuery;
+  pageSize: number;
+  items: readonly TItem[];
+  total: number;
+  /** The last page loaded (0 before the first). */
+  page: number;
+  /** True once a page came back with fewer rows than asked for: nothing more to load, whatever `total` says. */
+  exhausted: boolean;
+  error: ErrorInfo | null;
+}
+
+export type PagedListEvent<TQuery> =
+  | { type: 'user.loadMore' }
+  | { type: 'user.refresh' }
+  | { type: 'user.retry' }
+  | { type: 'user.changeQuery'; query: TQuery };
+
+export interface PagedListInput<TQuery> {
+  query: TQuery;
+  pageSize?: number;
+}
+
+/** Rows per page unless the screen says otherwise (API.md: pageSize 1..100, default 20). */
+export const defaultPageSize = 20;
+
+/**
+ * Builds the machine for items of one type. Every list screen calls it with its own types and provides
+ * `fetchPage`; the diagram and the path tests use `pagedListMachine` below, the same machine for unknown items.
+ */
+export function createPagedListMachine<TItem, TQuery>() {
+  type Context = PagedListContext<TItem, TQuery>;
+  return setup({
+    types: {
+      context: {} as Context,
+      events: {} as PagedListEvent<TQuery>,
+      input: {} as PagedListInput<TQuery>,
+    },
+    actors: {
+      /** One page of the list; resolves with the API's envelope and never needs to throw. */
+      fetchPage: fromPromise<PageAnswer<TItem>, FetchPageInput<TQuery>>(async () => notProvided('pagedList', 'fetchPage')),
+    },
+    actions: {
+      assignFirstPage: assign((_, params: { page: Page<TItem>; pageSize: number }) => ({
+        items: params.page.list,
+        total: params.page.total,
+        page: 1,
+        exhausted: params.page.list.length < params.pageSize,
+        error: null,
+      })),
+      assignNextPage: assign(({ context }, params: { page: Page<TItem> }) => ({
+        items: [...context.items, ...params.page.list],
+        total: params.page.total,
+        page: context.page + 1,
+        exhausted: params.page.list.length < context.pageSize,
+        error: null,
+      })),
+      assignFailure: assign((_, params: { code: number }) => ({ error: { name: 'ApiError', code: params.code } })),
+      assignThrown: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
+      assignQuery: assign((_, params: { query: TQuery }) => ({ query: params.query, items: [], total: 0, page: 0, exhausted: false, error: null })),
+    },
+    guards: {
+      isFailure: (_, params: { answer: PageAnswer<TItem> }) => params.answer.code !== 0 || params.answer.result === null,
+      isEmptyPage: (_, params: { answer: PageAnswer<TItem> }) => (params.answer.result?.list.length ?? 0) === 0,
+      isComplete: ({ context }) => context.exhausted || context.items.length >= context.total,
+    },
+  }).createMachine({
+    id: 'pagedList',
+    context: ({ input }) => ({
+      query: input.query,
+      pageSize: input.pageSize ?? defaultPageSize,
+      items: [],
+      total: 0,
+      page: 0,
+      exhausted: false,
+      error: null,
+    }),
+    initial: 'loading',
+    on: {
+      'user.changeQuery': {
+        target: '.loading',
+        actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
+        description: 'A new filter or language: the list starts again from its first page.',
+      },
+    },
+    states: {
+      loading: {
+        description: 'The first page is on its way: a skeleton, and the member can leave.',
+        invoke: {
+          id: 'fetchFirstPage',
+          src: 'fetchPage',
+          input: ({ context }) => ({ query: context.query, page: 1, pageSize: context.pageSize }),
+          onDone: [
+            {
+              guard: { type: 'isFailure', params: ({ event }) => ({ answer: event.output }) },
+              target: 'failed',
+              actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
+            },
+            {
+              guard: { type: 'isEmptyPage', params: ({ event }) => ({ answer: event.output }) },
+              target: 'empty',
+              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
+            },
+            {
+              target: 'loaded',
+              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
+            },
+          ],
+          onError: { target: 'failed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
+        },
+      },
+      failed: {
+        description: 'The first page failed: what went wrong, and a retry.',
+        on: { 'user.retry': 'loading', 'user.refresh': 'loading' },
+      },
+      empty: {
+        description: 'The list has no rows (yet): the empty state, and a refresh.',
+        on: { 'user.refresh': 'refreshing' },
+      },
+      loaded: {
+        description: 'Rows on screen; more load as the member scrolls.',
+        initial: 'idle',
+        on: { 'user.refresh': '#pagedList.refreshing' },
+        states: {
+          idle: {
+            description: 'Waiting for the member to scroll to the end.',
+            always: { guard: 'isComplete', target: 'complete' },
+            on: { 'user.loadMore': 'loadingMore' },
+          },
+          loadingMore: {
+            description: 'The next page is on its way, below the rows already shown.',
+            invoke: {
+              id: 'fetchNextPage',
+              src: 'fetchPage',
+              input: ({ context }) => ({ query: context.query, page: context.page + 1, pageSize: context.pageSize }),
+              onDone: [
+                {
+                  guard: { type: 'isFailure', params: ({ event }) => ({ answer: event.output }) },
+                  target: 'loadMoreFailed',
+                  actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
+                },
+                { target: 'idle', actions: { type: 'assignNextPage', params: ({ event }) => ({ page: event.output.result ?? emptyPage() }) } },
+              ],
+              onError: { target: 'loadMoreFailed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
+            },
+          },
+          loadMoreFailed: {
+            description: 'The next page failed: the rows stay, with the error and a retry at the end.',
+            on: { 'user.retry': 'loadingMore' },
+          },
+          complete: { description: 'Every row is on screen: "no more".' },
+        },
+      },
+      refreshing: {
+        description: 'The first page again, while the rows already shown stay on screen.',
+        invoke: {
+          id: 'refreshFirstPage',
+          src: 'fetchPage',
+          input: ({ context }) => ({ query: context.query, page: 1, pageSize: context.pageSize }),
+          onDone: [
+            {
+              guard: { type: 'isFailure', params: ({ event }) => ({ answer: event.output }) },
+              target: 'refreshFailed',
+              actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
+            },
+            {
+              guard: { type: 'isEmptyPage', params: ({ event }) => ({ answer: event.output }) },
+              target: 'empty',
+              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
+            },
+            {
+              target: 'loaded',
+              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
+            },
+          ],
+          onError: { target: 'refreshFailed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
+        },
+      },
+      refreshFailed: {
+        description: 'The refresh failed: the old rows stay, with the error and a retry.',
+        on: { 'user.retry': 'refreshing', 'user.refresh': 'refreshing' },
+      },
+    },
+  });
+}
+
+function emptyPage<TItem>(): Page<TItem> {
+  return { list: [], total: 0, page: 1, pageSize: defaultPageSize };
+}
+
+/** The machine for any list, as the diagram shows it and the path tests walk it. */
+export const pagedListMachine = createPagedListMachine<unknown, unknown>();
+export type PagedListMachine = typeof pagedListMachine;
