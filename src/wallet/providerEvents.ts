@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import { WalletErrorCodes } from '../../machines/shared/errorNames';
 import { normalizeAccounts } from './accounts';
 import type { Eip1193Listener, Eip1193Provider } from './types';
 
@@ -19,7 +20,7 @@ export type SubscribeToProviderReturnType = () => void;
 export type SubscribeToProviderErrorType = never;
 
 /** EIP-1193 4900: disconnected. Used when a wallet emits 'disconnect' without a proper error. */
-const disconnectedCode = 4900;
+const disconnectedCode = WalletErrorCodes.disconnected;
 
 /**
  * Listens to the wallet's EIP-1193 events and sends them to the machine as provider.* events:
