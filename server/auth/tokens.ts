@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import { preparedPerDb, type Db } from '../db/client';
 import { members, tokens } from '../db/schema';
-import { memberRecordColumns, recommender, type MemberRecord } from '../members/members';
+import { creditAccount, creditAccountJoin, memberRecordColumns, recommender, wposAccount, wposAccountJoin, type MemberRecord } from '../members/members';
 
 export const TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -86,7 +86,7 @@ export async function issueToken(db: Db, memberId: number, now: Date): Promise<s
 
 /**
  * Finds the member of a token that is known, unexpired and not revoked, with the member's meInfo columns, in one
- * statement (the token row, its member, and the member's recommender).
+ * statement (the token row, its member, the member's recommender and ledger accounts).
  *
  * @param db - database handle
  * @param token - the token from the request
@@ -109,6 +109,8 @@ const resolveQueryOf = preparedPerDb((db) =>
     .from(tokens)
     .innerJoin(members, eq(members.id, tokens.memberId))
     .leftJoin(recommender, eq(recommender.id, members.recommenderId))
+    .leftJoin(creditAccount, creditAccountJoin)
+    .leftJoin(wposAccount, wposAccountJoin)
     .where(and(eq(tokens.hash, sql.placeholder('hash')), isNull(tokens.revokedAt), gt(tokens.expiresAt, sql.placeholder('now'))))
     .prepare('resolve_token'),
 );

@@ -3,8 +3,9 @@
  * versioned SQL files in server/db/migrations (`npm run db:generate`); commit both together (STYLE.md, "Commits").
  *
  * Money is integer minor units with 6 decimals (API.md, "Envelope"), held in bigint columns read as JS bigint so no
- * amount ever passes through a float. Balances carry CHECK constraints: a bug may fail a request, never make a
- * balance negative.
+ * amount ever passes through a float. Balances live only in the ledger (ledger_accounts, ledger_transfers,
+ * ledger_entries; docs/decisions/0009-ledger.md) and carry CHECK constraints: a bug may fail a request, never make a
+ * member balance negative.
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -18,6 +19,8 @@ import {
   primaryKey,
   text,
   timestamp,
+  unique,
+  uniqueIndex,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
@@ -35,8 +38,6 @@ export const members = pgTable(
     /** The seeded inviter: bound without a recommender, the root of the tree. */
     isRoot: boolean('is_root').notNull().default(false),
     level: integer('level').notNull().default(0),
-    creditBalance: bigint('credit_balance', { mode: 'bigint' }).notNull().default(sql`0`),
-    wposBalance: bigint('wpos_balance', { mode: 'bigint' }).notNull().default(sql`0`),
     /**
      * The whole downline and the members bound directly to this one, kept by bindRecommender for every ancestor
      * in the bind's transaction (binding is the only write to the tree), so meInfo reads them instead of walking
@@ -48,8 +49,6 @@ export const members = pgTable(
   },
   (t) => [
     index('members_recommender_id_idx').on(t.recommenderId),
-    check('members_credit_balance_nonnegative', sql`${t.creditBalance} >= 0`),
-    check('members_wpos_balance_nonnegative', sql`${t.wposBalance} >= 0`),
     check('members_level_nonnegative', sql`${t.level} >= 0`),
     check('members_team_counts_consistent', sql`${t.directCount} >= 0 AND ${t.teamSize} >= ${t.directCount}`),
     check('members_not_own_recommender', sql`${t.recommenderId} IS NULL OR ${t.recommenderId} <> ${t.id}`),
@@ -114,4 +113,159 @@ export const appConfig = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
   (t) => [check('app_config_single_row', sql`${t.id} = 1`)],
+);
+
+/**
+ * Ledger accounts: one per member and asset (created at the member's first movement), plus the system accounts of
+ * each asset with fixed ids below 1000 (server/ledger/accounts.ts; the seed and migration 0002 create them). Only
+ * member accounts keep a running balance, changed by `UPDATE ... WHERE balance >= amount` under the row's lock;
+ * a system account's balance is the sum of its entries, so that no row is a hot spot every request must lock
+ * (docs/decisions/0009-ledger.md).
+ */
+export const ledgerAccounts = pgTable(
+  'ledger_accounts',
+  {
+    id: integer('id').primaryKey().generatedByDefaultAsIdentity({ startWith: 1000 }),
+    /** CREDIT or WPOS. */
+    asset: text('asset').notNull(),
+    /** member, or the system account's role: issuance, fees, withdrawals_payable, exchange, pools, sales. */
+    kind: text('kind').notNull(),
+    memberId: integer('member_id').references(() => members.id),
+    /** Member accounts only; 0 and unused on system accounts. */
+    balance: bigint('balance', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** Member accounts only: the number of entries so far; the entry that made a balance records it. */
+    version: bigint('version', { mode: 'bigint' }).notNull().default(sql`0`),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    unique('ledger_accounts_member_asset').on(t.memberId, t.asset),
+    uniqueIndex('ledger_accounts_system_kind').on(t.asset, t.kind).where(sql`${t.memberId} IS NULL`),
+    check('ledger_accounts_asset', sql`${t.asset} IN ('CREDIT', 'WPOS')`),
+    check('ledger_accounts_owner', sql`(${t.kind} = 'member') = (${t.memberId} IS NOT NULL)`),
+    check('ledger_accounts_system_ids', sql`(${t.memberId} IS NULL) = (${t.id} < 1000)`),
+    // The database's own guard: whatever the code does, a member account never goes below zero.
+    check('ledger_accounts_member_nonnegative', sql`${t.memberId} IS NULL OR ${t.balance} >= 0`),
+    check('ledger_accounts_system_unbalanced', sql`${t.memberId} IS NOT NULL OR (${t.balance} = 0 AND ${t.version} = 0)`),
+  ],
+);
+
+/**
+ * Withdrawals: the business row of a credit withdrawal, written in the same transaction as its ledger transfers.
+ * pending until an operator marks it done or failed (failed refunds the amount).
+ */
+export const withdrawals = pgTable(
+  'withdrawals',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    fee: bigint('fee', { mode: 'bigint' }).notNull(),
+    status: text('status').notNull().default('pending'),
+    createdAt: createdAt(),
+    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('withdrawals_member_created_idx').on(t.memberId, t.createdAt),
+    check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.fee} >= 0 AND ${t.fee} < ${t.amount}`),
+    check('withdrawals_status', sql`${t.status} IN ('pending', 'done', 'failed')`),
+    check('withdrawals_decided', sql`(${t.status} = 'pending') = (${t.decidedAt} IS NULL)`),
+  ],
+);
+
+/**
+ * Transfers: every movement of money, from one account to another of the same asset, a positive amount, never
+ * changed afterwards (TigerBeetle's transfer, pgledger's pgledger_transfers). `type` is the record type a member
+ * sees (withdraw, reward, ...) or an internal one (fee) for transfers between system accounts.
+ */
+export const ledgerTransfers = pgTable(
+  'ledger_transfers',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    asset: text('asset').notNull(),
+    type: text('type').notNull(),
+    debitAccountId: integer('debit_account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    creditAccountId: integer('credit_account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }).references(() => withdrawals.id),
+    memo: text('memo'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_transfers_withdrawal_idx').on(t.withdrawalId),
+    check('ledger_transfers_amount_positive', sql`${t.amount} > 0`),
+    check('ledger_transfers_two_accounts', sql`${t.debitAccountId} <> ${t.creditAccountId}`),
+    check('ledger_transfers_asset', sql`${t.asset} IN ('CREDIT', 'WPOS')`),
+  ],
+);
+
+/**
+ * Entries: the two legs of each transfer, -amount on the debit account and +amount on the credit account. On a
+ * member account the entry keeps the balance before and after it and the account's version (pgledger's
+ * pgledger_entries), so a member's records need no running sum and replaying the latest one gives the balance.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    transferId: bigint('transfer_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => ledgerTransfers.id),
+    accountId: integer('account_id')
+      .notNull()
+      .references(() => ledgerAccounts.id),
+    asset: text('asset').notNull(),
+    /** Signed: negative on the debit leg. */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    previousBalance: bigint('previous_balance', { mode: 'bigint' }),
+    currentBalance: bigint('current_balance', { mode: 'bigint' }),
+    accountVersion: bigint('account_version', { mode: 'bigint' }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('ledger_entries_account_idx').on(t.accountId, t.id),
+    index('ledger_entries_transfer_idx').on(t.transferId),
+    check('ledger_entries_amount_nonzero', sql`${t.amount} <> 0`),
+    check(
+      'ledger_entries_balances',
+      sql`(${t.previousBalance} IS NULL AND ${t.currentBalance} IS NULL AND ${t.accountVersion} IS NULL)
+        OR (${t.currentBalance} = ${t.previousBalance} + ${t.amount} AND ${t.currentBalance} >= 0 AND ${t.accountVersion} > 0)`,
+    ),
+  ],
+);
+
+/**
+ * The first outcome of each money request, by (scope, endpoint, requestId) (API.md, "Money: one ledger, at most once
+ * per request id"). A request claims its key in a statement of its own (status running, with a claim token and a
+ * lease), then stores its outcome in the same transaction as its money; a claim whose lease ran out (its process
+ * died) may be taken over by a retry with the same body. Kept at least 24 hours (server/ledger/idempotency.ts).
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    /** member:<id> or admin. */
+    scope: text('scope').notNull(),
+    endpoint: text('endpoint').notNull(),
+    requestId: text('request_id').notNull(),
+    /** Hex sha256 of the canonical body (requestId left out). */
+    bodyHash: text('body_hash').notNull(),
+    /** Random per attempt: only the attempt holding the claim can store the outcome. */
+    claimToken: text('claim_token').notNull(),
+    status: text('status').notNull(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(),
+    code: integer('code'),
+    result: jsonb('result'),
+    createdAt: createdAt(),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.endpoint, t.requestId] }),
+    index('idempotency_keys_created_at_idx').on(t.createdAt),
+    check('idempotency_keys_status', sql`(${t.status} = 'running' AND ${t.code} IS NULL) OR (${t.status} = 'done' AND ${t.code} IS NOT NULL)`),
+  ],
 );

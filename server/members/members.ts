@@ -1,45 +1,16 @@
-/** Members: created at first sign-in, read for meInfo. */
-import { eq, sql } from 'drizzle-orm';
+/** Members: created at first sign-in (server/auth/signIn.ts), read for meInfo. */
+import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { MeInfo } from '../../api-schema/member';
 import { queryRows, type Db } from '../db/client';
-import { members } from '../db/schema';
-import { formatMinor } from '../money';
-import { randomInviteCode } from './inviteCode';
+import { ledgerAccounts, members } from '../db/schema';
+import { formatMinor } from '../ledger/money';
 
 export interface MemberRow {
   id: number;
   recommenderId: number | null;
   isRoot: boolean;
-}
-
-/**
- * Returns the member of an address, creating it on first sign-in with a fresh unique invite code.
- *
- * @param tx - transaction handle (the sign-in transaction)
- * @param address - EIP-55 address
- * @param now - creation time for a new member
- * @returns the member's id and bind state
- * @example
- * const member = await findOrCreateMember(tx, fields.address, now);
- */
-export async function findOrCreateMember(tx: Db, address: string, now: Date): Promise<MemberRow> {
-  const columns = { id: members.id, recommenderId: members.recommenderId, isRoot: members.isRoot };
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const [existing] = await tx.select(columns).from(members).where(eq(members.address, address));
-    if (existing) return existing;
-    // ON CONFLICT DO NOTHING rather than catching a unique violation: in PostgreSQL an error aborts the whole
-    // transaction. No row back means either the address was inserted meanwhile by another instance (found by the
-    // select on the next turn) or the invite code collided (a new one is drawn).
-    const [created] = await tx
-      .insert(members)
-      .values({ address, inviteCode: randomInviteCode(), createdAt: now })
-      .onConflictDoNothing()
-      .returning(columns);
-    if (created) return created;
-  }
-  throw new Error('could not create a member: invite codes keep colliding');
 }
 
 /**
@@ -56,18 +27,28 @@ export function isBound(member: Pick<MemberRow, 'recommenderId' | 'isRoot'>): bo
 
 /** The recommender of a member, joined by address for meInfo (a left join: the root and new members have none). */
 export const recommender = alias(members, 'recommender');
+/** The member's ledger accounts, joined for meInfo's balances (left joins: an account exists from the first movement). */
+export const creditAccount = alias(ledgerAccounts, 'credit_account');
+export const wposAccount = alias(ledgerAccounts, 'wpos_account');
+
+/** The join conditions of creditAccount and wposAccount to `members`. */
+export const creditAccountJoin = and(eq(creditAccount.memberId, members.id), eq(creditAccount.asset, sql`'CREDIT'`));
+export const wposAccountJoin = and(eq(wposAccount.memberId, members.id), eq(wposAccount.asset, sql`'WPOS'`));
+
+const toBigInt = (value: unknown): bigint => BigInt(value as string | number | bigint);
 
 /**
- * The columns meInfo answers with, for a select from members left-joined to `recommender`; resolveToken reads them
- * with the token, so a meInfo request is one statement.
+ * The columns meInfo answers with, for a select from members left-joined to `recommender`, `creditAccount` and
+ * `wposAccount`; resolveToken reads them with the token, so a meInfo request is one statement. The balances are
+ * the member's ledger accounts (API.md: "meInfo's balances are the member accounts").
  */
 export const memberRecordColumns = {
   address: members.address,
   inviteCode: members.inviteCode,
   recommender: recommender.address,
   level: members.level,
-  creditBalance: members.creditBalance,
-  wposBalance: members.wposBalance,
+  creditBalance: sql<bigint>`coalesce(${creditAccount.balance}, 0)`.mapWith(toBigInt),
+  wposBalance: sql<bigint>`coalesce(${wposAccount.balance}, 0)`.mapWith(toBigInt),
   teamSize: members.teamSize,
   directCount: members.directCount,
   createdAt: members.createdAt,
@@ -105,25 +86,6 @@ export function toMeInfo(record: MemberRecord): MeInfo {
     directCount: record.directCount,
     createdAt: record.createdAt.toISOString(),
   };
-}
-
-/**
- * Reads what meInfo returns for a member, in one statement. (The meInfo route answers from the record the access
- * hook read with the token; this is for callers that have only the member's id.)
- *
- * @param db - database handle
- * @param memberId - the member
- * @returns the meInfo result, or undefined when the member does not exist
- * @example
- * const info = await getMemberInfo(db, auth.memberId);
- */
-export async function getMemberInfo(db: Db, memberId: number): Promise<MeInfo | undefined> {
-  const [row] = await db
-    .select(memberRecordColumns)
-    .from(members)
-    .leftJoin(recommender, eq(recommender.id, members.recommenderId))
-    .where(eq(members.id, memberId));
-  return row ? toMeInfo(row) : undefined;
 }
 
 /**

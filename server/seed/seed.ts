@@ -1,11 +1,12 @@
 /**
- * Seeds a fresh database: app config, notices, the about page and the root inviter. Every insert is ON CONFLICT
+ * Seeds a fresh database: app config, notices, the about page, the root inviter and the ledger's system accounts. Every insert is ON CONFLICT
  * DO NOTHING, so running it again (each start does) changes nothing and never overwrites edited rows; a lock
  * keeps two instances starting together from interleaving.
  */
 import type { Db } from '../db/client';
 import { lockTransaction } from '../db/client';
 import { about, appConfig, members, notices } from '../db/schema';
+import { ensureSystemAccounts } from '../ledger/accounts';
 import { SEED_ABOUT, SEED_APP_CONFIG, SEED_INVITER, SEED_NOTICES } from './content';
 
 const SEED_LOCK = 4_361_000_003;
@@ -39,5 +40,6 @@ export async function seed(db: Db): Promise<void> {
       .insert(members)
       .values({ address: SEED_INVITER.address, inviteCode: SEED_INVITER.inviteCode, isRoot: true, createdAt: SEED_INVITER.createdAt })
       .onConflictDoNothing();
+    await ensureSystemAccounts(tx);
   });
 }

@@ -5,6 +5,8 @@ import { ApiCode } from '../../api-schema/codes';
 import { meInfoSchema, type MeInfo } from '../../api-schema/member';
 import { issueToken, TOKEN_TTL_MS } from '../../server/auth/tokens';
 import { members } from '../../server/db/schema';
+import { systemAccountId } from '../../server/ledger/accounts';
+import { creditMember } from '../../server/ledger/transfers';
 import { SEED_INVITER } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
@@ -29,7 +31,12 @@ describeWithDatabases('meInfo', (ctx) => {
     await signInBound(app, accounts.bob, ctx.clock.now(), aliceCode);
     await signInBound(app, accounts.carol, ctx.clock.now(), await inviteCodeOf(accounts.bob.address));
     await signInBound(app, accounts.dave, ctx.clock.now(), aliceCode);
-    await ctx.db.update(members).set({ creditBalance: 12_500_000n, wposBalance: 3n, level: 2 }).where(eq(members.address, accounts.alice.address));
+    const [aliceRow] = await ctx.db.update(members).set({ level: 2 }).where(eq(members.address, accounts.alice.address)).returning({ id: members.id });
+    await ctx.db.transaction(async (tx) => {
+      const base = { type: 'reward', memberId: aliceRow?.id ?? 0, now: ctx.clock.now() } as const;
+      await creditMember(tx, { ...base, asset: 'CREDIT', systemAccountId: systemAccountId('CREDIT', 'issuance'), amount: 12_500_000n });
+      await creditMember(tx, { ...base, asset: 'WPOS', systemAccountId: systemAccountId('WPOS', 'issuance'), amount: 3n });
+    });
 
     const response = await me(alice);
     expect(response.statusCode).toBe(200);

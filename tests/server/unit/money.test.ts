@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { amountSchema } from '../../../api-schema/primitives';
-import { formatMinor, parseAmount } from '../../../server/money';
+import { formatMinor, parseAmount } from '../../../server/ledger/money';
 
 describe('formatMinor', () => {
   it.each([

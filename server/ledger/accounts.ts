@@ -1,0 +1,50 @@
+/**
+ * The ledger's accounts (docs/decisions/0009-ledger.md): one per member and asset, created at the member's first
+ * movement, and the system accounts of each asset with fixed ids below 1000, so a statement names them without a
+ * lookup. Migration 0002 and the seed create the system accounts; nothing else writes their rows.
+ */
+import { inArray } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { ledgerAccounts } from '../db/schema';
+
+export const ASSETS = ['CREDIT', 'WPOS'] as const;
+export type Asset = (typeof ASSETS)[number];
+
+export const SYSTEM_KINDS = ['issuance', 'fees', 'withdrawals_payable', 'exchange', 'pools', 'sales'] as const;
+export type SystemKind = (typeof SYSTEM_KINDS)[number];
+
+const ASSET_BASE: Record<Asset, number> = { CREDIT: 0, WPOS: 10 };
+
+/**
+ * The fixed id of a system account: CREDIT 1..6, WPOS 11..16 in the order of SYSTEM_KINDS.
+ *
+ * @param asset - CREDIT or WPOS
+ * @param kind - the account's role
+ * @returns the account id
+ * @example
+ * systemAccountId('CREDIT', 'fees'); // 2
+ */
+export function systemAccountId(asset: Asset, kind: SystemKind): number {
+  return ASSET_BASE[asset] + SYSTEM_KINDS.indexOf(kind) + 1;
+}
+
+/** Every system account row, for the seed. */
+export const SYSTEM_ACCOUNTS = ASSETS.flatMap((asset) => SYSTEM_KINDS.map((kind) => ({ id: systemAccountId(asset, kind), asset, kind })));
+
+/**
+ * Creates the system accounts that are missing (the seed calls it; migration 0002 created them already, but a test
+ * reset truncates the ledger).
+ *
+ * @param db - database or transaction handle
+ * @returns when done
+ * @example
+ * await ensureSystemAccounts(tx);
+ */
+export async function ensureSystemAccounts(db: Db): Promise<void> {
+  const existing = await db
+    .select({ id: ledgerAccounts.id })
+    .from(ledgerAccounts)
+    .where(inArray(ledgerAccounts.id, SYSTEM_ACCOUNTS.map((account) => account.id)));
+  if (existing.length === SYSTEM_ACCOUNTS.length) return;
+  await db.insert(ledgerAccounts).values(SYSTEM_ACCOUNTS).onConflictDoNothing();
+}
