@@ -5,6 +5,8 @@
  * or after binding with an invite code (set-token with no value promotes the temporary token). A session is
  * restored from storage at start and ends when the member signs out, the server says the token is no longer
  * valid, or the wallet switches to another account or disconnects.
+ *
+ * The setup (context, events, actors, actions, guards) is in authSetup.ts; signing in in signingIn.ts.
  */
 import { and, or } from 'xstate';
 import { AuthErrorNames } from '../shared/errorNames';
@@ -153,7 +155,9 @@ export const authMachine = authSetup.createMachine({
           description: 'meInfo failed (network, server): the member can retry; the session stays.',
           on: { 'user.retry': { target: 'loadingProfile', actions: 'clearError' } },
         },
-        ready: {},
+        ready: {
+          description: 'The member record is loaded and kept; the member area shows it.',
+        },
       },
     },
     signingOut: {

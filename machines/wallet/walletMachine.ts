@@ -6,12 +6,15 @@
  * and falls back to idle quietly. Provider events keep accounts and chain in step while connected.
  *
  * Active means chainId and accounts are set and no activation is running (spec section 3).
+ *
+ * The setup (context, events, actors, actions, guards) is in walletSetup.ts; the activation in activating.ts; the
+ * switch and add-chain prompts in chainPrompts.ts.
  */
+import { WalletErrorCodes } from '../shared/errorNames';
 import { notGuard } from '../shared/guards';
 import { activating } from './activating';
 import { addingChain, switchingChain } from './chainPrompts';
 import { disconnectActions, eventAccounts, eventDisconnectError } from './disconnected';
-import { WalletErrorCodes } from '../shared/errorNames';
 import { initialContext, listenToProvider, walletSetup } from './walletSetup';
 
 export type { AddChainParameters, ProviderEvent, ProviderInfo, WalletContext, WalletEvent } from './walletSetup';
