@@ -146,6 +146,10 @@ export const selectWalletChainId = (snapshot: WalletSnapshot) => snapshot.contex
 export const selectWalletError = (snapshot: WalletSnapshot) => snapshot.context.error;
 export const selectWalletProviders = (snapshot: WalletSnapshot) => snapshot.context.providers;
 export const selectAuthError = (snapshot: AuthSnapshot) => snapshot.context.error;
-/** The raw stored or loaded user info. Prefer selectMember, which checks it against the contract. */
+/**
+ * The raw stored or loaded user info, unchecked.
+ *
+ * @deprecated Use selectMember, which checks the record against the meInfo contract; no route reads this any more.
+ */
 export const selectUserInfo = (snapshot: AuthSnapshot) => snapshot.context.userInfo;
 export const selectConfigFailed = (snapshot: ConfigSnapshot) => snapshot.matches('failed');
