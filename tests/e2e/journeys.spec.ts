@@ -149,8 +149,8 @@ describe('member journeys', () => {
     const revoke = page.waitForRequest((request) => request.url().endsWith('/api/member/logout'));
     await wallet.switchAccount(1);
     expect(wallet.address).not.toBe(firstAddress);
-    await page.waitForURL((url) => url.pathname === '/login');
-    await revoke;
+    // Signed out: the token is revoked on the server and the member is back on /login.
+    await Promise.all([revoke, page.waitForURL((url) => url.pathname === '/login')]);
     expect(await readSession(page)).toEqual({ TOKEN_STORE: null, TEMP_TOKEN_STORE: null, USER_INFO_STORE: null });
     expect(await page.evaluate(() => window.localStorage.getItem('SESSION_ADDRESS'))).toBeNull();
     expect(problems.errors).toEqual([]);
