@@ -46,12 +46,48 @@ export const members = pgTable(
     teamSize: integer('team_size').notNull().default(0),
     directCount: integer('direct_count').notNull().default(0),
     createdAt: createdAt(),
+    /**
+     * Every 4-character window of the lower-case hex digits (member_address_grams, created by migration 0003), for
+     * team search: a keyword's windows find the few candidate members in the GIN index, whatever the size of the
+     * caller's downline (docs/decisions, "team search").
+     */
+    addressGrams: text('address_grams')
+      .array()
+      .notNull()
+      .generatedAlwaysAs(sql`member_address_grams(address)`),
   },
   (t) => [
     index('members_recommender_id_idx').on(t.recommenderId),
+    // fastupdate off: entries go straight into the index, so lookups never scan a pending list and the planner
+    // picks the index on PGlite, where no autovacuum ever cleans that list or gathers statistics.
+    index('members_address_grams_idx').using('gin', t.addressGrams).with({ fastupdate: false }),
     check('members_level_nonnegative', sql`${t.level} >= 0`),
     check('members_team_counts_consistent', sql`${t.directCount} >= 0 AND ${t.teamSize} >= ${t.directCount}`),
     check('members_not_own_recommender', sql`${t.recommenderId} IS NULL OR ${t.recommenderId} <> ${t.id}`),
+  ],
+);
+
+/**
+ * The member tree as a closure table: one row per (ancestor, member below it) with the depth between them (1 = a
+ * direct member). bindRecommender adds the rows in the bind's transaction, next to the team counters; migration
+ * 0003 filled it for the members that existed before. A team page reads it in (ancestor, depth, member) order,
+ * and team search checks a candidate's membership with one lookup in (member, ancestor).
+ */
+export const memberTree = pgTable(
+  'member_tree',
+  {
+    ancestorId: integer('ancestor_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    depth: integer('depth').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.ancestorId, t.depth, t.memberId] }),
+    uniqueIndex('member_tree_member_ancestor_idx').on(t.memberId, t.ancestorId),
+    check('member_tree_depth_positive', sql`${t.depth} >= 1`),
   ],
 );
 
@@ -103,6 +139,22 @@ export const about = pgTable('about', {
   title: text('title').notNull(),
   content: text('content').notNull(),
 });
+
+/** Trading bots shown by solbotList; profit_rate is a percentage in millionths (12.5 % is 12500000). */
+export const bots = pgTable(
+  'bots',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    status: text('status', { enum: ['running', 'paused', 'stopped'] }).notNull(),
+    profitRate: bigint('profit_rate', { mode: 'bigint' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('bots_created_at_idx').on(t.createdAt, t.id),
+    check('bots_status_known', sql`${t.status} IN ('running', 'paused', 'stopped')`),
+  ],
+);
 
 export const appConfig = pgTable(
   'app_config',

@@ -5,7 +5,7 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { lockTransaction, queryRows, type Db } from '../db/client';
-import { members } from '../db/schema';
+import { memberTree, members } from '../db/schema';
 import { normaliseInviteCode } from './inviteCode';
 import { isBound } from './members';
 
@@ -50,7 +50,31 @@ export async function bindRecommender(tx: Db, memberId: number, inviteCode: stri
   // Under the tree lock nobody else can have bound this member since the read above.
   if (updated.length !== 1) throw new Error(`member ${memberId} changed during bind`);
   await addToAncestors(tx, inviter.id, member.teamSize + 1);
+  await addTreeRows(tx, inviter.id, memberId);
   return 'bound';
+}
+
+/**
+ * Keeps the closure table (member_tree) after a bind: every member at or above the inviter gains every member at
+ * or below the newly bound one, at the sum of the two depths plus one. Runs in the bind's transaction under the
+ * tree lock, like the team counts.
+ *
+ * @param tx - the bind's transaction
+ * @param inviterId - the new recommender
+ * @param memberId - the newly bound member (it may already have a downline of its own)
+ * @returns when done
+ * @example
+ * await addTreeRows(tx, inviter.id, memberId);
+ */
+async function addTreeRows(tx: Db, inviterId: number, memberId: number): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO ${memberTree} (ancestor_id, member_id, depth)
+        SELECT up.id, down.id, up.depth + down.depth + 1
+        FROM (SELECT ${inviterId}::int AS id, 0 AS depth
+              UNION ALL SELECT ancestor_id, depth FROM ${memberTree} WHERE member_id = ${inviterId}::int) up
+        CROSS JOIN (SELECT ${memberId}::int AS id, 0 AS depth
+              UNION ALL SELECT member_id, depth FROM ${memberTree} WHERE ancestor_id = ${memberId}::int) down`,
+  );
 }
 
 /**
