@@ -10,7 +10,7 @@ export const Decisions = {
   /** A failed chain switch keeps the wallet connected; -32002 never resends. */
   walletSwitchFailureKeepsConnection: '0003-wallet-switch-failure-keeps-connection',
   /** A stored session keeps the address its token belongs to. */
-  sessionAddress: '0006-session-address',
+  sessionAddress: '0008-session-address',
 } as const;
 
 export type Decision = (typeof Decisions)[keyof typeof Decisions];

@@ -17,7 +17,7 @@ const brokenStorage: KeyValueStorage = {
 };
 
 describe('STORAGE_KEYS', () => {
-  it('behavior: uses the spec key names exactly, plus the session address of ADR 0006', () => {
+  it('behavior: uses the spec key names exactly, plus the session address of ADR 0008', () => {
     expect(STORAGE_KEYS).toMatchInlineSnapshot(`
       {
         "dappParam": "DAPP_PARAM",

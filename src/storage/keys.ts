@@ -1,7 +1,7 @@
 /**
  * Local storage keys, exactly as the spec names them (spec section 3, "Local browser storage items"), plus the
  * language key the i18next detector caches under (the spec does not show its name; i18next's default is kept),
- * plus one key of our own: the address the stored tokens belong to (docs/decisions/0006-session-address.md).
+ * plus one key of our own: the address the stored tokens belong to (docs/decisions/0008-session-address.md).
  */
 export const STORAGE_KEYS = {
   /** The user-info record, as JSON. */

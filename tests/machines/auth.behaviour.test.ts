@@ -1,6 +1,6 @@
 /**
  * Auth behaviour a path walk cannot judge, because the walk takes its expectations from the machine itself: a
- * session restored from storage belongs to one address (docs/decisions/0006-session-address.md).
+ * session restored from storage belongs to one address (docs/decisions/0008-session-address.md).
  */
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';

@@ -33,6 +33,6 @@ describe('docs/machines pages', () => {
 
   it('behavior: list the decision records each machine names', () => {
     expect(decisionsOf(walletMachine)).toEqual(['0003-wallet-switch-failure-keeps-connection']);
-    expect(decisionsOf(authMachine)).toEqual(['0006-session-address']);
+    expect(decisionsOf(authMachine)).toEqual(['0008-session-address']);
   });
 });
