@@ -3,6 +3,7 @@ import {
   addressSchema,
   checked,
   amountSchema,
+  balanceSchema,
   intAtLeast,
   inviteCodeSchema,
   isoDateSchema,
@@ -18,8 +19,8 @@ export const meInfoSchema = z.object({
   inviteCode: inviteCodeSchema,
   recommender: z.nullable(addressSchema),
   level: intAtLeast(0),
-  creditBalance: amountSchema,
-  wposBalance: amountSchema,
+  creditBalance: balanceSchema,
+  wposBalance: balanceSchema,
   teamSize: intAtLeast(0),
   directCount: intAtLeast(0),
   createdAt: isoDateSchema,
@@ -41,7 +42,7 @@ export const creditRecordSchema = z.object({
   id: z.string(),
   type: creditRecordTypeSchema,
   amount: signedAmountSchema,
-  balanceAfter: amountSchema,
+  balanceAfter: balanceSchema,
   status: z.enum(['pending', 'done', 'failed']),
   createdAt: isoDateSchema,
 });
@@ -63,21 +64,24 @@ export const withdrawCredit = defineEndpoint({
   summary: 'Withdraw credit; at most once per requestId',
   query: undefined,
   body: z.strictObject({ amount: amountSchema, requestId: requestIdSchema }),
-  result: z.object({ id: z.string(), amount: amountSchema, fee: amountSchema, status: z.enum(['pending', 'done', 'failed']) }),
+  result: z.object({ id: z.string(), amount: amountSchema, fee: balanceSchema, status: z.enum(['pending', 'done', 'failed']) }),
 });
 
 export const teamMemberSchema = z.object({
   address: addressSchema,
-  level: intAtLeast(0),
+  /** Depth below the caller: 1 for a direct member. */
+  level: intAtLeast(1),
   teamSize: intAtLeast(0),
   joinedAt: isoDateSchema,
 });
+
+export type TeamMember = z.infer<typeof teamMemberSchema>;
 
 export const team = defineEndpoint({
   method: 'GET',
   path: '/api/member/team',
   access: 'member',
-  summary: 'The downline, direct members first (added)',
+  summary: 'The whole downline (added): direct members (level 1) first, then each deeper level, in the order they joined',
   query: pageQuerySchema,
   body: undefined,
   result: pageOf(teamMemberSchema),
@@ -87,8 +91,10 @@ export const teamSearch = defineEndpoint({
   method: 'GET',
   path: '/api/member/team/search',
   access: 'member',
-  summary: 'Search the whole downline by address fragment (added)',
-  query: z.object({ keyword: checked(z.string(), z.regex(/^(0x)?[0-9a-fA-F]{1,40}$/, 'keyword')) }),
+  summary:
+    'Search the whole downline by address fragment (added): at least 4 hex digits, any case; with 0x the address starts with them, ' +
+    'without it they appear anywhere in it. At most 100 matches, nearest level first',
+  query: z.object({ keyword: checked(z.string(), z.regex(/^(0[xX])?[0-9a-fA-F]{4,40}$/, 'keyword')) }),
   body: undefined,
   result: z.object({ list: z.array(teamMemberSchema) }),
 });

@@ -10,6 +10,7 @@ import { configModel } from './config.model';
 import { copyModel } from './copy.model';
 import { pagedListModel } from './pagedList.model';
 import { searchModel } from './search.model';
+import { resourceModel } from './resource.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -55,5 +56,11 @@ export const machineEntries: MachineEntry[] = [
     source: 'machines/search/searchMachine.ts',
     summary: 'Search as you type: checked keyword, a pause, the newest answer only, retry.',
     models: [searchModel],
+  },
+  {
+    name: 'resource',
+    source: 'machines/resource/resourceMachine.ts',
+    summary: 'One document (an announcement, the about page): loading, not found, retry, reload in another language.',
+    models: [resourceModel],
   },
 ];

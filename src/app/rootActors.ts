@@ -20,6 +20,8 @@ import type { BrowserStorage } from '../storage/browserStorage';
 import type { DiscoveredProvider } from '../wallet/types';
 
 export interface RootActors {
+  /** The API client pages give their own flows (lists, search, forms): a 1002 answer ends the session. */
+  api: ApiClient;
   wallet: ActorRefFrom<typeof walletMachine>;
   auth: ActorRefFrom<typeof authMachine>;
   config: ActorRefFrom<typeof configMachine>;
@@ -108,6 +110,7 @@ export function createRootActors({
   if (connectEagerly) wallet.send({ type: 'app.connectEagerly' });
 
   return {
+    api,
     wallet,
     auth,
     config,

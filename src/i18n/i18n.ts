@@ -18,7 +18,10 @@ export type SupportedLanguage = (typeof supportedLanguages)[number];
 export const fallbackLanguage: SupportedLanguage = 'zh';
 
 /** 'common' holds Common.{code}, wallet.errors, wallet.prompts, nav and layout; the others are screens. */
-export const namespaces = ['common', 'login', 'register', 'home', 'me', 'invitation'] as const;
+/** Loaded at start: the sign-in screens and the member's first pages. */
+export const startNamespaces = ['common', 'login', 'register', 'home', 'me', 'invitation'] as const;
+/** Every namespace; the others load with the first screen that asks for them (useTranslation suspends till then). */
+export const namespaces = [...startNamespaces, 'team', 'announcement', 'about', 'solbot'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 export const detectionOptions: DetectorOptions = {
@@ -56,7 +59,7 @@ export function i18nOptions({ resources, lng }: CreateI18nParameters = {}): Init
     // 'en-US' is accepted as 'en'; an unsupported language ('fr') falls back to zh.
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
-    ns: namespaces,
+    ns: [...startNamespaces],
     defaultNS: 'common',
     fallbackNS: 'common',
     interpolation: { escapeValue: false },

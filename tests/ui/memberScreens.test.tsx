@@ -111,8 +111,8 @@ describe('frames of nested and unknown pages', () => {
   });
 
   it('shows the pages still to come in the same frame', async () => {
-    await renderApp({ path: '/team', stored: signedIn });
-    await heading('Team');
+    await renderApp({ path: '/buy-list', stored: signedIn });
+    await heading('Shop');
     expect(screen.getByText('This section is on its way.')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();
   });

@@ -1,0 +1,34 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router-dom';
+import { useRootActors } from '../app/RootActorsContext';
+import { paths } from '../app/paths';
+import { DocumentView } from './shared/DocumentView';
+import { Screen } from './shared/Screen';
+import { useAppNavigate } from './shared/useAppNavigate';
+import { apiLanguage, useFollowLanguage } from './shared/useFollowLanguage';
+import { useResource } from './shared/useResource';
+
+/** /me/announcement/detail/:noticeId — one announcement, its HTML sanitised; an unknown id says so with a way back. */
+export function Component() {
+  const { t, i18n } = useTranslation(['announcement', 'common']);
+  const { noticeId = '' } = useParams();
+  const { api } = useRootActors();
+  const onNavigate = useAppNavigate();
+  const notice = useResource((query: { noticeId: string; lang: 'zh' | 'en' }) => api.call('noticeDetail', { query }), {
+    noticeId,
+    lang: apiLanguage(i18n.resolvedLanguage),
+  });
+  useFollowLanguage(useCallback((lang) => notice.send({ type: 'user.changeQuery', query: { noticeId, lang } }), [notice, noticeId]));
+  return (
+    <Screen title={t('announcement:detailTitle')} parent={paths.announcement.href()}>
+      <DocumentView
+        actor={notice}
+        notFoundTitle={t('announcement:notFound')}
+        notFoundDescription={t('announcement:notFoundDescription')}
+        backLabel={t('announcement:back')}
+        onBack={() => onNavigate(paths.announcement.href())}
+      />
+    </Screen>
+  );
+}
