@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { amountSchema, checked, isoDateSchema, langSchema, pageOf, pageQuerySchema } from './primitives';
+import { amountSchema, checked, isoDateSchema, langSchema, pageOf, pageQuerySchema, signedAmountSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 /** wallet_addEthereumChain parameters, less chainId (EIP-3085). */
@@ -76,8 +76,18 @@ export const solbotList = defineEndpoint({
   method: 'GET',
   path: '/api/dapp/solbotList',
   access: 'public',
-  summary: 'Bots (added)',
+  summary: 'Bots, newest first (added)',
   query: pageQuerySchema,
   body: undefined,
-  result: pageOf(z.object({ id: z.string(), name: z.string(), status: z.string(), profitRate: amountSchema, createdAt: isoDateSchema })),
+  result: pageOf(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      /** "running", "paused" or "stopped" today; a client shows any other value as an unknown status. */
+      status: z.string(),
+      /** Profit in percent, signed ("12.5" is 12.5 %, "-3.2" a loss). */
+      profitRate: signedAmountSchema,
+      createdAt: isoDateSchema,
+    }),
+  ),
 });

@@ -20,7 +20,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
   const env = readEnv(source);
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
   await database.migrate();
-  await seed(database.db);
+  await seed(database.db, { demoTeam: true });
 
   const app = await buildApp({
     db: database.db,

@@ -1,6 +1,7 @@
-/** Public data: dappParam, notices, about (API.md, "Public data"). */
+/** Public data: dappParam, notices, about, bots (API.md, "Public data"). */
 import type { FastifyPluginAsync } from 'fastify';
 import { getAppConfig } from '../config/appConfig';
+import { listBots } from '../content/bots';
 import { getAbout, getNotice, listNotices } from '../content/notices';
 import { NotFoundError } from '../errors';
 import { registerHandlers } from './endpoint';
@@ -32,5 +33,7 @@ export const dappRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       if (!page) throw new NotFoundError();
       return page;
     },
+
+    solbotList: async ({ query }) => listBots(deps.db, query),
   });
 };

@@ -1,26 +1,38 @@
 /**
- * Seeds a fresh database: app config, notices, the about page, the root inviter and the ledger's system accounts. Every insert is ON CONFLICT
+ * Seeds a fresh database: app config, notices, the about page, the root inviter, the ledger's system accounts, bots
+ * and (for npm start) a small downline under the inviter. Every insert is ON CONFLICT
  * DO NOTHING, so running it again (each start does) changes nothing and never overwrites edited rows; a lock
  * keeps two instances starting together from interleaving.
  */
 import type { Db } from '../db/client';
 import { lockTransaction } from '../db/client';
-import { about, appConfig, members, notices } from '../db/schema';
+import { about, appConfig, bots, members, notices } from '../db/schema';
 import { ensureSystemAccounts } from '../ledger/accounts';
-import { SEED_ABOUT, SEED_APP_CONFIG, SEED_INVITER, SEED_NOTICES } from './content';
+import { parseAmount } from '../ledger/money';
+import { bindRecommender } from '../members/tree';
+import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_INVITER, SEED_NOTICES, SEED_TEAM } from './content';
 
 const SEED_LOCK = 4_361_000_003;
+
+export interface SeedOptions {
+  /**
+   * Also the seeded inviter's small downline (SEED_TEAM), for the team screens of a fresh start. Off by default, so
+   * tests that count the inviter's team start from an empty one; npm start turns it on.
+   */
+  demoTeam?: boolean;
+}
 
 /**
  * Inserts the seed rows that are missing.
  *
  * @param db - database handle (migrated)
+ * @param options - whether to add the demo downline
  * @returns when done
  * @example
  * await database.migrate();
- * await seed(database.db);
+ * await seed(database.db, { demoTeam: true });
  */
-export async function seed(db: Db): Promise<void> {
+export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
   await db.transaction(async (tx) => {
     await lockTransaction(tx, SEED_LOCK);
     await tx.insert(appConfig).values({ id: 1, value: SEED_APP_CONFIG }).onConflictDoNothing();
@@ -41,5 +53,32 @@ export async function seed(db: Db): Promise<void> {
       .values({ address: SEED_INVITER.address, inviteCode: SEED_INVITER.inviteCode, isRoot: true, createdAt: SEED_INVITER.createdAt })
       .onConflictDoNothing();
     await ensureSystemAccounts(tx);
+    await tx
+      .insert(bots)
+      .values(SEED_BOTS.map((bot) => ({ ...bot, profitRate: parseSignedRate(bot.profitRate) })))
+      .onConflictDoNothing();
+    if (options.demoTeam) await seedTeam(tx);
   });
+}
+
+/** A signed decimal rate ("-2.4") in millionths. */
+function parseSignedRate(rate: string): bigint {
+  return rate.startsWith('-') ? -parseAmount(rate.slice(1)) : parseAmount(rate);
+}
+
+/**
+ * Adds the members of SEED_TEAM that do not exist yet and binds each to its recommender through bindRecommender,
+ * so the team counts and the tree rows are kept as for any member. A member that exists already is left alone.
+ */
+async function seedTeam(tx: Db): Promise<void> {
+  for (const entry of SEED_TEAM) {
+    const [created] = await tx
+      .insert(members)
+      .values({ address: entry.address, inviteCode: entry.inviteCode, createdAt: entry.createdAt })
+      .onConflictDoNothing()
+      .returning({ id: members.id });
+    if (!created) continue;
+    const outcome = await bindRecommender(tx, created.id, entry.recommenderCode);
+    if (outcome !== 'bound') throw new Error(`seed: ${entry.inviteCode} could not bind to ${entry.recommenderCode}: ${outcome}`);
+  }
 }
