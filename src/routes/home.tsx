@@ -9,6 +9,7 @@ import { BalanceCard } from '../components/BalanceCard';
 import { ListState } from '../components/ListState';
 import { ShortAddress } from '../components/ShortAddress';
 import { ShortcutGrid } from '../components/ShortcutGrid';
+import { LatestNotice } from './shared/LatestNotice';
 import { Screen } from './shared/Screen';
 import { useAppNavigate } from './shared/useAppNavigate';
 
@@ -58,6 +59,7 @@ export function Component() {
           </dl>
         </>
       ) : null}
+      <LatestNotice />
       <ShortcutGrid
         label={t('home:shortcuts.label')}
         onNavigate={onNavigate}

@@ -99,6 +99,7 @@ const defaultAnswers: Partial<Record<EndpointName, Envelope>> = {
   bindRecommendRelation: { code: 0 },
   meInfo: { code: 0, result: testMeInfo() },
   logout: { code: 0 },
+  queryPagePlatformNotice: { code: 0, result: { list: [], total: 0, page: 1, pageSize: 1 } },
 };
 
 const endpointByRoute = new Map<string, EndpointName>(

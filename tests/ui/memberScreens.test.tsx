@@ -41,6 +41,24 @@ describe('/home', () => {
     expect(screen.queryAllByRole('alert')).toEqual([]);
   });
 
+  it('shows the newest announcement as a link, none, or its error with a retry', async () => {
+    const notice = { noticeId: 'welcome', title: 'Welcome to the new app', summary: 'Hi', publishedAt: '2026-11-20T08:00:00.000Z' };
+    const app = await renderApp({ path: '/home', stored: signedIn, api: (api) => api.failNetwork('queryPagePlatformNotice', { once: true }) });
+    const card = await screen.findByRole('region', { name: 'Latest announcement' });
+    expect((await within(card).findByRole('alert')).textContent).toBe('Network problem. Please try again later.');
+    app.api.answer('queryPagePlatformNotice', { code: 0, result: { list: [notice], total: 1, page: 1, pageSize: 1 } });
+    await app.user.click(within(card).getByRole('button', { name: 'Try again' }));
+    const link = await within(card).findByRole('link', { name: /Welcome to the new app/ });
+    expect(link.getAttribute('href')).toBe('/me/announcement/detail/welcome');
+    expect(app.api.callsTo('queryPagePlatformNotice').at(-1)?.query.get('pageSize')).toBe('1');
+  });
+
+  it('says when there is no announcement yet', async () => {
+    await renderApp({ path: '/home', stored: signedIn });
+    const card = await screen.findByRole('region', { name: 'Latest announcement' });
+    expect(await within(card).findByText('No announcements yet')).toBeTruthy();
+  });
+
   it('moves between tabs through real links, marking the current one', async () => {
     const app = await renderApp({ path: '/home', stored: signedIn });
     const tabs = await screen.findByRole('navigation', { name: 'Main' });
