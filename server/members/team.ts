@@ -3,7 +3,7 @@
  * the closure table member_tree, so neither walks the tree; search starts from the few members whose address has
  * the keyword's 4-character windows (members.address_grams, GIN) and keeps those below the caller (ADR 0009).
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TeamMember } from '../../api-schema/member';
 import { queryRows, type Db } from '../db/client';
@@ -109,12 +109,24 @@ export function parseTeamKeyword(keyword: string): TeamKeyword | undefined {
  * const list = await searchTeam(db, auth.memberId, parseTeamKeyword('8ba1')!);
  */
 export async function searchTeam(db: Db, callerId: number, keyword: TeamKeyword): Promise<TeamMember[]> {
-  // Every value is a bound parameter; the grams array is hex digits only, passed as one array literal.
+  const rows = await queryRows(db, teamSearchQuery(callerId, keyword), teamRow);
+  return rows.map(toTeamMember);
+}
+
+/**
+ * The statement searchTeam runs (exported so a test can check its plan uses the address-grams index).
+ *
+ * @param callerId - the member searching
+ * @param keyword - a parsed keyword
+ * @returns the statement; every value in it is a bound parameter
+ * @example
+ * await db.execute(sql`EXPLAIN ${teamSearchQuery(1, parseTeamKeyword('abcd')!)}`);
+ */
+export function teamSearchQuery(callerId: number, keyword: TeamKeyword): SQL {
+  // The grams array is hex digits only, passed as one array literal.
   const grams = `{${keyword.grams.join(',')}}`;
   const fragment = keyword.anchored ? `0x${keyword.digits}` : keyword.digits;
-  const rows = await queryRows(
-    db,
-    sql`SELECT c.address, c.level, c.team_size AS "teamSize", floor(extract(epoch FROM c.created_at) * 1000)::float8 AS "joinedAtMs"
+  return sql`SELECT c.address, c.level, c.team_size AS "teamSize", floor(extract(epoch FROM c.created_at) * 1000)::float8 AS "joinedAtMs"
         FROM (SELECT m.id, m.address, m.team_size, m.created_at,
                      (SELECT t.depth FROM ${memberTree} t WHERE t.member_id = m.id AND t.ancestor_id = ${callerId}) AS level
               FROM ${members} m
@@ -124,8 +136,5 @@ export async function searchTeam(db: Db, callerId: number, keyword: TeamKeyword)
               OFFSET 0) c
         WHERE c.level IS NOT NULL
         ORDER BY c.level, c.id
-        LIMIT ${TEAM_SEARCH_LIMIT}`,
-    teamRow,
-  );
-  return rows.map(toTeamMember);
+        LIMIT ${TEAM_SEARCH_LIMIT}`;
 }
