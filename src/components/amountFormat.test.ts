@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatAmount, formatPercent } from './amountFormat';
+import { formatAmount } from './amountFormat';
 
 describe('formatAmount', () => {
   it('groups the integer part and pads to two decimals', () => {
@@ -26,15 +26,3 @@ describe('formatAmount', () => {
   });
 });
 
-describe('formatPercent', () => {
-  it('shows a fraction as a percentage without a float', () => {
-    expect(formatPercent('0.0523', { locale: 'en' })).toBe('5.23%');
-    expect(formatPercent('1', { locale: 'en' })).toBe('100.00%');
-    expect(formatPercent('0.000001', { locale: 'en' })).toBe('0.00%');
-    expect(formatPercent('12.5', { locale: 'en' })).toBe('1,250.00%');
-  });
-  it('keeps the sign', () => {
-    expect(formatPercent('-0.5', { locale: 'en' })).toBe('-50.00%');
-    expect(formatPercent('0.031', { locale: 'en', signed: true })).toBe('+3.10%');
-  });
-});

@@ -36,20 +36,3 @@ export function formatAmount(amount: string, { locale, maxDecimals = 6, minDecim
   return `${shownSign}${grouped}${kept ? `.${kept}` : ''}`;
 }
 
-/**
- * A rate kept as a decimal fraction ("0.0523") shown as a percentage ("5.23%"), by moving the decimal point two
- * places in the string: no float ever holds it.
- *
- * @example
- * formatPercent('0.0523', { locale: 'en' }); // '5.23%'
- * formatPercent('-0.5', { locale: 'en' }); // '-50.00%'
- */
-export function formatPercent(rate: string, { locale, signed = false }: { locale: string; signed?: boolean }): string {
-  const match = decimalPattern.exec(rate.trim());
-  if (!match) return rate;
-  const [, sign = '', whole = '0', fraction = ''] = match;
-  const digits = `${whole}${fraction.padEnd(2, '0')}`;
-  const point = whole.length + 2;
-  const shifted = `${sign}${digits.slice(0, point).replace(/^0+(?=\d)/, '')}.${digits.slice(point) || '0'}`;
-  return `${formatAmount(shifted, { locale, maxDecimals: 2, signed })}%`;
-}

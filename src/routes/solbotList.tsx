@@ -3,7 +3,7 @@ import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
-import { formatPercent } from '../components/amountFormat';
+import { formatAmount } from '../components/amountFormat';
 import { PagedListView } from './shared/PagedListView';
 import { Screen } from './shared/Screen';
 import { pageQuery, usePagedList } from './shared/usePagedList';
@@ -11,7 +11,7 @@ import { pageQuery, usePagedList } from './shared/usePagedList';
 /** Statuses with their own label and colour; anything else reads "unknown status" rather than a raw word. */
 const statusColor: Record<string, 'success' | 'warning' | 'default'> = { running: 'success', paused: 'warning', stopped: 'default' };
 
-/** /me/solbot-list — the bots, each with its status and profit rate. */
+/** /me/solbot-list — the bots, each with its status and profit rate (the API sends the rate in percent: "12.5"). */
 export function Component() {
   const { t, i18n } = useTranslation(['solbot', 'common']);
   const { api } = useRootActors();
@@ -28,7 +28,7 @@ export function Component() {
               <List.Item
                 key={bot.id}
                 title={bot.name}
-                description={t('solbot:profitRate', { rate: formatPercent(bot.profitRate, { locale, signed: true }) })}
+                description={t('solbot:profitRate', { rate: `${formatAmount(bot.profitRate, { locale, signed: true, maxDecimals: 2 })}%` })}
                 extra={
                   <Tag color={statusColor[bot.status] ?? 'default'} fill="outline">
                     {t(bot.status in statusColor ? `solbot:status.${bot.status}` : 'solbot:status.unknown')}

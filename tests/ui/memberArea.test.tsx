@@ -11,7 +11,7 @@ import { renderApp } from '../support/renderApp';
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 const pageOf = (list: unknown[], total: number, page = 1) => ({ code: 0, result: { list, total, page, pageSize: 20 } });
-const bot = (index: number, status = 'running') => ({ id: `bot-${index}`, name: `Bot ${index}`, status, profitRate: '0.0523', createdAt: '2026-11-01T08:00:00.000Z' });
+const bot = (index: number, status = 'running') => ({ id: `bot-${index}`, name: `Bot ${index}`, status, profitRate: '12.5', createdAt: '2026-11-01T08:00:00.000Z' });
 const member = (address: string, level: number) => ({ address, level, teamSize: 3, joinedAt: '2026-11-02T08:00:00.000Z' });
 const addressB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const addressC = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
@@ -42,7 +42,7 @@ describe('/me/solbot-list (paged list)', () => {
     expect(screen.getByText('Paused')).toBeTruthy();
     expect(screen.getByText('Stopped')).toBeTruthy();
     expect(screen.getByText('Unknown status')).toBeTruthy();
-    expect(screen.getAllByText('Profit rate +5.23%')).toHaveLength(4);
+    expect(screen.getAllByText('Profit rate +12.50%')).toHaveLength(4);
   });
 
   it('says when there are none, and refreshes on request', async () => {
