@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { amountSchema, checked, isoDateSchema, langSchema, pageOf, pageQuerySchema, signedAmountSchema } from './primitives';
+import { amountSchema, balanceSchema, checked, isoDateSchema, langSchema, pageOf, pageQuerySchema, signedAmountSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 /** wallet_addEthereumChain parameters, less chainId (EIP-3085). */
@@ -20,7 +20,7 @@ export const dappParamSchema = z.object({
   chain: chainParamsSchema,
   minWithdraw: amountSchema,
   maxWithdraw: amountSchema,
-  withdrawFee: amountSchema,
+  withdrawFee: balanceSchema,
   dailyWithdrawCap: amountSchema,
   exchangeRate: amountSchema,
   minTransfer: amountSchema,

@@ -1,10 +1,11 @@
 import type { ZodMiniType } from 'zod/mini';
 
 /**
- * Who may call an endpoint: anyone, any valid token (temporary or main), or only a bound member's token
- * (API.md: "a temporary token may only bind, read meInfo and read public data").
+ * Who may call an endpoint: anyone, any valid token (temporary or main), only a bound member's token (API.md: "a
+ * temporary token may only bind, read meInfo and read public data"), or an operator with X-Admin-Token (API.md,
+ * "Operations").
  */
-export type EndpointAccess = 'public' | 'token' | 'member';
+export type EndpointAccess = 'public' | 'token' | 'member' | 'admin';
 
 export interface Endpoint<
   TQuery extends ZodMiniType | undefined = ZodMiniType | undefined,

@@ -3,6 +3,7 @@ import * as member from './member';
 import * as wpos from './wpos';
 import * as dapp from './dapp';
 import * as buy from './buy';
+import * as admin from './admin';
 import type { Endpoint } from './endpoint';
 
 /** Every call of API.md, by name. The server registers these; the client calls them; openapi.json lists them. */
@@ -34,6 +35,10 @@ export const endpoints = {
   deliveryDelete: buy.deliveryDelete,
   orderSettle: buy.orderSettle,
   orderList: buy.orderList,
+  adminGrant: admin.adminGrant,
+  adminWithdrawalDecide: admin.adminWithdrawalDecide,
+  adminLedger: admin.adminLedger,
+  adminDistribute: admin.adminDistribute,
 } satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof endpoints;

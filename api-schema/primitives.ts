@@ -15,8 +15,17 @@ export function checked<T extends z.ZodMiniType>(schema: T, ...checks: z.core.$Z
 
 /** A 0x-prefixed 20-byte address. The server additionally requires the EIP-55 checksum where it matters. */
 export const addressSchema = checked(z.string(), z.regex(/^0x[0-9a-fA-F]{40}$/, 'address'));
-/** Unsigned decimal amount with at most 6 decimals (the server keeps integer minor units, API.md "Envelope"). */
-export const amountSchema = checked(z.string(), z.regex(/^(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'amount'));
+/**
+ * An amount in a request: a decimal string > 0 with at most 12 integer digits and 6 decimals (API.md, "Money"); the
+ * server keeps integer minor units. "0", "0.000000", "-1", "1.0000001" and 13 integer digits are refused.
+ */
+export const amountSchema = checked(
+  z.string(),
+  z.regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, 'amount'),
+  z.refine((value) => /[1-9]/.test(value), 'amount'),
+);
+/** A balance or other unsigned amount in a result, which may be 0 ("0", "12.5"). */
+export const balanceSchema = checked(z.string(), z.regex(/^(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'balance'));
 /** Signed decimal amount, as in credit records. */
 export const signedAmountSchema = checked(z.string(), z.regex(/^-?(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'signedAmount'));
 export const isoDateSchema = z.iso.datetime({ offset: true });

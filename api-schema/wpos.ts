@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { addressSchema, amountSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import { addressSchema, amountSchema, balanceSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 export const wposProfit = defineEndpoint({
@@ -10,8 +10,8 @@ export const wposProfit = defineEndpoint({
   query: pageQuerySchema,
   body: undefined,
   result: z.extend(pageOf(z.object({ id: z.string(), amount: amountSchema, source: z.string(), createdAt: isoDateSchema })), {
-    totalProfit: amountSchema,
-    todayProfit: amountSchema,
+    totalProfit: balanceSchema,
+    todayProfit: balanceSchema,
   }),
 });
 
@@ -54,7 +54,7 @@ export const getSharePools = defineEndpoint({
   body: undefined,
   result: z.object({
     list: z.array(
-      z.object({ id: z.string(), name: z.string(), totalAmount: amountSchema, myShare: amountSchema, nextDistributionAt: isoDateSchema }),
+      z.object({ id: z.string(), name: z.string(), totalAmount: balanceSchema, myShare: balanceSchema, nextDistributionAt: isoDateSchema }),
     ),
   }),
 });

@@ -34,7 +34,10 @@ const ACCESS_TEXT: Record<Endpoint['access'], string> = {
   public: 'No token needed.',
   token: 'Needs a token; a temporary token (recommender not bound) is enough.',
   member: 'Needs a bound member’s token; a temporary token gets 1003.',
+  admin: 'Operators only: X-Admin-Token must equal the server’s ADMIN_TOKEN (1002 otherwise); without ADMIN_TOKEN the path answers 4004.',
 };
+
+const SECURITY: Record<Endpoint['access'], JsonSchema[]> = { public: [], token: [{ token: [] }], member: [{ token: [] }], admin: [{ adminToken: [] }] };
 
 function operation(name: string, endpoint: Endpoint): JsonSchema {
   const bodyOptional = endpoint.body ? endpoint.body.safeParse(undefined).success : true;
@@ -44,7 +47,7 @@ function operation(name: string, endpoint: Endpoint): JsonSchema {
     description: ACCESS_TEXT[endpoint.access],
     tags: [endpoint.path.split('/')[2] ?? 'api'],
     'x-access': endpoint.access,
-    security: endpoint.access === 'public' ? [] : [{ token: [] }],
+    security: SECURITY[endpoint.access],
     ...(endpoint.query ? { parameters: queryParameters(endpoint.query) } : {}),
     ...(endpoint.body
       ? { requestBody: { required: !bodyOptional, content: { 'application/json': { schema: jsonSchema(endpoint.body, 'input') } } } }
@@ -83,6 +86,7 @@ export function buildOpenApiDocument(): JsonSchema {
     components: {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token from memberSignLogin, bare (quotes removed) or as "Bearer <token>".' },
+        adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'The server’s ADMIN_TOKEN (operators only).' },
       },
       schemas: {
         ApiCode: {

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { adminTokenOf } from './auth/adminToken';
 import { configuredSites, listenSites, SignInSites } from './auth/signInSites';
 import { systemClock, type Clock } from './clock';
 import type { Db } from './db/client';
@@ -18,11 +19,13 @@ import { installErrorHandling } from './plugins/errorHandler';
 import { installOddTargetRoute, routeOddTargets } from './plugins/requestTarget';
 import { installSecurityHeaders } from './plugins/security';
 import { registerStatic } from './plugins/static';
+import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
 import type { RouteDeps } from './routes/deps';
 import type { RateLimitRule } from './routes/endpoint';
 import { memberRoutes } from './routes/member';
+import { moneyRoutes } from './routes/money';
 import { wposRoutes } from './routes/wpos';
 
 declare module 'fastify' {
@@ -66,6 +69,8 @@ export interface BuildAppOptions {
    * proxy addresses or CIDR ranges. Default false.
    */
   trustProxy?: boolean | number | readonly string[];
+  /** ADMIN_TOKEN (at least 32 characters): enables the operator API under /api/admin; unset, those paths are 4004. */
+  adminToken?: string | undefined;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -125,6 +130,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     now: options.now ?? systemClock,
     signInSites,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+    adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
   };
 
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For
@@ -135,8 +141,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(authRoutes, deps);
   await app.register(memberRoutes, deps);
+  await app.register(moneyRoutes, deps);
   await app.register(wposRoutes, deps);
   await app.register(dappRoutes, deps);
+  if (deps.adminToken) await app.register(adminRoutes, deps);
   await registerStatic(app, {
     spaDir: options.spaDir === undefined ? path.join(repoRoot, 'dist', 'spa') : options.spaDir,
     localesDir: options.localesDir ?? path.join(repoRoot, 'locales'),

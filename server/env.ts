@@ -51,6 +51,8 @@ export const envSchema = z.object({
       return value.split(',').map((entry) => entry.trim());
     }),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  // Enables the operator API (API.md, "Operations"); unset, its paths answer 4004.
+  ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional()),
 });
 
 export type ServerEnv = z.infer<typeof envSchema>;

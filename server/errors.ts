@@ -7,10 +7,13 @@ import createError, { type FastifyErrorConstructor } from '@fastify/error';
 import { ApiCode, httpStatusOf, type ApiCodeValue } from '../api-schema/codes';
 
 const apiCodes = new Map<string, ApiCodeValue>();
+const byApiCode = new Map<ApiCodeValue, FastifyErrorConstructor<{ code: string }, [detail?: string]>>();
 
 function defineApiError<Args extends unknown[] = []>(code: string, apiCode: ApiCodeValue, message: string): FastifyErrorConstructor<{ code: string }, Args> {
   apiCodes.set(code, apiCode);
-  return createError<Args>(code, message, httpStatusOf[apiCode]);
+  const constructor = createError<Args>(code, message, httpStatusOf[apiCode]);
+  byApiCode.set(apiCode, constructor as unknown as FastifyErrorConstructor<{ code: string }, [detail?: string]>);
+  return constructor;
 }
 
 /** 1001: a request field fails its schema; the message is the field name alone (API.md, "Codes"). */
@@ -29,6 +32,16 @@ export const InviteCodeUnknownError = defineApiError('MD_INVITE_CODE_UNKNOWN', A
 export const RecommenderAlreadyBoundError = defineApiError('MD_RECOMMENDER_BOUND', ApiCode.recommenderAlreadyBound, 'Recommender already bound');
 /** 2003 */
 export const BindCycleError = defineApiError('MD_BIND_CYCLE', ApiCode.bindCycle, 'Cannot bind yourself or your own downline');
+/** 3001: the member's balance does not cover the amount. */
+export const InsufficientBalanceError = defineApiError('MD_INSUFFICIENT_BALANCE', ApiCode.insufficientBalance, 'Insufficient balance');
+/** 3002: the amount is outside the app config's limits (min, max, daily cap). */
+export const AmountOutOfLimitsError = defineApiError('MD_AMOUNT_OUT_OF_LIMITS', ApiCode.amountOutOfLimits, 'Amount outside the limits');
+/** 3003: the request id was used before with another body. */
+export const RequestIdReusedError = defineApiError('MD_REQUEST_ID_REUSED', ApiCode.requestIdReused, 'Request id reused with a different body');
+/** 3005: the first request with this request id is still running. */
+export const RequestInProgressError = defineApiError('MD_REQUEST_IN_PROGRESS', ApiCode.requestInProgress, 'A request with this request id is still being processed');
+/** 3006: the withdrawal was already decided the other way. */
+export const AlreadyDecidedError = defineApiError('MD_ALREADY_DECIDED', ApiCode.alreadyDecided, 'Already decided otherwise');
 /** 4004 */
 export const NotFoundError = defineApiError('MD_NOT_FOUND', ApiCode.notFound, 'Not found');
 /** 4290 */
@@ -45,4 +58,22 @@ export const TooManyRequestsError = defineApiError('MD_TOO_MANY_REQUESTS', ApiCo
 export function apiCodeOf(error: unknown): ApiCodeValue | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error) || typeof error.code !== 'string') return undefined;
   return apiCodes.get(error.code);
+}
+
+/**
+ * Rebuilds the error of a stored rejection (server/ledger/idempotency.ts), so a repeat answers exactly as the first
+ * request did.
+ *
+ * @param apiCode - the stored envelope code
+ * @param message - the stored message (the field name of a 1001)
+ * @returns the error to throw
+ * @example
+ * throw errorOfApiCode(3001, 'Insufficient balance');
+ */
+export function errorOfApiCode(apiCode: ApiCodeValue, message: string): Error {
+  const constructor = byApiCode.get(apiCode);
+  if (!constructor) throw new Error(`no error class for code ${apiCode}`);
+  const error = new constructor(message);
+  error.message = message;
+  return error;
 }

@@ -28,6 +28,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
     publicUrl: env.PUBLIC_URL,
     trustProxy: env.TRUST_PROXY,
     logger: { level: env.LOG_LEVEL },
+    adminToken: env.ADMIN_TOKEN,
   });
 
   let stopping = false;

@@ -11,8 +11,11 @@ import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
 import type { Asset } from './accounts';
 
-/** The record types a member sees, plus `fee` for the fee moving between system accounts. */
-export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee';
+/**
+ * The record types a member sees, plus two that only move between system accounts: `fee` (a withdrawal's fee, and
+ * its return when the withdrawal fails) and `payout` (a done withdrawal leaving withdrawals payable).
+ */
+export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout';
 
 const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 

@@ -1,9 +1,12 @@
 /**
- * Access levels of api-schema (public, token, member) enforced in one onRequest hook, before the body is even
- * parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003.
+ * Access levels of api-schema (public, token, member, admin) enforced in one onRequest hook, before the body is even
+ * parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003, and
+ * an admin endpoint wants X-Admin-Token equal to ADMIN_TOKEN (1002 otherwise; without ADMIN_TOKEN its routes are
+ * not registered, so the path is 4004).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
+import type { AdminToken } from '../auth/adminToken';
 import { resolveToken, tokenFromHeader, type AuthContext } from '../auth/tokens';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
@@ -22,16 +25,20 @@ declare module 'fastify' {
  * Installs the access hook on an instance; routes say their level in `config.access`.
  *
  * @param app - the root instance
- * @param deps - database and clock
+ * @param deps - database, clock and the operator's token when set
  * @returns nothing; the hook is installed
  * @example
  * installAccessControl(app, { db, now });
  */
-export function installAccessControl(app: FastifyInstance, deps: { db: Db; now: Clock }): void {
+export function installAccessControl(app: FastifyInstance, deps: { db: Db; now: Clock; adminToken?: AdminToken | undefined }): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
     if (access === undefined || access === 'public') return;
+    if (access === 'admin') {
+      if (!deps.adminToken?.matches(request.headers['x-admin-token'])) throw new NotSignedInError();
+      return;
+    }
     const token = tokenFromHeader(request.headers.authorization);
     const auth = token === undefined ? undefined : await resolveToken(deps.db, token, deps.now());
     if (!auth) throw new NotSignedInError();

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { AdminToken } from '../auth/adminToken';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
@@ -11,6 +12,8 @@ export interface RouteDeps {
   /** The sites sign-in messages may name (PUBLIC_URL, SIWE_DOMAIN, or the listen addresses). */
   signInSites: SignInSites;
   rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule };
+  /** ADMIN_TOKEN's checker; the operator routes exist only when it is set. */
+  adminToken?: AdminToken | undefined;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountSchema } from '../../../api-schema/primitives';
+import { balanceSchema } from '../../../api-schema/primitives';
 import { formatMinor, parseAmount } from '../../../server/ledger/money';
 
 describe('formatMinor', () => {
@@ -15,7 +15,7 @@ describe('formatMinor', () => {
   });
 
   it('behavior: produces what the contract accepts', () => {
-    for (const minor of [0n, 1n, 10n, 999_999n, 1_000_000n, 12_345_678n]) expect(amountSchema.safeParse(formatMinor(minor)).success).toBe(true);
+    for (const minor of [0n, 1n, 10n, 999_999n, 1_000_000n, 12_345_678n]) expect(balanceSchema.safeParse(formatMinor(minor)).success).toBe(true);
   });
 });
 

@@ -1,0 +1,72 @@
+import * as z from 'zod/mini';
+import { addressSchema, amountSchema, balanceSchema, checked, isoDateSchema, requestIdSchema, signedAmountSchema } from './primitives';
+import { defineEndpoint } from './endpoint';
+
+/**
+ * The operator API (API.md, "Operations"): enabled only when the server has ADMIN_TOKEN; requests carry
+ * X-Admin-Token. Not part of the SPA: the client never imports this module.
+ */
+
+export const assetSchema = z.enum(['CREDIT', 'WPOS']);
+
+export const adminGrant = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/grant',
+  access: 'admin',
+  summary: 'Grant a member CREDIT or WPOS from issuance (a reward record); at most once per requestId (added)',
+  query: undefined,
+  body: z.strictObject({
+    address: addressSchema,
+    asset: assetSchema,
+    amount: amountSchema,
+    requestId: requestIdSchema,
+    memo: z.optional(checked(z.string(), z.maxLength(200))),
+  }),
+  result: z.object({ id: z.string(), balanceAfter: balanceSchema }),
+});
+
+/** A withdrawal as the operator sees it. */
+export const withdrawalSchema = z.object({
+  id: z.string(),
+  address: addressSchema,
+  amount: amountSchema,
+  fee: balanceSchema,
+  status: z.enum(['pending', 'done', 'failed']),
+  createdAt: isoDateSchema,
+  decidedAt: z.nullable(isoDateSchema),
+});
+
+export const adminWithdrawalDecide = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/withdrawal/decide',
+  access: 'admin',
+  summary: 'Mark a pending withdrawal done or failed (failed refunds it); the same decision again returns it, the other is 3006 (added)',
+  query: undefined,
+  body: z.strictObject({ id: checked(z.string(), z.regex(/^[1-9]\d{0,17}$/, 'id')), status: z.enum(['done', 'failed']) }),
+  result: withdrawalSchema,
+});
+
+const assetTotalsSchema = z.object({ members: balanceSchema, system: signedAmountSchema, total: signedAmountSchema });
+
+export const adminLedger = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/ledger',
+  access: 'admin',
+  summary: 'Ledger totals per asset (total must be "0") and the number of negative member accounts (must be 0) (added)',
+  query: undefined,
+  body: undefined,
+  result: z.object({
+    assets: z.object({ CREDIT: assetTotalsSchema, WPOS: assetTotalsSchema }),
+    negativeAccounts: checked(z.number(), z.int(), z.minimum(0)),
+  }),
+});
+
+export const adminDistribute = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/distribute',
+  access: 'admin',
+  summary: 'Run the share-pool distribution of a day (default today UTC); again for the same day pays nothing more (added)',
+  query: undefined,
+  body: z.optional(z.strictObject({ day: z.optional(z.iso.date()) })),
+  result: z.object({ pools: checked(z.number(), z.int(), z.minimum(0)), paid: balanceSchema }),
+});

@@ -1,0 +1,144 @@
+/**
+ * Reads of the ledger: a member's records (creditRecord, later wposRecord) and the operator's totals. Writes are in
+ * transfers.ts and withdrawals.ts.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { queryRows, type Db } from '../db/client';
+import type { Asset } from './accounts';
+import { formatMinor } from './money';
+
+const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
+
+const recordRow = z.object({
+  id: bigintText,
+  type: z.enum(['withdraw', 'exchange', 'order', 'reward', 'transfer']),
+  amount: bigintText,
+  balanceAfter: bigintText,
+  status: z.enum(['pending', 'done', 'failed']),
+  createdAt: z.coerce.date(),
+});
+
+export type CreditRecordType = z.output<typeof recordRow>['type'];
+
+export interface CreditRecord {
+  id: string;
+  type: CreditRecordType;
+  amount: string;
+  balanceAfter: string;
+  status: 'pending' | 'done' | 'failed';
+  createdAt: string;
+}
+
+export interface RecordPage<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/**
+ * A page of a member's CREDIT records, newest first: one per ledger entry on the member's account, with its signed
+ * amount and the balance after it. A withdrawal's debit shows the withdrawal's status; every other record, the
+ * refund of a failed withdrawal included, is done.
+ *
+ * @param db - database handle
+ * @param query - member, page, page size, optional type
+ * @returns the page
+ * @example
+ * const page = await listCreditRecords(db, { memberId, page: 1, pageSize: 20 });
+ */
+export async function listCreditRecords(
+  db: Db,
+  query: { memberId: number; page: number; pageSize: number; type?: CreditRecordType | undefined },
+): Promise<RecordPage<CreditRecord>> {
+  const { memberId, page, pageSize } = query;
+  const type = query.type ?? null;
+  const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'CREDIT')
+    AND (${type}::text IS NULL OR t.type = ${type}::text)`;
+  const [count] = await queryRows(
+    db,
+    sql`SELECT count(*)::int AS total FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}`,
+    z.object({ total: z.number().int() }),
+  );
+  const rows = await queryRows(
+    db,
+    sql`SELECT e.id, t.type, e.amount, e.current_balance AS "balanceAfter",
+          CASE WHEN t.type = 'withdraw' AND e.amount < 0 THEN w.status ELSE 'done' END AS status, e.created_at AS "createdAt"
+        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id LEFT JOIN withdrawals w ON w.id = t.withdrawal_id
+        WHERE ${where}
+        ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${(page - 1) * pageSize}::int`,
+    recordRow,
+  );
+  return {
+    list: rows.map((row) => ({
+      id: row.id.toString(),
+      type: row.type,
+      amount: formatMinor(row.amount),
+      balanceAfter: formatMinor(row.balanceAfter),
+      status: row.status,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    total: count?.total ?? 0,
+    page,
+    pageSize,
+  };
+}
+
+export interface AssetTotals {
+  /** Sum of the member accounts. */
+  members: bigint;
+  /** Sum of the system accounts (their entries). */
+  system: bigint;
+  /** members + system: 0 in a sound ledger. */
+  total: bigint;
+}
+
+export interface LedgerSummary {
+  assets: Record<Asset, AssetTotals>;
+  /** Member accounts below zero: 0 in a sound ledger (the CHECK constraint forbids them). */
+  negativeAccounts: number;
+}
+
+/**
+ * The operator's totals per asset: member accounts, system accounts (sums of their entries) and both together,
+ * which must be 0, and the number of negative member accounts, which must be 0.
+ *
+ * @param db - database handle
+ * @returns the totals
+ * @example
+ * const { assets } = await ledgerSummary(db); assets.CREDIT.total === 0n;
+ */
+export async function ledgerSummary(db: Db): Promise<LedgerSummary> {
+  const rows = await queryRows(
+    db,
+    sql`SELECT asset.name AS asset,
+          (SELECT coalesce(sum(balance), 0) FROM ledger_accounts WHERE asset = asset.name AND member_id IS NOT NULL) AS members,
+          (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE asset = asset.name AND account_id < 1000) AS system,
+          (SELECT count(*)::int FROM ledger_accounts WHERE asset = asset.name AND member_id IS NOT NULL AND balance < 0) AS negative
+        FROM (VALUES ('CREDIT'), ('WPOS')) AS asset(name)`,
+    z.object({ asset: z.enum(['CREDIT', 'WPOS']), members: bigintText, system: bigintText, negative: z.number().int() }),
+  );
+  const zero: AssetTotals = { members: 0n, system: 0n, total: 0n };
+  const assets: Record<Asset, AssetTotals> = { CREDIT: zero, WPOS: zero };
+  let negativeAccounts = 0;
+  for (const row of rows) {
+    assets[row.asset] = { members: row.members, system: row.system, total: row.members + row.system };
+    negativeAccounts += row.negative;
+  }
+  return { assets, negativeAccounts };
+}
+
+/**
+ * The member of an address.
+ *
+ * @param db - database handle
+ * @param address - EIP-55 address
+ * @returns the member id, or undefined
+ * @example
+ * const memberId = await memberIdByAddress(tx, '0xAb…');
+ */
+export async function memberIdByAddress(db: Db, address: string): Promise<number | undefined> {
+  const [row] = await queryRows(db, sql`SELECT id FROM members WHERE address = ${address}::text`, z.object({ id: z.number().int() }));
+  return row?.id;
+}

@@ -1,0 +1,236 @@
+/**
+ * Money through the HTTP API on every database target: grants, withdrawals, the operator's decisions, records and
+ * totals, the at-most-once rule for request ids, and bad input refused with its code and no money moved; the
+ * books are checked after each step.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiCode } from '../../api-schema/codes';
+import { queryRows } from '../../server/db/client';
+import { expectRefused } from './support/assertions';
+import { describeWithDatabases } from './support/harness';
+import { adminHeaders, decide, expectBooksBalanced, expectNoMoneyMoved, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+
+interface CreditRecordItem {
+  id: string;
+  type: string;
+  amount: string;
+  balanceAfter: string;
+  status: string;
+  createdAt: string;
+}
+
+describeWithDatabases('ledger', (ctx) => {
+  async function setup(): Promise<{ app: FastifyInstance; alice: string }> {
+    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const alice = await signInBound(app, accounts.alice, ctx.clock.now());
+    return { app, alice };
+  }
+
+  async function balanceOf(app: FastifyInstance, token: string): Promise<string> {
+    return envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result
+      ?.creditBalance ?? '';
+  }
+
+  async function records(app: FastifyInstance, token: string, query: { [key: string]: string } = {}) {
+    const response = await app.inject({ method: 'GET', url: '/api/member/creditRecord', headers: authHeaders(token), query });
+    return envelope<{ list: CreditRecordItem[]; total: number; page: number; pageSize: number }>(response);
+  }
+
+  async function granted(app: FastifyInstance, amount: string): Promise<void> {
+    const body = envelope(await grant(app, { address: accounts.alice.address, amount, requestId: randomUUID() }));
+    expect(body.code).toBe(0);
+  }
+
+  it('grants credit from issuance: a reward record, the balance in meInfo, a repeat returns the first answer', async () => {
+    const { app, alice } = await setup();
+    const requestId = randomUUID();
+    const first = envelope<{ id: string; balanceAfter: string }>(await grant(app, { address: accounts.alice.address, amount: '100.5', requestId, memo: 'welcome' }));
+    expect(first).toMatchObject({ code: 0, result: { balanceAfter: '100.5' } });
+    const again = await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100.500', requestId, memo: 'welcome' }));
+    expect(envelope(again)).toEqual(first);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100', requestId, memo: 'welcome' })), ApiCode.requestIdReused);
+    expect(await balanceOf(app, alice)).toBe('100.5');
+    const page = await records(app, alice);
+    expect(page.result).toMatchObject({ total: 1, page: 1, pageSize: 20, list: [{ id: first.result?.id, type: 'reward', amount: '100.5', balanceAfter: '100.5', status: 'done' }] });
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('withdraws: amount off the balance, fee to fees, the rest payable, pending; a repeat moves nothing', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const requestId = randomUUID();
+    const first = envelope(await withdraw(app, alice, { amount: '20', requestId }));
+    expect(first).toMatchObject({ code: 0, result: { amount: '20', fee: '1', status: 'pending' } });
+    expect(envelope(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '20.0', requestId })))).toEqual(first);
+    expect(await balanceOf(app, alice)).toBe('80');
+    const ledger = envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }));
+    expect(ledger.result).toEqual({
+      assets: { CREDIT: { members: '80', system: '-80', total: '0' }, WPOS: { members: '0', system: '0', total: '0' } },
+      negativeAccounts: 0,
+    });
+    const [payable] = await queryRows(
+      ctx.db,
+      sql`SELECT (SELECT sum(amount) FROM ledger_entries WHERE account_id = 3)::text AS payable, (SELECT sum(amount) FROM ledger_entries WHERE account_id = 2)::text AS fees`,
+      z.object({ payable: z.string(), fees: z.string() }),
+    );
+    expect(payable).toEqual({ payable: '19000000', fees: '1000000' });
+    const page = await records(app, alice);
+    expect(page.result?.list.map((r) => [r.type, r.amount, r.balanceAfter, r.status])).toEqual([
+      ['withdraw', '-20', '80', 'pending'],
+      ['reward', '100', '100', 'done'],
+    ]);
+    expect((await records(app, alice, { type: 'reward' })).result?.list).toHaveLength(1);
+    expect((await records(app, alice, { page: '2', pageSize: '1' })).result).toMatchObject({ total: 2, page: 2, pageSize: 1, list: [{ type: 'reward' }] });
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it.each([
+    ['7 decimals', '10.0000001'],
+    ['zero', '0'],
+    ['zero with decimals', '0.000000'],
+    ['negative', '-10'],
+    ['13 integer digits', '1000000000000'],
+    ['a number', 10],
+    ['exponent', '1e3'],
+  ])('refuses an amount with %s: 1001 naming the field, nothing moved', async (_name, amount) => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const response = await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount, requestId: randomUUID() }));
+    expectRefused(response, ApiCode.invalidParameters, 'amount');
+  });
+
+  it('refuses a malformed request id (1001) and an unknown field (1001)', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '10', requestId: 'not-a-uuid' })), ApiCode.invalidParameters, 'requestId');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '10', requestId: randomUUID(), extra: 1 })), ApiCode.invalidParameters);
+  });
+
+  it('refuses above the balance (3001), outside min/max (3002) and over the daily cap (3002); a repeat gets the same refusal', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '30');
+    const short = randomUUID();
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '30.000001', requestId: short })), ApiCode.insufficientBalance);
+    await granted(app, '20000');
+    // The same id keeps its first outcome even though the balance would cover it now.
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '30.000001', requestId: short })), ApiCode.insufficientBalance);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '9.999999', requestId: randomUUID() })), ApiCode.amountOutOfLimits);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '5000.000001', requestId: randomUUID() })), ApiCode.amountOutOfLimits);
+    // Daily cap 10000: two of 5000 fit, a third does not; a failed one no longer counts; the next UTC day starts afresh.
+    const firstId = envelope<{ id: string }>(await withdraw(app, alice, { amount: '5000', requestId: randomUUID() })).result?.id;
+    expect(envelope(await withdraw(app, alice, { amount: '5000', requestId: randomUUID() })).code).toBe(0);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '10', requestId: randomUUID() })), ApiCode.amountOutOfLimits);
+    expect(envelope(await decide(app, { id: firstId, status: 'failed' })).code).toBe(0);
+    expect(envelope(await withdraw(app, alice, { amount: '10', requestId: randomUUID() })).code).toBe(0);
+    ctx.clock.advance(24 * 60 * 60 * 1000);
+    expect(envelope(await withdraw(app, alice, { amount: '5000', requestId: randomUUID() })).code).toBe(0);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('refuses the same request id with another body (3003) and answers 3005 while the first still runs', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const requestId = randomUUID();
+    expect(envelope(await withdraw(app, alice, { amount: '10', requestId })).code).toBe(0);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '11', requestId })), ApiCode.requestIdReused);
+
+    // A claim whose owner is still running (or died a moment ago): 3005 until its lease runs out, then a retry
+    // with the same body takes it over and runs once; another body is still 3003.
+    const running = randomUUID();
+    const [member] = await queryRows(ctx.db, sql`SELECT id FROM members WHERE address = ${accounts.alice.address}`, z.object({ id: z.number() }));
+    const bodyHash = createHash('sha256').update('{"amount":"12"}').digest('hex');
+    await ctx.db.execute(sql`INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, claim_token, status, lease_until, created_at)
+      VALUES (${`member:${member?.id}`}, 'withdrawCredit', ${running}, ${bodyHash}, 'someone-else', 'running', ${new Date(ctx.clock.now().getTime() + 60_000)}, ${ctx.clock.now()})`);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '12', requestId: running })), ApiCode.requestInProgress);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '13', requestId: running })), ApiCode.requestIdReused);
+    ctx.clock.advance(60_001);
+    expect(envelope(await withdraw(app, alice, { amount: '12', requestId: running }))).toMatchObject({ code: 0, result: { amount: '12' } });
+    expect(await balanceOf(app, alice)).toBe('78');
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('lets two racing requests with one id move money once', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const requestId = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 8 }, () => withdraw(app, alice, { amount: '10', requestId })));
+    const codes = answers.map((answer) => envelope(answer).code);
+    expect(codes.filter((code) => code === 0).length).toBeGreaterThanOrEqual(1);
+    expect(codes.every((code) => code === 0 || code === ApiCode.requestInProgress)).toBe(true);
+    expect(new Set(answers.filter((a) => envelope(a).code === 0).map((a) => a.body)).size).toBe(1);
+    expect(await balanceOf(app, alice)).toBe('90');
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('marks a withdrawal done; the same decision again returns it; the other is 3006', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
+    const done = envelope(await decide(app, { id, status: 'done' }));
+    expect(done).toMatchObject({ code: 0, result: { id, address: accounts.alice.address, amount: '20', fee: '1', status: 'done' } });
+    expect(envelope(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'done' })))).toEqual(done);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'failed' })), ApiCode.alreadyDecided);
+    expect(await balanceOf(app, alice)).toBe('80');
+    expect((await records(app, alice)).result?.list[0]).toMatchObject({ type: 'withdraw', amount: '-20', status: 'done' });
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('marks a withdrawal failed: the whole amount comes back as a second, positive withdraw record', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
+    expect(envelope(await decide(app, { id, status: 'failed' }))).toMatchObject({ code: 0, result: { status: 'failed' } });
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'done' })), ApiCode.alreadyDecided);
+    expect(await balanceOf(app, alice)).toBe('100');
+    expect((await records(app, alice)).result?.list.map((r) => [r.type, r.amount, r.balanceAfter, r.status])).toEqual([
+      ['withdraw', '20', '100', 'done'],
+      ['withdraw', '-20', '80', 'failed'],
+      ['reward', '100', '100', 'done'],
+    ]);
+    const [fees] = await queryRows(ctx.db, sql`SELECT coalesce(sum(amount), 0)::text AS fees FROM ledger_entries WHERE account_id = 2`, z.object({ fees: z.string() }));
+    expect(fees?.fees).toBe('0');
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('refuses the operator calls without the right token (1002), an unknown withdrawal (4004), an unknown member (4004)', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
+    for (const headers of [{}, adminHeaders('x'.repeat(40)), adminHeaders(`${TEST_ADMIN_TOKEN}x`), { authorization: alice }]) {
+      expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'done' }, headers)), ApiCode.notSignedIn);
+      expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, headers)), ApiCode.notSignedIn);
+      expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers }), ApiCode.notSignedIn);
+    }
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id: '999999', status: 'done' })), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id: 'abc', status: 'done' })), ApiCode.invalidParameters, 'id');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'pending' })), ApiCode.invalidParameters, 'status');
+    const nobody = randomUUID();
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody })), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody })), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '0', requestId: randomUUID() })), ApiCode.invalidParameters, 'amount');
+    expectRefused(
+      await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address.toLowerCase().replace('0x', '0X'), amount: '1', requestId: randomUUID() })),
+      ApiCode.invalidParameters,
+      'address',
+    );
+    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: {} }), ApiCode.notFound);
+  });
+
+  it('has no operator API without ADMIN_TOKEN (4004), and refuses a short one', async () => {
+    const app = await ctx.app();
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }), ApiCode.notFound);
+    expectRefused(await grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }), ApiCode.notFound);
+    await expect(ctx.app({ adminToken: 'short' })).rejects.toThrow(/32 characters/);
+  });
+
+  it('keeps member-only rules on the money calls: a temporary token gets 1003, none 1002', async () => {
+    const { app } = await setup();
+    expectRefused(await withdraw(app, '', { amount: '10', requestId: randomUUID() }), ApiCode.notSignedIn);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/member/creditRecord' }), ApiCode.notSignedIn);
+  });
+});

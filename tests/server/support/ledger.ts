@@ -1,0 +1,100 @@
+/** Ledger helpers for server tests: the operator's calls and a check of the books after every step. */
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
+import { z } from 'zod';
+import { queryRows, type Db } from '../../../server/db/client';
+import { authHeaders } from './siwe';
+
+/** ADMIN_TOKEN of the tests (at least 32 characters). */
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123';
+
+export function adminHeaders(token = TEST_ADMIN_TOKEN): Record<string, string> {
+  return { 'x-admin-token': token };
+}
+
+export function grant(
+  app: FastifyInstance,
+  body: { address: string; asset?: 'CREDIT' | 'WPOS'; amount: string; requestId: string; memo?: string },
+  headers = adminHeaders(),
+): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url: '/api/admin/grant', headers, payload: { asset: 'CREDIT', ...body } });
+}
+
+export function withdraw(app: FastifyInstance, token: string, body: Record<string, unknown>): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url: '/api/member/withdrawCredit', headers: authHeaders(token), payload: body });
+}
+
+export function decide(app: FastifyInstance, body: Record<string, unknown>, headers = adminHeaders()): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers, payload: body });
+}
+
+const big = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
+
+/** Every member account's balance by member id and asset. */
+export async function memberBalances(db: Db): Promise<Map<string, bigint>> {
+  const rows = await queryRows(
+    db,
+    sql`SELECT member_id AS "memberId", asset, balance FROM ledger_accounts WHERE member_id IS NOT NULL`,
+    z.object({ memberId: z.number(), asset: z.string(), balance: big }),
+  );
+  return new Map(rows.map((row) => [`${row.memberId}:${row.asset}`, row.balance]));
+}
+
+/**
+ * The books balance: per asset all accounts sum to zero, every transfer's two entries cancel out, no member account
+ * is negative, and every member account's balance equals its latest entry's balance after it and the sum of its
+ * entries (so replaying the records gives meInfo's balance).
+ */
+export async function expectBooksBalanced(db: Db): Promise<void> {
+  const totals = await queryRows(
+    db,
+    sql`SELECT a.asset, (SELECT coalesce(sum(balance), 0) FROM ledger_accounts WHERE asset = a.asset AND member_id IS NOT NULL)
+          + (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE asset = a.asset AND account_id < 1000) AS total
+        FROM (VALUES ('CREDIT'), ('WPOS')) AS a(asset)`,
+    z.object({ asset: z.string(), total: big }),
+  );
+  expect(totals.map((row) => [row.asset, row.total])).toEqual([
+    ['CREDIT', 0n],
+    ['WPOS', 0n],
+  ]);
+  const unbalanced = await queryRows(
+    db,
+    sql`SELECT t.id FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id
+        GROUP BY t.id, t.amount HAVING count(*) <> 2 OR sum(e.amount) <> 0 OR max(e.amount) <> t.amount`,
+    z.object({ id: big }),
+  );
+  expect(unbalanced).toEqual([]);
+  const wrong = await queryRows(
+    db,
+    sql`SELECT a.id, a.balance,
+          (SELECT current_balance FROM ledger_entries WHERE account_id = a.id ORDER BY id DESC LIMIT 1) AS latest,
+          (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE account_id = a.id) AS summed
+        FROM ledger_accounts a
+        WHERE a.member_id IS NOT NULL AND (a.balance < 0
+          OR a.balance IS DISTINCT FROM (SELECT current_balance FROM ledger_entries WHERE account_id = a.id ORDER BY id DESC LIMIT 1)
+          OR a.balance <> (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE account_id = a.id))`,
+    z.object({ id: z.number(), balance: big, latest: big.nullable(), summed: big }),
+  );
+  expect(wrong).toEqual([]);
+}
+
+/** Runs `act` and asserts that no ledger, withdrawal or idempotency row changed. */
+export async function expectNoMoneyMoved<T>(db: Db, act: () => Promise<T>): Promise<T> {
+  const snapshot = async () =>
+    JSON.stringify(
+      await queryRows(
+        db,
+        sql`SELECT (SELECT count(*) FROM ledger_entries)::int AS entries, (SELECT count(*) FROM ledger_transfers)::int AS transfers,
+              (SELECT count(*) FROM withdrawals)::int AS withdrawals, (SELECT count(*) FROM ledger_accounts)::int AS accounts,
+              (SELECT coalesce(sum(balance), 0)::text FROM ledger_accounts) AS balances,
+              (SELECT string_agg(status, ',' ORDER BY id) FROM withdrawals) AS statuses`,
+        z.record(z.string(), z.unknown()),
+      ),
+    );
+  const before = await snapshot();
+  const result = await act();
+  expect(await snapshot()).toBe(before);
+  await expectBooksBalanced(db);
+  return result;
+}
