@@ -14,16 +14,17 @@ import { benchMeInfo, measureFloorLoad, type LoadSeconds, type PairOfRuns } from
 import { detail, figures, ms } from './report';
 import { benchSignIn } from './signin';
 import { benchStartup } from './startup';
+import { benchTeamSearch } from './teamSearch';
 
 const USAGE = `usage: npm run bench -- [--only <sections>] [--verbose] [--quick] [--help]
 
-  --only <sections>  run only these sections, comma-separated: bundle, startup, signin, meinfo
+  --only <sections>  run only these sections, comma-separated: bundle, startup, signin, meinfo, teamsearch
                      (e.g. --only bundle prints the bundle figures in about a minute, no server load tests)
   --verbose          print the package split of every chunk
   --quick            shorter load runs while working on the bench (figures not comparable)
   --help             print this and exit`;
 
-const SECTIONS = ['bundle', 'startup', 'signin', 'meinfo'] as const;
+const SECTIONS = ['bundle', 'startup', 'signin', 'meinfo', 'teamsearch'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -161,6 +162,7 @@ async function main(): Promise<void> {
 
   if (only.has('bundle')) await section('bundle', () => benchBundle({ repoRoot, verbose }));
   if (only.has('startup') || only.has('signin') || only.has('meinfo')) await serverSections(only);
+  if (only.has('teamsearch')) await section('teamsearch', () => benchTeamSearch(quick));
 
   const all = figures();
   const count = (verdict: string) => all.filter((figure) => figure.verdict === verdict).length;
