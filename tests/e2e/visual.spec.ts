@@ -18,8 +18,15 @@ const screens: readonly VisualScreen[] = [
   { name: 'home', path: '/home', session: 'member' },
   { name: 'me', path: '/me', session: 'member' },
   { name: 'invitation', path: '/me/invitation', session: 'member' },
-  // An "upcoming" route: the translated "on its way" page in the common frame.
   { name: 'team', path: '/team', session: 'member' },
+  { name: 'team-search', path: '/team/search', session: 'member' },
+  { name: 'announcements', path: '/me/announcement', session: 'member' },
+  { name: 'announcement-detail', path: '/me/announcement/detail/member-handbook', session: 'member' },
+  { name: 'announcement-missing', path: '/me/announcement/detail/no-such-notice', session: 'member' },
+  { name: 'about', path: '/me/about', session: 'member' },
+  { name: 'bots', path: '/me/solbot-list', session: 'member' },
+  // A route still waiting for its issue: the translated "on its way" page in the common frame.
+  { name: 'upcoming', path: '/buy-list', session: 'member' },
   { name: 'not-found', path: '/no-such-page', session: 'member' },
 ];
 
