@@ -11,6 +11,7 @@ import { copyModel } from './copy.model';
 import { pagedListModel } from './pagedList.model';
 import { searchModel } from './search.model';
 import { resourceModel } from './resource.model';
+import { withdrawModel } from './withdraw.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -62,5 +63,11 @@ export const machineEntries: MachineEntry[] = [
     source: 'machines/resource/resourceMachine.ts',
     summary: 'One document (an announcement, the about page): loading, not found, retry, reload in another language.',
     models: [resourceModel],
+  },
+  {
+    name: 'withdraw',
+    source: 'machines/credit/withdrawMachine.ts',
+    summary: 'Withdrawing credit: the amount checked as typed, a summary, one request id for every retry, each server code.',
+    models: [withdrawModel],
   },
 ];
