@@ -51,7 +51,7 @@ describe('member area', () => {
       await page.getByText(lng === 'en' ? 'No address in your team matches' : '团队中没有匹配的地址').waitFor();
 
       await visit('/me/announcement', texts.notices, `announcements.${lng}`);
-      await page.getByRole('list').getByRole('link').first().click();
+      await page.locator('.rows').getByRole('link').first().click();
       await page.getByRole('heading', { level: 1, name: texts.notice }).waitFor();
       await page.getByRole('article').waitFor();
       expect(await page.locator('article script, article iframe, article [onerror]').count()).toBe(0);
