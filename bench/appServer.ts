@@ -1,6 +1,6 @@
 /**
  * The server under test, in this process: a migrated and seeded database (PGlite in a temp dir, or PostgreSQL at
- * a URL), buildApp with the sign-in rate limits raised out of the way, listening on 127.0.0.1 (port chosen by
+ * a URL), buildApp with the sign-in rate limits raised out of the way and the operator API on (BENCH_ADMIN_TOKEN), listening on 127.0.0.1 (port chosen by
  * the OS). No SPA and no logger: the bench measures the API.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -16,6 +16,9 @@ import { fetchNonce, loopbackSite, postSignIn, signNonce, type SiteBinding } fro
 
 /** Effectively no limit: buildApp's `rateLimits` option (defaults 30/min and 10/min per client). */
 const UNLIMITED = { max: 1_000_000_000, timeWindow: 60_000 };
+
+/** ADMIN_TOKEN of the bench server: the ledger figure grants credit through the operator API. */
+export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef-0123';
 
 export interface BenchServer {
   app: FastifyInstance;
@@ -76,6 +79,7 @@ export async function startBenchServer(storage: { url?: string | undefined; data
       spaDir: null,
       logger: false,
       rateLimits: { loginNonce: UNLIMITED, memberSignLogin: UNLIMITED },
+      adminToken: BENCH_ADMIN_TOKEN,
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startBenchServer, type BenchServer } from './appServer';
 import { benchBundle } from './bundle';
+import { benchLedger } from './ledger';
 import { benchMeInfo, measureFloorLoad, type LoadSeconds, type PairOfRuns } from './meinfo';
 import { detail, figures, ms } from './report';
 import { benchSignIn } from './signin';
@@ -18,13 +19,13 @@ import { benchTeamSearch } from './teamSearch';
 
 const USAGE = `usage: npm run bench -- [--only <sections>] [--verbose] [--quick] [--help]
 
-  --only <sections>  run only these sections, comma-separated: bundle, startup, signin, meinfo, teamsearch
+  --only <sections>  run only these sections, comma-separated: bundle, startup, signin, meinfo, ledger, teamsearch
                      (e.g. --only bundle prints the bundle figures in about a minute, no server load tests)
   --verbose          print the package split of every chunk
   --quick            shorter load runs while working on the bench (figures not comparable)
   --help             print this and exit`;
 
-const SECTIONS = ['bundle', 'startup', 'signin', 'meinfo', 'teamsearch'] as const;
+const SECTIONS = ['bundle', 'startup', 'signin', 'meinfo', 'ledger', 'teamsearch'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,7 +94,7 @@ function describeStart(server: BenchServer): void {
   detail(`server start (${server.storage}, in process, sign-in limits raised): open ${ms(open)}, migrate ${ms(migrate)}, seed ${ms(seed)}, buildApp + listen ${ms(build)}`);
 }
 
-/** Figures 2-4, which share a DATA_DIR and the in-process PGlite server; runs the sections in `only`. */
+/** Figures 2-5, which share a DATA_DIR and the in-process PGlite server; runs the sections in `only`. */
 async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
   // Figure 4 first: its DATA_DIR, once main.ts has initialised it, is reused by the in-process PGlite server of
   // figures 2 and 3 (PGlite's initdb is the slow part of a start; a fresh dir is the fallback).
@@ -114,7 +115,7 @@ async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
       });
     }
 
-    if (!only.has('signin') && !only.has('meinfo')) return;
+    if (!only.has('signin') && !only.has('meinfo') && !only.has('ledger')) return;
     await section('pglite', async () => {
       const server = await startBenchServer({ dataDir: dataDirReady ? dataDir : undefined });
       describeStart(server);
@@ -126,25 +127,31 @@ async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
             await benchMeInfo(server, 'pglite', floor, seconds, true);
           });
         }
+        if (only.has('ledger')) await section('ledger.pglite', () => benchLedger(server, 'pglite', seconds.app));
       } finally {
         await server.close();
       }
     });
 
-    if (!only.has('meinfo')) return;
+    if (!only.has('meinfo') && !only.has('ledger')) return;
     if (databaseUrl) {
-      await section('meinfo.postgres', async () => {
-        if (!floor) throw new Error('no floor measurement');
+      await section('postgres', async () => {
         const server = await startBenchServer({ url: databaseUrl });
         describeStart(server);
         try {
-          await benchMeInfo(server, 'postgres', floor, seconds, false);
+          if (only.has('meinfo')) {
+            await section('meinfo.postgres', async () => {
+              if (!floor) throw new Error('no floor measurement');
+              await benchMeInfo(server, 'postgres', floor, seconds, false);
+            });
+          }
+          if (only.has('ledger')) await section('ledger.postgres', () => benchLedger(server, 'postgres', seconds.app));
         } finally {
           await server.close();
         }
       });
     } else {
-      detail('meinfo.postgres: skipped (DATABASE_URL unset)');
+      detail('meinfo.postgres, ledger.postgres: skipped (DATABASE_URL unset)');
     }
   } finally {
     await rm(dataDir, { recursive: true, force: true });
@@ -161,7 +168,7 @@ async function main(): Promise<void> {
   );
 
   if (only.has('bundle')) await section('bundle', () => benchBundle({ repoRoot, verbose }));
-  if (only.has('startup') || only.has('signin') || only.has('meinfo')) await serverSections(only);
+  if (only.has('startup') || only.has('signin') || only.has('meinfo') || only.has('ledger')) await serverSections(only);
   if (only.has('teamsearch')) await section('teamsearch', () => benchTeamSearch(quick));
 
   const all = figures();

@@ -1,0 +1,135 @@
+/**
+ * The ledger figure: acknowledged credit withdrawals per second through HTTP (POST withdrawCredit, a new
+ * requestId each, from a worker thread over keep-alive connections), against the raw rate of the same work
+ * issued directly on the database in the same run (runOnce + withdrawCredit, the handler's code without HTTP).
+ * Goals: ≥ 800/s on PGlite and ≥ 2,500/s on PostgreSQL through HTTP, and p99 ≤ 50 ms in the PGlite run.
+ *
+ * Set-up on the bench's own database: the withdrawal limits are raised (daily cap and maximum) so that only the
+ * balance could refuse, 20 bound members sign in through HTTP and the operator grants each of them credit through
+ * POST /api/admin/grant. Afterwards the books are checked (every asset totals 0, no negative account).
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { endpoints } from '../api-schema/endpoints';
+import { getAppConfig } from '../server/config/appConfig';
+import { runOnce } from '../server/ledger/idempotency';
+import { parseAmount } from '../server/ledger/money';
+import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
+import { withdrawCredit } from '../server/ledger/withdrawals';
+import type { BenchServer } from './appServer';
+import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
+import type { LedgerLoadInput, LedgerLoadResult } from './ledgerClient';
+import { pool } from './net';
+import { atLeast, atMost, detail, emit, ms, percent, rate } from './report';
+import { runTsWorker } from './tsWorker';
+
+const MEMBERS = 20;
+const CONNECTIONS = 10;
+const AMOUNT = '10';
+const GOALS = { pglite: 800, postgres: 2_500 } as const;
+const P99_GOAL_MS = 50;
+
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+}
+
+/** Raises the limits and creates MEMBERS members with a large CREDIT balance granted through the operator API. */
+async function prepareMembers(server: BenchServer): Promise<{ tokens: string[]; memberIds: number[] }> {
+  await server.db.execute(
+    sql`UPDATE app_config SET value = value || '{"maxWithdraw": "999999999999", "dailyWithdrawCap": "999999999999"}'::jsonb WHERE id = 1`,
+  );
+  const tokens = await pool(Array.from({ length: MEMBERS }), 5, () => signInBoundMember(server.site, 'DEMO2026'));
+  const memberIds: number[] = [];
+  for (const token of tokens) {
+    const me = await server.app.inject({ method: 'GET', url: '/api/member/meInfo', headers: { authorization: token } });
+    const address = z.object({ result: z.object({ address: z.string() }) }).parse(me.json()).result.address;
+    const granted = await server.app.inject({
+      method: 'POST',
+      url: '/api/admin/grant',
+      headers: { 'x-admin-token': BENCH_ADMIN_TOKEN },
+      payload: { address, asset: 'CREDIT', amount: '100000000', requestId: randomUUID() },
+    });
+    if (z.object({ code: z.number() }).parse(granted.json()).code !== 0) throw new Error(`grant failed: ${granted.body}`);
+    const memberId = await memberIdByAddress(server.db, address);
+    if (memberId === undefined) throw new Error(`no member ${address}`);
+    memberIds.push(memberId);
+  }
+  return { tokens, memberIds };
+}
+
+/** The same work as the route, called directly with CONNECTIONS in flight: the floor of the HTTP figure. */
+async function rawRate(server: BenchServer, memberIds: number[], seconds: number): Promise<number> {
+  const amount = parseAmount(AMOUNT);
+  let done = 0;
+  let turn = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const memberId = memberIds[turn++ % memberIds.length] ?? 0;
+        const now = new Date();
+        const config = await getAppConfig(server.db);
+        const request = { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId: randomUUID(), body: { amount: AMOUNT }, now };
+        await runOnce(server.db, request, endpoints.withdrawCredit.result, (tx) => withdrawCredit(tx, { memberId, amount, config, now }));
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Measures and prints the ledger figure of one storage.
+ *
+ * @param server - a running bench server built with BENCH_ADMIN_TOKEN
+ * @param storage - pglite or postgres (names the figure and picks the goal)
+ * @param seconds - length of each measured run
+ * @returns when printed
+ * @example
+ * await benchLedger(server, 'pglite', 10);
+ */
+export async function benchLedger(server: BenchServer, storage: 'pglite' | 'postgres', seconds: number): Promise<void> {
+  const { tokens, memberIds } = await prepareMembers(server);
+  const raw = await rawRate(server, memberIds, Math.max(2, seconds / 2));
+  const input: LedgerLoadInput = {
+    baseUrl: server.site.baseUrl,
+    tokens,
+    connections: CONNECTIONS,
+    durationMs: seconds * 1000,
+    warmupMs: 1000,
+    amount: AMOUNT,
+  };
+  const answer = (await runTsWorker(new URL('./ledgerClient.ts', import.meta.url), input, seconds * 1000 + 60_000)) as
+    | LedgerLoadResult
+    | { ok: false; error: string };
+  if (!answer.ok) throw new Error(answer.error);
+  const acknowledged = answer.codes['0'] ?? 0;
+  const httpRate = acknowledged / (answer.elapsedMs / 1000);
+  const sorted = [...answer.latencies].sort((a, b) => a - b);
+  const p50 = quantile(sorted, 0.5);
+  const p99 = quantile(sorted, 0.99);
+  const refused = Object.entries(answer.codes)
+    .filter(([code]) => code !== '0')
+    .map(([code, count]) => `${code}×${count}`)
+    .join(' ');
+  emit({
+    name: `ledger.${storage}.withdrawals`,
+    value: rate(httpRate, 'ack'),
+    floor: rate(raw, 'tx'),
+    target: `goal >= ${GOALS[storage]} ack/s`,
+    verdict: atLeast(httpRate, GOALS[storage]),
+    note: `${percent(httpRate / raw)} of raw; p50 ${ms(p50)}, p99 ${ms(p99)}; ${CONNECTIONS} connections${refused ? `; refused ${refused}` : ''}`,
+  });
+  if (storage === 'pglite') {
+    emit({ name: 'ledger.pglite.p99', value: ms(p99), floor: 'n/a', target: `budget <= ${P99_GOAL_MS} ms`, verdict: atMost(p99, P99_GOAL_MS), note: `at ${rate(httpRate, 'ack')}` });
+  }
+  const summary = await ledgerSummary(server.db);
+  detail(
+    `ledger.${storage}: books after the run: CREDIT total ${summary.assets.CREDIT.total}, WPOS total ${summary.assets.WPOS.total}, ` +
+      `negative accounts ${summary.negativeAccounts}`,
+  );
+  if (summary.assets.CREDIT.total !== 0n || summary.assets.WPOS.total !== 0n || summary.negativeAccounts !== 0) throw new Error('the books do not balance');
+}
