@@ -4,7 +4,7 @@
  *
  * Money is integer minor units with 6 decimals (API.md, "Envelope"), held in bigint columns read as JS bigint so no
  * amount ever passes through a float. Balances live only in the ledger (ledger_accounts, ledger_transfers,
- * ledger_entries; docs/decisions/0009-ledger.md) and carry CHECK constraints: a bug may fail a request, never make a
+ * ledger_entries; docs/decisions/0010-ledger.md) and carry CHECK constraints: a bug may fail a request, never make a
  * member balance negative.
  */
 import { sql } from 'drizzle-orm';
@@ -172,7 +172,7 @@ export const appConfig = pgTable(
  * each asset with fixed ids below 1000 (server/ledger/accounts.ts; the seed and migration 0002 create them). Only
  * member accounts keep a running balance, changed by `UPDATE ... WHERE balance >= amount` under the row's lock;
  * a system account's balance is the sum of its entries, so that no row is a hot spot every request must lock
- * (docs/decisions/0009-ledger.md).
+ * (docs/decisions/0010-ledger.md).
  */
 export const ledgerAccounts = pgTable(
   'ledger_accounts',

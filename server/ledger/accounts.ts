@@ -1,5 +1,5 @@
 /**
- * The ledger's accounts (docs/decisions/0009-ledger.md): one per member and asset, created at the member's first
+ * The ledger's accounts (docs/decisions/0010-ledger.md): one per member and asset, created at the member's first
  * movement, and the system accounts of each asset with fixed ids below 1000, so a statement names them without a
  * lookup. Migration 0002 and the seed create the system accounts; nothing else writes their rows.
  */

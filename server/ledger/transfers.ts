@@ -4,7 +4,7 @@
  * A member account changes only through `INSERT ... ON CONFLICT DO UPDATE` or `UPDATE ... WHERE balance >= amount`,
  * both of which take the row's lock, so two transfers on one account queue and each entry records the balance
  * before and after it (pgledger's entries); the CHECK constraints on ledger_accounts and ledger_entries refuse
- * anything negative even if this code were wrong. System accounts keep no running balance (ADR 0009).
+ * anything negative even if this code were wrong. System accounts keep no running balance (ADR 0010).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
