@@ -35,6 +35,8 @@ export const routes: RouteObject[] = [
         children: [
           { path: paths.home.pattern, lazy: () => import('../routes/home') },
           { path: paths.me.pattern, lazy: () => import('../routes/me') },
+          // Not one of the spec's routes: the credit records (issue 11), inside the member area.
+          { path: paths.creditRecords.pattern, lazy: () => import('../routes/credit/records') },
           { path: paths.invitation.pattern, lazy: () => import('../routes/invitation') },
           { path: paths.team.pattern, lazy: () => import('../routes/team') },
           { path: paths.teamSearch.pattern, lazy: () => import('../routes/teamSearch') },

@@ -18,6 +18,7 @@ import { AddressText } from '../components/AddressText';
 import { BalanceCard } from '../components/BalanceCard';
 import { ListState } from '../components/ListState';
 import { MenuList } from '../components/MenuList';
+import { CreditEntries } from './credit/CreditEntries';
 import { Screen } from './shared/Screen';
 import { useAppNavigate } from './shared/useAppNavigate';
 import { useCopy } from './shared/useCopy';
@@ -65,6 +66,7 @@ export function Component() {
               { label: t('me:balances.wpos'), amount: member.wposBalance, symbol: 'WPOS' },
             ]}
           />
+          <CreditEntries />
         </>
       ) : (
         <ListState state="loading" loadingLabel={t('common:status.loading')} rows={3} />

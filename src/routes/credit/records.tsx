@@ -1,0 +1,81 @@
+import { useSelector } from '@xstate/react';
+import List from 'antd-mobile/es/components/list';
+import Tag from 'antd-mobile/es/components/tag';
+import { useTranslation } from 'react-i18next';
+import { selectQuery } from '../../../machines/list/pagedListSelectors';
+import { useRootActors } from '../../app/RootActorsContext';
+import { paths } from '../../app/paths';
+import { AmountText } from '../../components/AmountText';
+import { FilterChips } from '../../components/FilterChips';
+import type { FilterOption } from '../../components/FilterChips';
+import { formatAmount } from '../../components/amountFormat';
+import { formatDate } from '../../components/dateFormat';
+import { PagedListView } from '../shared/PagedListView';
+import { Screen } from '../shared/Screen';
+import { pageQuery, usePagedList } from '../shared/usePagedList';
+
+/** The record types of API.md "Member" creditRecord, and "all" (no type sent). */
+const recordTypes = ['withdraw', 'exchange', 'order', 'reward', 'transfer'] as const;
+type RecordType = (typeof recordTypes)[number];
+type RecordFilter = RecordType | 'all';
+interface RecordsQuery {
+  type: RecordFilter;
+}
+
+const statusColor = { pending: 'warning', done: 'success', failed: 'danger' } as const;
+
+/**
+ * /me/credit-records (added to the spec's routes, issue 11) — the member's credit records, newest first, with a
+ * type filter; each row is the type, the signed amount, the balance after it, its status and date. A failed
+ * withdrawal's refund is a second, positive withdraw record (API.md "Money").
+ */
+export function Component() {
+  const { t, i18n } = useTranslation(['credit', 'common']);
+  const { api } = useRootActors();
+  const records = usePagedList<
+    { id: string; type: RecordType; amount: string; balanceAfter: string; status: 'pending' | 'done' | 'failed'; createdAt: string },
+    RecordsQuery
+  >((input) => api.call('creditRecord', { query: { ...pageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) } }), { type: 'all' });
+  const filter = useSelector(records, (snapshot) => selectQuery(snapshot).type);
+  const locale = i18n.resolvedLanguage ?? 'zh';
+  const options: FilterOption<RecordFilter>[] = [
+    { value: 'all', label: t('credit:records.filter.all') },
+    ...recordTypes.map((type) => ({ value: type, label: t(`credit:records.type.${type}`) })),
+  ];
+
+  return (
+    <Screen title={t('credit:records.title')} parent={paths.me.href()}>
+      <PagedListView
+        actor={records}
+        emptyTitle={t('credit:records.empty')}
+        toolbar={
+          <FilterChips label={t('credit:records.filter.label')} options={options} value={filter} onChange={(type) => records.send({ type: 'user.changeQuery', query: { type } })} />
+        }
+        renderItems={(items) => (
+          <List mode="card" className="rows credit-records">
+            {items.map((record) => (
+              <List.Item
+                key={record.id}
+                title={t(`credit:records.type.${record.type}`)}
+                description={
+                  <>
+                    <span>{t('credit:records.balanceAfter', { amount: formatAmount(record.balanceAfter, { locale }) })}</span>
+                    <span className="row-date"> · {formatDate(record.createdAt, locale)}</span>
+                  </>
+                }
+                extra={
+                  <span className="record-extra">
+                    <AmountText amount={record.amount} locale={locale} signed />
+                    <Tag color={statusColor[record.status]} fill="outline">
+                      {t(`credit:records.status.${record.status}`)}
+                    </Tag>
+                  </span>
+                }
+              />
+            ))}
+          </List>
+        )}
+      />
+    </Screen>
+  );
+}

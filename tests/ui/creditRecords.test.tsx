@@ -1,0 +1,75 @@
+/**
+ * /me/credit-records through the rendered page: the paged-list machine's loading, empty, error-with-retry and
+ * loaded states, each row's type, signed amount, balance after, status and date, and the type filter.
+ */
+import { screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { STORAGE_KEYS } from '../../src/storage/keys';
+import { testMeInfo } from '../support/fakeApi';
+import { renderApp } from '../support/renderApp';
+
+const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
+const pageOf = (list: unknown[], total: number) => ({ code: 0, result: { list, total, page: 1, pageSize: 20 } });
+const record = (id: string, type: string, amount: string, balanceAfter: string, status: string) => ({
+  id,
+  type,
+  amount,
+  balanceAfter,
+  status,
+  createdAt: '2026-11-22T08:00:00.000Z',
+});
+
+describe('/me/credit-records', () => {
+  it('shows a skeleton, then each record with its type, signed amount, balance after, status and date', async () => {
+    const app = await renderApp({ path: '/me/credit-records', stored: signedIn, api: (api) => api.hold('creditRecord', { once: true }) });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Credit records' })).toBeTruthy();
+    expect(screen.getAllByRole('status').map((element) => element.textContent)).toContain('Loading…');
+    (await app.api.next('creditRecord')).answer(
+      pageOf(
+        [
+          record('3', 'withdraw', '12.5', '120.5', 'failed'),
+          record('2', 'withdraw', '-12.5', '108', 'pending'),
+          record('1', 'reward', '120.5', '120.5', 'done'),
+        ],
+        3,
+      ),
+    );
+    await screen.findByText('Balance 108.00');
+    const texts = [...document.querySelectorAll('.credit-records .adm-list-item')].map((row) => row.textContent);
+    expect(texts[0]).toBe('WithdrawalBalance 120.50 · Nov 22, 2026+12.50Failed');
+    expect(texts[1]).toBe('WithdrawalBalance 108.00 · Nov 22, 2026-12.50Pending');
+    expect(texts[2]).toBe('RewardBalance 120.50 · Nov 22, 2026+120.50Done');
+    expect(app.api.callsTo('creditRecord')[0]?.query.get('type')).toBeNull();
+  });
+
+  it('says when there are none', async () => {
+    await renderApp({ path: '/me/credit-records', stored: signedIn, api: (api) => api.answer('creditRecord', pageOf([], 0)) });
+    expect(await screen.findByText('No records yet')).toBeTruthy();
+  });
+
+  it('shows the error with a retry that loads the records', async () => {
+    const app = await renderApp({ path: '/me/credit-records', stored: signedIn, api: (api) => api.answer('creditRecord', { code: 5000 }, { once: true }) });
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'The server is busy. Please try again later.');
+    app.api.answer('creditRecord', pageOf([record('1', 'reward', '5', '5', 'done')], 1));
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Balance 5.00')).toBeTruthy();
+  });
+
+  it('filters by type: the list starts again with the type sent', async () => {
+    const app = await renderApp({ path: '/me/credit-records', stored: signedIn, api: (api) => api.answer('creditRecord', pageOf([record('1', 'reward', '5', '5', 'done')], 1)) });
+    const filters = await screen.findByRole('group', { name: 'Record type' });
+    expect(within(filters).getAllByRole('button').map((button) => [button.textContent, button.getAttribute('aria-pressed')])).toEqual([
+      ['All', 'true'],
+      ['Withdrawal', 'false'],
+      ['Exchange', 'false'],
+      ['Order', 'false'],
+      ['Reward', 'false'],
+      ['Transfer', 'false'],
+    ]);
+    app.api.answer('creditRecord', pageOf([record('2', 'withdraw', '-12.5', '108', 'pending')], 1));
+    await app.user.click(within(filters).getByRole('button', { name: 'Withdrawal' }));
+    expect(await screen.findByText('Pending')).toBeTruthy();
+    expect(within(filters).getByRole('button', { name: 'Withdrawal' }).getAttribute('aria-pressed')).toBe('true');
+    expect(app.api.callsTo('creditRecord').map((call) => call.query.get('type'))).toEqual([null, 'withdraw']);
+  });
+});
