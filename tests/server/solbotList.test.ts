@@ -69,11 +69,14 @@ describeWithDatabases('solbotList', (ctx) => {
       ['tie-b', '0.000001'],
     ]);
     expect(envelope<Page<Bot>>(await list('?page=99&pageSize=3')).result).toEqual({ list: [], total, page: 99, pageSize: 3 });
+    const last = Number.MAX_SAFE_INTEGER;
+    expect(envelope<Page<Bot>>(await list(`?page=${last}&pageSize=100`)).result).toEqual({ list: [], total, page: last, pageSize: 100 });
   });
 
   it.each([
     ['page 0', '?page=0', 'page'],
     ['page not a number', '?page=abc', 'page'],
+    ['page beyond safe integers', '?page=9007199254740993', 'page'],
     ['page with SQL', `?page=${encodeURIComponent('1; DROP TABLE bots')}`, 'page'],
     ['pageSize 0', '?pageSize=0', 'pageSize'],
     ['pageSize 101', '?pageSize=101', 'pageSize'],

@@ -111,6 +111,8 @@ describeWithDatabases('team', (ctx) => {
       page: 900000000,
       pageSize: 100,
     });
+    const last = Number.MAX_SAFE_INTEGER;
+    expect(envelope<TeamPage>(await teamPage(app, token, `?page=${last}&pageSize=100`)).result).toEqual({ list: [], total: 6, page: last, pageSize: 100 });
   });
 
   it('a newly signed-in member has an empty team', async () => {
