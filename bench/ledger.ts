@@ -12,7 +12,6 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { endpoints } from '../api-schema/endpoints';
-import { getAppConfig } from '../server/config/appConfig';
 import { runOnce } from '../server/ledger/idempotency';
 import { parseAmount } from '../server/ledger/money';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
@@ -71,9 +70,8 @@ async function rawRate(server: BenchServer, memberIds: number[], seconds: number
       while (performance.now() < until) {
         const memberId = memberIds[turn++ % memberIds.length] ?? 0;
         const now = new Date();
-        const config = await getAppConfig(server.db);
         const request = { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId: randomUUID(), body: { amount: AMOUNT }, now };
-        await runOnce(server.db, request, endpoints.withdrawCredit.result, (tx) => withdrawCredit(tx, { memberId, amount, config, now }));
+        await runOnce(server.db, request, endpoints.withdrawCredit.result, (tx) => withdrawCredit(tx, { memberId, amount, now }));
         done++;
       }
     }),

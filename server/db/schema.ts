@@ -12,6 +12,7 @@ import {
   bigint,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
@@ -224,6 +225,23 @@ export const withdrawals = pgTable(
     check('withdrawals_status', sql`${t.status} IN ('pending', 'done', 'failed')`),
     check('withdrawals_decided', sql`(${t.status} = 'pending') = (${t.decidedAt} IS NULL)`),
   ],
+);
+
+/**
+ * Each member's withdrawn total per UTC day (withdrawals not failed), kept by the withdrawal's own statement with an
+ * upsert that refuses to pass dailyWithdrawCap, and lowered again when a withdrawal fails; the daily cap check
+ * reads one row instead of adding up the day's withdrawals.
+ */
+export const withdrawalDays = pgTable(
+  'withdrawal_days',
+  {
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    total: bigint('total', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.day] }), check('withdrawal_days_total_nonnegative', sql`${t.total} >= 0`)],
 );
 
 /**

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { AppConfig } from '../config/appConfig';
+import { appConfigSchema } from '../config/appConfig';
 import { queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, AmountOutOfLimitsError, InsufficientBalanceError, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
@@ -28,54 +28,55 @@ export interface WithdrawalResult {
   status: WithdrawalStatus;
 }
 
-/** The start of the UTC day of an instant. */
-function utcDayStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+/** The UTC day of an instant, as YYYY-MM-DD. */
+function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
 }
 
 /**
- * Withdraws credit for a member, inside the caller's transaction. Checks, in this order: minWithdraw ≤ amount ≤
- * maxWithdraw and the fee below the amount (3002); under the member account's row lock, the balance (3001) and
- * today's (UTC) total of withdrawals not failed plus the amount against dailyWithdrawCap (3002). The lock makes
- * the checks and the write one step for that member, whatever runs concurrently.
+ * Withdraws credit for a member, inside the caller's transaction, in two statements. The first takes the member
+ * account's row lock and reads the app config and the balance; then minWithdraw ≤ amount ≤ maxWithdraw and a fee
+ * below the amount (3002) and the balance (3001) are checked. The second adds the amount to the member's total of
+ * the UTC day (withdrawal_days, an upsert that refuses to pass dailyWithdrawCap: 3002) and, only then, writes the
+ * withdrawal row, the member's debit to withdrawals payable, the fee from payable to fees, and their entries.
  *
  * @param tx - the request's transaction
- * @param input - member, amount in minor units, app config, time
+ * @param input - member, amount in minor units, time
  * @returns the pending withdrawal
  * @throws AmountOutOfLimitsError (3002), InsufficientBalanceError (3001); nothing is written then
  * @example
- * const withdrawal = await withdrawCredit(tx, { memberId, amount: 20_000_000n, config, now });
+ * const withdrawal = await withdrawCredit(tx, { memberId, amount: 20_000_000n, now });
  */
-export async function withdrawCredit(
-  tx: Db,
-  input: { memberId: number; amount: bigint; config: AppConfig; now: Date },
-): Promise<WithdrawalResult> {
-  const { memberId, amount, config, now } = input;
+export async function withdrawCredit(tx: Db, input: { memberId: number; amount: bigint; now: Date }): Promise<WithdrawalResult> {
+  const { memberId, amount, now } = input;
+  const [locked] = await queryRows(
+    tx,
+    sql`SELECT c.value AS config, a.balance
+        FROM app_config c
+        LEFT JOIN (SELECT balance FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'CREDIT' FOR UPDATE) a ON true
+        WHERE c.id = 1`,
+    z.object({ config: z.unknown(), balance: bigintText.nullable() }),
+  );
+  if (!locked) throw new Error('app_config is empty: run the seed');
+  const config = appConfigSchema.parse(locked.config);
   const fee = parseAmount(config.withdrawFee);
   if (amount < parseAmount(config.minWithdraw) || amount > parseAmount(config.maxWithdraw) || fee >= amount) throw new AmountOutOfLimitsError();
-
-  const [account] = await queryRows(
-    tx,
-    sql`SELECT balance FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'CREDIT' FOR UPDATE`,
-    z.object({ balance: bigintText }),
-  );
-  if (!account || account.balance < amount) throw new InsufficientBalanceError();
-  // A statement of its own, after the lock: its snapshot sees every withdrawal of this member committed before.
-  const [today] = await queryRows(
-    tx,
-    sql`SELECT coalesce(sum(amount), 0) AS total FROM withdrawals
-        WHERE member_id = ${memberId}::int AND created_at >= ${utcDayStart(now)}::timestamptz AND status <> 'failed'`,
-    z.object({ total: bigintText }),
-  );
-  if ((today?.total ?? 0n) + amount > parseAmount(config.dailyWithdrawCap)) throw new AmountOutOfLimitsError();
+  if (locked.balance === null || locked.balance < amount) throw new InsufficientBalanceError();
 
   const amountText = amount.toString();
   const feeText = fee.toString();
+  const cap = parseAmount(config.dailyWithdrawCap);
+  if (amount > cap) throw new AmountOutOfLimitsError();
   const [row] = await queryRows(
     tx,
-    sql`WITH account AS (
+    sql`WITH today AS (
+          INSERT INTO withdrawal_days (member_id, day, total) VALUES (${memberId}::int, ${utcDay(now)}::date, ${amountText}::bigint)
+          ON CONFLICT (member_id, day) DO UPDATE SET total = withdrawal_days.total + excluded.total
+            WHERE withdrawal_days.total + excluded.total <= ${cap.toString()}::bigint
+          RETURNING total
+        ), account AS (
           UPDATE ledger_accounts SET balance = balance - ${amountText}::bigint, version = version + 1
-          WHERE member_id = ${memberId}::int AND asset = 'CREDIT' AND balance >= ${amountText}::bigint
+          WHERE member_id = ${memberId}::int AND asset = 'CREDIT' AND balance >= ${amountText}::bigint AND EXISTS (SELECT 1 FROM today)
           RETURNING id, balance, version
         ), withdrawal AS (
           INSERT INTO withdrawals (member_id, amount, fee, status, created_at)
@@ -103,8 +104,8 @@ export async function withdrawCredit(
         SELECT withdrawal.id FROM withdrawal`,
     z.object({ id: bigintText }),
   );
-  // The lock above makes this unreachable; the WHERE balance >= amount and the CHECK constraints guard it anyway.
-  if (!row) throw new InsufficientBalanceError();
+  // The balance was checked under the lock, which this transaction still holds: no row means the daily cap.
+  if (!row) throw new AmountOutOfLimitsError();
   return { id: row.id.toString(), amount: formatMinor(amount), fee: formatMinor(fee), status: 'pending' };
 }
 
@@ -175,6 +176,11 @@ export async function decideWithdrawal(tx: Db, input: { id: bigint; status: 'don
       await moveBetweenSystemAccounts(tx, { asset: 'CREDIT', type: 'fee', fromAccountId: FEES, toAccountId: PAYABLE, amount: row.fee, withdrawalId: id, now });
     }
     await creditMember(tx, { asset: 'CREDIT', type: 'withdraw', memberId: row.memberId, systemAccountId: PAYABLE, amount: row.amount, withdrawalId: id, now });
+    // A failed withdrawal no longer counts against its day's cap.
+    await tx.execute(
+      sql`UPDATE withdrawal_days SET total = total - ${row.amount.toString()}::bigint
+          WHERE member_id = ${row.memberId}::int AND day = ${utcDay(row.createdAt)}::date`,
+    );
   }
   await tx.execute(sql`UPDATE withdrawals SET status = ${status}::text, decided_at = ${now}::timestamptz WHERE id = ${id.toString()}::bigint`);
   return viewOf({ ...row, status, decidedAt: now });

@@ -4,7 +4,6 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
-import { getAppConfig } from '../config/appConfig';
 import { runOnce } from '../ledger/idempotency';
 import { formatMinor, parseAmount } from '../ledger/money';
 import { listCreditRecords } from '../ledger/queries';
@@ -30,10 +29,9 @@ export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       const { memberId } = requireAuth(request);
       const amount = parseAmount(body.amount);
       const now = deps.now();
-      const config = await getAppConfig(deps.db);
       // "Same body" compares the amount's value: "20" and "20.0" are one request.
       const idempotent = { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId: body.requestId, body: { amount: formatMinor(amount) }, now };
-      return runOnce(deps.db, idempotent, endpoints.withdrawCredit.result, (tx) => withdrawCredit(tx, { memberId, amount, config, now }));
+      return runOnce(deps.db, idempotent, endpoints.withdrawCredit.result, (tx) => withdrawCredit(tx, { memberId, amount, now }));
     },
   });
 };

@@ -77,6 +77,17 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     z.object({ id: z.number(), balance: big, latest: big.nullable(), summed: big }),
   );
   expect(wrong).toEqual([]);
+  // The daily totals the cap reads are the sums of the withdrawals not failed.
+  const days = await queryRows(
+    db,
+    sql`SELECT coalesce(d.member_id, w.member_id) AS "memberId", d.total, w.total AS summed
+        FROM withdrawal_days d
+        FULL JOIN (SELECT member_id, (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount) AS total FROM withdrawals
+                   WHERE status <> 'failed' GROUP BY 1, 2) w ON w.member_id = d.member_id AND w.day = d.day
+        WHERE d.total IS DISTINCT FROM coalesce(w.total, 0)`,
+    z.object({ memberId: z.number(), total: big.nullable(), summed: big.nullable() }),
+  );
+  expect(days).toEqual([]);
 }
 
 /** Runs `act` and asserts that no ledger, withdrawal or idempotency row changed. */
