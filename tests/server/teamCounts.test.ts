@@ -1,6 +1,6 @@
 /**
- * Team counts kept in members.team_size and direct_count (bindRecommender, migration 0001) always equal a walk of
- * the tree, on every database target.
+ * Team counts kept in members.team_size and direct_count (bindRecommender, migration 0001) and the closure table
+ * member_tree (bindRecommender, migration 0003) always equal a walk of the tree, on every database target.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { migrationsFolder, queryRows, type Db } from '../../server/db/client';
-import { members } from '../../server/db/schema';
+import { members, memberTree } from '../../server/db/schema';
 import { randomInviteCode } from '../../server/members/inviteCode';
 import { bindRecommender } from '../../server/members/tree';
 import { describeWithDatabases } from './support/harness';
@@ -43,6 +43,32 @@ function backfillStatement(): string {
   const statement = text.split('--> statement-breakpoint').at(-1) ?? '';
   expect(statement).toContain('UPDATE "members" SET "team_size"');
   return statement;
+}
+
+const treeRow = z.object({ ancestorId: z.number(), memberId: z.number(), depth: z.number() });
+
+/** The kept closure table (member_tree, bindRecommender, migration 0003). */
+async function keptTree(db: Db) {
+  return queryRows(
+    db,
+    sql`SELECT ancestor_id AS "ancestorId", member_id AS "memberId", depth FROM ${memberTree} ORDER BY ancestor_id, member_id`,
+    treeRow,
+  );
+}
+
+/** Every (ancestor, member, depth) by walking up from each member. */
+async function walkedTree(db: Db) {
+  return queryRows(
+    db,
+    sql`WITH RECURSIVE up(member_id, ancestor_id, depth) AS (
+          SELECT id, recommender_id, 1 FROM ${members} WHERE recommender_id IS NOT NULL
+          UNION ALL
+          SELECT up.member_id, m.recommender_id, up.depth + 1 FROM up JOIN ${members} m ON m.id = up.ancestor_id
+          WHERE m.recommender_id IS NOT NULL
+        )
+        SELECT ancestor_id AS "ancestorId", member_id AS "memberId", depth FROM up ORDER BY ancestor_id, member_id`,
+    treeRow,
+  );
 }
 
 describeWithDatabases('team counts', (ctx) => {
@@ -93,6 +119,15 @@ describeWithDatabases('team counts', (ctx) => {
     // The root has everyone; a leaf has nobody.
     expect(walked[0]).toMatchObject({ teamSize: 40, directCount: 1 });
     expect(walked.at(-1)).toMatchObject({ teamSize: 0, directCount: 0 });
+  });
+
+  it('keep member_tree equal to a walk of the tree after every kind of bind', async () => {
+    await growTree();
+    const walked = await walkedTree(ctx.db);
+    expect(await keptTree(ctx.db)).toEqual(walked);
+    // One row per member and each member above it; the deepest of the 40 (n = 32..40) are 6 below the root.
+    expect(walked.filter((row) => row.ancestorId === 1)).toHaveLength(40);
+    expect(Math.max(...walked.map((row) => row.depth))).toBe(6);
   });
 
   it('are computed for existing members by migration 0001', async () => {
