@@ -50,7 +50,7 @@ export const members = pgTable(
     /**
      * Every 4-character window of the lower-case hex digits (member_address_grams, created by migration 0003), for
      * team search: a keyword's windows find the few candidate members in the GIN index, whatever the size of the
-     * caller's downline (docs/decisions, "team search").
+     * caller's downline (docs/decisions/0009-team-tree-and-search.md).
      */
     addressGrams: text('address_grams')
       .array()
