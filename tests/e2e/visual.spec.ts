@@ -2,7 +2,8 @@
  * Visual check of every built screen (issue 9, item 5): each screen in zh and en, light and dark, on a 375×812
  * phone at 2×, saved as test-results/visual/<screen>.<lng>.<scheme>.png, must not overflow sideways, must have
  * touch targets at least 44 CSS px tall, and must have no serious or critical axe-core violation (contrast
- * included). A failure lists every offender; test-results/visual/report.txt gathers all of them by check.
+ * included), and must load under the server's real CSP without a violation or an uncaught error. A failure lists
+ * every offender; test-results/visual/report.txt gathers all of them by check.
  *
  * A new screen joins by adding one row to `screens`.
  */
@@ -44,6 +45,7 @@ for (const variant of variants) {
         expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
         expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
         expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
+        expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
       });
     }
   });

@@ -15,7 +15,8 @@ import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import { anvilKeys } from '../wallet/keys';
-import { launchBrowser, newPhoneContext } from './browser';
+import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './browser';
+import type { PageProblems } from './browser';
 import { repoRoot } from './build';
 import { waitForAppConfig } from './journey';
 import { startServer } from './server';
@@ -108,6 +109,8 @@ export interface VisualResult {
   overflow: string[];
   touchTargets: string[];
   axe: string[];
+  /** CSP or Permissions-Policy violations and uncaught page errors while the screen loaded (the server's real CSP). */
+  policy: string[];
 }
 
 /** One phone context of a variant: its page, wallet and how far it is signed in. */
@@ -115,6 +118,7 @@ class VariantSession {
   private context: BrowserContext | null = null;
   private page: Page | null = null;
   private network: NetworkWatch | null = null;
+  private readonly problems: PageProblems = { errors: [], policyViolations: [] };
   private level: SessionLevel = 'none';
   private broken: Error | null = null;
 
@@ -128,10 +132,12 @@ class VariantSession {
     if (this.page && this.network) return { page: this.page, network: this.network };
     const context = await newPhoneContext(this.harness.browser, { baseURL: this.harness.server.url, locale: this.variant.locale });
     this.context = context;
+    await reportPolicyViolations(context, this.problems);
     // On the app's chain from the start: the add-chain prompt is the journeys' business, not a screen here.
     await TestWallet.install(context, { chainId: 56, privateKeys: [this.walletKey] });
     const page = await context.newPage();
     await page.emulateMedia({ colorScheme: this.variant.colorScheme });
+    watchPage(page, this.problems);
     this.page = page;
     this.network = new NetworkWatch(page);
     return { page, network: this.network };
@@ -174,6 +180,9 @@ class VariantSession {
   async check(screen: VisualScreen): Promise<VisualResult> {
     const { page, network } = await this.open();
     await this.reach(page, screen.session);
+    // Only what this screen causes counts against it.
+    this.problems.errors.length = 0;
+    this.problems.policyViolations.length = 0;
     await page.goto(screen.path);
     const settleProblems = await settle(page, { network, lng: this.variant.lng, colorScheme: this.variant.colorScheme });
     const expectPath = screen.expectPath ?? new URL(screen.path, 'http://x').pathname;
@@ -192,6 +201,7 @@ class VariantSession {
       overflow: await checkOverflow(page, viewportWidth),
       touchTargets: await checkTouchTargets(page),
       axe: await checkAxe(page),
+      policy: [...this.problems.policyViolations, ...this.problems.errors.map((error) => `page error: ${error}`)],
     };
     this.harness.results.push(result);
     return result;
@@ -274,6 +284,7 @@ export function failuresOf(result: VisualResult): Array<[check: string, lines: s
     ['overflow', result.overflow],
     ['touch targets', result.touchTargets],
     ['axe', result.axe],
+    ['policy', result.policy],
   ];
   return groups.filter(([, lines]) => lines.length > 0);
 }
@@ -281,7 +292,7 @@ export function failuresOf(result: VisualResult): Array<[check: string, lines: s
 /** A plain-text report of every failure, by check then screen (test-results/visual/report.txt). */
 export function formatReport(results: readonly VisualResult[]): string {
   const out: string[] = [];
-  for (const check of ['settle', 'overflow', 'touch targets', 'axe']) {
+  for (const check of ['settle', 'overflow', 'touch targets', 'axe', 'policy']) {
     out.push(`## ${check}`);
     let any = false;
     for (const result of results) {
