@@ -26,6 +26,9 @@ const screens: readonly VisualScreen[] = [
   { name: 'announcement-missing', path: '/me/announcement/detail/no-such-notice', session: 'member' },
   { name: 'about', path: '/me/about', session: 'member' },
   { name: 'bots', path: '/me/solbot-list', session: 'member' },
+  { name: 'credit-records', path: '/me/credit-records', session: 'member' },
+  // The withdrawal sheet open over /me: its open state is in the URL.
+  { name: 'withdraw-sheet', path: '/me?sheet=withdraw', session: 'member' },
   // A route still waiting for its issue: the translated "on its way" page in the common frame.
   { name: 'upcoming', path: '/buy-list', session: 'member' },
   { name: 'not-found', path: '/no-such-page', session: 'member' },
