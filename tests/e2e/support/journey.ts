@@ -9,7 +9,7 @@ import type { TestWalletOptions } from '../wallet/testWallet';
 import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './browser';
 import type { PageProblems } from './browser';
 import { startServer } from './server';
-import type { TestServer } from './server';
+import type { StartServerOptions, TestServer } from './server';
 
 /** The spec's session keys (spec section 3). */
 export const sessionKeys = ['TOKEN_STORE', 'TEMP_TOKEN_STORE', 'USER_INFO_STORE'] as const;
@@ -40,19 +40,20 @@ export interface JourneyHarness {
 /**
  * Registers the file's hooks and returns the harness the tests use.
  *
+ * @param serverOptions - how the file's server starts (e.g. with ADMIN_TOKEN for the operator API)
  * @returns server, browser and open(); valid inside tests
  * @example
  * const e2e = setupJourneys();
  * it('...', async () => { const { page, wallet } = await e2e.open(); });
  */
-export function setupJourneys(): JourneyHarness {
+export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHarness {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   const contexts: BrowserContext[] = [];
   const watched: PageProblems[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(serverOptions), launchBrowser()]);
   });
   afterEach(async () => {
     await Promise.all(contexts.splice(0).map((context) => context.close()));

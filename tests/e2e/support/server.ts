@@ -20,6 +20,11 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+export interface StartServerOptions {
+  /** ADMIN_TOKEN (at least 32 characters): enables the operator API under /api/admin, as the env variable does. */
+  adminToken?: string;
+}
+
 /**
  * Starts the server for one spec file. It always uses PGlite in a temp folder (never DATABASE_URL), so a run
  * leaves nothing behind and every file starts from the seed.
@@ -30,14 +35,14 @@ export interface TestServer {
  * await page.goto(`${server.url}/login/DEMO2026`);
  * await server.stop();
  */
-export async function startServer(): Promise<TestServer> {
+export async function startServer({ adminToken }: StartServerOptions = {}): Promise<TestServer> {
   await ensureSpaBuilt();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-'));
   const database = await openDatabase({ dataDir });
   try {
     await database.migrate();
     await seed(database.db);
-    const app = await buildApp({ db: database.db, spaDir });
+    const app = await buildApp({ db: database.db, spaDir, ...(adminToken ? { adminToken } : {}) });
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
     } catch (error) {

@@ -1,0 +1,121 @@
+/**
+ * Withdrawing credit end to end in Debian Chromium against the real server with the operator API on (issue 11): a
+ * member signs in, the operator grants credit (POST /api/admin/grant), the member withdraws through the sheet over
+ * /me, sees the pending record and the new balance, reloads and still sees them; the operator marks the withdrawal
+ * failed (POST /api/admin/withdrawal/decide) and the member sees the refund. Each step is saved under
+ * test-results/screenshots/credit-*.png.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { screenshot } from './support/browser';
+import { setupJourneys, signInThroughInvite } from './support/journey';
+import { anvilKeys } from './wallet/keys';
+
+const adminToken = 'e2e-admin-token-0123456789abcdef0123456789';
+const e2e = setupJourneys({ adminToken });
+
+interface Envelope<T> {
+  code: number;
+  result?: T;
+}
+
+async function admin<T>(path: string, body: unknown): Promise<Envelope<T>> {
+  const response = await fetch(`${e2e.server.url}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': adminToken },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Envelope<T>;
+}
+
+/** The credit balance /me shows, e.g. "100.00 CREDIT". */
+async function creditOnMe(page: Page): Promise<string | null> {
+  return page.getByRole('region', { name: 'Balances' }).locator('dd').first().textContent();
+}
+
+/** The records' rows as the member reads them, newest first. */
+async function recordRows(page: Page): Promise<string[]> {
+  return page.locator('.credit-records .adm-list-item').allTextContents();
+}
+
+describe('credit withdrawal', () => {
+  it('grant, withdraw, pending record and balance across a reload, then the operator fails it and the member sees the refund', async () => {
+    const opened = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[6]] } });
+    const { page, problems } = opened;
+    const wallet = opened.wallet;
+    if (!wallet) throw new Error('this journey needs the test wallet');
+    await signInThroughInvite(page, wallet);
+
+    const grant = await admin<{ id: string; balanceAfter: string }>('/api/admin/grant', {
+      address: wallet.address,
+      asset: 'CREDIT',
+      amount: '100',
+      requestId: randomUUID(),
+      memo: 'e2e',
+    });
+    expect(grant).toMatchObject({ code: 0, result: { balanceAfter: '100' } });
+
+    await page.goto('/me');
+    await expect.poll(() => creditOnMe(page), { timeout: 10_000 }).toBe('100.00 CREDIT');
+    await screenshot(page, 'credit-1-granted');
+
+    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
+    await page.waitForURL('**/me?sheet=withdraw');
+    const sheet = page.getByRole('dialog', { name: 'Withdraw credit' });
+    await sheet.waitFor();
+    await sheet.getByLabel('Amount (CREDIT)').fill('12.5');
+    await expect.poll(() => sheet.getByText('You receive').locator('xpath=following-sibling::dd').textContent()).toBe('11.50 CREDIT');
+    await screenshot(page, 'credit-2-amount');
+    await sheet.getByRole('button', { name: 'Next' }).click();
+    await sheet.getByRole('button', { name: 'Confirm withdrawal' }).waitFor();
+    await screenshot(page, 'credit-3-summary');
+
+    const answered = page.waitForResponse((response) => response.url().endsWith('/api/member/withdrawCredit'));
+    await sheet.getByRole('button', { name: 'Confirm withdrawal' }).click();
+    const withdrawal = (await (await answered).json()) as Envelope<{ id: string; amount: string; fee: string; status: string }>;
+    expect(withdrawal).toMatchObject({ code: 0, result: { amount: '12.5', fee: '1', status: 'pending' } });
+    const request = (await answered).request().postDataJSON() as { amount: string; requestId: string };
+    expect(request).toEqual({ amount: '12.5', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    await sheet.getByText('Withdrawal submitted').waitFor();
+    await screenshot(page, 'credit-4-submitted');
+
+    await sheet.getByRole('button', { name: 'View records' }).click();
+    await page.waitForURL('**/me/credit-records');
+    await expect.poll(() => recordRows(page), { timeout: 10_000 }).toEqual([
+      'WithdrawalBalance 87.50 · ' + (await todayInEnglish(page)) + '-12.50Pending',
+      'RewardBalance 100.00 · ' + (await todayInEnglish(page)) + '+100.00Done',
+    ]);
+    await screenshot(page, 'credit-5-pending-record');
+
+    await page.reload();
+    await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(2);
+    expect((await recordRows(page))[0]).toContain('-12.50Pending');
+    await page.goto('/me');
+    await expect.poll(() => creditOnMe(page), { timeout: 10_000 }).toBe('87.50 CREDIT');
+    await screenshot(page, 'credit-6-balance-after-reload');
+
+    const id = withdrawal.result?.id ?? '';
+    const decided = await admin<{ status: string }>('/api/admin/withdrawal/decide', { id, status: 'failed' });
+    expect(decided).toMatchObject({ code: 0, result: { status: 'failed' } });
+
+    await page.goto('/me/credit-records');
+    await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(3);
+    const rows = await recordRows(page);
+    expect(rows[0]).toMatch(/^WithdrawalBalance 100\.00 · .*\+12\.50Done$/);
+    expect(rows[1]).toMatch(/^WithdrawalBalance 87\.50 · .*-12\.50Failed$/);
+    await screenshot(page, 'credit-7-refunded');
+
+    await page.getByRole('group', { name: 'Record type' }).getByRole('button', { name: 'Reward' }).click();
+    await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(1);
+    await page.goto('/me');
+    await expect.poll(() => creditOnMe(page), { timeout: 10_000 }).toBe('100.00 CREDIT');
+    await screenshot(page, 'credit-8-balance-refunded');
+    expect(problems.errors).toEqual([]);
+  });
+});
+
+/** Today's date as the records show it in English (UTC, medium style). */
+function todayInEnglish(page: Page): Promise<string> {
+  return page.evaluate(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date()));
+}
