@@ -14,6 +14,8 @@ import { ApiErrorName } from '../shared/errorNames';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
 import { checkAmount, normalizeAmount } from '../shared/amount';
+import { Decisions } from '../shared/transitionMeta';
+import type { TransitionMeta } from '../shared/transitionMeta';
 import type { AmountError } from '../shared/amount';
 
 /** The limits of app config (dappParam) and the member's balance (meInfo), as decimal strings. */
@@ -94,12 +96,14 @@ const limitsOf = (limits: WithdrawInput) => ({
 
 const codeIs = (code: number) => (_: unknown, params: { code: number }) => params.code === code;
 const apiError = (code: number): ErrorInfo => ({ name: ApiErrorName, code });
+const decided = { decision: Decisions.withdrawalRequestId };
 
 export const withdrawMachine = setup({
   types: {
     context: {} as WithdrawContext,
     events: {} as WithdrawEvent,
     input: {} as WithdrawInput,
+    transitionMeta: {} as TransitionMeta,
   },
   actors: {
     /** POST withdrawCredit { amount, requestId }; resolves with the envelope and never needs to throw. */
@@ -158,6 +162,8 @@ export const withdrawMachine = setup({
         'user.confirm': {
           target: 'submitting',
           actions: { type: 'assignRequestId', params: ({ event }) => ({ requestId: event.requestId }) },
+          meta: decided,
+          description: 'The event carries the request id the page just created; every retry of this confirmation reuses it.',
         },
         'user.edit': 'editing',
       },
@@ -185,35 +191,41 @@ export const withdrawMachine = setup({
             guard: { type: 'isInsufficientBalance', params: ({ event }) => ({ code: event.output.code }) },
             target: 'editing',
             actions: { type: 'assignRejection', params: ({ event }) => ({ code: event.output.code }) },
+            meta: decided,
             description: '3001: the balance is short; the member edits the amount, and a new confirmation gets a new id.',
           },
           {
             guard: { type: 'isOutOfLimits', params: ({ event }) => ({ code: event.output.code }) },
             target: 'editing',
             actions: { type: 'assignRejection', params: ({ event }) => ({ code: event.output.code }) },
+            meta: decided,
             description: "3002: outside min, max or today's cap (only the server knows today's total); edit the amount.",
           },
           {
             guard: { type: 'isRequestIdReused', params: ({ event }) => ({ code: event.output.code }) },
             target: 'editing',
             actions: { type: 'assignRejection', params: ({ event }) => ({ code: event.output.code }) },
+            meta: decided,
             description: '3003: the id was used with another body; the id is dropped and the next confirmation gets a new one.',
           },
           {
             guard: { type: 'isStillProcessing', params: ({ event }) => ({ code: event.output.code }) },
             target: 'failed',
             actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
+            meta: decided,
             description: '3005: the first send of this id is still running; a retry with the same id gets its outcome.',
           },
           {
             guard: { type: 'isRetryable', params: ({ event }) => ({ code: event.output.code }) },
             target: 'failed',
             actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
+            meta: decided,
             description: '-1, 4290, 5000: nothing decided yet; a retry with the same id is safe.',
           },
           {
             target: 'failed',
             actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
+            meta: decided,
             description: 'Any other code: kept with the same id, never a new one, since only the server knows what it did.',
           },
         ],
@@ -222,6 +234,7 @@ export const withdrawMachine = setup({
       on: {
         'user.cancel': {
           target: 'interrupted',
+          meta: decided,
           description: 'The member stops waiting; the request may still go through, so the id is kept.',
         },
       },

@@ -11,6 +11,8 @@ export const Decisions = {
   walletSwitchFailureKeepsConnection: '0003-wallet-switch-failure-keeps-connection',
   /** A stored session keeps the address its token belongs to. */
   sessionAddress: '0008-session-address',
+  /** Every retry of a confirmed withdrawal sends its request id; only 3001/3002/3003 drop it. */
+  withdrawalRequestId: '0011-withdrawal-request-id',
 } as const;
 
 export type Decision = (typeof Decisions)[keyof typeof Decisions];
