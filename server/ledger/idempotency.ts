@@ -67,6 +67,12 @@ const keyRow = z.object({
   result: z.unknown(),
 });
 
+// Row schemas at module level: zod compiles an object schema on first use, so one built per call costs a compile
+// per request (server/db/client.ts, rowsOf).
+const tokenRow = z.object({ token: z.string() });
+const oneRow = z.object({ one: z.number() });
+const storedRejection = z.object({ message: z.string() });
+
 let claims = 0;
 
 /** Claims the key, or takes over a claim whose lease ran out; true when this attempt owns it. */
@@ -82,7 +88,7 @@ async function claim(db: Db, request: IdempotentRequest, bodyHash: string, token
           WHERE idempotency_keys.status = 'running' AND idempotency_keys.lease_until < excluded.created_at
             AND idempotency_keys.body_hash = excluded.body_hash
         RETURNING claim_token AS "token"`,
-    z.object({ token: z.string() }),
+    tokenRow,
   );
   return rows[0]?.token === token;
 }
@@ -96,7 +102,7 @@ async function complete(db: Db, request: IdempotentRequest, token: string, code:
         WHERE scope = ${request.scope}::text AND endpoint = ${request.endpoint}::text AND request_id = ${request.requestId}::text
           AND claim_token = ${token}::text AND status = 'running'
         RETURNING 1 AS "one"`,
-    z.object({ one: z.number() }),
+    oneRow,
   );
   return rows.length === 1;
 }
@@ -155,7 +161,7 @@ export async function runOnce<S extends zm.ZodMiniType>(
     if (row.bodyHash !== bodyHash) throw new RequestIdReusedError();
     if (row.status !== 'done' || row.code === null) throw new RequestInProgressError();
     if (row.code === ApiCode.ok) return zm.parse(resultSchema, row.result);
-    const stored = z.object({ message: z.string() }).safeParse(row.result);
+    const stored = storedRejection.safeParse(row.result);
     throw errorOfApiCode(row.code as ApiCodeValue, stored.success ? stored.data.message : '');
   }
   throw new RequestInProgressError();

@@ -19,6 +19,10 @@ const recordRow = z.object({
   createdAt: z.coerce.date(),
 });
 
+const countRow = z.object({ total: z.number().int() });
+const summaryRow = z.object({ asset: z.enum(['CREDIT', 'WPOS']), members: bigintText, system: bigintText, negative: z.number().int() });
+const idRow = z.object({ id: z.number().int() });
+
 export type CreditRecordType = z.output<typeof recordRow>['type'];
 
 export interface CreditRecord {
@@ -59,7 +63,7 @@ export async function listCreditRecords(
   const [count] = await queryRows(
     db,
     sql`SELECT count(*)::int AS total FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}`,
-    z.object({ total: z.number().int() }),
+    countRow,
   );
   const rows = await queryRows(
     db,
@@ -117,7 +121,7 @@ export async function ledgerSummary(db: Db): Promise<LedgerSummary> {
           (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE asset = asset.name AND account_id < 1000) AS system,
           (SELECT count(*)::int FROM ledger_accounts WHERE asset = asset.name AND member_id IS NOT NULL AND balance < 0) AS negative
         FROM (VALUES ('CREDIT'), ('WPOS')) AS asset(name)`,
-    z.object({ asset: z.enum(['CREDIT', 'WPOS']), members: bigintText, system: bigintText, negative: z.number().int() }),
+    summaryRow,
   );
   const zero: AssetTotals = { members: 0n, system: 0n, total: 0n };
   const assets: Record<Asset, AssetTotals> = { CREDIT: zero, WPOS: zero };
@@ -139,6 +143,6 @@ export async function ledgerSummary(db: Db): Promise<LedgerSummary> {
  * const memberId = await memberIdByAddress(tx, '0xAb…');
  */
 export async function memberIdByAddress(db: Db, address: string): Promise<number | undefined> {
-  const [row] = await queryRows(db, sql`SELECT id FROM members WHERE address = ${address}::text`, z.object({ id: z.number().int() }));
+  const [row] = await queryRows(db, sql`SELECT id FROM members WHERE address = ${address}::text`, idRow);
   return row?.id;
 }

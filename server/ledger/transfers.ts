@@ -21,6 +21,7 @@ const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((valu
 
 const memberLegRow = z.object({ transferId: bigintText, entryId: bigintText, balanceAfter: bigintText });
 export type MemberLeg = z.output<typeof memberLegRow>;
+const transferIdRow = z.object({ transferId: bigintText });
 
 export interface MemberTransfer {
   asset: Asset;
@@ -158,7 +159,7 @@ export async function moveBetweenSystemAccounts(tx: Db, transfer: SystemTransfer
           SELECT id, ${toAccountId}::int, ${asset}::text, ${amount}::bigint, ${now}::timestamptz FROM transfer
         )
         SELECT id AS "transferId" FROM transfer`,
-    z.object({ transferId: bigintText }),
+    transferIdRow,
   );
   if (!row) throw new Error('system transfer wrote nothing');
   return row.transferId;

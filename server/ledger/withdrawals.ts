@@ -19,6 +19,9 @@ const ISSUANCE = systemAccountId('CREDIT', 'issuance');
 
 const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
+const lockedRow = z.object({ config: z.unknown(), balance: bigintText.nullable() });
+const idRow = z.object({ id: bigintText });
+
 export type WithdrawalStatus = 'pending' | 'done' | 'failed';
 
 export interface WithdrawalResult {
@@ -55,7 +58,7 @@ export async function withdrawCredit(tx: Db, input: { memberId: number; amount: 
         FROM app_config c
         LEFT JOIN (SELECT balance FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'CREDIT' FOR UPDATE) a ON true
         WHERE c.id = 1`,
-    z.object({ config: z.unknown(), balance: bigintText.nullable() }),
+    lockedRow,
   );
   if (!locked) throw new Error('app_config is empty: run the seed');
   const config = appConfigSchema.parse(locked.config);
@@ -102,7 +105,7 @@ export async function withdrawCredit(tx: Db, input: { memberId: number; amount: 
           SELECT transfer.id, transfer.credit_account_id, 'CREDIT', transfer.amount, NULL, NULL, NULL, ${now}::timestamptz FROM transfer
         )
         SELECT withdrawal.id FROM withdrawal`,
-    z.object({ id: bigintText }),
+    idRow,
   );
   // The balance was checked under the lock, which this transaction still holds: no row means the daily cap.
   if (!row) throw new AmountOutOfLimitsError();
