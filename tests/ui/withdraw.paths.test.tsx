@@ -230,7 +230,7 @@ describe('/me: the withdrawal sheet', () => {
     expect(next().hasAttribute('disabled')).toBe(false);
   });
 
-  it('opens from /me with its state in the URL, and the back button closes it', async () => {
+  it('opens from /me with its state in the URL and focus inside; the back button and Escape close it', async () => {
     const app = await renderApp({ path: '/me', stored: signedIn, api: (api) => api.answer('meInfo', { code: 0, result: member }) });
     const t = translated(app);
     await app.user.click(await screen.findByRole('button', { name: t('me:credit.withdraw') }));
@@ -240,6 +240,13 @@ describe('/me: the withdrawal sheet', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(app.router.state.location.search).toBe('');
     expect(screen.getByRole('link', { name: t('me:credit.records') }).getAttribute('href')).toBe('/me/credit-records');
+
+    await app.user.click(screen.getByRole('button', { name: t('me:credit.withdraw') }));
+    await screen.findByRole('dialog', { name: t('credit:withdraw.title') });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('dialog')));
+    await app.user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(app.router.state.location.search).toBe('');
   });
 
   it('closes with its close button when opened directly, and shows the records after a withdrawal', async () => {

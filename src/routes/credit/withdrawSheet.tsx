@@ -3,7 +3,8 @@ import Button from 'antd-mobile/es/components/button';
 import List from 'antd-mobile/es/components/list';
 import Popup from 'antd-mobile/es/components/popup';
 import { CheckCircleOutline, CloseOutline } from 'antd-mobile-icons';
-import type { ChangeEvent, FormEvent } from 'react';
+import { useCallback } from 'react';
+import type { ChangeEvent, FormEvent, KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withdrawMachine } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawInput } from '../../../machines/credit/withdrawMachine';
@@ -54,6 +55,11 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
   const { api, auth, config } = useRootActors();
   const member = useSelector(auth, selectMember);
   const dappParam = useSelector(config, selectDappParam);
+  const focusDialog = useCallback((node: HTMLDivElement | null) => node?.focus(), []);
+  // antd-mobile's Popup neither moves focus nor listens for Escape: the sheet does both, as a dialog should.
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.key === 'Escape') onClose();
+  };
   const input: WithdrawInput | null =
     member && dappParam
       ? {
@@ -67,7 +73,7 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
 
   return (
     <Popup visible position="bottom" onMaskClick={onClose} onClose={onClose} bodyClassName="sheet">
-      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className="sheet-content">
+      <div ref={focusDialog} role="dialog" aria-modal="true" aria-labelledby={titleId} className="sheet-content" tabIndex={-1} onKeyDown={onKeyDown}>
         <header className="sheet-head">
           <h2 id={titleId} className="sheet-title">
             {t('credit:withdraw.title')}
