@@ -18,6 +18,7 @@ export const endpoints = {
   team: member.team,
   teamSearch: member.teamSearch,
   wposProfit: wpos.wposProfit,
+  wposRecord: wpos.wposRecord,
   getRentValidBindMemberAddress: wpos.getRentValidBindMemberAddress,
   transferWpos: wpos.transferWpos,
   flashExchange: wpos.flashExchange,

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { addressSchema, amountSchema, balanceSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import { addressSchema, amountSchema, balanceSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema, signedAmountSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 export const wposProfit = defineEndpoint({
@@ -13,6 +13,26 @@ export const wposProfit = defineEndpoint({
     totalProfit: balanceSchema,
     todayProfit: balanceSchema,
   }),
+});
+
+export const wposRecordTypeSchema = z.enum(['transfer', 'exchange', 'reward', 'distribution']);
+export const wposRecordSchema = z.object({
+  id: z.string(),
+  type: wposRecordTypeSchema,
+  amount: signedAmountSchema,
+  balanceAfter: balanceSchema,
+  counterparty: z.optional(addressSchema),
+  createdAt: isoDateSchema,
+});
+
+export const wposRecord = defineEndpoint({
+  method: 'GET',
+  path: '/api/member/wposRecord',
+  access: 'member',
+  summary: 'WPOS records, newest first (added)',
+  query: z.extend(pageQuerySchema, { type: z.optional(wposRecordTypeSchema) }),
+  body: undefined,
+  result: pageOf(wposRecordSchema),
 });
 
 export const getRentValidBindMemberAddress = defineEndpoint({

@@ -1,5 +1,5 @@
 /**
- * Reads of the ledger: a member's records (creditRecord, later wposRecord) and the operator's totals. Writes are in
+ * Reads of the ledger: a member's records (creditRecord, wposRecord) and the operator's totals. Writes are in
  * transfers.ts and withdrawals.ts.
  */
 import { sql } from 'drizzle-orm';
@@ -12,7 +12,7 @@ const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((valu
 
 const recordRow = z.object({
   id: bigintText,
-  type: z.enum(['withdraw', 'exchange', 'order', 'reward', 'transfer']),
+  type: z.string(),
   amount: bigintText,
   balanceAfter: bigintText,
   status: z.enum(['pending', 'done', 'failed']),
@@ -23,7 +23,10 @@ const countRow = z.object({ total: z.number().int() });
 const summaryRow = z.object({ asset: z.enum(['CREDIT', 'WPOS']), members: bigintText, system: bigintText, negative: z.number().int() });
 const idRow = z.object({ id: z.number().int() });
 
-export type CreditRecordType = z.output<typeof recordRow>['type'];
+const CREDIT_TYPES = ['withdraw', 'exchange', 'order', 'reward', 'transfer'] as const;
+const WPOS_TYPES = ['transfer', 'exchange', 'reward', 'distribution'] as const;
+export type CreditRecordType = (typeof CREDIT_TYPES)[number];
+export type WposRecordType = (typeof WPOS_TYPES)[number];
 
 export interface CreditRecord {
   id: string;
@@ -34,6 +37,14 @@ export interface CreditRecord {
   createdAt: string;
 }
 
+export interface WposRecord {
+  id: string;
+  type: WposRecordType;
+  amount: string;
+  balanceAfter: string;
+  createdAt: string;
+}
+
 export interface RecordPage<T> {
   list: T[];
   total: number;
@@ -41,24 +52,18 @@ export interface RecordPage<T> {
   pageSize: number;
 }
 
-/**
- * A page of a member's CREDIT records, newest first: one per ledger entry on the member's account, with its signed
- * amount and the balance after it. A withdrawal's debit shows the withdrawal's status; every other record, the
- * refund of a failed withdrawal included, is done.
- *
- * @param db - database handle
- * @param query - member, page, page size, optional type
- * @returns the page
- * @example
- * const page = await listCreditRecords(db, { memberId, page: 1, pageSize: 20 });
- */
-export async function listCreditRecords(
-  db: Db,
-  query: { memberId: number; page: number; pageSize: number; type?: CreditRecordType | undefined },
-): Promise<RecordPage<CreditRecord>> {
+interface RecordQuery {
+  memberId: number;
+  page: number;
+  pageSize: number;
+  type?: string | undefined;
+}
+
+/** A page of the entries on a member's account of one asset, newest first, with the transfer's type. */
+async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<RecordPage<z.output<typeof recordRow>>> {
   const { memberId, page, pageSize } = query;
   const type = query.type ?? null;
-  const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'CREDIT')
+  const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = ${asset}::text)
     AND (${type}::text IS NULL OR t.type = ${type}::text)`;
   const [count] = await queryRows(
     db,
@@ -74,18 +79,60 @@ export async function listCreditRecords(
         ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${(page - 1) * pageSize}::int`,
     recordRow,
   );
+  return { list: rows, total: count?.total ?? 0, page, pageSize };
+}
+
+function typeIn<T extends string>(types: readonly T[], type: string): T {
+  if (!(types as readonly string[]).includes(type)) throw new Error(`ledger transfer type ${type} on a member account`);
+  return type as T;
+}
+
+/**
+ * A page of a member's CREDIT records, newest first: one per ledger entry on the member's account, with its signed
+ * amount and the balance after it. A withdrawal's debit shows the withdrawal's status; every other record, the
+ * refund of a failed withdrawal included, is done.
+ *
+ * @param db - database handle
+ * @param query - member, page, page size, optional type
+ * @returns the page
+ * @example
+ * const page = await listCreditRecords(db, { memberId, page: 1, pageSize: 20 });
+ */
+export async function listCreditRecords(db: Db, query: RecordQuery & { type?: CreditRecordType | undefined }): Promise<RecordPage<CreditRecord>> {
+  const page = await listRecords(db, 'CREDIT', query);
   return {
-    list: rows.map((row) => ({
+    ...page,
+    list: page.list.map((row) => ({
       id: row.id.toString(),
-      type: row.type,
+      type: typeIn(CREDIT_TYPES, row.type),
       amount: formatMinor(row.amount),
       balanceAfter: formatMinor(row.balanceAfter),
       status: row.status,
       createdAt: row.createdAt.toISOString(),
     })),
-    total: count?.total ?? 0,
-    page,
-    pageSize,
+  };
+}
+
+/**
+ * A page of a member's WPOS records, newest first, as listCreditRecords (no status: WPOS movements are immediate).
+ *
+ * @param db - database handle
+ * @param query - member, page, page size, optional type
+ * @returns the page
+ * @example
+ * const page = await listWposRecords(db, { memberId, page: 1, pageSize: 20 });
+ */
+export async function listWposRecords(db: Db, query: RecordQuery & { type?: WposRecordType | undefined }): Promise<RecordPage<WposRecord>> {
+  const page = await listRecords(db, 'WPOS', query);
+  return {
+    ...page,
+    list: page.list.map((row) => ({
+      id: row.id.toString(),
+      type: typeIn(WPOS_TYPES, row.type),
+      amount: formatMinor(row.amount),
+      balanceAfter: formatMinor(row.balanceAfter),
+      createdAt: row.createdAt.toISOString(),
+    })),
   };
 }
 

@@ -1,12 +1,12 @@
 /**
- * Members' money calls: creditRecord and withdrawCredit (API.md, "Member" and "Money"). Every call that moves money
+ * Members' money calls: creditRecord, wposRecord and withdrawCredit (API.md, "Member" and "Money"). Every call that moves money
  * goes through runOnce (server/ledger/idempotency.ts): at most once per requestId.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
 import { runOnce } from '../ledger/idempotency';
 import { formatMinor, parseAmount } from '../ledger/money';
-import { listCreditRecords } from '../ledger/queries';
+import { listCreditRecords, listWposRecords } from '../ledger/queries';
 import { withdrawCredit } from '../ledger/withdrawals';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
@@ -24,6 +24,8 @@ import type { RouteDeps } from './deps';
 export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
     creditRecord: async ({ query, request }) => listCreditRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
+
+    wposRecord: async ({ query, request }) => listWposRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
     withdrawCredit: async ({ body, request }) => {
       const { memberId } = requireAuth(request);

@@ -60,6 +60,24 @@ describeWithDatabases('ledger', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
+  it('grants WPOS: a reward in wposRecord and meInfo, nothing in creditRecord', async () => {
+    const { app, alice } = await setup();
+    const body = envelope<{ id: string }>(await grant(app, { address: accounts.alice.address, asset: 'WPOS', amount: '3.25', requestId: randomUUID() }));
+    expect(body.code).toBe(0);
+    const me = envelope<{ creditBalance: string; wposBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(alice) }));
+    expect(me.result).toMatchObject({ creditBalance: '0', wposBalance: '3.25' });
+    const wpos = envelope(await app.inject({ method: 'GET', url: '/api/member/wposRecord', headers: authHeaders(alice) }));
+    expect(wpos.result).toEqual({
+      list: [{ id: body.result?.id, type: 'reward', amount: '3.25', balanceAfter: '3.25', createdAt: ctx.clock.now().toISOString() }],
+      total: 1,
+      page: 1,
+      pageSize: 20,
+    });
+    expect((await records(app, alice)).result?.total).toBe(0);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/member/wposRecord', headers: authHeaders(alice), query: { type: 'withdraw' } }), ApiCode.invalidParameters, 'type');
+    await expectBooksBalanced(ctx.db);
+  });
+
   it('withdraws: amount off the balance, fee to fees, the rest payable, pending; a repeat moves nothing', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');
