@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { issueToken } from '../../server/auth/tokens';
-import { members } from '../../server/db/schema';
+import { members, memberTree } from '../../server/db/schema';
 import { TEAM_SEARCH_LIMIT } from '../../server/members/team';
 import { bindRecommender } from '../../server/members/tree';
 import { SEED_INVITER, SEED_TEAM } from '../../server/seed/content';
@@ -73,6 +73,15 @@ describeWithDatabases('team', (ctx) => {
       page: 1,
       pageSize: 20,
     });
+  });
+
+  it('seeding the demo team again changes nothing', async () => {
+    await seed(ctx.db, { demoTeam: true });
+    const treeRows = async () => (await ctx.db.select().from(memberTree)).length;
+    const rows = await treeRows();
+    expect(rows).toBe(11);
+    await expectNoDbChange(ctx.db, () => seed(ctx.db, { demoTeam: true }));
+    expect(await treeRows()).toBe(rows);
   });
 
   it('counts levels from the caller: a member of the team sees its own subtree only', async () => {
