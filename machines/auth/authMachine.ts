@@ -157,6 +157,12 @@ export const authMachine = authSetup.createMachine({
         },
         ready: {
           description: 'The member record is loaded and kept; the member area shows it.',
+          on: {
+            'app.refreshProfile': {
+              target: 'loadingProfile',
+              description: 'Money moved (a withdrawal): meInfo is read again; the kept record shows meanwhile.',
+            },
+          },
         },
       },
     },

@@ -75,7 +75,8 @@ export type AuthEvent =
   | { type: 'user.retry' }
   | { type: 'wallet.accountChanged'; address: string }
   | { type: 'wallet.disconnected' }
-  | { type: 'server.tokenExpired' };
+  | { type: 'server.tokenExpired' }
+  | { type: 'app.refreshProfile' };
 
 /** Envelope code for an unknown, expired or revoked token (API.md "Codes"). */
 export const tokenRejectedCode = ApiCode.notSignedIn;

@@ -121,6 +121,9 @@ export const withdrawMachine = setup({
     assignFailure: assign((_, params: { code: number }) => ({ error: apiError(params.code) })),
     assignThrown: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
     clearError: assign({ error: null }),
+    reportWithdrawn: () => {
+      // Provided by the app: the member's balance changed, so meInfo is read again (auth app.refreshProfile).
+    },
   },
   guards: {
     isAmountValid: ({ context }) => checkAmount(context.amount, limitsOf(context.limits)) === null,
@@ -250,7 +253,8 @@ export const withdrawMachine = setup({
     },
     done: {
       type: 'final',
-      description: 'The withdrawal is recorded (pending until an operator decides): its amount, fee and status.',
+      entry: 'reportWithdrawn',
+      description: 'The withdrawal is recorded (pending until an operator decides): its amount, fee and status; the balance is read again.',
     },
     sessionEnded: {
       type: 'final',

@@ -18,6 +18,7 @@ const events: ModelEvent[] = [
   { type: 'user.cancel' },
   { type: 'user.signOut' },
   { type: 'user.retry' },
+  { type: 'app.refreshProfile' },
   { type: 'wallet.accountChanged', address: accountA.toLowerCase() },
   { type: 'wallet.accountChanged', address: accountB },
   { type: 'wallet.disconnected' },

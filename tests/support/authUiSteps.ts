@@ -126,6 +126,8 @@ export const mapAuthStep: StepMapper<AuthUiAction> = (step, { path, previous, in
       return action({ kind: 'api', endpoint: 'logout', answer: envelopeOf(event.output as { code: number }) });
     case 'xstate.error.actor.revokeToken':
       return unmapped('the API client never rejects: a failed logout is an answer with a code');
+    case 'app.refreshProfile':
+      return unmapped('sent by the withdrawal sheet when money moved, not by the sign-in pages (tests/ui/withdraw.paths.test.tsx drives it)');
     default:
       return type.startsWith('xstate.after.') ? action({ kind: 'clock', ms: delayOf(type) }) : unmapped('not a member, wallet or server event');
   }

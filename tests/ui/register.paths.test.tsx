@@ -78,6 +78,10 @@ describe('/login and /register: auth machine paths through the rendered pages', 
         reason: 'xstate.done.actor.loadUserInfo: the API client reports 1002 as server.tokenExpired before the answer reaches loadUserInfo',
       },
       {
+        key: 'auth.signedIn.ready|app.refreshProfile|0',
+        reason: 'app.refreshProfile: sent by the withdrawal sheet when money moved, not by the sign-in pages (tests/ui/withdraw.paths.test.tsx drives it)',
+      },
+      {
         key: 'auth.signingOut|xstate.error.actor.revokeToken|0',
         reason: 'xstate.error.actor.revokeToken: the API client never rejects: a failed logout is an answer with a code',
       },

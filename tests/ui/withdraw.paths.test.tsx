@@ -267,7 +267,10 @@ describe('/me: the withdrawal sheet', () => {
     await app.user.click(screen.getByRole('button', { name: t('me:credit.withdraw') }));
     await app.user.type(await screen.findByLabelText(t('credit:withdraw.amount.label')), '12.5');
     await app.user.click(screen.getByRole('button', { name: t('credit:withdraw.next') }));
+    const meInfoCalls = app.api.callsTo('meInfo').length;
     await app.user.click(screen.getByRole('button', { name: t('credit:withdraw.confirm.submit') }));
+    // Money moved: the balance behind the sheet is read again (auth app.refreshProfile).
+    await waitFor(() => expect(app.api.callsTo('meInfo')).toHaveLength(meInfoCalls + 1));
     await app.user.click(await screen.findByRole('button', { name: t('credit:withdraw.done.records') }));
     expect(await screen.findByRole('heading', { level: 1, name: t('credit:records.title') })).toBeTruthy();
     expect(app.api.callsTo('withdrawCredit').map((call) => call.body)).toEqual([{ amount: '12.5', requestId: withdrawRequestId }]);

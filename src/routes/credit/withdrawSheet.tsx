@@ -83,7 +83,13 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
           </button>
         </header>
         {input ? (
-          <WithdrawContext.Provider logic={withdrawMachine.provide({ actors: { submitWithdrawal: submitWithdrawal(api) } })} options={{ input }}>
+          <WithdrawContext.Provider
+            logic={withdrawMachine.provide({
+              actors: { submitWithdrawal: submitWithdrawal(api) },
+              actions: { reportWithdrawn: () => auth.send({ type: 'app.refreshProfile' }) },
+            })}
+            options={{ input }}
+          >
             <WithdrawFlow onClose={onClose} onShowRecords={onShowRecords} />
           </WithdrawContext.Provider>
         ) : (
