@@ -1,0 +1,66 @@
+/**
+ * Migration 0002 moves the balances that were columns on members into the ledger: one issuance transfer per member
+ * and asset, the member account holding the balance, the books at zero. Run on every database target from an
+ * empty database, applying the migration files in order by hand up to 0002.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { migrationsFolder, queryRows, type Database } from '../../server/db/client';
+import { databaseTargets } from './support/databases';
+import { expectBooksBalanced } from './support/ledger';
+
+async function apply(database: Database, file: string): Promise<void> {
+  const text = readFileSync(path.join(migrationsFolder, file), 'utf8');
+  for (const statement of text.split('--> statement-breakpoint')) {
+    if (statement.trim()) await database.db.execute(sql.raw(statement));
+  }
+}
+
+for (const target of databaseTargets) {
+  describe(`migration 0002 [${target.name}]`, { timeout: 60_000 }, () => {
+    let database: Database | undefined;
+
+    beforeAll(async () => {
+      database = await target.open();
+    }, 120_000);
+
+    afterAll(async () => {
+      await database?.close();
+    });
+
+    it('moves members’ balances into the ledger as issuance transfers', async () => {
+      if (!database) throw new Error('no database');
+      await apply(database, '0000_init.sql');
+      await apply(database, '0001_team_counters.sql');
+      await database.db.execute(
+        sql.raw(`INSERT INTO members (address, invite_code, credit_balance, wpos_balance) VALUES
+          ('0x${'a'.repeat(40)}', 'AAAA0001', 12500000, 3), ('0x${'b'.repeat(40)}', 'BBBB0002', 0, 0), ('0x${'c'.repeat(40)}', 'CCCC0003', 0, 7)`),
+      );
+      await apply(database, '0002_ledger.sql');
+      await apply(database, '0004_withdrawal_days.sql');
+      const big = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
+      const accounts = await queryRows(
+        database.db,
+        sql`SELECT m.invite_code AS code, a.asset, a.balance, a.version FROM ledger_accounts a JOIN members m ON m.id = a.member_id ORDER BY 1, 2`,
+        z.object({ code: z.string(), asset: z.string(), balance: big, version: big }),
+      );
+      expect(accounts).toEqual([
+        { code: 'AAAA0001', asset: 'CREDIT', balance: 12_500_000n, version: 1n },
+        { code: 'AAAA0001', asset: 'WPOS', balance: 3n, version: 1n },
+        { code: 'CCCC0003', asset: 'WPOS', balance: 7n, version: 1n },
+      ]);
+      const [system] = await queryRows(database.db, sql`SELECT count(*)::int AS n FROM ledger_accounts WHERE member_id IS NULL`, z.object({ n: z.number() }));
+      expect(system?.n).toBe(12);
+      const columns = await queryRows(
+        database.db,
+        sql`SELECT column_name AS name FROM information_schema.columns WHERE table_name = 'members' AND column_name LIKE '%balance%'`,
+        z.object({ name: z.string() }),
+      );
+      expect(columns).toEqual([]);
+      await expectBooksBalanced(database.db);
+    });
+  });
+}
