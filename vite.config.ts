@@ -26,14 +26,11 @@ export default defineConfig({
           groups: [
             // Everything the entry loads statically is one file: the automatic split of the vendor code between
             // the entry and the lazy routes cost ~2 KiB gzip over 9 requests, and kept the bundler from dropping
-            // unused contract schemas across chunk boundaries.
+            // unused contract schemas across chunk boundaries. Modules shared by lazy routes are split by the
+            // bundler as it sees fit: one "shared" file for them made /login load the list screens' code (22 KiB).
             { name: 'initial', tags: ['$initial'] },
-            // antd-mobile's ErrorBlock carries four illustrations (11 KiB gzip): only the pages that show a list
-            // state or an error load it, never /login.
-            { name: 'error-block', test: /[\\/]antd-mobile[\\/]es[\\/]components[\\/]error-block[\\/]|[\\/]src[\\/]components[\\/]ListState/ },
-            // App modules shared by two or more lazy routes (Page, StatusPanel, ...) in one file instead of one
-            // chunk each.
-            { name: 'shared', test: /[\\/]src[\\/]/, minShareCount: 2 },
+            // antd-mobile's animation stack (Popup, Toast, Dialog): one file every sheet shares, cached once.
+            { name: 'motion', test: /[\\/]node_modules[\\/](@react-spring|@use-gesture)[\\/]/ },
           ],
         },
       },

@@ -20,7 +20,8 @@ const SIGN_IN_BUDGET = 180 * 1024;
 const ROUTE_BUDGET = 30 * 1024;
 const ENTRY_KEY = 'index.html';
 const LOGIN_KEY = 'src/routes/login.tsx';
-const ROUTE_PATTERN = /^src\/routes\/[^/]+\.tsx$/;
+/** Route modules, and lazy parts a route loads on demand under a folder of src/routes (the withdrawal sheet). */
+const ROUTE_PATTERN = /^src\/routes\/(?:[^/]+\/)?[^/]+\.tsx$/;
 /**
  * Lazy chunks the app asks for as soon as it starts, after the first render: the contract schemas (the config
  * check and the first API call) and the wallet discovery (eager connect); viem's runtime only when a wallet is
@@ -74,7 +75,7 @@ async function buildSpa(repoRoot: string, outDir: string | undefined, modules: C
 }
 
 function routeName(key: string): string {
-  return path.basename(key, '.tsx');
+  return key.replace(/^src\/routes\//, '').replace(/\.tsx$/, '').replace('/', '.');
 }
 
 function firstLoadOf(manifest: Manifest, routeKey: string): Set<string> {
