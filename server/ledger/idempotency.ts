@@ -16,8 +16,9 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
-import { queryRows, type Db } from '../db/client';
+import { queryRows, rowsOf, type Db } from '../db/client';
 import { apiCodeOf, errorOfApiCode, RequestIdReusedError, RequestInProgressError } from '../errors';
+import { namedStatement } from './statements';
 
 /** How long a claim stays its owner's: longer than any request may run (buildApp's requestTimeout is 30 s). */
 export const CLAIM_LEASE_MS = 60_000;
@@ -75,36 +76,42 @@ const storedRejection = z.object({ message: z.string() });
 
 let claims = 0;
 
+const p = (name: string) => sql.placeholder(name);
+
+const claimStatement = namedStatement(
+  'idempotency_claim',
+  sql`INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, claim_token, status, lease_until, created_at)
+      VALUES (${p('scope')}::text, ${p('endpoint')}::text, ${p('requestId')}::text, ${p('bodyHash')}::text, ${p('token')}::text,
+        'running', ${p('leaseUntil')}::timestamptz, ${p('now')}::timestamptz)
+      ON CONFLICT (scope, endpoint, request_id) DO UPDATE
+        SET claim_token = excluded.claim_token, lease_until = excluded.lease_until
+        WHERE idempotency_keys.status = 'running' AND idempotency_keys.lease_until < excluded.created_at
+          AND idempotency_keys.body_hash = excluded.body_hash
+      RETURNING claim_token AS "token"`,
+);
+
+const completeStatement = namedStatement(
+  'idempotency_complete',
+  sql`UPDATE idempotency_keys
+      SET status = 'done', code = ${p('code')}::int, result = ${p('result')}::jsonb, completed_at = ${p('now')}::timestamptz
+      WHERE scope = ${p('scope')}::text AND endpoint = ${p('endpoint')}::text AND request_id = ${p('requestId')}::text
+        AND claim_token = ${p('token')}::text AND status = 'running'
+      RETURNING 1 AS "one"`,
+);
+
 /** Claims the key, or takes over a claim whose lease ran out; true when this attempt owns it. */
 async function claim(db: Db, request: IdempotentRequest, bodyHash: string, token: string): Promise<boolean> {
-  const leaseUntil = new Date(request.now.getTime() + CLAIM_LEASE_MS);
-  const rows = await queryRows(
-    db,
-    sql`INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, claim_token, status, lease_until, created_at)
-        VALUES (${request.scope}::text, ${request.endpoint}::text, ${request.requestId}::text, ${bodyHash}::text, ${token}::text,
-          'running', ${leaseUntil}::timestamptz, ${request.now}::timestamptz)
-        ON CONFLICT (scope, endpoint, request_id) DO UPDATE
-          SET claim_token = excluded.claim_token, lease_until = excluded.lease_until
-          WHERE idempotency_keys.status = 'running' AND idempotency_keys.lease_until < excluded.created_at
-            AND idempotency_keys.body_hash = excluded.body_hash
-        RETURNING claim_token AS "token"`,
-    tokenRow,
-  );
+  const { scope, endpoint, requestId, now } = request;
+  const leaseUntil = new Date(now.getTime() + CLAIM_LEASE_MS);
+  const rows = rowsOf(await claimStatement(db).execute({ scope, endpoint, requestId, bodyHash, token, leaseUntil, now }), tokenRow);
   return rows[0]?.token === token;
 }
 
 /** Stores the outcome if this attempt still owns the claim; false when it lost it (lease taken over). */
 async function complete(db: Db, request: IdempotentRequest, token: string, code: number, result: unknown): Promise<boolean> {
-  const rows = await queryRows(
-    db,
-    sql`UPDATE idempotency_keys
-        SET status = 'done', code = ${code}::int, result = ${JSON.stringify(result ?? null)}::jsonb, completed_at = ${request.now}::timestamptz
-        WHERE scope = ${request.scope}::text AND endpoint = ${request.endpoint}::text AND request_id = ${request.requestId}::text
-          AND claim_token = ${token}::text AND status = 'running'
-        RETURNING 1 AS "one"`,
-    oneRow,
-  );
-  return rows.length === 1;
+  const { scope, endpoint, requestId, now } = request;
+  const values = { scope, endpoint, requestId, token, code, result: JSON.stringify(result ?? null), now };
+  return rowsOf(await completeStatement(db).execute(values), oneRow).length === 1;
 }
 
 async function release(db: Db, request: IdempotentRequest, token: string): Promise<void> {

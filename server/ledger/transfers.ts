@@ -8,8 +8,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Db } from '../db/client';
+import { queryRows, rowsOf, type Db } from '../db/client';
 import type { Asset } from './accounts';
+import { namedStatement } from './statements';
 
 /**
  * The record types a member sees, plus two that only move between system accounts: `fee` (a withdrawal's fee, and
@@ -22,6 +23,37 @@ const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((valu
 const memberLegRow = z.object({ transferId: bigintText, entryId: bigintText, balanceAfter: bigintText });
 export type MemberLeg = z.output<typeof memberLegRow>;
 const transferIdRow = z.object({ transferId: bigintText });
+
+const p = (name: string) => sql.placeholder(name);
+
+/** creditMember's statement: the member account upserted under its row lock, the transfer and both entries. */
+const creditStatement = namedStatement(
+  'ledger_credit_member',
+  sql`WITH account AS (
+        INSERT INTO ledger_accounts (asset, kind, member_id, balance, version)
+        VALUES (${p('asset')}::text, 'member', ${p('memberId')}::int, ${p('amount')}::bigint, 1)
+        ON CONFLICT (member_id, asset) DO UPDATE
+          SET balance = ledger_accounts.balance + excluded.balance, version = ledger_accounts.version + 1
+        RETURNING id, balance, version
+      ), transfer AS (
+        INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, memo, created_at)
+        SELECT ${p('asset')}::text, ${p('type')}::text, ${p('systemAccountId')}::int, account.id, ${p('amount')}::bigint,
+          ${p('withdrawalId')}::bigint, ${p('memo')}::text, ${p('now')}::timestamptz
+        FROM account
+        RETURNING id
+      ), entries AS (
+        INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
+        SELECT transfer.id, ${p('systemAccountId')}::int, ${p('asset')}::text, -${p('amount')}::bigint, NULL, NULL, NULL, ${p('now')}::timestamptz
+        FROM transfer
+        UNION ALL
+        SELECT transfer.id, account.id, ${p('asset')}::text, ${p('amount')}::bigint, account.balance - ${p('amount')}::bigint, account.balance,
+          account.version, ${p('now')}::timestamptz
+        FROM transfer, account
+        RETURNING id, account_id
+      )
+      SELECT transfer.id AS "transferId", entries.id AS "entryId", account.balance AS "balanceAfter"
+      FROM transfer, account JOIN entries ON entries.account_id = account.id`,
+);
 
 export interface MemberTransfer {
   asset: Asset;
@@ -47,35 +79,17 @@ export interface MemberTransfer {
  */
 export async function creditMember(tx: Db, transfer: MemberTransfer): Promise<MemberLeg> {
   const { asset, type, memberId, systemAccountId, now } = transfer;
-  const amount = transfer.amount.toString();
-  const withdrawalId = transfer.withdrawalId?.toString() ?? null;
-  const [row] = await queryRows(
-    tx,
-    sql`WITH account AS (
-          INSERT INTO ledger_accounts (asset, kind, member_id, balance, version)
-          VALUES (${asset}::text, 'member', ${memberId}::int, ${amount}::bigint, 1)
-          ON CONFLICT (member_id, asset) DO UPDATE
-            SET balance = ledger_accounts.balance + excluded.balance, version = ledger_accounts.version + 1
-          RETURNING id, balance, version
-        ), transfer AS (
-          INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, memo, created_at)
-          SELECT ${asset}::text, ${type}::text, ${systemAccountId}::int, account.id, ${amount}::bigint, ${withdrawalId}::bigint,
-            ${transfer.memo ?? null}::text, ${now}::timestamptz
-          FROM account
-          RETURNING id
-        ), entries AS (
-          INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
-          SELECT transfer.id, ${systemAccountId}::int, ${asset}::text, -${amount}::bigint, NULL, NULL, NULL, ${now}::timestamptz FROM transfer
-          UNION ALL
-          SELECT transfer.id, account.id, ${asset}::text, ${amount}::bigint, account.balance - ${amount}::bigint, account.balance, account.version,
-            ${now}::timestamptz
-          FROM transfer, account
-          RETURNING id, account_id
-        )
-        SELECT transfer.id AS "transferId", entries.id AS "entryId", account.balance AS "balanceAfter"
-        FROM transfer, account JOIN entries ON entries.account_id = account.id`,
-    memberLegRow,
-  );
+  const values = {
+    asset,
+    type,
+    memberId,
+    systemAccountId,
+    amount: transfer.amount.toString(),
+    withdrawalId: transfer.withdrawalId?.toString() ?? null,
+    memo: transfer.memo ?? null,
+    now,
+  };
+  const [row] = rowsOf(await creditStatement(tx).execute(values), memberLegRow);
   if (!row) throw new Error('credit transfer wrote nothing');
   return row;
 }

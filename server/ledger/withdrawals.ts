@@ -7,9 +7,10 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { appConfigSchema } from '../config/appConfig';
-import { queryRows, type Db } from '../db/client';
+import { queryRows, rowsOf, type Db } from '../db/client';
 import { AlreadyDecidedError, AmountOutOfLimitsError, InsufficientBalanceError, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
+import { namedStatement } from './statements';
 import { formatMinor, parseAmount } from './money';
 import { creditMember, moveBetweenSystemAccounts } from './transfers';
 
@@ -21,6 +22,55 @@ const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((valu
 
 const lockedRow = z.object({ config: z.unknown(), balance: bigintText.nullable() });
 const idRow = z.object({ id: bigintText });
+
+const p = (name: string) => sql.placeholder(name);
+
+/** Locks the member's CREDIT account (if any) and reads the app config with it. */
+const lockStatement = namedStatement(
+  'ledger_withdraw_lock',
+  sql`SELECT c.value AS config, a.balance
+      FROM app_config c
+      LEFT JOIN (SELECT balance FROM ledger_accounts WHERE member_id = ${p('memberId')}::int AND asset = 'CREDIT' FOR UPDATE) a ON true
+      WHERE c.id = 1`,
+);
+
+/** The day total (refusing to pass the cap), the debit, the withdrawal, its two transfers and their entries. */
+const writeStatement = namedStatement(
+  'ledger_withdraw_write',
+  sql`WITH today AS (
+        INSERT INTO withdrawal_days (member_id, day, total) VALUES (${p('memberId')}::int, ${p('day')}::date, ${p('amount')}::bigint)
+        ON CONFLICT (member_id, day) DO UPDATE SET total = withdrawal_days.total + excluded.total
+          WHERE withdrawal_days.total + excluded.total <= ${p('cap')}::bigint
+        RETURNING total
+      ), account AS (
+        UPDATE ledger_accounts SET balance = balance - ${p('amount')}::bigint, version = version + 1
+        WHERE member_id = ${p('memberId')}::int AND asset = 'CREDIT' AND balance >= ${p('amount')}::bigint AND EXISTS (SELECT 1 FROM today)
+        RETURNING id, balance, version
+      ), withdrawal AS (
+        INSERT INTO withdrawals (member_id, amount, fee, status, created_at)
+        SELECT ${p('memberId')}::int, ${p('amount')}::bigint, ${p('fee')}::bigint, 'pending', ${p('now')}::timestamptz FROM account
+        RETURNING id
+      ), transfer AS (
+        INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, created_at)
+        SELECT 'CREDIT', 'withdraw', account.id, ${sql.raw(String(PAYABLE))}, ${p('amount')}::bigint, withdrawal.id, ${p('now')}::timestamptz
+        FROM account, withdrawal
+        UNION ALL
+        SELECT 'CREDIT', 'fee', ${sql.raw(String(PAYABLE))}, ${sql.raw(String(FEES))}, ${p('fee')}::bigint, withdrawal.id, ${p('now')}::timestamptz
+        FROM withdrawal WHERE ${p('fee')}::bigint > 0
+        RETURNING id, type, debit_account_id, credit_account_id, amount
+      ), entries AS (
+        INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
+        SELECT transfer.id, account.id, 'CREDIT', -transfer.amount, account.balance + transfer.amount, account.balance, account.version,
+          ${p('now')}::timestamptz
+        FROM transfer JOIN account ON account.id = transfer.debit_account_id
+        UNION ALL
+        SELECT transfer.id, transfer.debit_account_id, 'CREDIT', -transfer.amount, NULL, NULL, NULL, ${p('now')}::timestamptz
+        FROM transfer WHERE transfer.type = 'fee'
+        UNION ALL
+        SELECT transfer.id, transfer.credit_account_id, 'CREDIT', transfer.amount, NULL, NULL, NULL, ${p('now')}::timestamptz FROM transfer
+      )
+      SELECT withdrawal.id FROM withdrawal`,
+);
 
 export type WithdrawalStatus = 'pending' | 'done' | 'failed';
 
@@ -52,14 +102,7 @@ function utcDay(now: Date): string {
  */
 export async function withdrawCredit(tx: Db, input: { memberId: number; amount: bigint; now: Date }): Promise<WithdrawalResult> {
   const { memberId, amount, now } = input;
-  const [locked] = await queryRows(
-    tx,
-    sql`SELECT c.value AS config, a.balance
-        FROM app_config c
-        LEFT JOIN (SELECT balance FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'CREDIT' FOR UPDATE) a ON true
-        WHERE c.id = 1`,
-    lockedRow,
-  );
+  const [locked] = rowsOf(await lockStatement(tx).execute({ memberId }), lockedRow);
   if (!locked) throw new Error('app_config is empty: run the seed');
   const config = appConfigSchema.parse(locked.config);
   const fee = parseAmount(config.withdrawFee);
@@ -70,41 +113,8 @@ export async function withdrawCredit(tx: Db, input: { memberId: number; amount: 
   const feeText = fee.toString();
   const cap = parseAmount(config.dailyWithdrawCap);
   if (amount > cap) throw new AmountOutOfLimitsError();
-  const [row] = await queryRows(
-    tx,
-    sql`WITH today AS (
-          INSERT INTO withdrawal_days (member_id, day, total) VALUES (${memberId}::int, ${utcDay(now)}::date, ${amountText}::bigint)
-          ON CONFLICT (member_id, day) DO UPDATE SET total = withdrawal_days.total + excluded.total
-            WHERE withdrawal_days.total + excluded.total <= ${cap.toString()}::bigint
-          RETURNING total
-        ), account AS (
-          UPDATE ledger_accounts SET balance = balance - ${amountText}::bigint, version = version + 1
-          WHERE member_id = ${memberId}::int AND asset = 'CREDIT' AND balance >= ${amountText}::bigint AND EXISTS (SELECT 1 FROM today)
-          RETURNING id, balance, version
-        ), withdrawal AS (
-          INSERT INTO withdrawals (member_id, amount, fee, status, created_at)
-          SELECT ${memberId}::int, ${amountText}::bigint, ${feeText}::bigint, 'pending', ${now}::timestamptz FROM account
-          RETURNING id
-        ), transfer AS (
-          INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, created_at)
-          SELECT 'CREDIT', 'withdraw', account.id, ${PAYABLE}::int, ${amountText}::bigint, withdrawal.id, ${now}::timestamptz
-          FROM account, withdrawal
-          UNION ALL
-          SELECT 'CREDIT', 'fee', ${PAYABLE}::int, ${FEES}::int, ${feeText}::bigint, withdrawal.id, ${now}::timestamptz
-          FROM withdrawal WHERE ${feeText}::bigint > 0
-          RETURNING id, type, debit_account_id, credit_account_id, amount
-        ), entries AS (
-          INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
-          SELECT transfer.id, account.id, 'CREDIT', -transfer.amount, account.balance + transfer.amount, account.balance, account.version,
-            ${now}::timestamptz
-          FROM transfer JOIN account ON account.id = transfer.debit_account_id
-          UNION ALL
-          SELECT transfer.id, transfer.debit_account_id, 'CREDIT', -transfer.amount, NULL, NULL, NULL, ${now}::timestamptz
-          FROM transfer WHERE transfer.type = 'fee'
-          UNION ALL
-          SELECT transfer.id, transfer.credit_account_id, 'CREDIT', transfer.amount, NULL, NULL, NULL, ${now}::timestamptz FROM transfer
-        )
-        SELECT withdrawal.id FROM withdrawal`,
+  const [row] = rowsOf(
+    await writeStatement(tx).execute({ memberId, amount: amountText, fee: feeText, cap: cap.toString(), day: utcDay(now), now }),
     idRow,
   );
   // The balance was checked under the lock, which this transaction still holds: no row means the daily cap.
