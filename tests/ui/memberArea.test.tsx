@@ -118,6 +118,13 @@ describe('/team and /team/search', () => {
     expect(await screen.findByText('No address in your team matches')).toBeTruthy();
   });
 
+  it('says what can be searched before anything is typed', async () => {
+    const app = await renderApp({ path: '/team/search', stored: signedIn });
+    await heading('Search the team');
+    expect(screen.getByText('Search your whole team by address')).toBeTruthy();
+    expect(app.api.callsTo('teamSearch')).toEqual([]);
+  });
+
   it('shows a failed search with a retry', async () => {
     const app = await renderApp({ path: '/team/search', stored: signedIn, api: (api) => api.failNetwork('teamSearch', { once: true }) });
     await app.user.type(await screen.findByRole('searchbox'), 'abcd');
@@ -161,6 +168,30 @@ describe('announcements and about', () => {
     await app.user.click(screen.getByRole('button', { name: 'Back to announcements' }));
     await heading('Announcements');
     expect(await screen.findByText('No announcements yet')).toBeTruthy();
+  });
+
+  it('shows a notice loading, then its error with a retry', async () => {
+    const app = await renderApp({ path: '/me/announcement/detail/welcome', stored: signedIn, api: (api) => api.hold('noticeDetail', { once: true }) });
+    await heading('Announcement');
+    expect(screen.getAllByRole('status').map((element) => element.textContent)).toContain('Loading…');
+    (await app.api.next('noticeDetail')).failNetwork();
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Network problem. Please try again later.');
+    app.api.answer('noticeDetail', { code: 0, result: { ...notice, content: '<p>Back again</p>' } });
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Back again')).toBeTruthy();
+  });
+
+  it('treats a malformed notice id (1001) as not found', async () => {
+    await renderApp({ path: '/me/announcement/detail/bad%20id!', stored: signedIn, api: (api) => api.answer('noticeDetail', { code: 1001 }) });
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Announcement not found');
+  });
+
+  it('shows the about page failing with a retry', async () => {
+    const app = await renderApp({ path: '/me/about', stored: signedIn, api: (api) => api.answer('aboutOur', { code: 5000 }, { once: true }) });
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'The server is busy. Please try again later.');
+    app.api.answer('aboutOur', { code: 0, result: { title: 'About', content: '<p>We are</p>' } });
+    await app.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('We are')).toBeTruthy();
   });
 
   it('loads the about page again in the language the member switches to', async () => {
