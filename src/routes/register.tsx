@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import List from 'antd-mobile/es/components/list';
 import { UserAddOutline } from 'antd-mobile-icons';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +8,7 @@ import { useRootActors } from '../app/RootActorsContext';
 import { errorKey } from '../app/errorKey';
 import { paths } from '../app/paths';
 import { selectAuthError, selectAuthView, selectRegisterRedirect } from '../app/selectors';
-import { ErrorText } from '../components/ErrorText';
+import { FormField } from '../components/FormField';
 import { Notice } from '../components/Notice';
 import { StatusPanel } from '../components/StatusPanel';
 import { Screen } from './shared/Screen';
@@ -48,25 +47,15 @@ export function Component() {
         </div>
       ) : (
         <form onSubmit={submit} noValidate className="form">
-          <List mode="card" className="form-list">
-            <List.Item>
-              <label htmlFor="inviteCode" className="field-label">
-                {t('register:inviteCode.label')}
-              </label>
-              <input
-                id="inviteCode"
-                name="inviteCode"
-                className="field-input"
-                defaultValue={inviteCode ?? ''}
-                placeholder={t('register:inviteCode.placeholder')}
-                autoComplete="off"
-                autoCapitalize="characters"
-                aria-invalid={errorText ? true : undefined}
-                aria-describedby={errorText ? 'inviteCode-error' : undefined}
-              />
-              {errorText ? <ErrorText id="inviteCode-error" text={errorText} /> : null}
-            </List.Item>
-          </List>
+          <FormField
+            id="inviteCode"
+            name="inviteCode"
+            label={t('register:inviteCode.label')}
+            defaultValue={inviteCode ?? ''}
+            placeholder={t('register:inviteCode.placeholder')}
+            autoCapitalize="characters"
+            error={errorText}
+          />
           <div className="form-actions">
             <Button type="submit" block color="primary" size="large" shape="rounded">
               {t('register:bind.label')}

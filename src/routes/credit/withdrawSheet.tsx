@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import List from 'antd-mobile/es/components/list';
 import Popup from 'antd-mobile/es/components/popup';
 import { CheckCircleOutline, CloseOutline } from 'antd-mobile-icons';
 import { useCallback } from 'react';
@@ -29,6 +28,7 @@ import { errorKey } from '../../app/errorKey';
 import { selectDappParam, selectMember } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
 import { ErrorText } from '../../components/ErrorText';
+import { FormField } from '../../components/FormField';
 import { ListState } from '../../components/ListState';
 import { StatusPanel } from '../../components/StatusPanel';
 import { SummaryList } from '../../components/SummaryList';
@@ -157,29 +157,17 @@ function AmountForm() {
   return (
     <form onSubmit={submit} noValidate className="form">
       <SummaryList rows={[{ label: t('credit:withdraw.available'), value: <AmountText amount={balance} symbol="CREDIT" locale={locale} /> }]} />
-      <List mode="card" className="form-list">
-        <List.Item>
-          <label htmlFor="withdraw-amount" className="field-label">
-            {t('credit:withdraw.amount.label')}
-          </label>
-          <input
-            id="withdraw-amount"
-            name="amount"
-            className="field-input"
-            inputMode="decimal"
-            autoComplete="off"
-            value={amount}
-            placeholder={t('credit:withdraw.amount.placeholder')}
-            onChange={(event: ChangeEvent<HTMLInputElement>) => actor.send({ type: 'field.change', value: event.target.value.trim() })}
-            aria-invalid={errorText ? true : undefined}
-            aria-describedby={errorText ? 'withdraw-amount-error withdraw-amount-limits' : 'withdraw-amount-limits'}
-          />
-          {errorText ? <ErrorText id="withdraw-amount-error" text={errorText} /> : null}
-          <p id="withdraw-amount-limits" className="hint">
-            {t('credit:withdraw.amount.limits', numbers)}
-          </p>
-        </List.Item>
-      </List>
+      <FormField
+        id="withdraw-amount"
+        name="amount"
+        label={t('credit:withdraw.amount.label')}
+        inputMode="decimal"
+        value={amount}
+        placeholder={t('credit:withdraw.amount.placeholder')}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => actor.send({ type: 'field.change', value: event.target.value.trim() })}
+        error={errorText}
+        hint={t('credit:withdraw.amount.limits', numbers)}
+      />
       <SummaryList
         rows={[
           { label: t('credit:withdraw.fee'), value: <AmountText amount={fee} symbol="CREDIT" locale={locale} /> },
