@@ -4,9 +4,9 @@
  * tokens in turn, until the deadline; answers latency and envelope code of every request.
  */
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { z } from 'zod';
+import { requestJson } from './net';
 
 const inputSchema = z.object({
   baseUrl: z.string(),
@@ -26,41 +26,14 @@ export interface LedgerLoadResult {
   codes: Record<string, number>;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-function post(url: URL, token: string, body: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: token },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('error', reject);
-        response.on('end', () => {
-          try {
-            resolve(z.object({ code: z.number() }).parse(JSON.parse(Buffer.concat(chunks).toString('utf8'))).code);
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(body);
-  });
-}
-
 async function runLoad(input: LedgerLoadInput): Promise<LedgerLoadResult> {
-  const url = new URL('/api/member/withdrawCredit', input.baseUrl);
+  const url = new URL('/api/member/withdrawCredit', input.baseUrl).href;
+  const envelope = z.object({ code: z.number() });
   let turn = 0;
   const one = async (): Promise<number> => {
     const token = input.tokens[turn++ % input.tokens.length] ?? '';
-    return post(url, token, JSON.stringify({ amount: input.amount, requestId: randomUUID() }));
+    const { body } = await requestJson(url, { method: 'POST', body: { amount: input.amount, requestId: randomUUID() }, headers: { authorization: token } });
+    return envelope.parse(body).code;
   };
   const lanes = async (until: number, record: (latency: number, code: number) => void): Promise<void> => {
     await Promise.all(

@@ -66,13 +66,16 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
  * server's rate.
  *
  * @param url - absolute http URL
- * @param init - method and JSON body (POST)
+ * @param init - method, JSON body (POST) and extra headers (authorization)
  * @returns the status and the parsed body
  * @throws when the connection fails or the body is not JSON
  * @example
  * const { status, body } = await requestJson(`${baseUrl}/api/member/loginNonce?address=${address}`);
  */
-export function requestJson(url: string, init: { method?: 'GET' | 'POST'; body?: unknown } = {}): Promise<{ status: number; body: unknown }> {
+export function requestJson(
+  url: string,
+  init: { method?: 'GET' | 'POST'; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: unknown }> {
   const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
   return new Promise((resolve, reject) => {
     const request = http.request(
@@ -80,7 +83,10 @@ export function requestJson(url: string, init: { method?: 'GET' | 'POST'; body?:
       {
         method: init.method ?? 'GET',
         agent,
-        headers: payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        headers: {
+          ...init.headers,
+          ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        },
       },
       (response) => {
         const chunks: Buffer[] = [];
