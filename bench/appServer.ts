@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { buildApp } from '../server/app';
 import { getAppConfig } from '../server/config/appConfig';
 import { openDatabase, type Database, type Db } from '../server/db/client';
@@ -80,6 +81,7 @@ export async function startBenchServer(storage: { url?: string | undefined; data
       logger: false,
       rateLimits: { loginNonce: UNLIMITED, memberSignLogin: UNLIMITED },
       adminToken: BENCH_ADMIN_TOKEN,
+      batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

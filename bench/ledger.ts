@@ -1,7 +1,7 @@
 /**
  * The ledger figure: acknowledged credit withdrawals per second through HTTP (POST withdrawCredit, a new
  * requestId each, from a worker thread over keep-alive connections), against the raw rate of the same work
- * issued directly on the database in the same run (runOnce + withdrawCredit, the handler's code without HTTP).
+ * issued directly on the database in the same run (the handler's withdrawal desk without HTTP).
  * Goals: ≥ 800/s on PGlite and ≥ 2,500/s on PostgreSQL through HTTP, and p99 ≤ 50 ms in the PGlite run.
  *
  * Set-up on the bench's own database: the withdrawal limits are raised (daily cap and maximum) so that only the
@@ -11,11 +11,10 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { endpoints } from '../api-schema/endpoints';
-import { runOnce } from '../server/ledger/idempotency';
+import { BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { parseAmount } from '../server/ledger/money';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
-import { withdrawCredit } from '../server/ledger/withdrawals';
+import { createCreditWithdrawals } from '../server/ledger/withdrawals';
 import type { BenchServer } from './appServer';
 import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
 import type { LedgerLoadInput, LedgerLoadResult } from './ledgerClient';
@@ -58,9 +57,13 @@ async function prepareMembers(server: BenchServer): Promise<{ tokens: string[]; 
   return { tokens, memberIds };
 }
 
-/** The same work as the route, called directly with CONNECTIONS in flight: the floor of the HTTP figure. */
-async function rawRate(server: BenchServer, memberIds: number[], seconds: number): Promise<number> {
+/**
+ * The same work as the route (the withdrawal desk: its batcher and ledger_withdraw_batch), called directly with
+ * CONNECTIONS in flight: the floor of the HTTP figure.
+ */
+async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], seconds: number): Promise<number> {
   const amount = parseAmount(AMOUNT);
+  const withdrawals = createCreditWithdrawals(server.db, BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres']);
   let done = 0;
   let turn = 0;
   const until = performance.now() + seconds * 1000;
@@ -69,9 +72,7 @@ async function rawRate(server: BenchServer, memberIds: number[], seconds: number
     Array.from({ length: CONNECTIONS }, async () => {
       while (performance.now() < until) {
         const memberId = memberIds[turn++ % memberIds.length] ?? 0;
-        const now = new Date();
-        const request = { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId: randomUUID(), body: { amount: AMOUNT }, now };
-        await runOnce(server.db, request, endpoints.withdrawCredit.result, (tx) => withdrawCredit(tx, { memberId, amount, now }));
+        await withdrawals.withdraw({ memberId, amount, requestId: randomUUID(), now: new Date() });
         done++;
       }
     }),
@@ -91,7 +92,7 @@ async function rawRate(server: BenchServer, memberIds: number[], seconds: number
  */
 export async function benchLedger(server: BenchServer, storage: 'pglite' | 'postgres', seconds: number): Promise<void> {
   const { tokens, memberIds } = await prepareMembers(server);
-  const raw = await rawRate(server, memberIds, Math.max(2, seconds / 2));
+  const raw = await rawRate(server, storage, memberIds, Math.max(2, seconds / 2));
   const input: LedgerLoadInput = {
     baseUrl: server.site.baseUrl,
     tokens,

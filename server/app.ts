@@ -22,6 +22,8 @@ import { registerStatic } from './plugins/static';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
+import { createTokenResolver } from './auth/tokens';
+import { createCreditWithdrawals } from './ledger/withdrawals';
 import type { RouteDeps } from './routes/deps';
 import type { RateLimitRule } from './routes/endpoint';
 import { memberRoutes } from './routes/member';
@@ -71,6 +73,8 @@ export interface BuildAppOptions {
   trustProxy?: boolean | number | readonly string[];
   /** ADMIN_TOKEN (at least 32 characters): enables the operator API under /api/admin; unset, those paths are 4004. */
   adminToken?: string | undefined;
+  /** Batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. */
+  batchesInFlight?: number;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -131,6 +135,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     signInSites,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
+    tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
+    withdrawals: createCreditWithdrawals(options.db, options.batchesInFlight ?? 1),
   };
 
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For

@@ -65,15 +65,15 @@ export function apiCodeOf(error: unknown): ApiCodeValue | undefined {
  * request did.
  *
  * @param apiCode - the stored envelope code
- * @param message - the stored message (the field name of a 1001)
+ * @param message - the stored message (the field name of a 1001); without it, the code's own message
  * @returns the error to throw
  * @example
  * throw errorOfApiCode(3001, 'Insufficient balance');
  */
-export function errorOfApiCode(apiCode: ApiCodeValue, message: string): Error {
+export function errorOfApiCode(apiCode: ApiCodeValue, message?: string): Error {
   const constructor = byApiCode.get(apiCode);
   if (!constructor) throw new Error(`no error class for code ${apiCode}`);
   const error = new constructor(message);
-  error.message = message;
+  if (message !== undefined) error.message = message;
   return error;
 }

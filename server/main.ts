@@ -3,6 +3,7 @@
  * migrations, seed, then listen. Stops cleanly on SIGINT/SIGTERM so in-flight requests finish and the database
  * is closed (PGlite flushes its files on close).
  */
+import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import { readEnv } from './env';
@@ -29,6 +30,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
     trustProxy: env.TRUST_PROXY,
     logger: { level: env.LOG_LEVEL },
     adminToken: env.ADMIN_TOKEN,
+    batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
   });
 
   let stopping = false;

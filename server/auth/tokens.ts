@@ -3,8 +3,9 @@
  * the database never yields a usable token. A token lives 7 days and dies at logout.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { preparedPerDb, type Db } from '../db/client';
+import { createBatcher } from '../ledger/batcher';
 import { members, tokens } from '../db/schema';
 import { creditAccount, creditAccountJoin, memberRecordColumns, recommender, wposAccount, wposAccountJoin, type MemberRecord } from '../members/members';
 
@@ -84,9 +85,33 @@ export async function issueToken(db: Db, memberId: number, now: Date): Promise<s
   return token;
 }
 
+interface TokenLookup {
+  tokenHash: string;
+  now: Date;
+}
+
 /**
- * Finds the member of a token that is known, unexpired and not revoked, with the member's meInfo columns, in one
- * statement (the token row, its member, the member's recommender and ledger accounts).
+ * Finds the members of tokens that are known, unexpired and not revoked, with each member's meInfo columns, in one
+ * statement (the token rows, their members, the recommenders and ledger accounts).
+ *
+ * @param db - database handle
+ * @param lookups - token hashes, each with the instant it is checked at
+ * @returns one auth context (or undefined: not valid) per lookup, in order
+ * @example
+ * const [auth] = await resolveTokenHashes(db, [{ tokenHash: hashToken(token), now: new Date() }]);
+ */
+export async function resolveTokenHashes(db: Db, lookups: readonly TokenLookup[]): Promise<(AuthContext | undefined)[]> {
+  const rows = await resolveQueryOf(db).execute({ hashes: [...new Set(lookups.map((lookup) => lookup.tokenHash))] });
+  const byHash = new Map(rows.map((row) => [row.tokenHash, row]));
+  return lookups.map(({ tokenHash, now }) => {
+    const row = byHash.get(tokenHash);
+    if (!row || row.expiresAt.getTime() <= now.getTime()) return undefined;
+    return { memberId: row.memberId, tokenHash, bound: row.recommenderId !== null || row.isRoot, member: row.member };
+  });
+}
+
+/**
+ * Finds the member of one token (resolveTokenHashes for one).
  *
  * @param db - database handle
  * @param token - the token from the request
@@ -96,23 +121,48 @@ export async function issueToken(db: Db, memberId: number, now: Date): Promise<s
  * const auth = await resolveToken(db, token, new Date());
  */
 export async function resolveToken(db: Db, token: string, now: Date): Promise<AuthContext | undefined> {
-  const tokenHash = hashToken(token);
-  const [row] = await resolveQueryOf(db).execute({ hash: tokenHash, now });
-  if (!row) return undefined;
-  return { memberId: row.memberId, tokenHash, bound: row.recommenderId !== null || row.isRoot, member: row.member };
+  const [auth] = await resolveTokenHashes(db, [{ tokenHash: hashToken(token), now }]);
+  return auth;
+}
+
+/** Reads the tokens of requests in batches (server/ledger/batcher.ts): one statement for all that arrived together. */
+export interface TokenResolver {
+  resolve(token: string, now: Date): Promise<AuthContext | undefined>;
+}
+
+/**
+ * The access hook's token reads, batched: on PGlite a statement's fixed cost is most of a short read's, so the
+ * requests that arrive in one turn of the event loop share one statement (ADR 0012).
+ *
+ * @param db - database handle
+ * @param maxInFlight - reads at once (BATCHES_IN_FLIGHT of the driver)
+ * @returns the resolver
+ * @example
+ * const auth = await createTokenResolver(db, 1).resolve(token, new Date());
+ */
+export function createTokenResolver(db: Db, maxInFlight: number): TokenResolver {
+  const batcher = createBatcher((lookups: TokenLookup[]) => resolveTokenHashes(db, lookups), { maxBatch: 128, maxInFlight });
+  return { resolve: (token, now) => batcher.submit({ tokenHash: hashToken(token), now }) };
 }
 
 /** Every authenticated request runs this statement, so it is built once per database handle. */
 const resolveQueryOf = preparedPerDb((db) =>
   db
-    .select({ memberId: tokens.memberId, recommenderId: members.recommenderId, isRoot: members.isRoot, member: memberRecordColumns })
+    .select({
+      tokenHash: tokens.hash,
+      expiresAt: tokens.expiresAt,
+      memberId: tokens.memberId,
+      recommenderId: members.recommenderId,
+      isRoot: members.isRoot,
+      member: memberRecordColumns,
+    })
     .from(tokens)
     .innerJoin(members, eq(members.id, tokens.memberId))
     .leftJoin(recommender, eq(recommender.id, members.recommenderId))
     .leftJoin(creditAccount, creditAccountJoin)
     .leftJoin(wposAccount, wposAccountJoin)
-    .where(and(eq(tokens.hash, sql.placeholder('hash')), isNull(tokens.revokedAt), gt(tokens.expiresAt, sql.placeholder('now'))))
-    .prepare('resolve_token'),
+    .where(and(sql`${tokens.hash} = ANY(${sql.placeholder('hashes')}::text[])`, isNull(tokens.revokedAt)))
+    .prepare('resolve_tokens'),
 );
 
 /**

@@ -311,9 +311,9 @@ export const ledgerEntries = pgTable(
 
 /**
  * The first outcome of each money request, by (scope, endpoint, requestId) (API.md, "Money: one ledger, at most once
- * per request id"). A request claims its key in a statement of its own (status running, with a claim token and a
- * lease), then stores its outcome in the same transaction as its money; a claim whose lease ran out (its process
- * died) may be taken over by a retry with the same body. Kept at least 24 hours (server/ledger/idempotency.ts).
+ * per request id"). A request writes its row in the same transaction as its money (or with its rejection), while it
+ * holds a transaction-scoped advisory lock on the key, so there is never a row without its outcome (ADR 0012).
+ * Kept at least 24 hours (server/ledger/idempotency.ts).
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -324,18 +324,11 @@ export const idempotencyKeys = pgTable(
     requestId: text('request_id').notNull(),
     /** Hex sha256 of the canonical body (requestId left out). */
     bodyHash: text('body_hash').notNull(),
-    /** Random per attempt: only the attempt holding the claim can store the outcome. */
-    claimToken: text('claim_token').notNull(),
-    status: text('status').notNull(),
-    leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(),
-    code: integer('code'),
+    /** The envelope code of the first outcome: 0, or the rejection's code. */
+    code: integer('code').notNull(),
+    /** The result of a success, `{ message }` of a rejection. */
     result: jsonb('result'),
     createdAt: createdAt(),
-    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
   },
-  (t) => [
-    primaryKey({ columns: [t.scope, t.endpoint, t.requestId] }),
-    index('idempotency_keys_created_at_idx').on(t.createdAt),
-    check('idempotency_keys_status', sql`(${t.status} = 'running' AND ${t.code} IS NULL) OR (${t.status} = 'done' AND ${t.code} IS NOT NULL)`),
-  ],
+  (t) => [primaryKey({ columns: [t.scope, t.endpoint, t.requestId] }), index('idempotency_keys_created_at_idx').on(t.createdAt)],
 );

@@ -1,14 +1,16 @@
 /**
  * Ledger transfers: each moves a positive amount of one asset from one account to another and writes its two
- * entries, in one statement, inside the caller's transaction (the one that writes the business row it belongs to).
- * A member account changes only through `INSERT ... ON CONFLICT DO UPDATE` or `UPDATE ... WHERE balance >= amount`,
- * both of which take the row's lock, so two transfers on one account queue and each entry records the balance
- * before and after it (pgledger's entries); the CHECK constraints on ledger_accounts and ledger_entries refuse
- * anything negative even if this code were wrong. System accounts keep no running balance (ADR 0010).
+ * entries, inside the caller's transaction (the one that writes the business row it belongs to). The movements are
+ * SQL functions (migration 0005: ledger_debit_member, ledger_credit_member, ledger_move_system), so the batched
+ * money functions in the database and these calls share one implementation (ADR 0012). A member account changes
+ * only through `INSERT ... ON CONFLICT DO UPDATE` or `UPDATE ... WHERE balance >= amount`, both of which take the
+ * row's lock, so two transfers on one account queue and each entry records the balance before and after it
+ * (pgledger's entries); the CHECK constraints on ledger_accounts and ledger_entries refuse anything negative even
+ * if this code were wrong. System accounts keep no running balance (ADR 0010).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, rowsOf, type Db } from '../db/client';
+import { rowsOf, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { namedStatement } from './statements';
 
@@ -20,39 +22,33 @@ export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'trans
 
 const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
-const memberLegRow = z.object({ transferId: bigintText, entryId: bigintText, balanceAfter: bigintText });
-export type MemberLeg = z.output<typeof memberLegRow>;
+const memberLegRow = z.object({ transferId: bigintText.nullable(), entryId: bigintText.nullable(), balanceAfter: bigintText.nullable() });
+export interface MemberLeg {
+  transferId: bigint;
+  entryId: bigint;
+  balanceAfter: bigint;
+}
 const transferIdRow = z.object({ transferId: bigintText });
 
 const p = (name: string) => sql.placeholder(name);
 
-/** creditMember's statement: the member account upserted under its row lock, the transfer and both entries. */
+const memberLegArgs = sql`${p('asset')}::text, ${p('type')}::text, ${p('memberId')}::int, ${p('systemAccountId')}::int, ${p('amount')}::bigint,
+  ${p('withdrawalId')}::bigint, ${p('memo')}::text, ${p('now')}::timestamptz`;
+
 const creditStatement = namedStatement(
   'ledger_credit_member',
-  sql`WITH account AS (
-        INSERT INTO ledger_accounts (asset, kind, member_id, balance, version)
-        VALUES (${p('asset')}::text, 'member', ${p('memberId')}::int, ${p('amount')}::bigint, 1)
-        ON CONFLICT (member_id, asset) DO UPDATE
-          SET balance = ledger_accounts.balance + excluded.balance, version = ledger_accounts.version + 1
-        RETURNING id, balance, version
-      ), transfer AS (
-        INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, memo, created_at)
-        SELECT ${p('asset')}::text, ${p('type')}::text, ${p('systemAccountId')}::int, account.id, ${p('amount')}::bigint,
-          ${p('withdrawalId')}::bigint, ${p('memo')}::text, ${p('now')}::timestamptz
-        FROM account
-        RETURNING id
-      ), entries AS (
-        INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
-        SELECT transfer.id, ${p('systemAccountId')}::int, ${p('asset')}::text, -${p('amount')}::bigint, NULL, NULL, NULL, ${p('now')}::timestamptz
-        FROM transfer
-        UNION ALL
-        SELECT transfer.id, account.id, ${p('asset')}::text, ${p('amount')}::bigint, account.balance - ${p('amount')}::bigint, account.balance,
-          account.version, ${p('now')}::timestamptz
-        FROM transfer, account
-        RETURNING id, account_id
-      )
-      SELECT transfer.id AS "transferId", entries.id AS "entryId", account.balance AS "balanceAfter"
-      FROM transfer, account JOIN entries ON entries.account_id = account.id`,
+  sql`SELECT transfer AS "transferId", entry AS "entryId", balance_after AS "balanceAfter" FROM ledger_credit_member(${memberLegArgs})`,
+);
+
+const debitStatement = namedStatement(
+  'ledger_debit_member',
+  sql`SELECT transfer AS "transferId", entry AS "entryId", balance_after AS "balanceAfter" FROM ledger_debit_member(${memberLegArgs})`,
+);
+
+const moveStatement = namedStatement(
+  'ledger_move_system',
+  sql`SELECT transfer AS "transferId" FROM ledger_move_system(${p('asset')}::text, ${p('type')}::text, ${p('fromAccountId')}::int,
+        ${p('toAccountId')}::int, ${p('amount')}::bigint, ${p('withdrawalId')}::bigint, ${p('now')}::timestamptz)`,
 );
 
 export interface MemberTransfer {
@@ -68,6 +64,26 @@ export interface MemberTransfer {
   now: Date;
 }
 
+function memberLegValues(transfer: MemberTransfer): Record<string, unknown> {
+  const { asset, type, memberId, systemAccountId, now } = transfer;
+  return {
+    asset,
+    type,
+    memberId,
+    systemAccountId,
+    amount: transfer.amount.toString(),
+    withdrawalId: transfer.withdrawalId?.toString() ?? null,
+    memo: transfer.memo ?? null,
+    now,
+  };
+}
+
+async function memberLeg(statement: typeof creditStatement, tx: Db, transfer: MemberTransfer): Promise<MemberLeg | undefined> {
+  const [row] = rowsOf(await statement(tx).execute(memberLegValues(transfer)), memberLegRow);
+  if (!row || row.transferId === null || row.entryId === null || row.balanceAfter === null) return undefined;
+  return { transferId: row.transferId, entryId: row.entryId, balanceAfter: row.balanceAfter };
+}
+
 /**
  * Moves `amount` from a system account to a member's account (created on first use), with both entries.
  *
@@ -78,20 +94,9 @@ export interface MemberTransfer {
  * const leg = await creditMember(tx, { asset: 'CREDIT', type: 'reward', memberId, systemAccountId: 1, amount: 5_000_000n, now });
  */
 export async function creditMember(tx: Db, transfer: MemberTransfer): Promise<MemberLeg> {
-  const { asset, type, memberId, systemAccountId, now } = transfer;
-  const values = {
-    asset,
-    type,
-    memberId,
-    systemAccountId,
-    amount: transfer.amount.toString(),
-    withdrawalId: transfer.withdrawalId?.toString() ?? null,
-    memo: transfer.memo ?? null,
-    now,
-  };
-  const [row] = rowsOf(await creditStatement(tx).execute(values), memberLegRow);
-  if (!row) throw new Error('credit transfer wrote nothing');
-  return row;
+  const leg = await memberLeg(creditStatement, tx, transfer);
+  if (!leg) throw new Error('credit transfer wrote nothing');
+  return leg;
 }
 
 /**
@@ -103,38 +108,10 @@ export async function creditMember(tx: Db, transfer: MemberTransfer): Promise<Me
  * @returns the transfer, the member's entry and the balance after it; undefined when the balance is short (or
  *   the member has no account yet), and then nothing was written
  * @example
- * const leg = await debitMember(tx, { asset: 'CREDIT', type: 'withdraw', memberId, systemAccountId: 3, amount, withdrawalId, now });
+ * const leg = await debitMember(tx, { asset: 'WPOS', type: 'transfer', memberId, systemAccountId: 14, amount, now });
  */
 export async function debitMember(tx: Db, transfer: MemberTransfer): Promise<MemberLeg | undefined> {
-  const { asset, type, memberId, systemAccountId, now } = transfer;
-  const amount = transfer.amount.toString();
-  const withdrawalId = transfer.withdrawalId?.toString() ?? null;
-  const [row] = await queryRows(
-    tx,
-    sql`WITH account AS (
-          UPDATE ledger_accounts SET balance = balance - ${amount}::bigint, version = version + 1
-          WHERE member_id = ${memberId}::int AND asset = ${asset}::text AND balance >= ${amount}::bigint
-          RETURNING id, balance, version
-        ), transfer AS (
-          INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, memo, created_at)
-          SELECT ${asset}::text, ${type}::text, account.id, ${systemAccountId}::int, ${amount}::bigint, ${withdrawalId}::bigint,
-            ${transfer.memo ?? null}::text, ${now}::timestamptz
-          FROM account
-          RETURNING id
-        ), entries AS (
-          INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
-          SELECT transfer.id, account.id, ${asset}::text, -${amount}::bigint, account.balance + ${amount}::bigint, account.balance, account.version,
-            ${now}::timestamptz
-          FROM transfer, account
-          UNION ALL
-          SELECT transfer.id, ${systemAccountId}::int, ${asset}::text, ${amount}::bigint, NULL, NULL, NULL, ${now}::timestamptz FROM transfer
-          RETURNING id, account_id
-        )
-        SELECT transfer.id AS "transferId", entries.id AS "entryId", account.balance AS "balanceAfter"
-        FROM transfer, account JOIN entries ON entries.account_id = account.id`,
-    memberLegRow,
-  );
-  return row;
+  return memberLeg(debitStatement, tx, transfer);
 }
 
 export interface SystemTransfer {
@@ -158,23 +135,8 @@ export interface SystemTransfer {
  */
 export async function moveBetweenSystemAccounts(tx: Db, transfer: SystemTransfer): Promise<bigint> {
   const { asset, type, fromAccountId, toAccountId, now } = transfer;
-  const amount = transfer.amount.toString();
-  const [row] = await queryRows(
-    tx,
-    sql`WITH transfer AS (
-          INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, created_at)
-          VALUES (${asset}::text, ${type}::text, ${fromAccountId}::int, ${toAccountId}::int, ${amount}::bigint,
-            ${transfer.withdrawalId?.toString() ?? null}::bigint, ${now}::timestamptz)
-          RETURNING id
-        ), entries AS (
-          INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, created_at)
-          SELECT id, ${fromAccountId}::int, ${asset}::text, -${amount}::bigint, ${now}::timestamptz FROM transfer
-          UNION ALL
-          SELECT id, ${toAccountId}::int, ${asset}::text, ${amount}::bigint, ${now}::timestamptz FROM transfer
-        )
-        SELECT id AS "transferId" FROM transfer`,
-    transferIdRow,
-  );
+  const values = { asset, type, fromAccountId, toAccountId, amount: transfer.amount.toString(), withdrawalId: transfer.withdrawalId?.toString() ?? null, now };
+  const [row] = rowsOf(await moveStatement(tx).execute(values), transferIdRow);
   if (!row) throw new Error('system transfer wrote nothing');
   return row.transferId;
 }

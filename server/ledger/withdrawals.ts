@@ -1,17 +1,21 @@
 /**
  * Credit withdrawals (API.md, "Money"): the member account goes down by the amount, which goes to withdrawals
- * payable, and the fee moves on from there to fees; the withdrawal row and both transfers are written in one
- * statement inside the request's transaction. An operator later marks it done (the net amount is paid out and
- * leaves payable) or failed (fee and amount go back and the member gets a second, positive `withdraw` record).
+ * payable, and the fee moves on from there to fees. A withdrawal is asked for through a batcher: whatever arrived
+ * while the previous batch ran goes to the database as one call of ledger_withdraw_batch (migration 0005), which
+ * checks, writes and stores each outcome in one transaction (ADR 0012). An operator later marks it done (the net
+ * amount is paid out and leaves payable) or failed (fee and amount go back and the member gets a second, positive
+ * `withdraw` record).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { appConfigSchema } from '../config/appConfig';
+import { endpoints } from '../../api-schema/endpoints';
 import { queryRows, rowsOf, type Db } from '../db/client';
-import { AlreadyDecidedError, AmountOutOfLimitsError, InsufficientBalanceError, NotFoundError } from '../errors';
+import { AlreadyDecidedError, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
+import { createBatcher, type BatcherOptions } from './batcher';
+import { answerOf, hashBody, sweepOutcomes, type StoredOutcome } from './idempotency';
+import { formatMinor } from './money';
 import { namedStatement } from './statements';
-import { formatMinor, parseAmount } from './money';
 import { creditMember, moveBetweenSystemAccounts } from './transfers';
 
 const PAYABLE = systemAccountId('CREDIT', 'withdrawals_payable');
@@ -20,56 +24,13 @@ const ISSUANCE = systemAccountId('CREDIT', 'issuance');
 
 const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
-const lockedRow = z.object({ config: z.unknown(), balance: bigintText.nullable() });
-const idRow = z.object({ id: bigintText });
+const batchRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown() });
 
 const p = (name: string) => sql.placeholder(name);
 
-/** Locks the member's CREDIT account (if any) and reads the app config with it. */
-const lockStatement = namedStatement(
-  'ledger_withdraw_lock',
-  sql`SELECT c.value AS config, a.balance
-      FROM app_config c
-      LEFT JOIN (SELECT balance FROM ledger_accounts WHERE member_id = ${p('memberId')}::int AND asset = 'CREDIT' FOR UPDATE) a ON true
-      WHERE c.id = 1`,
-);
-
-/** The day total (refusing to pass the cap), the debit, the withdrawal, its two transfers and their entries. */
-const writeStatement = namedStatement(
-  'ledger_withdraw_write',
-  sql`WITH today AS (
-        INSERT INTO withdrawal_days (member_id, day, total) VALUES (${p('memberId')}::int, ${p('day')}::date, ${p('amount')}::bigint)
-        ON CONFLICT (member_id, day) DO UPDATE SET total = withdrawal_days.total + excluded.total
-          WHERE withdrawal_days.total + excluded.total <= ${p('cap')}::bigint
-        RETURNING total
-      ), account AS (
-        UPDATE ledger_accounts SET balance = balance - ${p('amount')}::bigint, version = version + 1
-        WHERE member_id = ${p('memberId')}::int AND asset = 'CREDIT' AND balance >= ${p('amount')}::bigint AND EXISTS (SELECT 1 FROM today)
-        RETURNING id, balance, version
-      ), withdrawal AS (
-        INSERT INTO withdrawals (member_id, amount, fee, status, created_at)
-        SELECT ${p('memberId')}::int, ${p('amount')}::bigint, ${p('fee')}::bigint, 'pending', ${p('now')}::timestamptz FROM account
-        RETURNING id
-      ), transfer AS (
-        INSERT INTO ledger_transfers (asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, created_at)
-        SELECT 'CREDIT', 'withdraw', account.id, ${sql.raw(String(PAYABLE))}, ${p('amount')}::bigint, withdrawal.id, ${p('now')}::timestamptz
-        FROM account, withdrawal
-        UNION ALL
-        SELECT 'CREDIT', 'fee', ${sql.raw(String(PAYABLE))}, ${sql.raw(String(FEES))}, ${p('fee')}::bigint, withdrawal.id, ${p('now')}::timestamptz
-        FROM withdrawal WHERE ${p('fee')}::bigint > 0
-        RETURNING id, type, debit_account_id, credit_account_id, amount
-      ), entries AS (
-        INSERT INTO ledger_entries (transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
-        SELECT transfer.id, account.id, 'CREDIT', -transfer.amount, account.balance + transfer.amount, account.balance, account.version,
-          ${p('now')}::timestamptz
-        FROM transfer JOIN account ON account.id = transfer.debit_account_id
-        UNION ALL
-        SELECT transfer.id, transfer.debit_account_id, 'CREDIT', -transfer.amount, NULL, NULL, NULL, ${p('now')}::timestamptz
-        FROM transfer WHERE transfer.type = 'fee'
-        UNION ALL
-        SELECT transfer.id, transfer.credit_account_id, 'CREDIT', transfer.amount, NULL, NULL, NULL, ${p('now')}::timestamptz FROM transfer
-      )
-      SELECT withdrawal.id FROM withdrawal`,
+const batchStatement = namedStatement(
+  'ledger_withdraw_batch',
+  sql`SELECT ord, code, result FROM ledger_withdraw_batch(${p('items')}::jsonb, ${p('payable')}::int, ${p('fees')}::int)`,
 );
 
 export type WithdrawalStatus = 'pending' | 'done' | 'failed';
@@ -81,45 +42,80 @@ export interface WithdrawalResult {
   status: WithdrawalStatus;
 }
 
+/** One member's withdrawCredit request. */
+export interface WithdrawalRequest {
+  memberId: number;
+  /** Minor units, as the contract's amount schema let it through (> 0). */
+  amount: bigint;
+  requestId: string;
+  now: Date;
+}
+
 /** The UTC day of an instant, as YYYY-MM-DD. */
 function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
 /**
- * Withdraws credit for a member, inside the caller's transaction, in two statements. The first takes the member
- * account's row lock and reads the app config and the balance; then minWithdraw ≤ amount ≤ maxWithdraw and a fee
- * below the amount (3002) and the balance (3001) are checked. The second adds the amount to the member's total of
- * the UTC day (withdrawal_days, an upsert that refuses to pass dailyWithdrawCap: 3002) and, only then, writes the
- * withdrawal row, the member's debit to withdrawals payable, the fee from payable to fees, and their entries.
+ * Runs withdrawal requests as one batch: one statement, one transaction. Each answers its stored outcome: a
+ * success, a rejection (3001, 3002), or the answer of a repeat (the first outcome, 3003, 3005).
  *
- * @param tx - the request's transaction
- * @param input - member, amount in minor units, time
- * @returns the pending withdrawal
- * @throws AmountOutOfLimitsError (3002), InsufficientBalanceError (3001); nothing is written then
+ * @param db - database handle (not a transaction: the batch commits on its own)
+ * @param requests - the requests, any members, any order
+ * @returns one outcome per request, in request order
  * @example
- * const withdrawal = await withdrawCredit(tx, { memberId, amount: 20_000_000n, now });
+ * const [outcome] = await runWithdrawalBatch(db, [{ memberId, amount: 20_000_000n, requestId, now }]);
  */
-export async function withdrawCredit(tx: Db, input: { memberId: number; amount: bigint; now: Date }): Promise<WithdrawalResult> {
-  const { memberId, amount, now } = input;
-  const [locked] = rowsOf(await lockStatement(tx).execute({ memberId }), lockedRow);
-  if (!locked) throw new Error('app_config is empty: run the seed');
-  const config = appConfigSchema.parse(locked.config);
-  const fee = parseAmount(config.withdrawFee);
-  if (amount < parseAmount(config.minWithdraw) || amount > parseAmount(config.maxWithdraw) || fee >= amount) throw new AmountOutOfLimitsError();
-  if (locked.balance === null || locked.balance < amount) throw new InsufficientBalanceError();
+export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRequest[]): Promise<StoredOutcome[]> {
+  const items = requests.map((request, ord) => ({
+    ord,
+    memberId: request.memberId,
+    amount: request.amount.toString(),
+    requestId: request.requestId,
+    // "Same body" compares the amount's value: "20" and "20.0" are one request.
+    bodyHash: hashBody({ amount: formatMinor(request.amount) }),
+    now: request.now.toISOString(),
+  }));
+  const rows = rowsOf(await batchStatement(db).execute({ items: JSON.stringify(items), payable: PAYABLE, fees: FEES }), batchRow);
+  const outcomes: (StoredOutcome | undefined)[] = new Array(requests.length);
+  for (const row of rows) outcomes[row.ord] = { code: row.code, result: row.result };
+  return outcomes.map((outcome, ord) => {
+    if (!outcome) throw new Error(`ledger_withdraw_batch gave no outcome for item ${ord}`);
+    return outcome;
+  });
+}
 
-  const amountText = amount.toString();
-  const feeText = fee.toString();
-  const cap = parseAmount(config.dailyWithdrawCap);
-  if (amount > cap) throw new AmountOutOfLimitsError();
-  const [row] = rowsOf(
-    await writeStatement(tx).execute({ memberId, amount: amountText, fee: feeText, cap: cap.toString(), day: utcDay(now), now }),
-    idRow,
-  );
-  // The balance was checked under the lock, which this transaction still holds: no row means the daily cap.
-  if (!row) throw new AmountOutOfLimitsError();
-  return { id: row.id.toString(), amount: formatMinor(amount), fee: formatMinor(fee), status: 'pending' };
+export interface CreditWithdrawals {
+  /**
+   * Withdraws credit for a member, at most once per request id.
+   *
+   * @throws AmountOutOfLimitsError (3002), InsufficientBalanceError (3001), RequestIdReusedError (3003),
+   *   RequestInProgressError (3005); nothing moved then
+   */
+  withdraw(request: WithdrawalRequest): Promise<WithdrawalResult>;
+}
+
+/** A batch as large as this still commits in a few milliseconds on PGlite. */
+const MAX_BATCH = 64;
+
+/**
+ * The withdrawal desk of one server: a batcher in front of ledger_withdraw_batch.
+ *
+ * @param db - database handle
+ * @param maxInFlight - batches at once: 1 on PGlite (one connection), a few on a PostgreSQL pool
+ * @returns withdraw()
+ * @example
+ * const withdrawals = createCreditWithdrawals(db, 1);
+ * const withdrawal = await withdrawals.withdraw({ memberId, amount: 20_000_000n, requestId, now });
+ */
+export function createCreditWithdrawals(db: Db, maxInFlight: BatcherOptions['maxInFlight']): CreditWithdrawals {
+  const batcher = createBatcher((requests: WithdrawalRequest[]) => runWithdrawalBatch(db, requests), { maxBatch: MAX_BATCH, maxInFlight });
+  return {
+    async withdraw(request) {
+      await sweepOutcomes(db, request.now);
+      return answerOf(await batcher.submit(request), endpoints.withdrawCredit.result);
+    },
+  };
 }
 
 const withdrawalRow = z.object({

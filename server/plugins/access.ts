@@ -7,9 +7,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
 import type { AdminToken } from '../auth/adminToken';
-import { resolveToken, tokenFromHeader, type AuthContext } from '../auth/tokens';
+import { tokenFromHeader, type AuthContext, type TokenResolver } from '../auth/tokens';
 import type { Clock } from '../clock';
-import type { Db } from '../db/client';
 import { BindRequiredError, NotSignedInError } from '../errors';
 
 declare module 'fastify' {
@@ -25,12 +24,12 @@ declare module 'fastify' {
  * Installs the access hook on an instance; routes say their level in `config.access`.
  *
  * @param app - the root instance
- * @param deps - database, clock and the operator's token when set
+ * @param deps - the token reader, clock and the operator's token when set
  * @returns nothing; the hook is installed
  * @example
- * installAccessControl(app, { db, now });
+ * installAccessControl(app, { tokens: createTokenResolver(db, 1), now });
  */
-export function installAccessControl(app: FastifyInstance, deps: { db: Db; now: Clock; adminToken?: AdminToken | undefined }): void {
+export function installAccessControl(app: FastifyInstance, deps: { tokens: TokenResolver; now: Clock; adminToken?: AdminToken | undefined }): void {
   app.decorateRequest('auth', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
@@ -40,7 +39,7 @@ export function installAccessControl(app: FastifyInstance, deps: { db: Db; now: 
       return;
     }
     const token = tokenFromHeader(request.headers.authorization);
-    const auth = token === undefined ? undefined : await resolveToken(deps.db, token, deps.now());
+    const auth = token === undefined ? undefined : await deps.tokens.resolve(token, deps.now());
     if (!auth) throw new NotSignedInError();
     if (access === 'member' && !auth.bound) throw new BindRequiredError();
     request.auth = auth;

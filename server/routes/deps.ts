@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { AdminToken } from '../auth/adminToken';
+import type { TokenResolver } from '../auth/tokens';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import type { CreditWithdrawals } from '../ledger/withdrawals';
 import type { RateLimitRule } from './endpoint';
 
 /** What every route plugin gets from buildApp. */
@@ -14,6 +16,10 @@ export interface RouteDeps {
   rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule };
   /** ADMIN_TOKEN's checker; the operator routes exist only when it is set. */
   adminToken?: AdminToken | undefined;
+  /** The access hook's token reads, batched. */
+  tokens: TokenResolver;
+  /** The withdrawal desk: withdrawCredit's batcher in front of the ledger. */
+  withdrawals: CreditWithdrawals;
 }
 
 /**

@@ -3,13 +3,14 @@
  * totals, the at-most-once rule for request ids, and bad input refused with its code and no money moved; the
  * books are checked after each step.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
+import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, decide, expectBooksBalanced, expectNoMoneyMoved, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
@@ -150,25 +151,65 @@ describeWithDatabases('ledger', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
-  it('refuses the same request id with another body (3003) and answers 3005 while the first still runs', async () => {
+  it('refuses the same request id with another body (3003), and the refusal moves nothing', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');
     const requestId = randomUUID();
     expect(envelope(await withdraw(app, alice, { amount: '10', requestId })).code).toBe(0);
     expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '11', requestId })), ApiCode.requestIdReused);
+    expect(envelope(await withdraw(app, alice, { amount: '10.000', requestId }))).toMatchObject({ code: 0, result: { amount: '10' } });
+    expect(await balanceOf(app, alice)).toBe('90');
+    await expectBooksBalanced(ctx.db);
+  });
 
-    // A claim whose owner is still running (or died a moment ago): 3005 until its lease runs out, then a retry
-    // with the same body takes it over and runs once; another body is still 3003.
+  // PGlite is one session, where advisory locks are re-entrant: there a repeat only ever runs after the first.
+  it.skipIf(ctx.target === 'pglite')('answers 3005 while the first request still runs elsewhere; after it died, a retry runs once', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
     const running = randomUUID();
     const [member] = await queryRows(ctx.db, sql`SELECT id FROM members WHERE address = ${accounts.alice.address}`, z.object({ id: z.number() }));
-    const bodyHash = createHash('sha256').update('{"amount":"12"}').digest('hex');
-    await ctx.db.execute(sql`INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, claim_token, status, lease_until, created_at)
-      VALUES (${`member:${member?.id}`}, 'withdrawCredit', ${running}, ${bodyHash}, 'someone-else', 'running', ${new Date(ctx.clock.now().getTime() + 60_000)}, ${ctx.clock.now()})`);
+    let finish = (): void => undefined;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    let opened = (): void => undefined;
+    const isOpen = new Promise<void>((resolve) => {
+      opened = resolve;
+    });
+    // The first request, on another connection (another server instance): it holds the key, then dies.
+    const first = ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT * FROM idempotency_open(${`member:${member?.id}`}, 'withdrawCredit', ${running}, 'hash-of-the-first-body')`);
+      opened();
+      await finished;
+    });
+    await isOpen;
     expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '12', requestId: running })), ApiCode.requestInProgress);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '13', requestId: running })), ApiCode.requestIdReused);
-    ctx.clock.advance(60_001);
+    finish();
+    await first;
     expect(envelope(await withdraw(app, alice, { amount: '12', requestId: running }))).toMatchObject({ code: 0, result: { amount: '12' } });
-    expect(await balanceOf(app, alice)).toBe('78');
+    expect(await balanceOf(app, alice)).toBe('88');
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('runs a batch in one transaction: each item against the balance the earlier ones left, a repeat inside the batch moves once', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const [member] = await queryRows(ctx.db, sql`SELECT id FROM members WHERE address = ${accounts.alice.address}`, z.object({ id: z.number() }));
+    const memberId = member?.id ?? 0;
+    const now = ctx.clock.now();
+    const first = randomUUID();
+    const outcomes = await runWithdrawalBatch(ctx.db, [
+      { memberId, amount: 60_000_000n, requestId: first, now },
+      { memberId, amount: 60_000_000n, requestId: randomUUID(), now },
+      { memberId, amount: 60_000_000n, requestId: first, now },
+      { memberId, amount: 30_000_000n, requestId: first, now },
+      // A member without a credit account yet.
+      { memberId: memberId + 1000, amount: 20_000_000n, requestId: randomUUID(), now },
+    ]);
+    expect(outcomes.map((outcome) => outcome.code)).toEqual([0, ApiCode.insufficientBalance, 0, ApiCode.requestIdReused, ApiCode.insufficientBalance]);
+    expect(outcomes[2]).toEqual(outcomes[0]);
+    expect(outcomes[0]?.result).toMatchObject({ amount: '60', fee: '1', status: 'pending' });
+    expect(await balanceOf(app, alice)).toBe('40');
     await expectBooksBalanced(ctx.db);
   });
 

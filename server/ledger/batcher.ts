@@ -1,0 +1,96 @@
+/**
+ * Group commit for money requests, and batched reads for the access hook's token (ADR 0012): requests that arrive while a batch is running wait and then go to
+ * the database together, as one call and one commit, the way TigerBeetle takes transfers in batches. On PGlite
+ * (one connection, statements one at a time in this thread) a statement's fixed cost is most of a withdrawal's;
+ * on PostgreSQL the round trips and commits are. Nothing waits for a timer: an idle batcher sends a request at
+ * once, on the next turn of the event loop, with whatever else arrived in that turn.
+ *
+ * If a batch fails as a whole (an unexpected database error, a deadlock between instances), each of its items is
+ * run again alone, so one bad item fails only its own request; the database rolled the batch back, so nothing of
+ * it was written.
+ */
+
+import type { DatabaseDriver } from '../db/client';
+
+/**
+ * Batches of one kind (withdrawals, token reads) running at once per server: PGlite runs one statement at a time
+ * anyway; a PostgreSQL pool of 10 runs a few side by side.
+ */
+export const BATCHES_IN_FLIGHT: Readonly<Record<DatabaseDriver, number>> = { pglite: 1, 'node-postgres': 4 };
+
+export interface BatcherOptions {
+  /** Most items in one batch. */
+  maxBatch: number;
+  /** Most batches running at once (1 on PGlite, a few on a PostgreSQL pool). */
+  maxInFlight: number;
+}
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (outcome: O) => void;
+  reject: (error: unknown) => void;
+}
+
+export interface Batcher<I, O> {
+  /** Queues an item; resolves with its outcome once its batch committed. */
+  submit(item: I): Promise<O>;
+}
+
+/**
+ * Makes a batcher around a function that runs a batch and answers one outcome per item, in item order.
+ *
+ * @param run - runs the items in one transaction; must answer exactly one outcome per item, in order
+ * @param options - batch size and parallel batches
+ * @returns the batcher
+ * @example
+ * const withdrawals = createBatcher((items) => runWithdrawBatch(db, items), { maxBatch: 64, maxInFlight: 1 });
+ * const outcome = await withdrawals.submit(item);
+ */
+export function createBatcher<I, O>(run: (items: I[]) => Promise<O[]>, options: BatcherOptions): Batcher<I, O> {
+  const queue: Waiting<I, O>[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  async function runBatch(batch: Waiting<I, O>[]): Promise<void> {
+    try {
+      const outcomes = await run(batch.map((waiting) => waiting.item));
+      if (outcomes.length !== batch.length) throw new Error(`batch answered ${outcomes.length} outcomes for ${batch.length} items`);
+      batch.forEach((waiting, index) => waiting.resolve(outcomes[index] as O));
+    } catch (error) {
+      if (batch.length === 1) {
+        batch[0]?.reject(error);
+        return;
+      }
+      // Alone, one at a time: only the item that fails the batch fails its request.
+      for (const waiting of batch) await runBatch([waiting]);
+    }
+  }
+
+  function pump(): void {
+    scheduled = false;
+    while (inFlight < options.maxInFlight && queue.length > 0) {
+      const batch = queue.splice(0, options.maxBatch);
+      inFlight++;
+      void runBatch(batch).finally(() => {
+        inFlight--;
+        schedule();
+      });
+    }
+  }
+
+  function schedule(): void {
+    if (scheduled || queue.length === 0 || inFlight >= options.maxInFlight) return;
+    scheduled = true;
+    // setImmediate, not a microtask: the requests whose bytes arrived in the same turn join this batch.
+    setImmediate(pump);
+  }
+
+  return {
+    submit(item) {
+      return new Promise<O>((resolve, reject) => {
+        queue.push({ item, resolve, reject });
+        schedule();
+      });
+    },
+  };
+}
