@@ -255,14 +255,12 @@ export const ledgerTransfers = pgTable(
     id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
     asset: text('asset').notNull(),
     type: text('type').notNull(),
-    debitAccountId: integer('debit_account_id')
-      .notNull()
-      .references(() => ledgerAccounts.id),
-    creditAccountId: integer('credit_account_id')
-      .notNull()
-      .references(() => ledgerAccounts.id),
+    // No foreign keys on the ledger's rows (ADR 0012): only the ledger's SQL functions write them, with ids of rows
+    // they just locked or wrote, and the books check finds any dangling reference (server/ledger/queries.ts).
+    debitAccountId: integer('debit_account_id').notNull(),
+    creditAccountId: integer('credit_account_id').notNull(),
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }).references(() => withdrawals.id),
+    withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }),
     memo: text('memo'),
     createdAt: createdAt(),
   },
@@ -275,36 +273,32 @@ export const ledgerTransfers = pgTable(
 );
 
 /**
- * Entries: the two legs of each transfer, -amount on the debit account and +amount on the credit account. On a
- * member account the entry keeps the balance before and after it and the account's version (pgledger's
- * pgledger_entries), so a member's records need no running sum and replaying the latest one gives the balance.
+ * Entries: the member legs of each transfer, -amount on a debited member account and +amount on a credited one,
+ * each with the balance before and after it and the account's version (pgledger's pgledger_entries), so a member's
+ * records need no running sum and replaying the latest one gives the balance. System accounts keep no running
+ * balance and have no entries: their balance is the sum of the transfers in and out (ADR 0012).
  */
 export const ledgerEntries = pgTable(
   'ledger_entries',
   {
     id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    transferId: bigint('transfer_id', { mode: 'bigint' })
-      .notNull()
-      .references(() => ledgerTransfers.id),
-    accountId: integer('account_id')
-      .notNull()
-      .references(() => ledgerAccounts.id),
+    // No foreign keys, as on ledger_transfers (ADR 0012).
+    transferId: bigint('transfer_id', { mode: 'bigint' }).notNull(),
+    accountId: integer('account_id').notNull(),
     asset: text('asset').notNull(),
     /** Signed: negative on the debit leg. */
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    previousBalance: bigint('previous_balance', { mode: 'bigint' }),
-    currentBalance: bigint('current_balance', { mode: 'bigint' }),
-    accountVersion: bigint('account_version', { mode: 'bigint' }),
+    previousBalance: bigint('previous_balance', { mode: 'bigint' }).notNull(),
+    currentBalance: bigint('current_balance', { mode: 'bigint' }).notNull(),
+    accountVersion: bigint('account_version', { mode: 'bigint' }).notNull(),
     createdAt: createdAt(),
   },
   (t) => [
     index('ledger_entries_account_idx').on(t.accountId, t.id),
-    index('ledger_entries_transfer_idx').on(t.transferId),
     check('ledger_entries_amount_nonzero', sql`${t.amount} <> 0`),
     check(
-      'ledger_entries_balances',
-      sql`(${t.previousBalance} IS NULL AND ${t.currentBalance} IS NULL AND ${t.accountVersion} IS NULL)
-        OR (${t.currentBalance} = ${t.previousBalance} + ${t.amount} AND ${t.currentBalance} >= 0 AND ${t.accountVersion} > 0)`,
+      'ledger_entries_member_balance',
+      sql`${t.currentBalance} = ${t.previousBalance} + ${t.amount} AND ${t.currentBalance} >= 0 AND ${t.accountVersion} > 0`,
     ),
   ],
 );

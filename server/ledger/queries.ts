@@ -139,7 +139,7 @@ export async function listWposRecords(db: Db, query: RecordQuery & { type?: Wpos
 export interface AssetTotals {
   /** Sum of the member accounts. */
   members: bigint;
-  /** Sum of the system accounts (their entries). */
+  /** Sum of the system accounts (the transfers into them less those out of them). */
   system: bigint;
   /** members + system: 0 in a sound ledger. */
   total: bigint;
@@ -152,7 +152,7 @@ export interface LedgerSummary {
 }
 
 /**
- * The operator's totals per asset: member accounts, system accounts (sums of their entries) and both together,
+ * The operator's totals per asset: member accounts, system accounts (sums of their transfers) and both together,
  * which must be 0, and the number of negative member accounts, which must be 0.
  *
  * @param db - database handle
@@ -165,7 +165,9 @@ export async function ledgerSummary(db: Db): Promise<LedgerSummary> {
     db,
     sql`SELECT asset.name AS asset,
           (SELECT coalesce(sum(balance), 0) FROM ledger_accounts WHERE asset = asset.name AND member_id IS NOT NULL) AS members,
-          (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE asset = asset.name AND account_id < 1000) AS system,
+          (SELECT coalesce(sum(CASE WHEN credit_account_id < 1000 THEN amount ELSE 0 END)
+             - sum(CASE WHEN debit_account_id < 1000 THEN amount ELSE 0 END), 0)
+           FROM ledger_transfers WHERE asset = asset.name) AS system,
           (SELECT count(*)::int FROM ledger_accounts WHERE asset = asset.name AND member_id IS NOT NULL AND balance < 0) AS negative
         FROM (VALUES ('CREDIT'), ('WPOS')) AS asset(name)`,
     summaryRow,

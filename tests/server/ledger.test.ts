@@ -13,7 +13,7 @@ import { queryRows } from '../../server/db/client';
 import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, decide, expectBooksBalanced, expectNoMoneyMoved, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { adminHeaders, decide, expectBooksBalanced, expectNoMoneyMoved, grant, systemBalance, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 interface CreditRecordItem {
@@ -92,12 +92,7 @@ describeWithDatabases('ledger', (ctx) => {
       assets: { CREDIT: { members: '80', system: '-80', total: '0' }, WPOS: { members: '0', system: '0', total: '0' } },
       negativeAccounts: 0,
     });
-    const [payable] = await queryRows(
-      ctx.db,
-      sql`SELECT (SELECT sum(amount) FROM ledger_entries WHERE account_id = 3)::text AS payable, (SELECT sum(amount) FROM ledger_entries WHERE account_id = 2)::text AS fees`,
-      z.object({ payable: z.string(), fees: z.string() }),
-    );
-    expect(payable).toEqual({ payable: '19000000', fees: '1000000' });
+    expect({ payable: await systemBalance(ctx.db, 3), fees: await systemBalance(ctx.db, 2) }).toEqual({ payable: '19000000', fees: '1000000' });
     const page = await records(app, alice);
     expect(page.result?.list.map((r) => [r.type, r.amount, r.balanceAfter, r.status])).toEqual([
       ['withdraw', '-20', '80', 'pending'],
@@ -203,7 +198,7 @@ describeWithDatabases('ledger', (ctx) => {
       { memberId, amount: 60_000_000n, requestId: randomUUID(), now },
       { memberId, amount: 60_000_000n, requestId: first, now },
       { memberId, amount: 30_000_000n, requestId: first, now },
-      // A member without a credit account yet.
+      // An id without a credit account.
       { memberId: memberId + 1000, amount: 20_000_000n, requestId: randomUUID(), now },
     ]);
     expect(outcomes.map((outcome) => outcome.code)).toEqual([0, ApiCode.insufficientBalance, 0, ApiCode.requestIdReused, ApiCode.insufficientBalance]);
@@ -251,8 +246,7 @@ describeWithDatabases('ledger', (ctx) => {
       ['withdraw', '-20', '80', 'failed'],
       ['reward', '100', '100', 'done'],
     ]);
-    const [fees] = await queryRows(ctx.db, sql`SELECT coalesce(sum(amount), 0)::text AS fees FROM ledger_entries WHERE account_id = 2`, z.object({ fees: z.string() }));
-    expect(fees?.fees).toBe('0');
+    expect(await systemBalance(ctx.db, 2)).toBe('0');
     await expectBooksBalanced(ctx.db);
   });
 

@@ -41,16 +41,31 @@ export async function memberBalances(db: Db): Promise<Map<string, bigint>> {
   return new Map(rows.map((row) => [`${row.memberId}:${row.asset}`, row.balance]));
 }
 
+/** A system account's balance: the transfers into it less those out of it (system accounts keep no entries). */
+export async function systemBalance(db: Db, accountId: number): Promise<string> {
+  const [row] = await queryRows(
+    db,
+    sql`SELECT (coalesce(sum(CASE WHEN credit_account_id = ${accountId} THEN amount END), 0)
+          - coalesce(sum(CASE WHEN debit_account_id = ${accountId} THEN amount END), 0))::text AS balance
+        FROM ledger_transfers WHERE ${accountId} IN (debit_account_id, credit_account_id)`,
+    z.object({ balance: z.string() }),
+  );
+  return row?.balance ?? '0';
+}
+
 /**
- * The books balance: per asset all accounts sum to zero, every transfer's two entries cancel out, no member account
- * is negative, and every member account's balance equals its latest entry's balance after it and the sum of its
- * entries (so replaying the records gives meInfo's balance).
+ * The books balance: per asset the member accounts plus the system accounts (the sums of their transfers) are
+ * zero; every member leg of a transfer has exactly one entry with the signed amount and no entry lacks its
+ * transfer; no transfer or entry names an account or withdrawal that does not exist (the ledger's rows carry no
+ * foreign keys: ADR 0012); no member account is negative, and every member account's balance equals its latest
+ * entry's balance after it and the sum of its entries (so replaying the records gives meInfo's balance).
  */
 export async function expectBooksBalanced(db: Db): Promise<void> {
   const totals = await queryRows(
     db,
     sql`SELECT a.asset, (SELECT coalesce(sum(balance), 0) FROM ledger_accounts WHERE asset = a.asset AND member_id IS NOT NULL)
-          + (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE asset = a.asset AND account_id < 1000) AS total
+          + (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE asset = a.asset AND credit_account_id < 1000)
+          - (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE asset = a.asset AND debit_account_id < 1000) AS total
         FROM (VALUES ('CREDIT'), ('WPOS')) AS a(asset)`,
     z.object({ asset: z.string(), total: big }),
   );
@@ -58,13 +73,32 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     ['CREDIT', 0n],
     ['WPOS', 0n],
   ]);
-  const unbalanced = await queryRows(
+  const legs = await queryRows(
     db,
-    sql`SELECT t.id FROM ledger_transfers t JOIN ledger_entries e ON e.transfer_id = t.id
-        GROUP BY t.id, t.amount HAVING count(*) <> 2 OR sum(e.amount) <> 0 OR max(e.amount) <> t.amount`,
+    sql`WITH leg AS (
+          SELECT id AS transfer_id, debit_account_id AS account_id, -amount AS amount FROM ledger_transfers WHERE debit_account_id >= 1000
+          UNION ALL
+          SELECT id, credit_account_id, amount FROM ledger_transfers WHERE credit_account_id >= 1000
+        ), entry AS (SELECT transfer_id, account_id, amount FROM ledger_entries)
+        SELECT coalesce(leg.transfer_id, entry.transfer_id) AS "transferId" FROM leg
+        FULL JOIN entry ON entry.transfer_id = leg.transfer_id AND entry.account_id = leg.account_id AND entry.amount = leg.amount
+        WHERE leg.transfer_id IS NULL OR entry.transfer_id IS NULL
+        UNION ALL
+        SELECT transfer_id FROM ledger_entries GROUP BY transfer_id, account_id HAVING count(*) > 1`,
+    z.object({ transferId: big }),
+  );
+  expect(legs).toEqual([]);
+  const dangling = await queryRows(
+    db,
+    sql`SELECT t.id FROM ledger_transfers t
+        WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = t.debit_account_id AND a.asset = t.asset)
+          OR NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = t.credit_account_id AND a.asset = t.asset)
+          OR (t.withdrawal_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.id = t.withdrawal_id))
+        UNION ALL
+        SELECT e.transfer_id FROM ledger_entries e WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = e.account_id AND a.member_id IS NOT NULL)`,
     z.object({ id: big }),
   );
-  expect(unbalanced).toEqual([]);
+  expect(dangling).toEqual([]);
   const wrong = await queryRows(
     db,
     sql`SELECT a.id, a.balance,
