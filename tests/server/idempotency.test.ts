@@ -12,6 +12,7 @@ import { queryRows } from '../../server/db/client';
 import { apiCodeOf, InsufficientBalanceError } from '../../server/errors';
 import { canonicalJson, OUTCOME_RETENTION_MS, runOnce } from '../../server/ledger/idempotency';
 import { describeWithDatabases } from './support/harness';
+import { holdRequestKey } from './support/ledger';
 
 const result = zm.object({ n: zm.number() });
 
@@ -78,28 +79,14 @@ describeWithDatabases('runOnce', (ctx) => {
   it.skipIf(ctx.target === 'pglite')('answers 3005 while another transaction holds the key, and runs once that one ends without an outcome', async () => {
     const id = randomUUID();
     const { scope, endpoint } = request(id);
-    let finish = (): void => undefined;
-    const finished = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
-    let opened = (): void => undefined;
-    const isOpen = new Promise<void>((resolve) => {
-      opened = resolve;
-    });
     // The first request, still running on another connection (it dies without storing an outcome).
-    const first = ctx.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT * FROM idempotency_open(${scope}, ${endpoint}, ${id}, 'hash-of-the-first-body')`);
-      opened();
-      await finished;
-    });
-    await isOpen;
+    const first = await holdRequestKey(ctx.db, { scope, endpoint, requestId: id });
     let runs = 0;
     const work = async () => ({ n: ++runs });
     expect(await codeOf(runOnce(ctx.db, request(id), result, work))).toBe(ApiCode.requestInProgress);
     expect(await codeOf(runOnce(ctx.db, request(id, { amount: '2' }), result, work))).toBe(ApiCode.requestInProgress);
     expect(runs).toBe(0);
-    finish();
-    await first;
+    await first.die();
     expect(await runOnce(ctx.db, request(id), result, work)).toEqual({ n: 1 });
   });
 

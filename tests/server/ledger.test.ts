@@ -13,7 +13,7 @@ import { queryRows } from '../../server/db/client';
 import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, decide, expectBooksBalanced, expectNoMoneyMoved, grant, systemBalance, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { adminHeaders, decide, expectBooksBalanced, expectNoMoneyMoved, grant, holdRequestKey, systemBalance, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 interface CreditRecordItem {
@@ -163,24 +163,10 @@ describeWithDatabases('ledger', (ctx) => {
     await granted(app, '100');
     const running = randomUUID();
     const [member] = await queryRows(ctx.db, sql`SELECT id FROM members WHERE address = ${accounts.alice.address}`, z.object({ id: z.number() }));
-    let finish = (): void => undefined;
-    const finished = new Promise<void>((resolve) => {
-      finish = resolve;
-    });
-    let opened = (): void => undefined;
-    const isOpen = new Promise<void>((resolve) => {
-      opened = resolve;
-    });
     // The first request, on another connection (another server instance): it holds the key, then dies.
-    const first = ctx.db.transaction(async (tx) => {
-      await tx.execute(sql`SELECT * FROM idempotency_open(${`member:${member?.id}`}, 'withdrawCredit', ${running}, 'hash-of-the-first-body')`);
-      opened();
-      await finished;
-    });
-    await isOpen;
+    const first = await holdRequestKey(ctx.db, { scope: `member:${member?.id}`, endpoint: 'withdrawCredit', requestId: running });
     expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '12', requestId: running })), ApiCode.requestInProgress);
-    finish();
-    await first;
+    await first.die();
     expect(envelope(await withdraw(app, alice, { amount: '12', requestId: running }))).toMatchObject({ code: 0, result: { amount: '12' } });
     expect(await balanceOf(app, alice)).toBe('88');
     await expectBooksBalanced(ctx.db);

@@ -41,6 +41,34 @@ export async function memberBalances(db: Db): Promise<Map<string, bigint>> {
   return new Map(rows.map((row) => [`${row.memberId}:${row.asset}`, row.balance]));
 }
 
+/**
+ * A first request that is still running on another connection (another server instance): a transaction that has
+ * opened the key (idempotency_open) and waits. `die()` ends it without an outcome, as a process that dies would.
+ * PostgreSQL only: PGlite is one session.
+ */
+export async function holdRequestKey(db: Db, key: { scope: string; endpoint: string; requestId: string }): Promise<{ die: () => Promise<void> }> {
+  let finish = (): void => undefined;
+  const finished = new Promise<void>((resolve) => {
+    finish = resolve;
+  });
+  let opened = (): void => undefined;
+  const isOpen = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
+  const first = db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT * FROM idempotency_open(${key.scope}, ${key.endpoint}, ${key.requestId}, 'hash-of-the-first-body')`);
+    opened();
+    await finished;
+  });
+  await Promise.race([isOpen, first]);
+  return {
+    die: async () => {
+      finish();
+      await first;
+    },
+  };
+}
+
 /** A system account's balance: the transfers into it less those out of it (system accounts keep no entries). */
 export async function systemBalance(db: Db, accountId: number): Promise<string> {
   const [row] = await queryRows(
