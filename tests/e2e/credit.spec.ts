@@ -60,9 +60,24 @@ describe('credit withdrawal', () => {
     await expect.poll(() => creditOnMe(page), { timeout: 10_000 }).toBe('100.00 CREDIT');
     await screenshot(page, 'credit-1-granted');
 
-    await page.getByRole('button', { name: 'Withdraw', exact: true }).click();
-    await page.waitForURL('**/me?sheet=withdraw');
+    // The sheet is a native modal dialog: focus moves to the start of its content, Escape and a tap on the backdrop
+    // close it (the URL loses ?sheet=withdraw) and focus goes back to the Withdraw button.
+    const withdrawButton = page.getByRole('button', { name: 'Withdraw', exact: true });
     const sheet = page.getByRole('dialog', { name: 'Withdraw credit' });
+    const focused = () => page.evaluate(() => `${document.activeElement?.className ?? ''} ${document.activeElement?.textContent ?? ''}`);
+    for (const close of [() => page.keyboard.press('Escape'), () => page.mouse.click(187, 40)]) {
+      await withdrawButton.click();
+      await page.waitForURL('**/me?sheet=withdraw');
+      await sheet.waitFor();
+      await expect.poll(focused).toMatch(/^sheet-content Withdraw credit/);
+      await close();
+      await page.waitForURL((url) => url.pathname === '/me' && url.search === '');
+      await sheet.waitFor({ state: 'detached' });
+      await expect.poll(focused).toMatch(/credit-entry .*Withdraw$/);
+    }
+
+    await withdrawButton.click();
+    await page.waitForURL('**/me?sheet=withdraw');
     await sheet.waitFor();
     await sheet.getByLabel('Amount (CREDIT)').fill('12.5');
     await expect.poll(() => sheet.getByText('You receive').locator('xpath=following-sibling::dd').textContent()).toBe('11.50 CREDIT');

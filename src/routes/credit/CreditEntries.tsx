@@ -6,7 +6,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { paths } from '../../app/paths';
 import { AppLink } from '../../components/AppLink';
 
-// The sheet brings antd-mobile's Popup and @react-spring (~28 KiB gzip): loaded when it opens, not with /me.
+// The sheet (its form, the withdraw machine and its selectors) is loaded when it opens, not with /me.
 const WithdrawSheet = lazy(() => import('./withdrawSheet'));
 
 /** The query parameter whose value names the sheet open over the page (`/me?sheet=withdraw`). */

@@ -1,9 +1,7 @@
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import Popup from 'antd-mobile/es/components/popup';
-import { CheckCircleOutline, CloseOutline } from 'antd-mobile-icons';
-import { useCallback } from 'react';
-import type { ChangeEvent, FormEvent, KeyboardEvent } from 'react';
+import { CheckCircleOutline } from 'antd-mobile-icons';
+import type { ChangeEvent, FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withdrawMachine } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawInput } from '../../../machines/credit/withdrawMachine';
@@ -27,6 +25,7 @@ import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { selectDappParam, selectMember } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
+import { BottomSheet } from '../../components/BottomSheet';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { ListState } from '../../components/ListState';
@@ -45,7 +44,7 @@ interface WithdrawSheetProps {
 const titleId = 'withdraw-title';
 
 /**
- * The withdrawal, as a bottom sheet over /me (loaded on demand: antd-mobile's Popup brings @react-spring). The sheet
+ * The withdrawal, as a bottom sheet over /me (BottomSheet, a native modal dialog; loaded when it opens). The sheet
  * owns the flow: it renders WithdrawContext.Provider with the withdraw machine, given the real submitWithdrawal and,
  * as input, the app config's limits and the member's balance; the actor starts when the sheet opens and stops when
  * it closes. The parts below read the flow through selectors and keep no copy of it.
@@ -55,11 +54,6 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
   const { api, auth, config } = useRootActors();
   const member = useSelector(auth, selectMember);
   const dappParam = useSelector(config, selectDappParam);
-  const focusDialog = useCallback((node: HTMLDivElement | null) => node?.focus(), []);
-  // antd-mobile's Popup neither moves focus nor listens for Escape: the sheet does both, as a dialog should.
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.key === 'Escape') onClose();
-  };
   const input: WithdrawInput | null =
     member && dappParam
       ? {
@@ -72,31 +66,21 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
       : null;
 
   return (
-    <Popup visible position="bottom" onMaskClick={onClose} onClose={onClose} bodyClassName="sheet">
-      <div ref={focusDialog} role="dialog" aria-modal="true" aria-labelledby={titleId} className="sheet-content" tabIndex={-1} onKeyDown={onKeyDown}>
-        <header className="sheet-head">
-          <h2 id={titleId} className="sheet-title">
-            {t('credit:withdraw.title')}
-          </h2>
-          <button type="button" className="icon-button sheet-close" aria-label={t('credit:withdraw.close')} onClick={onClose}>
-            <CloseOutline aria-hidden="true" />
-          </button>
-        </header>
-        {input ? (
-          <WithdrawContext.Provider
-            logic={withdrawMachine.provide({
-              actors: { submitWithdrawal: submitWithdrawal(api) },
-              actions: { reportWithdrawn: () => auth.send({ type: 'app.refreshProfile' }) },
-            })}
-            options={{ input }}
-          >
-            <WithdrawFlow onClose={onClose} onShowRecords={onShowRecords} />
-          </WithdrawContext.Provider>
-        ) : (
-          <ListState state="loading" loadingLabel={t('credit:withdraw.loading')} rows={3} />
-        )}
-      </div>
-    </Popup>
+    <BottomSheet titleId={titleId} title={t('credit:withdraw.title')} closeLabel={t('credit:withdraw.close')} onClose={onClose}>
+      {input ? (
+        <WithdrawContext.Provider
+          logic={withdrawMachine.provide({
+            actors: { submitWithdrawal: submitWithdrawal(api) },
+            actions: { reportWithdrawn: () => auth.send({ type: 'app.refreshProfile' }) },
+          })}
+          options={{ input }}
+        >
+          <WithdrawFlow onClose={onClose} onShowRecords={onShowRecords} />
+        </WithdrawContext.Provider>
+      ) : (
+        <ListState state="loading" loadingLabel={t('credit:withdraw.loading')} rows={3} />
+      )}
+    </BottomSheet>
   );
 }
 
