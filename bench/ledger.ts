@@ -23,7 +23,8 @@ import { atLeast, atMost, detail, emit, ms, percent, rate } from './report';
 import { runTsWorker } from './tsWorker';
 
 const MEMBERS = 20;
-const CONNECTIONS = 10;
+/** Keep-alive connections of the load client; LEDGER_CONNECTIONS overrides it to see where the rate saturates. */
+const CONNECTIONS = Number(process.env.LEDGER_CONNECTIONS ?? 10);
 const AMOUNT = '10';
 const GOALS = { pglite: 800, postgres: 2_500 } as const;
 const P99_GOAL_MS = 50;

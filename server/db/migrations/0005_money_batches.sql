@@ -46,11 +46,13 @@ BEGIN
   result := v_stored.result;
 END $$;--> statement-breakpoint
 
+-- PL/pgSQL rather than SQL: PL/pgSQL keeps the INSERT's plan per connection, a SQL function plans it on every call.
 CREATE OR REPLACE FUNCTION idempotency_store(p_scope text, p_endpoint text, p_request_id text, p_body_hash text,
-  p_code integer, p_result jsonb, p_now timestamptz) RETURNS void LANGUAGE sql AS $$
+  p_code integer, p_result jsonb, p_now timestamptz) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
   INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, code, result, created_at)
-  VALUES (p_scope, p_endpoint, p_request_id, p_body_hash, p_code, p_result, p_now)
-$$;--> statement-breakpoint
+  VALUES (p_scope, p_endpoint, p_request_id, p_body_hash, p_code, p_result, p_now);
+END $$;--> statement-breakpoint
 
 -- Moves an amount from a member account to a system account, only if the balance covers it (the UPDATE takes the
 -- row's lock), with the transfer and the member's entry, which keeps the balance before and after (system accounts
@@ -110,8 +112,10 @@ END $$;--> statement-breakpoint
 -- because on PGlite each statement's fixed cost is most of a withdrawal's (ADR 0012). When it wrote nothing, the
 -- reason is found (the balance first, then the cap, as before) and the day's total put back (3001 or 3002). The outcome is stored with it; a rejection's result
 -- is NULL (the code says it all).
+-- plan_cache_mode: the statements inside are planned once per connection, not once per item (for each item the
+-- planner would otherwise keep choosing a custom plan, folding the item's values into a fresh plan of the CTE).
 CREATE OR REPLACE FUNCTION ledger_withdraw_batch(p_items jsonb, p_payable integer, p_fees integer)
-  RETURNS TABLE (ord integer, code integer, result jsonb) LANGUAGE plpgsql AS $$
+  RETURNS TABLE (ord integer, code integer, result jsonb) LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
   v_item jsonb;
   v_config jsonb;
