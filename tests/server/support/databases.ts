@@ -48,8 +48,16 @@ export async function openScratchPostgres(baseUrl: string): Promise<Database & {
   };
 }
 
-/** PGlite always; PostgreSQL too when DATABASE_URL is set. */
-export const databaseTargets: DatabaseTarget[] = [
-  { name: 'pglite', open: () => openDatabase({}) },
-  ...(postgresUrl ? [{ name: 'postgres' as const, open: () => openScratchPostgres(postgresUrl) }] : []),
-];
+/**
+ * DATABASE_TARGETS=postgres limits a run to PostgreSQL: `npm test`'s second pass (test:server:pg) sets it, since
+ * its first pass has run every suite on PGlite already.
+ */
+const onlyTargets = process.env.DATABASE_TARGETS?.split(',').map((name) => name.trim());
+
+/** PGlite always; PostgreSQL too when DATABASE_URL is set; DATABASE_TARGETS narrows that down. */
+export const databaseTargets: DatabaseTarget[] = (
+  [
+    { name: 'pglite', open: () => openDatabase({}) },
+    ...(postgresUrl ? [{ name: 'postgres' as const, open: () => openScratchPostgres(postgresUrl) }] : []),
+  ] satisfies DatabaseTarget[]
+).filter((target) => !onlyTargets || onlyTargets.includes(target.name));
