@@ -4,12 +4,10 @@
  * books are checked after each step.
  */
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
-import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
-import { queryRows } from '../../server/db/client';
+import { memberIdByAddress } from '../../server/ledger/queries';
 import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
@@ -162,9 +160,9 @@ describeWithDatabases('ledger', (ctx) => {
     const { app, alice } = await setup();
     await granted(app, '100');
     const running = randomUUID();
-    const [member] = await queryRows(ctx.db, sql`SELECT id FROM members WHERE address = ${accounts.alice.address}`, z.object({ id: z.number() }));
+    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
     // The first request, on another connection (another server instance): it holds the key, then dies.
-    const first = await holdRequestKey(ctx.db, { scope: `member:${member?.id}`, endpoint: 'withdrawCredit', requestId: running });
+    const first = await holdRequestKey(ctx.db, { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId: running });
     expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '12', requestId: running })), ApiCode.requestInProgress);
     await first.die();
     expect(envelope(await withdraw(app, alice, { amount: '12', requestId: running }))).toMatchObject({ code: 0, result: { amount: '12' } });
@@ -175,8 +173,8 @@ describeWithDatabases('ledger', (ctx) => {
   it('runs a batch in one transaction: each item against the balance the earlier ones left, a repeat inside the batch moves once', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');
-    const [member] = await queryRows(ctx.db, sql`SELECT id FROM members WHERE address = ${accounts.alice.address}`, z.object({ id: z.number() }));
-    const memberId = member?.id ?? 0;
+    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
+    if (memberId === undefined) throw new Error('alice is not a member');
     const now = ctx.clock.now();
     const first = randomUUID();
     const outcomes = await runWithdrawalBatch(ctx.db, [
