@@ -63,6 +63,33 @@ export const defaultPageSize = 20;
  */
 export function createPagedListMachine<TItem, TQuery>() {
   type Context = PagedListContext<TItem, TQuery>;
+  type PageDone = { event: { output: PageAnswer<TItem> }; context: Context };
+  /**
+   * The first page, for the first load and for a refresh alike: they differ only in the actor's id and where a
+   * failure goes (a refresh keeps the old rows on screen).
+   */
+  const firstPage = (id: 'fetchFirstPage' | 'refreshFirstPage', failedTarget: 'failed' | 'refreshFailed') => ({
+    id,
+    src: 'fetchPage' as const,
+    input: ({ context }: { context: Context }) => ({ query: context.query, page: 1, pageSize: context.pageSize }),
+    onDone: [
+      {
+        guard: { type: 'isFailure' as const, params: ({ event }: PageDone) => ({ answer: event.output }) },
+        target: failedTarget,
+        actions: { type: 'assignFailure' as const, params: ({ event }: PageDone) => ({ code: event.output.code }) },
+      },
+      {
+        guard: { type: 'isEmptyPage' as const, params: ({ event }: PageDone) => ({ answer: event.output }) },
+        target: 'empty',
+        actions: { type: 'assignFirstPage' as const, params: ({ event, context }: PageDone) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
+      },
+      {
+        target: 'loaded',
+        actions: { type: 'assignFirstPage' as const, params: ({ event, context }: PageDone) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
+      },
+    ],
+    onError: { target: failedTarget, actions: { type: 'assignThrown' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+  });
   return setup({
     types: {
       context: {} as Context,
@@ -119,28 +146,7 @@ export function createPagedListMachine<TItem, TQuery>() {
     states: {
       loading: {
         description: 'The first page is on its way: a skeleton, and the member can leave.',
-        invoke: {
-          id: 'fetchFirstPage',
-          src: 'fetchPage',
-          input: ({ context }) => ({ query: context.query, page: 1, pageSize: context.pageSize }),
-          onDone: [
-            {
-              guard: { type: 'isFailure', params: ({ event }) => ({ answer: event.output }) },
-              target: 'failed',
-              actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
-            },
-            {
-              guard: { type: 'isEmptyPage', params: ({ event }) => ({ answer: event.output }) },
-              target: 'empty',
-              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
-            },
-            {
-              target: 'loaded',
-              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
-            },
-          ],
-          onError: { target: 'failed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
-        },
+        invoke: firstPage('fetchFirstPage', 'failed'),
       },
       failed: {
         description: 'The first page failed: what went wrong, and a retry.',
@@ -186,28 +192,7 @@ export function createPagedListMachine<TItem, TQuery>() {
       },
       refreshing: {
         description: 'The first page again, while the rows already shown stay on screen.',
-        invoke: {
-          id: 'refreshFirstPage',
-          src: 'fetchPage',
-          input: ({ context }) => ({ query: context.query, page: 1, pageSize: context.pageSize }),
-          onDone: [
-            {
-              guard: { type: 'isFailure', params: ({ event }) => ({ answer: event.output }) },
-              target: 'refreshFailed',
-              actions: { type: 'assignFailure', params: ({ event }) => ({ code: event.output.code }) },
-            },
-            {
-              guard: { type: 'isEmptyPage', params: ({ event }) => ({ answer: event.output }) },
-              target: 'empty',
-              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
-            },
-            {
-              target: 'loaded',
-              actions: { type: 'assignFirstPage', params: ({ event, context }) => ({ page: event.output.result ?? emptyPage(), pageSize: context.pageSize }) },
-            },
-          ],
-          onError: { target: 'refreshFailed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
-        },
+        invoke: firstPage('refreshFirstPage', 'refreshFailed'),
       },
       refreshFailed: {
         description: 'The refresh failed: the old rows stay, with the error and a retry.',
