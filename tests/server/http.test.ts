@@ -1,7 +1,4 @@
 /** The HTTP shell: unknown paths, malformed requests, internal errors, the SPA and the locales. */
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,6 +7,7 @@ import { endpoints, type EndpointName } from '../../api-schema/endpoints';
 import { appConfig } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
+import { createStaticSite, type StaticSite } from './support/staticSite';
 import { accounts, buildMessage, envelope, postSignLogin, requestNonce } from './support/siwe';
 
 describeWithDatabases('http shell', (ctx) => {
@@ -120,28 +118,22 @@ describeWithDatabases('http shell', (ctx) => {
 });
 
 describeWithDatabases('SPA and locales', (ctx) => {
-  let root: string;
-  let spaDir: string;
-  let localesDir: string;
+  let site: StaticSite;
 
   beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'md-static-'));
-    spaDir = path.join(root, 'spa');
-    localesDir = path.join(root, 'locales');
-    await mkdir(path.join(spaDir, 'assets'), { recursive: true });
-    await mkdir(path.join(localesDir, 'zh'), { recursive: true });
-    await writeFile(path.join(spaDir, 'index.html'), '<!doctype html><title>Member DApp</title>');
-    await writeFile(path.join(spaDir, 'assets', 'index-abc123.js'), 'console.log(1)');
-    await writeFile(path.join(localesDir, 'zh', 'Common.json'), '{"1001":"参数错误"}');
-    await writeFile(path.join(root, 'secret.json'), '{"secret":true}');
+    site = await createStaticSite('md-static-', {
+      spa: { 'index.html': '<!doctype html><title>Member DApp</title>', 'assets/index-abc123.js': 'console.log(1)' },
+      locales: { 'zh/Common.json': '{"1001":"参数错误"}' },
+      beside: { 'secret.json': '{"secret":true}' },
+    });
   });
 
   afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
+    await site.remove();
   });
 
   it('serves index.html at / and for any client route (history fallback)', async () => {
-    const app = await ctx.app({ spaDir, localesDir });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir });
     for (const url of ['/', '/login/DEMO2026', '/notice/welcome?lang=en', '/missing.png']) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
@@ -152,7 +144,7 @@ describeWithDatabases('SPA and locales', (ctx) => {
   });
 
   it('serves fingerprinted assets as immutable', async () => {
-    const app = await ctx.app({ spaDir, localesDir });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir });
     const response = await app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('javascript');
@@ -160,13 +152,13 @@ describeWithDatabases('SPA and locales', (ctx) => {
   });
 
   it('keeps /api unknown paths as the 4004 envelope, and POST elsewhere too', async () => {
-    const app = await ctx.app({ spaDir, localesDir });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir });
     expectRefused(await app.inject({ method: 'GET', url: '/api/unknown' }), ApiCode.notFound);
     expectRefused(await app.inject({ method: 'POST', url: '/login' }), ApiCode.notFound);
   });
 
   it('serves /locales/{lng}/{ns}.json from the locales folder', async () => {
-    const app = await ctx.app({ spaDir, localesDir });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir });
     const response = await app.inject({ method: 'GET', url: '/locales/zh/Common.json' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('application/json');
@@ -182,12 +174,12 @@ describeWithDatabases('SPA and locales', (ctx) => {
     '/locales/zh',
     '/locales/',
   ])('%s → 4004 (404)', async (url) => {
-    const app = await ctx.app({ spaDir, localesDir });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir });
     await expectNoDbChange(ctx.db, async () => expectRefused(await app.inject({ method: 'GET', url }), ApiCode.notFound));
   });
 
   it('a dot segment behind %2F → 1001 "path" (400); oddRequests.test.ts has every shape', async () => {
-    const app = await ctx.app({ spaDir, localesDir });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir });
     expectRefused(await app.inject({ method: 'GET', url: '/locales/zh/..%2F..%2Fsecret.json' }), ApiCode.invalidParameters, 'path');
   });
 });

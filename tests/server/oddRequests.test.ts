@@ -3,14 +3,12 @@
  * built SPA and the locales is ever served. The requests go over a real socket on 127.0.0.1, byte for byte:
  * app.inject() would resolve %2e%2e and backslashes through the URL parser before the server saw them.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TARGET_LENGTH, oddTargetOf } from '../../server/plugins/requestTarget';
 import { describeWithDatabases } from './support/harness';
+import { createStaticSite, type StaticSite } from './support/staticSite';
 
 interface RawResponse {
   status: number;
@@ -134,30 +132,28 @@ describe('oddTargetOf', () => {
 });
 
 describeWithDatabases('odd requests', (ctx) => {
-  let root: string;
-  let spaDir: string;
-  let localesDir: string;
+  let site: StaticSite;
 
   beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'md-odd-'));
-    spaDir = path.join(root, 'spa');
-    localesDir = path.join(root, 'locales');
-    await mkdir(path.join(spaDir, 'assets'), { recursive: true });
-    await mkdir(path.join(localesDir, 'zh'), { recursive: true });
-    await writeFile(path.join(spaDir, 'index.html'), '<!doctype html><title>Member DApp</title>');
-    await writeFile(path.join(spaDir, 'assets', 'index-abc123.js'), 'console.log(1)');
-    await writeFile(path.join(localesDir, 'zh', 'common.json'), '{"ok":"好"}');
-    // Beside the served folders: must never be served, whatever the path says.
-    await writeFile(path.join(root, 'secret.json'), '{"secret":"TOP-SECRET"}');
-    await writeFile(path.join(spaDir, '.env'), 'SECRET=TOP-SECRET');
+    site = await createStaticSite('md-odd-', {
+      spa: {
+        'index.html': '<!doctype html><title>Member DApp</title>',
+        'assets/index-abc123.js': 'console.log(1)',
+        // Inside a served folder, but a dotfile: never served either.
+        '.env': 'SECRET=TOP-SECRET',
+      },
+      locales: { 'zh/common.json': '{"ok":"好"}' },
+      // Beside the served folders: must never be served, whatever the path says.
+      beside: { 'secret.json': '{"secret":"TOP-SECRET"}' },
+    });
   });
 
   afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
+    await site.remove();
   });
 
   async function listening(): Promise<{ app: FastifyInstance; port: number }> {
-    const app = await ctx.app({ spaDir, localesDir });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const address = app.server.address();
     if (typeof address !== 'object' || address === null) throw new Error('not listening');

@@ -1,10 +1,8 @@
 /** Security headers on every answer: the SPA, its assets, the API (public and authenticated), locales, errors. */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithDatabases } from './support/harness';
+import { createStaticSite, type StaticSite } from './support/staticSite';
 import { accounts, authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/siwe';
 
 /** The CSP directives of a response, by name. */
@@ -49,27 +47,25 @@ function expectSecurityHeaders(response: LightMyRequestResponse, label: string):
 }
 
 describeWithDatabases('security headers', (ctx) => {
-  let root: string;
-  let spaDir: string;
-  let localesDir: string;
+  let site: StaticSite;
 
   beforeAll(async () => {
-    root = await mkdtemp(path.join(tmpdir(), 'md-headers-'));
-    spaDir = path.join(root, 'spa');
-    localesDir = path.join(root, 'locales');
-    await mkdir(path.join(spaDir, 'assets'), { recursive: true });
-    await mkdir(path.join(localesDir, 'en'), { recursive: true });
-    await writeFile(path.join(spaDir, 'index.html'), '<!doctype html><title>Member DApp</title><script type="module" src="/assets/index-abc123.js"></script>');
-    await writeFile(path.join(spaDir, 'assets', 'index-abc123.js'), 'console.log(1)');
-    await writeFile(path.join(localesDir, 'en', 'common.json'), '{"ok":"OK"}');
+    site = await createStaticSite('md-headers-', {
+      spa: {
+        'index.html': '<!doctype html><title>Member DApp</title><script type="module" src="/assets/index-abc123.js"></script>',
+        'assets/index-abc123.js': 'console.log(1)',
+      },
+      locales: { 'en/common.json': '{"ok":"OK"}' },
+      beside: {},
+    });
   });
 
   afterAll(async () => {
-    await rm(root, { recursive: true, force: true });
+    await site.remove();
   });
 
   async function appWithSpa(options: { trustProxy?: boolean } = {}): Promise<FastifyInstance> {
-    return ctx.app({ spaDir, localesDir, ...options });
+    return ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir, ...options });
   }
 
   it('are on the SPA HTML, an asset, a public and an authenticated API answer, a locale file, and refusals', async () => {
@@ -128,7 +124,7 @@ describeWithDatabases('security headers', (ctx) => {
   });
 
   it('a rate-limited answer carries them too, with no-store and Retry-After', async () => {
-    const app = await ctx.app({ spaDir, localesDir, rateLimits: { loginNonce: { max: 1, timeWindow: 60_000 } } });
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir, rateLimits: { loginNonce: { max: 1, timeWindow: 60_000 } } });
     const ask = () => app.inject({ method: 'GET', url: '/api/member/loginNonce', query: { address: accounts.alice.address } });
     expect((await ask()).statusCode).toBe(200);
     const limited = await ask();
