@@ -7,7 +7,9 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
+import { systemAccountId } from '../../server/ledger/accounts';
 import { memberIdByAddress } from '../../server/ledger/queries';
+import { debitMember } from '../../server/ledger/transfers';
 import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
@@ -202,6 +204,21 @@ describeWithDatabases('ledger', (ctx) => {
     expect(codes.every((code) => code === 0 || code === ApiCode.requestInProgress)).toBe(true);
     expect(new Set(answers.filter((a) => envelope(a).code === 0).map((a) => a.body)).size).toBe(1);
     expect(await balanceOf(app, alice)).toBe('90');
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('debits a member only when the balance covers it (debitMember, for the flows to come): the entry keeps the balance before and after', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '10');
+    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
+    if (memberId === undefined) throw new Error('alice is not a member');
+    const base = { asset: 'CREDIT', type: 'transfer', memberId, systemAccountId: systemAccountId('CREDIT', 'exchange'), now: ctx.clock.now() } as const;
+    expect(await expectNoMoneyMoved(ctx.db, () => ctx.db.transaction((tx) => debitMember(tx, { ...base, amount: 10_000_001n })))).toBeUndefined();
+    const leg = await ctx.db.transaction((tx) => debitMember(tx, { ...base, amount: 4_000_000n }));
+    expect(leg?.balanceAfter).toBe(6_000_000n);
+    expect(await balanceOf(app, alice)).toBe('6');
+    expect((await records(app, alice)).result?.list[0]).toMatchObject({ type: 'transfer', amount: '-4', balanceAfter: '6' });
+    expect(await systemBalance(ctx.db, systemAccountId('CREDIT', 'exchange'))).toBe('4000000');
     await expectBooksBalanced(ctx.db);
   });
 
