@@ -112,7 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  await installSecurityHeaders(app);
+  installSecurityHeaders(app);
   installOddTargetRoute(app);
 
   // The request id travels back so a member reporting a 5000 can quote it, and the log line can be found.
