@@ -1,8 +1,8 @@
 /**
  * The ledger figure: acknowledged credit withdrawals per second through HTTP (POST withdrawCredit, a new
- * requestId each, from a worker thread over keep-alive connections), against the raw rate of the same work
- * issued directly on the database in the same run (the handler's withdrawal desk without HTTP).
- * Goals: ≥ 800/s on PGlite and ≥ 2,500/s on PostgreSQL through HTTP, and p99 ≤ 50 ms in the PGlite run.
+ * requestId each, from autocannon in a worker thread over a sweep of keep-alive connection counts), against the
+ * raw rate of the same work issued directly on the database in the same run (the handler's withdrawal desk without
+ * HTTP). Goals: ≥ 800/s on PGlite and ≥ 2,500/s on PostgreSQL through HTTP, and p99 ≤ 50 ms in the PGlite run.
  *
  * Set-up on the bench's own database: the withdrawal limits are raised (daily cap and maximum) so that only the
  * balance could refuse, 20 bound members sign in through HTTP and the operator grants each of them credit through
@@ -23,35 +23,44 @@ import { atLeast, atMost, detail, emit, ms, percent, rate } from './report';
 import { runTsWorker } from './tsWorker';
 
 const MEMBERS = 20;
-/** Keep-alive connections of the load client; LEDGER_CONNECTIONS overrides it to see where the rate saturates. */
-const CONNECTIONS = Number(process.env.LEDGER_CONNECTIONS ?? 10);
+/**
+ * The loads of each storage, in keep-alive connections (LEDGER_CONNECTIONS="10,64" overrides both). A rate measured
+ * with few clients is bound by each request's latency, not by the server: the figure is the best rate of the sweep,
+ * on PGlite the best whose p99 meets the goal (a rate paired with a latency goal is the rate sustained within it).
+ * PGlite's sweep stops at 32: its one thread answers in turn, so more clients only queue.
+ */
+const SWEEPS = { pglite: [10, 20, 32], postgres: [10, 32, 64] } as const;
+const sweepOverride = process.env.LEDGER_CONNECTIONS?.split(',').map(Number);
 const AMOUNT = '10';
 const GOALS = { pglite: 800, postgres: 2_500 } as const;
 const P99_GOAL_MS = 50;
 
-/** The PostgreSQL run measures again with this many connections, as an INFO figure (where the rate saturates). */
-const SATURATING_CONNECTIONS = 64;
+interface LoadRun {
+  connections: number;
+  rate: number;
+  p99: number;
+  note: string;
+}
 
 /** One HTTP load of `connections` keep-alive connections: acknowledged rate, p99 and a note for the figure. */
-async function httpLoad(server: BenchServer, tokens: string[], connections: number, seconds: number): Promise<{ rate: number; p99: number; note: string }> {
+async function httpLoad(server: BenchServer, tokens: string[], connections: number, seconds: number): Promise<LoadRun> {
   const input: LedgerLoadInput = { baseUrl: server.site.baseUrl, tokens, connections, durationMs: seconds * 1000, warmupMs: 1000, amount: AMOUNT };
   const answer = (await runTsWorker(new URL('./ledgerClient.ts', import.meta.url), input, seconds * 1000 + 60_000)) as
     | LedgerLoadResult
     | { ok: false; error: string };
   if (!answer.ok) throw new Error(answer.error);
   const httpRate = (answer.codes['0'] ?? 0) / (answer.elapsedMs / 1000);
-  const sorted = [...answer.latencies].sort((a, b) => a - b);
-  const p99 = quantile(sorted, 0.99);
   const refused = Object.entries(answer.codes)
     .filter(([code]) => code !== '0')
     .map(([code, count]) => `${code}×${count}`)
     .join(' ');
-  return { rate: httpRate, p99, note: `p50 ${ms(quantile(sorted, 0.5))}, p99 ${ms(p99)}; ${connections} connections${refused ? `; refused ${refused}` : ''}` };
-}
-
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const broken = answer.errors + answer.timeouts > 0 ? `; ${answer.errors} errors, ${answer.timeouts} timeouts` : '';
+  return {
+    connections,
+    rate: httpRate,
+    p99: answer.p99,
+    note: `p50 ${ms(answer.p50)}, p99 ${ms(answer.p99)}; ${connections} connections${refused ? `; refused ${refused}` : ''}${broken}`,
+  };
 }
 
 /** Raises the limits and creates MEMBERS members with a large CREDIT balance granted through the operator API. */
@@ -80,9 +89,9 @@ async function prepareMembers(server: BenchServer): Promise<{ tokens: string[]; 
 
 /**
  * The same work as the route (the withdrawal desk: its batcher and ledger_withdraw_batch), called directly with
- * CONNECTIONS in flight: the floor of the HTTP figure.
+ * `inFlight` calls at a time (the chosen load's connections): the floor of the HTTP figure.
  */
-async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], seconds: number): Promise<number> {
+async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], inFlight: number, seconds: number): Promise<number> {
   const amount = parseAmount(AMOUNT);
   const withdrawals = createCreditWithdrawals(server.db, BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres']);
   let done = 0;
@@ -90,7 +99,7 @@ async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memb
   const until = performance.now() + seconds * 1000;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
+    Array.from({ length: inFlight }, async () => {
       while (performance.now() < until) {
         const memberId = memberIds[turn++ % memberIds.length] ?? 0;
         await withdrawals.withdraw({ memberId, amount, requestId: randomUUID(), now: new Date() });
@@ -113,23 +122,30 @@ async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memb
  */
 export async function benchLedger(server: BenchServer, storage: 'pglite' | 'postgres', seconds: number): Promise<void> {
   const { tokens, memberIds } = await prepareMembers(server);
-  const raw = await rawRate(server, storage, memberIds, Math.max(2, seconds / 2));
-  const measured = await httpLoad(server, tokens, CONNECTIONS, seconds);
+  const runs: LoadRun[] = [];
+  for (const connections of sweepOverride ?? SWEEPS[storage]) {
+    const run = await httpLoad(server, tokens, connections, seconds);
+    detail(`ledger.${storage}.sweep: ${rate(run.rate, 'ack')}; ${run.note}`);
+    runs.push(run);
+  }
+  const best = (candidates: LoadRun[]): LoadRun | undefined => candidates.reduce<LoadRun | undefined>((top, run) => (top && top.rate >= run.rate ? top : run), undefined);
+  // PGlite: the best rate within the p99 goal, else (a MISS of the p99) the run with the lowest p99.
+  const chosen =
+    storage === 'pglite'
+      ? (best(runs.filter((run) => run.p99 <= P99_GOAL_MS)) ?? runs.reduce((low, run) => (run.p99 < low.p99 ? run : low)))
+      : best(runs);
+  if (!chosen) throw new Error('no load run');
+  const raw = await rawRate(server, storage, memberIds, chosen.connections, Math.max(2, seconds / 2));
   emit({
     name: `ledger.${storage}.withdrawals`,
-    value: rate(measured.rate, 'ack'),
+    value: rate(chosen.rate, 'ack'),
     floor: rate(raw, 'tx'),
     target: `goal >= ${GOALS[storage]} ack/s`,
-    verdict: atLeast(measured.rate, GOALS[storage]),
-    note: `${percent(measured.rate / raw)} of raw; ${measured.note}`,
+    verdict: atLeast(chosen.rate, GOALS[storage]),
+    note: `${percent(chosen.rate / raw)} of raw; ${chosen.note}; best of ${runs.length} loads`,
   });
   if (storage === 'pglite') {
-    emit({ name: 'ledger.pglite.p99', value: ms(measured.p99), floor: 'n/a', target: `budget <= ${P99_GOAL_MS} ms`, verdict: atMost(measured.p99, P99_GOAL_MS), note: `at ${rate(measured.rate, 'ack')}` });
-  } else {
-    // Where the rate saturates: a PostgreSQL deployment serves many members at once, and at 10 connections the
-    // figure above is bound by each request's latency rather than by the machine.
-    const saturated = await httpLoad(server, tokens, SATURATING_CONNECTIONS, seconds);
-    emit({ name: 'ledger.postgres.withdrawals.saturated', value: rate(saturated.rate, 'ack'), floor: rate(raw, 'tx'), target: '-', verdict: 'INFO', note: saturated.note });
+    emit({ name: 'ledger.pglite.p99', value: ms(chosen.p99), floor: 'n/a', target: `budget <= ${P99_GOAL_MS} ms`, verdict: atMost(chosen.p99, P99_GOAL_MS), note: `at ${rate(chosen.rate, 'ack')}, ${chosen.connections} connections` });
   }
   const summary = await ledgerSummary(server.db);
   detail(
