@@ -24,13 +24,13 @@ const ISSUANCE = systemAccountId('CREDIT', 'issuance');
 
 const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
-const batchRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown() });
+const batchRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown(), set_based: z.boolean() });
 
 const p = (name: string) => sql.placeholder(name);
 
 const batchStatement = namedStatement(
   'ledger_withdraw_batch',
-  sql`SELECT ord, code, result FROM ledger_withdraw_batch(${p('items')}::jsonb, ${p('payable')}::int, ${p('fees')}::int)`,
+  sql`SELECT ord, code, result, set_based FROM ledger_withdraw_batch(${p('items')}::jsonb, ${p('payable')}::int, ${p('fees')}::int)`,
 );
 
 export type WithdrawalStatus = 'pending' | 'done' | 'failed';
@@ -51,6 +51,9 @@ export interface WithdrawalRequest {
   now: Date;
 }
 
+/** A batch item's outcome, and whether the set-based statement answered it (migration 0008) or the per-item loop. */
+export type BatchOutcome = StoredOutcome & { setBased: boolean };
+
 /** The UTC day of an instant, as YYYY-MM-DD. */
 function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
@@ -66,7 +69,7 @@ function utcDay(now: Date): string {
  * @example
  * const [outcome] = await runWithdrawalBatch(db, [{ memberId, amount: 20_000_000n, requestId, now }]);
  */
-export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRequest[]): Promise<StoredOutcome[]> {
+export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRequest[]): Promise<BatchOutcome[]> {
   const items = requests.map((request, ord) => ({
     ord,
     memberId: request.memberId,
@@ -77,8 +80,8 @@ export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRe
     now: request.now.toISOString(),
   }));
   const rows = rowsOf(await batchStatement(db).execute({ items: JSON.stringify(items), payable: PAYABLE, fees: FEES }), batchRow);
-  const outcomes: (StoredOutcome | undefined)[] = new Array(requests.length);
-  for (const row of rows) outcomes[row.ord] = { code: row.code, result: row.result };
+  const outcomes: (BatchOutcome | undefined)[] = new Array(requests.length);
+  for (const row of rows) outcomes[row.ord] = { code: row.code, result: row.result, setBased: row.set_based };
   return outcomes.map((outcome, ord) => {
     if (!outcome) throw new Error(`ledger_withdraw_batch gave no outcome for item ${ord}`);
     return outcome;

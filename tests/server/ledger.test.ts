@@ -194,6 +194,54 @@ describeWithDatabases('ledger', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
+  it('runs a batch set-based for a member whose items all fit, one by one for a member whose do not: the answers and entries of one by one', async () => {
+    const { app, alice } = await setup();
+    const bob = await signInBound(app, accounts.bob, ctx.clock.now());
+    await granted(app, '100');
+    expect(envelope(await grant(app, { address: accounts.bob.address, amount: '100', requestId: randomUUID() })).code).toBe(0);
+    const aliceId = await memberIdByAddress(ctx.db, accounts.alice.address);
+    const bobId = await memberIdByAddress(ctx.db, accounts.bob.address);
+    if (aliceId === undefined || bobId === undefined) throw new Error('alice or bob is not a member');
+    const now = ctx.clock.now();
+    const item = (memberId: number, amount: bigint) => ({ memberId, amount, requestId: randomUUID(), now });
+    // Alice's three fit together (60 of 100): one statement. Bob's do not (150 of 100): the second is refused and
+    // the third, smaller, still goes through, as one by one would.
+    const items = [
+      item(bobId, 60_000_000n),
+      item(aliceId, 30_000_000n),
+      item(bobId, 60_000_000n),
+      item(aliceId, 20_000_000n),
+      item(bobId, 30_000_000n),
+      item(aliceId, 10_000_000n),
+    ];
+    const outcomes = await runWithdrawalBatch(ctx.db, items);
+    expect(outcomes.map((outcome) => outcome.code)).toEqual([0, 0, ApiCode.insufficientBalance, 0, 0, 0]);
+    expect(outcomes.map((outcome) => outcome.setBased)).toEqual([false, true, false, true, false, true]);
+    expect(outcomes.map((outcome) => outcome.result)).toEqual([
+      expect.objectContaining({ amount: '60', fee: '1', status: 'pending' }),
+      expect.objectContaining({ amount: '30', fee: '1', status: 'pending' }),
+      null,
+      expect.objectContaining({ amount: '20', fee: '1', status: 'pending' }),
+      expect.objectContaining({ amount: '30', fee: '1', status: 'pending' }),
+      expect.objectContaining({ amount: '10', fee: '1', status: 'pending' }),
+    ]);
+    expect(await balanceOf(app, alice)).toBe('40');
+    expect(await balanceOf(app, bob)).toBe('10');
+    // Newest first, each with the balance it left: alice's in her request order.
+    expect((await records(app, alice)).result?.list.map((record) => [record.amount, record.balanceAfter])).toEqual([
+      ['-10', '40'],
+      ['-20', '50'],
+      ['-30', '70'],
+      ['100', '100'],
+    ]);
+    // A repeat of a set-based request answers its stored outcome and moves nothing.
+    const [repeated] = await expectNoMoneyMoved(ctx.db, () =>
+      runWithdrawalBatch(ctx.db, [{ memberId: aliceId, amount: 30_000_000n, requestId: items[1]?.requestId ?? '', now }]),
+    );
+    expect(repeated).toEqual({ ...outcomes[1], setBased: false });
+    await expectBooksBalanced(ctx.db);
+  });
+
   it('lets two racing requests with one id move money once', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');

@@ -139,6 +139,21 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     z.object({ id: z.number(), balance: big, latest: big.nullable(), summed: big }),
   );
   expect(wrong).toEqual([]);
+  // Each member account's entries are one chain: versions 1, 2, 3, ... in id order, each starting from the balance
+  // the one before left, and the account's version is its last.
+  const broken = await queryRows(
+    db,
+    sql`SELECT e.account_id AS "accountId" FROM (
+          SELECT account_id, account_version, previous_balance,
+            lag(current_balance, 1, 0::bigint) OVER w AS prior, row_number() OVER w AS nth
+          FROM ledger_entries WINDOW w AS (PARTITION BY account_id ORDER BY id)
+        ) e WHERE e.account_version <> e.nth OR e.previous_balance <> e.prior
+        UNION ALL
+        SELECT a.id FROM ledger_accounts a
+        WHERE a.member_id IS NOT NULL AND a.version <> (SELECT count(*) FROM ledger_entries WHERE account_id = a.id)`,
+    z.object({ accountId: z.number() }),
+  );
+  expect(broken).toEqual([]);
   // The daily totals the cap reads are the sums of the withdrawals not failed.
   const days = await queryRows(
     db,
