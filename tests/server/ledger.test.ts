@@ -242,6 +242,24 @@ describeWithDatabases('ledger', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
+  it('runs a member whose batch spans midnight one by one: each withdrawal counts on its own day', async () => {
+    const { app, alice } = await setup();
+    await granted(app, '100');
+    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
+    if (memberId === undefined) throw new Error('alice is not a member');
+    const outcomes = await runWithdrawalBatch(ctx.db, [
+      { memberId, amount: 20_000_000n, requestId: randomUUID(), now: new Date('2026-11-23T23:59:59.999Z') },
+      { memberId, amount: 30_000_000n, requestId: randomUUID(), now: new Date('2026-11-24T00:00:00.000Z') },
+    ]);
+    expect(outcomes.map((outcome) => [outcome.code, outcome.setBased])).toEqual([
+      [0, false],
+      [0, false],
+    ]);
+    expect(await balanceOf(app, alice)).toBe('50');
+    // expectBooksBalanced compares each day's total with that day's withdrawals.
+    await expectBooksBalanced(ctx.db);
+  });
+
   it('lets two racing requests with one id move money once', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');
