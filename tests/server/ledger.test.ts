@@ -32,6 +32,13 @@ describeWithDatabases('ledger', (ctx) => {
     return { app, alice };
   }
 
+  /** The member id behind a test wallet that has signed in. */
+  async function memberIdOf(address: string): Promise<number> {
+    const memberId = await memberIdByAddress(ctx.db, address);
+    if (memberId === undefined) throw new Error(`${address} is not a member`);
+    return memberId;
+  }
+
   async function balanceOf(app: FastifyInstance, token: string): Promise<string> {
     return envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result
       ?.creditBalance ?? '';
@@ -162,7 +169,7 @@ describeWithDatabases('ledger', (ctx) => {
     const { app, alice } = await setup();
     await granted(app, '100');
     const running = randomUUID();
-    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
+    const memberId = await memberIdOf(accounts.alice.address);
     // The first request, on another connection (another server instance): it holds the key, then dies.
     const first = await holdRequestKey(ctx.db, { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId: running });
     expectRefused(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '12', requestId: running })), ApiCode.requestInProgress);
@@ -175,8 +182,7 @@ describeWithDatabases('ledger', (ctx) => {
   it('runs a batch in one transaction: each item against the balance the earlier ones left, a repeat inside the batch moves once', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');
-    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
-    if (memberId === undefined) throw new Error('alice is not a member');
+    const memberId = await memberIdOf(accounts.alice.address);
     const now = ctx.clock.now();
     const first = randomUUID();
     const outcomes = await runWithdrawalBatch(ctx.db, [
@@ -199,9 +205,8 @@ describeWithDatabases('ledger', (ctx) => {
     const bob = await signInBound(app, accounts.bob, ctx.clock.now());
     await granted(app, '100');
     expect(envelope(await grant(app, { address: accounts.bob.address, amount: '100', requestId: randomUUID() })).code).toBe(0);
-    const aliceId = await memberIdByAddress(ctx.db, accounts.alice.address);
-    const bobId = await memberIdByAddress(ctx.db, accounts.bob.address);
-    if (aliceId === undefined || bobId === undefined) throw new Error('alice or bob is not a member');
+    const aliceId = await memberIdOf(accounts.alice.address);
+    const bobId = await memberIdOf(accounts.bob.address);
     const now = ctx.clock.now();
     const item = (memberId: number, amount: bigint) => ({ memberId, amount, requestId: randomUUID(), now });
     // Alice's three fit together (60 of 100): one statement. Bob's do not (150 of 100): the second is refused and
@@ -245,8 +250,7 @@ describeWithDatabases('ledger', (ctx) => {
   it('runs a member whose batch spans midnight one by one: each withdrawal counts on its own day', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');
-    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
-    if (memberId === undefined) throw new Error('alice is not a member');
+    const memberId = await memberIdOf(accounts.alice.address);
     const outcomes = await runWithdrawalBatch(ctx.db, [
       { memberId, amount: 20_000_000n, requestId: randomUUID(), now: new Date('2026-11-23T23:59:59.999Z') },
       { memberId, amount: 30_000_000n, requestId: randomUUID(), now: new Date('2026-11-24T00:00:00.000Z') },
@@ -276,8 +280,7 @@ describeWithDatabases('ledger', (ctx) => {
   it('debits a member only when the balance covers it (debitMember, for the flows to come): the entry keeps the balance before and after', async () => {
     const { app, alice } = await setup();
     await granted(app, '10');
-    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
-    if (memberId === undefined) throw new Error('alice is not a member');
+    const memberId = await memberIdOf(accounts.alice.address);
     const base = { asset: 'CREDIT', type: 'transfer', memberId, systemAccountId: systemAccountId('CREDIT', 'exchange'), now: ctx.clock.now() } as const;
     expect(await expectNoMoneyMoved(ctx.db, () => ctx.db.transaction((tx) => debitMember(tx, { ...base, amount: 10_000_001n })))).toBeUndefined();
     const leg = await ctx.db.transaction((tx) => debitMember(tx, { ...base, amount: 4_000_000n }));
