@@ -42,31 +42,60 @@ export async function memberBalances(db: Db): Promise<Map<string, bigint>> {
 }
 
 /**
- * A first request that is still running on another connection (another server instance): a transaction that has
- * opened the key (idempotency_open) and waits. `die()` ends it without an outcome, as a process that dies would.
- * PostgreSQL only: PGlite is one session.
+ * Work that is still running on another connection (another server instance): a transaction that has done `work`
+ * and waits. `end()` commits it. PostgreSQL only: PGlite is one session.
  */
-export async function holdRequestKey(db: Db, key: { scope: string; endpoint: string; requestId: string }): Promise<{ die: () => Promise<void> }> {
+export async function holdTransaction(db: Db, work: (tx: Db) => Promise<unknown>): Promise<{ end: () => Promise<void> }> {
   let finish = (): void => undefined;
   const finished = new Promise<void>((resolve) => {
     finish = resolve;
   });
-  let opened = (): void => undefined;
-  const isOpen = new Promise<void>((resolve) => {
-    opened = resolve;
+  let done = (): void => undefined;
+  const isDone = new Promise<void>((resolve) => {
+    done = resolve;
   });
-  const first = db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT * FROM idempotency_open(${key.scope}, ${key.endpoint}, ${key.requestId}, 'hash-of-the-first-body')`);
-    opened();
+  const held = db.transaction(async (tx) => {
+    await work(tx);
+    done();
     await finished;
   });
-  await Promise.race([isOpen, first]);
+  await Promise.race([isDone, held]);
   return {
-    die: async () => {
+    end: async () => {
       finish();
-      await first;
+      await held;
     },
   };
+}
+
+/**
+ * A first request that is still running on another connection: a transaction that has opened the key
+ * (idempotency_open) and waits. `die()` ends it without an outcome, as a process that dies would.
+ */
+export async function holdRequestKey(db: Db, key: { scope: string; endpoint: string; requestId: string }): Promise<{ die: () => Promise<void> }> {
+  const held = await holdTransaction(db, (tx) =>
+    tx.execute(sql`SELECT * FROM idempotency_open(${key.scope}, ${key.endpoint}, ${key.requestId}, 'hash-of-the-first-body')`),
+  );
+  return { die: held.end };
+}
+
+/**
+ * Resolves once some other session of this database waits for a lock (PostgreSQL's pg_stat_activity), polling for
+ * at most `timeoutMs`; rejects when none did.
+ */
+export async function someoneWaitsForALock(db: Db, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const [row] = await queryRows(
+      db,
+      sql`SELECT count(*)::int AS waiting FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+      z.object({ waiting: z.number() }),
+    );
+    if ((row?.waiting ?? 0) > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`no session waited for a lock within ${timeoutMs} ms`);
 }
 
 /** A system account's balance: the transfers into it less those out of it (system accounts keep no entries). */
@@ -86,7 +115,8 @@ export async function systemBalance(db: Db, accountId: number): Promise<string> 
  * zero; every member leg of a transfer has exactly one entry with the signed amount and no entry lacks its
  * transfer; no transfer or entry names an account or withdrawal that does not exist (the ledger's rows carry no
  * foreign keys: ADR 0012); no member account is negative, and every member account's balance equals its latest
- * entry's balance after it and the sum of its entries (so replaying the records gives meInfo's balance).
+ * entry's balance after it (0 with no entries yet) and the sum of its entries (so replaying the records gives
+ * meInfo's balance).
  */
 export async function expectBooksBalanced(db: Db): Promise<void> {
   const totals = await queryRows(
@@ -134,7 +164,7 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
           (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE account_id = a.id) AS summed
         FROM ledger_accounts a
         WHERE a.member_id IS NOT NULL AND (a.balance < 0
-          OR a.balance IS DISTINCT FROM (SELECT current_balance FROM ledger_entries WHERE account_id = a.id ORDER BY id DESC LIMIT 1)
+          OR a.balance <> coalesce((SELECT current_balance FROM ledger_entries WHERE account_id = a.id ORDER BY id DESC LIMIT 1), 0)
           OR a.balance <> (SELECT coalesce(sum(amount), 0) FROM ledger_entries WHERE account_id = a.id))`,
     z.object({ id: z.number(), balance: big, latest: big.nullable(), summed: big }),
   );
