@@ -22,6 +22,7 @@ import { registerStatic } from './plugins/static';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
+import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
 import { createCreditWithdrawals } from './ledger/withdrawals';
 import type { RouteDeps } from './routes/deps';
@@ -135,6 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     signInSites,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
+    nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     withdrawals: createCreditWithdrawals(options.db, options.batchesInFlight ?? 1),
   };

@@ -1,7 +1,6 @@
 /** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (API.md, "Authentication"). */
 import type { FastifyPluginAsync } from 'fastify';
 import { getAddress, isAddress } from 'viem';
-import { issueNonce } from '../auth/nonces';
 import { signIn } from '../auth/signIn';
 import { revokeToken } from '../auth/tokens';
 import { BindCycleError, InvalidParametersError, InviteCodeUnknownError, RecommenderAlreadyBoundError } from '../errors';
@@ -32,7 +31,7 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(
     app,
     {
-      loginNonce: async ({ query }) => issueNonce(deps.db, checksummed(query.address), deps.now()),
+      loginNonce: async ({ query }) => deps.nonces.issue(checksummed(query.address), deps.now()),
 
       memberSignLogin: async ({ body, request }) => {
         const site = expectedSite(deps, request);

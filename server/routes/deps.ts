@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AdminToken } from '../auth/adminToken';
+import type { NonceIssuer } from '../auth/nonces';
 import type { TokenResolver } from '../auth/tokens';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
@@ -16,6 +17,8 @@ export interface RouteDeps {
   rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule };
   /** ADMIN_TOKEN's checker; the operator routes exist only when it is set. */
   adminToken?: AdminToken | undefined;
+  /** loginNonce's nonces, batched. */
+  nonces: NonceIssuer;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
   /** The withdrawal desk: withdrawCredit's batcher in front of the ledger. */

@@ -44,6 +44,20 @@ describeWithDatabases('loginNonce', (ctx) => {
     expect(seen.size).toBe(20);
   });
 
+  it('issues nonces asked for at once (one batch, one statement): each distinct, stored for its own address, and each signs in', async () => {
+    const app = await ctx.app();
+    const wallets = [accounts.alice, accounts.bob, accounts.carol, accounts.alice, accounts.bob, accounts.carol];
+    const issued = await Promise.all(wallets.map((wallet) => requestNonce(app, wallet.address)));
+    expect(new Set(issued).size).toBe(wallets.length);
+    const rows = await ctx.db.select().from(nonces);
+    expect(new Map(rows.map((row) => [row.value, row.address]))).toEqual(new Map(issued.map((nonce, index) => [nonce, wallets[index]?.address])));
+    for (const [index, nonce] of issued.entries()) {
+      const wallet = wallets[index] ?? accounts.alice;
+      const message = buildMessage(wallet, nonce, ctx.clock.now());
+      expect(envelope(await postSignLogin(app, { message, signature: await wallet.signMessage({ message }) })).code).toBe(ApiCode.ok);
+    }
+  });
+
   it.each([
     ['missing', {}],
     ['not hex', { address: '0xZZ' }],
