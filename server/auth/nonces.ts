@@ -46,12 +46,16 @@ const insertNonces = namedStatement(
       FROM jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) AS x(value text, address text, "createdAt" timestamptz, "expiresAt" timestamptz)`,
 );
 
-/** Stores nonces in one statement (one commit), sweeping the expired ones every SWEEP_EVERY nonces first. */
-async function storeNonces(db: Db, rows: readonly NonceRow[], now: Date): Promise<void[]> {
+/**
+ * Stores nonces in one statement (one commit), sweeping the expired ones every SWEEP_EVERY nonces first, as of the
+ * newest nonce's issue time.
+ */
+async function storeNonces(db: Db, rows: readonly NonceRow[]): Promise<void[]> {
   issuedSinceSweep += rows.length;
-  if (issuedSinceSweep >= SWEEP_EVERY) {
+  const newest = rows[rows.length - 1];
+  if (issuedSinceSweep >= SWEEP_EVERY && newest) {
     issuedSinceSweep = 0;
-    await sweepExpiredNonces(db, now);
+    await sweepExpiredNonces(db, new Date(newest.createdAt));
   }
   await insertNonces(db).execute({ rows: JSON.stringify(rows) });
   return rows.map(() => undefined);
@@ -69,7 +73,7 @@ async function storeNonces(db: Db, rows: readonly NonceRow[], now: Date): Promis
  */
 export async function issueNonce(db: Db, address: string, now: Date): Promise<IssuedNonce> {
   const row = newNonce(address, now);
-  await storeNonces(db, [row], now);
+  await storeNonces(db, [row]);
   return issuedOf(row);
 }
 
@@ -90,14 +94,11 @@ export interface NonceIssuer {
  * const { nonce } = await createNonceIssuer(db, 1).issue(address, new Date());
  */
 export function createNonceIssuer(db: Db, maxInFlight: number): NonceIssuer {
-  const batcher = createBatcher((batch: { row: NonceRow; now: Date }[]) => storeNonces(db, batch.map((item) => item.row), batch[batch.length - 1]?.now ?? new Date()), {
-    maxBatch: 128,
-    maxInFlight,
-  });
+  const batcher = createBatcher((rows: NonceRow[]) => storeNonces(db, rows), { maxBatch: 128, maxInFlight });
   return {
     async issue(address, now) {
       const row = newNonce(address, now);
-      await batcher.submit({ row, now });
+      await batcher.submit(row);
       return issuedOf(row);
     },
   };

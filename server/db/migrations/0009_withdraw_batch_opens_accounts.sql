@@ -8,9 +8,10 @@
 -- if it had none (balance 0, version 0, no entries: what a missing account meant), before 0008's function, renamed
 -- ledger_withdraw_existing, locks them all in member order; nothing in the batch locks an account after that.
 --
--- Only missing accounts of existing members are inserted (an unknown member id stays a 3001, as before): ON CONFLICT DO NOTHING still draws an id from the identity for every row it
--- is offered, and offering every member of every batch would use up the integer ids. Rows go in member order, so
--- two batches that both insert wait for each other in that order too.
+-- Only missing accounts of existing members are inserted (an unknown member id stays a 3001, as before): ON
+-- CONFLICT DO NOTHING still draws an id from the identity for every row it is offered, and offering every member of
+-- every batch would use up the integer ids. Rows go in member order, so two batches that both insert wait for each
+-- other in that order too.
 ALTER FUNCTION ledger_withdraw_batch(jsonb, integer, integer) RENAME TO ledger_withdraw_existing;--> statement-breakpoint
 CREATE FUNCTION ledger_withdraw_batch(p_items jsonb, p_payable integer, p_fees integer)
   RETURNS TABLE (ord integer, code integer, result jsonb, set_based boolean) LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$

@@ -1,7 +1,7 @@
 /** Ledger helpers for server tests: the operator's calls and a check of the books after every step. */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { expect, vi } from 'vitest';
 import { z } from 'zod';
 import { queryRows, type Db } from '../../../server/db/client';
 import { authHeaders } from './siwe';
@@ -80,22 +80,22 @@ export async function holdRequestKey(db: Db, key: { scope: string; endpoint: str
 }
 
 /**
- * Resolves once some other session of this database waits for a lock (PostgreSQL's pg_stat_activity), polling for
- * at most `timeoutMs`; rejects when none did.
+ * Resolves once some other session of this database waits for a lock (PostgreSQL's pg_stat_activity), polling with
+ * vitest's waitFor for at most `timeoutMs`; rejects when none did.
  */
 export async function someoneWaitsForALock(db: Db, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const [row] = await queryRows(
-      db,
-      sql`SELECT count(*)::int AS waiting FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-      z.object({ waiting: z.number() }),
-    );
-    if ((row?.waiting ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`no session waited for a lock within ${timeoutMs} ms`);
+  await vi.waitFor(
+    async () => {
+      const [row] = await queryRows(
+        db,
+        sql`SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+        z.object({ waiting: z.number() }),
+      );
+      if ((row?.waiting ?? 0) === 0) throw new Error(`no session waited for a lock within ${timeoutMs} ms`);
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }
 
 /** A system account's balance: the transfers into it less those out of it (system accounts keep no entries). */
