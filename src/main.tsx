@@ -11,7 +11,7 @@ import { followLanguage } from './i18n/componentLocale';
 import { createI18n } from './i18n/i18n';
 import { installViewportScaling } from './layout/viewport';
 import { createBrowserStorage } from './storage/browserStorage';
-import { loadProviders } from './wallet/loadDiscovery';
+import { loadProviders, watchProvidersLazily } from './wallet/loadDiscovery';
 // antd-mobile's variables and base styles first, then our theme over them, then layout and component styles.
 import 'antd-mobile/es/global';
 import './theme/theme.css';
@@ -39,6 +39,7 @@ const actors = createRootActors({
     await demoWallet;
     return loadProviders();
   },
+  watchProviders: (onFound) => watchProvidersLazily(onFound),
   site: { domain: window.location.host, uri: window.location.origin },
 });
 const router = createBrowserRouter(routes);

@@ -14,6 +14,7 @@ export const WalletErrorNames = {
   timeout: 'WalletTimeoutError',
   chainParamsMissing: 'ChainParamsMissingError',
   disconnected: 'WalletDisconnectedError',
+  unsupportedMethod: 'UnsupportedMethodError',
   unknown: 'UnknownWalletError',
 } as const;
 
@@ -34,6 +35,12 @@ export const WalletErrorCodes = {
   disconnected: 4900,
   /** EIP-1193: the wallet is disconnected from the chain asked for. */
   chainDisconnected: 4901,
+  /** EIP-1193: the wallet does not support the method (imToken before 2.10 for wallet_switchEthereumChain). */
+  unsupportedMethod: 4200,
+  /** JSON-RPC: the method does not exist (older in-app browsers for wallet_switchEthereumChain). */
+  methodNotFound: -32601,
+  /** JSON-RPC: internal error; wallets use it for anything, an unknown chain in the member's language included. */
+  internalError: -32603,
   /** A provider disconnect with 1013 (WebSocket "try again later"): the wallet is reconnecting by itself. */
   reconnecting: 1013,
 } as const;
@@ -41,12 +48,14 @@ export const WalletErrorCodes = {
 export type WalletErrorCode = (typeof WalletErrorCodes)[keyof typeof WalletErrorCodes];
 
 /** The error name the app gives each wallet code (a reconnect is no error). */
-export const walletErrorNameOfCode: Readonly<Record<Exclude<WalletErrorCode, 1013>, WalletErrorName>> = {
+export const walletErrorNameOfCode: Readonly<Record<Exclude<WalletErrorCode, 1013 | -32603>, WalletErrorName>> = {
   [WalletErrorCodes.userRejected]: WalletErrorNames.userRejected,
   [WalletErrorCodes.requestPending]: WalletErrorNames.requestPending,
   [WalletErrorCodes.unrecognizedChain]: WalletErrorNames.unrecognizedChain,
   [WalletErrorCodes.disconnected]: WalletErrorNames.disconnected,
   [WalletErrorCodes.chainDisconnected]: WalletErrorNames.disconnected,
+  [WalletErrorCodes.unsupportedMethod]: WalletErrorNames.unsupportedMethod,
+  [WalletErrorCodes.methodNotFound]: WalletErrorNames.unsupportedMethod,
 };
 
 /** Every wallet error name, in the order of WalletErrorNames. */

@@ -30,15 +30,14 @@ export const activating = walletSetup.createStateConfig({
         src: 'findProviders',
         onDone: [
           {
-            guard: { type: 'isEagerWithoutSingleProvider', params: ({ event }) => ({ providers: event.output }) },
-            description:
-              'An eager connect stays quiet when there is no wallet, or several to choose from: nothing was asked for, and the app does not guess.',
-            target: '#wallet.idle',
+            guard: { type: 'hasNoProvider', params: ({ event }) => ({ providers: event.output }) },
+            description: 'No wallet yet: give a wallet that injects late a moment to arrive.',
+            target: 'searching',
           },
           {
-            guard: { type: 'hasNoProvider', params: ({ event }) => ({ providers: event.output }) },
+            guard: { type: 'isEagerWithoutSingleProvider', params: ({ event }) => ({ providers: event.output }) },
+            description: 'An eager connect stays quiet when there are several wallets to choose from: nothing was asked for, and the app does not guess.',
             target: '#wallet.idle',
-            actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.providerNotFound } }, 'reportError'],
           },
           {
             guard: { type: 'hasManyProviders', params: ({ event }) => ({ providers: event.output }) },
@@ -59,6 +58,21 @@ export const activating = walletSetup.createStateConfig({
           target: '#wallet.idle',
           actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
         },
+      },
+    },
+    searching: {
+      description:
+        'No wallet was in the page yet. Wallets that inject late (window.ethereum set after load, ethereum#initialized, a late EIP-6963 announcement) get walletSearchTimeout to arrive; the page shows that it is looking.',
+      invoke: { id: 'watchForProviders', src: 'watchForProviders' },
+      after: {
+        walletSearchTimeout: {
+          description: "None came: 'Phantom not installed' (spec section 5), and the page offers a way into a wallet.",
+          target: '#wallet.idle.noWallet',
+          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.providerNotFound } }, 'reportError'],
+        },
+      },
+      on: {
+        'provider.detected': { description: 'A wallet arrived: look again, now with it.', target: 'discovering' },
       },
     },
     choosingProvider: {

@@ -1,6 +1,6 @@
 /**
  * The two prompts that move the wallet to the app's chain (spec section 4; docs/decisions/0003): switching, and
- * adding the chain when the wallet does not know it (4902). A failure, a timeout or a cancel ends the prompt in
+ * adding the chain when the wallet may not know it (4902, or -32603 in any language). A failure, a timeout or a cancel ends the prompt in
  * `active` on the wallet's own chain with the error kept; -32002 waits for the wallet instead of asking again.
  */
 import { notGuard } from '../shared/guards';
@@ -53,9 +53,23 @@ export const switchingChain = walletSetup.createStateConfig({
       onError: [
         {
           guard: { type: 'canAddChain', params: ({ event }) => ({ error: event.error }) },
-          description: '4902: the wallet does not know the chain, and app config has its parameters: add it.',
-          meta: { walletCodes: [WalletErrorCodes.unrecognizedChain], decision: Decisions.walletSwitchFailureKeepsConnection },
+          description:
+            '4902, or an answer without a known code (-32603 in any language, as Trust Wallet localises it): the wallet may not know the chain, and app config has its parameters: add it, once.',
+          meta: {
+            walletCodes: [WalletErrorCodes.unrecognizedChain, WalletErrorCodes.internalError],
+            decision: Decisions.walletSwitchFailureKeepsConnection,
+          },
           target: 'addingChain',
+        },
+        {
+          guard: { type: 'cannotSwitchChain', params: ({ event }) => ({ error: event.error }) },
+          description: 'The wallet cannot switch chains for the app: the member switches by hand.',
+          meta: {
+            walletCodes: [WalletErrorCodes.unsupportedMethod, WalletErrorCodes.methodNotFound],
+            decision: Decisions.walletSwitchFailureKeepsConnection,
+          },
+          target: 'switchingManually',
+          actions: 'clearError',
         },
         {
           guard: { type: 'isUnrecognizedChainWithoutParams', params: ({ event }) => ({ error: event.error }) },
@@ -103,6 +117,16 @@ export const addingChain = walletSetup.createStateConfig({
       }),
       onDone: { target: 'activating.requestingAccounts', actions: 'assignChainAdded' },
       onError: [
+        {
+          guard: { type: 'cannotSwitchChain', params: ({ event }) => ({ error: event.error }) },
+          description: 'The wallet cannot add chains for the app either: the member switches by hand.',
+          meta: {
+            walletCodes: [WalletErrorCodes.unsupportedMethod, WalletErrorCodes.methodNotFound],
+            decision: Decisions.walletSwitchFailureKeepsConnection,
+          },
+          target: 'switchingManually',
+          actions: ['assignChainAdded', 'clearError'],
+        },
         {
           guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
           description: '-32002: an add-chain request is already waiting in the wallet; the app waits for its answer.',

@@ -1,19 +1,23 @@
 /**
  * The wallet connector (spec sections 4, 5 and 8). The member connects the wallet injected by the wallet browser;
  * the app finds it on demand, asks for accounts, and moves the wallet to the app's chain: it asks to switch, and
- * when the wallet does not know the chain (4902 in its several disguises) it adds the chain from app config and
- * retries the activation once. An eager connect at start only reads what the wallet already allows (eth_accounts)
- * and falls back to idle quietly. Provider events keep accounts and chain in step while connected.
+ * when the wallet may not know the chain (4902 in its several disguises, or an answer in any language without a
+ * code the app knows) it adds the chain from app config and retries the activation once; a wallet that cannot
+ * switch at all (4200, -32601) gets the member to switch by hand. A wallet that injects late gets a few seconds to
+ * arrive. An eager connect at start only reads what the wallet already allows (eth_accounts) and falls back to idle
+ * quietly. Provider events keep accounts and chain in step while connected.
  *
  * Active means chainId and accounts are set and no activation is running (spec section 3).
  *
  * The setup (context, events, actors, actions, guards) is in walletSetup.ts; the activation in activating.ts; the
- * switch and add-chain prompts in chainPrompts.ts.
+ * switch and add-chain prompts in chainPrompts.ts; the member's own switch, for wallets that cannot switch for the
+ * app, in manualSwitch.ts.
  */
 import { WalletErrorCodes } from '../shared/errorNames';
 import { notGuard } from '../shared/guards';
 import { activating } from './activating';
 import { addingChain, switchingChain } from './chainPrompts';
+import { switchingManually } from './manualSwitch';
 import { disconnectActions, eventAccounts, eventDisconnectError } from './disconnected';
 import { initialContext, listenToProvider, walletSetup } from './walletSetup';
 
@@ -26,6 +30,16 @@ export const walletMachine = walletSetup.createMachine({
   states: {
     idle: {
       description: 'No wallet connection. An error from the last attempt, if any, is kept for the UI.',
+      initial: 'ready',
+      states: {
+        ready: { description: 'A connect can start: the member taps Connect, or the app connects eagerly at start.' },
+        noWallet: {
+          description:
+            'No wallet was found: the page says so and offers to open it in a wallet app. A wallet that arrives now (it injected even later) still turns the screen into connect.',
+          invoke: { id: 'watchForProviders', src: 'watchForProviders' },
+          on: { 'provider.detected': { target: 'ready', actions: 'clearError' } },
+        },
+      },
       on: {
         'user.connect': {
           target: 'activating',
@@ -37,6 +51,7 @@ export const walletMachine = walletSetup.createMachine({
     activating,
     switchingChain,
     addingChain,
+    switchingManually,
     active: {
       description: 'Connected: chainId and accounts are set. Provider events keep them in step.',
       invoke: listenToProvider,

@@ -49,7 +49,9 @@ export type WalletEvent =
   | { type: 'provider.accountsChanged'; accounts: readonly string[] }
   | { type: 'provider.chainChanged'; chainId: unknown }
   | { type: 'provider.connect'; chainId: unknown }
-  | { type: 'provider.disconnect'; error: { code?: number; message?: string } };
+  | { type: 'provider.disconnect'; error: { code?: number; message?: string } }
+  /** A wallet appeared in the page after discovery looked (late injection, a late EIP-6963 announcement). */
+  | { type: 'provider.detected' };
 
 /** Provider events, as the listener sends them to the machine. */
 export type ProviderEvent = Extract<WalletEvent, { type: `provider.${string}` }>;
@@ -91,6 +93,8 @@ export const walletSetup = setup({
       notProvided('wallet', 'addChain'),
     ),
     listenToProvider: fromCallback<EventObject, ProviderInput>(() => notProvided('wallet', 'listenToProvider')),
+    /** Sends provider.detected once a wallet appears in the page: window.ethereum set late, ethereum#initialized, EIP-6963. */
+    watchForProviders: fromCallback<EventObject>(() => notProvided('wallet', 'watchForProviders')),
   },
   actions: {
     assignConnectRequest: assign((_, params: { chainId?: number; chainParams?: AddChainParameters | null }) => ({
@@ -145,8 +149,19 @@ export const walletSetup = setup({
     isTargetChainDifferent: ({ context }, params: { chainId?: number }) =>
       params.chainId !== undefined && params.chainId !== context.chainId,
     isRequestPending: (_, params: { error: unknown }) => hasErrorName(params.error, WalletErrorNames.requestPending),
+    /**
+     * The switch the app just asked for failed in a way that may mean "unknown chain": 4902 (however wrapped), or
+     * an answer without a code the app knows (-32603 and the like, whatever language its message is in). With the
+     * chain's parameters at hand and the chain not yet added in this activation, adding it is worth one try.
+     */
     canAddChain: ({ context }, params: { error: unknown }) =>
-      hasErrorName(params.error, WalletErrorNames.unrecognizedChain) && context.chainParams !== null && !context.chainAdded,
+      (hasErrorName(params.error, WalletErrorNames.unrecognizedChain) || hasErrorName(params.error, WalletErrorNames.unknown)) &&
+      context.chainParams !== null &&
+      !context.chainAdded,
+    /** 4200 or -32601 to a chain request: this wallet cannot switch (or add) chains for the app. */
+    cannotSwitchChain: (_, params: { error: unknown }) => hasErrorName(params.error, WalletErrorNames.unsupportedMethod),
+    isTargetChain: ({ context }, params: { chainId: unknown }) =>
+      context.targetChainId !== null && parseChainId(params.chainId) === context.targetChainId,
     isUnrecognizedChainWithoutParams: ({ context }, params: { error: unknown }) =>
       hasErrorName(params.error, WalletErrorNames.unrecognizedChain) && context.chainParams === null,
     /** Code 1013 of a provider disconnect: the wallet is reconnecting by itself. */
@@ -155,6 +170,11 @@ export const walletSetup = setup({
   delays: {
     /** How long the app waits for any one wallet answer before giving up (the wallet may never answer). */
     walletTimeout: 60_000,
+    /**
+     * How long the app looks for a wallet that injects itself late before it says there is none: MetaMask Mobile
+     * and several WebView wallets inject after load (src/wallet/walletQuirks.ts).
+     */
+    walletSearchTimeout: 3_000,
   },
 });
 

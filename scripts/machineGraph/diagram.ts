@@ -5,7 +5,7 @@
  * walks it.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
-import { walletErrorNameOfCode } from '../../machines/shared/errorNames';
+import { WalletErrorCodes, walletErrorNameOfCode } from '../../machines/shared/errorNames';
 import type { DefinedTransition } from './modelPaths';
 import { allStateNodes, definedTransitions } from './modelPaths';
 
@@ -23,7 +23,9 @@ export function decisionLink(decision: string): string {
 /** A wallet code with the error the app names it: "4902 UnrecognizedChainError". */
 export function walletCodeLabel(code: number): string {
   const name = (walletErrorNameOfCode as Readonly<Record<number, string>>)[code];
-  return name ? `${code} ${name}` : code === 1013 ? `${code} (reconnecting)` : String(code);
+  if (name) return `${code} ${name}`;
+  if (code === WalletErrorCodes.reconnecting) return `${code} (reconnecting)`;
+  return code === WalletErrorCodes.internalError ? `${code} (internal error, in any language)` : String(code);
 }
 
 /** The decision records the machine's transitions name (the diagrams script checks that each exists). */

@@ -38,6 +38,7 @@ export const walletModel: MachineModel = {
     { type: 'provider.connect', chainId: '56' },
     { type: 'provider.disconnect', error: { code: 1013, message: 'reconnecting' } },
     { type: 'provider.disconnect', error: { code: 4900, message: 'disconnected' } },
+    { type: 'provider.detected' },
     { type: 'xstate.done.actor.findProviders', output: [] },
     { type: 'xstate.done.actor.findProviders', output: [metaMask] },
     { type: 'xstate.done.actor.findProviders', output: [metaMask, phantom] },
@@ -59,8 +60,13 @@ export const walletModel: MachineModel = {
     { type: 'xstate.error.actor.switchChain', error: error('UnrecognizedChainError', 4902) },
     { type: 'xstate.error.actor.switchChain', error: error('UserRejectedError', 4001) },
     { type: 'xstate.error.actor.switchChain', error: error('RequestPendingError', -32002) },
+    // Trust Wallet's unknown chain in the member's language, without a code the app knows (walletQuirks.ts).
+    { type: 'xstate.error.actor.switchChain', error: error('UnknownWalletError', -32603) },
+    // imToken before 2.10: cannot switch chains (walletQuirks.ts).
+    { type: 'xstate.error.actor.switchChain', error: error('UnsupportedMethodError', 4200) },
     { type: 'xstate.done.actor.addChain', output: null },
     { type: 'xstate.error.actor.addChain', error: error('UserRejectedError', 4001) },
     { type: 'xstate.error.actor.addChain', error: error('RequestPendingError', -32002) },
+    { type: 'xstate.error.actor.addChain', error: error('UnsupportedMethodError', -32601) },
   ],
 };

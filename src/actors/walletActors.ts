@@ -21,6 +21,8 @@ export interface WalletLogger {
 export interface WalletActorsParameters {
   /** Finds the injected wallets; the app passes the on-demand import of src/wallet/discovery. */
   loadProviders: () => Promise<DiscoveredProvider[]>;
+  /** Calls onFound once a wallet appears in the page (src/wallet/discovery watchForProviders); returns a stop. */
+  watchProviders: (onFound: () => void) => () => void;
   logger?: WalletLogger;
   /** Per-request wallet timeout; the machine has its own overall one. */
   requestTimeoutMs?: number;
@@ -36,9 +38,9 @@ export interface WalletSession {
  *
  * @param parameters how to find wallets, and the logger
  * @returns the provided machine and the session used by sign-in to reach the same wallet
- * @example const { machine, session } = provideWalletMachine({ loadProviders });
+ * @example const { machine, session } = provideWalletMachine({ loadProviders, watchProviders });
  */
-export function provideWalletMachine({ loadProviders, logger = console, requestTimeoutMs = 0 }: WalletActorsParameters) {
+export function provideWalletMachine({ loadProviders, watchProviders, logger = console, requestTimeoutMs = 0 }: WalletActorsParameters) {
   const providers = new Map<string, DiscoveredProvider>();
   const requests = new Map<string, WalletRequests>();
   const session: WalletSession = {
@@ -90,6 +92,7 @@ export function provideWalletMachine({ loadProviders, logger = console, requestT
           unsubscribe?.();
         };
       }),
+      watchForProviders: fromCallback<EventObject>(({ sendBack }) => watchProviders(() => sendBack({ type: 'provider.detected' }))),
     },
     actions: {
       reportNoAccounts: () => logger.debug('No accounts returned'),

@@ -32,6 +32,8 @@ export interface CreateRootActorsParameters {
   storage: BrowserStorage;
   translate: (key: string) => string;
   loadProviders: () => Promise<DiscoveredProvider[]>;
+  /** Calls onFound once a wallet appears in the page after discovery looked; returns a stop. */
+  watchProviders: (onFound: () => void) => () => void;
   site: { domain: string; uri: string };
   fetchImpl?: CreateApiClientParameters['fetchImpl'];
   logger?: WalletLogger & { error(...args: unknown[]): void };
@@ -44,12 +46,13 @@ export interface CreateRootActorsParameters {
 /**
  * Creates and starts the root actors.
  *
- * @example const actors = createRootActors({ storage, translate: i18n.t, loadProviders, site });
+ * @example const actors = createRootActors({ storage, translate: i18n.t, loadProviders, watchProviders, site });
  */
 export function createRootActors({
   storage,
   translate,
   loadProviders,
+  watchProviders,
   site,
   fetchImpl,
   logger = console,
@@ -70,7 +73,7 @@ export function createRootActors({
   };
   const api = makeClient(() => storage.readAuthorization());
 
-  const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, logger });
+  const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, watchProviders, logger });
   const wallet = createActor(walletLogic, actorOptions);
   const config = createActor(provideConfigMachine({ api, storage }), actorOptions);
   const auth = createActor(

@@ -16,21 +16,27 @@ type ConfigSnapshot = SnapshotFrom<typeof configMachine>;
 
 export type WalletView =
   | 'idle'
+  | 'noWallet'
   | 'discovering'
+  | 'searching'
   | 'choosingProvider'
   | 'confirmInWallet'
   | 'awaitingWallet'
   | 'switchingChain'
   | 'addingChain'
+  | 'switchingManually'
   | 'active';
 
 /** What the wallet part of a page shows. */
 export function selectWalletView(snapshot: WalletSnapshot): WalletView {
+  if (snapshot.matches({ idle: 'noWallet' })) return 'noWallet';
   if (snapshot.matches('idle')) return 'idle';
   if (snapshot.matches('active')) return 'active';
+  if (snapshot.matches('switchingManually')) return 'switchingManually';
   if (snapshot.matches('switchingChain')) return 'switchingChain';
   if (snapshot.matches('addingChain')) return 'addingChain';
   if (snapshot.matches({ activating: 'discovering' })) return 'discovering';
+  if (snapshot.matches({ activating: 'searching' })) return 'searching';
   if (snapshot.matches({ activating: 'choosingProvider' })) return 'choosingProvider';
   if (snapshot.matches({ activating: 'awaitingWallet' })) return 'awaitingWallet';
   return 'confirmInWallet';

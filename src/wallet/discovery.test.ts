@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeEip1193Provider } from '../../tests/support/fakeEip1193Provider';
-import { findProviders, isEip1193Provider, waitForInjectedProvider } from './discovery';
+import { findProviders, isEip1193Provider, watchForProviders } from './discovery';
 import { loadProviders } from './loadDiscovery';
 import type { Eip1193Provider } from './types';
 
@@ -95,38 +95,70 @@ describe('findProviders', () => {
   });
 });
 
-describe('waitForInjectedProvider', () => {
-  it('behavior: resolves at once when a provider is there', async () => {
-    const provider = createFakeEip1193Provider();
-    Object.assign(window, { ethereum: provider });
-    await expect(waitForInjectedProvider(window, 1000)).resolves.toBe(provider);
+describe('watchForProviders', () => {
+  const watch = (pollMs?: number) => {
+    const onFound = vi.fn();
+    const stop = watchForProviders(window, onFound, pollMs === undefined ? {} : { pollMs });
+    cleanups.push(stop);
+    return onFound;
+  };
+
+  it('behavior: reports at once when a provider is already there', () => {
+    Object.assign(window, { ethereum: createFakeEip1193Provider() });
+    expect(watch()).toHaveBeenCalledTimes(1);
   });
 
-  it('behavior: resolves on ethereum#initialized', async () => {
+  it('behavior: reports on ethereum#initialized (MetaMask Mobile injecting after load)', () => {
     vi.useFakeTimers();
-    const provider = createFakeEip1193Provider();
-    const waiting = waitForInjectedProvider(window, 3000, { pollMs: 10_000 });
-    Object.assign(window, { ethereum: provider });
+    const onFound = watch(10_000);
     window.dispatchEvent(new Event('ethereum#initialized'));
-    await expect(waiting).resolves.toBe(provider);
+    expect(onFound).not.toHaveBeenCalled(); // the event alone, without a provider, is no wallet
+    Object.assign(window, { ethereum: createFakeEip1193Provider() });
+    window.dispatchEvent(new Event('ethereum#initialized'));
+    expect(onFound).toHaveBeenCalledTimes(1);
   });
 
-  it('behavior: resolves when window.ethereum appears without an event', async () => {
+  it('behavior: reports when window.ethereum or Phantom appears without any event', async () => {
+    vi.useFakeTimers();
+    const onFound = watch();
+    await vi.advanceTimersByTimeAsync(250);
+    expect(onFound).not.toHaveBeenCalled();
+    Object.assign(window, { phantom: { ethereum: createFakeEip1193Provider() } });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(onFound).toHaveBeenCalledTimes(1);
+  });
+
+  it('behavior: reports a late EIP-6963 announcement, and asks announcing wallets once at start', async () => {
     vi.useFakeTimers();
     const provider = createFakeEip1193Provider();
-    const waiting = waitForInjectedProvider(window, 3000);
-    await vi.advanceTimersByTimeAsync(250);
-    Object.assign(window, { phantom: { ethereum: provider } });
-    await vi.advanceTimersByTimeAsync(100);
-    await expect(waiting).resolves.toBe(provider);
+    announceOnRequest('io.metamask', 'MetaMask', provider, 500);
+    const onFound = watch();
+    await vi.advanceTimersByTimeAsync(499);
+    expect(onFound).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(onFound).toHaveBeenCalledTimes(1);
   });
 
-  it('behavior: resolves undefined after the timeout', async () => {
+  it('behavior: ignores malformed announcements and reports only once', async () => {
     vi.useFakeTimers();
-    const waiting = waitForInjectedProvider(window, 3000);
-    await vi.advanceTimersByTimeAsync(3000);
-    await expect(waiting).resolves.toBeUndefined();
-    expect(vi.getTimerCount()).toBe(0);
+    const onFound = watch();
+    window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: { info: { rdns: 'x' }, provider: {} } }));
+    expect(onFound).not.toHaveBeenCalled();
+    Object.assign(window, { ethereum: createFakeEip1193Provider() });
+    window.dispatchEvent(new Event('ethereum#initialized'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(onFound).toHaveBeenCalledTimes(1);
+  });
+
+  it('behavior: stops watching when stopped', async () => {
+    vi.useFakeTimers();
+    const onFound = vi.fn();
+    const stop = watchForProviders(window, onFound);
+    stop();
+    Object.assign(window, { ethereum: createFakeEip1193Provider() });
+    window.dispatchEvent(new Event('ethereum#initialized'));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(onFound).not.toHaveBeenCalled();
   });
 });
 

@@ -59,43 +59,57 @@ export async function findProviders(
   return dedupe(candidates);
 }
 
-export interface WaitForInjectedProviderParameters {
-  /** How often to look for window.ethereum while waiting. Default 100 ms. */
+export interface WatchForProvidersParameters {
+  /** How often to look for window.ethereum (or Phantom's provider) while watching. Default 100 ms. */
   pollMs?: number | undefined;
 }
-export type WaitForInjectedProviderReturnType = Eip1193Provider | undefined;
+/** Stops watching. */
+export type WatchForProvidersReturnType = () => void;
 
 /**
- * Waits for a wallet that injects itself late: resolves when 'ethereum#initialized' fires (MetaMask's signal) or
- * window.ethereum (or Phantom's provider) appears, or with undefined after `timeoutMs`.
+ * Watches for a wallet that arrives after discovery looked, and calls `onFound` once when one does: an EIP-6963
+ * announcement, MetaMask Mobile's 'ethereum#initialized' (https://docs.metamask.io/wallet/how-to/make-a-simple-dapp/
+ * , @metamask/detect-provider), or window.ethereum / Phantom's provider set without any event, as WebView wallets
+ * that inject after load do (src/wallet/walletQuirks.ts). It asks announcing wallets once more at start. The wallet
+ * machine bounds how long it watches (walletSearchTimeout) and then, without a wallet, keeps watching from its
+ * no-wallet state, so a very late wallet still turns the screen into connect.
  *
  * @param win - The window to watch (default `window`).
- * @param timeoutMs - How long to wait. Default 3 s.
+ * @param onFound - Called once, when a wallet appeared.
  * @param parameters - The polling interval.
- * @returns The injected provider, or undefined when none came in time.
+ * @returns A function that stops watching.
  * @example
- * const provider = await waitForInjectedProvider(window, 3000);
+ * const stop = watchForProviders(window, () => wallet.send({ type: 'provider.detected' }));
  */
-export function waitForInjectedProvider(
-  win: DiscoveryWindow = window,
-  timeoutMs = 3_000,
-  { pollMs = 100 }: WaitForInjectedProviderParameters = {},
-): Promise<WaitForInjectedProviderReturnType> {
-  const present = injectedProvider(win);
-  if (present) return Promise.resolve(present);
-  return new Promise((resolve) => {
-    const finish = () => {
-      win.removeEventListener('ethereum#initialized', finish);
-      clearInterval(poll);
-      clearTimeout(timer);
-      resolve(injectedProvider(win));
-    };
-    const poll = setInterval(() => {
-      if (injectedProvider(win)) finish();
-    }, pollMs);
-    const timer = setTimeout(finish, timeoutMs);
-    win.addEventListener('ethereum#initialized', finish);
-  });
+export function watchForProviders(
+  win: DiscoveryWindow,
+  onFound: () => void,
+  { pollMs = 100 }: WatchForProvidersParameters = {},
+): WatchForProvidersReturnType {
+  let done = false;
+  const found = () => {
+    if (done) return;
+    stop();
+    onFound();
+  };
+  const onAnnounce = (event: Event) => {
+    if (readAnnouncement('detail' in event ? event.detail : undefined)) found();
+  };
+  const onInitialized = () => {
+    if (injectedProvider(win)) found();
+  };
+  const poll = setInterval(onInitialized, pollMs);
+  function stop() {
+    done = true;
+    clearInterval(poll);
+    win.removeEventListener(announceEvent, onAnnounce);
+    win.removeEventListener('ethereum#initialized', onInitialized);
+  }
+  win.addEventListener(announceEvent, onAnnounce);
+  win.addEventListener('ethereum#initialized', onInitialized);
+  onInitialized();
+  if (!done) win.dispatchEvent(new Event(requestEvent));
+  return stop;
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   ProviderNotFoundError,
   RequestPendingError,
   UnknownWalletError,
+  UnsupportedMethodError,
   UnrecognizedChainError,
   UserRejectedError,
   WalletDisconnectedError,
@@ -56,6 +57,7 @@ describe('wallet error classes', () => {
       new WalletTimeoutError({ method: 'eth_requestAccounts', timeoutMs: 30_000 }),
       new ChainParamsMissingError({ chainId: 56 }),
       new WalletDisconnectedError(),
+      new UnsupportedMethodError(),
       new UnknownWalletError({ code: 4100, message: 'Unauthorized' }),
     ];
     expect(errors.map((error) => error.name)).toEqual([...walletErrorNames]);
@@ -104,6 +106,11 @@ describe('wallet error classes', () => {
           "WalletDisconnectedError",
           4900,
           "The wallet disconnected.",
+        ],
+        [
+          "UnsupportedMethodError",
+          4200,
+          "The wallet does not support this request.",
         ],
         [
           "UnknownWalletError",
@@ -176,6 +183,15 @@ describe('toWalletError, raw provider errors', () => {
         "The requested account has not been authorized.",
       ]
     `);
+  });
+
+  it.each([
+    [4200, 'The Provider does not support the requested method.'],
+    [-32601, 'The method "wallet_switchEthereumChain" does not exist / is not available.'],
+  ])('behavior: %i becomes UnsupportedMethodError keeping the code', (code, message) => {
+    const error = toWalletError({ code, message });
+    expect(error).toBeInstanceOf(UnsupportedMethodError);
+    expect([error.code, error.shortMessage, error.details]).toEqual([code, 'The wallet does not support this request.', message]);
   });
 
   it('behavior: -32603 without a chain hint stays unknown', () => {

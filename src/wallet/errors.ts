@@ -104,6 +104,19 @@ export class WalletDisconnectedError extends WalletError {
   }
 }
 
+/**
+ * EIP-1193 4200 or JSON-RPC -32601: the wallet does not support the method. imToken before 2.10 answers so to
+ * wallet_switchEthereumChain (src/wallet/walletQuirks.ts); the wallet machine then asks the member to switch the
+ * network by hand.
+ */
+export class UnsupportedMethodError extends WalletError {
+  static readonly code = WalletErrorCodes.unsupportedMethod;
+  override readonly name = 'UnsupportedMethodError';
+  constructor({ code = UnsupportedMethodError.code, details, cause }: WalletErrorParameters = {}) {
+    super('The wallet does not support this request.', { code, details, cause });
+  }
+}
+
 /** Any other wallet failure; keeps the wallet's code and message. */
 export class UnknownWalletError extends WalletError {
   override readonly name = 'UnknownWalletError';
@@ -118,6 +131,9 @@ export class UnknownWalletError extends WalletError {
  * wallets hide it: MetaMask Mobile sends -32603 with data.originalError.code 4902
  * (https://github.com/MetaMask/metamask-mobile/issues/2944#issuecomment-976988719, as wagmi's injected connector
  * unwraps it), and several in-app browsers only say "Unrecognized chain ID" or "unknown chain" in the message.
+ * The wording is a hint only: wallets translate it (Trust Wallet in Chinese), so the wallet machine also treats a
+ * -32603 or uncoded answer to the switch it asked for as a possibly unknown chain. The quirks this handles, each
+ * with its source, are the table in src/wallet/walletQuirks.ts.
  *
  * @param error - What a wallet request threw: a viem error, the provider's raw `{ code, message, data }`, or anything.
  * @returns The matching WalletError (the same object when it already is one).
@@ -141,6 +157,9 @@ export function toWalletError(error: unknown): WalletError {
     case WalletDisconnectedError.code:
     case WalletErrorCodes.chainDisconnected:
       return new WalletDisconnectedError({ code, details: message, cause: error });
+    case UnsupportedMethodError.code:
+    case WalletErrorCodes.methodNotFound:
+      return new UnsupportedMethodError({ code, details: message, cause: error });
     default:
       return new UnknownWalletError({ code, message, cause: error });
   }

@@ -18,3 +18,25 @@ export async function loadProviders(win?: DiscoveryWindow, parameters?: FindProv
   const { findProviders } = await import('./discovery');
   return findProviders(win, parameters);
 }
+
+/**
+ * Watches for a wallet that arrives late (watchForProviders in src/wallet/discovery), loading the detection module
+ * on demand; a stop before the module arrived still stops it.
+ *
+ * @param onFound - Called once, when a wallet appeared.
+ * @param win - The window to watch (default `window`).
+ * @returns A function that stops watching.
+ * @example
+ * const stop = watchProvidersLazily(() => wallet.send({ type: 'provider.detected' }));
+ */
+export function watchProvidersLazily(onFound: () => void, win?: DiscoveryWindow): () => void {
+  let stop: (() => void) | undefined;
+  let stopped = false;
+  void import('./discovery').then(({ watchForProviders }) => {
+    if (!stopped) stop = watchForProviders(win ?? window, onFound);
+  });
+  return () => {
+    stopped = true;
+    stop?.();
+  };
+}

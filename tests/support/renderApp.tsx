@@ -7,13 +7,13 @@
  * discovery is a loadProviders the test controls, the API is a fake fetch (tests/support/fakeApi.ts), storage is
  * in memory, translations are the bundled English locales, and delays run on xstate's SimulatedClock.
  */
-import { configure, render, screen, waitFor, within } from '@testing-library/react';
+import { act, configure, render, screen, waitFor, within } from '@testing-library/react';
 import type { RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { i18n as I18n, Resource } from 'i18next';
 import { createMemoryRouter } from 'react-router-dom';
 import { SimulatedClock } from 'xstate';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { AppProviders } from '../../src/app/AppProviders';
 import { createRootActors } from '../../src/app/rootActors';
 import type { RootActors } from '../../src/app/rootActors';
@@ -98,6 +98,10 @@ export interface DiscoveryControl {
   announce(ids: readonly string[]): Promise<void>;
   /** Manual discovery: the waiting look-up rejects (the detection module failed to load). */
   fail(error: unknown): Promise<void>;
+  /** How many watchers for a late wallet are running (the wallet machine's searching and noWallet states). */
+  readonly watchers: number;
+  /** A wallet arrives late: every running watcher reports it (it fails when none is watching). */
+  walletArrives(): Promise<void>;
 }
 
 export interface RenderedApp extends RenderResult {
@@ -205,6 +209,12 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rendere
       { interval: 5 },
     );
 
+  const watchers = new Set<() => void>();
+  const watchProviders = (onFound: () => void) => {
+    watchers.add(onFound);
+    return () => watchers.delete(onFound);
+  };
+
   const api = createFakeApi();
   options.api?.(api);
   const storage = createMemoryStorage(options.stored);
@@ -217,6 +227,7 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rendere
     storage: browserStorage,
     translate: (key) => i18n.t(key),
     loadProviders,
+    watchProviders,
     site: { domain: 'localhost', uri: 'http://localhost' },
     fetchImpl: api.fetch,
     logger: silentLogger,
@@ -278,6 +289,15 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rendere
       },
       async fail(error) {
         (await nextDiscovery()).reject(error);
+      },
+      get watchers() {
+        return watchers.size;
+      },
+      async walletArrives() {
+        await waitFor(() => expect(watchers.size).toBeGreaterThan(0), { interval: 5 });
+        act(() => {
+          for (const onFound of [...watchers]) onFound();
+        });
       },
     },
     api,

@@ -27,6 +27,7 @@ export type WalletUiAction =
   | { kind: 'emit'; event: FakeEvent; args: unknown[] }
   | { kind: 'discover'; ids: string[] }
   | { kind: 'discoveryFails'; error: unknown }
+  | { kind: 'walletArrives' }
   | { kind: 'walletAnswers'; method: WalletRequestMethod; value: unknown }
   | { kind: 'walletFails'; method: WalletRequestMethod; error: ProviderErrorInit }
   | { kind: 'clock'; ms: number };
@@ -46,6 +47,7 @@ export const providerErrorOf: Record<string, ProviderErrorInit> = {
   RequestPendingError: { code: -32002, message: "Request of type 'wallet_requestPermissions' already pending. Please wait." },
   UnrecognizedChainError: { code: 4902, message: 'Unrecognized chain ID "0x38". Try adding the chain using wallet_addEthereumChain first.' },
   UnknownWalletError: { code: -32603, message: 'Internal JSON-RPC error.' },
+  UnsupportedMethodError: { code: 4200, message: 'The Provider does not support the requested method.' },
 };
 
 const walletIds = new Map(defaultWallets.map((wallet) => [wallet.id, wallet.name]));
@@ -88,6 +90,8 @@ export const mapWalletStep: StepMapper<WalletUiAction> = (step, { index }) => {
       return action({ kind: 'emit', event: 'connect', args: [{ chainId: event.chainId }] });
     case 'provider.disconnect':
       return action({ kind: 'emit', event: 'disconnect', args: [event.error] });
+    case 'provider.detected':
+      return action({ kind: 'walletArrives' });
     case 'xstate.done.actor.findProviders': {
       const ids = (event.output as ProviderInfo[]).map((provider) => provider.id);
       return ids.every((id) => walletIds.has(id)) ? action({ kind: 'discover', ids }) : unmapped('a wallet the test page does not have');
@@ -149,9 +153,12 @@ export async function performWalletAction(app: RenderedApp, action: WalletUiActi
     case 'choose':
       await app.user.click(screen.getByRole('button', { name: action.walletName }));
       return;
-    case 'cancel':
-      await app.user.click(screen.getByRole('button', { name: 'Cancel' }));
+    case 'cancel': {
+      // The member's own switch is left with "Not now"; every other wait with "Cancel".
+      const name = app.actors.wallet.getSnapshot().matches('switchingManually') ? 'Not now' : 'Cancel';
+      await app.user.click(screen.getByRole('button', { name }));
       return;
+    }
     case 'disconnect':
       await app.user.click(screen.getByRole('button', { name: 'Disconnect' }));
       return;
@@ -166,6 +173,9 @@ export async function performWalletAction(app: RenderedApp, action: WalletUiActi
       return;
     case 'discoveryFails':
       await app.discovery.fail(action.error);
+      return;
+    case 'walletArrives':
+      await app.discovery.walletArrives();
       return;
     case 'walletAnswers':
       (await app.walletRequests.next(action.method)).resolve(action.value);
@@ -199,9 +209,18 @@ export function expectWalletView(app: RenderedApp, value: PathStep['value'], con
     expectButton('Cancel');
     expectNoButton('Connect wallet');
   };
-  if (value === 'idle') {
+  const idle = typeof value === 'object' ? value.idle : undefined;
+  if (idle === 'ready' || idle === 'noWallet') {
     expectButton('Connect wallet');
     expectAlerts(errorText ? [errorText] : []);
+    return;
+  }
+  if (value === 'switchingManually') {
+    expectStatus(t('wallet.prompts.switchManuallyTitle', { chain: chainName }));
+    expect(screen.getByText(t('wallet.prompts.switchManually', { chain: chainName }))).toBeTruthy();
+    expectButton(t('wallet.actions.notNow'));
+    expectNoButton('Connect wallet');
+    expectNoButton('Sign in');
     return;
   }
   if (value === 'switchingChain') return cancelWait(t('wallet.prompts.switching', { chain: chainName }));
@@ -230,6 +249,10 @@ export function expectWalletView(app: RenderedApp, value: PathStep['value'], con
   switch (activating) {
     case 'discovering':
       return cancelWait(t('wallet.prompts.discovering'));
+    case 'searching':
+      cancelWait(t('wallet.prompts.discovering'));
+      expect(screen.getByText(t('wallet.prompts.searchingDetail'))).toBeTruthy();
+      return;
     case 'choosingProvider':
       expect(screen.getByText(t('wallet.prompts.chooseWallet'))).toBeTruthy();
       for (const provider of context.providers) expectButton(provider.name);

@@ -28,10 +28,85 @@ const onEthereumOnly: RenderAppOptions = {
 };
 
 describe('/login: bad wallet answers', () => {
-  it('behavior: no wallet in the page says "Phantom not installed"', async () => {
-    await connect({ discovery: [] });
+  it('behavior: no wallet in the page: the page looks for 3 s, then says "Phantom not installed"', async () => {
+    const app = await connect({ discovery: [] });
+    await waitFor(() => expectStatus('Looking for your wallet…'));
+    expect(screen.getByText('Some wallet apps take a moment to start.')).toBeTruthy();
+    expectAlerts([]);
+    act(() => app.clock.increment(2_999));
+    expectStatus('Looking for your wallet…');
+    act(() => app.clock.increment(1));
     await waitFor(() => expectAlerts(["Phantom not installed: no wallet was found. Open this page in your wallet app's browser."]));
     expectButton('Connect wallet');
+  });
+
+  it('behavior: a wallet that injects while the page looks is found, and the connect carries on', async () => {
+    const app = await connect({ discovery: 'manual' });
+    await app.discovery.announce([]);
+    await waitFor(() => expectStatus('Looking for your wallet…'));
+    await app.discovery.walletArrives();
+    await app.discovery.announce(['io.metamask']);
+    await waitFor(() => expectButton('Sign in'));
+    expect(app.discovery.calls).toBe(2);
+    expect(app.discovery.watchers).toBe(0);
+    expectAlerts([]);
+  });
+
+  it('behavior: a wallet that arrives after "no wallet" turns the screen back into connect', async () => {
+    const app = await connect({ discovery: 'manual' });
+    await app.discovery.announce([]);
+    await waitFor(() => expectStatus('Looking for your wallet…'));
+    act(() => app.clock.increment(3_000));
+    await waitFor(() => expectAlerts(["Phantom not installed: no wallet was found. Open this page in your wallet app's browser."]));
+    await app.discovery.walletArrives();
+    await waitFor(() => expectAlerts([]));
+    await app.user.click(connectWallet());
+    await app.discovery.announce(['io.metamask']);
+    await waitFor(() => expectButton('Sign in'));
+  });
+
+  it('behavior: -32603 in Chinese to the switch (Trust Wallet) is tried as an unknown chain: added once, then signed in', async () => {
+    const app = await renderApp({ path: '/login', ...onEthereumOnly });
+    app.provider.fail('wallet_switchEthereumChain', { code: -32603, message: '无法识别的链 ID "0x38"。请先添加该链。' }, { once: true });
+    await waitFor(() => expect(app.actors.config.getSnapshot().value).toBe('loaded'));
+    await app.user.click(connectWallet());
+    await waitFor(() => expectButton('Sign in'));
+    expect(requestsOf(app, 'wallet_addEthereumChain')).toEqual([{ method: 'wallet_addEthereumChain', params: [{ ...bscChainParams, chainId: '0x38' }] }]);
+    expectAlerts([]);
+  });
+
+  it.each([
+    [4200, 'The Provider does not support the requested method.'],
+    [-32601, 'Method not found'],
+  ])('behavior: %i to the switch (imToken before 2.10) asks the member to switch by hand; chainChanged carries on', async (code, message) => {
+    const app = await renderApp({ path: '/login', ...onEthereumOnly });
+    app.provider.fail('wallet_switchEthereumChain', { code, message });
+    await waitFor(() => expect(app.actors.config.getSnapshot().value).toBe('loaded'));
+    await app.user.click(connectWallet());
+    await waitFor(() => expectStatus('Switch to BNB Smart Chain in your wallet'));
+    expect(
+      screen.getByText('Your wallet cannot switch networks from this page. Open your wallet, choose BNB Smart Chain as its network, then come back: this page carries on by itself.'),
+    ).toBeTruthy();
+    expectAlerts([]);
+    expect(requestsOf(app, 'wallet_addEthereumChain')).toEqual([]);
+    await waitFor(() => expect(app.provider.listenerCount('chainChanged')).toBeGreaterThan(0));
+    act(() => app.provider.emit('chainChanged', '0x1'));
+    expectStatus('Switch to BNB Smart Chain in your wallet');
+    act(() => app.provider.emit('chainChanged', '0x38'));
+    await waitFor(() => expectButton('Sign in'));
+    expect(requestsOf(app, 'wallet_switchEthereumChain')).toHaveLength(1);
+  });
+
+  it('behavior: "Not now" leaves the manual switch connected on the wallet\'s network, with the switch offered again', async () => {
+    const app = await renderApp({ path: '/login', ...onEthereumOnly });
+    app.provider.fail('wallet_switchEthereumChain', { code: 4200, message: 'Unsupported' });
+    await waitFor(() => expect(app.actors.config.getSnapshot().value).toBe('loaded'));
+    await app.user.click(connectWallet());
+    await app.user.click(await screen.findByRole('button', { name: 'Not now' }));
+    await waitFor(() => expectButton('Switch to BNB Smart Chain'));
+    expectNoButton('Sign in');
+    await app.user.click(screen.getByRole('button', { name: 'Switch to BNB Smart Chain' }));
+    await waitFor(() => expectStatus('Switch to BNB Smart Chain in your wallet'));
   });
 
   it('behavior: 4001 on eth_requestAccounts says the member cancelled, and the page can connect again', async () => {

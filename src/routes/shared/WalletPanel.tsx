@@ -46,8 +46,26 @@ export function WalletPanel() {
           </Button>
         </div>
       );
+    case 'noWallet':
+      return (
+        <div className="wallet-panel">
+          {errorLine}
+          <Button block color="primary" size="large" shape="rounded" onClick={connect}>
+            {t('wallet.actions.connect')}
+          </Button>
+        </div>
+      );
     case 'discovering':
       return <StatusPanel message={t('wallet.prompts.discovering')} cancelLabel={cancelLabel} onCancel={cancel} />;
+    case 'searching':
+      return (
+        <StatusPanel
+          message={t('wallet.prompts.discovering')}
+          detail={t('wallet.prompts.searchingDetail')}
+          cancelLabel={cancelLabel}
+          onCancel={cancel}
+        />
+      );
     case 'choosingProvider':
       return (
         <div className="wallet-panel">
@@ -66,6 +84,15 @@ export function WalletPanel() {
       return <StatusPanel message={t('wallet.prompts.switching', { chain: chainName })} cancelLabel={cancelLabel} onCancel={cancel} />;
     case 'addingChain':
       return <StatusPanel message={t('wallet.prompts.adding', { chain: chainName })} cancelLabel={cancelLabel} onCancel={cancel} />;
+    case 'switchingManually':
+      return (
+        <StatusPanel
+          message={t('wallet.prompts.switchManuallyTitle', { chain: chainName })}
+          detail={t('wallet.prompts.switchManually', { chain: chainName })}
+          cancelLabel={t('wallet.actions.notNow')}
+          onCancel={cancel}
+        />
+      );
     case 'active': {
       return (
         <div className="wallet-panel">
