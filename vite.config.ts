@@ -2,10 +2,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import pxtorem from 'postcss-pxtorem';
+import { cspMeta } from './scripts/vite/cspMetaPlugin';
 
 // One config for the SPA build and for the three test projects (unit, ui, e2e).
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), cspMeta()],
   publicDir: false,
   css: {
     postcss: {

@@ -1,31 +1,14 @@
 /**
- * Security headers on every answer, set in one place (ADR 0007): helmet for the Content-Security-Policy and the
+ * Security headers on every answer, set in one place (ADR 0007): helmet for the Content-Security-Policy (whose
+ * directives are in contentSecurityPolicy.ts: the SPA's HTML gets the part a <meta> cannot carry) and the
  * usual hardening headers, plus what helmet does not do the way we need: a Permissions-Policy, HSTS only
  * for requests that came over HTTPS, and Cache-Control: no-store on every API answer (tokens, nonces and member
  * data must not sit in a shared or browser cache).
  */
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
-
-/**
- * The SPA's policy: only its own scripts, styles and connections. The built index.html has no inline script or
- * style (Vite emits <script src> and <link rel="stylesheet">), React sets `style` through the DOM property, which
- * CSP does not govern, and antd-mobile's CSS is plain files bundled by Vite. The wallet is injected by the
- * browser, the API and /locales are same-origin. The favicon is a data: URL (index.html).
- */
-export const CONTENT_SECURITY_POLICY = {
-  'default-src': ["'self'"],
-  'script-src': ["'self'"],
-  'script-src-attr': ["'none'"],
-  'style-src': ["'self'"],
-  'img-src': ["'self'", 'data:'],
-  'font-src': ["'self'", 'data:'],
-  'connect-src': ["'self'"],
-  'object-src': ["'none'"],
-  'base-uri': ["'self'"],
-  'form-action': ["'self'"],
-  'frame-ancestors': ["'none'"],
-} as const;
+import { CONTENT_SECURITY_POLICY, DOCUMENT_HEADER_POLICY, isNeverDocument } from './contentSecurityPolicy';
+import type { CspDirectives } from './contentSecurityPolicy';
 
 /**
  * Powerful features the app never uses, turned off for it and for anything it could embed. Only names Chromium
@@ -74,24 +57,33 @@ function isApiPath(url: string): boolean {
  * installSecurityHeaders(app);
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  const applyHelmet = helmet({
-    contentSecurityPolicy: {
-      // Helmet's defaults would add upgrade-insecure-requests, which breaks the app opened over plain HTTP at
-      // the machine's LAN address (npm start on a phone), and allow https: styles; list every directive instead.
-      useDefaults: false,
-      directives: Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([name, values]) => [name, [...values]])),
-    },
-    // Set by the hook below, for HTTPS requests only.
-    strictTransportSecurity: false,
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'no-referrer' },
-  });
+  const helmetWith = (directives: CspDirectives) =>
+    helmet({
+      contentSecurityPolicy: {
+        // Helmet's defaults would add upgrade-insecure-requests, which breaks the app opened over plain HTTP at
+        // the machine's LAN address (npm start on a phone), and allow https: styles; list every directive instead.
+        useDefaults: false,
+        directives: {
+          // The HTML's header leaves default-src to the page's <meta>: helmet must be told that is meant.
+          'default-src': helmet.contentSecurityPolicy.dangerouslyDisableDefaultSrc,
+          ...Object.fromEntries(Object.entries(directives).map(([name, values]) => [name, [...values]])),
+        },
+      },
+      // Set by the hook below, for HTTPS requests only.
+      strictTransportSecurity: false,
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+    });
+  const forAnswers = helmetWith(CONTENT_SECURITY_POLICY);
+  // Any other GET may be the SPA's HTML (the history fallback), whose page policy is the <meta> of index.html.
+  const forDocuments = helmetWith(DOCUMENT_HEADER_POLICY);
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('permissions-policy', PERMISSIONS_POLICY);
     // request.protocol is the socket's, or X-Forwarded-Proto when TRUST_PROXY trusts the proxy that sent it.
     if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+    const applyHelmet = isNeverDocument(request.url) ? forAnswers : forDocuments;
     applyHelmet(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
   });
 }

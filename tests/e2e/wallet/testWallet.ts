@@ -38,6 +38,14 @@ export interface TestWalletOptions {
   connected?: boolean;
   /** Also set window.ethereum to the same provider; default false (EIP-6963 only). */
   setWindowEthereum?: boolean;
+  /**
+   * How the provider reaches the page (src/wallet/walletQuirks.ts): 'initScript' (default) runs before the page
+   * like an extension's content script; 'inlineScript' puts an inline <script> at the start of the document's
+   * <head>, as Android WebView wallets that rewrite the page do, so the page's CSP applies to it; { lateMs } sets
+   * window.ethereum that long after the load event and fires 'ethereum#initialized', as MetaMask Mobile may (with a
+   * late EIP-6963 announcement too).
+   */
+  injection?: 'initScript' | 'inlineScript' | { lateMs: number };
 }
 
 const bindingName = '__testWalletRequest';
@@ -57,6 +65,7 @@ export class TestWallet {
 
   private readonly wallet: SimulatedWallet;
   private readonly failures: Array<{ method: string; error: RpcErrorShape }> = [];
+  private readonly alwaysFailing = new Map<string, RpcErrorShape>();
 
   private constructor(
     private readonly context: BrowserContext,
@@ -92,12 +101,14 @@ export class TestWallet {
       name: 'Test Wallet',
       rdns: 'dev.member.testwallet',
       icon: "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'><rect width='8' height='8' fill='%23f6851b'/></svg>",
-      setWindowEthereum: options.setWindowEthereum ?? false,
+      setWindowEthereum: (options.setWindowEthereum ?? false) || typeof options.injection === 'object',
     };
     // Sent as source text with a no-op __name: transpilers that keep function names (esbuild's keepNames, as
     // tsx runs it) wrap inner functions in __name(), which does not exist in the page.
     const source = `(() => { const __name = (target) => target; (${installTestWalletInPage.toString()})(${JSON.stringify(inject)}); })();`;
-    await context.addInitScript({ content: source });
+    const injection = options.injection ?? 'initScript';
+    if (injection === 'inlineScript') await injectIntoDocuments(context, source);
+    else await context.addInitScript({ content: injectionScript(source, injection) });
     return wallet;
   }
 
@@ -156,6 +167,17 @@ export class TestWallet {
    */
   failNext(method: string, error: RpcErrorShape): this {
     this.failures.push({ method, error });
+    return this;
+  }
+
+  /**
+   * Every request of this method fails with the given error from now on (a wallet that cannot do it at all, e.g.
+   * imToken before 2.10 answering 4200 to wallet_switchEthereumChain).
+   *
+   * @example wallet.failAlways('wallet_switchEthereumChain', { code: 4200, message: 'Unsupported method' });
+   */
+  failAlways(method: string, error: RpcErrorShape): this {
+    this.alwaysFailing.set(method, error);
     return this;
   }
 
@@ -229,6 +251,45 @@ export class TestWallet {
       const [entry] = this.failures.splice(failure, 1);
       if (entry) throw new WalletRpcError(entry.error);
     }
+    const always = this.alwaysFailing.get(request.method);
+    if (always) throw new WalletRpcError(always);
     return this.wallet.answer(request);
   }
+}
+
+/**
+ * The init script that brings the provider's source into the page after load (see TestWalletOptions.injection).
+ *
+ * @param source - the provider's install code
+ * @param injection - 'initScript' or { lateMs }
+ * @returns the init script's text
+ */
+function injectionScript(source: string, injection: 'initScript' | { lateMs: number }): string {
+  if (injection === 'initScript') return source;
+  return `window.addEventListener('load', () => setTimeout(() => {
+    ${source}
+    window.dispatchEvent(new Event('ethereum#initialized'));
+  }, ${injection.lateMs}));`;
+}
+
+/**
+ * Rewrites every HTML document the context loads so that the provider is an inline <script> first in <head>, the
+ * way WebView wallets that inject into the page's HTML do. The server's headers (its CSP included) are kept.
+ *
+ * @param context - the browser context
+ * @param source - the provider's install code
+ */
+async function injectIntoDocuments(context: BrowserContext, source: string): Promise<void> {
+  // "</" would end the inline script early; "<\/" is the same string to JavaScript.
+  const inline = `<script>${source.replaceAll('</', '<\\/')}</script>`;
+  await context.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.fallback();
+    const response = await route.fetch();
+    const html = await response.text();
+    const headers = { ...response.headers() };
+    // The body is sent decoded and rewritten: its old encoding and length no longer apply.
+    delete headers['content-encoding'];
+    delete headers['content-length'];
+    return route.fulfill({ response, headers, body: html.replace(/<head[^>]*>/i, (head) => `${head}${inline}`) });
+  });
 }

@@ -1,0 +1,23 @@
+/**
+ * The built index.html carries the page's Content-Security-Policy as its first <head> element (ADR 0007): scripts
+ * and styles the page loads are held to it, while a wallet's inline script injected before it still runs
+ * (tests/e2e/walletBrowsers.spec.ts). globalSetup has built dist/spa from the current sources.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PAGE_POLICY, serializeCsp } from '../../server/plugins/contentSecurityPolicy';
+import { spaDir } from './support/build';
+
+describe('built index.html', () => {
+  it('behavior: opens <head> with the page policy, before any script or stylesheet, and keeps the charset in the first 1024 bytes', async () => {
+    const html = await readFile(path.join(spaDir, 'index.html'), 'utf8');
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/.exec(html);
+    expect(meta?.[1]?.replaceAll('&#39;', "'")).toBe(serializeCsp(PAGE_POLICY));
+    const head = html.slice(html.indexOf('<head>') + '<head>'.length).trimStart();
+    expect(head.startsWith('<meta http-equiv="Content-Security-Policy"')).toBe(true);
+    expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.search(/<script|<link rel="stylesheet"/));
+    expect(Buffer.byteLength(html.slice(0, html.indexOf('<meta charset="UTF-8"')), 'utf8')).toBeLessThan(1024);
+    expect(serializeCsp(PAGE_POLICY)).not.toContain('frame-ancestors'); // ignored (and reported) in a <meta>
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The wallet browsers members really use (issue 17), in Chromium against the real server and its real headers,
+ * in en and zh: a wallet that injects by inline script at document start, wallets that inject after load, Trust
+ * Wallet's unknown chain answered as -32603 in Chinese, and a wallet that cannot switch chains (imToken before
+ * 2.10). Every journey ends signed in; setupJourneys fails any of them on a CSP violation or a page error.
+ * src/wallet/walletQuirks.ts lists these behaviours with their sources.
+ */
+import { describe, expect, it } from 'vitest';
+import { screenshot } from './support/browser';
+import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
+import type { Opened } from './support/journey';
+import { translate } from './support/visual';
+import type { Lng } from './support/visual';
+import { anvilKeys } from './wallet/keys';
+import type { TestWallet, TestWalletOptions } from './wallet/testWallet';
+
+const e2e = setupJourneys();
+
+const languages: readonly { lng: Lng; locale: string }[] = [
+  { lng: 'en', locale: 'en-US' },
+  { lng: 'zh', locale: 'zh-CN' },
+];
+
+/** Each journey signs in a new member: one key per journey and language keeps them apart. */
+let nextKey = 6;
+function freshKey(): (typeof anvilKeys)[number] {
+  const key = anvilKeys[nextKey % anvilKeys.length];
+  nextKey += 1;
+  if (!key) throw new Error('no anvil key');
+  return key;
+}
+
+async function openWith(locale: string, wallet: TestWalletOptions): Promise<Opened & { wallet: TestWallet }> {
+  const opened = await e2e.open({ locale, wallet: { privateKeys: [freshKey()], ...wallet } });
+  if (!opened.wallet) throw new Error('this journey needs the test wallet');
+  return { ...opened, wallet: opened.wallet };
+}
+
+/** Connect (when asked), sign, and land on /home signed in with a main token. */
+async function connectAndSignIn(page: Opened['page'], wallet: TestWallet, lng: Lng): Promise<void> {
+  const t = (key: string) => translate(lng, key);
+  await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).click();
+  await page.getByRole('button', { name: t('login:signIn.label'), exact: true }).click();
+  await page.waitForURL('**/home');
+  expect(wallet.signedMessages.at(-1)?.address).toBe(wallet.address);
+  expect(JSON.parse((await readSession(page)).TOKEN_STORE ?? 'null')).toEqual(expect.any(String));
+}
+
+describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
+  const t = (key: string, values: Record<string, string> = {}) =>
+    Object.entries(values).reduce((text, [name, value]) => text.replace(`{{${name}}}`, value), translate(lng, key));
+  const chain = 'BNB Smart Chain';
+
+  it('a wallet that injects by an inline <script> at document start (Android WebView) signs in under the CSP', async () => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'inlineScript', setWindowEthereum: true });
+    const document = await page.goto('/login/DEMO2026');
+    // The header no longer holds the script policy; the page's <meta> does, from where it is parsed.
+    expect(document?.headers()['content-security-policy']).toBe("object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'");
+    await waitForAppConfig(page);
+    await connectAndSignIn(page, wallet, lng);
+    expect(await page.evaluate(() => (window as unknown as { ethereum?: { isTestWallet?: boolean } }).ethereum?.isTestWallet)).toBe(true);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('a wallet that injects after load (ethereum#initialized) is waited for, then the member connects', async () => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: { lateMs: 1_200 } });
+    await page.goto('/login/DEMO2026');
+    // The eager connect at start found nothing yet: the page says it is looking.
+    await page.getByText(t('common:wallet.prompts.searchingDetail'), { exact: true }).waitFor();
+    await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await connectAndSignIn(page, wallet, lng);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('a wallet that injects after the page gave up turns "no wallet" back into connect', async () => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: { lateMs: 4_500 } });
+    await page.goto('/login/DEMO2026');
+    const noWallet = page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') });
+    await noWallet.waitFor();
+    await screenshot(page, `wallet-none-yet.${lng}`);
+    await noWallet.waitFor({ state: 'detached' });
+    await connectAndSignIn(page, wallet, lng);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it("Trust Wallet's unknown chain as -32603 in Chinese: the app adds the chain once and signs in", async () => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 1 });
+    wallet.failNext('wallet_switchEthereumChain', { code: -32603, message: '无法识别的链 ID "0x38"。请先使用 wallet_addEthereumChain 添加该链。' });
+    await page.goto('/login/DEMO2026');
+    await waitForAppConfig(page);
+    await connectAndSignIn(page, wallet, lng);
+    expect(wallet.requestsOf('wallet_switchEthereumChain')[0]?.answer).toMatchObject({ ok: false, error: { code: -32603 } });
+    expect(wallet.requestsOf('wallet_addEthereumChain')).toHaveLength(1);
+    expect(wallet.chainId).toBe(56);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('a wallet that cannot switch chains (4200): the member switches by hand and the page carries on without a reload', async () => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 1 });
+    const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
+    wallet.failAlways('wallet_switchEthereumChain', unsupported).failAlways('wallet_addEthereumChain', unsupported);
+    await page.goto('/login/DEMO2026');
+    await waitForAppConfig(page);
+    await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).click();
+    await page.getByRole('status').filter({ hasText: t('common:wallet.prompts.switchManuallyTitle', { chain }) }).waitFor();
+    await page.getByText(t('common:wallet.prompts.switchManually', { chain }), { exact: true }).waitFor();
+    await screenshot(page, `wallet-manual-switch.${lng}`);
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+
+    await wallet.switchChain(56);
+    await page.getByRole('button', { name: t('login:signIn.label'), exact: true }).click();
+    await page.waitForURL('**/home');
+    expect(await page.evaluate(() => Reflect.get(window, '__sameDocument'))).toBe(true);
+    expect(wallet.requestsOf('wallet_switchEthereumChain').map((request) => request.answer)).toEqual([{ ok: false, error: unsupported }]);
+    expect(problems.errors).toEqual([]);
+  });
+});
