@@ -8,13 +8,31 @@
  * A new screen joins by adding one row to `screens`.
  */
 import { describe, expect, it } from 'vitest';
-import { inSessionOrder, setupVisual, variantName, variants } from './support/visual';
+import { waitForAppConfig } from './support/journey';
+import { inSessionOrder, setupVisual, translate, variantName, variants } from './support/visual';
 import type { VisualScreen } from './support/visual';
+
+const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
 
 /** Every built screen, with the session it needs (the seeded invite code is DEMO2026). */
 const screens: readonly VisualScreen[] = [
   { name: 'login', path: '/login', session: 'none' },
   { name: 'login-invite', path: '/login/DEMO2026', session: 'none' },
+  // A wallet that cannot switch chains (imToken before 2.10): the member is asked to switch by hand.
+  {
+    name: 'wallet-manual-switch',
+    path: '/login/DEMO2026',
+    session: 'none',
+    own: {
+      wallet: { chainId: 1 },
+      prepare: (wallet) => wallet.failAlways('wallet_switchEthereumChain', unsupported).failAlways('wallet_addEthereumChain', unsupported),
+      reach: async (page, lng) => {
+        await waitForAppConfig(page);
+        await page.getByRole('button', { name: translate(lng, 'common:wallet.actions.connect'), exact: true }).click();
+        await page.getByRole('button', { name: translate(lng, 'common:wallet.actions.notNow'), exact: true }).waitFor();
+      },
+    },
+  },
   { name: 'register', path: '/register', session: 'temporary' },
   { name: 'home', path: '/home', session: 'member' },
   { name: 'me', path: '/me', session: 'member' },

@@ -91,6 +91,7 @@ export function WalletPanel() {
           detail={t('wallet.prompts.switchManually', { chain: chainName })}
           cancelLabel={t('wallet.actions.notNow')}
           onCancel={cancel}
+          waiting={false}
         />
       );
     case 'active': {

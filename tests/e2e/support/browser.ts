@@ -44,6 +44,8 @@ export interface PhoneContextOptions {
   locale?: string;
   /** Origin that page.goto('/path') resolves against. */
   baseURL: string;
+  /** The browser's user agent (e.g. an Android phone's); default Chromium's own. */
+  userAgent?: string;
 }
 
 /**
@@ -55,8 +57,9 @@ export interface PhoneContextOptions {
  * @example
  * const context = await newPhoneContext(browser, { baseURL: server.url, locale: 'fr-FR' });
  */
-export async function newPhoneContext(browser: Browser, { locale = 'en-US', baseURL }: PhoneContextOptions): Promise<BrowserContext> {
+export async function newPhoneContext(browser: Browser, { locale = 'en-US', baseURL, userAgent }: PhoneContextOptions): Promise<BrowserContext> {
   const context = await browser.newContext({
+    ...(userAgent ? { userAgent } : {}),
     baseURL,
     locale,
     viewport: { width: 375, height: 812 },

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
+import type { TestWalletOptions } from '../wallet/testWallet';
 import { anvilKeys } from '../wallet/keys';
 import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './browser';
 import type { PageProblems } from './browser';
@@ -47,6 +48,23 @@ export interface VisualScreen {
   session: SessionLevel;
   /** The pathname the screen must still show once settled; default path's. A redirect away is a failure. */
   expectPath?: string;
+  /**
+   * A screen that needs a phone of its own (another wallet, none at all, a mobile browser): it is shown in a fresh
+   * context, signed out, and `reach` brings the page to the screen after it opened `path`.
+   */
+  own?: OwnPhone;
+}
+
+/** The phone of a screen that needs its own (see VisualScreen.own). */
+export interface OwnPhone {
+  /** The test wallet, or null for a browser without any. */
+  wallet: TestWalletOptions | null;
+  /** The browser's user agent, e.g. an Android phone's (default: Chromium's own). */
+  userAgent?: string;
+  /** Scripts the wallet before the page opens (e.g. failAlways). */
+  prepare?: (wallet: TestWallet) => void;
+  /** Brings the opened page to the screen (clicks by translated labels, waits for what it shows). */
+  reach?: (page: Page, lng: Lng) => Promise<void>;
 }
 
 export interface Variant {
@@ -178,12 +196,44 @@ class VariantSession {
    * checks. Throws only when the screen cannot be reached; what the checks find comes back in the result.
    */
   async check(screen: VisualScreen): Promise<VisualResult> {
+    if (screen.own) return this.checkOnOwnPhone(screen, screen.own);
     const { page, network } = await this.open();
     await this.reach(page, screen.session);
     // Only what this screen causes counts against it.
     this.problems.errors.length = 0;
     this.problems.policyViolations.length = 0;
     await page.goto(screen.path);
+    return this.measure(screen, page, network, this.problems);
+  }
+
+  /** A screen on a fresh phone with its own wallet (or none); the context is closed afterwards. */
+  private async checkOnOwnPhone(screen: VisualScreen, own: OwnPhone): Promise<VisualResult> {
+    const context = await newPhoneContext(this.harness.browser, {
+      baseURL: this.harness.server.url,
+      locale: this.variant.locale,
+      ...(own.userAgent ? { userAgent: own.userAgent } : {}),
+    });
+    try {
+      const problems: PageProblems = { errors: [], policyViolations: [] };
+      await reportPolicyViolations(context, problems);
+      if (own.wallet) {
+        const wallet = await TestWallet.install(context, own.wallet);
+        own.prepare?.(wallet);
+      }
+      const page = await context.newPage();
+      await page.emulateMedia({ colorScheme: this.variant.colorScheme });
+      watchPage(page, problems);
+      const network = new NetworkWatch(page);
+      await page.goto(screen.path);
+      await own.reach?.(page, this.variant.lng);
+      return await this.measure(screen, page, network, problems);
+    } finally {
+      await context.close();
+    }
+  }
+
+  /** Waits until the screen is settled, saves its screenshot and runs the checks. */
+  private async measure(screen: VisualScreen, page: Page, network: NetworkWatch, problems: PageProblems): Promise<VisualResult> {
     const settleProblems = await settle(page, { network, lng: this.variant.lng, colorScheme: this.variant.colorScheme });
     const expectPath = screen.expectPath ?? new URL(screen.path, 'http://x').pathname;
     const pathname = new URL(page.url()).pathname;
@@ -201,7 +251,7 @@ class VariantSession {
       overflow: await checkOverflow(page, viewportWidth),
       touchTargets: await checkTouchTargets(page),
       axe: await checkAxe(page),
-      policy: [...this.problems.policyViolations, ...this.problems.errors.map((error) => `page error: ${error}`)],
+      policy: [...problems.policyViolations, ...problems.errors.map((error) => `page error: ${error}`)],
     };
     this.harness.results.push(result);
     return result;
