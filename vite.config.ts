@@ -2,11 +2,12 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import pxtorem from 'postcss-pxtorem';
+import { buildInputs } from './scripts/vite/buildInputsPlugin';
 import { cspMeta } from './scripts/vite/cspMetaPlugin';
 
 // One config for the SPA build and for the three test projects (unit, ui, e2e).
 export default defineConfig({
-  plugins: [react(), cspMeta()],
+  plugins: [react(), cspMeta(), buildInputs()],
   publicDir: false,
   css: {
     postcss: {

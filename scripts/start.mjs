@@ -1,38 +1,18 @@
 /* global process, console */
-// npm start: build the SPA when dist/spa is missing or older than its sources, then run the server (PORT and HOST
+// npm start: build the SPA when dist/spa is missing or older than what it was built from, then run the server (PORT and HOST
 // as in server/env.ts). Plain .mjs so that it runs on bare Node before anything is compiled.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Newest modification time among files (folders are walked).
- *
- * @param {string[]} paths - files or folders
- * @returns {number} milliseconds since the epoch, 0 when nothing exists
- * @example
- * newestMtime(['src', 'index.html']);
- */
-export function newestMtime(paths) {
-  let newest = 0;
-  const visit = (p) => {
-    if (!existsSync(p)) return;
-    const stat = statSync(p);
-    if (stat.isDirectory()) {
-      for (const entry of readdirSync(p)) visit(path.join(p, entry));
-    } else {
-      newest = Math.max(newest, stat.mtimeMs);
-    }
-  };
-  paths.forEach(visit);
-  return newest;
-}
-
-/**
- * Whether the SPA must be (re)built: no dist/spa/index.html, or a file in src/ or index.html is newer.
+ * Whether the SPA must be (re)built: the one check `npm start`, the e2e setup and the bench share. A build records
+ * every file it read (its module graph, the Vite config and what the config imports, index.html, package-lock.json:
+ * scripts/vite/buildInputsPlugin.ts) in dist/spa/.vite/inputs.json; the SPA is stale when that record or
+ * dist/spa/index.html is missing, or when a recorded file is gone or newer than the build.
  *
  * @param {string} root - repository root
  * @returns {boolean} true when a build is needed
@@ -41,13 +21,25 @@ export function newestMtime(paths) {
  */
 export function needsBuild(root) {
   const built = path.join(root, 'dist', 'spa', 'index.html');
-  if (!existsSync(built)) return true;
-  return newestMtime([path.join(root, 'src'), path.join(root, 'index.html')]) > statSync(built).mtimeMs;
+  const record = path.join(root, 'dist', 'spa', '.vite', 'inputs.json');
+  if (!existsSync(built) || !existsSync(record)) return true;
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(record, 'utf8'));
+  } catch {
+    return true;
+  }
+  if (!Array.isArray(inputs) || inputs.length === 0) return true;
+  const builtAt = statSync(built).mtimeMs;
+  return inputs.some((input) => {
+    const file = path.join(root, String(input));
+    return !existsSync(file) || statSync(file).mtimeMs > builtAt;
+  });
 }
 
 function run() {
   if (needsBuild(repoRoot)) {
-    console.log('start: building the SPA (dist/spa is missing or older than src/)');
+    console.log('start: building the SPA (dist/spa is missing or older than its sources)');
     const build = spawnSync('npx', ['vite', 'build'], { cwd: repoRoot, stdio: 'inherit', env: process.env });
     if (build.status !== 0) {
       console.error('start: vite build failed');

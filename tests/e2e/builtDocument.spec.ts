@@ -20,4 +20,11 @@ describe('built index.html', () => {
     expect(Buffer.byteLength(html.slice(0, html.indexOf('<meta charset="UTF-8"')), 'utf8')).toBeLessThan(1024);
     expect(serializeCsp(PAGE_POLICY)).not.toContain('frame-ancestors'); // ignored (and reported) in a <meta>
   });
+
+  it('behavior: records what it was built from, so npm start, the e2e setup and the bench see any change (scripts/start.mjs needsBuild)', async () => {
+    const recorded = JSON.parse(await readFile(path.join(spaDir, '.vite', 'inputs.json'), 'utf8')) as string[];
+    const expected = ['index.html', 'package-lock.json', 'vite.config.ts', 'scripts/vite/cspMetaPlugin.ts', 'server/plugins/contentSecurityPolicy.ts', 'src/main.tsx', 'machines/wallet/walletMachine.ts', 'api-schema/codes.ts'];
+    expect(recorded).toEqual(expect.arrayContaining(expected));
+    expect(recorded.filter((file) => file.startsWith('/') || file.includes('node_modules'))).toEqual([]);
+  });
 });

@@ -1,42 +1,25 @@
 /**
- * The built SPA the e2e server serves: dist/spa, rebuilt with `npx vite build` when index.html is missing or
- * older than any file the build reads (src/, machines/, index.html, vite.config.ts).
+ * The built SPA the e2e server serves: dist/spa, rebuilt with `npx vite build` when it is missing or older than
+ * any file the last build read (scripts/start.mjs needsBuild, shared with `npm start`).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { needsBuild } from '../../../scripts/start.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const spaDir = path.join(repoRoot, 'dist', 'spa');
-const spaIndex = path.join(spaDir, 'index.html');
-
-/** What the SPA build reads; a change in any of them makes dist/spa stale. */
-const buildInputs = ['src', 'machines', 'index.html', 'vite.config.ts'];
-
-async function newestChange(target: string): Promise<number> {
-  const info = await stat(target).catch(() => null);
-  if (!info) return 0;
-  if (!info.isDirectory()) return info.mtimeMs;
-  const entries = await readdir(target, { withFileTypes: true });
-  let newest = info.mtimeMs;
-  for (const entry of entries) newest = Math.max(newest, await newestChange(path.join(target, entry.name)));
-  return newest;
-}
 
 /**
- * Tells whether dist/spa must be (re)built.
+ * Tells whether dist/spa must be (re)built, by the one check `npm start` uses (scripts/start.mjs needsBuild: the
+ * files the last build read, as it recorded them).
  *
- * @returns true when dist/spa/index.html is missing or older than a build input
+ * @returns true when dist/spa is missing or older than what it was built from
  * @example
  * if (await spaIsStale()) await buildSpa();
  */
 export async function spaIsStale(): Promise<boolean> {
-  if (!existsSync(spaIndex)) return true;
-  const built = (await stat(spaIndex)).mtimeMs;
-  const inputs = await Promise.all(buildInputs.map((input) => newestChange(path.join(repoRoot, input))));
-  return inputs.some((changed) => changed > built);
+  return needsBuild(repoRoot);
 }
 
 /**
