@@ -38,14 +38,6 @@ export function WalletPanel() {
 
   switch (view) {
     case 'idle':
-      return (
-        <div className="wallet-panel">
-          {errorLine}
-          <Button block color="primary" size="large" shape="rounded" onClick={connect}>
-            {t('wallet.actions.connect')}
-          </Button>
-        </div>
-      );
     case 'noWallet':
       return (
         <div className="wallet-panel">
