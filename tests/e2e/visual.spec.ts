@@ -8,6 +8,7 @@
  * A new screen joins by adding one row to `screens`.
  */
 import { describe, expect, it } from 'vitest';
+import { ANDROID_CHROME } from './support/browser';
 import { waitForAppConfig } from './support/journey';
 import { inSessionOrder, setupVisual, translate, variantName, variants } from './support/visual';
 import type { VisualScreen } from './support/visual';
@@ -30,6 +31,19 @@ const screens: readonly VisualScreen[] = [
         await waitForAppConfig(page);
         await page.getByRole('button', { name: translate(lng, 'common:wallet.actions.connect'), exact: true }).click();
         await page.getByRole('button', { name: translate(lng, 'common:wallet.actions.notNow'), exact: true }).waitFor();
+      },
+    },
+  },
+  // A phone browser without a wallet: the invite link can be opened in a wallet app, or copied.
+  {
+    name: 'open-in-wallet',
+    path: '/login/DEMO2026',
+    session: 'none',
+    own: {
+      wallet: null,
+      userAgent: ANDROID_CHROME,
+      reach: async (page, lng) => {
+        await page.getByRole('region', { name: translate(lng, 'common:wallet.openIn.title') }).waitFor();
       },
     },
   },

@@ -6,11 +6,12 @@
  * src/wallet/walletQuirks.ts lists these behaviours with their sources.
  */
 import { describe, expect, it } from 'vitest';
-import { screenshot } from './support/browser';
+import { ANDROID_CHROME, screenshot } from './support/browser';
 import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
 import type { Opened } from './support/journey';
 import { translate } from './support/visual';
 import type { Lng } from './support/visual';
+import { WALLET_LINKS } from '../../src/wallet/walletLinks';
 import { anvilKeys } from './wallet/keys';
 import type { TestWallet, TestWalletOptions } from './wallet/testWallet';
 
@@ -113,6 +114,37 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     await page.waitForURL('**/home');
     expect(await page.evaluate(() => Reflect.get(window, '__sameDocument'))).toBe(true);
     expect(wallet.requestsOf('wallet_switchEthereumChain').map((request) => request.answer)).toEqual([{ ok: false, error: unsupported }]);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('a phone browser without a wallet offers to open the invite link in a wallet app, or to copy it', async () => {
+    const { context, page, problems } = await e2e.open({ locale, wallet: null, userAgent: ANDROID_CHROME });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    // The wallet's link leaves the app: answer it here and read what it carried.
+    await context.route('https://link.trustwallet.com/**', (route) => route.fulfill({ contentType: 'text/plain', body: 'Trust Wallet' }));
+    await page.goto('/login/DEMO2026');
+    const offer = page.getByRole('region', { name: t('common:wallet.openIn.title') });
+    await offer.waitFor();
+    await page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') }).waitFor();
+    await screenshot(page, `open-in-wallet.${lng}`);
+    const pageUrl = new URL('/login/DEMO2026', e2e.server.url).href;
+    expect(await offer.getByRole('link').allTextContents()).toEqual(WALLET_LINKS.map((wallet) => wallet.name));
+
+    await offer.getByRole('button', { name: t('common:wallet.openIn.copyLink'), exact: true }).click();
+    await page.getByRole('status').filter({ hasText: t('common:wallet.openIn.copied') }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(pageUrl);
+
+    await offer.getByRole('link', { name: 'Trust Wallet', exact: true }).click();
+    await page.waitForURL('https://link.trustwallet.com/**');
+    expect(new URL(page.url()).searchParams.get('url')).toBe(pageUrl);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('a desktop browser without a wallet keeps the message alone', async () => {
+    const { page, problems } = await e2e.open({ locale, wallet: null });
+    await page.goto('/login/DEMO2026');
+    await page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') }).waitFor();
+    expect(await page.getByRole('region', { name: t('common:wallet.openIn.title') }).count()).toBe(0);
     expect(problems.errors).toEqual([]);
   });
 });

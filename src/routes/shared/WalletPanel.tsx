@@ -1,6 +1,7 @@
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
 import { useTranslation } from 'react-i18next';
+import { useLocation } from 'react-router-dom';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import {
@@ -15,6 +16,8 @@ import { ErrorText } from '../../components/ErrorText';
 import { ProviderPicker } from '../../components/ProviderPicker';
 import { ShortAddress } from '../../components/ShortAddress';
 import { StatusPanel } from '../../components/StatusPanel';
+import { isMobileBrowser } from '../../wallet/walletLinks';
+import { OpenInWallet } from './OpenInWallet';
 
 /**
  * The wallet part of the sign-in screens: connect, every wait on the wallet with what the member must do and a
@@ -30,6 +33,8 @@ export function WalletPanel() {
   const dappParam = useSelector(config, selectDappParam);
   const wrongChain = useSelector(wallet, (snapshot) => selectWrongChain(snapshot, dappParam));
   const chainName = dappParam?.chain.chainName ?? '';
+  const location = useLocation();
+  const pageUrl = new URL(`${location.pathname}${location.search}${location.hash}`, window.location.origin);
   const connect = () =>
     wallet.send(dappParam ? { type: 'user.connect', chainId: dappParam.chainId, chainParams: dappParam.chain } : { type: 'user.connect' });
   const cancel = () => wallet.send({ type: 'user.cancel' });
@@ -42,6 +47,8 @@ export function WalletPanel() {
       return (
         <div className="wallet-panel">
           {errorLine}
+          {/* A phone browser without a wallet gets a way into one; a desktop browser keeps the message alone. */}
+          {view === 'noWallet' && isMobileBrowser(navigator) ? <OpenInWallet page={pageUrl} /> : null}
           <Button block color="primary" size="large" shape="rounded" onClick={connect}>
             {t('wallet.actions.connect')}
           </Button>

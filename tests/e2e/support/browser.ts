@@ -48,6 +48,10 @@ export interface PhoneContextOptions {
   userAgent?: string;
 }
 
+/** A plain phone browser (Chrome on Android) for journeys without a wallet inside. */
+export const ANDROID_CHROME =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
+
 /**
  * Opens a new context like a phone's wallet browser: 375×812 CSS pixels at 2×, mobile viewport and touch.
  *

@@ -20,6 +20,8 @@ export interface OpenOptions {
   locale?: string;
   /** Test wallet options; null opens a browser without any wallet. */
   wallet?: TestWalletOptions | null;
+  /** The browser's user agent; default Chromium's own (a desktop one). */
+  userAgent?: string;
 }
 
 export interface Opened {
@@ -74,8 +76,12 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
       if (!browser) throw new Error('the browser is not launched (use inside a test)');
       return browser;
     },
-    async open({ locale, wallet: walletOptions = {} }: OpenOptions = {}) {
-      const context = await newPhoneContext(harness.browser, { baseURL: harness.server.url, ...(locale ? { locale } : {}) });
+    async open({ locale, wallet: walletOptions = {}, userAgent }: OpenOptions = {}) {
+      const context = await newPhoneContext(harness.browser, {
+        baseURL: harness.server.url,
+        ...(locale ? { locale } : {}),
+        ...(userAgent ? { userAgent } : {}),
+      });
       contexts.push(context);
       const problems: PageProblems = { errors: [], policyViolations: [] };
       watched.push(problems);
