@@ -19,6 +19,7 @@ import { installErrorHandling } from './plugins/errorHandler';
 import { installOddTargetRoute, routeOddTargets } from './plugins/requestTarget';
 import { installSecurityHeaders } from './plugins/security';
 import { registerStatic } from './plugins/static';
+import { answerClientError } from './plugins/clientErrors';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -109,6 +110,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: () => randomUUID(),
     // Dot segments, control characters, bad escapes and overlong targets go to one route that answers 4xx.
     rewriteUrl: (request) => routeOddTargets(request.url ?? '/'),
+    // What Node's parser refuses (a 64 KiB URL: 431) is answered with the envelope too.
+    clientErrorHandler: answerClientError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

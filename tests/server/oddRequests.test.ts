@@ -6,6 +6,7 @@
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientErrorAnswer } from '../../server/plugins/clientErrors';
 import { MAX_TARGET_LENGTH, oddTargetOf } from '../../server/plugins/requestTarget';
 import { describeWithDatabases } from './support/harness';
 import { createStaticSite, type StaticSite } from './support/staticSite';
@@ -44,12 +45,10 @@ function get(target: string): Buffer {
 }
 
 type Answer =
-  /** The API.md envelope, 4xx, code 1001 or 4004. */
+  /** The API.md envelope, 4xx, code 1001 or 4004 (also for what Node's parser refuses before Fastify). */
   | { envelope: 1001 | 4004; status: number }
   /** The SPA's index.html (its router shows the 404 page). */
-  | 'spa'
-  /** Node's own 4xx before Fastify (malformed request line, headers over 16 KiB). */
-  | { node: number };
+  | 'spa';
 
 const kb = (n: number) => 'a'.repeat(n * 1024);
 
@@ -86,10 +85,10 @@ const shapes: [name: string, target: string, answer: Answer][] = [
   ['%1b escape sequence', '/%1b[31mred', { envelope: 1001, status: 400 }],
   ['%7f', '/locales/%7f/common.json', { envelope: 1001, status: 400 }],
   ['%0d%0a header injection', '/login%0d%0aSet-Cookie:%20x=1', { envelope: 1001, status: 400 }],
-  ['raw NUL byte', '/lo\u0000cales', { node: 400 }],
-  ['raw control byte', '/a\u0001b', { node: 400 }],
-  ['raw DEL', '/a\u007fb', { node: 400 }],
-  ['raw 8-bit bytes', '/\u00ff\u00fe', { node: 400 }],
+  ['raw NUL byte', '/lo\u0000cales', { envelope: 1001, status: 400 }],
+  ['raw control byte', '/a\u0001b', { envelope: 1001, status: 400 }],
+  ['raw DEL', '/a\u007fb', { envelope: 1001, status: 400 }],
+  ['raw 8-bit bytes', '/\u00ff\u00fe', { envelope: 1001, status: 400 }],
   // Malformed percent-encoding.
   ['lone %', '/%', { envelope: 1001, status: 400 }],
   ['%zz', '/api/%zz', { envelope: 1001, status: 400 }],
@@ -104,10 +103,10 @@ const shapes: [name: string, target: string, answer: Answer][] = [
   ['an 8 KiB locale path', `/locales/zh/${kb(8)}.json`, { envelope: 1001, status: 414 }],
   ['an 8 KiB API path', `/api/${kb(8)}`, { envelope: 1001, status: 414 }],
   ['an 8 KiB query', `/api/member/loginNonce?address=${kb(8)}`, { envelope: 1001, status: 414 }],
-  ['a 64 KiB URL (over the header limit)', `/${kb(64)}`, { node: 431 }],
+  ['a 64 KiB URL (over the header limit)', `/${kb(64)}`, { envelope: 1001, status: 431 }],
   // Other odd but harmless targets.
   ['absolute-form target (its path is what counts)', 'http://evil.test/locales/zh/nothing.json', { envelope: 4004, status: 404 }],
-  ['no leading slash', 'locales/zh/common.json', { node: 400 }],
+  ['no leading slash', 'locales/zh/common.json', { envelope: 1001, status: 400 }],
   ['a dotfile name', '/.env', 'spa'],
   ['a .git path', '/.git/config', 'spa'],
   ['upper-case API prefix', '/API/dapp/dappParam', 'spa'],
@@ -128,6 +127,21 @@ describe('oddTargetOf', () => {
     [`/${'a'.repeat(MAX_TARGET_LENGTH)}`, 'tooLong'],
   ] as const)('behavior: %s → %s', (target, reason) => {
     expect(oddTargetOf(target)).toBe(reason);
+  });
+});
+
+describe('clientErrorAnswer', () => {
+  it.each([
+    ['HPE_HEADER_OVERFLOW', 431, 'headers'],
+    ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'request'],
+    ['HPE_INVALID_METHOD', 400, 'request'],
+    [undefined, 400, 'request'],
+  ] as const)('behavior: %s → %i with 1001 naming the %s', (code, status, part) => {
+    const answer = clientErrorAnswer(code);
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(JSON.parse(body)).toEqual({ code: 1001, message: part });
+    expect(head).toContain(`Content-Length: ${Buffer.byteLength(body)}`);
   });
 });
 
@@ -169,8 +183,6 @@ describeWithDatabases('odd requests', (ctx) => {
       expect(response.body, name).not.toContain('TOP-SECRET');
       if (expected === 'spa') {
         seen.push([name, response.status === 200 && response.body.includes('<title>Member DApp</title>') ? 'spa' : `${response.status} ${response.body.slice(0, 80)}`]);
-      } else if ('node' in expected) {
-        seen.push([name, { node: response.status }]);
       } else {
         let code: unknown;
         try {

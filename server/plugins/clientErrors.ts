@@ -1,0 +1,55 @@
+/**
+ * Requests Node's HTTP parser refuses before Fastify sees them (headers over the 16 KiB limit, a malformed request
+ * line, a request sent too slowly) still get the API.md envelope, as every other refusal does: 1001 naming the part
+ * at fault, with the status Node would give and the hardening headers. Written to the raw socket because there is no
+ * request or reply yet; Fastify calls this as its clientErrorHandler.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { ApiCode } from '../../api-schema/codes';
+import type { ErrorEnvelope } from './errorHandler';
+import { CONTENT_SECURITY_POLICY, serializeCsp } from './contentSecurityPolicy';
+
+/** Status and the part named in the envelope, by Node's parser error code. */
+function refusalOf(code: string | undefined): { status: number; part: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, part: 'headers' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, part: 'request' };
+  return { status: 400, part: 'request' };
+}
+
+/**
+ * The raw HTTP answer for a parser refusal.
+ *
+ * @param code - Node's error code (e.g. HPE_HEADER_OVERFLOW)
+ * @returns the bytes to write before closing the socket
+ * @example
+ * clientErrorAnswer('HPE_HEADER_OVERFLOW'); // "HTTP/1.1 431 Request Header Fields Too Large\r\n…{"code":1001,"message":"headers"}"
+ */
+export function clientErrorAnswer(code: string | undefined): string {
+  const { status, part } = refusalOf(code);
+  const body = JSON.stringify({ code: ApiCode.invalidParameters, message: part } satisfies ErrorEnvelope);
+  const headers = [
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    `Content-Security-Policy: ${serializeCsp(CONTENT_SECURITY_POLICY)}`,
+    'X-Content-Type-Options: nosniff',
+    'X-Frame-Options: DENY',
+    'Connection: close',
+  ];
+  return `${headers.join('\r\n')}\r\n\r\n${body}`;
+}
+
+/**
+ * Fastify's clientErrorHandler: answers with the envelope, then closes the connection (as Node's own does).
+ *
+ * @example
+ * Fastify({ clientErrorHandler: answerClientError });
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // A reset connection has no one to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) socket.write(clientErrorAnswer(error.code));
+  socket.destroy(error);
+}
