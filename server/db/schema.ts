@@ -33,7 +33,10 @@ export const members = pgTable(
     id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
     /** EIP-55 checksummed, as viem's getAddress returns it; the sign-in flow normalises before every lookup. */
     address: text('address').notNull().unique(),
-    /** 8 characters [A-Z0-9] for generated codes; stored upper case, matched case-insensitively by upper-casing. */
+    /**
+     * 8 of Crockford's base32 digits for new codes ([A-Z0-9] before migration 0010); stored upper case, matched
+     * case-insensitively by upper-casing, then by look-alikes (server/members/inviteCode.ts).
+     */
     inviteCode: text('invite_code').notNull().unique(),
     recommenderId: integer('recommender_id').references((): AnyPgColumn => members.id),
     /** The seeded inviter: bound without a recommender, the root of the tree. */
@@ -59,6 +62,8 @@ export const members = pgTable(
   },
   (t) => [
     index('members_recommender_id_idx').on(t.recommenderId),
+    // A code typed with look-alikes (O for 0, I or L for 1) finds its member through this (LOOKALIKE_* in inviteCode.ts).
+    index('members_invite_code_lookalike_idx').on(sql`translate(${t.inviteCode}, 'OIL', '011')`),
     // fastupdate off: entries go straight into the index, so lookups never scan a pending list and the planner
     // picks the index on PGlite, where no autovacuum ever cleans that list or gathers statistics.
     index('members_address_grams_idx').using('gin', t.addressGrams).with({ fastupdate: false }),

@@ -6,7 +6,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { lockTransaction, queryRows, type Db } from '../db/client';
 import { memberTree, members } from '../db/schema';
-import { normaliseInviteCode } from './inviteCode';
+import { LOOKALIKE_DIGITS, LOOKALIKE_LETTERS, lookalikeKey, normaliseInviteCode } from './inviteCode';
 import { isBound } from './members';
 
 /**
@@ -30,7 +30,7 @@ export type BindOutcome = 'bound' | 'inviteCodeUnknown' | 'alreadyBound' | 'cycl
  */
 export async function bindRecommender(tx: Db, memberId: number, inviteCode: string): Promise<BindOutcome> {
   await lockTransaction(tx, MEMBER_TREE_LOCK);
-  const [inviter] = await tx.select({ id: members.id }).from(members).where(eq(members.inviteCode, normaliseInviteCode(inviteCode)));
+  const inviter = await findInviter(tx, inviteCode);
   if (!inviter) return 'inviteCodeUnknown';
 
   const [member] = await tx
@@ -52,6 +52,23 @@ export async function bindRecommender(tx: Db, memberId: number, inviteCode: stri
   await addToAncestors(tx, inviter.id, member.teamSize + 1);
   await addTreeRows(tx, inviter.id, memberId);
   return 'bound';
+}
+
+/**
+ * The member whose invite code was typed: the code exactly (any case), else the one member whose code differs from
+ * it only by look-alikes (O/0, I/1, L/1; a code typed from a poster). Two such members match nobody, rather than
+ * the wrong one. Both lookups use an index (the unique code, and migration 0010's expression index).
+ */
+async function findInviter(tx: Db, inviteCode: string): Promise<{ id: number } | undefined> {
+  const code = normaliseInviteCode(inviteCode);
+  const [exact] = await tx.select({ id: members.id }).from(members).where(eq(members.inviteCode, code));
+  if (exact) return exact;
+  const alike = await tx
+    .select({ id: members.id })
+    .from(members)
+    .where(sql`translate(${members.inviteCode}, ${LOOKALIKE_LETTERS}, ${LOOKALIKE_DIGITS}) = ${lookalikeKey(code)}`)
+    .limit(2);
+  return alike.length === 1 ? alike[0] : undefined;
 }
 
 /**
