@@ -6,6 +6,8 @@ import { useParams } from 'react-router-dom';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
 import { selectMember } from '../app/selectors';
+import { CopyFeedback } from '../components/CopyFeedback';
+import { InviteQr } from '../components/InviteQr';
 import { Notice } from '../components/Notice';
 import { Screen } from './shared/Screen';
 import { useCopy } from './shared/useCopy';
@@ -19,14 +21,14 @@ export function Component() {
   const { copy, feedback } = useCopy();
   const ownCode = member?.inviteCode ?? params.inviteCode ?? '';
   const link = ownCode ? `${window.location.origin}${paths.login.href(ownCode)}` : '';
-  const feedbackLine = (id: string, copiedText: string) => {
-    const shown = feedback(id, copiedText);
-    if (!shown) return null;
-    return (
-      <p role={shown.kind === 'copied' ? 'status' : 'alert'} className={`copy-feedback copy-feedback-${shown.kind}`}>
-        {shown.text}
-      </p>
-    );
+  const canShare = typeof navigator.share === 'function';
+  // Where sharing fails (not a cancel), the link is copied instead, with the copy's own feedback.
+  const share = async () => {
+    try {
+      await navigator.share({ title: t('invitation:share.title'), text: t('invitation:share.text'), url: link });
+    } catch (error) {
+      if (!(error instanceof DOMException && error.name === 'AbortError')) copy('link', link);
+    }
   };
 
   return (
@@ -42,7 +44,7 @@ export function Component() {
         <Button block color="primary" shape="rounded" disabled={!ownCode} onClick={() => copy('code', ownCode)}>
           {t('invitation:inviteCode.copy')}
         </Button>
-        {feedbackLine('code', t('invitation:inviteCode.copied'))}
+        <CopyFeedback feedback={feedback('code', t('invitation:inviteCode.copied'))} />
       </section>
       <section className="card invite-card" aria-labelledby="invite-link-label">
         <h2 id="invite-link-label" className="card-title">
@@ -54,8 +56,22 @@ export function Component() {
         <Button block fill="outline" color="primary" shape="rounded" disabled={!link} onClick={() => copy('link', link)}>
           {t('invitation:inviteLink.copy')}
         </Button>
-        {feedbackLine('link', t('invitation:inviteLink.copied'))}
+        <CopyFeedback feedback={feedback('link', t('invitation:inviteLink.copied'))} />
       </section>
+      {link ? (
+        <section className="card invite-card" aria-labelledby="invite-qr-label">
+          <h2 id="invite-qr-label" className="card-title">
+            {t('invitation:qr.label')}
+          </h2>
+          <InviteQr text={link} label={t('invitation:qr.imageLabel')} />
+          <p className="invite-qr-hint">{t('invitation:qr.hint')}</p>
+          {canShare ? (
+            <Button block color="primary" shape="rounded" onClick={() => void share()}>
+              {t('invitation:share.action')}
+            </Button>
+          ) : null}
+        </section>
+      ) : null}
     </Screen>
   );
 }
