@@ -4,10 +4,12 @@ import react from '@vitejs/plugin-react';
 import pxtorem from 'postcss-pxtorem';
 import { buildInputs } from './scripts/vite/buildInputsPlugin';
 import { cspMeta } from './scripts/vite/cspMetaPlugin';
+import { precompress } from './scripts/vite/precompressPlugin';
+import { robotsTxt } from './scripts/vite/robotsTxtPlugin';
 
 // One config for the SPA build and for the three test projects (unit, ui, e2e).
 export default defineConfig({
-  plugins: [react(), cspMeta(), buildInputs()],
+  plugins: [react(), cspMeta(), robotsTxt(), buildInputs(), precompress()],
   publicDir: false,
   css: {
     postcss: {

@@ -20,6 +20,7 @@ import { installOddTargetRoute, routeOddTargets } from './plugins/requestTarget'
 import { installSecurityHeaders } from './plugins/security';
 import { registerStatic } from './plugins/static';
 import { answerClientError } from './plugins/clientErrors';
+import { installCompression } from './plugins/compression';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -147,6 +148,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For
   // with trustProxy). The store is in memory, so each instance counts its own clients; behind a load balancer
   // the effective limit is per instance, which ADR 0007 explains is enough.
+  await installCompression(app);
   await app.register(rateLimit, { global: false, errorResponseBuilder: () => new TooManyRequestsError() });
   installAccessControl(app, deps);
 

@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/AppProviders';
 import { createRootActors } from './app/rootActors';
-import { routes } from './app/routes';
+import { routeNamespaces, routes } from './app/routes';
 import { followLanguage } from './i18n/componentLocale';
 import { createI18n } from './i18n/i18n';
 import { installViewportScaling } from './layout/viewport';
@@ -19,7 +19,8 @@ import './layout/global.css';
 import './app/app.css';
 
 installViewportScaling(window);
-const i18n = createI18n();
+// Only the first page's texts load at start (and only its language's): the rest load with their screens.
+const i18n = createI18n({ ns: routeNamespaces(routes, window.location) });
 followLanguage(i18n);
 void i18n.init();
 i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', language));

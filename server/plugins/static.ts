@@ -46,6 +46,9 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
       wildcard: true,
       // @fastify/static serves dotfiles by default; nothing the build emits starts with a dot, so none is served.
       dotfiles: 'ignore',
+      // The build wrote name.br and name.gz beside each file (scripts/vite/precompressPlugin.ts): sent by
+      // Accept-Encoding, with Vary: Accept-Encoding.
+      preCompressed: true,
       cacheControl: false,
       setHeaders: (reply, filePath) => {
         // Vite fingerprints everything under assets/, so those never change; index.html must be re-checked so a

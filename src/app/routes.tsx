@@ -2,11 +2,24 @@
  * The route objects: one root layout route, every page loaded on demand (spec section 2). Member pages sit under
  * the MemberArea guard; the sign-in pages and public data pages do not.
  */
-import { Navigate } from 'react-router-dom';
+import { Navigate, matchRoutes } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
+import type { Namespace } from '../i18n/i18n';
 import { MemberArea } from '../routes/memberArea';
 import { PageLoading, RootLayout, RouteError } from '../routes/root';
 import { paths } from './paths';
+
+/** What a route says about itself: its translation namespaces besides 'common' (read at start by routeNamespaces). */
+export interface RouteHandle {
+  ns?: readonly Namespace[];
+}
+
+/** A page loaded on demand, with the namespaces its screen reads. */
+const page = (pattern: string, ns: readonly Namespace[], load: NonNullable<RouteObject['lazy']>): RouteObject => ({
+  path: pattern,
+  handle: { ns } satisfies RouteHandle,
+  lazy: load,
+});
 
 /** A route whose screen comes with a later issue; `parent` is where its back arrow leads when opened directly. */
 const upcoming = (pattern: string, section: string, parent?: string): RouteObject => ({
@@ -23,23 +36,23 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     children: [
       { index: true, element: <Navigate to={paths.home.href()} replace /> },
-      { path: paths.login.pattern, lazy: () => import('../routes/login') },
-      { path: paths.register.pattern, lazy: () => import('../routes/register') },
-      { path: paths.announcement.pattern, lazy: () => import('../routes/announcement') },
-      { path: paths.announcementDetail.pattern, lazy: () => import('../routes/announcementDetail') },
-      { path: paths.about.pattern, lazy: () => import('../routes/about') },
-      { path: paths.solbotList.pattern, lazy: () => import('../routes/solbotList') },
+      page(paths.login.pattern, ['login'], () => import('../routes/login')),
+      page(paths.register.pattern, ['register'], () => import('../routes/register')),
+      page(paths.announcement.pattern, ['announcement'], () => import('../routes/announcement')),
+      page(paths.announcementDetail.pattern, ['announcement'], () => import('../routes/announcementDetail')),
+      page(paths.about.pattern, ['about'], () => import('../routes/about')),
+      page(paths.solbotList.pattern, ['solbot'], () => import('../routes/solbotList')),
       upcoming(paths.buyList.pattern, 'buyList'),
       {
         Component: MemberArea,
         children: [
-          { path: paths.home.pattern, lazy: () => import('../routes/home') },
-          { path: paths.me.pattern, lazy: () => import('../routes/me') },
+          page(paths.home.pattern, ['home', 'announcement'], () => import('../routes/home')),
+          page(paths.me.pattern, ['me'], () => import('../routes/me')),
           // Not one of the spec's routes: the credit records (issue 11), inside the member area.
-          { path: paths.creditRecords.pattern, lazy: () => import('../routes/credit/records') },
-          { path: paths.invitation.pattern, lazy: () => import('../routes/invitation') },
-          { path: paths.team.pattern, lazy: () => import('../routes/team') },
-          { path: paths.teamSearch.pattern, lazy: () => import('../routes/teamSearch') },
+          page(paths.creditRecords.pattern, ['credit'], () => import('../routes/credit/records')),
+          page(paths.invitation.pattern, ['invitation'], () => import('../routes/invitation')),
+          page(paths.team.pattern, ['team'], () => import('../routes/team')),
+          page(paths.teamSearch.pattern, ['team'], () => import('../routes/teamSearch')),
           upcoming(paths.wpos.pattern, 'wpos', paths.me.href()),
           upcoming(paths.wposProfit.pattern, 'wposProfit', paths.wpos.href()),
           upcoming(paths.settlement.pattern, 'settlement', paths.buyList.href()),
@@ -52,3 +65,15 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * The translation namespaces the page at a location reads besides 'common', from its routes' handles: what a first
+ * visit loads at start, so it fetches only the files it shows (others load with the screens that ask for them).
+ *
+ * @example
+ * routeNamespaces(routes, { pathname: '/login/DEMO2026' }); // ['login']
+ */
+export function routeNamespaces(routeList: RouteObject[], location: { pathname: string }): Namespace[] {
+  const names = (matchRoutes(routeList, location) ?? []).flatMap(({ route }) => (route.handle as RouteHandle | undefined)?.ns ?? []);
+  return [...new Set(names)];
+}

@@ -38,7 +38,7 @@ describe('i18n options', () => {
         ],
       }
     `);
-    expect(i18nOptions()).toMatchObject({ fallbackLng: 'zh', supportedLngs: ['zh', 'en'], defaultNS: 'common', backend: { loadPath: '/locales/{{lng}}/{{ns}}.json' } });
+    expect(i18nOptions()).toMatchObject({ fallbackLng: { default: ['zh'] }, supportedLngs: ['zh', 'en'], defaultNS: 'common', backend: { loadPath: '/locales/{{lng}}/{{ns}}.json' } });
   });
 });
 
@@ -91,10 +91,29 @@ describe('initI18n', () => {
       }),
     );
     const i18n = await initI18n({ lng: 'en-US' });
-    // The language and the zh fallback, every start namespace (the others load with their screens), and never a
-    // region variant such as en-US.
-    const expected = ['en', 'zh'].flatMap((lng) => startNamespaces.map((ns) => `/locales/${lng}/${ns}.json`));
+    // The language only (en is complete, so no zh fallback), every start namespace (the others load with their
+    // screens), and never a region variant such as en-US.
+    const expected = startNamespaces.map((ns) => `/locales/en/${ns}.json`);
     expect([...urls].sort()).toEqual(expected.sort());
     expect(i18n.t('Common.5000')).toBe('The server is busy. Please try again later.');
+  });
+
+  it("behavior: a first page's namespaces are all a start fetches; zh, the fallback of other languages, is loaded for them", async () => {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = String(input);
+        urls.push(url);
+        const [, , lng = '', file = ''] = url.split('/');
+        return new Response(JSON.stringify(readLocale(lng, file.replace('.json', ''))), { status: 200 });
+      }),
+    );
+    await initI18n({ lng: 'en', ns: ['login'] });
+    expect([...urls].sort()).toEqual(['/locales/en/common.json', '/locales/en/login.json']);
+    urls.length = 0;
+    const french = await initI18n({ lng: 'fr', ns: ['login'] });
+    expect([...urls].sort()).toEqual(['/locales/zh/common.json', '/locales/zh/login.json']);
+    expect(french.t('Common.1002')).toBe('请先登录');
   });
 });

@@ -40,7 +40,18 @@ export interface CreateI18nParameters {
   resources?: Resource | undefined;
   /** A fixed language: no detection when given. */
   lng?: string | undefined;
+  /**
+   * The namespaces loaded at start besides 'common': the first page's own (routeNamespaces), so a first visit
+   * fetches only what it shows. Default: every start namespace.
+   */
+  ns?: readonly Namespace[] | undefined;
 }
+
+/**
+ * zh is the fallback of every language but en. en is complete (locales.test.ts checks that zh and en have the same
+ * keys), so an en reader needs no zh texts and does not download them.
+ */
+export const fallbackLanguages = { en: [], default: [fallbackLanguage] };
 
 /**
  * The init options for the given parameters.
@@ -48,18 +59,18 @@ export interface CreateI18nParameters {
  * @param parameters - Bundled resources and a fixed language, both optional.
  * @returns The i18next init options.
  * @example
- * i18nOptions().fallbackLng // 'zh'
+ * i18nOptions().fallbackLng // { en: [], default: ['zh'] }
  */
-export function i18nOptions({ resources, lng }: CreateI18nParameters = {}): InitOptions<HttpBackendOptions> {
+export function i18nOptions({ resources, lng, ns }: CreateI18nParameters = {}): InitOptions<HttpBackendOptions> {
   return {
     ...(resources ? { resources } : { backend: backendOptions }),
     ...(lng ? { lng } : { detection: detectionOptions }),
-    fallbackLng: fallbackLanguage,
+    fallbackLng: fallbackLanguages,
     supportedLngs: supportedLanguages,
     // 'en-US' is accepted as 'en'; an unsupported language ('fr') falls back to zh.
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
-    ns: [...startNamespaces],
+    ns: ns ? ['common', ...ns.filter((name) => name !== 'common')] : [...startNamespaces],
     defaultNS: 'common',
     fallbackNS: 'common',
     interpolation: { escapeValue: false },

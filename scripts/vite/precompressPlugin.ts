@@ -1,0 +1,83 @@
+/**
+ * Brotli and gzip copies of every compressible file the build writes (name.br, name.gz beside name), made once at
+ * build time at the highest levels, so the server sends them by Accept-Encoding without compressing per request
+ * (@fastify/static's preCompressed, server/plugins/static.ts). Files under 1 KiB, and copies that would not be
+ * smaller, are skipped: the server then sends the file as it is.
+ */
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip } from 'node:zlib';
+import type { Plugin, ResolvedConfig } from 'vite';
+
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** What compresses: text formats the build emits. Images and fonts are compressed already. */
+const COMPRESSIBLE = /\.(?:js|mjs|css|html|svg|json|txt|map)$/;
+const MIN_BYTES = 1024;
+
+async function* filesUnder(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    // .vite holds the build's own records (manifest, inputs), which the server never sends.
+    if (entry.isDirectory()) {
+      if (entry.name !== '.vite') yield* filesUnder(full);
+    } else if (COMPRESSIBLE.test(entry.name)) {
+      yield full;
+    }
+  }
+}
+
+/**
+ * Writes the compressed copies of one file.
+ *
+ * @param file - absolute path of a built file
+ * @returns the encodings written (none when the file is small or does not shrink)
+ */
+export async function precompressFile(file: string): Promise<('br' | 'gz')[]> {
+  const source = await readFile(file);
+  if (source.length < MIN_BYTES) return [];
+  const [br, gz] = await Promise.all([
+    brotli(source, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+        [constants.BROTLI_PARAM_SIZE_HINT]: source.length,
+      },
+    }),
+    gzipAsync(source, { level: constants.Z_BEST_COMPRESSION }),
+  ]);
+  const written: ('br' | 'gz')[] = [];
+  for (const [encoding, bytes] of [['br', br], ['gz', gz]] as const) {
+    if (bytes.length >= source.length) continue;
+    await writeFile(`${file}.${encoding}`, bytes);
+    written.push(encoding);
+  }
+  return written;
+}
+
+/**
+ * The Vite plugin.
+ *
+ * @returns a plugin that compresses the written bundle after `vite build`
+ * @example
+ * export default defineConfig({ plugins: [react(), precompress()] });
+ */
+export function precompress(): Plugin {
+  let config: ResolvedConfig | undefined;
+  return {
+    name: 'member-dapp:precompress',
+    apply: 'build',
+    configResolved(resolved) {
+      config = resolved;
+    },
+    async closeBundle() {
+      if (!config) return;
+      const outDir = path.resolve(config.root, config.build.outDir);
+      const work: Promise<unknown>[] = [];
+      for await (const file of filesUnder(outDir)) work.push(precompressFile(file));
+      await Promise.all(work);
+    },
+  };
+}
