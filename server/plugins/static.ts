@@ -9,6 +9,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFoundEnvelope } from './errorHandler';
+import { localePreloadLink } from './localePreload';
 
 export interface StaticOptions {
   /** Folder of the built SPA; null or a folder without index.html serves no SPA. */
@@ -76,7 +77,13 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
   app.setNotFoundHandler((request, reply) => {
     const urlPath = pathOf(request);
     if (spaDir && (request.method === 'GET' || request.method === 'HEAD') && !isApiOrLocales(urlPath)) {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
+      const query = (request.query as Record<string, unknown> | undefined)?.lng;
+      const link = localePreloadLink(urlPath, {
+        query: typeof query === 'string' ? query : undefined,
+        cookie: request.headers.cookie,
+        acceptLanguage: request.headers['accept-language'],
+      });
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('link', link).sendFile('index.html');
     }
     return reply.code(404).send(notFoundEnvelope());
   });

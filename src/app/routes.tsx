@@ -5,6 +5,7 @@
 import { Navigate, matchRoutes } from 'react-router-dom';
 import type { RouteObject } from 'react-router-dom';
 import type { Namespace } from '../i18n/i18n';
+import * as loginPage from '../routes/login';
 import { MemberArea } from '../routes/memberArea';
 import { PageLoading, RootLayout, RouteError } from '../routes/root';
 import { paths } from './paths';
@@ -36,7 +37,7 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     children: [
       { index: true, element: <Navigate to={paths.home.href()} replace /> },
-      page(paths.login.pattern, ['login'], () => import('../routes/login')),
+      page(paths.login.pattern, ['login'], async () => loginPage),
       page(paths.register.pattern, ['register'], () => import('../routes/register')),
       page(paths.announcement.pattern, ['announcement'], () => import('../routes/announcement')),
       page(paths.announcementDetail.pattern, ['announcement'], () => import('../routes/announcementDetail')),
