@@ -8,9 +8,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServer } from '../tests/e2e/support/server';
 import { startBenchServer, type BenchServer } from './appServer';
 import { benchBundle } from './bundle';
 import { benchLedger } from './ledger';
+import { benchLighthouse } from './lighthouse';
 import { benchMeInfo, measureFloorLoad, type LoadSeconds, type PairOfRuns } from './meinfo';
 import { detail, figures, ms } from './report';
 import { benchSignIn } from './signin';
@@ -19,13 +21,14 @@ import { benchTeamSearch } from './teamSearch';
 
 const USAGE = `usage: npm run bench -- [--only <sections>] [--verbose] [--quick] [--help]
 
-  --only <sections>  run only these sections, comma-separated: bundle, startup, signin, meinfo, ledger, teamsearch
+  --only <sections>  run only these sections, comma-separated: bundle, lighthouse, startup, signin, meinfo, ledger,
+                     teamsearch
                      (e.g. --only bundle prints the bundle figures in about a minute, no server load tests)
   --verbose          print the package split of every chunk
   --quick            shorter load runs while working on the bench (figures not comparable)
   --help             print this and exit`;
 
-const SECTIONS = ['bundle', 'startup', 'signin', 'meinfo', 'ledger', 'teamsearch'] as const;
+const SECTIONS = ['bundle', 'lighthouse', 'startup', 'signin', 'meinfo', 'ledger', 'teamsearch'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -168,6 +171,16 @@ async function main(): Promise<void> {
   );
 
   if (only.has('bundle')) await section('bundle', () => benchBundle({ repoRoot, verbose }));
+  if (only.has('lighthouse')) {
+    await section('lighthouse', async () => {
+      const server = await startServer();
+      try {
+        await benchLighthouse(server.url);
+      } finally {
+        await server.stop();
+      }
+    });
+  }
   if (only.has('startup') || only.has('signin') || only.has('meinfo') || only.has('ledger')) await serverSections(only);
   if (only.has('teamsearch')) await section('teamsearch', () => benchTeamSearch(quick));
 
