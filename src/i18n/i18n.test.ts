@@ -13,6 +13,21 @@ const resources: Resource = Object.fromEntries(
   supportedLanguages.map((lng) => [lng, Object.fromEntries(namespaces.map((ns) => [ns, readLocale(lng, ns)]))]),
 ) as Resource;
 
+/** Answers fetch with the repository's locale files, as the server does; returns the URLs asked for. */
+function serveLocales(): string[] {
+  const urls: string[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      urls.push(url);
+      const [, , lng = '', file = ''] = url.split('/');
+      return new Response(JSON.stringify(readLocale(lng, file.replace('.json', ''))), { status: 200 });
+    }),
+  );
+  return urls;
+}
+
 afterEach(() => {
   localStorage.clear();
   window.history.replaceState(null, '', '/');
@@ -80,16 +95,7 @@ describe('initI18n', () => {
   });
 
   it('behavior: translations are fetched from /locales/{lng}/{ns}.json', async () => {
-    const urls: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        urls.push(url);
-        const [, , lng = '', file = ''] = url.split('/');
-        return new Response(JSON.stringify(readLocale(lng, file.replace('.json', ''))), { status: 200 });
-      }),
-    );
+    const urls = serveLocales();
     const i18n = await initI18n({ lng: 'en-US' });
     // The language only (en is complete, so no zh fallback), every start namespace (the others load with their
     // screens), and never a region variant such as en-US.
@@ -99,16 +105,7 @@ describe('initI18n', () => {
   });
 
   it("behavior: a first page's namespaces are all a start fetches; zh, the fallback of other languages, is loaded for them", async () => {
-    const urls: string[] = [];
-    vi.stubGlobal(
-      'fetch',
-      vi.fn(async (input: RequestInfo | URL) => {
-        const url = String(input);
-        urls.push(url);
-        const [, , lng = '', file = ''] = url.split('/');
-        return new Response(JSON.stringify(readLocale(lng, file.replace('.json', ''))), { status: 200 });
-      }),
-    );
+    const urls = serveLocales();
     await initI18n({ lng: 'en', ns: ['login'] });
     expect([...urls].sort()).toEqual(['/locales/en/common.json', '/locales/en/login.json']);
     urls.length = 0;
