@@ -47,8 +47,14 @@ const router = createBrowserRouter(routes);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root');
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders i18n={i18n} actors={actors} router={router} />
-  </StrictMode>,
+// The sign-in page arrives with its title and welcome already in #root (server/plugins/loginShell.ts): let the
+// browser paint them before the first render replaces them, even when the script was quicker than the first frame.
+requestAnimationFrame(() =>
+  setTimeout(() =>
+    createRoot(container).render(
+      <StrictMode>
+        <AppProviders i18n={i18n} actors={actors} router={router} />
+      </StrictMode>,
+    ),
+  ),
 );

@@ -9,7 +9,8 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFoundEnvelope } from './errorHandler';
-import { localePreloadLink } from './localePreload';
+import { guessLanguage, localePreloadLink } from './localePreload';
+import { loginDocuments, shellEncoding } from './loginShell';
 
 export interface StaticOptions {
   /** Folder of the built SPA; null or a folder without index.html serves no SPA. */
@@ -20,6 +21,8 @@ export interface StaticOptions {
 
 const LANGUAGES = new Set(['zh', 'en']);
 const NAMESPACE_FILE = /^([a-zA-Z]+)\.json$/;
+/** /login and /login/:inviteCode: the pages sent with the sign-in shell. */
+const LOGIN_PAGE = /^\/login(?:\/[^/]+)?$/;
 
 function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0] ?? '/';
@@ -74,16 +77,25 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(text);
   });
 
-  app.setNotFoundHandler((request, reply) => {
+  const loginPages = spaDir ? loginDocuments(spaDir, options.localesDir) : null;
+
+  app.setNotFoundHandler(async (request, reply) => {
     const urlPath = pathOf(request);
     if (spaDir && (request.method === 'GET' || request.method === 'HEAD') && !isApiOrLocales(urlPath)) {
       const query = (request.query as Record<string, unknown> | undefined)?.lng;
-      const link = localePreloadLink(urlPath, {
-        query: typeof query === 'string' ? query : undefined,
-        cookie: request.headers.cookie,
-        acceptLanguage: request.headers['accept-language'],
-      });
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('link', link).sendFile('index.html');
+      const hints = { query: typeof query === 'string' ? query : undefined, cookie: request.headers.cookie, acceptLanguage: request.headers['accept-language'] };
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('link', localePreloadLink(urlPath, hints));
+      if (loginPages && LOGIN_PAGE.test(urlPath)) {
+        // The sign-in page paints its title and welcome before the script runs (loginShell.ts).
+        const encoding = shellEncoding(request.headers['accept-encoding']);
+        const body = await loginPages.get(guessLanguage(hints), encoding);
+        if (body) {
+          reply.header('vary', 'accept-encoding');
+          if (encoding !== 'identity') reply.header('content-encoding', encoding);
+          return reply.send(body);
+        }
+      }
+      return reply.sendFile('index.html');
     }
     return reply.code(404).send(notFoundEnvelope());
   });

@@ -1,0 +1,85 @@
+/**
+ * /login's document carries the sign-in page's first paint (server/plugins/loginShell.ts): its title and welcome in
+ * the language the app will pick, compressed as the client accepts; other pages, and an index.html without an empty
+ * #root, are sent as built.
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loginShell, shellEncoding } from '../../server/plugins/loginShell';
+import { describeWithDatabases } from './support/harness';
+import { createStaticSite, type StaticSite } from './support/staticSite';
+
+const page = '<!doctype html><html><head><title>Member DApp</title></head><body><div id="root"></div></body></html>';
+const locales = {
+  'en/common.json': JSON.stringify({ layout: { appName: 'Member DApp' } }),
+  'en/login.json': JSON.stringify({ title: 'Sign in', description: 'Connect & sign <safely>.' }),
+  'zh/common.json': JSON.stringify({ layout: { appName: '会员 DApp' } }),
+  'zh/login.json': JSON.stringify({ title: '登录', description: '连接钱包并签名即可登录' }),
+};
+
+describe('shellEncoding', () => {
+  it.each([
+    ['gzip, deflate, br, zstd', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['identity', 'identity'],
+    [undefined, 'identity'],
+  ] as const)('behavior: %s → %s', (accept, encoding) => {
+    expect(shellEncoding(accept)).toBe(encoding);
+  });
+});
+
+describe('loginShell', () => {
+  it('behavior: escapes the texts it is given', () => {
+    const shell = loginShell({ title: 'A <b>', appName: 'x & y', lead: '"quoted"' });
+    expect(shell).toContain('<h1 class="page-title">A &#60;b&#62;</h1>');
+    expect(shell).toContain('<p class="hero-name">x &#38; y</p>');
+    expect(shell).toContain('<p class="hero-lead">&#34;quoted&#34;</p>');
+    expect(shell).not.toMatch(/style=/);
+  });
+});
+
+describeWithDatabases('the sign-in document', (ctx) => {
+  let site: StaticSite;
+  let bare: StaticSite;
+  beforeAll(async () => {
+    site = await createStaticSite('md-shell-', { spa: { 'index.html': page }, locales, beside: {} });
+    bare = await createStaticSite('md-shell-bare-', { spa: { 'index.html': '<!doctype html><title>Member DApp</title>' }, locales, beside: {} });
+  });
+  afterAll(async () => {
+    await site.remove();
+    await bare.remove();
+  });
+
+  const get = async (url: string, headers: Record<string, string>, from = site) => {
+    const app = await ctx.app({ spaDir: from.spaDir, localesDir: from.localesDir });
+    return app.inject({ method: 'GET', url, headers });
+  };
+
+  it('behavior: /login/DEMO2026 for an English browser holds the English title and welcome, brotli-compressed', async () => {
+    const response = await get('/login/DEMO2026', { 'accept-language': 'en-US', 'accept-encoding': 'gzip, br' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(String(response.headers.vary)).toMatch(/accept-encoding/i);
+    expect(response.headers['cache-control']).toBe('no-cache');
+    const html = brotliDecompressSync(response.rawPayload).toString('utf8');
+    expect(html).toContain(`<div id="root">${loginShell({ title: 'Sign in', appName: 'Member DApp', lead: 'Connect & sign <safely>.' })}</div>`);
+  });
+
+  it('behavior: a Chinese browser gets the Chinese texts; gzip and plain clients get the same document', async () => {
+    const gzip = await get('/login', { 'accept-language': 'zh-CN', 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    const plain = await get('/login', { 'accept-language': 'zh-CN' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(plain.body).toContain('<h1 class="page-title">登录</h1>');
+    expect(plain.body).toContain('<p class="hero-lead">连接钱包并签名即可登录</p>');
+  });
+
+  it('behavior: other pages, and an index.html without an empty #root, are sent as built', async () => {
+    const home = await get('/home', { 'accept-language': 'en' });
+    expect(home.body).toBe(page);
+    const bareLogin = await get('/login/DEMO2026', { 'accept-language': 'en' }, bare);
+    expect(bareLogin.body).toBe('<!doctype html><title>Member DApp</title>');
+  });
+});
