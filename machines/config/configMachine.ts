@@ -7,6 +7,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { notProvided } from '../shared/errorInfo';
 import type { ErrorInfo } from '../shared/errorInfo';
+import type { Answer } from '../shared/answer';
 
 /** App config as the server sends it; the machine only needs to know it is an object. */
 export type DappParamRecord = Record<string, unknown>;
@@ -28,7 +29,7 @@ export const configMachine = setup({
     /** Resolves to the stored config when it passes the contract's check, else to {}. */
     readStoredDappParam: fromPromise<DappParamRecord>(async () => notProvided('config', 'readStoredDappParam')),
     /** Resolves to the config, or null when the fetch failed (spec: a failed app-config fetch returns null). */
-    fetchDappParam: fromPromise<{ code: number; result: DappParamRecord | null }>(async () => notProvided('config', 'fetchDappParam')),
+    fetchDappParam: fromPromise<Answer<DappParamRecord>>(async () => notProvided('config', 'fetchDappParam')),
   },
   actions: {
     assignDappParam: assign((_, params: { dappParam: DappParamRecord }) => ({ dappParam: params.dappParam, error: null })),

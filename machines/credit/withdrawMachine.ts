@@ -9,6 +9,8 @@
  *
  * Amounts stay decimal strings (JSON-serialisable); machines/shared/amount.ts compares them as bigint minor units.
  */
+import type * as z from 'zod/mini';
+import type { withdrawCredit } from '../../api-schema/member';
 import { assign, fromPromise, setup } from 'xstate';
 import { ApiErrorName } from '../shared/errorNames';
 import type { ErrorInfo } from '../shared/errorInfo';
@@ -17,6 +19,7 @@ import { checkAmount, normalizeAmount } from '../shared/amount';
 import { Decisions } from '../shared/transitionMeta';
 import type { TransitionMeta } from '../shared/transitionMeta';
 import type { AmountError } from '../shared/amount';
+import type { Answer } from '../shared/answer';
 
 /** The limits of app config (dappParam) and the member's balance (meInfo), as decimal strings. */
 export interface WithdrawInput {
@@ -31,18 +34,10 @@ export interface WithdrawInput {
 }
 
 /** What withdrawCredit answers (API.md "Member"). */
-export interface WithdrawResult {
-  id: string;
-  amount: string;
-  fee: string;
-  status: 'pending' | 'done' | 'failed';
-}
+export type WithdrawResult = z.output<typeof withdrawCredit.result>;
 
 /** The envelope of withdrawCredit: code 0 with the result, or another code (-1 for network failures). */
-export interface WithdrawAnswer {
-  code: number;
-  result: WithdrawResult | null;
-}
+export type WithdrawAnswer = Answer<WithdrawResult>;
 
 export interface SubmitWithdrawalInput {
   /** The normalized amount ("12.5"). */

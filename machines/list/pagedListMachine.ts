@@ -11,6 +11,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
+import type { Answer } from '../shared/answer';
 
 /** One page as the API sends it (API.md "Envelope": lists are pages). */
 export interface Page<TItem> {
@@ -20,10 +21,7 @@ export interface Page<TItem> {
   pageSize: number;
 }
 
-export interface PageAnswer<TItem> {
-  code: number;
-  result: Page<TItem> | null;
-}
+export type PageAnswer<TItem> = Answer<Page<TItem>>;
 
 export interface FetchPageInput<TQuery> {
   query: TQuery;

@@ -7,11 +7,9 @@ import { assign, fromPromise, setup } from 'xstate';
 import { ApiCode } from '../../api-schema/codes';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
+import type { Answer } from '../shared/answer';
 
-export interface ResourceAnswer<TValue> {
-  code: number;
-  result: TValue | null;
-}
+export type ResourceAnswer<TValue> = Answer<TValue>;
 
 export interface ResourceContext<TValue, TQuery> {
   query: TQuery;

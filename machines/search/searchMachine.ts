@@ -8,11 +8,9 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
 import { checkAddressKeyword } from '../shared/fieldRules';
+import type { Answer } from '../shared/answer';
 
-export interface SearchAnswer<TItem> {
-  code: number;
-  result: { list: readonly TItem[] } | null;
-}
+export type SearchAnswer<TItem> = Answer<{ list: readonly TItem[] }>;
 
 export interface SearchContext<TItem> {
   keyword: string;

@@ -4,6 +4,8 @@
 import { fromPromise } from 'xstate';
 import { configMachine } from '../../machines/config/configMachine';
 import type { DappParamRecord } from '../../machines/config/configMachine';
+import type { Answer } from '../../machines/shared/answer';
+import { toAnswer } from '../api/answer';
 import type { ApiClient } from '../api/client';
 import { loadClientContract } from '../api/contractLoader';
 import { getDappParam } from '../api/getDappParam';
@@ -23,11 +25,8 @@ export function provideConfigMachine({ api, storage }: { api: ApiClient; storage
         const stored = storage.readDappParam();
         return dappParamSchema.safeParse(stored).success ? stored : {};
       }),
-      fetchDappParam: fromPromise<{ code: number; result: DappParamRecord | null }>(async () => {
-        const answer = await getDappParam(api);
-        // Spec section 8: a failed app-config fetch returns nothing (null).
-        return { code: answer.code, result: answer.code === 0 && answer.result ? answer.result : null };
-      }),
+      // Spec section 8: a failed app-config fetch returns nothing (null).
+      fetchDappParam: fromPromise<Answer<DappParamRecord>>(async () => toAnswer(await getDappParam(api))),
     },
     actions: {
       storeDappParam: ({ context }) => void storage.writeJson(STORAGE_KEYS.dappParam, context.dappParam),

@@ -5,6 +5,7 @@
 import { fromPromise } from 'xstate';
 import type { SubmitWithdrawalInput, WithdrawAnswer } from '../../machines/credit/withdrawMachine';
 import type { ApiClient } from '../api/client';
+import { withdrawCredit } from '../api/screenCalls';
 
 /**
  * The submitWithdrawal actor for withdrawMachine.provide().
@@ -15,8 +16,5 @@ import type { ApiClient } from '../api/client';
  * withdrawMachine.provide({ actors: { submitWithdrawal: submitWithdrawal(api) } });
  */
 export function submitWithdrawal(api: ApiClient) {
-  return fromPromise<WithdrawAnswer, SubmitWithdrawalInput>(async ({ input }) => {
-    const answer = await api.call('withdrawCredit', { body: { amount: input.amount, requestId: input.requestId } });
-    return { code: answer.code, result: answer.code === 0 && answer.result ? answer.result : null };
-  });
+  return fromPromise<WithdrawAnswer, SubmitWithdrawalInput>(({ input }) => withdrawCredit(api, { amount: input.amount, requestId: input.requestId }));
 }

@@ -14,7 +14,7 @@ import type { SearchAnswer } from '../../machines/search/searchMachine';
  * @param fetchPage - the screen's API call for one page (resolves with the envelope, never throws)
  * @returns the machine with its fetchPage provided
  * @example
- * const logic = providePagedList((input) => api.call('solbotList', { query: { page: input.page, pageSize: input.pageSize } }));
+ * const logic = providePagedList((input) => fetchBotPage(api, { page: input.page, pageSize: input.pageSize }));
  */
 export function providePagedList<TItem, TQuery>(fetchPage: (input: FetchPageInput<TQuery>) => Promise<PageAnswer<TItem>>) {
   return createPagedListMachine<TItem, TQuery>().provide({
@@ -28,7 +28,7 @@ export function providePagedList<TItem, TQuery>(fetchPage: (input: FetchPageInpu
  * @param search - the screen's API call for one keyword
  * @returns the machine with its search provided
  * @example
- * const logic = provideSearch((keyword) => api.call('teamSearch', { query: { keyword } }));
+ * const logic = provideSearch((keyword) => searchTeam(api, { keyword }));
  */
 export function provideSearch<TItem>(search: (keyword: string) => Promise<SearchAnswer<TItem>>) {
   return createSearchMachine<TItem>().provide({

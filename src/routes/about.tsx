@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fetchAbout } from '../api/screenCalls';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
 import { DocumentView } from './shared/DocumentView';
@@ -13,7 +14,7 @@ export function Component() {
   const { t, i18n } = useTranslation(['about', 'common']);
   const { api } = useRootActors();
   const onNavigate = useAppNavigate();
-  const about = useResource((query: { lang: 'zh' | 'en' }) => api.call('aboutOur', { query }), { lang: apiLanguage(i18n.resolvedLanguage) });
+  const about = useResource((query: { lang: 'zh' | 'en' }) => fetchAbout(api, query), { lang: apiLanguage(i18n.resolvedLanguage) });
   useFollowLanguage(useCallback((lang) => about.send({ type: 'user.changeQuery', query: { lang } }), [about]));
   return (
     <Screen title={t('about:title')} parent={paths.me.href()}>

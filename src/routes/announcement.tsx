@@ -1,6 +1,7 @@
 import List from 'antd-mobile/es/components/list';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
+import { fetchNoticePage } from '../api/screenCalls';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
 import { AppLink } from '../components/AppLink';
@@ -17,7 +18,7 @@ export function Component() {
   const { api } = useRootActors();
   const onNavigate = useAppNavigate();
   const locale = i18n.resolvedLanguage ?? 'zh';
-  const notices = usePagedList((input) => api.call('queryPagePlatformNotice', { query: { ...pageQuery(input), lang: input.query.lang } }), {
+  const notices = usePagedList((input) => fetchNoticePage(api, { ...pageQuery(input), lang: input.query.lang }), {
     lang: locale.startsWith('en') ? ('en' as const) : ('zh' as const),
   });
   useFollowLanguage(useCallback((lang) => notices.send({ type: 'user.changeQuery', query: { lang } }), [notices]));

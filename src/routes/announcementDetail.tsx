@@ -1,6 +1,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
+import { fetchNotice } from '../api/screenCalls';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
 import { DocumentView } from './shared/DocumentView';
@@ -15,7 +16,7 @@ export function Component() {
   const { noticeId = '' } = useParams();
   const { api } = useRootActors();
   const onNavigate = useAppNavigate();
-  const notice = useResource((query: { noticeId: string; lang: 'zh' | 'en' }) => api.call('noticeDetail', { query }), {
+  const notice = useResource((query: { noticeId: string; lang: 'zh' | 'en' }) => fetchNotice(api, query), {
     noticeId,
     lang: apiLanguage(i18n.resolvedLanguage),
   });

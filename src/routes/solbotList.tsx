@@ -1,6 +1,7 @@
 import List from 'antd-mobile/es/components/list';
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
+import { fetchBotPage } from '../api/screenCalls';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
 import { formatAmount } from '../components/amountFormat';
@@ -15,7 +16,7 @@ const statusColor: Record<string, 'success' | 'warning' | 'default'> = { running
 export function Component() {
   const { t, i18n } = useTranslation(['solbot', 'common']);
   const { api } = useRootActors();
-  const bots = usePagedList((input) => api.call('solbotList', { query: pageQuery(input) }), {});
+  const bots = usePagedList((input) => fetchBotPage(api, pageQuery(input)), {});
   const locale = i18n.resolvedLanguage ?? 'zh';
   return (
     <Screen title={t('solbot:title')} parent={paths.me.href()}>

@@ -1,5 +1,6 @@
 import { SearchOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { fetchTeamPage } from '../api/screenCalls';
 import { useRootActors } from '../app/RootActorsContext';
 import { paths } from '../app/paths';
 import { AppLink } from '../components/AppLink';
@@ -14,7 +15,7 @@ export function Component() {
   const { t } = useTranslation(['team', 'common']);
   const { api } = useRootActors();
   const onNavigate = useAppNavigate();
-  const team = usePagedList((input) => api.call('team', { query: pageQuery(input) }), {});
+  const team = usePagedList((input) => fetchTeamPage(api, pageQuery(input)), {});
   return (
     <Screen title={t('team:title')}>
       <PagedListView

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { selectKeyword, selectResults, selectSearchError, selectSearchView } from '../../machines/search/searchSelectors';
 import type { TeamMember } from '../../api-schema/member';
 import { provideSearch } from '../actors/listActors';
+import { searchTeam } from '../api/screenCalls';
 import { useRootActors } from '../app/RootActorsContext';
 import { errorKey } from '../app/errorKey';
 import { paths } from '../app/paths';
@@ -22,10 +23,7 @@ export function Component() {
   const { api } = useRootActors();
   const logic = useMemo(
     () =>
-      provideSearch<TeamMember>(async (keyword) => {
-        const answer = await api.call('teamSearch', { query: { keyword: keyword.trim() } });
-        return { code: answer.code, result: answer.code === 0 && answer.result ? answer.result : null };
-      }),
+      provideSearch<TeamMember>((keyword) => searchTeam(api, { keyword: keyword.trim() })),
     [api],
   );
   const search = useActorRef(logic);

@@ -3,6 +3,8 @@ import List from 'antd-mobile/es/components/list';
 import Tag from 'antd-mobile/es/components/tag';
 import { useTranslation } from 'react-i18next';
 import { selectQuery } from '../../../machines/list/pagedListSelectors';
+import type { ItemOf } from '../../api/answer';
+import { fetchCreditRecords } from '../../api/screenCalls';
 import { useRootActors } from '../../app/RootActorsContext';
 import { paths } from '../../app/paths';
 import { AmountText } from '../../components/AmountText';
@@ -32,10 +34,10 @@ const statusColor = { pending: 'warning', done: 'success', failed: 'danger' } as
 export function Component() {
   const { t, i18n } = useTranslation(['credit', 'common']);
   const { api } = useRootActors();
-  const records = usePagedList<
-    { id: string; type: RecordType; amount: string; balanceAfter: string; status: 'pending' | 'done' | 'failed'; createdAt: string },
-    RecordsQuery
-  >((input) => api.call('creditRecord', { query: { ...pageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) } }), { type: 'all' });
+  const records = usePagedList<ItemOf<'creditRecord'>, RecordsQuery>(
+    (input) => fetchCreditRecords(api, { ...pageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) }),
+    { type: 'all' },
+  );
   const filter = useSelector(records, (snapshot) => selectQuery(snapshot).type);
   const locale = i18n.resolvedLanguage ?? 'zh';
   const options: FilterOption<RecordFilter>[] = [

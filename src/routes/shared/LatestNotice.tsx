@@ -4,7 +4,8 @@ import { SoundOutline } from 'antd-mobile-icons';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectResource, selectResourceError, selectResourceView } from '../../../machines/resource/resourceSelectors';
-import type { ApiResult } from '../../api/client';
+import type { ItemOf } from '../../api/answer';
+import { fetchNoticePage } from '../../api/screenCalls';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { paths } from '../../app/paths';
@@ -14,12 +15,7 @@ import { useAppNavigate } from './useAppNavigate';
 import { apiLanguage, useFollowLanguage } from './useFollowLanguage';
 import { useResource } from './useResource';
 
-interface NoticeHeadline {
-  noticeId: string;
-  title: string;
-  summary: string;
-  publishedAt: string;
-}
+type NoticeHeadline = ItemOf<'queryPagePlatformNotice'>;
 
 /** The home page's newest announcement: one line that leads to it, with its loading, none and error states. */
 export function LatestNotice() {
@@ -27,12 +23,10 @@ export function LatestNotice() {
   const { api } = useRootActors();
   const onNavigate = useAppNavigate();
   const latest = useResource(
-    async (query: { lang: 'zh' | 'en' }): Promise<ApiResult<{ notice: NoticeHeadline | null }>> => {
-      const answer = await api.call('queryPagePlatformNotice', { query: { page: 1, pageSize: 1, lang: query.lang } });
+    async (query: { lang: 'zh' | 'en' }) => {
+      const answer = await fetchNoticePage(api, { page: 1, pageSize: 1, lang: query.lang });
       // No notice at all is content too ({ notice: null }), not a failure.
-      return answer.code === 0 && answer.result
-        ? { code: 0, message: answer.message, result: { notice: answer.result.list[0] ?? null } }
-        : { code: answer.code, message: answer.message };
+      return { code: answer.code, result: answer.result ? { notice: answer.result.list[0] ?? null } : null };
     },
     { lang: apiLanguage(i18n.resolvedLanguage) },
   );

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { fromPromise } from 'xstate';
 import { createResourceMachine } from '../../../machines/resource/resourceMachine';
 import type { ResourceAnswer } from '../../../machines/resource/resourceMachine';
-import type { ApiResult } from '../../api/client';
 
 /**
  * The page's own document actor (resource machine), living as long as the page.
@@ -12,18 +11,15 @@ import type { ApiResult } from '../../api/client';
  * @param query - the starting query
  * @returns the actor
  * @example
- * const about = useResource((query) => api.call('aboutOur', { query }), { lang });
+ * const about = useResource((query) => fetchAbout(api, query), { lang });
  */
-export function useResource<TValue, TQuery>(fetch: (query: TQuery) => Promise<ApiResult<TValue>>, query: TQuery) {
+export function useResource<TValue, TQuery>(fetch: (query: TQuery) => Promise<ResourceAnswer<TValue>>, query: TQuery) {
   // Created once: the call is fixed for the life of the page; a changed query goes to the machine as user.changeQuery.
   const [logic] = useState(
     () =>
       createResourceMachine<TValue, TQuery>().provide({
         actors: {
-          fetchResource: fromPromise<ResourceAnswer<TValue>, { query: TQuery }>(async ({ input }) => {
-            const answer = await fetch(input.query);
-            return { code: answer.code, result: answer.code === 0 && answer.result !== undefined ? answer.result : null };
-          }),
+          fetchResource: fromPromise<ResourceAnswer<TValue>, { query: TQuery }>(({ input }) => fetch(input.query)),
         },
       }),
   );
