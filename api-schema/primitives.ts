@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { amountPattern, balancePattern, signedAmountPattern } from './amount';
 
 /**
  * `schema.check(...checks)` as a function call marked free of side effects. A method call at module level would
@@ -21,13 +22,13 @@ export const addressSchema = checked(z.string(), z.regex(/^0x[0-9a-fA-F]{40}$/, 
  */
 export const amountSchema = checked(
   z.string(),
-  z.regex(/^(0|[1-9]\d{0,11})(\.\d{1,6})?$/, 'amount'),
+  z.regex(amountPattern, 'amount'),
   z.refine((value) => /[1-9]/.test(value), 'amount'),
 );
 /** A balance or other unsigned amount in a result, which may be 0 ("0", "12.5"). */
-export const balanceSchema = checked(z.string(), z.regex(/^(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'balance'));
+export const balanceSchema = checked(z.string(), z.regex(balancePattern, 'balance'));
 /** Signed decimal amount, as in credit records. */
-export const signedAmountSchema = checked(z.string(), z.regex(/^-?(0|[1-9]\d{0,17})(\.\d{1,6})?$/, 'signedAmount'));
+export const signedAmountSchema = checked(z.string(), z.regex(signedAmountPattern, 'signedAmount'));
 export const isoDateSchema = z.iso.datetime({ offset: true });
 export const requestIdSchema = z.uuid();
 export const inviteCodeSchema = checked(z.string(), z.regex(/^[A-Za-z0-9]{4,16}$/, 'inviteCode'));

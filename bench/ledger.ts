@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
-import { parseAmount } from '../server/ledger/money';
+import { toMinor } from '../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
 import { createCreditWithdrawals } from '../server/ledger/withdrawals';
 import type { BenchServer } from './appServer';
@@ -92,7 +92,7 @@ async function prepareMembers(server: BenchServer): Promise<{ tokens: string[]; 
  * `inFlight` calls at a time (the chosen load's connections): the floor of the HTTP figure.
  */
 async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], inFlight: number, seconds: number): Promise<number> {
-  const amount = parseAmount(AMOUNT);
+  const amount = toMinor(AMOUNT);
   const withdrawals = createCreditWithdrawals(server.db, BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres']);
   let done = 0;
   let turn = 0;

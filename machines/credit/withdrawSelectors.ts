@@ -4,7 +4,7 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { ErrorInfo } from '../shared/errorInfo';
-import { formatMinorUnits, normalizeAmount, parseAmount } from '../shared/amount';
+import { formatMinor, normalizeAmount, parseAmount } from '../shared/amount';
 import type { AmountError } from '../shared/amount';
 import type { WithdrawInput, WithdrawResult, withdrawMachine } from './withdrawMachine';
 
@@ -49,7 +49,7 @@ export function selectReceive(snapshot: WithdrawSnapshot): string | null {
   const amount = parseAmount(snapshot.context.amount);
   const fee = parseAmount(snapshot.context.limits.withdrawFee);
   if (amount === null || fee === null) return null;
-  return formatMinorUnits(amount > fee ? amount - fee : 0n);
+  return formatMinor(amount > fee ? amount - fee : 0n);
 }
 
 /** True when the summary may open: the machine accepts user.submit (its isAmountValid guard). */

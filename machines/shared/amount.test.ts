@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { amountSchema } from '../../api-schema/primitives';
-import { checkAmount, checkAmountFormat, formatMinorUnits, normalizeAmount, parseAmount, subtractAmounts } from './amount';
+import { checkAmount, checkAmountFormat, formatMinor, normalizeAmount, parseAmount, subtractAmounts } from './amount';
 
 describe('parseAmount', () => {
   it.each([
@@ -20,7 +20,7 @@ describe('parseAmount', () => {
   });
 });
 
-describe('formatMinorUnits', () => {
+describe('formatMinor', () => {
   it.each([
     [0n, '0'],
     [1n, '0.000001'],
@@ -29,7 +29,7 @@ describe('formatMinorUnits', () => {
     [-11_500_000n, '-11.5'],
     [123_456_789_000_000n, '123456789'],
   ])('behavior: writes %s as %j', (units, text) => {
-    expect(formatMinorUnits(units)).toBe(text);
+    expect(formatMinor(units)).toBe(text);
   });
 
   it('behavior: round-trips exactly beyond float precision', () => {

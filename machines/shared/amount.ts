@@ -1,48 +1,15 @@
 /**
- * Amounts as the ledger keeps them (API.md "Money"): decimal strings on the wire and in machine context, compared
- * and added as bigint minor units with 6 decimals, never as floats. Withdraw, transfer and exchange share these
- * checks, so each field says the same thing about the same input.
+ * A member's typed amounts: the checks every money form shares (withdraw, transfer, exchange), so each field says
+ * the same thing about the same input. Conversions are the one amount rule of api-schema/amount.ts.
  */
+import { amountDecimals, formatMinor, maxIntegerDigits, minorPerUnit, parseAmount } from '../../api-schema/amount';
 
-/** Decimals of one minor unit (API.md "Envelope": the server stores integer minor units, 6 decimals). */
-export const amountDecimals = 6;
-/** The most integer digits a request amount may have (api-schema/primitives.ts amountSchema). */
-export const maxIntegerDigits = 12;
 
-const scale = 10n ** BigInt(amountDecimals);
+export { amountDecimals, formatMinor, maxIntegerDigits, parseAmount } from '../../api-schema/amount';
+
+const scale = minorPerUnit;
 /** What a member may have typed on the way to an amount: digits with at most one dot ("12", "12.", ".5"). */
 const typedPattern = /^(\d*)(?:\.(\d*))?$/;
-
-/**
- * Reads a decimal string as minor units; null for anything that is not one (signs, spaces, exponents, commas, more
- * than 6 decimals). A trailing or leading dot is accepted as typed ("12." is 12, ".5" is 0.5).
- *
- * @example parseAmount('12.5') // 12500000n
- * @example parseAmount('1.0000001') // null
- */
-export function parseAmount(text: string): bigint | null {
-  const match = typedPattern.exec(text);
-  if (!match) return null;
-  const [, whole = '', fraction = ''] = match;
-  if (whole === '' && fraction === '') return null;
-  if (fraction.length > amountDecimals) return null;
-  return BigInt(whole || '0') * scale + BigInt(fraction.padEnd(amountDecimals, '0'));
-}
-
-/**
- * Writes minor units as the API's decimal string: no leading zeros, no trailing fraction zeros, a minus when
- * negative.
- *
- * @example formatMinorUnits(12500000n) // '12.5'
- * @example formatMinorUnits(-1n) // '-0.000001'
- */
-export function formatMinorUnits(units: bigint): string {
-  const negative = units < 0n;
-  const magnitude = negative ? -units : units;
-  const whole = magnitude / scale;
-  const fraction = (magnitude % scale).toString().padStart(amountDecimals, '0').replace(/0+$/, '');
-  return `${negative ? '-' : ''}${whole.toString()}${fraction ? `.${fraction}` : ''}`;
-}
 
 /**
  * The canonical form of a typed amount, as the API accepts it ("007.50" → "7.5"); null when it is no amount.
@@ -51,7 +18,7 @@ export function formatMinorUnits(units: bigint): string {
  */
 export function normalizeAmount(text: string): string | null {
   const units = parseAmount(text);
-  return units === null ? null : formatMinorUnits(units);
+  return units === null ? null : formatMinor(units);
 }
 
 /**
@@ -62,7 +29,7 @@ export function normalizeAmount(text: string): string | null {
 export function subtractAmounts(a: string, b: string): string | null {
   const left = parseAmount(a);
   const right = parseAmount(b);
-  return left === null || right === null ? null : formatMinorUnits(left - right);
+  return left === null || right === null ? null : formatMinor(left - right);
 }
 
 /** Why a typed amount cannot be sent as it is: the format first, then each limit in the order a member meets them. */

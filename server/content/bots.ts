@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { solbotList } from '../../api-schema/dapp';
 import type { Db } from '../db/client';
 import { bots } from '../db/schema';
-import { formatMinor } from '../ledger/money';
+import { formatMinor } from '../../api-schema/amount';
 
 export interface BotPageQuery {
   page: number;

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
 import type { Asset } from './accounts';
-import { formatMinor } from './money';
+import { formatMinor } from '../../api-schema/amount';
 
 const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 

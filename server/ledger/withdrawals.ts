@@ -14,7 +14,7 @@ import { AlreadyDecidedError, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
 import { createBatcher, type BatcherOptions } from './batcher';
 import { answerOf, hashBody, sweepOutcomes, type StoredOutcome } from './idempotency';
-import { formatMinor } from './money';
+import { formatMinor } from '../../api-schema/amount';
 import { namedStatement } from './statements';
 import { creditMember, moveBetweenSystemAccounts } from './transfers';
 

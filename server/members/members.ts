@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { MeInfo } from '../../api-schema/member';
 import { queryRows, type Db } from '../db/client';
 import { ledgerAccounts, members } from '../db/schema';
-import { formatMinor } from '../ledger/money';
+import { formatMinor } from '../../api-schema/amount';
 
 export interface MemberRow {
   id: number;

@@ -9,7 +9,7 @@ import { endpoints } from '../../api-schema/endpoints';
 import { InvalidParametersError, NotFoundError } from '../errors';
 import { systemAccountId } from '../ledger/accounts';
 import { runOnce } from '../ledger/idempotency';
-import { formatMinor, parseAmount } from '../ledger/money';
+import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../ledger/queries';
 import { creditMember } from '../ledger/transfers';
 import { decideWithdrawal } from '../ledger/withdrawals';
@@ -35,7 +35,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
     adminGrant: async ({ body }) => {
       const address = checksummed(body.address);
-      const amount = parseAmount(body.amount);
+      const amount = toMinor(body.amount);
       const now = deps.now();
       const canonical = { address, asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null };
       return runOnce(deps.db, { scope: 'admin', endpoint: 'adminGrant', requestId: body.requestId, body: canonical, now }, endpoints.adminGrant.result, async (tx) => {

@@ -3,7 +3,7 @@
  * goes through the at-most-once mechanism of server/ledger/idempotency.ts (withdrawals batched: ADR 0012).
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { parseAmount } from '../ledger/money';
+import { toMinor } from '../../api-schema/amount';
 import { listCreditRecords, listWposRecords } from '../ledger/queries';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
@@ -25,6 +25,6 @@ export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     wposRecord: async ({ query, request }) => listWposRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
     withdrawCredit: async ({ body, request }) =>
-      deps.withdrawals.withdraw({ memberId: requireAuth(request).memberId, amount: parseAmount(body.amount), requestId: body.requestId, now: deps.now() }),
+      deps.withdrawals.withdraw({ memberId: requireAuth(request).memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }),
   });
 };

@@ -8,7 +8,7 @@ import type { Db } from '../db/client';
 import { lockTransaction } from '../db/client';
 import { about, appConfig, bots, members, notices } from '../db/schema';
 import { ensureSystemAccounts } from '../ledger/accounts';
-import { parseAmount } from '../ledger/money';
+import { toMinor } from '../../api-schema/amount';
 import { bindRecommender } from '../members/tree';
 import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_INVITER, SEED_NOTICES, SEED_TEAM } from './content';
 
@@ -63,7 +63,7 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
 
 /** A signed decimal rate ("-2.4") in millionths. */
 function parseSignedRate(rate: string): bigint {
-  return rate.startsWith('-') ? -parseAmount(rate.slice(1)) : parseAmount(rate);
+  return rate.startsWith('-') ? -toMinor(rate.slice(1)) : toMinor(rate);
 }
 
 /**

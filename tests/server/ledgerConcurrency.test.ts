@@ -14,7 +14,7 @@ import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
 import { buildApp } from '../../server/app';
 import { openDatabase, queryRows, type Database } from '../../server/db/client';
-import { formatMinor, parseAmount } from '../../server/ledger/money';
+import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/siwe';
@@ -81,7 +81,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
       const replays = Array.from({ length: Math.round(REQUESTS * REPLAY_SHARE) }, () => ({ ...pick(primary) }));
       const otherBodies = Array.from({ length: Math.round(REQUESTS * OTHER_BODY_SHARE) }, () => {
         const op = pick(primary);
-        return { ...op, amount: formatMinor(parseAmount(op.amount) + 1_000_000n) };
+        return { ...op, amount: formatMinor(toMinor(op.amount) + 1_000_000n) };
       });
       const all = [...primary, ...replays, ...otherBodies];
       // Shuffle, so replays and other bodies race their originals in the same batch or come later.
@@ -115,7 +115,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
 
       // Balances: what the acknowledged answers imply.
       const expected = members.map(() => 0n);
-      for (const { op } of acknowledged.values()) expected[op.member] = (expected[op.member] ?? 0n) + (op.kind === 'grant' ? 1n : -1n) * parseAmount(op.amount);
+      for (const { op } of acknowledged.values()) expected[op.member] = (expected[op.member] ?? 0n) + (op.kind === 'grant' ? 1n : -1n) * toMinor(op.amount);
       for (let index = 0; index < MEMBERS; index++) {
         const me = envelope<{ creditBalance: string }>(
           await (apps[index % apps.length] as FastifyInstance).inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(tokens[index] ?? '') }),
@@ -143,7 +143,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
         const sign = op.kind === 'grant' ? 1n : -1n;
         expect(entry && { address: entry.address, amount: entry.amount, type: entry.type }).toEqual({
           address: members[op.member]?.address,
-          amount: sign * parseAmount(op.amount),
+          amount: sign * toMinor(op.amount),
           type: op.kind === 'grant' ? 'reward' : 'withdraw',
         });
       }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { balanceSchema } from '../../../api-schema/primitives';
-import { formatMinor, parseAmount } from '../../../server/ledger/money';
+import { formatMinor, toMinor } from '../../../api-schema/amount';
 
 describe('formatMinor', () => {
   it.each([
@@ -19,18 +19,18 @@ describe('formatMinor', () => {
   });
 });
 
-describe('parseAmount', () => {
+describe('toMinor', () => {
   it.each([
     ['0', 0n],
     ['12.5', 12_500_000n],
     ['0.000001', 1n],
     ['10', 10_000_000n],
   ])('behavior: parses %s', (text, minor) => {
-    expect(parseAmount(text)).toBe(minor);
-    expect(formatMinor(parseAmount(text))).toBe(text);
+    expect(toMinor(text)).toBe(minor);
+    expect(formatMinor(toMinor(text))).toBe(text);
   });
 
   it.each(['', '1.0000001', '-1', '1e3', '.5', '1.'])('behavior: refuses %j', (text) => {
-    expect(() => parseAmount(text)).toThrow(RangeError);
+    expect(() => toMinor(text)).toThrow(RangeError);
   });
 });
