@@ -14,7 +14,9 @@ import { z } from 'zod';
 import { BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { toMinor } from '../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
-import { createCreditWithdrawals } from '../server/ledger/withdrawals';
+import { getAppConfig } from '../server/config/appConfig';
+import { createLedgerDesk } from '../server/ledger/engine';
+import { withdrawCredit } from '../server/ledger/withdrawals';
 import type { BenchServer } from './appServer';
 import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
 import type { LedgerLoadInput, LedgerLoadResult } from './ledgerClient';
@@ -88,12 +90,12 @@ async function prepareMembers(server: BenchServer): Promise<{ tokens: string[]; 
 }
 
 /**
- * The same work as the route (the withdrawal desk: its batcher and ledger_withdraw_batch), called directly with
+ * The same work as the route (the ledger desk: its batcher and ledger_post), called directly with
  * `inFlight` calls at a time (the chosen load's connections): the floor of the HTTP figure.
  */
 async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], inFlight: number, seconds: number): Promise<number> {
   const amount = toMinor(AMOUNT);
-  const withdrawals = createCreditWithdrawals(server.db, BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres']);
+  const desk = createLedgerDesk(server.db, { maxInFlight: BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres'], readContext: getAppConfig });
   let done = 0;
   let turn = 0;
   const until = performance.now() + seconds * 1000;
@@ -102,7 +104,7 @@ async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memb
     Array.from({ length: inFlight }, async () => {
       while (performance.now() < until) {
         const memberId = memberIds[turn++ % memberIds.length] ?? 0;
-        await withdrawals.withdraw({ memberId, amount, requestId: randomUUID(), now: new Date() });
+        await withdrawCredit(desk, { memberId, amount, requestId: randomUUID(), now: new Date() });
         done++;
       }
     }),

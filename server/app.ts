@@ -26,7 +26,8 @@ import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
 import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
-import { createCreditWithdrawals } from './ledger/withdrawals';
+import { getAppConfig } from './config/appConfig';
+import { createLedgerDesk } from './ledger/engine';
 import type { RouteDeps } from './routes/deps';
 import type { RateLimitRule } from './routes/endpoint';
 import { memberRoutes } from './routes/member';
@@ -142,7 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
-    withdrawals: createCreditWithdrawals(options.db, options.batchesInFlight ?? 1),
+    ledger: createLedgerDesk(options.db, { maxInFlight: options.batchesInFlight ?? 1, readContext: getAppConfig }),
   };
 
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For

@@ -13,6 +13,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { z } from 'zod';
+import { engineStatements } from '../ledger/engineSql';
 import { BatchedPGlite } from './pglite';
 import * as schema from './schema';
 
@@ -59,6 +60,11 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   return openPglite(options.dataDir);
 }
 
+/** The ledger engine's functions (server/ledger/engine.sql), replaced as a whole after the migrations. */
+async function applyEngine(db: Db): Promise<void> {
+  for (const statement of engineStatements()) await db.execute(sql.raw(statement));
+}
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   // BatchedPGlite: PGlite with one call into its backend per statement (server/db/pglite.ts).
   let client: BatchedPGlite;
@@ -75,7 +81,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     db,
     driver: 'pglite',
     // PGlite is one connection inside this process: nothing else can migrate concurrently.
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: async () => {
+      await migratePglite(db, { migrationsFolder });
+      await applyEngine(db);
+    },
     close: () => client.close(),
   };
 }
@@ -94,7 +103,9 @@ async function openNodePg(url: string, poolSize: number): Promise<Database> {
       try {
         await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
         try {
-          await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder });
+          const migrating = drizzleNodePg({ client, schema });
+          await migrateNodePg(migrating, { migrationsFolder });
+          await applyEngine(migrating);
         } finally {
           await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
         }

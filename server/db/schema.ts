@@ -224,7 +224,7 @@ export const withdrawals = pgTable(
     createdAt: createdAt(),
     decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
   },
-  // No index beyond the key: nothing reads withdrawals by member (the daily cap reads withdrawal_days), and every
+  // No index beyond the key: nothing reads withdrawals by member (the daily cap reads ledger_limits), and every
   // index is one more write per withdrawal (ADR 0012).
   (t) => [
     check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.fee} >= 0 AND ${t.fee} < ${t.amount}`),
@@ -234,20 +234,22 @@ export const withdrawals = pgTable(
 );
 
 /**
- * Each member's withdrawn total per UTC day (withdrawals not failed), kept by the withdrawal's own statement with an
- * upsert that refuses to pass dailyWithdrawCap, and lowered again when a withdrawal fails; the daily cap check
- * reads one row instead of adding up the day's withdrawals.
+ * Rate limits as counters (TigerBeetle's recipe keeps them as account balances): a member's running total of one
+ * named limit on one UTC day, e.g. `withdrawCredit` against dailyWithdrawCap. The ledger engine adds a request's
+ * amount under the member account's lock, only while the total stays within the cap, and a reversal (a failed
+ * withdrawal) takes it back out; the check reads one row instead of adding up the day's movements.
  */
-export const withdrawalDays = pgTable(
-  'withdrawal_days',
+export const ledgerLimits = pgTable(
+  'ledger_limits',
   {
     memberId: integer('member_id')
       .notNull()
       .references(() => members.id),
+    name: text('name').notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     total: bigint('total', { mode: 'bigint' }).notNull(),
   },
-  (t) => [primaryKey({ columns: [t.memberId, t.day] }), check('withdrawal_days_total_nonnegative', sql`${t.total} >= 0`)],
+  (t) => [primaryKey({ columns: [t.memberId, t.name, t.day] }), check('ledger_limits_total_nonnegative', sql`${t.total} >= 0`)],
 );
 
 /**

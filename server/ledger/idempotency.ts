@@ -1,7 +1,7 @@
 /**
- * At most once per request id (API.md, "Money: one ledger, at most once per request id"): the one mechanism every
- * money endpoint goes through, written once in SQL (migration 0005: idempotency_open, idempotency_store) and used
- * by runOnce below and by the batched money functions (ledger_withdraw_batch) alike (ADR 0012).
+ * At most once per request id (API.md, "Money: one ledger, at most once per request id"): the ledger engine
+ * (engine.sql's ledger_post) keeps it for every money flow; runOnce below keeps it, with the same key lock
+ * (ledger_key_lock) and the same stored outcomes, for work that moves no money.
  *
  * In one transaction a request takes its key's transaction-scoped advisory lock (held elsewhere: the first request
  * is still running → 3005), reads the stored outcome (another body hash → 3003; the same → that outcome, nothing
@@ -69,7 +69,6 @@ export function hashBody(body: Record<string, unknown>): string {
 
 // Row schemas at module level: zod compiles an object schema on first use, so one built per call costs a compile
 // per request (server/db/client.ts, rowsOf).
-const outcomeRow = z.object({ code: z.number().int().nullable(), result: z.unknown() });
 const storedRejection = z.object({ message: z.string() });
 
 /** A stored or fresh outcome: the code (0 for success) and the result (`{ message }` or NULL for a rejection). */
@@ -96,16 +95,27 @@ export function answerOf<S extends zm.ZodMiniType>(outcome: StoredOutcome, resul
 
 const p = (name: string) => sql.placeholder(name);
 
-const openStatement = namedStatement(
-  'idempotency_open',
-  sql`SELECT code, result FROM idempotency_open(${p('scope')}::text, ${p('endpoint')}::text, ${p('requestId')}::text, ${p('bodyHash')}::text)`,
+const lockStatement = namedStatement(
+  'idempotency_lock',
+  sql`SELECT pg_try_advisory_xact_lock(ledger_key_lock(${p('scope')}::text, ${p('endpoint')}::text, ${p('requestId')}::text)) AS locked`,
+);
+
+// A statement of its own, after the lock: its snapshot then sees an outcome the previous holder committed.
+const readStatement = namedStatement(
+  'idempotency_read',
+  sql`SELECT body_hash AS "bodyHash", code, result FROM idempotency_keys
+      WHERE scope = ${p('scope')}::text AND endpoint = ${p('endpoint')}::text AND request_id = ${p('requestId')}::text`,
 );
 
 const storeStatement = namedStatement(
   'idempotency_store',
-  sql`SELECT idempotency_store(${p('scope')}::text, ${p('endpoint')}::text, ${p('requestId')}::text, ${p('bodyHash')}::text,
-        ${p('code')}::int, ${p('result')}::jsonb, ${p('now')}::timestamptz)`,
+  sql`INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, code, result, created_at)
+      VALUES (${p('scope')}::text, ${p('endpoint')}::text, ${p('requestId')}::text, ${p('bodyHash')}::text, ${p('code')}::int,
+        ${p('result')}::jsonb, ${p('now')}::timestamptz)`,
 );
+
+const lockRow = z.object({ locked: z.boolean() });
+const storedRow = z.object({ bodyHash: z.string(), code: z.number().int(), result: z.unknown() });
 
 let requests = 0;
 
@@ -146,8 +156,10 @@ export async function runOnce<S extends zm.ZodMiniType>(
   const bodyHash = hashBody(request.body);
   await sweepOutcomes(db, now);
   const outcome = await db.transaction(async (tx): Promise<StoredOutcome> => {
-    const [opened] = rowsOf(await openStatement(tx).execute({ scope, endpoint, requestId, bodyHash }), outcomeRow);
-    if (opened && opened.code !== null) return { code: opened.code, result: opened.result };
+    const [lock] = rowsOf(await lockStatement(tx).execute({ scope, endpoint, requestId }), lockRow);
+    if (!lock?.locked) return { code: ApiCode.requestInProgress, result: null };
+    const [stored] = rowsOf(await readStatement(tx).execute({ scope, endpoint, requestId }), storedRow);
+    if (stored) return stored.bodyHash === bodyHash ? { code: stored.code, result: stored.result } : { code: ApiCode.requestIdReused, result: null };
     let fresh: StoredOutcome;
     try {
       // A savepoint: a rejection rolls the work back, and its outcome is stored in this same transaction.

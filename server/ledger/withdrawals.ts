@@ -1,46 +1,31 @@
 /**
- * Credit withdrawals (API.md, "Money"): the member account goes down by the amount, which goes to withdrawals
- * payable, and the fee moves on from there to fees. A withdrawal is asked for through a batcher: whatever arrived
- * while the previous batch ran goes to the database as one call of ledger_withdraw_batch (migration 0005), which
- * checks, writes and stores each outcome in one transaction (ADR 0012). An operator later marks it done (the net
- * amount is paid out and leaves payable) or failed (fee and amount go back and the member gets a second, positive
- * `withdraw` record).
+ * Credit withdrawals (API.md, "Money") as a flow of the ledger engine (server/ledger/engine.ts): the member account
+ * goes down by the amount, which goes to withdrawals payable, and the fee moves on from there to fees, with the
+ * withdrawal row and the day's total against dailyWithdrawCap. An operator later marks it done (the net amount is
+ * paid out and leaves payable) or failed (fee and amount go back, the member gets a second, positive `withdraw`
+ * record, and the day's total is given back).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
+import { formatMinor, toMinor } from '../../api-schema/amount';
+import { ApiCode } from '../../api-schema/codes';
 import { endpoints } from '../../api-schema/endpoints';
-import { queryRows, rowsOf, type Db } from '../db/client';
+import { getAppConfig, type AppConfig } from '../config/appConfig';
+import { queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
-import { createBatcher, type BatcherOptions } from './batcher';
-import { answerOf, hashBody, sweepOutcomes, type StoredOutcome } from './idempotency';
-import { formatMinor } from '../../api-schema/amount';
-import { namedStatement } from './statements';
-import { creditMember, moveBetweenSystemAccounts } from './transfers';
+import { postRequests, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
+import { answerOf } from './idempotency';
 
 const PAYABLE = systemAccountId('CREDIT', 'withdrawals_payable');
 const FEES = systemAccountId('CREDIT', 'fees');
 const ISSUANCE = systemAccountId('CREDIT', 'issuance');
+/** The name of the daily cap's counter in ledger_limits. */
+const DAILY_LIMIT = 'withdrawCredit';
 
 const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
-const batchRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown(), set_based: z.boolean() });
-
-const p = (name: string) => sql.placeholder(name);
-
-const batchStatement = namedStatement(
-  'ledger_withdraw_batch',
-  sql`SELECT ord, code, result, set_based FROM ledger_withdraw_batch(${p('items')}::jsonb, ${p('payable')}::int, ${p('fees')}::int)`,
-);
-
 export type WithdrawalStatus = 'pending' | 'done' | 'failed';
-
-export interface WithdrawalResult {
-  id: string;
-  amount: string;
-  fee: string;
-  status: WithdrawalStatus;
-}
 
 /** One member's withdrawCredit request. */
 export interface WithdrawalRequest {
@@ -51,74 +36,68 @@ export interface WithdrawalRequest {
   now: Date;
 }
 
-/** A batch item's outcome, and whether the set-based statement answered it (migration 0008) or the per-item loop. */
-export type BatchOutcome = StoredOutcome & { setBased: boolean };
-
 /** The UTC day of an instant, as YYYY-MM-DD. */
 function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
 
 /**
- * Runs withdrawal requests as one batch: one statement, one transaction. Each answers its stored outcome: a
- * success, a rejection (3001, 3002), or the answer of a repeat (the first outcome, 3003, 3005).
+ * A withdrawal as the engine's request: refused with 3002 outside minWithdraw..maxWithdraw or when the fee would
+ * take it all; linked legs (the amount to payable, the fee on to fees), the day's total, the withdrawal row.
+ *
+ * @param request - member, amount, request id, time
+ * @param config - the app config the batch read (limits and fee)
+ * @returns the ledger request
+ * @example
+ * const ledgerRequest = withdrawalRequest({ memberId, amount: 20_000_000n, requestId, now }, config);
+ */
+export function withdrawalRequest(request: WithdrawalRequest, config: AppConfig): LedgerRequest {
+  const { memberId, amount, requestId, now } = request;
+  const fee = toMinor(config.withdrawFee);
+  const outOfLimits = amount < toMinor(config.minWithdraw) || amount > toMinor(config.maxWithdraw) || fee >= amount;
+  const legs: Leg[] = [{ asset: 'CREDIT', type: 'withdraw', from: { member: memberId }, to: { system: PAYABLE }, amount, withdrawal: 'record' }];
+  if (fee > 0n) legs.push({ asset: 'CREDIT', type: 'fee', from: { system: PAYABLE }, to: { system: FEES }, amount: fee, withdrawal: 'record' });
+  return {
+    // "Same body" compares the amount's value: "20" and "20.0" are one request.
+    key: { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId, body: { amount: formatMinor(amount) } },
+    now,
+    reject: outOfLimits ? ApiCode.amountOutOfLimits : undefined,
+    legs,
+    limits: [{ memberId, name: DAILY_LIMIT, day: utcDay(now), amount, cap: toMinor(config.dailyWithdrawCap) }],
+    record: { table: 'withdrawals', row: { member_id: memberId, amount, fee, status: 'pending', created_at: now, decided_at: null } },
+    result: { id: '$record', amount: formatMinor(amount), fee: formatMinor(fee), status: 'pending' },
+  };
+}
+
+/**
+ * Runs withdrawal requests as one batch of the engine, outside the desk (the tests and the raw bench): one outcome
+ * per request, in request order.
  *
  * @param db - database handle (not a transaction: the batch commits on its own)
  * @param requests - the requests, any members, any order
- * @returns one outcome per request, in request order
+ * @returns one outcome per request
  * @example
  * const [outcome] = await runWithdrawalBatch(db, [{ memberId, amount: 20_000_000n, requestId, now }]);
  */
-export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRequest[]): Promise<BatchOutcome[]> {
-  const items = requests.map((request, ord) => ({
-    ord,
-    memberId: request.memberId,
-    amount: request.amount.toString(),
-    requestId: request.requestId,
-    // "Same body" compares the amount's value: "20" and "20.0" are one request.
-    bodyHash: hashBody({ amount: formatMinor(request.amount) }),
-    now: request.now.toISOString(),
-  }));
-  const rows = rowsOf(await batchStatement(db).execute({ items: JSON.stringify(items), payable: PAYABLE, fees: FEES }), batchRow);
-  const outcomes: (BatchOutcome | undefined)[] = new Array(requests.length);
-  for (const row of rows) outcomes[row.ord] = { code: row.code, result: row.result, setBased: row.set_based };
-  return outcomes.map((outcome, ord) => {
-    if (!outcome) throw new Error(`ledger_withdraw_batch gave no outcome for item ${ord}`);
-    return outcome;
-  });
+export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRequest[]): Promise<PostedOutcome[]> {
+  const config = await getAppConfig(db);
+  return postRequests(db, requests.map((request) => withdrawalRequest(request, config)));
 }
-
-export interface CreditWithdrawals {
-  /**
-   * Withdraws credit for a member, at most once per request id.
-   *
-   * @throws AmountOutOfLimitsError (3002), InsufficientBalanceError (3001), RequestIdReusedError (3003),
-   *   RequestInProgressError (3005); nothing moved then
-   */
-  withdraw(request: WithdrawalRequest): Promise<WithdrawalResult>;
-}
-
-/** A batch as large as this still commits in a few milliseconds on PGlite. */
-const MAX_BATCH = 64;
 
 /**
- * The withdrawal desk of one server: a batcher in front of ledger_withdraw_batch.
+ * Withdraws credit for a member through the desk, at most once per request id.
  *
- * @param db - database handle
- * @param maxInFlight - batches at once: 1 on PGlite (one connection), a few on a PostgreSQL pool
- * @returns withdraw()
+ * @param desk - the server's ledger desk
+ * @param request - member, amount, request id, time
+ * @returns the withdrawal
+ * @throws AmountOutOfLimitsError (3002), InsufficientBalanceError (3001), RequestIdReusedError (3003),
+ *   RequestInProgressError (3005); nothing moved then
  * @example
- * const withdrawals = createCreditWithdrawals(db, 1);
- * const withdrawal = await withdrawals.withdraw({ memberId, amount: 20_000_000n, requestId, now });
+ * const withdrawal = await withdrawCredit(deps.ledger, { memberId, amount: 20_000_000n, requestId, now });
  */
-export function createCreditWithdrawals(db: Db, maxInFlight: BatcherOptions['maxInFlight']): CreditWithdrawals {
-  const batcher = createBatcher((requests: WithdrawalRequest[]) => runWithdrawalBatch(db, requests), { maxBatch: MAX_BATCH, maxInFlight });
-  return {
-    async withdraw(request) {
-      await sweepOutcomes(db, request.now);
-      return answerOf(await batcher.submit(request), endpoints.withdrawCredit.result);
-    },
-  };
+export async function withdrawCredit(desk: LedgerDesk<AppConfig>, request: WithdrawalRequest) {
+  const outcome = await desk.post((config) => withdrawalRequest(request, config), request.now);
+  return answerOf(outcome, endpoints.withdrawCredit.result);
 }
 
 const withdrawalRow = z.object({
@@ -181,19 +160,18 @@ export async function decideWithdrawal(tx: Db, input: { id: bigint; status: 'don
   if (row.status !== 'pending') throw new AlreadyDecidedError();
 
   const net = row.amount - row.fee;
-  if (status === 'done') {
-    await moveBetweenSystemAccounts(tx, { asset: 'CREDIT', type: 'payout', fromAccountId: PAYABLE, toAccountId: ISSUANCE, amount: net, withdrawalId: id, now });
-  } else {
-    if (row.fee > 0n) {
-      await moveBetweenSystemAccounts(tx, { asset: 'CREDIT', type: 'fee', fromAccountId: FEES, toAccountId: PAYABLE, amount: row.fee, withdrawalId: id, now });
-    }
-    await creditMember(tx, { asset: 'CREDIT', type: 'withdraw', memberId: row.memberId, systemAccountId: PAYABLE, amount: row.amount, withdrawalId: id, now });
-    // A failed withdrawal no longer counts against its day's cap.
-    await tx.execute(
-      sql`UPDATE withdrawal_days SET total = total - ${row.amount.toString()}::bigint
-          WHERE member_id = ${row.memberId}::int AND day = ${utcDay(row.createdAt)}::date`,
-    );
-  }
+  const legs: Leg[] =
+    status === 'done'
+      ? [{ asset: 'CREDIT', type: 'payout', from: { system: PAYABLE }, to: { system: ISSUANCE }, amount: net, withdrawal: id }]
+      : [
+          ...(row.fee > 0n ? [{ asset: 'CREDIT', type: 'fee', from: { system: FEES }, to: { system: PAYABLE }, amount: row.fee, withdrawal: id } as const] : []),
+          { asset: 'CREDIT', type: 'withdraw', from: { system: PAYABLE }, to: { member: row.memberId }, amount: row.amount, withdrawal: id },
+        ];
+  // A failed withdrawal no longer counts against its day's cap: its amount comes off the day's total.
+  const limits =
+    status === 'failed' ? [{ memberId: row.memberId, name: DAILY_LIMIT, day: utcDay(row.createdAt), amount: -row.amount, cap: row.amount }] : [];
+  const [moved] = await postRequests(tx, [{ now, legs, limits }]);
+  if (moved?.code !== ApiCode.ok) throw new Error(`deciding withdrawal ${id} moved nothing (code ${moved?.code})`);
   await tx.execute(sql`UPDATE withdrawals SET status = ${status}::text, decided_at = ${now}::timestamptz WHERE id = ${id.toString()}::bigint`);
   return viewOf({ ...row, status, decidedAt: now });
 }

@@ -8,10 +8,10 @@ import { getAddress, isAddress } from 'viem';
 import { endpoints } from '../../api-schema/endpoints';
 import { InvalidParametersError, NotFoundError } from '../errors';
 import { systemAccountId } from '../ledger/accounts';
-import { runOnce } from '../ledger/idempotency';
+import { answerOf } from '../ledger/idempotency';
+import { ApiCode } from '../../api-schema/codes';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../ledger/queries';
-import { creditMember } from '../ledger/transfers';
 import { decideWithdrawal } from '../ledger/withdrawals';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
@@ -37,21 +37,20 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       const address = checksummed(body.address);
       const amount = toMinor(body.amount);
       const now = deps.now();
-      const canonical = { address, asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null };
-      return runOnce(deps.db, { scope: 'admin', endpoint: 'adminGrant', requestId: body.requestId, body: canonical, now }, endpoints.adminGrant.result, async (tx) => {
-        const memberId = await memberIdByAddress(tx, address);
-        if (memberId === undefined) throw new NotFoundError();
-        const leg = await creditMember(tx, {
-          asset: body.asset,
-          type: 'reward',
-          memberId,
-          systemAccountId: systemAccountId(body.asset, 'issuance'),
-          amount,
-          memo: body.memo,
+      const memberId = await memberIdByAddress(deps.db, address);
+      const key = { scope: 'admin', endpoint: 'adminGrant', requestId: body.requestId, body: { address, asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null } };
+      const member = memberId ?? 0;
+      const outcome = await deps.ledger.post(
+        () => ({
+          key,
           now,
-        });
-        return { id: leg.entryId.toString(), balanceAfter: formatMinor(leg.balanceAfter) };
-      });
+          reject: memberId === undefined ? ApiCode.notFound : undefined,
+          legs: [{ asset: body.asset, type: 'reward', from: { system: systemAccountId(body.asset, 'issuance') }, to: { member }, amount, memo: body.memo }],
+          result: { id: '$entry', balanceAfter: '$balanceAfter' },
+        }),
+        now,
+      );
+      return answerOf(outcome, endpoints.adminGrant.result);
     },
 
     adminWithdrawalDecide: async ({ body }) =>

@@ -5,7 +5,8 @@ import type { TokenResolver } from '../auth/tokens';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
-import type { CreditWithdrawals } from '../ledger/withdrawals';
+import type { AppConfig } from '../config/appConfig';
+import type { LedgerDesk } from '../ledger/engine';
 import type { RateLimitRule } from './endpoint';
 
 /** What every route plugin gets from buildApp. */
@@ -21,8 +22,8 @@ export interface RouteDeps {
   nonces: NonceIssuer;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
-  /** The withdrawal desk: withdrawCredit's batcher in front of the ledger. */
-  withdrawals: CreditWithdrawals;
+  /** The ledger engine's desk: every money flow's requests, batched, each batch reading the app config once. */
+  ledger: LedgerDesk<AppConfig>;
 }
 
 /**

@@ -1,10 +1,11 @@
 /**
  * Members' money calls: creditRecord, wposRecord and withdrawCredit (API.md, "Member" and "Money"). Every call that moves money
- * goes through the at-most-once mechanism of server/ledger/idempotency.ts (withdrawals batched: ADR 0012).
+ * goes through the ledger engine's desk (server/ledger/engine.ts; ADR 0014): batched, at most once per request id.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { toMinor } from '../../api-schema/amount';
 import { listCreditRecords, listWposRecords } from '../ledger/queries';
+import { withdrawCredit } from '../ledger/withdrawals';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
@@ -25,6 +26,6 @@ export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     wposRecord: async ({ query, request }) => listWposRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
     withdrawCredit: async ({ body, request }) =>
-      deps.withdrawals.withdraw({ memberId: requireAuth(request).memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }),
+      withdrawCredit(deps.ledger, { memberId: requireAuth(request).memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }),
   });
 };

@@ -70,11 +70,11 @@ export async function holdTransaction(db: Db, work: (tx: Db) => Promise<unknown>
 
 /**
  * A first request that is still running on another connection: a transaction that has opened the key
- * (idempotency_open) and waits. `die()` ends it without an outcome, as a process that dies would.
+ * (the request id's lock, ledger_key_lock) and waits. `die()` ends it without an outcome, as a process that dies would.
  */
 export async function holdRequestKey(db: Db, key: { scope: string; endpoint: string; requestId: string }): Promise<{ die: () => Promise<void> }> {
   const held = await holdTransaction(db, (tx) =>
-    tx.execute(sql`SELECT * FROM idempotency_open(${key.scope}, ${key.endpoint}, ${key.requestId}, 'hash-of-the-first-body')`),
+    tx.execute(sql`SELECT pg_advisory_xact_lock(ledger_key_lock(${key.scope}, ${key.endpoint}, ${key.requestId}))`),
   );
   return { die: held.end };
 }
@@ -188,7 +188,7 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
   const days = await queryRows(
     db,
     sql`SELECT coalesce(d.member_id, w.member_id) AS "memberId", d.total, w.total AS summed
-        FROM withdrawal_days d
+        FROM (SELECT * FROM ledger_limits WHERE name = 'withdrawCredit') d
         FULL JOIN (SELECT member_id, (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount) AS total FROM withdrawals
                    WHERE status <> 'failed' GROUP BY 1, 2) w ON w.member_id = d.member_id AND w.day = d.day
         WHERE d.total IS DISTINCT FROM coalesce(w.total, 0)`,

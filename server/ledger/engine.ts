@@ -1,0 +1,171 @@
+/**
+ * The ledger engine (docs/decisions/0014-ledger-engine.md): one way for every money flow to move money. A flow
+ * states its request as data (its at-most-once key and body, its linked legs, its limits, its business row, its
+ * result) and the engine does the rest alike for all: batching (group commit), lock order, the at-most-once claim
+ * and stored outcome, the balance and limit rules, one answer per request. The SQL side is server/ledger/engine.sql,
+ * one file applied as a whole; this module turns requests into its items and answers into outcomes.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { ApiCodeValue } from '../../api-schema/codes';
+import { rowsOf, type Db } from '../db/client';
+import type { Asset } from './accounts';
+import { createBatcher, type BatcherOptions } from './batcher';
+import { hashBody, sweepOutcomes, type StoredOutcome } from './idempotency';
+import { namedStatement } from './statements';
+
+/**
+ * The record types a member sees, plus two that only move between system accounts: `fee` (a withdrawal's fee, and
+ * its return when the withdrawal fails) and `payout` (a done withdrawal leaving withdrawals payable).
+ */
+export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout';
+
+/** One side of a leg: a member's account of the leg's asset (opened on first use) or a system account by id. */
+export type AccountRef = { member: number } | { system: number };
+
+/** One movement of a request: all of a request's legs move, or none. */
+export interface Leg {
+  asset: Asset;
+  type: TransferType;
+  from: AccountRef;
+  to: AccountRef;
+  /** Minor units, > 0. */
+  amount: bigint;
+  memo?: string | null | undefined;
+  /** The withdrawal the transfer belongs to: this request's business row, or an existing one. */
+  withdrawal?: 'record' | bigint | undefined;
+}
+
+/** A rate limit as a counter (TigerBeetle's recipe): the member's total of `name` on `day` stays ≤ cap. */
+export interface Limit {
+  memberId: number;
+  name: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  /** Minor units; negative to give back (a failed withdrawal). */
+  amount: bigint;
+  cap: bigint;
+}
+
+/** A money request as data. */
+export interface LedgerRequest {
+  /** At most once per (scope, endpoint, requestId); the body as it counts for "same body". None: no outcome kept. */
+  key?: { scope: string; endpoint: string; requestId: string; body: Record<string, unknown> } | undefined;
+  now: Date;
+  /** A refusal the flow decided from the request alone; stored as the outcome once the key is checked. */
+  reject?: ApiCodeValue | undefined;
+  legs: readonly Leg[];
+  limits?: readonly Limit[] | undefined;
+  /** The business row written with the money (all its columns but `id`, by column name). */
+  record?: { table: string; row: Record<string, unknown> } | undefined;
+  /**
+   * The success's result; string values "$record", "$transfer", "$entry" and "$balanceAfter" become the business
+   * row's id, the first leg's transfer id, the first member entry's id and the balance it left.
+   */
+  result?: Record<string, unknown> | undefined;
+  /** The code for a debit the balance does not cover (3001 unless said). */
+  shortCode?: ApiCodeValue | undefined;
+  /** The code for a limit it would pass (3002 unless said). */
+  limitCode?: ApiCodeValue | undefined;
+}
+
+/** A request's outcome, and whether the set-based write answered it (the tests check the common case does). */
+export type PostedOutcome = StoredOutcome & { setBased: boolean };
+
+const side = (prefix: 'from' | 'to', ref: AccountRef) =>
+  'member' in ref ? { [`${prefix}Member`]: ref.member } : { [`${prefix}System`]: ref.system };
+
+const jsonRow = (row: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(row).map(([column, value]) => [column, typeof value === 'bigint' ? value.toString() : value instanceof Date ? value.toISOString() : value]));
+
+function itemOf(request: LedgerRequest, ord: number): Record<string, unknown> {
+  const { key } = request;
+  return {
+    ord,
+    now: request.now.toISOString(),
+    key: key ? { scope: key.scope, endpoint: key.endpoint, requestId: key.requestId, bodyHash: hashBody(key.body) } : null,
+    reject: request.reject ?? null,
+    legs: request.legs.map((leg) => ({
+      asset: leg.asset,
+      type: leg.type,
+      amount: leg.amount.toString(),
+      ...side('from', leg.from),
+      ...side('to', leg.to),
+      memo: leg.memo ?? null,
+      withdrawal: leg.withdrawal === undefined ? null : leg.withdrawal.toString(),
+    })),
+    limits: (request.limits ?? []).map((limit) => ({ ...limit, amount: limit.amount.toString(), cap: limit.cap.toString() })),
+    record: request.record ? { table: request.record.table, row: jsonRow(request.record.row) } : null,
+    result: request.result ?? null,
+    shortCode: request.shortCode ?? null,
+    limitCode: request.limitCode ?? null,
+  };
+}
+
+const postRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown(), set_based: z.boolean() });
+
+const postStatement = namedStatement(
+  'ledger_post',
+  sql`SELECT ord, code, result, set_based FROM ledger_post(${sql.placeholder('items')}::jsonb)`,
+);
+
+/**
+ * Posts requests as one call of ledger_post: in the caller's transaction when `db` is one, else as a transaction
+ * of its own.
+ *
+ * @param db - database or transaction handle
+ * @param requests - any flows, any members, any order
+ * @returns one outcome per request, in request order
+ * @example
+ * const [outcome] = await postRequests(tx, [{ now, legs: [{ asset: 'CREDIT', type: 'reward', from: { system: 1 }, to: { member: 7 }, amount }] }]);
+ */
+export async function postRequests(db: Db, requests: readonly LedgerRequest[]): Promise<PostedOutcome[]> {
+  const items = requests.map(itemOf);
+  const rows = rowsOf(await postStatement(db).execute({ items: JSON.stringify(items) }), postRow);
+  const outcomes: (PostedOutcome | undefined)[] = new Array(requests.length);
+  for (const row of rows) outcomes[row.ord] = { code: row.code, result: row.result, setBased: row.set_based };
+  return outcomes.map((outcome, ord) => {
+    if (!outcome) throw new Error(`ledger_post gave no outcome for request ${ord}`);
+    return outcome;
+  });
+}
+
+/** The desk of one server: every flow's requests, batched together (ADR 0012's group commit). */
+export interface LedgerDesk<C> {
+  /**
+   * Posts a request that the flow builds from what its batch read once for all (the app config, say), and sweeps
+   * expired outcomes now and then.
+   *
+   * @returns its outcome, once its batch committed
+   */
+  post(build: (context: C) => LedgerRequest, now: Date): Promise<PostedOutcome>;
+}
+
+/** A batch as large as this still commits in a few milliseconds on PGlite. */
+const MAX_BATCH = 64;
+
+/**
+ * The ledger desk: one batcher in front of ledger_post for every flow.
+ *
+ * @param db - database handle (not a transaction: each batch commits on its own)
+ * @param options - batches at once (1 on PGlite, a few on a PostgreSQL pool) and what each batch reads first
+ * @returns post()
+ * @example
+ * const desk = createLedgerDesk(db, { maxInFlight: 1, readContext: getAppConfig });
+ * const outcome = await desk.post((config) => withdrawalRequest(input, config), now);
+ */
+export function createLedgerDesk<C>(db: Db, options: { maxInFlight: BatcherOptions['maxInFlight']; readContext: (db: Db) => Promise<C> }): LedgerDesk<C> {
+  const batcher = createBatcher(
+    async (builds: ((context: C) => LedgerRequest)[]) => {
+      const context = await options.readContext(db);
+      return postRequests(db, builds.map((build) => build(context)));
+    },
+    { maxBatch: MAX_BATCH, maxInFlight: options.maxInFlight },
+  );
+  return {
+    async post(build, now) {
+      await sweepOutcomes(db, now);
+      return batcher.submit(build);
+    },
+  };
+}
