@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import type { ApiCodeValue } from '../../api-schema/codes';
+import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { rowsOf, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { createBatcher, type BatcherOptions } from './batcher';
@@ -47,6 +47,9 @@ export interface Limit {
   cap: bigint;
 }
 
+/** The business tables the engine writes (engine.sql's ledger_apply has one INSERT for each). */
+export type RecordTable = 'withdrawals';
+
 /** A money request as data. */
 export interface LedgerRequest {
   /** At most once per (scope, endpoint, requestId); the body as it counts for "same body". None: no outcome kept. */
@@ -57,10 +60,11 @@ export interface LedgerRequest {
   legs: readonly Leg[];
   limits?: readonly Limit[] | undefined;
   /** The business row written with the money (all its columns but `id`, by column name). */
-  record?: { table: string; row: Record<string, unknown> } | undefined;
+  record?: { table: RecordTable; row: Record<string, unknown> } | undefined;
   /**
-   * The success's result; string values "$record", "$transfer", "$entry" and "$balanceAfter" become the business
-   * row's id, the first leg's transfer id, the first member entry's id and the balance it left.
+   * The success's result. What only the write knows goes in by placeholder: `id` may be "$record" (the business
+   * row's id), "$transfer" or "$entry" (the first member entry's transfer or entry id), and `balanceAfter` may be
+   * "$balanceAfter" (the balance that entry left).
    */
   result?: Record<string, unknown> | undefined;
   /** The code for a debit the balance does not cover (3001 unless said). */
@@ -78,14 +82,39 @@ const side = (prefix: 'from' | 'to', ref: AccountRef) =>
 const jsonRow = (row: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(row).map(([column, value]) => [column, typeof value === 'bigint' ? value.toString() : value instanceof Date ? value.toISOString() : value]));
 
-function itemOf(request: LedgerRequest, ord: number): Record<string, unknown> {
-  const { key } = request;
-  return {
+const idSources = { $record: 'record', $transfer: 'transfer', $entry: 'entry' } as const;
+
+/** The result's fixed part, and which of its fields the write fills in (engine.sql's fill_id, fill_balance). */
+function resultOf(result: Record<string, unknown> | undefined): { result: Record<string, unknown> | null; fill_id: string | null; fill_balance: boolean } {
+  if (!result) return { result: null, fill_id: null, fill_balance: false };
+  const { id, balanceAfter, ...fixed } = result;
+  const idSource = typeof id === 'string' && id in idSources ? idSources[id as keyof typeof idSources] : null;
+  if (idSource === null && id !== undefined) fixed.id = id;
+  const fillBalance = balanceAfter === '$balanceAfter';
+  if (!fillBalance && balanceAfter !== undefined) fixed.balanceAfter = balanceAfter;
+  return { result: fixed, fill_id: idSource, fill_balance: fillBalance };
+}
+
+/** A batch as engine.sql reads it: three arrays of flat records keyed by the request's ord. */
+function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: unknown[]; limits: unknown[] } {
+  const items = requests.map((request, ord) => ({
     ord,
     now: request.now.toISOString(),
-    key: key ? { scope: key.scope, endpoint: key.endpoint, requestId: key.requestId, bodyHash: hashBody(key.body) } : null,
+    scope: request.key?.scope ?? null,
+    endpoint: request.key?.endpoint ?? null,
+    request_id: request.key?.requestId ?? null,
+    body_hash: request.key ? hashBody(request.key.body) : null,
     reject: request.reject ?? null,
-    legs: request.legs.map((leg) => ({
+    short_code: request.shortCode ?? ApiCode.insufficientBalance,
+    limit_code: request.limitCode ?? ApiCode.amountOutOfLimits,
+    record_table: request.record?.table ?? null,
+    record_row: request.record ? jsonRow(request.record.row) : null,
+    ...resultOf(request.result),
+  }));
+  const legs = requests.flatMap((request, ord) =>
+    request.legs.map((leg, n) => ({
+      ord,
+      n,
       asset: leg.asset,
       type: leg.type,
       amount: leg.amount.toString(),
@@ -94,19 +123,20 @@ function itemOf(request: LedgerRequest, ord: number): Record<string, unknown> {
       memo: leg.memo ?? null,
       withdrawal: leg.withdrawal === undefined ? null : leg.withdrawal.toString(),
     })),
-    limits: (request.limits ?? []).map((limit) => ({ ...limit, amount: limit.amount.toString(), cap: limit.cap.toString() })),
-    record: request.record ? { table: request.record.table, row: jsonRow(request.record.row) } : null,
-    result: request.result ?? null,
-    shortCode: request.shortCode ?? null,
-    limitCode: request.limitCode ?? null,
-  };
+  );
+  const limits = requests.flatMap((request, ord) =>
+    (request.limits ?? []).map((limit) => ({ ord, ...limit, amount: limit.amount.toString(), cap: limit.cap.toString() })),
+  );
+  return { items, legs, limits };
 }
 
 const postRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown(), set_based: z.boolean() });
 
+const p = (name: string) => sql.placeholder(name);
+
 const postStatement = namedStatement(
   'ledger_post',
-  sql`SELECT ord, code, result, set_based FROM ledger_post(${sql.placeholder('items')}::jsonb)`,
+  sql`SELECT ord, code, result, set_based FROM ledger_post(${p('items')}::jsonb, ${p('legs')}::jsonb, ${p('limits')}::jsonb)`,
 );
 
 /**
@@ -120,8 +150,11 @@ const postStatement = namedStatement(
  * const [outcome] = await postRequests(tx, [{ now, legs: [{ asset: 'CREDIT', type: 'reward', from: { system: 1 }, to: { member: 7 }, amount }] }]);
  */
 export async function postRequests(db: Db, requests: readonly LedgerRequest[]): Promise<PostedOutcome[]> {
-  const items = requests.map(itemOf);
-  const rows = rowsOf(await postStatement(db).execute({ items: JSON.stringify(items) }), postRow);
+  const { items, legs, limits } = batchOf(requests);
+  const rows = rowsOf(
+    await postStatement(db).execute({ items: JSON.stringify(items), legs: JSON.stringify(legs), limits: JSON.stringify(limits) }),
+    postRow,
+  );
   const outcomes: (PostedOutcome | undefined)[] = new Array(requests.length);
   for (const row of rows) outcomes[row.ord] = { code: row.code, result: row.result, setBased: row.set_based };
   return outcomes.map((outcome, ord) => {

@@ -13,7 +13,6 @@ import { postRequests, type TransferType } from './engine';
 export type { TransferType } from './engine';
 
 export interface MemberLeg {
-  transferId: bigint;
   entryId: bigint;
   balanceAfter: bigint;
 }
@@ -31,8 +30,8 @@ export interface MemberTransfer {
   now: Date;
 }
 
-const legResult = { transferId: '$transfer', entryId: '$entry', balanceAfter: '$balanceAfter' };
-const legAnswer = z.object({ transferId: z.string(), entryId: z.string(), balanceAfter: z.string() });
+const legResult = { id: '$entry', balanceAfter: '$balanceAfter' };
+const legAnswer = z.object({ id: z.string(), balanceAfter: z.string() });
 
 async function postMemberLeg(tx: Db, transfer: MemberTransfer, direction: 'credit' | 'debit'): Promise<MemberLeg | undefined> {
   const member = { member: transfer.memberId };
@@ -56,7 +55,7 @@ async function postMemberLeg(tx: Db, transfer: MemberTransfer, direction: 'credi
   ]);
   if (outcome?.code !== ApiCode.ok) return undefined;
   const result = legAnswer.parse(outcome.result);
-  return { transferId: BigInt(result.transferId), entryId: BigInt(result.entryId), balanceAfter: toMinor(result.balanceAfter) };
+  return { entryId: BigInt(result.id), balanceAfter: toMinor(result.balanceAfter) };
 }
 
 /**
@@ -64,7 +63,7 @@ async function postMemberLeg(tx: Db, transfer: MemberTransfer, direction: 'credi
  *
  * @param tx - the caller's transaction
  * @param transfer - asset, type, member, system account, amount, optional memo and withdrawal, time
- * @returns the transfer, the member's entry and the member's balance after it
+ * @returns the member's entry and the member's balance after it
  * @example
  * const leg = await creditMember(tx, { asset: 'CREDIT', type: 'reward', memberId, systemAccountId: 1, amount: 5_000_000n, now });
  */
@@ -79,7 +78,7 @@ export async function creditMember(tx: Db, transfer: MemberTransfer): Promise<Me
  *
  * @param tx - the caller's transaction
  * @param transfer - asset, type, member, system account, amount, optional memo and withdrawal, time
- * @returns the transfer, the member's entry and the balance after it; undefined when the balance is short (or
+ * @returns the member's entry and the balance after it; undefined when the balance is short (or
  *   the member has no account yet), and then nothing was written
  * @example
  * const leg = await debitMember(tx, { asset: 'WPOS', type: 'transfer', memberId, systemAccountId: 14, amount, now });

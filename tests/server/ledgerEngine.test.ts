@@ -1,0 +1,163 @@
+/**
+ * The ledger engine itself (server/ledger/engine.ts, engine.sql) on every database target, through the flow that
+ * the WPOS issue will put behind transferWpos: member-to-member transfers. Linked legs move all or none, the batch
+ * answers each request as one by one would, at most once per request id, and the books balance after each step.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { expect, it } from 'vitest';
+import { z } from 'zod';
+import { toMinor } from '../../api-schema/amount';
+import { ApiCode } from '../../api-schema/codes';
+import { getAppConfig } from '../../server/config/appConfig';
+import { queryRows } from '../../server/db/client';
+import { systemAccountId } from '../../server/ledger/accounts';
+import { createLedgerDesk, postRequests, type LedgerRequest } from '../../server/ledger/engine';
+import { memberTransferRequest, type MemberTransferRequest } from '../../server/ledger/memberTransfers';
+import { memberIdByAddress } from '../../server/ledger/queries';
+import { creditMember } from '../../server/ledger/transfers';
+import { describeWithDatabases } from './support/harness';
+import { expectBooksBalanced, expectNoMoneyMoved, memberBalances } from './support/ledger';
+import { accounts, signInBound } from './support/siwe';
+
+describeWithDatabases('ledger engine', (ctx) => {
+  /** Alice, Bob and Carol signed in and bound, each granted `wpos` WPOS; their member ids. */
+  async function threeMembers(wpos: bigint): Promise<{ alice: number; bob: number; carol: number }> {
+    const app = await ctx.app();
+    const ids: number[] = [];
+    for (const wallet of [accounts.alice, accounts.bob, accounts.carol]) {
+      await signInBound(app, wallet, ctx.clock.now());
+      const memberId = await memberIdByAddress(ctx.db, wallet.address);
+      if (memberId === undefined) throw new Error('not a member');
+      await ctx.db.transaction((tx) =>
+        creditMember(tx, { asset: 'WPOS', type: 'reward', memberId, systemAccountId: systemAccountId('WPOS', 'issuance'), amount: wpos, now: ctx.clock.now() }),
+      );
+      ids.push(memberId);
+    }
+    const [alice = 0, bob = 0, carol = 0] = ids;
+    return { alice, bob, carol };
+  }
+
+  const wposOf = async (memberId: number) => (await memberBalances(ctx.db)).get(`${memberId}:WPOS`);
+
+  function transfer(from: number, to: number, amount: string, extra: Partial<MemberTransferRequest> = {}): LedgerRequest {
+    return memberTransferRequest({
+      endpoint: 'transferWpos',
+      asset: 'WPOS',
+      fromMemberId: from,
+      toMemberId: to,
+      amount: toMinor(amount),
+      minimum: toMinor('1'),
+      recipientAllowed: true,
+      requestId: randomUUID(),
+      now: ctx.clock.now(),
+      ...extra,
+    });
+  }
+
+  it('transfers between members: both entries, at most once per request id, another body with the id is 3003', async () => {
+    const { alice, bob } = await threeMembers(100_000_000n);
+    const desk = createLedgerDesk(ctx.db, { maxInFlight: 1, readContext: getAppConfig });
+    const requestId = randomUUID();
+    const first = await desk.post(() => transfer(alice, bob, '30', { requestId }), ctx.clock.now());
+    expect(first).toMatchObject({ code: 0, result: { amount: '30', status: 'done' } });
+    expect(await wposOf(alice)).toBe(70_000_000n);
+    expect(await wposOf(bob)).toBe(130_000_000n);
+    const again = await expectNoMoneyMoved(ctx.db, () => desk.post(() => transfer(alice, bob, '30.000', { requestId }), ctx.clock.now()));
+    expect(again).toEqual({ ...first, setBased: false });
+    const other = await expectNoMoneyMoved(ctx.db, () => desk.post(() => transfer(alice, bob, '31', { requestId }), ctx.clock.now()));
+    expect(other.code).toBe(ApiCode.requestIdReused);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('refuses and stores: the sender itself or a recipient not allowed (3004), below the minimum (3002), above the balance (3001)', async () => {
+    const { alice, bob } = await threeMembers(10_000_000n);
+    const refusals: [LedgerRequest, number][] = [
+      [transfer(alice, alice, '1'), ApiCode.recipientInvalid],
+      [transfer(alice, bob, '1', { recipientAllowed: false }), ApiCode.recipientInvalid],
+      [transfer(alice, bob, '0.5'), ApiCode.amountOutOfLimits],
+      [transfer(alice, bob, '10.000001'), ApiCode.insufficientBalance],
+    ];
+    for (const [request, code] of refusals) {
+      const balances = await memberBalances(ctx.db);
+      const [outcome] = await postRequests(ctx.db, [request]);
+      expect(outcome).toEqual({ code, result: null, setBased: false });
+      expect(await memberBalances(ctx.db)).toEqual(balances);
+      // A repeat answers the stored refusal.
+      expect((await expectNoMoneyMoved(ctx.db, () => postRequests(ctx.db, [request])))[0]?.code).toBe(code);
+    }
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('moves linked legs all or none: a request whose second debit is not covered moves nothing of its first', async () => {
+    const { alice, bob, carol } = await threeMembers(10_000_000n);
+    const both: LedgerRequest = {
+      now: ctx.clock.now(),
+      key: { scope: 'test', endpoint: 'linked', requestId: randomUUID(), body: {} },
+      legs: [
+        { asset: 'WPOS', type: 'transfer', from: { member: alice }, to: { member: carol }, amount: 5_000_000n },
+        { asset: 'WPOS', type: 'transfer', from: { member: bob }, to: { member: carol }, amount: 10_000_001n },
+      ],
+    };
+    const [outcome] = await expectNoMoneyMoved(ctx.db, () => postRequests(ctx.db, [both]));
+    expect(outcome?.code).toBe(ApiCode.insufficientBalance);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('writes a batch that surely fits in one statement, with the running balance of each entry', async () => {
+    const { alice, bob, carol } = await threeMembers(100_000_000n);
+    const outcomes = await postRequests(ctx.db, [
+      transfer(alice, bob, '10'),
+      transfer(bob, carol, '20'),
+      transfer(alice, carol, '30'),
+      transfer(carol, alice, '5'),
+    ]);
+    expect(outcomes.map((outcome) => [outcome.code, outcome.setBased])).toEqual([
+      [0, true],
+      [0, true],
+      [0, true],
+      [0, true],
+    ]);
+    expect([await wposOf(alice), await wposOf(bob), await wposOf(carol)]).toEqual([65_000_000n, 90_000_000n, 145_000_000n]);
+    // expectBooksBalanced checks every entry's balance before and after against the account's history.
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('answers a batch that may not fit one by one, as requests in turn would be: only the one the balance no longer covers is refused', async () => {
+    const { alice, bob, carol } = await threeMembers(100_000_000n);
+    const outcomes = await postRequests(ctx.db, [
+      transfer(alice, bob, '60'),
+      transfer(bob, carol, '10'),
+      transfer(alice, carol, '60'),
+      transfer(alice, carol, '40'),
+    ]);
+    expect(outcomes.map((outcome) => [outcome.code, outcome.setBased])).toEqual([
+      [0, false],
+      [0, true],
+      [ApiCode.insufficientBalance, false],
+      [0, false],
+    ]);
+    expect([await wposOf(alice), await wposOf(bob), await wposOf(carol)]).toEqual([0n, 150_000_000n, 150_000_000n]);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('runs transfers in both directions from many requests at once without a deadlock, each exactly once', async () => {
+    const { alice, bob, carol } = await threeMembers(1_000_000_000n);
+    const desk = createLedgerDesk(ctx.db, { maxInFlight: ctx.target === 'pglite' ? 1 : 4, readContext: getAppConfig });
+    const members = [alice, bob, carol];
+    const requests = Array.from({ length: 120 }, (_, index) => {
+      const from = members[index % 3] ?? alice;
+      const to = members[(index + 1 + (index % 2)) % 3] ?? bob;
+      return transfer(from, to, '1');
+    });
+    // Every request twice: the second of each pair answers the first's outcome.
+    const outcomes = await Promise.all([...requests, ...requests].map((request) => desk.post(() => request, ctx.clock.now())));
+    const codes = outcomes.map((outcome) => outcome.code);
+    expect(codes.every((code) => code === 0 || code === ApiCode.requestInProgress)).toBe(true);
+    const total = [await wposOf(alice), await wposOf(bob), await wposOf(carol)].reduce<bigint>((sum, balance) => sum + (balance ?? 0n), 0n);
+    expect(total).toBe(3_000_000_000n);
+    const [moved] = await queryRows(ctx.db, sql`SELECT count(*)::int AS n FROM ledger_transfers WHERE asset = 'WPOS' AND type = 'transfer'`, z.object({ n: z.number() }));
+    expect(moved?.n).toBe(requests.length);
+    await expectBooksBalanced(ctx.db);
+  });
+});
