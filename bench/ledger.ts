@@ -1,8 +1,9 @@
 /**
  * The ledger figure: acknowledged credit withdrawals per second through HTTP (POST withdrawCredit, a new
  * requestId each, from autocannon in a worker thread over a sweep of keep-alive connection counts), against the
- * raw rate of the same work issued directly on the database in the same run (the handler's withdrawal desk without
- * HTTP). Goals: ≥ 800/s on PGlite and ≥ 2,500/s on PostgreSQL through HTTP, and p99 ≤ 50 ms in the PGlite run.
+ * raw rate of the same work issued directly on the database in the same run (the ledger desk without HTTP); and
+ * member-to-member transfers through the same desk (the engine's flow that WPOS's transferWpos will put behind a
+ * route). Goals: ≥ 2,000/s on PGlite and ≥ 3,500/s on PostgreSQL for both, and p99 ≤ 50 ms in the PGlite run.
  *
  * Set-up on the bench's own database: the withdrawal limits are raised (daily cap and maximum) so that only the
  * balance could refuse, 20 bound members sign in through HTTP and the operator grants each of them credit through
@@ -14,8 +15,9 @@ import { z } from 'zod';
 import { BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { toMinor } from '../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
-import { getAppConfig } from '../server/config/appConfig';
-import { createLedgerDesk } from '../server/ledger/engine';
+import { getAppConfig, type AppConfig } from '../server/config/appConfig';
+import { createLedgerDesk, type LedgerDesk } from '../server/ledger/engine';
+import { memberTransferRequest } from '../server/ledger/memberTransfers';
 import { withdrawCredit } from '../server/ledger/withdrawals';
 import type { BenchServer } from './appServer';
 import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
@@ -34,7 +36,7 @@ const MEMBERS = 20;
 const SWEEPS = { pglite: [10, 20, 32], postgres: [10, 32, 64] } as const;
 const sweepOverride = process.env.LEDGER_CONNECTIONS?.split(',').map(Number);
 const AMOUNT = '10';
-const GOALS = { pglite: 800, postgres: 2_500 } as const;
+const GOALS = { pglite: 2_000, postgres: 3_500 } as const;
 const P99_GOAL_MS = 50;
 
 interface LoadRun {
@@ -95,6 +97,32 @@ async function prepareMembers(server: BenchServer): Promise<{ tokens: string[]; 
  */
 async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], inFlight: number, seconds: number): Promise<number> {
   const amount = toMinor(AMOUNT);
+  return deskRate(server, storage, inFlight, seconds, (desk, turn) =>
+    withdrawCredit(desk, { memberId: memberIds[turn % memberIds.length] ?? 0, amount, requestId: randomUUID(), now: new Date() }),
+  );
+}
+
+/** Member-to-member transfers through the desk, each member paying the next in turn. */
+async function transferRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], inFlight: number, seconds: number): Promise<number> {
+  const amount = toMinor(AMOUNT);
+  return deskRate(server, storage, inFlight, seconds, async (desk, turn) => {
+    const now = new Date();
+    const fromMemberId = memberIds[turn % memberIds.length] ?? 0;
+    const toMemberId = memberIds[(turn + 1) % memberIds.length] ?? 0;
+    const request = { endpoint: 'benchTransfer', asset: 'CREDIT', fromMemberId, toMemberId, amount, minimum: 0n, recipientAllowed: true, requestId: randomUUID(), now } as const;
+    const outcome = await desk.post(() => memberTransferRequest(request), now);
+    if (outcome.code !== 0) throw new Error(`transfer refused: ${outcome.code}`);
+  });
+}
+
+/** Acknowledged requests per second of `work` with `inFlight` calls at a time through a fresh ledger desk. */
+async function deskRate(
+  server: BenchServer,
+  storage: 'pglite' | 'postgres',
+  inFlight: number,
+  seconds: number,
+  work: (desk: LedgerDesk<AppConfig>, turn: number) => Promise<unknown>,
+): Promise<number> {
   const desk = createLedgerDesk(server.db, { maxInFlight: BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres'], readContext: getAppConfig });
   let done = 0;
   let turn = 0;
@@ -103,8 +131,7 @@ async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memb
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (performance.now() < until) {
-        const memberId = memberIds[turn++ % memberIds.length] ?? 0;
-        await withdrawCredit(desk, { memberId, amount, requestId: randomUUID(), now: new Date() });
+        await work(desk, turn++);
         done++;
       }
     }),
@@ -145,6 +172,15 @@ export async function benchLedger(server: BenchServer, storage: 'pglite' | 'post
     target: `goal >= ${GOALS[storage]} ack/s`,
     verdict: atLeast(chosen.rate, GOALS[storage]),
     note: `${percent(chosen.rate / raw)} of raw; ${chosen.note}; best of ${runs.length} loads`,
+  });
+  const transfers = await transferRate(server, storage, memberIds, chosen.connections, Math.max(2, seconds / 2));
+  emit({
+    name: `ledger.${storage}.transfers`,
+    value: rate(transfers, 'ack'),
+    floor: 'n/a',
+    target: `goal >= ${GOALS[storage]} ack/s`,
+    verdict: atLeast(transfers, GOALS[storage]),
+    note: `member to member through the ledger desk (no route until WPOS's transferWpos), ${chosen.connections} in flight`,
   });
   if (storage === 'pglite') {
     emit({ name: 'ledger.pglite.p99', value: ms(chosen.p99), floor: 'n/a', target: `budget <= ${P99_GOAL_MS} ms`, verdict: atMost(chosen.p99, P99_GOAL_MS), note: `at ${rate(chosen.rate, 'ack')}, ${chosen.connections} connections` });
