@@ -80,7 +80,7 @@ export interface StoredOutcome {
 /**
  * The answer an outcome stands for: the result of a success, the error of a rejection.
  *
- * @param outcome - code and result as idempotency_open or a batch function answered them
+ * @param outcome - code and result as the ledger engine or runOnce answered them
  * @param resultSchema - the endpoint's result schema
  * @returns the result when the code is 0
  * @throws the rejection's error (its stored message, else the code's own)

@@ -1,6 +1,6 @@
 /**
  * Reads of the ledger: a member's records (creditRecord, wposRecord) and the operator's totals. Writes are in
- * transfers.ts and withdrawals.ts.
+ * the ledger engine (engine.ts) and its flows.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
