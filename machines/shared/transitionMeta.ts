@@ -20,6 +20,8 @@ export type Decision = (typeof Decisions)[keyof typeof Decisions];
 export interface TransitionMeta {
   /** The wallet answers (error codes) that take this transition. */
   walletCodes?: readonly WalletErrorCode[];
+  /** The server's envelope codes (api-schema ApiCode) that take this transition. */
+  apiCodes?: readonly number[];
   /** The decision record that decides this path. */
   decision?: Decision;
 }

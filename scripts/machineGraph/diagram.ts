@@ -36,6 +36,7 @@ export function decisionsOf(machine: AnyStateMachine): string[] {
 function notes(row: DefinedTransition): string {
   const parts: string[] = [];
   if (row.walletCodes.length > 0) parts.push(`wallet ${row.walletCodes.map(walletCodeLabel).join(', ')}`);
+  if (row.apiCodes.length > 0) parts.push(`API ${row.apiCodes.join(', ')}`);
   if (row.description) parts.push(row.description);
   if (row.decision) parts.push(decisionLink(row.decision));
   return cell(parts.join('. ').replace(/\.\. /g, '. '));

@@ -52,6 +52,7 @@ export interface DefinedTransition {
   description: string | null;
   /** The wallet error codes that take this transition (the machine's transition meta). */
   walletCodes: number[];
+  apiCodes: number[];
   /** The decision record (docs/decisions/<name>.md) behind it (the machine's transition meta). */
   decision: string | null;
 }
@@ -62,7 +63,7 @@ type TransitionDefinitionLike = {
   target?: readonly AnyStateNode[] | undefined;
   guard?: unknown;
   description?: string | undefined;
-  meta?: { walletCodes?: readonly number[]; decision?: string } | undefined;
+  meta?: { walletCodes?: readonly number[]; apiCodes?: readonly number[]; decision?: string } | undefined;
 };
 
 /** Lists every state node of a machine, the root first. */
@@ -109,6 +110,7 @@ function describeTransition(transition: TransitionDefinitionLike): DefinedTransi
     targets: (transition.target ?? []).map((node) => node.id),
     description: transition.description ?? null,
     walletCodes: [...(transition.meta?.walletCodes ?? [])],
+    apiCodes: [...(transition.meta?.apiCodes ?? [])],
     decision: transition.meta?.decision ?? null,
   };
 }

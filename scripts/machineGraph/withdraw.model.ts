@@ -18,22 +18,22 @@ export const withdrawInput: WithdrawInput = {
 /** The request id the page creates when the member confirms (crypto.randomUUID()). */
 export const withdrawRequestId = '6f1c2a3e-8b4d-4f5e-9a6b-7c8d9e0f1a2b';
 
-const answer = (code: number): ModelEvent => ({ type: 'xstate.done.actor.submitWithdrawal', output: { code, result: null } });
+const answer = (code: number): ModelEvent => ({ type: 'xstate.done.actor.submit', output: { code, result: null } });
 
 export const withdrawModel: MachineModel = {
   name: 'withdraw',
   machine: withdrawMachine,
   input: withdrawInput,
   events: [
-    { type: 'field.change', value: '' },
-    { type: 'field.change', value: '5' },
-    { type: 'field.change', value: '12.5' },
+    { type: 'field.change', field: 'amount', value: '' },
+    { type: 'field.change', field: 'amount', value: '5' },
+    { type: 'field.change', field: 'amount', value: '12.5' },
     { type: 'user.submit' },
     { type: 'user.edit' },
     { type: 'user.confirm', requestId: withdrawRequestId },
     { type: 'user.retry' },
     { type: 'user.cancel' },
-    { type: 'xstate.done.actor.submitWithdrawal', output: { code: 0, result: { id: '41', amount: '12.5', fee: '1', status: 'pending' } } },
+    { type: 'xstate.done.actor.submit', output: { code: 0, result: { id: '41', amount: '12.5', fee: '1', status: 'pending' } } },
     answer(1002),
     answer(3001),
     answer(3002),
@@ -41,6 +41,6 @@ export const withdrawModel: MachineModel = {
     answer(3005),
     answer(-1),
     answer(1001),
-    { type: 'xstate.error.actor.submitWithdrawal', error: { name: 'TypeError' } },
+    { type: 'xstate.error.actor.submit', error: { name: 'TypeError' } },
   ],
 };

@@ -13,8 +13,8 @@ import { withdrawCredit } from '../api/screenCalls';
  * @param api - the app's API client (useRootActors().api)
  * @returns a promise actor that resolves with withdrawCredit's envelope and never rejects
  * @example
- * withdrawMachine.provide({ actors: { submitWithdrawal: submitWithdrawal(api) } });
+ * withdrawMachine.provide({ actors: { submit: submitWithdrawal(api) } });
  */
 export function submitWithdrawal(api: ApiClient) {
-  return fromPromise<WithdrawAnswer, SubmitWithdrawalInput>(({ input }) => withdrawCredit(api, { amount: input.amount, requestId: input.requestId }));
+  return fromPromise<WithdrawAnswer, SubmitWithdrawalInput>(({ input }) => withdrawCredit(api, { amount: input.body.amount, requestId: input.requestId }));
 }

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { withdrawMachine } from '../../machines/credit/withdrawMachine';
 import type { SubmitWithdrawalInput, WithdrawAnswer } from '../../machines/credit/withdrawMachine';
-import { selectCanSubmit, selectFieldError, selectReceive, selectWithdrawView } from '../../machines/credit/withdrawSelectors';
+import { selectAmountError as selectFieldError, selectReceive } from '../../machines/credit/withdrawSelectors';
+import { selectCanSubmit, selectFlowView as selectWithdrawView } from '../../machines/shared/moneyFlowSelectors';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
 import { withdrawInput } from '../../scripts/machineGraph/withdraw.model';
 
@@ -15,7 +16,7 @@ function start() {
   const answers: ((answer: WithdrawAnswer) => void)[] = [];
   const machine = withdrawMachine.provide({
     actors: {
-      submitWithdrawal: fromPromise<WithdrawAnswer, SubmitWithdrawalInput>(({ input }) => {
+      submit: fromPromise<WithdrawAnswer, SubmitWithdrawalInput>(({ input }) => {
         sent.push(input);
         return new Promise((resolve) => answers.push(resolve));
       }),
@@ -41,7 +42,7 @@ describe('withdraw: one request id per confirmation', () => {
       ['120.500001', 'aboveBalance'],
       ['12.50', null],
     ] as const) {
-      actor.send({ type: 'field.change', value });
+      actor.send({ type: 'field.change', field: 'amount', value });
       expect(selectFieldError(actor.getSnapshot())).toBe(error);
     }
     expect(selectReceive(actor.getSnapshot())).toBe('11.5');
@@ -50,7 +51,7 @@ describe('withdraw: one request id per confirmation', () => {
 
   it('retries with the same id and body after -1, 4290, 5000, 3005 and a member who stopped waiting', async () => {
     const { actor, sent, answer } = start();
-    actor.send({ type: 'field.change', value: '012.50' });
+    actor.send({ type: 'field.change', field: 'amount', value: '012.50' });
     actor.send({ type: 'user.submit' });
     actor.send({ type: 'user.confirm', requestId: 'id-1' });
     for (const code of [-1, 4290, 5000, 3005]) {
@@ -63,18 +64,18 @@ describe('withdraw: one request id per confirmation', () => {
     actor.send({ type: 'user.retry' });
     await answer(0);
     expect(selectWithdrawView(actor.getSnapshot())).toBe('done');
-    expect(sent).toEqual(Array.from({ length: 6 }, () => ({ amount: '12.5', requestId: 'id-1' })));
+    expect(sent).toEqual(Array.from({ length: 6 }, () => ({ body: { amount: '12.5' }, requestId: 'id-1' })));
   });
 
   it.each([3001, 3002, 3003])('drops the id on %i, so the next confirmation sends a new one', async (code) => {
     const { actor, sent, answer } = start();
-    actor.send({ type: 'field.change', value: '12.5' });
+    actor.send({ type: 'field.change', field: 'amount', value: '12.5' });
     actor.send({ type: 'user.submit' });
     actor.send({ type: 'user.confirm', requestId: 'id-1' });
     await answer(code);
     expect(selectWithdrawView(actor.getSnapshot())).toBe('editing');
     expect(actor.getSnapshot().context).toMatchObject({ requestId: null, error: { name: 'ApiError', code } });
-    actor.send({ type: 'field.change', value: '11' });
+    actor.send({ type: 'field.change', field: 'amount', value: '11' });
     actor.send({ type: 'user.submit' });
     actor.send({ type: 'user.confirm', requestId: 'id-2' });
     expect(sent.map((input) => input.requestId)).toEqual(['id-1', 'id-2']);
@@ -82,7 +83,7 @@ describe('withdraw: one request id per confirmation', () => {
 
   it('ends on 1002', async () => {
     const { actor, answer } = start();
-    actor.send({ type: 'field.change', value: '12.5' });
+    actor.send({ type: 'field.change', field: 'amount', value: '12.5' });
     actor.send({ type: 'user.submit' });
     actor.send({ type: 'user.confirm', requestId: 'id-1' });
     await answer(1002);

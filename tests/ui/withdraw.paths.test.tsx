@@ -11,7 +11,8 @@
  */
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WithdrawContext } from '../../machines/credit/withdrawMachine';
+import type { WithdrawInput, WithdrawResult } from '../../machines/credit/withdrawMachine';
+import type { MoneyFlowContext } from '../../machines/shared/moneyFlow';
 import { normalizeAmount, subtractAmounts } from '../../machines/shared/amount';
 import { formatAmount } from '../../src/components/amountFormat';
 import type { ModelPath, PathStep } from '../../scripts/machineGraph/modelPaths';
@@ -24,6 +25,8 @@ import type { RenderedApp } from '../support/renderApp';
 import { expectAlert, translated } from '../support/screenQueries';
 import { describeUiPath, initialStep, mapPath, planUiPaths } from '../support/uiPathPlan';
 import type { StepMapper } from '../support/uiPathPlan';
+
+type WithdrawContext = MoneyFlowContext<WithdrawInput, WithdrawResult>;
 
 type WithdrawUiAction =
   | { kind: 'type'; value: string }
@@ -56,11 +59,11 @@ const mapWithdrawStep: StepMapper<WithdrawUiAction> = (step) => {
       return { kind: 'action', action: { kind: 'click', key: 'credit:withdraw.submitting.cancel' } };
     case 'user.retry':
       return { kind: 'action', action: { kind: 'click', key: 'retry' } };
-    case 'xstate.done.actor.submitWithdrawal': {
+    case 'xstate.done.actor.submit': {
       const output = event.output as { code: number; result: unknown };
       return { kind: 'action', action: { kind: 'answer', code: output.code, result: output.result } };
     }
-    case 'xstate.error.actor.submitWithdrawal':
+    case 'xstate.error.actor.submit':
       return { kind: 'unmapped', reason: 'the API client never rejects: every failure is an answer with a code' };
     default:
       return { kind: 'unmapped', reason: `no UI for ${event.type}` };
@@ -95,7 +98,8 @@ async function perform(app: RenderedApp, action: WithdrawUiAction, before: PathS
     case 'answer': {
       const call = await app.api.next('withdrawCredit');
       const context = before.context as WithdrawContext;
-      expect(call.body).toEqual({ amount: normalizeAmount(context.amount), requestId: context.requestId });
+      const amount = context.form.amount ?? '';
+      expect(call.body).toEqual({ amount: normalizeAmount(amount), requestId: context.requestId });
       await act(async () => {
         if (action.code === -1) call.failNetwork();
         else call.answer(action.code === 0 ? { code: 0, result: action.result } : { code: action.code });
@@ -110,22 +114,24 @@ async function perform(app: RenderedApp, action: WithdrawUiAction, before: PathS
 async function expectStep(app: RenderedApp, step: PathStep): Promise<void> {
   const t = translated(app);
   const context = step.context as WithdrawContext;
+  const amount = context.form.amount ?? '';
+  const fieldError = context.fieldErrors.amount ?? null;
   const button = (key: string) => screen.getByRole('button', { name: t(key) });
   await waitFor(() => {
     switch (step.value) {
       case 'editing': {
         const field = screen.getByLabelText<HTMLInputElement>(t('credit:withdraw.amount.label'));
-        expect(field.value).toBe(context.amount);
-        const shown = context.fieldError && context.amount !== '' ? t(`credit:withdraw.amount.errors.${context.fieldError}`, limitTexts) : null;
+        expect(field.value).toBe(amount);
+        const shown = fieldError && amount !== '' ? t(`credit:withdraw.amount.errors.${fieldError}`, limitTexts) : null;
         if (shown) expectAlert(shown);
         else if (context.error) expectAlert(t(`common:Common.${context.error.code}`));
         else expect(field.getAttribute('aria-invalid')).toBeNull();
-        expect(button('credit:withdraw.next').hasAttribute('disabled')).toBe(context.fieldError !== null);
+        expect(button('credit:withdraw.next').hasAttribute('disabled')).toBe(fieldError !== null);
         return;
       }
       case 'confirming':
         button('credit:withdraw.confirm.submit');
-        expect(screen.getByText(t('credit:withdraw.receive')).nextSibling?.textContent).toBe(`${money(subtractAmounts(context.amount, withdrawInput.withdrawFee) ?? '')} CREDIT`);
+        expect(screen.getByText(t('credit:withdraw.receive')).nextSibling?.textContent).toBe(`${money(subtractAmounts(amount, withdrawInput.withdrawFee) ?? '')} CREDIT`);
         return;
       case 'submitting':
         expect(screen.getAllByRole('status').map((element) => element.textContent)).toContain(t('credit:withdraw.submitting.message'));
@@ -183,8 +189,8 @@ describe('/me?sheet=withdraw: withdraw machine paths through the rendered sheet'
     expect(new Set(walkedInUi)).toEqual(new Set(plan.planned.keys()));
     expect(plan.notDrivable).toEqual([
       {
-        key: 'withdraw.submitting|xstate.error.actor.submitWithdrawal|0',
-        reason: 'xstate.error.actor.submitWithdrawal: the API client never rejects: every failure is an answer with a code',
+        key: 'withdraw.submitting|xstate.error.actor.submit|0',
+        reason: 'xstate.error.actor.submit: the API client never rejects: every failure is an answer with a code',
       },
     ]);
   });

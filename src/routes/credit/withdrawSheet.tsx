@@ -1,37 +1,23 @@
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import { CheckCircleOutline } from 'antd-mobile-icons';
 import type { ChangeEvent, FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withdrawMachine } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawInput } from '../../../machines/credit/withdrawMachine';
-import {
-  selectAmount,
-  selectBalance,
-  selectCanCancel,
-  selectCanRetry,
-  selectCanSubmit,
-  selectFee,
-  selectFieldError,
-  selectLimits,
-  selectNormalizedAmount,
-  selectReceive,
-  selectResult,
-  selectWithdrawError,
-  selectWithdrawView,
-} from '../../../machines/credit/withdrawSelectors';
+import type { WithdrawResult } from '../../../machines/credit/withdrawMachine';
+import { selectAmount, selectAmountError, selectBalance, selectFee, selectLimits, selectNormalizedAmount, selectReceive } from '../../../machines/credit/withdrawSelectors';
+import { selectCanSubmit, selectFlowError, selectResult } from '../../../machines/shared/moneyFlowSelectors';
 import { submitWithdrawal } from '../../actors/creditActors';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { selectDappParam, selectMember } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
 import { BottomSheet } from '../../components/BottomSheet';
-import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { ListState } from '../../components/ListState';
-import { StatusPanel } from '../../components/StatusPanel';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
+import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
 import { WithdrawContext } from './withdrawContext';
 
 interface WithdrawSheetProps {
@@ -70,8 +56,8 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
       {input ? (
         <WithdrawContext.Provider
           logic={withdrawMachine.provide({
-            actors: { submitWithdrawal: submitWithdrawal(api) },
-            actions: { reportWithdrawn: () => auth.send({ type: 'app.refreshProfile' }) },
+            actors: { submit: submitWithdrawal(api) },
+            actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
           })}
           options={{ input }}
         >
@@ -84,24 +70,21 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
   );
 }
 
-/** The part of the sheet for the machine's state. */
+/** The sheet's steps: the amount form, then the skeleton's summary, wait, retry and receipt. */
 function WithdrawFlow({ onClose, onShowRecords }: WithdrawSheetProps) {
-  const view = WithdrawContext.useSelector(selectWithdrawView);
-  switch (view) {
-    case 'editing':
-      return <AmountForm />;
-    case 'confirming':
-      return <Summary />;
-    case 'submitting':
-      return <Submitting />;
-    case 'interrupted':
-    case 'failed':
-      return <Retry onClose={onClose} />;
-    case 'done':
-      return <Done onClose={onClose} onShowRecords={onShowRecords} />;
-    case 'sessionEnded':
-      return <SessionEnded />;
-  }
+  const { t } = useTranslation(['credit', 'common']);
+  const actor = WithdrawContext.useActorRef();
+  return (
+    <MoneyFlowSteps
+      actor={actor}
+      texts="credit:withdraw"
+      Form={AmountForm}
+      Summary={Summary}
+      Receipt={Receipt}
+      onClose={onClose}
+      next={{ label: t('credit:withdraw.done.records'), onClick: onShowRecords }}
+    />
+  );
 }
 
 function useLocale(): string {
@@ -118,8 +101,8 @@ function AmountForm() {
   const locale = useLocale();
   const actor = WithdrawContext.useActorRef();
   const amount = WithdrawContext.useSelector(selectAmount);
-  const fieldError = WithdrawContext.useSelector(selectFieldError);
-  const serverError = WithdrawContext.useSelector(selectWithdrawError);
+  const fieldError = WithdrawContext.useSelector(selectAmountError);
+  const serverError = WithdrawContext.useSelector(selectFlowError);
   const limits = WithdrawContext.useSelector(selectLimits);
   const balance = WithdrawContext.useSelector(selectBalance);
   const fee = WithdrawContext.useSelector(selectFee);
@@ -148,7 +131,7 @@ function AmountForm() {
         inputMode="decimal"
         value={amount}
         placeholder={t('credit:withdraw.amount.placeholder')}
-        onChange={(event: ChangeEvent<HTMLInputElement>) => actor.send({ type: 'field.change', value: event.target.value.trim() })}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => actor.send({ type: 'field.change', field: 'amount', value: event.target.value.trim() })}
         error={errorText}
         hint={t('credit:withdraw.amount.limits', numbers)}
       />
@@ -167,115 +150,37 @@ function AmountForm() {
   );
 }
 
-/** The summary the member confirms; confirming creates the request id every retry of it reuses. */
+/** What the member confirms: amount, fee, what arrives. */
 function Summary() {
   const { t } = useTranslation(['credit', 'common']);
   const locale = useLocale();
-  const actor = WithdrawContext.useActorRef();
   const amount = WithdrawContext.useSelector(selectNormalizedAmount) ?? '0';
   const fee = WithdrawContext.useSelector(selectFee);
   const receive = WithdrawContext.useSelector(selectReceive) ?? '0';
   return (
-    <div className="form">
-      <p className="sheet-lead">{t('credit:withdraw.confirm.title')}</p>
-      <SummaryList
-        rows={[
-          { label: t('credit:withdraw.confirm.amount'), value: <AmountText amount={amount} symbol="CREDIT" locale={locale} /> },
-          { label: t('credit:withdraw.fee'), value: <AmountText amount={fee} symbol="CREDIT" locale={locale} /> },
-          { label: t('credit:withdraw.receive'), value: <AmountText amount={receive} symbol="CREDIT" locale={locale} />, strong: true },
-        ]}
-      />
-      <div className="form-actions">
-        <Button block color="primary" size="large" shape="rounded" onClick={() => actor.send({ type: 'user.confirm', requestId: crypto.randomUUID() })}>
-          {t('credit:withdraw.confirm.submit')}
-        </Button>
-        <Button block fill="outline" shape="rounded" onClick={() => actor.send({ type: 'user.edit' })}>
-          {t('credit:withdraw.confirm.edit')}
-        </Button>
-      </div>
-    </div>
+    <SummaryList
+      rows={[
+        { label: t('credit:withdraw.confirm.amount'), value: <AmountText amount={amount} symbol="CREDIT" locale={locale} /> },
+        { label: t('credit:withdraw.fee'), value: <AmountText amount={fee} symbol="CREDIT" locale={locale} /> },
+        { label: t('credit:withdraw.receive'), value: <AmountText amount={receive} symbol="CREDIT" locale={locale} />, strong: true },
+      ]}
+    />
   );
 }
 
-function Submitting() {
-  const { t } = useTranslation(['credit', 'common']);
-  const actor = WithdrawContext.useActorRef();
-  const canCancel = WithdrawContext.useSelector(selectCanCancel);
-  return (
-    <div className="card">
-      <StatusPanel
-        message={t('credit:withdraw.submitting.message')}
-        cancelLabel={t('credit:withdraw.submitting.cancel')}
-        onCancel={canCancel ? () => actor.send({ type: 'user.cancel' }) : undefined}
-      />
-    </div>
-  );
-}
-
-/** A failure or a member who stopped waiting: what happened, and a retry with the same request id. */
-function Retry({ onClose }: { onClose: () => void }) {
-  const { t } = useTranslation(['credit', 'common']);
-  const actor = WithdrawContext.useActorRef();
-  const view = WithdrawContext.useSelector(selectWithdrawView);
-  const error = WithdrawContext.useSelector(selectWithdrawError);
-  const canRetry = WithdrawContext.useSelector(selectCanRetry);
-  const interrupted = view === 'interrupted';
-  return (
-    <div className="form">
-      {interrupted ? (
-        <p role="status" className="sheet-lead">
-          {t('credit:withdraw.interrupted.message')}
-        </p>
-      ) : (
-        <ErrorText text={t(`common:${error ? errorKey(error) : 'Common.unknown'}`)} />
-      )}
-      <p className="hint">{t(interrupted ? 'credit:withdraw.interrupted.detail' : 'credit:withdraw.failed.detail')}</p>
-      <div className="form-actions">
-        <Button block color="primary" size="large" shape="rounded" disabled={!canRetry} onClick={() => actor.send({ type: 'user.retry' })}>
-          {t(interrupted ? 'credit:withdraw.interrupted.retry' : 'credit:withdraw.failed.retry')}
-        </Button>
-        <Button block fill="outline" shape="rounded" onClick={onClose}>
-          {t('credit:withdraw.close')}
-        </Button>
-      </div>
-    </div>
-  );
-}
-
-function Done({ onClose, onShowRecords }: WithdrawSheetProps) {
+/** The withdrawal as recorded: amount, fee and its status (pending until an operator decides). */
+function Receipt() {
   const { t } = useTranslation(['credit', 'common']);
   const locale = useLocale();
-  const result = WithdrawContext.useSelector(selectResult);
+  const result = WithdrawContext.useSelector((snapshot) => selectResult<WithdrawResult>(snapshot));
+  if (!result) return null;
   return (
-    <div className="form">
-      <p role="status" className="sheet-done">
-        <CheckCircleOutline aria-hidden="true" className="sheet-done-icon" />
-        <span>{t('credit:withdraw.done.title')}</span>
-      </p>
-      {result ? (
-        <SummaryList
-          rows={[
-            { label: t('credit:withdraw.confirm.amount'), value: <AmountText amount={result.amount} symbol="CREDIT" locale={locale} /> },
-            { label: t('credit:withdraw.fee'), value: <AmountText amount={result.fee} symbol="CREDIT" locale={locale} /> },
-            { label: t('credit:withdraw.done.status'), value: t(`credit:records.status.${result.status}`) },
-          ]}
-        />
-      ) : null}
-      <p className="hint">{t('credit:withdraw.done.detail')}</p>
-      <div className="form-actions">
-        <Button block color="primary" size="large" shape="rounded" onClick={onClose}>
-          {t('credit:withdraw.done.close')}
-        </Button>
-        <Button block fill="outline" shape="rounded" onClick={onShowRecords}>
-          {t('credit:withdraw.done.records')}
-        </Button>
-      </div>
-    </div>
+    <SummaryList
+      rows={[
+        { label: t('credit:withdraw.confirm.amount'), value: <AmountText amount={result.amount} symbol="CREDIT" locale={locale} /> },
+        { label: t('credit:withdraw.fee'), value: <AmountText amount={result.fee} symbol="CREDIT" locale={locale} /> },
+        { label: t('credit:withdraw.done.status'), value: t(`credit:records.status.${result.status}`) },
+      ]}
+    />
   );
-}
-
-/** 1002: the app's auth machine has ended the session and the member area goes to sign-in. */
-function SessionEnded() {
-  const { t } = useTranslation(['credit', 'common']);
-  return <ErrorText text={t('common:Common.1002')} />;
 }
