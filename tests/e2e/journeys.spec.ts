@@ -145,6 +145,9 @@ describe('member journeys', () => {
     // The eager connect after the reload found the first account again: the session is still its own.
     await expect.poll(() => wallet.requestsOf('eth_accounts').at(-1)?.answer).toEqual({ ok: true, result: [firstAddress] });
     expect(new URL(page.url()).pathname).toBe('/register');
+    // The app listens to the wallet's events once the reconnect is through (after eth_chainId too): until then an
+    // account switch would go unheard. An accountsChanged naming the same account reaches it and changes nothing.
+    await expect.poll(() => wallet.emit('accountsChanged', [firstAddress])).toBeGreaterThan(0);
 
     const revoke = page.waitForRequest((request) => request.url().endsWith('/api/member/logout'));
     await wallet.switchAccount(1);
