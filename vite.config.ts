@@ -50,6 +50,9 @@ export default defineConfig({
   },
   test: {
     reporters: ['default', './tests/support/summaryReporter.ts'],
+    // Two files at a time on CI's two cores (vitest's default there is one: cores - 1). Most e2e time is waiting on
+    // Chromium and the server, so the visual check and the journeys run beside each other and beside the rest.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -76,7 +79,6 @@ export default defineConfig({
           include: ['tests/e2e/**/*.spec.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
           globalSetup: ['tests/e2e/support/globalSetup.ts'],
         },
       },
