@@ -74,7 +74,14 @@ export const getSharePools = defineEndpoint({
   body: undefined,
   result: z.object({
     list: z.array(
-      z.object({ id: z.string(), name: z.string(), totalAmount: balanceSchema, myShare: balanceSchema, nextDistributionAt: isoDateSchema }),
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        totalAmount: balanceSchema,
+        minHolding: balanceSchema,
+        myShare: balanceSchema,
+        nextDistributionAt: isoDateSchema,
+      }),
     ),
   }),
 });
