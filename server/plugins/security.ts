@@ -72,6 +72,11 @@ export function installSecurityHeaders(app: FastifyInstance): void {
       // Set by the hook below, for HTTPS requests only.
       strictTransportSecurity: false,
       frameguard: { action: 'deny' },
+      // Headers for browsers members no longer have (IE's download prompt, Flash and Acrobat's cross-domain
+      // files, the XSS auditor every engine removed): ~90 bytes on each of the 15 answers of a sign-in.
+      xDownloadOptions: false,
+      xPermittedCrossDomainPolicies: false,
+      xXssProtection: false,
       referrerPolicy: { policy: 'no-referrer' },
     });
   const forAnswers = helmetWith(CONTENT_SECURITY_POLICY);

@@ -59,6 +59,8 @@ function expectSecurityHeaders(response: LightMyRequestResponse, label: string):
   expect(permissions, label).not.toContain('clipboard-write');
   // Plain HTTP: HSTS would mean nothing (and would pin a LAN address to HTTPS).
   expect(response.headers['strict-transport-security'], label).toBeUndefined();
+  // Legacy headers no browser of a member reads are not sent (bytes on every answer).
+  for (const legacy of ['x-download-options', 'x-permitted-cross-domain-policies', 'x-xss-protection']) expect(response.headers[legacy], label).toBeUndefined();
 }
 
 describeWithDatabases('security headers', (ctx) => {
