@@ -64,3 +64,20 @@ export function formatMinor(units: bigint): string {
   const fraction = (magnitude % minorPerUnit).toString().padStart(amountDecimals, '0').replace(/0+$/, '');
   return `${negative ? '-' : ''}${whole.toString()}${fraction ? `.${fraction}` : ''}`;
 }
+
+/** The two directions of a flash exchange, named by what the member pays. */
+export type ExchangeFrom = 'WPOS' | 'CREDIT';
+
+/**
+ * What a flash exchange pays out (API.md "Money"): the rate is CREDIT per 1 WPOS; WPOS→CREDIT receives
+ * amount × rate, CREDIT→WPOS amount ÷ rate, each rounded down to 6 decimals, in minor units throughout. The server
+ * moves this and the app previews it, so both read this one function. 0 (the server's 3002) when the rate is not
+ * positive or the result rounds to nothing.
+ *
+ * @example exchangeReceived(10_000_000n, 'WPOS', 350_000n) // 3_500_000n (10 WPOS at 0.35 → 3.5 CREDIT)
+ * @example exchangeReceived(1n, 'CREDIT', 3_000_000n) // 0n
+ */
+export function exchangeReceived(paid: bigint, from: ExchangeFrom, rate: bigint): bigint {
+  if (rate <= 0n || paid <= 0n) return 0n;
+  return from === 'WPOS' ? (paid * rate) / minorPerUnit : (paid * minorPerUnit) / rate;
+}
