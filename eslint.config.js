@@ -20,12 +20,16 @@ export default tseslint.config(
     },
   },
   {
-    // Machines are pure logic: no React, DOM, fetch, storage, nor anything of the app (DESIGN.md, "The shape").
+    // Machines are pure logic: no React, DOM, fetch, storage, nor anything of the app (DESIGN.md, "The shape"). Of
+    // viem only its pure utilities (EIP-55 address checks); its clients and wallet calls stay in src/.
     files: ['machines/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['react', 'react-*', 'viem', ...outsideOf('src', 'server', 'tests')] },
+        {
+          paths: [{ name: 'viem', message: 'Machines may use viem/utils only (pure helpers); wallet calls live in src/wallet.' }],
+          patterns: ['react', 'react-*', 'viem/*', '!viem/utils', ...outsideOf('src', 'server', 'tests')],
+        },
       ],
       'no-restricted-globals': ['error', 'window', 'document', 'fetch', 'localStorage', 'sessionStorage'],
     },

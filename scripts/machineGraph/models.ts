@@ -12,6 +12,8 @@ import { pagedListModel } from './pagedList.model';
 import { searchModel } from './search.model';
 import { resourceModel } from './resource.model';
 import { withdrawModel } from './withdraw.model';
+import { transferModel } from './transfer.model';
+import { exchangeModel } from './exchange.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -69,5 +71,17 @@ export const machineEntries: MachineEntry[] = [
     source: 'machines/credit/withdrawMachine.ts',
     summary: 'Withdrawing credit: the amount checked as typed, a summary, one request id for every retry, each server code.',
     models: [withdrawModel],
+  },
+  {
+    name: 'transfer',
+    source: 'machines/wpos/transferMachine.ts',
+    summary: 'Transferring WPOS to a team member: recipient and amount checked as typed, a summary, one request id for every retry.',
+    models: [transferModel],
+  },
+  {
+    name: 'exchange',
+    source: 'machines/exchange/exchangeMachine.ts',
+    summary: 'Flash exchange between WPOS and credit: direction, amount and what arrives at the rate, one request id for every retry.',
+    models: [exchangeModel],
   },
 ];

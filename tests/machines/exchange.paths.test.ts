@@ -1,0 +1,4 @@
+import { describeModelPaths } from '../support/describeModelPaths';
+import { exchangeModel } from '../../scripts/machineGraph/exchange.model';
+
+await describeModelPaths('exchange', [exchangeModel]);
