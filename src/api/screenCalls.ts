@@ -46,3 +46,33 @@ export function fetchNotice(api: ApiClient, query: QueryOf<'noticeDetail'>): Pro
 export function fetchAbout(api: ApiClient, query: QueryOf<'aboutOur'>): Promise<Answer<ResultOf<'aboutOur'>>> {
   return api.call('aboutOur', { query }).then(toAnswer);
 }
+
+/** A page of the member's WPOS records, optionally of one type (GET /api/member/wposRecord). */
+export function fetchWposRecords(api: ApiClient, query: QueryOf<'wposRecord'>): Promise<Answer<ResultOf<'wposRecord'>>> {
+  return api.call('wposRecord', { query }).then(toAnswer);
+}
+
+/** A page of the member's share-pool profit, with the totals (GET /api/member/wposProfit). */
+export function fetchWposProfit(api: ApiClient, query: QueryOf<'wposProfit'>): Promise<Answer<ResultOf<'wposProfit'>>> {
+  return api.call('wposProfit', { query }).then(toAnswer);
+}
+
+/** The share pools with the member's share and the next payout (GET /api/member/getSharePools). */
+export function fetchSharePools(api: ApiClient): Promise<Answer<ResultOf<'getSharePools'>>> {
+  return api.call('getSharePools').then(toAnswer);
+}
+
+/** The members the member may transfer WPOS to (GET /api/member/getRentValidBindMemberAddress). */
+export function fetchTransferRecipients(api: ApiClient): Promise<Answer<ResultOf<'getRentValidBindMemberAddress'>>> {
+  return api.call('getRentValidBindMemberAddress').then(toAnswer);
+}
+
+/** A WPOS transfer to a team member, at most once per request id (POST /api/member/transferWpos). */
+export function transferWpos(api: ApiClient, body: BodyOf<'transferWpos'>): Promise<Answer<ResultOf<'transferWpos'>>> {
+  return api.call('transferWpos', { body }).then(toAnswer);
+}
+
+/** A flash exchange between WPOS and credit, at most once per request id (POST /api/member/flashExchange). */
+export function flashExchange(api: ApiClient, body: BodyOf<'flashExchange'>): Promise<Answer<ResultOf<'flashExchange'>>> {
+  return api.call('flashExchange', { body }).then(toAnswer);
+}
