@@ -1,5 +1,5 @@
 import { useSelector } from '@xstate/react';
-import { useEffect } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectResource, selectResourceError, selectResourceView } from '../../../machines/resource/resourceSelectors';
 import type { ItemOf, ResultOf } from '../../api/answer';
@@ -32,6 +32,8 @@ export function SharePools() {
   const error = useSelector(pools, selectResourceError);
   const list = useSelector(pools, selectResource<ResultOf<'getSharePools'>, PoolsQuery>)?.list ?? [];
   const locale = i18n.resolvedLanguage ?? 'zh';
+  // Stable, so a card's timer for the payout is not restarted by every tick of its countdown.
+  const readAfter = useCallback((after: string) => pools.send({ type: 'user.changeQuery', query: { after } }), [pools]);
 
   return (
     <section className="card share-pools" aria-labelledby="share-pools-title">
@@ -51,7 +53,7 @@ export function SharePools() {
       {view === 'loaded' && list.length > 0 ? (
         <ul className="pool-list">
           {list.map((pool) => (
-            <PoolCard key={pool.id} pool={pool} locale={locale} onDue={(after) => pools.send({ type: 'user.changeQuery', query: { after } })} />
+            <PoolCard key={pool.id} pool={pool} locale={locale} onDue={readAfter} />
           ))}
         </ul>
       ) : null}
