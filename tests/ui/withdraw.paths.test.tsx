@@ -1,37 +1,19 @@
 /**
- * The withdraw machine's generated paths, replayed through the rendered sheet over /me (/me?sheet=withdraw). Each
- * path event becomes typing in the amount field, a click by role and name (Next, Confirm withdrawal, Change amount,
- * Stop waiting, Try again, Check again) or the fake API's answer to the held withdrawCredit call; the member's
- * confirmation gets the model's request id from a stubbed crypto.randomUUID. After each step the sheet must show
- * what the path's state means (the field and its error, the summary, the wait, the failure, the receipt, or sign-in
- * after 1002), and every withdrawCredit call must carry the path's amount and request id.
- *
- * The sheet's actor lives inside the route (WithdrawContext.Provider), out of the test's reach, so the transitions
- * walked through the UI are those of the replayed paths, each step of which the page confirmed.
+ * The withdraw machine's generated paths, replayed through the rendered sheet over /me (/me?sheet=withdraw) by the
+ * money flows' shared harness (tests/support/moneyFlowUiPaths.ts): the amount typed, its error, the fee and what
+ * arrives, the summary and the receipt, and every withdrawCredit call carrying the path's amount and request id;
+ * then the sheet's own behaviour (opening and closing in the URL, the records after a withdrawal).
  */
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WithdrawInput, WithdrawResult } from '../../machines/credit/withdrawMachine';
-import type { MoneyFlowContext } from '../../machines/shared/moneyFlow';
 import { normalizeAmount, subtractAmounts } from '../../machines/shared/amount';
 import { formatAmount } from '../../src/components/amountFormat';
-import type { ModelPath, PathStep } from '../../scripts/machineGraph/modelPaths';
-import { walkPath } from '../../scripts/machineGraph/pathWalker';
 import { withdrawInput, withdrawModel, withdrawRequestId } from '../../scripts/machineGraph/withdraw.model';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
+import { describeMoneyFlowUiPaths } from '../support/moneyFlowUiPaths';
 import { renderApp } from '../support/renderApp';
-import type { RenderedApp } from '../support/renderApp';
 import { expectAlert, translated } from '../support/screenQueries';
-import { describeUiPath, initialStep, mapPath, planUiPaths } from '../support/uiPathPlan';
-import type { StepMapper } from '../support/uiPathPlan';
-
-type WithdrawContext = MoneyFlowContext<WithdrawInput, WithdrawResult>;
-
-type WithdrawUiAction =
-  | { kind: 'type'; value: string }
-  | { kind: 'click'; key: string }
-  | { kind: 'answer'; code: number; result: unknown };
 
 const member = { ...testMeInfo(), creditBalance: withdrawInput.balance };
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(member) };
@@ -43,160 +25,57 @@ const limitTexts = {
   balance: money(withdrawInput.balance),
   cap: money(withdrawInput.dailyWithdrawCap),
 };
+const amountField = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
-const mapWithdrawStep: StepMapper<WithdrawUiAction> = (step) => {
-  const event = step.event as { type: string } & Record<string, unknown>;
-  switch (event.type) {
-    case 'field.change':
-      return { kind: 'action', action: { kind: 'type', value: String(event.value) } };
-    case 'user.submit':
-      return { kind: 'action', action: { kind: 'click', key: 'credit:withdraw.next' } };
-    case 'user.edit':
-      return { kind: 'action', action: { kind: 'click', key: 'credit:withdraw.confirm.edit' } };
-    case 'user.confirm':
-      return { kind: 'action', action: { kind: 'click', key: 'credit:withdraw.confirm.submit' } };
-    case 'user.cancel':
-      return { kind: 'action', action: { kind: 'click', key: 'credit:withdraw.submitting.cancel' } };
-    case 'user.retry':
-      return { kind: 'action', action: { kind: 'click', key: 'retry' } };
-    case 'xstate.done.actor.submit': {
-      const output = event.output as { code: number; result: unknown };
-      return { kind: 'action', action: { kind: 'answer', code: output.code, result: output.result } };
-    }
-    case 'xstate.error.actor.submit':
-      return { kind: 'unmapped', reason: 'the API client never rejects: every failure is an answer with a code' };
-    default:
-      return { kind: 'unmapped', reason: `no UI for ${event.type}` };
-  }
-};
-
-const plan = await planUiPaths(withdrawModel, mapWithdrawStep);
-const walkedInUi = new Set<string>();
-
-beforeEach(() => {
-  vi.spyOn(crypto, 'randomUUID').mockReturnValue(withdrawRequestId as ReturnType<typeof crypto.randomUUID>);
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
-
-async function perform(app: RenderedApp, action: WithdrawUiAction, before: PathStep): Promise<void> {
-  const t = translated(app);
-  switch (action.kind) {
-    case 'type': {
-      const field = screen.getByLabelText(t('credit:withdraw.amount.label'));
-      await app.user.clear(field);
-      if (action.value !== '') await app.user.type(field, action.value);
-      return;
-    }
-    case 'click': {
-      const key =
-        action.key === 'retry' ? (before.value === 'interrupted' ? 'credit:withdraw.interrupted.retry' : 'credit:withdraw.failed.retry') : action.key;
-      await app.user.click(screen.getByRole('button', { name: t(key) }));
-      return;
-    }
-    case 'answer': {
-      const call = await app.api.next('withdrawCredit');
-      const context = before.context as WithdrawContext;
-      const amount = context.form.amount ?? '';
-      expect(call.body).toEqual({ amount: normalizeAmount(amount), requestId: context.requestId });
-      await act(async () => {
-        if (action.code === -1) call.failNetwork();
-        else call.answer(action.code === 0 ? { code: 0, result: action.result } : { code: action.code });
-        await Promise.resolve();
-      });
-      return;
-    }
-  }
-}
-
-/** The sheet shows what the step's state means to the member. */
-async function expectStep(app: RenderedApp, step: PathStep): Promise<void> {
-  const t = translated(app);
-  const context = step.context as WithdrawContext;
-  const amount = context.form.amount ?? '';
-  const fieldError = context.fieldErrors.amount ?? null;
-  const button = (key: string) => screen.getByRole('button', { name: t(key) });
-  await waitFor(() => {
-    switch (step.value) {
-      case 'editing': {
-        const field = screen.getByLabelText<HTMLInputElement>(t('credit:withdraw.amount.label'));
-        expect(field.value).toBe(amount);
-        const shown = fieldError && amount !== '' ? t(`credit:withdraw.amount.errors.${fieldError}`, limitTexts) : null;
-        if (shown) expectAlert(shown);
-        else if (context.error) expectAlert(t(`common:Common.${context.error.code}`));
-        else expect(field.getAttribute('aria-invalid')).toBeNull();
-        expect(button('credit:withdraw.next').hasAttribute('disabled')).toBe(fieldError !== null);
-        return;
-      }
-      case 'confirming':
-        button('credit:withdraw.confirm.submit');
-        expect(screen.getByText(t('credit:withdraw.receive')).nextSibling?.textContent).toBe(`${money(subtractAmounts(amount, withdrawInput.withdrawFee) ?? '')} CREDIT`);
-        return;
-      case 'submitting':
-        expect(screen.getAllByRole('status').map((element) => element.textContent)).toContain(t('credit:withdraw.submitting.message'));
-        return;
-      case 'interrupted':
-        expect(screen.getAllByRole('status').map((element) => element.textContent)).toContain(t('credit:withdraw.interrupted.message'));
-        button('credit:withdraw.interrupted.retry');
-        return;
-      case 'failed':
-        expectAlert(t(context.error?.code === undefined ? 'common:Common.unknown' : `common:Common.${context.error.code}`));
-        button('credit:withdraw.failed.retry');
-        return;
-      case 'done':
-        expect(screen.getAllByRole('status').map((element) => element.textContent)).toContain(t('credit:withdraw.done.title'));
-        expect(screen.getByText(t('credit:records.status.pending'))).toBeTruthy();
-        return;
-      case 'sessionEnded':
-        // The API client turned 1002 into server.tokenExpired: the member area goes to sign-in, sheet and all.
-        expect(app.router.state.location.pathname).toBe('/login');
-        return;
-      default:
-        throw new Error(`no expectation for ${JSON.stringify(step.value)}`);
-    }
-  });
-}
-
-async function replay(path: ModelPath): Promise<void> {
-  const actions = mapPath(withdrawModel, path, mapWithdrawStep);
-  if ('reason' in actions) throw new Error(`not drivable: ${actions.reason}`);
-  const app = await renderApp({
-    path: '/me?sheet=withdraw',
-    stored: signedIn,
-    api: (api) => {
-      api.answer('meInfo', { code: 0, result: member });
-      api.hold('withdrawCredit');
+await describeMoneyFlowUiPaths({
+  model: withdrawModel,
+  url: '/me?sheet=withdraw',
+  texts: 'credit:withdraw',
+  endpoint: 'withdrawCredit',
+  requestId: withdrawRequestId,
+  stored: signedIn,
+  api: (api) => api.answer('meInfo', { code: 0, result: member }),
+  change: async (app, _field, value) => {
+    const field = amountField(app.i18n.t('credit:withdraw.amount.label'));
+    await app.user.clear(field);
+    if (value !== '') await app.user.type(field, value);
+  },
+  body: (context) => ({ amount: normalizeAmount(context.form.amount ?? '') }),
+  expectEditing: (t, context) => {
+    const amount = context.form.amount ?? '';
+    const fieldError = context.fieldErrors.amount ?? null;
+    const field = amountField(t('credit:withdraw.amount.label'));
+    expect(field.value).toBe(amount);
+    const shown = fieldError && amount !== '' ? t(`credit:withdraw.amount.errors.${fieldError}`, limitTexts) : null;
+    if (shown) expectAlert(shown);
+    else if (context.error) expectAlert(t(`common:Common.${context.error.code}`));
+    else expect(field.getAttribute('aria-invalid')).toBeNull();
+    expect(screen.getByRole('button', { name: t('credit:withdraw.next') }).hasAttribute('disabled')).toBe(fieldError !== null);
+  },
+  expectConfirming: (t, context) => {
+    expect(screen.getByText(t('credit:withdraw.receive')).nextSibling?.textContent).toBe(
+      `${money(subtractAmounts(context.form.amount ?? '', withdrawInput.withdrawFee) ?? '')} CREDIT`,
+    );
+  },
+  expectDone: (t) => {
+    expect(screen.getByText(t('credit:records.status.pending'))).toBeTruthy();
+  },
+  notDrivable: [
+    {
+      key: 'withdraw.submitting|xstate.error.actor.submit|0',
+      reason: 'xstate.error.actor.submit: the API client never rejects: every failure is an answer with a code',
     },
-  });
-  let previous = initialStep(withdrawModel).step;
-  await screen.findByRole('dialog', { name: translated(app)('credit:withdraw.title') });
-  await expectStep(app, previous);
-  for (const [index, step] of path.steps.entries()) {
-    const action = actions[index];
-    if (!action) throw new Error(`no action for step ${index + 1}`);
-    await perform(app, action, previous);
-    await expectStep(app, step);
-    previous = step;
-  }
-  for (const key of await walkPath(withdrawModel, path)) walkedInUi.add(key);
-}
-
-describe('/me?sheet=withdraw: withdraw machine paths through the rendered sheet', () => {
-  it.each(plan.paths.map((path) => [describeUiPath(path), path] as const))('%s', (_, path) => replay(path));
-
-  it(`walks ${plan.planned.size} of the ${plan.transitions.length} withdraw transitions through the sheet`, () => {
-    expect(new Set(walkedInUi)).toEqual(new Set(plan.planned.keys()));
-    expect(plan.notDrivable).toEqual([
-      {
-        key: 'withdraw.submitting|xstate.error.actor.submit|0',
-        reason: 'xstate.error.actor.submit: the API client never rejects: every failure is an answer with a code',
-      },
-    ]);
-  });
+  ],
 });
 
 describe('/me: the withdrawal sheet', () => {
+  beforeEach(() => {
+    vi.spyOn(crypto, 'randomUUID').mockReturnValue(withdrawRequestId as ReturnType<typeof crypto.randomUUID>);
+  });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
   it('checks the amount as it is typed and shows the fee and what arrives', async () => {
     const app = await renderApp({ path: '/me?sheet=withdraw', stored: signedIn, api: (api) => api.answer('meInfo', { code: 0, result: member }) });
     const t = translated(app);
