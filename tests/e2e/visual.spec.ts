@@ -61,6 +61,11 @@ const screens: readonly VisualScreen[] = [
   { name: 'credit-records', path: '/me/credit-records', session: 'member' },
   // The withdrawal sheet open over /me: its open state is in the URL.
   { name: 'withdraw-sheet', path: '/me?sheet=withdraw', session: 'member' },
+  // The WPOS area, and its two sheets open over it.
+  { name: 'wpos', path: '/me/wpos', session: 'member' },
+  { name: 'wpos-profit', path: '/me/wpos/profit', session: 'member' },
+  { name: 'transfer-sheet', path: '/me/wpos?sheet=transfer', session: 'member' },
+  { name: 'exchange-sheet', path: '/me/wpos?sheet=exchange', session: 'member' },
   // A route still waiting for its issue: the translated "on its way" page in the common frame.
   { name: 'upcoming', path: '/buy-list', session: 'member' },
   { name: 'not-found', path: '/no-such-page', session: 'member' },
