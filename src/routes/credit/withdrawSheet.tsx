@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
-import Button from 'antd-mobile/es/components/button';
-import type { ChangeEvent, FormEvent } from 'react';
+import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withdrawMachine } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawInput } from '../../../machines/credit/withdrawMachine';
@@ -12,11 +11,10 @@ import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { selectDappParam, selectMember } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
-import { BottomSheet } from '../../components/BottomSheet';
 import { FormField } from '../../components/FormField';
-import { ListState } from '../../components/ListState';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
+import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
 import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
 import { WithdrawContext } from './withdrawContext';
 
@@ -36,7 +34,6 @@ const titleId = 'withdraw-title';
  * it closes. The parts below read the flow through selectors and keep no copy of it.
  */
 export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetProps) {
-  const { t } = useTranslation(['credit', 'common']);
   const { api, auth, config } = useRootActors();
   const member = useSelector(auth, selectMember);
   const dappParam = useSelector(config, selectDappParam);
@@ -52,21 +49,24 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
       : null;
 
   return (
-    <BottomSheet titleId={titleId} title={t('credit:withdraw.title')} closeLabel={t('credit:withdraw.close')} onClose={onClose}>
-      {input ? (
-        <WithdrawContext.Provider
-          logic={withdrawMachine.provide({
-            actors: { submit: submitWithdrawal(api) },
-            actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
-          })}
-          options={{ input }}
-        >
-          <WithdrawFlow onClose={onClose} onShowRecords={onShowRecords} />
-        </WithdrawContext.Provider>
-      ) : (
-        <ListState state="loading" loadingLabel={t('credit:withdraw.loading')} rows={3} />
-      )}
-    </BottomSheet>
+    <MoneyFlowSheet
+      texts="credit:withdraw"
+      titleId={titleId}
+      onClose={onClose}
+      flow={
+        input ? (
+          <WithdrawContext.Provider
+            logic={withdrawMachine.provide({
+              actors: { submit: submitWithdrawal(api) },
+              actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
+            })}
+            options={{ input }}
+          >
+            <WithdrawFlow onClose={onClose} onShowRecords={onShowRecords} />
+          </WithdrawContext.Provider>
+        ) : null
+      }
+    />
   );
 }
 
@@ -85,11 +85,6 @@ function WithdrawFlow({ onClose, onShowRecords }: WithdrawSheetProps) {
       next={{ label: t('credit:withdraw.done.records'), onClick: onShowRecords }}
     />
   );
-}
-
-function useLocale(): string {
-  const { i18n } = useTranslation();
-  return i18n.resolvedLanguage ?? 'zh';
 }
 
 /**
@@ -116,13 +111,8 @@ function AmountForm() {
       ? t(`common:${errorKey(serverError)}`)
       : null;
 
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    actor.send({ type: 'user.submit' });
-  };
-
   return (
-    <form onSubmit={submit} noValidate className="form">
+    <MoneyFlowForm actor={actor} canSubmit={canSubmit} nextLabel={t('credit:withdraw.next')}>
       <SummaryList rows={[{ label: t('credit:withdraw.available'), value: <AmountText amount={balance} symbol="CREDIT" locale={locale} /> }]} />
       <FormField
         id="withdraw-amount"
@@ -141,12 +131,7 @@ function AmountForm() {
           { label: t('credit:withdraw.receive'), value: receive === null ? '—' : <AmountText amount={receive} symbol="CREDIT" locale={locale} />, strong: true },
         ]}
       />
-      <div className="form-actions">
-        <Button type="submit" block color="primary" size="large" shape="rounded" disabled={!canSubmit}>
-          {t('credit:withdraw.next')}
-        </Button>
-      </div>
-    </form>
+    </MoneyFlowForm>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
-import Button from 'antd-mobile/es/components/button';
-import type { ChangeEvent, FormEvent } from 'react';
+import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { exchangeMachine, type ExchangeFrom, type ExchangeInput, type ExchangeResult } from '../../../machines/exchange/exchangeMachine';
 import {
@@ -19,12 +18,11 @@ import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { selectDappParam, selectMember } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
-import { BottomSheet } from '../../components/BottomSheet';
 import { FilterChips } from '../../components/FilterChips';
 import { FormField } from '../../components/FormField';
-import { ListState } from '../../components/ListState';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
+import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
 import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
 import { ExchangeContext } from './flowContexts';
 
@@ -40,7 +38,6 @@ const directions: readonly ExchangeFrom[] = ['WPOS', 'CREDIT'];
  * with dappParam's rate and both balances as input.
  */
 export default function ExchangeSheet({ onClose }: FlowSheetProps) {
-  const { t } = useTranslation(['wpos', 'common']);
   const { api, auth, config } = useRootActors();
   const member = useSelector(auth, selectMember);
   const dappParam = useSelector(config, selectDappParam);
@@ -48,32 +45,30 @@ export default function ExchangeSheet({ onClose }: FlowSheetProps) {
     member && dappParam ? { rate: dappParam.exchangeRate, wposBalance: member.wposBalance, creditBalance: member.creditBalance } : null;
 
   return (
-    <BottomSheet titleId={titleId} title={t('wpos:exchange.title')} closeLabel={t('wpos:exchange.close')} onClose={onClose}>
-      {input ? (
-        <ExchangeContext.Provider
-          logic={exchangeMachine.provide({
-            actors: { submit: submitExchange(api) },
-            actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
-          })}
-          options={{ input }}
-        >
-          <ExchangeFlow onClose={onClose} />
-        </ExchangeContext.Provider>
-      ) : (
-        <ListState state="loading" loadingLabel={t('wpos:exchange.loading')} rows={3} />
-      )}
-    </BottomSheet>
+    <MoneyFlowSheet
+      texts="wpos:exchange"
+      titleId={titleId}
+      onClose={onClose}
+      flow={
+        input ? (
+          <ExchangeContext.Provider
+            logic={exchangeMachine.provide({
+              actors: { submit: submitExchange(api) },
+              actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
+            })}
+            options={{ input }}
+          >
+            <ExchangeFlow onClose={onClose} />
+          </ExchangeContext.Provider>
+        ) : null
+      }
+    />
   );
 }
 
 function ExchangeFlow({ onClose }: FlowSheetProps) {
   const actor = ExchangeContext.useActorRef();
   return <MoneyFlowSteps actor={actor} texts="wpos:exchange" Form={ExchangeForm} Summary={Summary} Receipt={Receipt} onClose={onClose} />;
-}
-
-function useLocale(): string {
-  const { i18n } = useTranslation();
-  return i18n.resolvedLanguage ?? 'zh';
 }
 
 /** Direction and amount; what arrives at the rate shows as the member types. */
@@ -90,13 +85,9 @@ function ExchangeForm() {
   const rate = ExchangeContext.useSelector(selectRate);
   const received = ExchangeContext.useSelector(selectReceived);
   const canSubmit = ExchangeContext.useSelector(selectCanSubmit);
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    actor.send({ type: 'user.submit' });
-  };
 
   return (
-    <form onSubmit={submit} noValidate className="form">
+    <MoneyFlowForm actor={actor} canSubmit={canSubmit} nextLabel={t('wpos:exchange.next')}>
       <FilterChips
         label={t('wpos:exchange.direction.label')}
         options={directions.map((value) => ({ value, label: t(`wpos:exchange.direction.${value}`) }))}
@@ -134,12 +125,7 @@ function ExchangeForm() {
           },
         ]}
       />
-      <div className="form-actions">
-        <Button type="submit" block color="primary" size="large" shape="rounded" disabled={!canSubmit}>
-          {t('wpos:exchange.next')}
-        </Button>
-      </div>
-    </form>
+    </MoneyFlowForm>
   );
 }
 

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
-import Button from 'antd-mobile/es/components/button';
-import type { ChangeEvent, FormEvent } from 'react';
+import type { ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiCode } from '../../../api-schema/codes';
 import { selectResource, selectResourceError, selectResourceView } from '../../../machines/resource/resourceSelectors';
@@ -24,12 +23,12 @@ import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { selectDappParam, selectMember } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
-import { BottomSheet } from '../../components/BottomSheet';
 import { FormField } from '../../components/FormField';
 import { ListState } from '../../components/ListState';
 import { ShortAddress } from '../../components/ShortAddress';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
+import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
 import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
 import { useResource } from '../shared/useResource';
 import { TransferContext } from './flowContexts';
@@ -59,40 +58,41 @@ export default function TransferSheet({ onClose }: FlowSheetProps) {
     member && dappParam && list ? { ownAddress: member.address, recipients: list, minTransfer: dappParam.minTransfer, balance: member.wposBalance } : null;
 
   return (
-    <BottomSheet titleId={titleId} title={t('wpos:transfer.title')} closeLabel={t('wpos:transfer.close')} onClose={onClose}>
-      {view === 'failed' || view === 'notFound' ? (
-        <ListState
-          state="error"
-          title={t('wpos:transfer.loadFailed')}
-          description={error ? t(`common:${errorKey(error)}`) : undefined}
-          retryLabel={t('common:actions.retry')}
-          onRetry={() => recipients.send({ type: 'user.retry' })}
-        />
-      ) : input ? (
-        <TransferContext.Provider
-          logic={transferMachine.provide({
-            actors: { submit: submitTransfer(api) },
-            actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
-          })}
-          options={{ input }}
-        >
-          <TransferFlow onClose={onClose} />
-        </TransferContext.Provider>
-      ) : (
-        <ListState state="loading" loadingLabel={t('wpos:transfer.loading')} rows={3} />
-      )}
-    </BottomSheet>
+    <MoneyFlowSheet
+      texts="wpos:transfer"
+      titleId={titleId}
+      onClose={onClose}
+      failure={
+        view === 'failed' || view === 'notFound' ? (
+          <ListState
+            state="error"
+            title={t('wpos:transfer.loadFailed')}
+            description={error ? t(`common:${errorKey(error)}`) : undefined}
+            retryLabel={t('common:actions.retry')}
+            onRetry={() => recipients.send({ type: 'user.retry' })}
+          />
+        ) : undefined
+      }
+      flow={
+        input ? (
+          <TransferContext.Provider
+            logic={transferMachine.provide({
+              actors: { submit: submitTransfer(api) },
+              actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
+            })}
+            options={{ input }}
+          >
+            <TransferFlow onClose={onClose} />
+          </TransferContext.Provider>
+        ) : null
+      }
+    />
   );
 }
 
 function TransferFlow({ onClose }: FlowSheetProps) {
   const actor = TransferContext.useActorRef();
   return <MoneyFlowSteps actor={actor} texts="wpos:transfer" Form={TransferForm} Summary={Summary} Receipt={Receipt} onClose={onClose} />;
-}
-
-function useLocale(): string {
-  const { i18n } = useTranslation();
-  return i18n.resolvedLanguage ?? 'zh';
 }
 
 /** Recipient (picked from the team or pasted) and amount, each checked as typed. */
@@ -115,13 +115,9 @@ function TransferForm() {
   const aboutRecipient = serverError?.code === ApiCode.recipientInvalid;
   const change = (field: 'toAddress' | 'amount') => (event: ChangeEvent<HTMLInputElement>) =>
     actor.send({ type: 'field.change', field, value: event.target.value.trim() });
-  const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    actor.send({ type: 'user.submit' });
-  };
 
   return (
-    <form onSubmit={submit} noValidate className="form">
+    <MoneyFlowForm actor={actor} canSubmit={canSubmit} nextLabel={t('wpos:transfer.next')}>
       <SummaryList rows={[{ label: t('wpos:transfer.available'), value: <AmountText amount={input.balance} symbol="WPOS" locale={locale} /> }]} />
       <FormField
         id="transfer-recipient"
@@ -169,12 +165,7 @@ function TransferForm() {
           },
         ]}
       />
-      <div className="form-actions">
-        <Button type="submit" block color="primary" size="large" shape="rounded" disabled={!canSubmit}>
-          {t('wpos:transfer.next')}
-        </Button>
-      </div>
-    </form>
+    </MoneyFlowForm>
   );
 }
 
