@@ -10,24 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { setupJourneys, signInThroughInvite } from './support/journey';
+import { e2eAdminToken, operator, type Envelope } from './support/operator';
 import { anvilKeys } from './wallet/keys';
 
-const adminToken = 'e2e-admin-token-0123456789abcdef0123456789';
-const e2e = setupJourneys({ adminToken });
-
-interface Envelope<T> {
-  code: number;
-  result?: T;
-}
-
-async function admin<T>(path: string, body: unknown): Promise<Envelope<T>> {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': adminToken },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as Envelope<T>;
-}
+const e2e = setupJourneys({ adminToken: e2eAdminToken });
+const admin = <T,>(path: string, body: unknown) => operator<T>(e2e, path, body);
 
 /** The credit balance /me shows, e.g. "100.00 CREDIT". */
 async function creditOnMe(page: Page): Promise<string | null> {
