@@ -33,6 +33,7 @@ import type { RateLimitRule } from './routes/endpoint';
 import { memberRoutes } from './routes/member';
 import { moneyRoutes } from './routes/money';
 import { wposRoutes } from './routes/wpos';
+import { startPayoutTimer } from './ledger/sharePools';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -79,6 +80,11 @@ export interface BuildAppOptions {
   adminToken?: string | undefined;
   /** Batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. */
   batchesInFlight?: number;
+  /**
+   * Run the share pools' payout at each 00:00 UTC (server/ledger/sharePools.ts). Off by default, so a test that
+   * crosses midnight sees no payout it did not ask for; main.ts turns it on.
+   */
+  payoutTimer?: boolean;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -149,6 +155,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For
   // with trustProxy). The store is in memory, so each instance counts its own clients; behind a load balancer
   // the effective limit is per instance, which ADR 0007 explains is enough.
+  if (options.payoutTimer) {
+    const stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
+    app.addHook('onClose', async () => stopPayoutTimer());
+  }
+
   await installCompression(app);
   await app.register(rateLimit, { global: false, errorResponseBuilder: () => new TooManyRequestsError() });
   installAccessControl(app, deps);

@@ -9,3 +9,15 @@ export type Clock = () => Date;
  * const now = systemClock();
  */
 export const systemClock: Clock = () => new Date();
+
+/**
+ * The UTC day of an instant (the ledger's days: the withdrawal cap's, the share pools').
+ *
+ * @param now - an instant
+ * @returns YYYY-MM-DD
+ * @example
+ * utcDay(new Date('2026-11-25T23:59:59Z')); // '2026-11-25'
+ */
+export function utcDay(now: Date): string {
+  return now.toISOString().slice(0, 10);
+}

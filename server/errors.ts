@@ -38,6 +38,8 @@ export const InsufficientBalanceError = defineApiError('MD_INSUFFICIENT_BALANCE'
 export const AmountOutOfLimitsError = defineApiError('MD_AMOUNT_OUT_OF_LIMITS', ApiCode.amountOutOfLimits, 'Amount outside the limits');
 /** 3003: the request id was used before with another body. */
 export const RequestIdReusedError = defineApiError('MD_REQUEST_ID_REUSED', ApiCode.requestIdReused, 'Request id reused with a different body');
+/** 3004: the recipient is the caller itself, an upline or a stranger (not in getRentValidBindMemberAddress). */
+export const RecipientInvalidError = defineApiError('MD_RECIPIENT_INVALID', ApiCode.recipientInvalid, 'Recipient not in your team');
 /** 3005: the first request with this request id is still running. */
 export const RequestInProgressError = defineApiError('MD_REQUEST_IN_PROGRESS', ApiCode.requestInProgress, 'A request with this request id is still being processed');
 /** 3006: the withdrawal was already decided the other way. */

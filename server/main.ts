@@ -31,6 +31,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
     logger: { level: env.LOG_LEVEL },
     adminToken: env.ADMIN_TOKEN,
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
+    payoutTimer: true,
   });
 
   let stopping = false;

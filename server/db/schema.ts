@@ -253,6 +253,40 @@ export const ledgerLimits = pgTable(
 );
 
 /**
+ * Share pools (API.md "WPOS"): each pays its daily amount (`total_amount`, WPOS minor units) at 00:00 UTC to the
+ * members holding at least `min_holding`, pro rata to their balances. Seeded; nothing in the app edits them.
+ */
+export const sharePools = pgTable(
+  'share_pools',
+  {
+    id: integer('id').primaryKey(),
+    name: text('name').notNull().unique(),
+    totalAmount: bigint('total_amount', { mode: 'bigint' }).notNull(),
+    minHolding: bigint('min_holding', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [check('share_pools_amounts', sql`${t.totalAmount} > 0 AND ${t.minHolding} >= 0`)],
+);
+
+/**
+ * One row per pool and UTC day that paid: the business row of a payout, written by the ledger engine with its
+ * transfers, so a day pays at most once even after its at-most-once outcome has been swept (the key refuses a
+ * second row, and the payout reads this first).
+ */
+export const sharePoolPayouts = pgTable(
+  'share_pool_payouts',
+  {
+    poolId: integer('pool_id')
+      .notNull()
+      .references(() => sharePools.id),
+    day: date('day', { mode: 'string' }).notNull(),
+    paid: bigint('paid', { mode: 'bigint' }).notNull(),
+    holders: integer('holders').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.poolId, t.day] }), check('share_pool_payouts_paid', sql`${t.paid} > 0 AND ${t.holders} > 0`)],
+);
+
+/**
  * Transfers: every movement of money, from one account to another of the same asset, a positive amount, never
  * changed afterwards (TigerBeetle's transfer, pgledger's pgledger_transfers). `type` is the record type a member
  * sees (withdraw, reward, ...) or an internal one (fee) for transfers between system accounts.

@@ -98,6 +98,10 @@ BEGIN
     INSERT INTO withdrawals OVERRIDING SYSTEM VALUE
     SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::withdrawals, it.record_row || jsonb_build_object('id', it.record_id)) r
     WHERE it.record_table = 'withdrawals'
+  ), share_pool_payout_row AS (
+    INSERT INTO share_pool_payouts
+    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::share_pool_payouts, it.record_row) r
+    WHERE it.record_table = 'share_pool_payouts'
   ), leg AS MATERIALIZED (
     -- Transfer ids drawn in request and leg order (the sorted subquery is projected in its order).
     SELECT o.*, nextval('ledger_transfers_id_seq') AS transfer_id FROM (

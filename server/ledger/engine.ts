@@ -48,7 +48,7 @@ export interface Limit {
 }
 
 /** The business tables the engine writes (engine.sql's ledger_apply has one INSERT for each). */
-export type RecordTable = 'withdrawals';
+export type RecordTable = 'withdrawals' | 'share_pool_payouts';
 
 /** A money request as data. */
 export interface LedgerRequest {

@@ -16,6 +16,7 @@ const recordRow = z.object({
   amount: bigintText,
   balanceAfter: bigintText,
   status: z.enum(['pending', 'done', 'failed']),
+  counterparty: z.string().nullable(),
   createdAt: z.coerce.date(),
 });
 
@@ -42,6 +43,8 @@ export interface WposRecord {
   type: WposRecordType;
   amount: string;
   balanceAfter: string;
+  /** A transfer's other member: the recipient on the sender's record, the sender on the recipient's. */
+  counterparty?: string;
   createdAt: string;
 }
 
@@ -73,7 +76,10 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
   const rows = await queryRows(
     db,
     sql`SELECT e.id, t.type, e.amount, e.current_balance AS "balanceAfter",
-          CASE WHEN t.type = 'withdraw' AND e.amount < 0 THEN w.status ELSE 'done' END AS status, e.created_at AS "createdAt"
+          CASE WHEN t.type = 'withdraw' AND e.amount < 0 THEN w.status ELSE 'done' END AS status,
+          CASE WHEN t.type = 'transfer' THEN (SELECT m.address FROM ledger_accounts oa JOIN members m ON m.id = oa.member_id
+            WHERE oa.id = CASE WHEN e.amount < 0 THEN t.credit_account_id ELSE t.debit_account_id END) END AS counterparty,
+          e.created_at AS "createdAt"
         FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id LEFT JOIN withdrawals w ON w.id = t.withdrawal_id
         WHERE ${where}
         ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${(page - 1) * pageSize}::int`,
@@ -131,8 +137,55 @@ export async function listWposRecords(db: Db, query: RecordQuery & { type?: Wpos
       type: typeIn(WPOS_TYPES, row.type),
       amount: formatMinor(row.amount),
       balanceAfter: formatMinor(row.balanceAfter),
+      ...(row.counterparty ? { counterparty: row.counterparty } : {}),
       createdAt: row.createdAt.toISOString(),
     })),
+  };
+}
+
+const profitRow = z.object({ id: bigintText, amount: bigintText, source: z.string().nullable(), createdAt: z.coerce.date() });
+const profitTotalsRow = z.object({ total: z.number().int(), totalProfit: bigintText, todayProfit: bigintText });
+
+export interface ProfitPage extends RecordPage<{ id: string; amount: string; source: string; createdAt: string }> {
+  totalProfit: string;
+  todayProfit: string;
+}
+
+/**
+ * wposProfit: a page of the member's share-pool payouts, newest first, each with its pool's name, and the totals
+ * of all of them and of the current UTC day.
+ *
+ * @param db - database handle
+ * @param query - member, page, page size, and the current time (for "today")
+ * @returns the page with the totals
+ * @example
+ * const page = await listWposProfit(db, { memberId, page: 1, pageSize: 20, now });
+ */
+export async function listWposProfit(db: Db, query: RecordQuery & { now: Date }): Promise<ProfitPage> {
+  const { memberId, page, pageSize, now } = query;
+  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'WPOS') AND t.type = 'distribution'`;
+  const [totals] = await queryRows(
+    db,
+    sql`SELECT count(*)::int AS total, coalesce(sum(e.amount), 0) AS "totalProfit",
+          coalesce(sum(e.amount) FILTER (WHERE e.created_at >= ${dayStart}::timestamptz), 0) AS "todayProfit"
+        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}`,
+    profitTotalsRow,
+  );
+  const rows = await queryRows(
+    db,
+    sql`SELECT e.id, e.amount, t.memo AS source, e.created_at AS "createdAt"
+        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}
+        ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${(page - 1) * pageSize}::int`,
+    profitRow,
+  );
+  return {
+    list: rows.map((row) => ({ id: row.id.toString(), amount: formatMinor(row.amount), source: row.source ?? '', createdAt: row.createdAt.toISOString() })),
+    total: totals?.total ?? 0,
+    page,
+    pageSize,
+    totalProfit: formatMinor(totals?.totalProfit ?? 0n),
+    todayProfit: formatMinor(totals?.todayProfit ?? 0n),
   };
 }
 

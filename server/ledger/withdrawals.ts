@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
 import { endpoints } from '../../api-schema/endpoints';
+import { utcDay } from '../clock';
 import { getAppConfig, type AppConfig } from '../config/appConfig';
 import { queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, NotFoundError } from '../errors';
@@ -34,11 +35,6 @@ export interface WithdrawalRequest {
   amount: bigint;
   requestId: string;
   now: Date;
-}
-
-/** The UTC day of an instant, as YYYY-MM-DD. */
-function utcDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
 }
 
 /**

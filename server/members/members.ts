@@ -3,7 +3,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { MeInfo } from '../../api-schema/member';
-import { queryRows, type Db } from '../db/client';
+import { getAddress, isAddress } from 'viem';
+import { queryRows, rowsOf, type Db } from '../db/client';
+import { InvalidParametersError } from '../errors';
+import { namedStatement } from '../ledger/statements';
 import { ledgerAccounts, members } from '../db/schema';
 import { formatMinor } from '../../api-schema/amount';
 
@@ -110,4 +113,44 @@ export async function listDownlineAddresses(db: Db, memberId: number): Promise<s
     z.object({ address: z.string() }),
   );
   return rows.map((row) => row.address);
+}
+
+/**
+ * An address as the server keeps it (EIP-55). Any case is accepted when all lower or all upper; a mixed-case address
+ * with a wrong checksum is a typo, refused as 1001 naming the field.
+ *
+ * @param address - 0x and 40 hex digits (the contract's address schema let it through)
+ * @param field - the request field, for the error
+ * @returns the checksummed address
+ * @throws InvalidParametersError (1001)
+ * @example
+ * checksummedAddress('0x8ba1f109551bd432803012645ac136ddd64dba72', 'toAddress'); // '0x8ba1f109551bD432803012645Ac136ddd64DBA72'
+ */
+export function checksummedAddress(address: string, field: string): string {
+  if (!isAddress(address, { strict: true })) throw new InvalidParametersError(field);
+  return getAddress(address);
+}
+
+const recipientStatement = namedStatement(
+  'transfer_recipient',
+  sql`SELECT m.id, EXISTS (SELECT 1 FROM member_tree t WHERE t.member_id = m.id AND t.ancestor_id = ${sql.placeholder('callerId')}::int) AS "inTeam"
+      FROM members m WHERE m.address = ${sql.placeholder('address')}::text`,
+);
+const recipientRow = z.object({ id: z.number().int(), inTeam: z.boolean() });
+
+/**
+ * Who a transfer would pay: the member of the address and whether the caller may pay it (API.md: only the members
+ * of getRentValidBindMemberAddress, the caller's downline; never itself, an upline or a stranger). One lookup in
+ * the member tree's closure table.
+ *
+ * @param db - database handle
+ * @param callerId - the sender
+ * @param address - the recipient's EIP-55 address
+ * @returns the recipient's member id (undefined for a stranger) and whether it is in the caller's team
+ * @example
+ * const { memberId, allowed } = await transferRecipient(db, auth.memberId, toAddress);
+ */
+export async function transferRecipient(db: Db, callerId: number, address: string): Promise<{ memberId: number | undefined; allowed: boolean }> {
+  const [row] = rowsOf(await recipientStatement(db).execute({ callerId, address }), recipientRow);
+  return { memberId: row?.id, allowed: row?.inTeam ?? false };
 }

@@ -4,23 +4,19 @@
  * members' money calls (server/ledger/idempotency.ts), scoped to the operator.
  */
 import type { FastifyPluginAsync } from 'fastify';
-import { getAddress, isAddress } from 'viem';
 import { endpoints } from '../../api-schema/endpoints';
-import { InvalidParametersError, NotFoundError } from '../errors';
+import { InvalidParametersError } from '../errors';
+import { checksummedAddress } from '../members/members';
 import { systemAccountId } from '../ledger/accounts';
 import { answerOf } from '../ledger/idempotency';
 import { ApiCode } from '../../api-schema/codes';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../ledger/queries';
 import { decideWithdrawal } from '../ledger/withdrawals';
+import { distribute } from '../ledger/sharePools';
+import { utcDay } from '../clock';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
-
-/** EIP-55 form of an address; a mixed-case address with a wrong checksum is a typo (1001). */
-function checksummed(address: string): string {
-  if (!isAddress(address, { strict: true })) throw new InvalidParametersError('address');
-  return getAddress(address);
-}
 
 /**
  * The operator routes.
@@ -34,7 +30,7 @@ function checksummed(address: string): string {
 export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
     adminGrant: async ({ body }) => {
-      const address = checksummed(body.address);
+      const address = checksummedAddress(body.address, 'address');
       const amount = toMinor(body.amount);
       const now = deps.now();
       const memberId = await memberIdByAddress(deps.db, address);
@@ -66,9 +62,13 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       return { assets: { CREDIT: totals('CREDIT'), WPOS: totals('WPOS') }, negativeAccounts };
     },
 
-    // The share pools come with the WPOS issue; until then there is nothing to distribute.
-    adminDistribute: async () => {
-      throw new NotFoundError();
+    adminDistribute: async ({ body }) => {
+      const now = deps.now();
+      const day = body?.day ?? utcDay(now);
+      // ISO dates compare as text; a day still to come has no balances to pay on.
+      if (day > utcDay(now)) throw new InvalidParametersError('day');
+      const run = await distribute(deps.db, day, now);
+      return { pools: run.pools, paid: formatMinor(run.paid) };
     },
   });
 };

@@ -254,3 +254,18 @@ export const SEED_TEAM: SeedTeamMember[] = [
   { address: '0x283e9A3d5DB69c307781948B6d6301B19543e94B', inviteCode: 'DEMOTM05', recommenderCode: 'DEMOTM02', createdAt: new Date('2026-03-15T08:00:00.000Z') },
   { address: '0x05aFf3EB4641343B9f7f6fBf98Be84847E6b6e0C', inviteCode: 'DEMOTM06', recommenderCode: 'DEMOTM03', createdAt: new Date('2026-04-01T08:00:00.000Z') },
 ];
+
+/** A seeded share pool (API.md "WPOS"): its daily amount and minimum holding in WPOS, as decimal strings. */
+export interface SeedSharePool {
+  id: number;
+  name: string;
+  totalAmount: string;
+  minHolding: string;
+}
+
+/** Three tiers; the lowest asks at most 1 WPOS, so a new member's first WPOS already earns a share. */
+export const SEED_SHARE_POOLS: SeedSharePool[] = [
+  { id: 1, name: 'Starter', totalAmount: '100', minHolding: '1' },
+  { id: 2, name: 'Silver', totalAmount: '500', minHolding: '100' },
+  { id: 3, name: 'Gold', totalAmount: '2000', minHolding: '1000' },
+];

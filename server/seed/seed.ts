@@ -1,16 +1,16 @@
 /**
- * Seeds a fresh database: app config, notices, the about page, the root inviter, the ledger's system accounts, bots
- * and (for npm start) a small downline under the inviter. Every insert is ON CONFLICT
+ * Seeds a fresh database: app config, notices, the about page, the root inviter, the ledger's system accounts, bots,
+ * the share pools and (for npm start) a small downline under the inviter. Every insert is ON CONFLICT
  * DO NOTHING, so running it again (each start does) changes nothing and never overwrites edited rows; a lock
  * keeps two instances starting together from interleaving.
  */
 import type { Db } from '../db/client';
 import { lockTransaction } from '../db/client';
-import { about, appConfig, bots, members, notices } from '../db/schema';
+import { about, appConfig, bots, members, notices, sharePools } from '../db/schema';
 import { ensureSystemAccounts } from '../ledger/accounts';
 import { toMinor } from '../../api-schema/amount';
 import { bindRecommender } from '../members/tree';
-import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_INVITER, SEED_NOTICES, SEED_TEAM } from './content';
+import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_INVITER, SEED_NOTICES, SEED_SHARE_POOLS, SEED_TEAM } from './content';
 
 const SEED_LOCK = 4_361_000_003;
 
@@ -56,6 +56,10 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
     await tx
       .insert(bots)
       .values(SEED_BOTS.map((bot) => ({ ...bot, profitRate: parseSignedRate(bot.profitRate) })))
+      .onConflictDoNothing();
+    await tx
+      .insert(sharePools)
+      .values(SEED_SHARE_POOLS.map((pool) => ({ ...pool, totalAmount: toMinor(pool.totalAmount), minHolding: toMinor(pool.minHolding) })))
       .onConflictDoNothing();
     if (options.demoTeam) await seedTeam(tx);
   });

@@ -385,7 +385,10 @@ describeWithDatabases('ledger', (ctx) => {
       ApiCode.invalidParameters,
       'address',
     );
-    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: {} }), ApiCode.notFound);
+    expectRefused(
+      await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders('wrong-admin-token-0123456789abcdef0123'), payload: {} })),
+      ApiCode.notSignedIn,
+    );
   });
 
   it('has no operator API without ADMIN_TOKEN (4004), and refuses a short one', async () => {

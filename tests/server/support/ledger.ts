@@ -195,6 +195,16 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     z.object({ memberId: z.number(), total: big.nullable(), summed: big.nullable() }),
   );
   expect(days).toEqual([]);
+  // Every share-pool payout is one business row per pool and day, and its transfers are exactly what the row says.
+  const payouts = await queryRows(
+    db,
+    sql`SELECT (SELECT coalesce(sum(paid), 0) FROM share_pool_payouts) AS recorded,
+          (SELECT coalesce(sum(holders), 0) FROM share_pool_payouts)::int AS holders,
+          (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE type = 'distribution') AS moved,
+          (SELECT count(*) FROM ledger_transfers WHERE type = 'distribution')::int AS transfers`,
+    z.object({ recorded: big, holders: z.number(), moved: big, transfers: z.number() }),
+  );
+  expect(payouts.map((row) => [row.moved, row.transfers])).toEqual(payouts.map((row) => [row.recorded, row.holders]));
 }
 
 /** Runs `act` and asserts that no ledger, withdrawal or idempotency row changed. */

@@ -1,0 +1,267 @@
+/**
+ * The WPOS area through the HTTP API on every database target: transfers to the team, the flash exchange, the share
+ * pools and their payout (distribute, the rule's rounding, at most once per pool and day, a crash half-way, the
+ * timer at 00:00 UTC), the profit and the records; bad input refused with its code and no money moved, the books
+ * checked after each step.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { expect, it } from 'vitest';
+import { z } from 'zod';
+import { formatMinor, toMinor } from '../../api-schema/amount';
+import { ApiCode } from '../../api-schema/codes';
+import { queryRows } from '../../server/db/client';
+import { startPayoutTimer } from '../../server/ledger/sharePools';
+import { expectRefused } from './support/assertions';
+import { describeWithDatabases } from './support/harness';
+import { adminHeaders, expectBooksBalanced, expectNoMoneyMoved, grant, TEST_ADMIN_TOKEN } from './support/ledger';
+import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+
+interface WposRecordItem {
+  id: string;
+  type: string;
+  amount: string;
+  balanceAfter: string;
+  counterparty?: string;
+}
+
+describeWithDatabases('wpos', (ctx) => {
+  /** Alice under the seeded inviter, Bob under Alice, Carol beside Alice (a stranger to her team). */
+  async function setup(): Promise<{ app: FastifyInstance; alice: string; bob: string; carol: string }> {
+    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const now = ctx.clock.now();
+    const alice = await signInBound(app, accounts.alice, now);
+    const me = envelope<{ inviteCode: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(alice) }));
+    const bob = await signInBound(app, accounts.bob, now, me.result?.inviteCode);
+    const carol = await signInBound(app, accounts.carol, now);
+    return { app, alice, bob, carol };
+  }
+
+  const post = (app: FastifyInstance, token: string, url: string, payload: Record<string, unknown>) =>
+    app.inject({ method: 'POST', url, headers: authHeaders(token), payload });
+  const get = <T>(app: FastifyInstance, token: string, url: string, query: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers: authHeaders(token), query }).then((response) => envelope<T>(response));
+  const transfer = (app: FastifyInstance, token: string, body: Record<string, unknown>) => post(app, token, '/api/member/transferWpos', body);
+  const exchange = (app: FastifyInstance, token: string, body: Record<string, unknown>) => post(app, token, '/api/member/flashExchange', body);
+  const distribute = (app: FastifyInstance, body: Record<string, unknown> = {}) =>
+    app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: body }).then((response) => envelope<{ pools: number; paid: string }>(response));
+
+  async function grantWpos(app: FastifyInstance, address: string, amount: string): Promise<void> {
+    expect(envelope(await grant(app, { address, asset: 'WPOS', amount, requestId: randomUUID() })).code).toBe(0);
+  }
+
+  async function balances(app: FastifyInstance, token: string): Promise<{ wposBalance: string; creditBalance: string }> {
+    const me = await get<{ wposBalance: string; creditBalance: string }>(app, token, '/api/member/meInfo');
+    return { wposBalance: me.result?.wposBalance ?? '', creditBalance: me.result?.creditBalance ?? '' };
+  }
+
+  const records = (app: FastifyInstance, token: string, query: Record<string, string> = {}) =>
+    get<{ list: WposRecordItem[]; total: number }>(app, token, '/api/member/wposRecord', query);
+
+  it('transfers WPOS to a member of the team, at most once per request id, each side seeing the other', async () => {
+    const { app, alice, bob } = await setup();
+    await grantWpos(app, accounts.alice.address, '100');
+    const recipients = await get<{ list: string[] }>(app, alice, '/api/member/getRentValidBindMemberAddress');
+    expect(recipients.result?.list).toEqual([accounts.bob.address]);
+
+    const requestId = randomUUID();
+    // An all-lowercase address is the same address.
+    const body = { toAddress: accounts.bob.address.toLowerCase(), amount: '10.5', requestId };
+    const first = envelope<{ id: string; amount: string; status: string }>(await transfer(app, alice, body));
+    expect(first).toMatchObject({ code: 0, result: { amount: '10.5', status: 'done' } });
+    expect(envelope(await expectNoMoneyMoved(ctx.db, () => transfer(app, alice, { ...body, amount: '10.500' })))).toEqual(first);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => transfer(app, alice, { ...body, amount: '11' })), ApiCode.requestIdReused);
+
+    expect(await balances(app, alice)).toMatchObject({ wposBalance: '89.5' });
+    expect(await balances(app, bob)).toMatchObject({ wposBalance: '10.5' });
+    expect((await records(app, alice)).result?.list[0]).toMatchObject({ type: 'transfer', amount: '-10.5', balanceAfter: '89.5', counterparty: accounts.bob.address });
+    expect((await records(app, bob)).result?.list).toEqual([
+      expect.objectContaining({ type: 'transfer', amount: '10.5', balanceAfter: '10.5', counterparty: accounts.alice.address }),
+    ]);
+    // Records of other types name no counterparty.
+    expect((await records(app, alice, { type: 'reward' })).result?.list).toEqual([expect.not.objectContaining({ counterparty: expect.anything() })]);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('refuses a transfer to itself, an upline, a stranger or a non-member, a wrong checksum, a bad amount, below the minimum or above the balance, moving nothing', async () => {
+    const { app, alice, bob } = await setup();
+    await grantWpos(app, accounts.alice.address, '20');
+    await grantWpos(app, accounts.bob.address, '5');
+    const refused = async (token: string, body: Record<string, unknown>, code: Parameters<typeof expectRefused>[1], message?: string) =>
+      expectRefused(await expectNoMoneyMoved(ctx.db, () => transfer(app, token, { requestId: randomUUID(), amount: '2', ...body })), code, message);
+
+    await refused(alice, { toAddress: accounts.alice.address }, ApiCode.recipientInvalid);
+    await refused(bob, { toAddress: accounts.alice.address }, ApiCode.recipientInvalid);
+    await refused(alice, { toAddress: accounts.carol.address }, ApiCode.recipientInvalid);
+    await refused(alice, { toAddress: accounts.dave.address }, ApiCode.recipientInvalid);
+    const wrongChecksum = accounts.bob.address.replace(/[a-f]/, (letter) => letter.toUpperCase());
+    await refused(alice, { toAddress: wrongChecksum }, ApiCode.invalidParameters, 'toAddress');
+    await refused(alice, { toAddress: '0x1234' }, ApiCode.invalidParameters);
+    await refused(alice, { toAddress: accounts.bob.address, amount: '1.0000001' }, ApiCode.invalidParameters, 'amount');
+    await refused(alice, { toAddress: accounts.bob.address, amount: '0.5' }, ApiCode.amountOutOfLimits);
+    await refused(alice, { toAddress: accounts.bob.address, amount: '20.000001' }, ApiCode.insufficientBalance);
+    // A refusal is the request id's answer too: the same id and body gets it again.
+    const requestId = randomUUID();
+    await refused(alice, { toAddress: accounts.carol.address, requestId }, ApiCode.recipientInvalid);
+    await refused(alice, { toAddress: accounts.carol.address, requestId }, ApiCode.recipientInvalid);
+    expect(await balances(app, alice)).toMatchObject({ wposBalance: '20' });
+  });
+
+  it('exchanges WPOS and credit at the configured rate, rounded down, both legs or neither', async () => {
+    const { app, alice } = await setup();
+    await grantWpos(app, accounts.alice.address, '10');
+    const requestId = randomUUID();
+    const first = envelope(await exchange(app, alice, { from: 'WPOS', amount: '3.000001', requestId }));
+    // 3.000001 × 0.5 = 1.5000005, rounded down to 6 decimals.
+    expect(first).toMatchObject({ code: 0, result: { paid: '3.000001', received: '1.5', rate: '0.5' } });
+    expect(envelope(await expectNoMoneyMoved(ctx.db, () => exchange(app, alice, { from: 'WPOS', amount: '3.000001', requestId })))).toEqual(first);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => exchange(app, alice, { from: 'CREDIT', amount: '3.000001', requestId })), ApiCode.requestIdReused);
+    expect(await balances(app, alice)).toEqual({ wposBalance: '6.999999', creditBalance: '1.5' });
+
+    expect(envelope(await exchange(app, alice, { from: 'CREDIT', amount: '1', requestId: randomUUID() }))).toMatchObject({
+      code: 0,
+      result: { paid: '1', received: '2', rate: '0.5' },
+    });
+    expect(await balances(app, alice)).toEqual({ wposBalance: '8.999999', creditBalance: '0.5' });
+    expect((await records(app, alice, { type: 'exchange' })).result?.list.map((record) => record.amount)).toEqual(['2', '-3.000001']);
+
+    const refused = async (body: Record<string, unknown>, code: Parameters<typeof expectRefused>[1]) =>
+      expectRefused(await expectNoMoneyMoved(ctx.db, () => exchange(app, alice, { requestId: randomUUID(), ...body })), code);
+    await refused({ from: 'WPOS', amount: '0.000001' }, ApiCode.amountOutOfLimits);
+    await refused({ from: 'CREDIT', amount: '0.500001' }, ApiCode.insufficientBalance);
+    await refused({ from: 'WPOS', amount: '9' }, ApiCode.insufficientBalance);
+    await refused({ from: 'BTC', amount: '1' }, ApiCode.invalidParameters);
+    await refused({ from: 'WPOS', amount: '-1' }, ApiCode.invalidParameters);
+  });
+
+  it('lists the seeded pools with the caller share, then pays each pool once per day pro rata, rounded down', async () => {
+    const { app, alice, bob, carol } = await setup();
+    const pools = await get<{ list: { name: string; totalAmount: string; minHolding: string; myShare: string; nextDistributionAt: string }[] }>(
+      app,
+      alice,
+      '/api/member/getSharePools',
+    );
+    expect(pools.result?.list.map((pool) => [pool.name, pool.totalAmount, pool.minHolding, pool.myShare])).toEqual([
+      ['Starter', '100', '1', '0'],
+      ['Silver', '500', '100', '0'],
+      ['Gold', '2000', '1000', '0'],
+    ]);
+    expect(pools.result?.list[0]?.nextDistributionAt).toBe('2026-11-23T00:00:00.000Z');
+
+    // Nobody holds enough: nothing paid, nothing recorded, so a later run the same day may pay.
+    expect(await expectNoMoneyMoved(ctx.db, () => distribute(app))).toEqual({ code: 0, result: { pools: 0, paid: '0' } });
+
+    await grantWpos(app, accounts.alice.address, '150');
+    await grantWpos(app, accounts.bob.address, '50');
+    await grantWpos(app, accounts.carol.address, '0.5');
+    const shares = await get<{ list: { myShare: string }[] }>(app, alice, '/api/member/getSharePools');
+    // Starter: 150/200 of 100; Silver: Alice alone; Gold: nobody.
+    expect(shares.result?.list.map((pool) => pool.myShare)).toEqual(['75', '500', '0']);
+
+    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 2, paid: '600' } });
+    expect(await expectNoMoneyMoved(ctx.db, () => distribute(app, { day: '2026-11-22' }))).toEqual({ code: 0, result: { pools: 0, paid: '0' } });
+    expect(await balances(app, alice)).toMatchObject({ wposBalance: '725' });
+    expect(await balances(app, bob)).toMatchObject({ wposBalance: '75' });
+    expect(await balances(app, carol)).toMatchObject({ wposBalance: '0.5' });
+
+    const profit = await get<{ list: { amount: string; source: string }[]; totalProfit: string; todayProfit: string; total: number }>(
+      app,
+      alice,
+      '/api/member/wposProfit',
+    );
+    expect(profit.result).toMatchObject({ totalProfit: '575', todayProfit: '575', total: 2 });
+    expect(profit.result?.list.map((item) => [item.source, item.amount]).sort()).toEqual([
+      ['Silver', '500'],
+      ['Starter', '75'],
+    ]);
+    expect((await records(app, bob, { type: 'distribution' })).result?.list).toEqual([
+      expect.objectContaining({ type: 'distribution', amount: '25', balanceAfter: '75' }),
+    ]);
+
+    // The next day: today's profit starts again from 0, the total keeps it; a missed past day pays on today's balances.
+    ctx.clock.advance(24 * 60 * 60 * 1000);
+    expect((await get<{ todayProfit: string; totalProfit: string }>(app, alice, '/api/member/wposProfit')).result).toMatchObject({
+      todayProfit: '0',
+      totalProfit: '575',
+    });
+    expect(await distribute(app, { day: '2026-11-21' })).toEqual({ code: 0, result: { pools: 2, paid: '600' } });
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day: '2026-11-24' } })), ApiCode.invalidParameters, 'day');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day: '23.11.2026' } })), ApiCode.invalidParameters);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('rounds each share down and leaves the remainder unpaid', async () => {
+    const { app } = await setup();
+    for (const account of [accounts.alice, accounts.bob, accounts.carol]) await grantWpos(app, account.address, '1');
+    // Starter's 100 in three equal shares of 33.333333; Silver and Gold have no holder.
+    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 1, paid: '99.999999' } });
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('pays a day once when two runs start at the same moment', async () => {
+    const { app } = await setup();
+    const other = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    await grantWpos(app, accounts.alice.address, '1000');
+    await grantWpos(app, accounts.bob.address, '100');
+    const runs = await Promise.all([distribute(app), distribute(other), distribute(app), distribute(other)]);
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0]);
+    // Starter 90.909090 + 9.090909, Silver 454.545454 + 45.454545, Gold 2000 to Alice alone.
+    expect(formatMinor(runs.reduce((sum, run) => sum + toMinor(run.result?.paid ?? '0'), 0n))).toBe('2599.999998');
+    expect(runs.reduce((sum, run) => sum + (run.result?.pools ?? 0), 0)).toBe(3);
+    const payouts = await queryRows(ctx.db, sql`SELECT pool_id AS "poolId", day::text AS day FROM share_pool_payouts ORDER BY pool_id`, z.object({ poolId: z.number(), day: z.string() }));
+    expect(payouts).toEqual([1, 2, 3].map((poolId) => ({ poolId, day: '2026-11-22' })));
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('after a crash half-way through a payout, the rerun pays exactly the members not yet paid', async () => {
+    const { app } = await setup();
+    for (const account of [accounts.alice, accounts.bob, accounts.carol]) await grantWpos(app, account.address, '10');
+    // The database fails on the payout's third member entry, as a process killed mid-write would leave it.
+    await ctx.db.execute(sql.raw(`
+      CREATE FUNCTION crash_on_third_entry() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        PERFORM set_config('test.entries', (coalesce(nullif(current_setting('test.entries', true), ''), '0')::int + 1)::text, true);
+        IF current_setting('test.entries')::int >= 3 THEN RAISE EXCEPTION 'crash half-way'; END IF;
+        RETURN NEW;
+      END $$`));
+    await ctx.db.execute(sql.raw(`CREATE TRIGGER crash_on_third_entry BEFORE INSERT ON ledger_entries FOR EACH ROW EXECUTE FUNCTION crash_on_third_entry()`));
+    try {
+      const crashed = await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: {} }));
+      expect(envelope(crashed).code).toBe(ApiCode.internal);
+    } finally {
+      await ctx.db.execute(sql.raw('DROP TRIGGER crash_on_third_entry ON ledger_entries'));
+      await ctx.db.execute(sql.raw('DROP FUNCTION crash_on_third_entry()'));
+    }
+    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 1, paid: '99.999999' } });
+    const paid = await queryRows(
+      ctx.db,
+      sql`SELECT a.member_id AS "memberId", count(*)::int AS payouts FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+          JOIN ledger_accounts a ON a.id = e.account_id WHERE t.type = 'distribution' GROUP BY 1 ORDER BY 1`,
+      z.object({ memberId: z.number(), payouts: z.number() }),
+    );
+    expect(paid.map((row) => row.payouts)).toEqual([1, 1, 1]);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it("runs the day's payout by itself at 00:00 UTC", async () => {
+    const { app } = await setup();
+    await grantWpos(app, accounts.alice.address, '10');
+    // A clock 150 ms before midnight: the server's timer fires on its own, with no operator call.
+    const offset = new Date('2026-11-22T23:59:59.850Z').getTime() - Date.now();
+    const stop = startPayoutTimer(ctx.db, () => new Date(Date.now() + offset), (error) => {
+      throw error;
+    });
+    try {
+      await expect
+        .poll(async () => queryRows(ctx.db, sql`SELECT day::text AS day, paid::text AS paid FROM share_pool_payouts`, z.object({ day: z.string(), paid: z.string() })), {
+          timeout: 10_000,
+        })
+        .toEqual([{ day: '2026-11-23', paid: '100000000' }]);
+    } finally {
+      stop();
+    }
+    await expectBooksBalanced(ctx.db);
+  });
+});
+
