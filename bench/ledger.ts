@@ -1,13 +1,15 @@
 /**
- * The ledger figure: acknowledged credit withdrawals per second through HTTP (POST withdrawCredit, a new
- * requestId each, from autocannon in a worker thread over a sweep of keep-alive connection counts), against the
- * raw rate of the same work issued directly on the database in the same run (the ledger desk without HTTP); and
- * member-to-member transfers through the same desk (the engine's flow that WPOS's transferWpos will put behind a
- * route). Goals: ≥ 2,000/s on PGlite and ≥ 3,500/s on PostgreSQL for both, and p99 ≤ 50 ms in the PGlite run.
+ * The ledger figures: acknowledged money calls per second through HTTP (autocannon in a worker thread, keep-alive
+ * connections, a new requestId each): credit withdrawals over a sweep of connection counts, then WPOS transfers to
+ * the team and flash exchanges at the connections the withdrawals chose, each against the raw rate of the same
+ * work issued directly on the ledger desk in the same run (no HTTP). Goals: ≥ 2,000/s on PGlite and ≥ 3,500/s on
+ * PostgreSQL for each, and p99 ≤ 50 ms for the PGlite withdrawals. The share-pool payout figure (bench/payout.ts)
+ * runs first, on the same database.
  *
  * Set-up on the bench's own database: the withdrawal limits are raised (daily cap and maximum) so that only the
- * balance could refuse, 20 bound members sign in through HTTP and the operator grants each of them credit through
- * POST /api/admin/grant. Afterwards the books are checked (every asset totals 0, no negative account).
+ * balance could refuse; 10 members sign in through HTTP under the seeded inviter and 10 more each under one of them
+ * (so each of the first may pay its own), and the operator grants every one of them credit and WPOS through POST
+ * /api/admin/grant. Afterwards the books are checked (every asset totals 0, no negative account).
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -16,17 +18,20 @@ import { BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { toMinor } from '../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
 import { getAppConfig, type AppConfig } from '../server/config/appConfig';
-import { createLedgerDesk, type LedgerDesk } from '../server/ledger/engine';
+import { createLedgerDesk, type LedgerRequest } from '../server/ledger/engine';
+import { exchangeRequest } from '../server/ledger/exchange';
 import { memberTransferRequest } from '../server/ledger/memberTransfers';
-import { withdrawCredit } from '../server/ledger/withdrawals';
+import { withdrawalRequest } from '../server/ledger/withdrawals';
 import type { BenchServer } from './appServer';
 import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
 import type { LedgerLoadInput, LedgerLoadResult } from './ledgerClient';
+import { benchPayout } from './payout';
 import { pool } from './net';
 import { atLeast, atMost, detail, emit, ms, percent, rate } from './report';
 import { runTsWorker } from './tsWorker';
 
-const MEMBERS = 20;
+/** Members paying (each with one member below it to pay), and as many below them. */
+const PAIRS = 10;
 /**
  * The loads of each storage, in keep-alive connections (LEDGER_CONNECTIONS="10,64" overrides both). A rate measured
  * with few clients is bound by each request's latency, not by the server: the figure is the best rate of the sweep,
@@ -47,8 +52,8 @@ interface LoadRun {
 }
 
 /** One HTTP load of `connections` keep-alive connections: acknowledged rate, p99 and a note for the figure. */
-async function httpLoad(server: BenchServer, tokens: string[], connections: number, seconds: number): Promise<LoadRun> {
-  const input: LedgerLoadInput = { baseUrl: server.site.baseUrl, tokens, connections, durationMs: seconds * 1000, warmupMs: 1000, amount: AMOUNT };
+async function httpLoad(server: BenchServer, load: Pick<LedgerLoadInput, 'path' | 'calls'>, connections: number, seconds: number): Promise<LoadRun> {
+  const input: LedgerLoadInput = { baseUrl: server.site.baseUrl, ...load, connections, durationMs: seconds * 1000, warmupMs: 1000 };
   const answer = (await runTsWorker(new URL('./ledgerClient.ts', import.meta.url), input, seconds * 1000 + 60_000)) as
     | LedgerLoadResult
     | { ok: false; error: string };
@@ -67,52 +72,80 @@ async function httpLoad(server: BenchServer, tokens: string[], connections: numb
   };
 }
 
-/** Raises the limits and creates MEMBERS members with a large CREDIT balance granted through the operator API. */
-async function prepareMembers(server: BenchServer): Promise<{ tokens: string[]; memberIds: number[] }> {
-  await server.db.execute(
-    sql`UPDATE app_config SET value = value || '{"maxWithdraw": "999999999999", "dailyWithdrawCap": "999999999999"}'::jsonb WHERE id = 1`,
-  );
-  const tokens = await pool(Array.from({ length: MEMBERS }), 5, () => signInBoundMember(server.site, 'DEMO2026'));
-  const memberIds: number[] = [];
-  for (const token of tokens) {
-    const me = await server.app.inject({ method: 'GET', url: '/api/member/meInfo', headers: { authorization: token } });
-    const address = z.object({ result: z.object({ address: z.string() }) }).parse(me.json()).result.address;
+interface BenchMember {
+  token: string;
+  memberId: number;
+  address: string;
+  inviteCode: string;
+}
+
+/** Signs a member in under `inviteCode` and grants it credit and WPOS through the operator API. */
+async function grantedMember(server: BenchServer, inviteCode: string): Promise<BenchMember> {
+  const token = await signInBoundMember(server.site, inviteCode);
+  const me = await server.app.inject({ method: 'GET', url: '/api/member/meInfo', headers: { authorization: token } });
+  const { address, inviteCode: own } = z.object({ result: z.object({ address: z.string(), inviteCode: z.string() }) }).parse(me.json()).result;
+  for (const asset of ['CREDIT', 'WPOS'] as const) {
     const granted = await server.app.inject({
       method: 'POST',
       url: '/api/admin/grant',
       headers: { 'x-admin-token': BENCH_ADMIN_TOKEN },
-      payload: { address, asset: 'CREDIT', amount: '100000000', requestId: randomUUID() },
+      payload: { address, asset, amount: '100000000', requestId: randomUUID() },
     });
     if (z.object({ code: z.number() }).parse(granted.json()).code !== 0) throw new Error(`grant failed: ${granted.body}`);
-    const memberId = await memberIdByAddress(server.db, address);
-    if (memberId === undefined) throw new Error(`no member ${address}`);
-    memberIds.push(memberId);
   }
-  return { tokens, memberIds };
+  const memberId = await memberIdByAddress(server.db, address);
+  if (memberId === undefined) throw new Error(`no member ${address}`);
+  return { token, memberId, address, inviteCode: own };
 }
 
-/**
- * The same work as the route (the ledger desk: its batcher and ledger_post), called directly with
- * `inFlight` calls at a time (the chosen load's connections): the floor of the HTTP figure.
- */
-async function rawRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], inFlight: number, seconds: number): Promise<number> {
-  const amount = toMinor(AMOUNT);
-  return deskRate(server, storage, inFlight, seconds, (desk, turn) =>
-    withdrawCredit(desk, { memberId: memberIds[turn % memberIds.length] ?? 0, amount, requestId: randomUUID(), now: new Date() }),
+/** Raises the limits and creates the paying members under the seeded inviter and one member below each. */
+async function prepareMembers(server: BenchServer): Promise<{ payers: BenchMember[]; payees: BenchMember[] }> {
+  await server.db.execute(
+    sql`UPDATE app_config SET value = value || '{"maxWithdraw": "999999999999", "dailyWithdrawCap": "999999999999"}'::jsonb WHERE id = 1`,
   );
+  const payers = await pool(Array.from({ length: PAIRS }), 5, () => grantedMember(server, 'DEMO2026'));
+  const payees = await pool(payers, 5, (payer) => grantedMember(server, payer.inviteCode));
+  return { payers, payees };
 }
 
-/** Member-to-member transfers through the desk, each member paying the next in turn. */
-async function transferRate(server: BenchServer, storage: 'pglite' | 'postgres', memberIds: number[], inFlight: number, seconds: number): Promise<number> {
+/** A ledger request the desk posts, built from the batch's app config. */
+type DeskWork = (config: AppConfig, turn: number, now: Date) => LedgerRequest;
+
+/** Each flow's HTTP load and the same requests for the raw rate on the desk. */
+function flows(members: { payers: BenchMember[]; payees: BenchMember[] }) {
+  const everyone = [...members.payers, ...members.payees];
   const amount = toMinor(AMOUNT);
-  return deskRate(server, storage, inFlight, seconds, async (desk, turn) => {
-    const now = new Date();
-    const fromMemberId = memberIds[turn % memberIds.length] ?? 0;
-    const toMemberId = memberIds[(turn + 1) % memberIds.length] ?? 0;
-    const request = { endpoint: 'benchTransfer', asset: 'CREDIT', fromMemberId, toMemberId, amount, minimum: 0n, recipientAllowed: true, requestId: randomUUID(), now } as const;
-    const outcome = await desk.post(() => memberTransferRequest(request), now);
-    if (outcome.code !== 0) throw new Error(`transfer refused: ${outcome.code}`);
-  });
+  const at = <T>(items: T[], turn: number): T => items[turn % items.length] as T;
+  return {
+    withdrawals: {
+      load: { path: '/api/member/withdrawCredit', calls: everyone.map((member) => ({ token: member.token, body: { amount: AMOUNT } })) },
+      work: ((config, turn, now) => withdrawalRequest({ memberId: at(everyone, turn).memberId, amount, requestId: randomUUID(), now }, config)) as DeskWork,
+    },
+    transfers: {
+      load: {
+        path: '/api/member/transferWpos',
+        calls: members.payers.map((payer, index) => ({ token: payer.token, body: { toAddress: members.payees[index]?.address, amount: AMOUNT } })),
+      },
+      work: ((config, turn, now) =>
+        memberTransferRequest({
+          endpoint: 'transferWpos',
+          asset: 'WPOS',
+          fromMemberId: at(members.payers, turn).memberId,
+          toMemberId: at(members.payees, turn).memberId,
+          amount,
+          minimum: toMinor(config.minTransfer),
+          recipientAllowed: true,
+          requestId: randomUUID(),
+          now,
+        })) as DeskWork,
+    },
+    exchanges: {
+      // Both directions, so neither balance runs out.
+      load: { path: '/api/member/flashExchange', calls: everyone.map((member, index) => ({ token: member.token, body: { from: index % 2 ? 'WPOS' : 'CREDIT', amount: AMOUNT } })) },
+      work: ((config, turn, now) =>
+        exchangeRequest({ memberId: at(everyone, turn).memberId, from: turn % 2 ? 'WPOS' : 'CREDIT', amount, requestId: randomUUID(), now }, config)) as DeskWork,
+    },
+  };
 }
 
 /** Acknowledged requests per second of `work` with `inFlight` calls at a time through a fresh ledger desk. */
@@ -121,7 +154,7 @@ async function deskRate(
   storage: 'pglite' | 'postgres',
   inFlight: number,
   seconds: number,
-  work: (desk: LedgerDesk<AppConfig>, turn: number) => Promise<unknown>,
+  work: DeskWork,
 ): Promise<number> {
   const desk = createLedgerDesk(server.db, { maxInFlight: BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres'], readContext: getAppConfig });
   let done = 0;
@@ -131,7 +164,10 @@ async function deskRate(
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
       while (performance.now() < until) {
-        await work(desk, turn++);
+        const now = new Date();
+        const mine = turn++;
+        const outcome = await desk.post((config) => work(config, mine, now), now);
+        if (outcome.code !== 0) throw new Error(`raw request refused: ${outcome.code}`);
         done++;
       }
     }),
@@ -150,10 +186,12 @@ async function deskRate(
  * await benchLedger(server, 'pglite', 10);
  */
 export async function benchLedger(server: BenchServer, storage: 'pglite' | 'postgres', seconds: number): Promise<void> {
-  const { tokens, memberIds } = await prepareMembers(server);
+  await benchPayout(server, storage);
+  const members = await prepareMembers(server);
+  const { withdrawals, transfers, exchanges } = flows(members);
   const runs: LoadRun[] = [];
   for (const connections of sweepOverride ?? SWEEPS[storage]) {
-    const run = await httpLoad(server, tokens, connections, seconds);
+    const run = await httpLoad(server, withdrawals.load, connections, seconds);
     detail(`ledger.${storage}.sweep: ${rate(run.rate, 'ack')}; ${run.note}`);
     runs.push(run);
   }
@@ -164,26 +202,23 @@ export async function benchLedger(server: BenchServer, storage: 'pglite' | 'post
       ? (best(runs.filter((run) => run.p99 <= P99_GOAL_MS)) ?? runs.reduce((low, run) => (run.p99 < low.p99 ? run : low)))
       : best(runs);
   if (!chosen) throw new Error('no load run');
-  const raw = await rawRate(server, storage, memberIds, chosen.connections, Math.max(2, seconds / 2));
-  emit({
-    name: `ledger.${storage}.withdrawals`,
-    value: rate(chosen.rate, 'ack'),
-    floor: rate(raw, 'tx'),
-    target: `goal >= ${GOALS[storage]} ack/s`,
-    verdict: atLeast(chosen.rate, GOALS[storage]),
-    note: `${percent(chosen.rate / raw)} of raw; ${chosen.note}; best of ${runs.length} loads`,
-  });
-  const transfers = await transferRate(server, storage, memberIds, chosen.connections, Math.max(2, seconds / 2));
-  emit({
-    name: `ledger.${storage}.transfers`,
-    value: rate(transfers, 'ack'),
-    floor: 'n/a',
-    target: `goal >= ${GOALS[storage]} ack/s`,
-    verdict: atLeast(transfers, GOALS[storage]),
-    note: `member to member through the ledger desk (no route until WPOS's transferWpos), ${chosen.connections} in flight`,
-  });
+  const rawSeconds = Math.max(2, seconds / 2);
+  const figure = async (name: string, run: LoadRun, work: DeskWork, note: string) => {
+    const raw = await deskRate(server, storage, chosen.connections, rawSeconds, work);
+    emit({
+      name: `ledger.${storage}.${name}`,
+      value: rate(run.rate, 'ack'),
+      floor: rate(raw, 'tx'),
+      target: `goal >= ${GOALS[storage]} ack/s`,
+      verdict: atLeast(run.rate, GOALS[storage]),
+      note: `${percent(run.rate / raw)} of raw; ${run.note}${note}`,
+    });
+  };
+  await figure('withdrawals', chosen, withdrawals.work, `; best of ${runs.length} loads`);
+  await figure('transfers', await httpLoad(server, transfers.load, chosen.connections, seconds), transfers.work, '; WPOS to the member below');
+  await figure('exchanges', await httpLoad(server, exchanges.load, chosen.connections, seconds), exchanges.work, '; both directions in turn');
   if (storage === 'pglite') {
-    emit({ name: 'ledger.pglite.p99', value: ms(chosen.p99), floor: 'n/a', target: `budget <= ${P99_GOAL_MS} ms`, verdict: atMost(chosen.p99, P99_GOAL_MS), note: `at ${rate(chosen.rate, 'ack')}, ${chosen.connections} connections` });
+    emit({ name: 'ledger.pglite.p99', value: ms(chosen.p99), floor: 'n/a', target: `budget <= ${P99_GOAL_MS} ms`, verdict: atMost(chosen.p99, P99_GOAL_MS), note: `withdrawals at ${rate(chosen.rate, 'ack')}, ${chosen.connections} connections` });
   }
   const summary = await ledgerSummary(server.db);
   detail(

@@ -1,8 +1,9 @@
 /**
- * Load worker of the ledger figure (a worker thread, so the client's CPU is not charged to the server's thread):
- * autocannon with `connections` keep-alive connections POSTs withdrawCredit back to back, a new requestId every
- * time and the member tokens in turn, first for a warm-up and then for the measured run; answers the envelope
- * code of every measured request and autocannon's latency percentiles.
+ * Load worker of the ledger figures (a worker thread, so the client's CPU is not charged to the server's thread):
+ * autocannon with `connections` keep-alive connections POSTs one money call back to back (withdrawCredit,
+ * transferWpos or flashExchange), the given calls in turn with a new requestId every time, first for a warm-up and
+ * then for the measured run; answers the envelope code of every measured request and autocannon's latency
+ * percentiles.
  *
  * autocannon rather than node:http: on two cores the client shares the machine with the server and PostgreSQL, and
  * node:http's client cost about 0.26 ms of CPU per request (half a core at 2,000/s), which the server's rate paid.
@@ -15,11 +16,13 @@ import { z } from 'zod';
 
 const inputSchema = z.object({
   baseUrl: z.string(),
-  tokens: z.array(z.string()).min(1),
+  /** The endpoint, e.g. /api/member/withdrawCredit. */
+  path: z.string(),
+  /** Member token and body (without requestId) of each call, taken in turn. */
+  calls: z.array(z.object({ token: z.string(), body: z.record(z.string(), z.unknown()) })).min(1),
   connections: z.number().int().positive(),
   durationMs: z.number().positive(),
   warmupMs: z.number().min(0),
-  amount: z.string(),
 });
 export type LedgerLoadInput = z.infer<typeof inputSchema>;
 
@@ -52,12 +55,15 @@ async function run(input: LedgerLoadInput, seconds: number, record: (code: strin
     requests: [
       {
         method: 'POST',
-        path: '/api/member/withdrawCredit',
-        setupRequest: (request) => ({
-          ...request,
-          headers: { 'content-type': 'application/json', authorization: input.tokens[turn++ % input.tokens.length] ?? '' },
-          body: JSON.stringify({ amount: input.amount, requestId: randomUUID() }),
-        }),
+        path: input.path,
+        setupRequest: (request) => {
+          const call = input.calls[turn++ % input.calls.length];
+          return {
+            ...request,
+            headers: { 'content-type': 'application/json', authorization: call?.token ?? '' },
+            body: JSON.stringify({ ...call?.body, requestId: randomUUID() }),
+          };
+        },
         // The server writes `code` first in every envelope (its response schema's order), so the code is read
         // off the start of the body rather than by parsing each answer.
         onResponse: (status, body) => record(envelopeCode.exec(body)?.[1] ?? `http ${status}`),

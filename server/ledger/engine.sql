@@ -30,13 +30,15 @@ CREATE OR REPLACE FUNCTION ledger_key_lock(p_scope text, p_endpoint text, p_requ
   SELECT hashtextextended(p_scope || chr(31) || p_endpoint || chr(31) || p_request_id, 4361)
 $$;--> statement-breakpoint
 
--- The member accounts the legs name, on either side.
-CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb) RETURNS TABLE (member_id integer, asset text)
+-- The member accounts the legs of the requests `p_ords` name, on either side. (Filtering by ord here, rather than
+-- building a jsonb of the chosen legs first: aggregating a payout's 100,000 legs again took a second.)
+DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb);--> statement-breakpoint
+CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_ords integer[]) RETURNS TABLE (member_id integer, asset text)
   LANGUAGE sql STABLE AS $$
   SELECT DISTINCT s.member_id, l.asset
-  FROM jsonb_to_recordset(p_legs) AS l(asset text, "fromMember" integer, "toMember" integer)
+  FROM jsonb_to_recordset(p_legs) AS l(ord integer, asset text, "fromMember" integer, "toMember" integer)
   CROSS JOIN LATERAL (VALUES (l."fromMember"), (l."toMember")) AS s(member_id)
-  WHERE s.member_id IS NOT NULL
+  WHERE s.member_id IS NOT NULL AND l.ord = ANY (p_ords)
 $$;--> statement-breakpoint
 
 -- The answers of requests whose id has a stored outcome: that outcome, or 3003 for another body.
@@ -77,9 +79,10 @@ $$;--> statement-breakpoint
 -- Writes the requests `p_ords`, known to fit, in one statement for all of them: business rows, account balances,
 -- the transfers, the member entries (each with the running balance and version that one by one would give), the
 -- limits' totals and the stored outcomes. Ids are drawn in request and leg order. The accounts are locked already.
+-- work_mem: a payout's 100,000 legs sort in memory (with the default 4 MB they spilled to disk).
 CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_limits jsonb, p_ords integer[])
   RETURNS TABLE (ord integer, result jsonb)
-  LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off AS $$
+  LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
 BEGIN
   RETURN QUERY
@@ -190,7 +193,7 @@ END $$;--> statement-breakpoint
 --      in member order, each against what the earlier ones left (ledger_refusal, then ledger_apply of one).
 CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_limits jsonb)
   RETURNS TABLE (ord integer, code integer, result jsonb, set_based boolean)
-  LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off AS $$
+  LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
 DECLARE
   v_busy integer[];
@@ -200,7 +203,6 @@ DECLARE
   v_candidates integer[];
   v_fast integer[];
   v_slow integer[];
-  v_legs jsonb;
   v_ord integer;
   v_code integer;
 BEGIN
@@ -245,16 +247,15 @@ BEGIN
 
   -- 2. The accounts of the requests left, opened and locked. Everything before needed no account lock, so a
   -- batch holds them only while it decides and writes.
-  v_legs := coalesce((SELECT jsonb_agg(l.value) FROM jsonb_array_elements(p_legs) l WHERE (l.value->>'ord')::integer = ANY (v_candidates)), '[]'::jsonb);
   INSERT INTO ledger_accounts (asset, kind, member_id)
-    SELECT m.asset, 'member', m.member_id FROM ledger_member_accounts(v_legs) m
+    SELECT m.asset, 'member', m.member_id FROM ledger_member_accounts(p_legs, v_candidates) m
     WHERE (SELECT true FROM ledger_accounts a WHERE a.member_id = m.member_id AND a.asset = m.asset LIMIT 1) IS NULL
       AND (SELECT true FROM members mm WHERE mm.id = m.member_id LIMIT 1)
     ORDER BY m.member_id, m.asset
     ON CONFLICT (member_id, asset) DO NOTHING;
   PERFORM 1 FROM ledger_accounts a
     WHERE a.id = ANY (ARRAY(
-      SELECT x.id FROM ledger_member_accounts(v_legs) m
+      SELECT x.id FROM ledger_member_accounts(p_legs, v_candidates) m
       CROSS JOIN LATERAL (SELECT a2.id FROM ledger_accounts a2 WHERE a2.member_id = m.member_id AND a2.asset = m.asset LIMIT 1) x))
     ORDER BY a.member_id, a.asset FOR UPDATE;
 

@@ -151,6 +151,33 @@ const recipientRow = z.object({ id: z.number().int(), inTeam: z.boolean() });
  * const { memberId, allowed } = await transferRecipient(db, auth.memberId, toAddress);
  */
 export async function transferRecipient(db: Db, callerId: number, address: string): Promise<{ memberId: number | undefined; allowed: boolean }> {
+  const key = `${callerId}:${address}`;
+  const known = allowedRecipients.get(key);
+  if (known !== undefined) return { memberId: known, allowed: true };
   const [row] = rowsOf(await recipientStatement(db).execute({ callerId, address }), recipientRow);
+  if (row?.inTeam) {
+    if (allowedRecipients.size >= ALLOWED_RECIPIENTS_KEPT) allowedRecipients.delete(allowedRecipients.keys().next().value ?? '');
+    allowedRecipients.set(key, row.id);
+  }
   return { memberId: row?.id, allowed: row?.inTeam ?? false };
+}
+
+/**
+ * Recipients found in a caller's team, by "caller:address". A yes never turns into a no (a binding is never undone,
+ * an address never changes member), so every instance may keep it; a no is asked again, since a stranger may bind
+ * into the team later. It saves the lookup on a member's repeated transfers (a PostgreSQL round trip each).
+ */
+const allowedRecipients = new Map<string, number>();
+const ALLOWED_RECIPIENTS_KEPT = 10_000;
+
+/**
+ * Forgets the recipients found so far: for tests that empty the database under a running process (member ids start
+ * again at 1 then, so a kept yes would name someone else).
+ *
+ * @returns nothing
+ * @example
+ * forgetAllowedRecipients();
+ */
+export function forgetAllowedRecipients(): void {
+  allowedRecipients.clear();
 }

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../../server/app';
 import type { Database, Db } from '../../../server/db/client';
+import { forgetAllowedRecipients } from '../../../server/members/members';
 import { seed } from '../../../server/seed/seed';
 import { createTestClock, TEST_START, type TestClock } from './clock';
 import { databaseTargets, type DatabaseTarget } from './databases';
@@ -30,6 +31,7 @@ const TEST_RATE_LIMITS = { loginNonce: { max: 1000, timeWindow: 60_000 }, member
  */
 export async function resetDatabase(db: Db): Promise<void> {
   await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config, ledger_entries, ledger_transfers, ledger_limits, withdrawals, ledger_accounts, idempotency_keys, bots, share_pool_payouts, share_pools RESTART IDENTITY CASCADE`);
+  forgetAllowedRecipients();
   await seed(db);
 }
 
