@@ -75,11 +75,13 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
   });
 
   it('a wallet that injects after the page gave up turns "no wallet" back into connect', async () => {
-    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: { lateMs: 4_500 } });
+    // The wallet arrives only once the page has given up (a fixed delay raced the page's own wait on a busy machine).
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' });
     await page.goto('/login/DEMO2026');
     const noWallet = page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') });
     await noWallet.waitFor();
     await screenshot(page, `wallet-none-yet.${lng}`);
+    await page.evaluate(() => (window as unknown as { injectTestWallet: () => void }).injectTestWallet());
     await noWallet.waitFor({ state: 'detached' });
     await connectAndSignIn(page, wallet, lng);
     expect(problems.errors).toEqual([]);

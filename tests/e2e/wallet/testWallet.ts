@@ -43,9 +43,10 @@ export interface TestWalletOptions {
    * like an extension's content script; 'inlineScript' puts an inline <script> at the start of the document's
    * <head>, as Android WebView wallets that rewrite the page do, so the page's CSP applies to it; { lateMs } sets
    * window.ethereum that long after the load event and fires 'ethereum#initialized', as MetaMask Mobile may (with a
-   * late EIP-6963 announcement too).
+   * late EIP-6963 announcement too); 'onCall' does the same when the test calls `window.injectTestWallet()`, so a
+   * wallet can arrive after something the test waited for however slow the machine is.
    */
-  injection?: 'initScript' | 'inlineScript' | { lateMs: number };
+  injection?: 'initScript' | 'inlineScript' | 'onCall' | { lateMs: number };
 }
 
 const bindingName = '__testWalletRequest';
@@ -101,7 +102,7 @@ export class TestWallet {
       name: 'Test Wallet',
       rdns: 'dev.member.testwallet',
       icon: "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'><rect width='8' height='8' fill='%23f6851b'/></svg>",
-      setWindowEthereum: (options.setWindowEthereum ?? false) || typeof options.injection === 'object',
+      setWindowEthereum: (options.setWindowEthereum ?? false) || typeof options.injection === 'object' || options.injection === 'onCall',
     };
     // Sent as source text with a no-op __name: transpilers that keep function names (esbuild's keepNames, as
     // tsx runs it) wrap inner functions in __name(), which does not exist in the page.
@@ -261,11 +262,17 @@ export class TestWallet {
  * The init script that brings the provider's source into the page after load (see TestWalletOptions.injection).
  *
  * @param source - the provider's install code
- * @param injection - 'initScript' or { lateMs }
+ * @param injection - 'initScript', 'onCall' or { lateMs }
  * @returns the init script's text
  */
-function injectionScript(source: string, injection: 'initScript' | { lateMs: number }): string {
+function injectionScript(source: string, injection: 'initScript' | 'onCall' | { lateMs: number }): string {
   if (injection === 'initScript') return source;
+  if (injection === 'onCall') {
+    return `window.injectTestWallet = () => {
+    ${source}
+    window.dispatchEvent(new Event('ethereum#initialized'));
+  };`;
+  }
   return `window.addEventListener('load', () => setTimeout(() => {
     ${source}
     window.dispatchEvent(new Event('ethereum#initialized'));
