@@ -21,3 +21,15 @@ export const systemClock: Clock = () => new Date();
 export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);
 }
+
+/**
+ * The start of an instant's UTC day.
+ *
+ * @param now - an instant
+ * @returns 00:00 UTC of that day
+ * @example
+ * utcDayStart(new Date('2026-11-25T13:00:00Z')); // 2026-11-25T00:00:00.000Z
+ */
+export function utcDayStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}

@@ -132,6 +132,9 @@ export async function queryRows<T>(db: Db, query: SQL, row: z.ZodType<T>): Promi
   return rowsOf(await db.execute(query), row);
 }
 
+/** A bigint column as the drivers answer it (text, or a number for small values), read as a JS bigint. */
+export const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
+
 const resultShape = z.object({ rows: z.array(z.unknown()) });
 
 /**

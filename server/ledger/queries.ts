@@ -4,11 +4,11 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Db } from '../db/client';
+import { utcDayStart } from '../clock';
+import { bigintText, queryRows, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { formatMinor } from '../../api-schema/amount';
 
-const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
 const recordRow = z.object({
   id: bigintText,
@@ -163,7 +163,7 @@ export interface ProfitPage extends RecordPage<{ id: string; amount: string; sou
  */
 export async function listWposProfit(db: Db, query: RecordQuery & { now: Date }): Promise<ProfitPage> {
   const { memberId, page, pageSize, now } = query;
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const dayStart = utcDayStart(now);
   const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'WPOS') AND t.type = 'distribution'`;
   const [totals] = await queryRows(
     db,

@@ -12,13 +12,12 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
-import { utcDay } from '../clock';
-import { queryRows, type Db } from '../db/client';
+import { utcDay, utcDayStart } from '../clock';
+import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from './accounts';
 import { postRequests, type LedgerRequest, type Leg } from './engine';
 
 const POOLS = systemAccountId('WPOS', 'pools');
-const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
 export interface SharePool {
   id: number;
@@ -40,7 +39,7 @@ const poolRow = z.object({ id: z.number().int(), name: z.string(), totalAmount: 
  * nextPayoutAt(new Date('2026-11-25T13:00:00Z')); // 2026-11-26T00:00:00.000Z
  */
 export function nextPayoutAt(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
+  return new Date(utcDayStart(now).getTime() + 86_400_000);
 }
 
 /**
@@ -57,22 +56,6 @@ export function nextPayoutAt(now: Date): Date {
 export function shareOf(balance: bigint, pool: Pick<SharePool, 'totalAmount' | 'minHolding'>, eligibleSum: bigint): bigint {
   if (balance <= 0n || balance < pool.minHolding || eligibleSum <= 0n) return 0n;
   return (balance * pool.totalAmount) / eligibleSum;
-}
-
-/**
- * The pools, the lowest minimum holding first.
- *
- * @param db - database handle
- * @returns every pool
- * @example
- * const pools = await listPools(db);
- */
-export async function listPools(db: Db): Promise<SharePool[]> {
-  return queryRows(
-    db,
-    sql`SELECT id, name, total_amount AS "totalAmount", min_holding AS "minHolding" FROM share_pools ORDER BY min_holding, id`,
-    poolRow,
-  );
 }
 
 const poolViewRow = poolRow.extend({ eligibleSum: bigintText, mine: bigintText });

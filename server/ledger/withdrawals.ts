@@ -12,7 +12,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { endpoints } from '../../api-schema/endpoints';
 import { utcDay } from '../clock';
 import { getAppConfig, type AppConfig } from '../config/appConfig';
-import { queryRows, type Db } from '../db/client';
+import { bigintText, queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
 import { postRequests, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
@@ -24,7 +24,6 @@ const ISSUANCE = systemAccountId('CREDIT', 'issuance');
 /** The name of the daily cap's counter in ledger_limits. */
 const DAILY_LIMIT = 'withdrawCredit';
 
-const bigintText = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));
 
 export type WithdrawalStatus = 'pending' | 'done' | 'failed';
 
