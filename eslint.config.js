@@ -35,14 +35,15 @@ export default tseslint.config(
     },
   },
   {
-    // The API's schemas are shared by the app and the server: they stand on zod alone.
+    // The API's schemas are shared by the app and the server: they stand on zod alone, and on libphonenumber-js for
+    // the address's international numbers (API.md: "a number valid for that country").
     files: ['api-schema/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
         {
           patterns: [
-            { regex: '^(?!zod(/|$)|\\./)', message: 'api-schema depends only on zod and its own files.' },
+            { regex: '^(?!zod(/|$)|libphonenumber-js/min$|\\./)', message: 'api-schema depends only on zod, libphonenumber-js/min and its own files.' },
           ],
         },
       ],

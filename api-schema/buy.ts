@@ -1,31 +1,37 @@
 import * as z from 'zod/mini';
-import { amountSchema, checked, intAtLeast, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import { amountSchema, checked, intAtLeast, isoDateSchema, langSchema, pageOf, pageQuerySchema, requestIdSchema } from './primitives';
+import { checkAddressText, checkPhone, type AddressTextField } from './address';
 import { defineEndpoint } from './endpoint';
 
 export const goodsSchema = z.object({ id: z.string(), name: z.string(), image: z.string(), price: amountSchema, stock: intAtLeast(0) });
 
-/** Trimmed text of 1..max characters (as classic zod's `z.string().trim().min(1).max(max)`). */
-const trimmedText = /* @__NO_SIDE_EFFECTS__ */ (max: number) => checked(z.string(), z.trim(), z.minLength(1), z.maxLength(max));
+/** A text field of the address by api-schema/address.ts's rule, answered trimmed. */
+const addressText = /* @__NO_SIDE_EFFECTS__ */ (field: AddressTextField) =>
+  checked(z.string(), z.refine((value) => checkAddressText(field, value) === null, field), z.trim());
 
 export const addressFieldsSchema = z.object({
-  name: trimmedText(64),
-  phone: checked(z.string(), z.regex(/^\+?[0-9 -]{5,20}$/, 'phone')),
-  region: trimmedText(128),
-  detail: trimmedText(256),
+  name: addressText('name'),
+  phone: checked(z.string(), z.refine((value) => checkPhone(value) === null, 'phone'), z.trim()),
+  region: addressText('region'),
+  detail: addressText('detail'),
   isDefault: z.boolean(),
 });
 export const deliveryAddressSchema = z.extend(addressFieldsSchema, { deliveryId: z.string() });
 export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 
+const orderStatusSchema = z.enum(['pending', 'paid', 'shipped', 'failed']);
 const deliveryIdSchema = checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId'));
+
+/** Goods names are in the member's language (an extension of API.md: `lang`, zh by default, as for notices). */
+const langShape = { lang: z._default(langSchema, 'zh') };
 
 export const goodsList = defineEndpoint({
   method: 'GET', path: '/api/goods/list', access: 'public', summary: 'Goods (added)',
-  query: pageQuerySchema, body: undefined, result: pageOf(goodsSchema),
+  query: z.extend(pageQuerySchema, langShape), body: undefined, result: pageOf(goodsSchema),
 });
 export const goodsDetail = defineEndpoint({
   method: 'GET', path: '/api/goods/detail', access: 'public', summary: 'One goods item (added)',
-  query: z.object({ id: checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'id')) }), body: undefined, result: goodsSchema,
+  query: z.object({ id: checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'id')), ...langShape }), body: undefined, result: goodsSchema,
 });
 export const deliveryList = defineEndpoint({
   method: 'GET', path: '/api/member/delivery/list', access: 'member', summary: 'Own shipping addresses (added)',
@@ -52,10 +58,10 @@ export const orderSettle = defineEndpoint({
     deliveryId: deliveryIdSchema,
     requestId: requestIdSchema,
   }),
-  result: z.object({ orderId: z.string(), amount: amountSchema, status: z.enum(['pending', 'paid', 'shipped', 'failed']) }),
+  result: z.object({ orderId: z.string(), amount: amountSchema, status: orderStatusSchema }),
 });
 export const orderList = defineEndpoint({
   method: 'GET', path: '/api/order/list', access: 'member', summary: 'Own orders (added)',
-  query: pageQuerySchema, body: undefined,
-  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: checked(z.number(), z.int()), amount: amountSchema, status: z.string(), address: deliveryAddressSchema, createdAt: isoDateSchema })),
+  query: z.extend(pageQuerySchema, langShape), body: undefined,
+  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: checked(z.number(), z.int()), amount: amountSchema, status: orderStatusSchema, address: deliveryAddressSchema, createdAt: isoDateSchema })),
 });

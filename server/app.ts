@@ -24,6 +24,7 @@ import { installCompression } from './plugins/compression';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
+import { buyRoutes } from './routes/buy';
 import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
 import { getAppConfig } from './config/appConfig';
@@ -169,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(moneyRoutes, deps);
   await app.register(wposRoutes, deps);
   await app.register(dappRoutes, deps);
+  await app.register(buyRoutes, deps);
   if (deps.adminToken) await app.register(adminRoutes, deps);
   await registerStatic(app, {
     spaDir: options.spaDir === undefined ? path.join(repoRoot, 'dist', 'spa') : options.spaDir,

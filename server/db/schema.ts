@@ -368,3 +368,84 @@ export const idempotencyKeys = pgTable(
   },
   (t) => [primaryKey({ columns: [t.scope, t.endpoint, t.requestId] }), index('idempotency_keys_created_at_idx').on(t.createdAt)],
 );
+
+/**
+ * Quantities the money flows draw from, by name: a goods item's stock is `stock:<goodsId>`. The ledger engine locks
+ * them in name order after the accounts and draws a request's quantity only while it stays ≥ 0 (TigerBeetle's
+ * recipe of a limit kept as a balance), so two members never buy the same last unit.
+ */
+export const ledgerCounters = pgTable(
+  'ledger_counters',
+  {
+    key: text('key').primaryKey(),
+    available: bigint('available', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [check('ledger_counters_available', sql`${t.available} >= 0`)],
+);
+
+/** Goods of the buy flow (API.md "Buy flow"): seeded; the stock is the counter `stock:<id>` in ledger_counters. */
+export const goods = pgTable(
+  'goods',
+  {
+    id: text('id').primaryKey(),
+    nameZh: text('name_zh').notNull(),
+    nameEn: text('name_en').notNull(),
+    /** The image's path on this server (server/seed/goods/). */
+    image: text('image').notNull(),
+    price: bigint('price', { mode: 'bigint' }).notNull(),
+    /** The list's order. */
+    position: integer('position').notNull(),
+  },
+  (t) => [check('goods_price', sql`${t.price} > 0`), index('goods_position_idx').on(t.position, t.id)],
+);
+
+/**
+ * Shipping addresses. At most one default per member by the partial unique index, and at least one whenever the
+ * member has any by a deferred constraint trigger (migration 0013): "exactly one default" is the database's rule.
+ */
+export const deliveryAddresses = pgTable(
+  'delivery_addresses',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id),
+    name: text('name').notNull(),
+    phone: text('phone').notNull(),
+    region: text('region').notNull(),
+    detail: text('detail').notNull(),
+    isDefault: boolean('is_default').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('delivery_addresses_member_idx').on(t.memberId, t.id),
+    uniqueIndex('delivery_addresses_one_default').on(t.memberId).where(sql`${t.isDefault}`),
+  ],
+);
+
+/**
+ * Orders: the business row of a settlement, written by the ledger engine with its payment and the stock it draws.
+ * `address` is the copy kept at settlement (later edits and deletes of the address do not change it).
+ */
+export const orders = pgTable(
+  'orders',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id),
+    goodsId: text('goods_id')
+      .notNull()
+      .references(() => goods.id),
+    quantity: integer('quantity').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    status: text('status').notNull().default('paid'),
+    address: jsonb('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('orders_member_idx').on(t.memberId, t.id),
+    check('orders_amounts', sql`${t.quantity} BETWEEN 1 AND 999 AND ${t.amount} > 0`),
+    check('orders_status', sql`${t.status} IN ('pending', 'paid', 'shipped', 'failed')`),
+  ],
+);

@@ -2,15 +2,18 @@
 -- This file is the engine's one definition. `database.migrate()` applies it after the migrations on every start
 -- (each statement replaces its function as a whole), so what runs is what this file says, top to bottom.
 --
--- A batch of requests is three JSON arrays of flat records (server/ledger/engine.ts builds them), each row keyed by
+-- A batch of requests is four JSON arrays of flat records (server/ledger/engine.ts builds them), each row keyed by
 -- its request's `ord`:
---   items:  ord, now, scope, endpoint, request_id, body_hash (no scope: no at-most-once key), reject, short_code,
---           limit_code, record_table, record_row, result, fill_id ('record' | 'transfer' | 'entry'), fill_balance
---   legs:   ord, n, asset, type, amount, fromMember | fromSystem, toMember | toSystem, memo, withdrawal ('record' | id)
---   limits: ord, memberId, name, day, amount, cap
--- A request's legs are linked: all of them move or none. A debit of a member account needs the balance to cover it,
--- a limit needs its day's total plus the amount to stay within the cap; otherwise the request is refused with its
--- short_code (3001) or limit_code (3002) and nothing of it is written but its outcome. `reject` is a refusal the
+--   items:    ord, now, scope, endpoint, request_id, body_hash (no scope: no at-most-once key), reject, short_code,
+--             limit_code, counter_code, record_table, record_row, result, fill_id ('record' | 'transfer' | 'entry'),
+--             fill_id_key (the result's field it fills, `id` unless said), fill_balance
+--   legs:     ord, n, asset, type, amount, fromMember | fromSystem, toMember | toSystem, memo, withdrawal ('record' | id)
+--   limits:   ord, memberId, name, day, amount, cap
+--   counters: ord, key, amount (what the request draws from the counter, e.g. units of a goods item's stock)
+-- A request's legs are linked: all of them move or none. A draw needs the counter to hold it, a debit of a member
+-- account needs the balance to cover it, a limit needs its day's total plus the amount to stay within the cap;
+-- otherwise the request is refused with its counter_code (3002), short_code (3001) or limit_code (3002), checked in
+-- that order, and nothing of it is written but its outcome. `reject` is a refusal the
 -- flow decided from the request alone (an amount outside the limits, an unknown member): it is stored like any
 -- other outcome, after the key is checked, so a repeat of an accepted request still gets its first answer.
 --
@@ -33,6 +36,10 @@ $$;--> statement-breakpoint
 -- The member accounts the legs of the requests `p_ords` name, on either side. (Filtering by ord here, rather than
 -- building a jsonb of the chosen legs first: aggregating a payout's 100,000 legs again took a second.)
 DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb);--> statement-breakpoint
+-- The signatures before counters (a changed signature is a new function; the old one goes).
+DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb);--> statement-breakpoint
+DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
+DROP FUNCTION IF EXISTS ledger_refusal(jsonb, jsonb, integer, integer, integer);--> statement-breakpoint
 CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_ords integer[]) RETURNS TABLE (member_id integer, asset text)
   LANGUAGE sql STABLE AS $$
   SELECT DISTINCT s.member_id, l.asset
@@ -53,12 +60,21 @@ CREATE OR REPLACE FUNCTION ledger_stored_answers(p_items jsonb, p_ords integer[]
   WHERE i.ord = ANY (p_ords)
 $$;--> statement-breakpoint
 
--- What refuses one request against the balances and totals as they are now: its short code when a debited member
--- account is missing or does not cover the request's debits of it, its limit code when a limit would pass its cap,
--- else 0. (Scalar subqueries with LIMIT: always an index lookup, never a hashed subplan that reads the table.)
-CREATE OR REPLACE FUNCTION ledger_refusal(p_legs jsonb, p_limits jsonb, p_ord integer, p_short_code integer, p_limit_code integer)
+-- What refuses one request against the counters, balances and totals as they are now: its counter code when a
+-- counter it draws from is missing or holds less, its short code when a debited member account is missing or does
+-- not cover the request's debits of it, its limit code when a limit would pass its cap, else 0. (Scalar subqueries
+-- with LIMIT: always an index lookup, never a hashed subplan that reads the table.)
+CREATE OR REPLACE FUNCTION ledger_refusal(p_legs jsonb, p_limits jsonb, p_counters jsonb, p_ord integer, p_short_code integer,
+  p_limit_code integer, p_counter_code integer)
   RETURNS integer LANGUAGE sql STABLE AS $$
   SELECT CASE
+    WHEN EXISTS (
+      SELECT 1 FROM (
+        SELECT x.key, sum(x.amount) AS amount FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text, amount bigint)
+        WHERE x.ord = p_ord GROUP BY 1
+      ) d
+      WHERE coalesce((SELECT c.available FROM ledger_counters c WHERE c.key = d.key LIMIT 1), -1) < d.amount
+    ) THEN p_counter_code
     WHEN EXISTS (
       SELECT 1 FROM (
         SELECT l."fromMember" AS member_id, l.asset, sum(l.amount) AS amount
@@ -80,7 +96,7 @@ $$;--> statement-breakpoint
 -- the transfers, the member entries (each with the running balance and version that one by one would give), the
 -- limits' totals and the stored outcomes. Ids are drawn in request and leg order. The accounts are locked already.
 -- work_mem: a payout's 100,000 legs sort in memory (with the default 4 MB they spilled to disk).
-CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_limits jsonb, p_ords integer[])
+CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_limits jsonb, p_counters jsonb, p_ords integer[])
   RETURNS TABLE (ord integer, result jsonb)
   LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
@@ -88,10 +104,12 @@ BEGIN
   RETURN QUERY
   WITH item AS MATERIALIZED (
     -- Business row ids drawn in request order (the sorted subquery is projected in its order).
-    SELECT o.*, CASE o.record_table WHEN 'withdrawals' THEN nextval('withdrawals_id_seq') END AS record_id FROM (
-      SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_balance, i.record_table, i.record_row
+    SELECT o.*, CASE o.record_table WHEN 'withdrawals' THEN nextval('withdrawals_id_seq') WHEN 'orders' THEN nextval('orders_id_seq') END
+      AS record_id FROM (
+      SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_id_key, i.fill_balance, i.record_table,
+        i.record_row
       FROM jsonb_to_recordset(p_items) AS i(ord integer, now timestamptz, scope text, endpoint text, request_id text, body_hash text,
-        result jsonb, fill_id text, fill_balance boolean, record_table text, record_row jsonb)
+        result jsonb, fill_id text, fill_id_key text, fill_balance boolean, record_table text, record_row jsonb)
       WHERE i.ord = ANY (p_ords)
       ORDER BY i.ord
     ) o
@@ -105,6 +123,17 @@ BEGIN
     INSERT INTO share_pool_payouts
     SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::share_pool_payouts, it.record_row) r
     WHERE it.record_table = 'share_pool_payouts'
+  ), order_row AS (
+    INSERT INTO orders OVERRIDING SYSTEM VALUE
+    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::orders, it.record_row || jsonb_build_object('id', it.record_id)) r
+    WHERE it.record_table = 'orders'
+  ), counter_drawn AS (
+    UPDATE ledger_counters c SET available = c.available - d.amount
+    FROM (
+      SELECT x.key, sum(x.amount)::bigint AS amount FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text, amount bigint)
+      WHERE x.ord = ANY (p_ords) GROUP BY 1
+    ) d
+    WHERE c.key = d.key
   ), leg AS MATERIALIZED (
     -- Transfer ids drawn in request and leg order (the sorted subquery is projected in its order).
     SELECT o.*, nextval('ledger_transfers_id_seq') AS transfer_id FROM (
@@ -166,9 +195,9 @@ BEGIN
     SELECT it.ord, it.now, it.scope, it.endpoint, it.request_id, it.body_hash, CASE WHEN jsonb_typeof(it.result) = 'object' THEN
         it.result
         || CASE it.fill_id
-             WHEN 'record' THEN jsonb_build_object('id', it.record_id::text)
-             WHEN 'transfer' THEN jsonb_build_object('id', f.transfer_id::text)
-             WHEN 'entry' THEN jsonb_build_object('id', f.entry_id::text)
+             WHEN 'record' THEN jsonb_build_object(coalesce(it.fill_id_key, 'id'), it.record_id::text)
+             WHEN 'transfer' THEN jsonb_build_object(coalesce(it.fill_id_key, 'id'), f.transfer_id::text)
+             WHEN 'entry' THEN jsonb_build_object(coalesce(it.fill_id_key, 'id'), f.entry_id::text)
              ELSE '{}'::jsonb END
         || CASE WHEN it.fill_balance THEN jsonb_build_object('balanceAfter', money_text(f.balance_after)) ELSE '{}'::jsonb END
       END AS result
@@ -189,9 +218,10 @@ END $$;--> statement-breakpoint
 --      then locked in (member, asset) order, so two batches never wait for each other in opposite orders. Limits
 --      are only ever touched under their member's account lock.
 --   3. The rest in one statement where they surely fit: every debited account covers all the batch's debits of it
---      and its requests share one set of limits, and every limit holds all of its requests. The others one by one,
---      in member order, each against what the earlier ones left (ledger_refusal, then ledger_apply of one).
-CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_limits jsonb)
+--      and its requests share one set of limits, every limit holds all of its requests, and every counter all the
+--      batch's draws from it. The others one by one, in member order, each against what the earlier ones left
+--      (ledger_refusal, then ledger_apply of one). Counters are locked after the accounts, in key order.
+CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_limits jsonb, p_counters jsonb)
   RETURNS TABLE (ord integer, code integer, result jsonb, set_based boolean)
   LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
@@ -258,6 +288,10 @@ BEGIN
       SELECT x.id FROM ledger_member_accounts(p_legs, v_candidates) m
       CROSS JOIN LATERAL (SELECT a2.id FROM ledger_accounts a2 WHERE a2.member_id = m.member_id AND a2.asset = m.asset LIMIT 1) x))
     ORDER BY a.member_id, a.asset FOR UPDATE;
+  -- The counters after the accounts, in key order: every batch takes its locks in this one order.
+  PERFORM 1 FROM ledger_counters c
+    WHERE c.key = ANY (ARRAY(SELECT x.key FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text) WHERE x.ord = ANY (v_candidates)))
+    ORDER BY c.key FOR UPDATE;
 
   -- 3. What surely fits, set-based; the rest one by one.
   IF cardinality(v_candidates) = 0 THEN
@@ -286,10 +320,19 @@ BEGIN
       LEFT JOIN LATERAL (SELECT t.total FROM ledger_limits t WHERE t.member_id = l.member_id AND t.name = l.name AND t.day = l.day LIMIT 1) t ON true
       GROUP BY l.member_id, l.name, l.day
       HAVING coalesce(max(t.total), 0) + sum(l.amount) > min(l.cap)
+    ), drawn AS MATERIALIZED (
+      SELECT x.ord, x.key, x.amount FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text, amount bigint)
+      WHERE x.ord = ANY (v_candidates)
+    ), unsure_counter AS MATERIALIZED (
+      SELECT d.key FROM drawn d
+      LEFT JOIN LATERAL (SELECT c.available FROM ledger_counters c WHERE c.key = d.key LIMIT 1) c ON true
+      GROUP BY d.key HAVING sum(d.amount) > coalesce(max(c.available), -1)
     ), slow AS MATERIALIZED (
       SELECT d.ord FROM debit d JOIN unsure_account u ON u.member_id = d.member_id AND u.asset = d.asset
       UNION
       SELECT l.ord FROM limited l JOIN unsure_limit u ON u.member_id = l.member_id AND u.name = l.name AND u.day = l.day
+      UNION
+      SELECT d.ord FROM drawn d JOIN unsure_counter u ON u.key = d.key
     ), first_debit AS MATERIALIZED (
       SELECT d.ord, min(d.member_id) AS member_id FROM debit d GROUP BY d.ord
     )
@@ -302,13 +345,13 @@ BEGIN
   END IF;
 
   IF cardinality(v_fast) > 0 THEN
-    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, p_legs, p_limits, v_fast) a;
+    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, p_legs, p_limits, p_counters, v_fast) a;
   END IF;
   FOREACH v_ord IN ARRAY v_slow LOOP
-    SELECT ledger_refusal(p_legs, p_limits, v_ord, i.short_code, i.limit_code) INTO v_code
-    FROM jsonb_to_recordset(p_items) AS i(ord integer, short_code integer, limit_code integer) WHERE i.ord = v_ord;
+    SELECT ledger_refusal(p_legs, p_limits, p_counters, v_ord, i.short_code, i.limit_code, i.counter_code) INTO v_code
+    FROM jsonb_to_recordset(p_items) AS i(ord integer, short_code integer, limit_code integer, counter_code integer) WHERE i.ord = v_ord;
     IF v_code = 0 THEN
-      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, p_legs, p_limits, ARRAY[v_ord]) a;
+      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, p_legs, p_limits, p_counters, ARRAY[v_ord]) a;
     ELSE
       INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, code, result, created_at)
       SELECT i.scope, i.endpoint, i.request_id, i.body_hash, v_code, NULL, i.now

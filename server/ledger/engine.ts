@@ -48,7 +48,15 @@ export interface Limit {
 }
 
 /** The business tables the engine writes (engine.sql's ledger_apply has one INSERT for each). */
-export type RecordTable = 'withdrawals' | 'share_pool_payouts';
+export type RecordTable = 'withdrawals' | 'share_pool_payouts' | 'orders';
+
+/** What a request draws from a counter (ledger_counters), e.g. units of a goods item's stock: it must stay ≥ 0. */
+export interface Draw {
+  /** The counter's name, e.g. `stock:<goodsId>`. */
+  key: string;
+  /** > 0. */
+  amount: bigint;
+}
 
 /** A money request as data. */
 export interface LedgerRequest {
@@ -59,18 +67,21 @@ export interface LedgerRequest {
   reject?: ApiCodeValue | undefined;
   legs: readonly Leg[];
   limits?: readonly Limit[] | undefined;
+  draws?: readonly Draw[] | undefined;
   /** The business row written with the money (all its columns but `id`, by column name). */
   record?: { table: RecordTable; row: Record<string, unknown> } | undefined;
   /**
-   * The success's result. What only the write knows goes in by placeholder: `id` may be "$record" (the business
-   * row's id), "$transfer" or "$entry" (the first member entry's transfer or entry id), and `balanceAfter` may be
-   * "$balanceAfter" (the balance that entry left).
+   * The success's result. What only the write knows goes in by placeholder: one field (`id`, or another name such
+   * as `orderId`) may be "$record" (the business row's id), "$transfer" or "$entry" (the first member entry's
+   * transfer or entry id), and `balanceAfter` may be "$balanceAfter" (the balance that entry left).
    */
   result?: Record<string, unknown> | undefined;
   /** The code for a debit the balance does not cover (3001 unless said). */
   shortCode?: ApiCodeValue | undefined;
   /** The code for a limit it would pass (3002 unless said). */
   limitCode?: ApiCodeValue | undefined;
+  /** The code for a draw its counter does not hold (3002 unless said). */
+  counterCode?: ApiCodeValue | undefined;
 }
 
 /** A request's outcome, and whether the set-based write answered it (the tests check the common case does). */
@@ -83,20 +94,29 @@ const jsonRow = (row: Record<string, unknown>) =>
   Object.fromEntries(Object.entries(row).map(([column, value]) => [column, typeof value === 'bigint' ? value.toString() : value instanceof Date ? value.toISOString() : value]));
 
 const idSources = { $record: 'record', $transfer: 'transfer', $entry: 'entry' } as const;
+const isIdSource = (value: unknown): value is keyof typeof idSources => typeof value === 'string' && value in idSources;
 
-/** The result's fixed part, and which of its fields the write fills in (engine.sql's fill_id, fill_balance). */
-function resultOf(result: Record<string, unknown> | undefined): { result: Record<string, unknown> | null; fill_id: string | null; fill_balance: boolean } {
-  if (!result) return { result: null, fill_id: null, fill_balance: false };
-  const { id, balanceAfter, ...fixed } = result;
-  const idSource = typeof id === 'string' && id in idSources ? idSources[id as keyof typeof idSources] : null;
-  if (idSource === null && id !== undefined) fixed.id = id;
-  const fillBalance = balanceAfter === '$balanceAfter';
-  if (!fillBalance && balanceAfter !== undefined) fixed.balanceAfter = balanceAfter;
-  return { result: fixed, fill_id: idSource, fill_balance: fillBalance };
+interface ResultParts {
+  result: Record<string, unknown> | null;
+  fill_id: string | null;
+  fill_id_key: string | null;
+  fill_balance: boolean;
 }
 
-/** A batch as engine.sql reads it: three arrays of flat records keyed by the request's ord. */
-function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: unknown[]; limits: unknown[] } {
+/** The result's fixed part, and which of its fields the write fills in (engine.sql's fill_id, fill_balance). */
+function resultOf(result: Record<string, unknown> | undefined): ResultParts {
+  if (!result) return { result: null, fill_id: null, fill_id_key: null, fill_balance: false };
+  const { balanceAfter, ...rest } = result;
+  const idKey = Object.keys(rest).find((key) => isIdSource(rest[key])) ?? null;
+  const fixed = Object.fromEntries(Object.entries(rest).filter(([key]) => key !== idKey));
+  const idSource = idKey === null ? null : idSources[rest[idKey] as keyof typeof idSources];
+  const fillBalance = balanceAfter === '$balanceAfter';
+  if (!fillBalance && balanceAfter !== undefined) fixed.balanceAfter = balanceAfter;
+  return { result: fixed, fill_id: idSource, fill_id_key: idKey, fill_balance: fillBalance };
+}
+
+/** A batch as engine.sql reads it: four arrays of flat records keyed by the request's ord. */
+function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: unknown[]; limits: unknown[]; counters: unknown[] } {
   const items = requests.map((request, ord) => ({
     ord,
     now: request.now.toISOString(),
@@ -107,6 +127,7 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
     reject: request.reject ?? null,
     short_code: request.shortCode ?? ApiCode.insufficientBalance,
     limit_code: request.limitCode ?? ApiCode.amountOutOfLimits,
+    counter_code: request.counterCode ?? ApiCode.amountOutOfLimits,
     record_table: request.record?.table ?? null,
     record_row: request.record ? jsonRow(request.record.row) : null,
     ...resultOf(request.result),
@@ -127,7 +148,8 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
   const limits = requests.flatMap((request, ord) =>
     (request.limits ?? []).map((limit) => ({ ord, ...limit, amount: limit.amount.toString(), cap: limit.cap.toString() })),
   );
-  return { items, legs, limits };
+  const counters = requests.flatMap((request, ord) => (request.draws ?? []).map((draw) => ({ ord, key: draw.key, amount: draw.amount.toString() })));
+  return { items, legs, limits, counters };
 }
 
 const postRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown(), set_based: z.boolean() });
@@ -136,7 +158,7 @@ const p = (name: string) => sql.placeholder(name);
 
 const postStatement = namedStatement(
   'ledger_post',
-  sql`SELECT ord, code, result, set_based FROM ledger_post(${p('items')}::jsonb, ${p('legs')}::jsonb, ${p('limits')}::jsonb)`,
+  sql`SELECT ord, code, result, set_based FROM ledger_post(${p('items')}::jsonb, ${p('legs')}::jsonb, ${p('limits')}::jsonb, ${p('counters')}::jsonb)`,
 );
 
 /**
@@ -150,9 +172,14 @@ const postStatement = namedStatement(
  * const [outcome] = await postRequests(tx, [{ now, legs: [{ asset: 'CREDIT', type: 'reward', from: { system: 1 }, to: { member: 7 }, amount }] }]);
  */
 export async function postRequests(db: Db, requests: readonly LedgerRequest[]): Promise<PostedOutcome[]> {
-  const { items, legs, limits } = batchOf(requests);
+  const { items, legs, limits, counters } = batchOf(requests);
   const rows = rowsOf(
-    await postStatement(db).execute({ items: JSON.stringify(items), legs: JSON.stringify(legs), limits: JSON.stringify(limits) }),
+    await postStatement(db).execute({
+      items: JSON.stringify(items),
+      legs: JSON.stringify(legs),
+      limits: JSON.stringify(limits),
+      counters: JSON.stringify(counters),
+    }),
     postRow,
   );
   const outcomes: (PostedOutcome | undefined)[] = new Array(requests.length);

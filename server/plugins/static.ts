@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFoundEnvelope } from './errorHandler';
@@ -21,6 +22,8 @@ export interface StaticOptions {
 
 const LANGUAGES = new Set(['zh', 'en']);
 const NAMESPACE_FILE = /^([a-zA-Z]+)\.json$/;
+const GOODS_IMAGE = /^[a-z0-9-]{1,64}\.svg$/;
+const goodsMediaDir = fileURLToPath(new URL('../media/goods', import.meta.url));
 /** /login and /login/:inviteCode: the pages sent with the sign-in shell. */
 const LOGIN_PAGE = /^\/login(?:\/[^/]+)?$/;
 
@@ -29,7 +32,7 @@ function pathOf(request: FastifyRequest): string {
 }
 
 function isApiOrLocales(urlPath: string): boolean {
-  return urlPath === '/api' || urlPath.startsWith('/api/') || urlPath === '/locales' || urlPath.startsWith('/locales/');
+  return urlPath === '/api' || urlPath.startsWith('/api/') || urlPath === '/locales' || urlPath.startsWith('/locales/') || urlPath.startsWith('/media/');
 }
 
 /**
@@ -75,6 +78,20 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
       return reply.code(404).send(notFoundEnvelope());
     }
     return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(text);
+  });
+
+  // The seeded goods' images (server/media/goods): small SVG files, served from this origin so the CSP's img-src
+  // 'self' holds.
+  app.get('/media/goods/:file', async (request, reply) => {
+    const { file } = request.params as { file: string };
+    if (!GOODS_IMAGE.test(file)) return reply.code(404).send(notFoundEnvelope());
+    let image: Buffer;
+    try {
+      image = await readFile(path.join(goodsMediaDir, file));
+    } catch {
+      return reply.code(404).send(notFoundEnvelope());
+    }
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(image);
   });
 
   const loginPages = spaDir ? loginDocuments(spaDir, options.localesDir) : null;

@@ -269,3 +269,22 @@ export const SEED_SHARE_POOLS: SeedSharePool[] = [
   { id: 2, name: 'Silver', totalAmount: '500', minHolding: '100' },
   { id: 3, name: 'Gold', totalAmount: '2000', minHolding: '1000' },
 ];
+
+export interface SeedGoods {
+  id: string;
+  nameZh: string;
+  nameEn: string;
+  /** A file of server/media/goods/, served at /media/goods/<file>. */
+  image: string;
+  price: string;
+  stock: number;
+}
+
+/** The seeded goods, in list order; one has a single unit left, for the sold-out journey. */
+export const SEED_GOODS: SeedGoods[] = [
+  { id: 'longjing-tea', nameZh: '西湖龙井 250 克', nameEn: 'West Lake Longjing tea, 250 g', image: '/media/goods/longjing-tea.svg', price: '88', stock: 500 },
+  { id: 'wildflower-honey', nameZh: '百花蜂蜜 500 克', nameEn: 'Wildflower honey, 500 g', image: '/media/goods/honey.svg', price: '45.5', stock: 200 },
+  { id: 'yunnan-coffee', nameZh: '云南小粒咖啡豆 1 千克', nameEn: 'Yunnan coffee beans, 1 kg', image: '/media/goods/coffee-beans.svg', price: '120', stock: 80 },
+  { id: 'member-notebook', nameZh: '会员笔记本', nameEn: 'Member notebook', image: '/media/goods/notebook.svg', price: '19.9', stock: 1000 },
+  { id: 'jade-mug', nameZh: '青瓷马克杯（限量）', nameEn: 'Celadon mug (limited)', image: '/media/goods/jade-mug.svg', price: '66', stock: 1 },
+];

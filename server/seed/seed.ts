@@ -6,11 +6,12 @@
  */
 import type { Db } from '../db/client';
 import { lockTransaction } from '../db/client';
-import { about, appConfig, bots, members, notices, sharePools } from '../db/schema';
+import { about, appConfig, bots, goods, ledgerCounters, members, notices, sharePools } from '../db/schema';
 import { ensureSystemAccounts } from '../ledger/accounts';
 import { toMinor } from '../../api-schema/amount';
 import { bindRecommender } from '../members/tree';
-import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_INVITER, SEED_NOTICES, SEED_SHARE_POOLS, SEED_TEAM } from './content';
+import { stockKey } from '../buy/goods';
+import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_GOODS, SEED_INVITER, SEED_NOTICES, SEED_SHARE_POOLS, SEED_TEAM } from './content';
 
 const SEED_LOCK = 4_361_000_003;
 
@@ -60,6 +61,15 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
     await tx
       .insert(sharePools)
       .values(SEED_SHARE_POOLS.map((pool) => ({ ...pool, totalAmount: toMinor(pool.totalAmount), minHolding: toMinor(pool.minHolding) })))
+      .onConflictDoNothing();
+    await tx
+      .insert(goods)
+      .values(SEED_GOODS.map(({ stock: _stock, price, ...item }, position) => ({ ...item, price: toMinor(price), position })))
+      .onConflictDoNothing();
+    // The stock is a ledger counter (settlement draws from it); a reseed leaves what was sold sold.
+    await tx
+      .insert(ledgerCounters)
+      .values(SEED_GOODS.map((item) => ({ key: stockKey(item.id), available: BigInt(item.stock) })))
       .onConflictDoNothing();
     if (options.demoTeam) await seedTeam(tx);
   });

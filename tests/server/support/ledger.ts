@@ -4,6 +4,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, vi } from 'vitest';
 import { z } from 'zod';
 import { queryRows, type Db } from '../../../server/db/client';
+import { systemAccountId } from '../../../server/ledger/accounts';
+import { SEED_GOODS } from '../../../server/seed/content';
 import { authHeaders } from './siwe';
 
 /** ADMIN_TOKEN of the tests (at least 32 characters). */
@@ -205,6 +207,27 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     z.object({ recorded: big, holders: z.number(), moved: big, transfers: z.number() }),
   );
   expect(payouts.map((row) => [row.moved, row.transfers])).toEqual(payouts.map((row) => [row.recorded, row.holders]));
+  // The sales account holds exactly the paid orders, one `order` transfer each, and every seeded goods item's stock
+  // left plus what its orders took is the seeded stock.
+  const sales = await queryRows(
+    db,
+    sql`SELECT (SELECT coalesce(sum(amount), 0) FROM orders WHERE status = 'paid') AS ordered,
+          (SELECT count(*) FROM orders WHERE status = 'paid')::int AS orders,
+          (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE type = 'order' AND credit_account_id = ${systemAccountId('CREDIT', 'sales')}) AS moved,
+          (SELECT count(*) FROM ledger_transfers WHERE type = 'order')::int AS transfers`,
+    z.object({ ordered: big, orders: z.number(), moved: big, transfers: z.number() }),
+  );
+  expect(sales.map((row) => [row.moved, row.transfers])).toEqual(sales.map((row) => [row.ordered, row.orders]));
+  const stock = await queryRows(
+    db,
+    sql`SELECT g.id, coalesce(c.available, 0) + coalesce((SELECT sum(quantity) FROM orders o WHERE o.goods_id = g.id), 0) AS total
+        FROM goods g LEFT JOIN ledger_counters c ON c.key = 'stock:' || g.id ORDER BY g.id`,
+    z.object({ id: z.string(), total: big }),
+  );
+  const seeded = new Map(SEED_GOODS.map((item) => [item.id, BigInt(item.stock)]));
+  expect(stock.filter((row) => seeded.has(row.id)).map((row) => [row.id, row.total])).toEqual(
+    stock.filter((row) => seeded.has(row.id)).map((row) => [row.id, seeded.get(row.id)]),
+  );
 }
 
 /** Runs `act` and asserts that no ledger, withdrawal or idempotency row changed. */
@@ -216,7 +239,8 @@ export async function expectNoMoneyMoved<T>(db: Db, act: () => Promise<T>): Prom
         sql`SELECT (SELECT count(*) FROM ledger_entries)::int AS entries, (SELECT count(*) FROM ledger_transfers)::int AS transfers,
               (SELECT count(*) FROM withdrawals)::int AS withdrawals, (SELECT count(*) FROM ledger_accounts)::int AS accounts,
               (SELECT coalesce(sum(balance), 0)::text FROM ledger_accounts) AS balances,
-              (SELECT string_agg(status, ',' ORDER BY id) FROM withdrawals) AS statuses`,
+              (SELECT string_agg(status, ',' ORDER BY id) FROM withdrawals) AS statuses,
+              (SELECT count(*) FROM orders)::int AS orders, (SELECT coalesce(sum(available), 0)::text FROM ledger_counters) AS counters`,
         z.record(z.string(), z.unknown()),
       ),
     );

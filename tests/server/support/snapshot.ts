@@ -1,7 +1,7 @@
 /** Whole-database snapshots, to prove a refused request wrote nothing. */
 import { asc } from 'drizzle-orm';
 import type { Db } from '../../../server/db/client';
-import { about, appConfig, members, nonces, notices, tokens } from '../../../server/db/schema';
+import { about, appConfig, members, nonces, notices, tokens, deliveryAddresses } from '../../../server/db/schema';
 
 export async function snapshotDb(db: Db): Promise<string> {
   const tables = {
@@ -11,6 +11,7 @@ export async function snapshotDb(db: Db): Promise<string> {
     notices: await db.select().from(notices).orderBy(asc(notices.id), asc(notices.lang)),
     about: await db.select().from(about).orderBy(asc(about.lang)),
     appConfig: await db.select().from(appConfig),
+    deliveryAddresses: await db.select().from(deliveryAddresses).orderBy(asc(deliveryAddresses.id)),
   };
   return JSON.stringify(tables, (_key, value: unknown) => (typeof value === 'bigint' ? value.toString() : value));
 }

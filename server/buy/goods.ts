@@ -1,0 +1,70 @@
+/**
+ * Goods of the buy flow (API.md "Buy flow"): the list in its seeded order and one item, each with its stock, which
+ * is the ledger counter `stock:<id>` (settlement draws from it through the ledger engine).
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { formatMinor } from '../../api-schema/amount';
+import { bigintText, queryRows, type Db } from '../db/client';
+
+export type Lang = 'zh' | 'en';
+
+export interface GoodsItem {
+  id: string;
+  name: string;
+  image: string;
+  price: string;
+  stock: number;
+}
+
+/** The ledger counter that holds a goods item's stock. */
+export const stockKey = (goodsId: string): string => `stock:${goodsId}`;
+
+const goodsRow = z.object({ id: z.string(), name: z.string(), image: z.string(), price: bigintText, stock: bigintText, total: z.number().int().optional() });
+
+const toItem = (row: z.infer<typeof goodsRow>): GoodsItem => ({
+  id: row.id,
+  name: row.name,
+  image: row.image,
+  price: formatMinor(row.price),
+  stock: Number(row.stock),
+});
+
+const nameColumn = (lang: Lang) => (lang === 'en' ? sql.raw('g.name_en') : sql.raw('g.name_zh'));
+
+/**
+ * A page of goods in the seeded order.
+ *
+ * @example await listGoods(db, { page: 1, pageSize: 20, lang: 'en' });
+ */
+export async function listGoods(db: Db, query: { page: number; pageSize: number; lang: Lang }) {
+  const rows = await queryRows(
+    db,
+    sql`SELECT g.id, ${nameColumn(query.lang)} AS name, g.image, g.price, coalesce(c.available, 0) AS stock, (count(*) OVER ())::int AS total
+        FROM goods g LEFT JOIN ledger_counters c ON c.key = 'stock:' || g.id
+        ORDER BY g.position, g.id LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
+    goodsRow,
+  );
+  const total = rows[0]?.total ?? (query.page === 1 ? 0 : await countGoods(db));
+  return { list: rows.map(toItem), total, page: query.page, pageSize: query.pageSize };
+}
+
+async function countGoods(db: Db): Promise<number> {
+  const [row] = await queryRows(db, sql`SELECT count(*)::int AS total FROM goods`, z.object({ total: z.number().int() }));
+  return row?.total ?? 0;
+}
+
+/**
+ * One goods item with its price in minor units, or null.
+ *
+ * @example const goods = await goodsById(db, 'longjing-tea', 'zh');
+ */
+export async function goodsById(db: Db, id: string, lang: Lang): Promise<(GoodsItem & { priceMinor: bigint }) | null> {
+  const [row] = await queryRows(
+    db,
+    sql`SELECT g.id, ${nameColumn(lang)} AS name, g.image, g.price, coalesce(c.available, 0) AS stock
+        FROM goods g LEFT JOIN ledger_counters c ON c.key = 'stock:' || g.id WHERE g.id = ${id}`,
+    goodsRow,
+  );
+  return row ? { ...toItem(row), priceMinor: row.price } : null;
+}

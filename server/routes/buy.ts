@@ -1,0 +1,57 @@
+/**
+ * The buy flow (API.md "Buy flow and shipping addresses"): goods, the member's shipping addresses, settlement through
+ * the ledger engine's desk (batched, at most once per request id) and the member's orders.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { endpoints } from '../../api-schema/endpoints';
+import { addAddress, addressOf, deleteAddress, editAddress, listAddresses } from '../buy/addresses';
+import { goodsById, listGoods } from '../buy/goods';
+import { listOrders, settlementRequest } from '../buy/orders';
+import { NotFoundError } from '../errors';
+import { answerOf } from '../ledger/idempotency';
+import { requireAuth } from '../plugins/access';
+import { registerHandlers } from './endpoint';
+import type { RouteDeps } from './deps';
+
+/**
+ * The buy routes.
+ *
+ * @param app - plugin scope
+ * @param deps - database, clock and the ledger desk
+ * @returns when registered
+ * @example
+ * await app.register(buyRoutes, deps);
+ */
+export const buyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  registerHandlers(app, {
+    goodsList: async ({ query }) => listGoods(deps.db, query),
+
+    goodsDetail: async ({ query }) => {
+      const goods = await goodsById(deps.db, query.id, query.lang);
+      if (!goods) throw new NotFoundError();
+      const { priceMinor: _price, ...item } = goods;
+      return item;
+    },
+
+    deliveryList: async ({ request }) => listAddresses(deps.db, requireAuth(request).memberId),
+    deliveryAdd: async ({ body, request }) => addAddress(deps.db, requireAuth(request).memberId, body),
+    deliveryEdit: async ({ body, request }) => editAddress(deps.db, requireAuth(request).memberId, body),
+    deliveryDelete: async ({ body, request }) => {
+      await deleteAddress(deps.db, requireAuth(request).memberId, body.deliveryId);
+      return {};
+    },
+
+    orderSettle: async ({ body, request }) => {
+      const memberId = requireAuth(request).memberId;
+      const [goods, address] = await Promise.all([goodsById(deps.db, body.goodsId, 'zh'), addressOf(deps.db, memberId, body.deliveryId)]);
+      const now = deps.now();
+      const outcome = await deps.ledger.post(
+        () => settlementRequest({ ...body, memberId, price: goods?.priceMinor ?? null, address, now }),
+        now,
+      );
+      return answerOf(outcome, endpoints.orderSettle.result);
+    },
+
+    orderList: async ({ query, request }) => listOrders(deps.db, { ...query, memberId: requireAuth(request).memberId }),
+  });
+};
