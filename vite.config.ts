@@ -7,6 +7,9 @@ import { cspMeta } from './scripts/vite/cspMetaPlugin';
 import { precompress } from './scripts/vite/precompressPlugin';
 import { robotsTxt } from './scripts/vite/robotsTxtPlugin';
 
+/** Unit files that need a module graph of their own (they mock a module, or test when one loads). */
+const isolatedUnitFiles = ['tests/server/inviteCodeCollision.test.ts', 'src/app/selectors.test.ts', 'src/api/contractLoader.test.ts'];
+
 // One config for the SPA build and for the three test projects (unit, ui, e2e).
 export default defineConfig({
   plugins: [react(), cspMeta(), robotsTxt(), buildInputs(), precompress()],
@@ -59,8 +62,17 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          // One module graph per worker instead of one per file: importing the server, zod's contract and viem again
+          // for each of ~80 files cost a quarter of the project's time on CI's two cores. Files that replace a
+          // module (vi.mock) or watch one load run isolated below.
+          isolate: false,
           include: ['tests/machines/**/*.test.ts', 'src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts', 'tests/i18n/**/*.test.ts'],
+          exclude: isolatedUnitFiles,
         },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-isolated', environment: 'node', include: isolatedUnitFiles },
       },
       {
         extends: true,

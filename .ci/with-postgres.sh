@@ -2,7 +2,7 @@
 # Runs a command with DATABASE_URL pointing at a fresh throwaway PostgreSQL cluster, and always removes the
 # cluster afterwards (success, failure or Ctrl-C). The command's exit code is kept.
 #
-#   .ci/with-postgres.sh npx vitest run --project unit tests/server
+#   .ci/with-postgres.sh npx vitest run --project unit --project unit-isolated tests/server
 
 set -euo pipefail
 [ "$#" -gt 0 ] || { echo "usage: .ci/with-postgres.sh <command...>" >&2; exit 2; }

@@ -300,7 +300,7 @@ export async function checkTouchTargets(page: Page): Promise<string[]> {
  * @example expect.soft(await checkAxe(page)).toEqual([]);
  */
 export async function checkAxe(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
   const lines: string[] = [];
   for (const violation of results.violations) {
     if (!violation.impact || !failingImpacts.includes(violation.impact)) continue;
