@@ -3,7 +3,8 @@
  * connections, a new requestId each): credit withdrawals over a sweep of connection counts, then WPOS transfers to
  * the team and flash exchanges at the connections the withdrawals chose, each against the raw rate of the same
  * work issued directly on the ledger desk in the same run (no HTTP). Goals: ≥ 2,000/s on PGlite and ≥ 3,500/s on
- * PostgreSQL for each, and p99 ≤ 50 ms for the PGlite withdrawals. The share-pool payout figure (bench/payout.ts)
+ * PostgreSQL for each, and p99 ≤ 50 ms for the PGlite withdrawals. Then settlements, every buyer wanting the same
+ * goods (one hot stock row): ≥ 1,000/s on PGlite and ≥ 2,000/s on PostgreSQL. The share-pool payout figure (bench/payout.ts)
  * runs first, on the same database.
  *
  * Set-up on the bench's own database: the withdrawal limits are raised (daily cap and maximum) so that only the
@@ -22,6 +23,9 @@ import { createLedgerDesk, type LedgerRequest } from '../server/ledger/engine';
 import { exchangeRequest } from '../server/ledger/exchange';
 import { memberTransferRequest } from '../server/ledger/memberTransfers';
 import { withdrawalRequest } from '../server/ledger/withdrawals';
+import { goodsById, stockKey } from '../server/buy/goods';
+import { settlementRequest } from '../server/buy/orders';
+import type { DeliveryAddress } from '../api-schema/buy';
 import type { BenchServer } from './appServer';
 import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
 import type { LedgerLoadInput, LedgerLoadResult } from './ledgerClient';
@@ -42,6 +46,9 @@ const SWEEPS = { pglite: [10, 20, 32], postgres: [10, 32, 64] } as const;
 const sweepOverride = process.env.LEDGER_CONNECTIONS?.split(',').map(Number);
 const AMOUNT = '10';
 const GOALS = { pglite: 2_000, postgres: 3_500 } as const;
+/** Settlements, every buyer wanting the same goods (one hot stock row): issue 20's goals. */
+const SETTLEMENT_GOALS = { pglite: 1_000, postgres: 2_000 } as const;
+const HOT_GOODS = 'member-notebook';
 const P99_GOAL_MS = 50;
 
 interface LoadRun {
@@ -98,22 +105,46 @@ async function grantedMember(server: BenchServer, inviteCode: string): Promise<B
   return { token, memberId, address, inviteCode: own };
 }
 
-/** Raises the limits and creates the paying members under the seeded inviter and one member below each. */
-async function prepareMembers(server: BenchServer): Promise<{ payers: BenchMember[]; payees: BenchMember[] }> {
+/** A member's shipping address, added through HTTP, as settlement copies it onto the order. */
+async function addressOfMember(server: BenchServer, member: BenchMember): Promise<DeliveryAddress> {
+  const added = await server.app.inject({
+    method: 'POST',
+    url: '/api/member/delivery/add',
+    headers: { authorization: member.token },
+    payload: { name: 'Bench', phone: '13800138000', region: '浙江省 / 杭州市 / 西湖区', detail: '文三路 1 号', isDefault: true },
+  });
+  return z.object({ code: z.literal(0), result: deliveryAddressShape }).parse(added.json()).result;
+}
+
+const deliveryAddressShape = z.object({ deliveryId: z.string(), name: z.string(), phone: z.string(), region: z.string(), detail: z.string(), isDefault: z.boolean() });
+
+/**
+ * Raises the limits and the hot goods' stock, and creates the paying members under the seeded inviter and one member
+ * below each, each with a shipping address.
+ */
+async function prepareMembers(server: BenchServer): Promise<{ payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }> {
   await server.db.execute(
     sql`UPDATE app_config SET value = value || '{"maxWithdraw": "999999999999", "dailyWithdrawCap": "999999999999"}'::jsonb WHERE id = 1`,
   );
+  await server.db.execute(sql`UPDATE ledger_counters SET available = 1000000000000 WHERE key = ${stockKey(HOT_GOODS)}`);
   const payers = await pool(Array.from({ length: PAIRS }), 5, () => grantedMember(server, 'DEMO2026'));
   const payees = await pool(payers, 5, (payer) => grantedMember(server, payer.inviteCode));
-  return { payers, payees };
+  const addresses = new Map<number, DeliveryAddress>();
+  for (const member of [...payers, ...payees]) addresses.set(member.memberId, await addressOfMember(server, member));
+  return { payers, payees, addresses };
 }
 
 /** A ledger request the desk posts, built from the batch's app config. */
 type DeskWork = (config: AppConfig, turn: number, now: Date) => LedgerRequest;
 
 /** Each flow's HTTP load and the same requests for the raw rate on the desk. */
-function flows(members: { payers: BenchMember[]; payees: BenchMember[] }) {
+function flows(members: { payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }, hotPrice: bigint) {
   const everyone = [...members.payers, ...members.payees];
+  const addressOf = (member: BenchMember): DeliveryAddress => {
+    const address = members.addresses.get(member.memberId);
+    if (!address) throw new Error(`member ${member.memberId} has no address`);
+    return address;
+  };
   const amount = toMinor(AMOUNT);
   const at = <T>(items: T[], turn: number): T => items[turn % items.length] as T;
   return {
@@ -144,6 +175,17 @@ function flows(members: { payers: BenchMember[]; payees: BenchMember[] }) {
       load: { path: '/api/member/flashExchange', calls: everyone.map((member, index) => ({ token: member.token, body: { from: index % 2 ? 'WPOS' : 'CREDIT', amount: AMOUNT } })) },
       work: ((config, turn, now) =>
         exchangeRequest({ memberId: at(everyone, turn).memberId, from: turn % 2 ? 'WPOS' : 'CREDIT', amount, requestId: randomUUID(), now }, config)) as DeskWork,
+    },
+    settlements: {
+      load: {
+        path: '/api/order/settle',
+        calls: everyone.map((member) => ({ token: member.token, body: { goodsId: HOT_GOODS, quantity: 1, deliveryId: addressOf(member).deliveryId } })),
+      },
+      work: ((_config, turn, now) => {
+        const member = at(everyone, turn);
+        const address = addressOf(member);
+        return settlementRequest({ memberId: member.memberId, goodsId: HOT_GOODS, deliveryId: address.deliveryId, quantity: 1, requestId: randomUUID(), price: hotPrice, address, now });
+      }) as DeskWork,
     },
   };
 }
@@ -188,7 +230,9 @@ async function deskRate(
 export async function benchLedger(server: BenchServer, storage: 'pglite' | 'postgres', seconds: number): Promise<void> {
   await benchPayout(server, storage);
   const members = await prepareMembers(server);
-  const { withdrawals, transfers, exchanges } = flows(members);
+  const hot = await goodsById(server.db, HOT_GOODS, 'zh');
+  if (!hot) throw new Error(`no goods ${HOT_GOODS}`);
+  const { withdrawals, transfers, exchanges, settlements } = flows(members, hot.priceMinor);
   const runs: LoadRun[] = [];
   for (const connections of sweepOverride ?? SWEEPS[storage]) {
     const run = await httpLoad(server, withdrawals.load, connections, seconds);
@@ -203,20 +247,27 @@ export async function benchLedger(server: BenchServer, storage: 'pglite' | 'post
       : best(runs);
   if (!chosen) throw new Error('no load run');
   const rawSeconds = Math.max(2, seconds / 2);
-  const figure = async (name: string, run: LoadRun, work: DeskWork, note: string) => {
+  const figure = async (name: string, run: LoadRun, work: DeskWork, note: string, goal: number = GOALS[storage]) => {
     const raw = await deskRate(server, storage, chosen.connections, rawSeconds, work);
     emit({
       name: `ledger.${storage}.${name}`,
       value: rate(run.rate, 'ack'),
       floor: rate(raw, 'tx'),
-      target: `goal >= ${GOALS[storage]} ack/s`,
-      verdict: atLeast(run.rate, GOALS[storage]),
+      target: `goal >= ${goal} ack/s`,
+      verdict: atLeast(run.rate, goal),
       note: `${percent(run.rate / raw)} of raw; ${run.note}${note}`,
     });
   };
   await figure('withdrawals', chosen, withdrawals.work, `; best of ${runs.length} loads`);
   await figure('transfers', await httpLoad(server, transfers.load, chosen.connections, seconds), transfers.work, '; WPOS to the member below');
   await figure('exchanges', await httpLoad(server, exchanges.load, chosen.connections, seconds), exchanges.work, '; both directions in turn');
+  await figure(
+    'settlements',
+    await httpLoad(server, settlements.load, chosen.connections, seconds),
+    settlements.work,
+    `; every buyer the same goods (one hot stock row)`,
+    SETTLEMENT_GOALS[storage],
+  );
   if (storage === 'pglite') {
     emit({ name: 'ledger.pglite.p99', value: ms(chosen.p99), floor: 'n/a', target: `budget <= ${P99_GOAL_MS} ms`, verdict: atMost(chosen.p99, P99_GOAL_MS), note: `withdrawals at ${rate(chosen.rate, 'ack')}, ${chosen.connections} connections` });
   }

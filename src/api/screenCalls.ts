@@ -76,3 +76,43 @@ export function transferWpos(api: ApiClient, body: BodyOf<'transferWpos'>): Prom
 export function flashExchange(api: ApiClient, body: BodyOf<'flashExchange'>): Promise<Answer<ResultOf<'flashExchange'>>> {
   return api.call('flashExchange', { body }).then(toAnswer);
 }
+
+/** A page of goods, names in the member's language (GET /api/goods/list). */
+export function fetchGoodsPage(api: ApiClient, query: QueryOf<'goodsList'>): Promise<Answer<ResultOf<'goodsList'>>> {
+  return api.call('goodsList', { query }).then(toAnswer);
+}
+
+/** One goods item with its price and stock now (GET /api/goods/detail). */
+export function fetchGoods(api: ApiClient, query: QueryOf<'goodsDetail'>): Promise<Answer<ResultOf<'goodsDetail'>>> {
+  return api.call('goodsDetail', { query }).then(toAnswer);
+}
+
+/** A page of the member's orders, newest first (GET /api/order/list). */
+export function fetchOrderPage(api: ApiClient, query: QueryOf<'orderList'>): Promise<Answer<ResultOf<'orderList'>>> {
+  return api.call('orderList', { query }).then(toAnswer);
+}
+
+/** The member's shipping addresses, the default first (GET /api/member/delivery/list). */
+export function fetchAddresses(api: ApiClient): Promise<Answer<ResultOf<'deliveryList'>>> {
+  return api.call('deliveryList').then(toAnswer);
+}
+
+/** Adds a shipping address (POST /api/member/delivery/add). */
+export function addAddress(api: ApiClient, body: BodyOf<'deliveryAdd'>): Promise<Answer<ResultOf<'deliveryAdd'>>> {
+  return api.call('deliveryAdd', { body }).then(toAnswer);
+}
+
+/** Edits an own shipping address (POST /api/member/delivery/edit). */
+export function editAddress(api: ApiClient, body: BodyOf<'deliveryEdit'>): Promise<Answer<ResultOf<'deliveryEdit'>>> {
+  return api.call('deliveryEdit', { body }).then(toAnswer);
+}
+
+/** Deletes an own shipping address (POST /api/member/delivery/delete). */
+export function deleteAddress(api: ApiClient, body: BodyOf<'deliveryDelete'>): Promise<Answer<ResultOf<'deliveryDelete'>>> {
+  return api.call('deliveryDelete', { body }).then(toAnswer);
+}
+
+/** Pays for goods with credit, at most once per request id (POST /api/order/settle). */
+export function settleOrder(api: ApiClient, body: BodyOf<'orderSettle'>): Promise<Answer<ResultOf<'orderSettle'>>> {
+  return api.call('orderSettle', { body }).then(toAnswer);
+}

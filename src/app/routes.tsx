@@ -43,7 +43,7 @@ export const routes: RouteObject[] = [
       page(paths.announcementDetail.pattern, ['announcement'], () => import('../routes/announcementDetail')),
       page(paths.about.pattern, ['about'], () => import('../routes/about')),
       page(paths.solbotList.pattern, ['solbot'], () => import('../routes/solbotList')),
-      upcoming(paths.buyList.pattern, 'buyList'),
+      page(paths.buyList.pattern, ['buy'], () => import('../routes/buy/list')),
       {
         Component: MemberArea,
         children: [

@@ -21,7 +21,7 @@ export const fallbackLanguage: SupportedLanguage = 'zh';
 /** Loaded at start: the sign-in screens and the member's first pages. */
 export const startNamespaces = ['common', 'login', 'register', 'home', 'me', 'invitation'] as const;
 /** Every namespace; the others load with the first screen that asks for them (useTranslation suspends till then). */
-export const namespaces = [...startNamespaces, 'team', 'announcement', 'about', 'solbot', 'credit', 'wpos'] as const;
+export const namespaces = [...startNamespaces, 'team', 'announcement', 'about', 'solbot', 'credit', 'wpos', 'buy'] as const;
 export type Namespace = (typeof namespaces)[number];
 
 export const detectionOptions: DetectorOptions = {

@@ -66,8 +66,11 @@ const screens: readonly VisualScreen[] = [
   { name: 'wpos-profit', path: '/me/wpos/profit', session: 'member' },
   { name: 'transfer-sheet', path: '/me/wpos?sheet=transfer', session: 'member' },
   { name: 'exchange-sheet', path: '/me/wpos?sheet=exchange', session: 'member' },
+  // The shop: goods (one sold out once the journeys buy it; here all in stock) and the member's orders (none yet).
+  { name: 'buy-list', path: '/buy-list', session: 'member' },
+  { name: 'buy-orders', path: '/buy-list?tab=orders', session: 'member' },
   // A route still waiting for its issue: the translated "on its way" page in the common frame.
-  { name: 'upcoming', path: '/buy-list', session: 'member' },
+  { name: 'upcoming', path: '/buy/shipping-address', session: 'member' },
   { name: 'not-found', path: '/no-such-page', session: 'member' },
 ];
 
