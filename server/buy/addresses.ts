@@ -60,18 +60,6 @@ export async function listAddresses(db: Db, memberId: number): Promise<{ list: D
 }
 
 /**
- * One of the member's addresses, or null (someone else's is null too).
- *
- * @example const address = await addressOf(db, memberId, '12');
- */
-export async function addressOf(db: Db, memberId: number, deliveryId: string): Promise<DeliveryAddress | null> {
-  const id = rowId(deliveryId);
-  if (id === null) return null;
-  const [row] = await db.select().from(deliveryAddresses).where(and(eq(deliveryAddresses.id, id), eq(deliveryAddresses.memberId, memberId)));
-  return row ? toAddress(row) : null;
-}
-
-/**
  * Adds an address: the member's first is the default whatever `isDefault` says; `isDefault: true` takes the default
  * over. A 21st address is 3002.
  *

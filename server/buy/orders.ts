@@ -10,9 +10,10 @@ import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import type { DeliveryAddress } from '../../api-schema/buy';
 import { ApiCode } from '../../api-schema/codes';
-import { bigintText, queryRows, type Db } from '../db/client';
+import { bigintText, queryRows, rowsOf, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
 import type { LedgerRequest } from '../ledger/engine';
+import { namedStatement } from '../ledger/statements';
 import { stockKey, type Lang } from './goods';
 
 export interface SettlementInput {
@@ -52,6 +53,34 @@ export function settlementRequest(input: SettlementInput): LedgerRequest {
   };
 }
 
+const p = (name: string) => sql.placeholder(name);
+
+// One round trip per settlement for what it reads before the engine: the goods' price and the caller's address.
+const inputsStatement = namedStatement(
+  'settlement_inputs',
+  sql`SELECT (SELECT g.price FROM goods g WHERE g.id = ${p('goodsId')}::text) AS price,
+        (SELECT json_build_object('deliveryId', a.id::text, 'name', a.name, 'phone', a.phone, 'region', a.region, 'detail', a.detail,
+            'isDefault', a.is_default)
+          FROM delivery_addresses a
+          WHERE a.id = ${p('deliveryId')}::bigint AND a.member_id = ${p('memberId')}::int) AS address`,
+);
+
+const addressShape = z.object({ deliveryId: z.string(), name: z.string(), phone: z.string(), region: z.string(), detail: z.string(), isDefault: z.boolean() });
+const inputsRow = z.object({ price: bigintText.nullable(), address: addressShape.nullable() });
+
+/**
+ * What a settlement reads before the engine: the goods' price now and the caller's own address (null when the goods
+ * or the address is unknown to this member).
+ *
+ * @example const { price, address } = await settlementInputs(db, memberId, 'longjing-tea', '12');
+ */
+export async function settlementInputs(db: Db, memberId: number, goodsId: string, deliveryId: string): Promise<{ price: bigint | null; address: DeliveryAddress | null }> {
+  // A deliveryId that is no row's id (the contract allows letters) is nobody's address.
+  if (!/^[1-9][0-9]{0,18}$/.test(deliveryId)) return { price: null, address: null };
+  const [row] = rowsOf(await inputsStatement(db).execute({ goodsId, deliveryId, memberId }), inputsRow);
+  return { price: row?.price ?? null, address: row?.address ?? null };
+}
+
 const orderRow = z.object({
   id: bigintText,
   goodsId: z.string(),
@@ -62,7 +91,7 @@ const orderRow = z.object({
   quantity: z.number().int(),
   amount: bigintText,
   status: z.enum(['pending', 'paid', 'shipped', 'failed']),
-  address: z.object({ deliveryId: z.string(), name: z.string(), phone: z.string(), region: z.string(), detail: z.string(), isDefault: z.boolean() }),
+  address: addressShape,
   createdAt: z.coerce.date(),
   total: z.number().int(),
 });

@@ -4,9 +4,9 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
-import { addAddress, addressOf, deleteAddress, editAddress, listAddresses } from '../buy/addresses';
+import { addAddress, deleteAddress, editAddress, listAddresses } from '../buy/addresses';
 import { goodsById, listGoods } from '../buy/goods';
-import { listOrders, settlementRequest } from '../buy/orders';
+import { listOrders, settlementInputs, settlementRequest } from '../buy/orders';
 import { NotFoundError } from '../errors';
 import { answerOf } from '../ledger/idempotency';
 import { requireAuth } from '../plugins/access';
@@ -43,12 +43,9 @@ export const buyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
     orderSettle: async ({ body, request }) => {
       const memberId = requireAuth(request).memberId;
-      const [goods, address] = await Promise.all([goodsById(deps.db, body.goodsId, 'zh'), addressOf(deps.db, memberId, body.deliveryId)]);
+      const { price, address } = await settlementInputs(deps.db, memberId, body.goodsId, body.deliveryId);
       const now = deps.now();
-      const outcome = await deps.ledger.post(
-        () => settlementRequest({ ...body, memberId, price: goods?.priceMinor ?? null, address, now }),
-        now,
-      );
+      const outcome = await deps.ledger.post(() => settlementRequest({ ...body, memberId, price, address, now }), now);
       return answerOf(outcome, endpoints.orderSettle.result);
     },
 
