@@ -11,6 +11,11 @@ export interface DatabaseTarget {
   name: 'pglite' | 'postgres';
   /** Opens a fresh, empty database (not migrated). */
   open(): Promise<Database>;
+  /**
+   * The database of a suite (describeWithDatabases): maybe one a previous suite of this worker used, maybe migrated
+   * already; the harness migrates it and empties its tables before every test.
+   */
+  openForSuite(): Promise<Database>;
 }
 
 /** DATABASE_URL, when the run is meant to include PostgreSQL (.ci/with-postgres.sh sets it). */
@@ -54,10 +59,25 @@ export async function openScratchPostgres(baseUrl: string): Promise<Database & {
  */
 const onlyTargets = process.env.DATABASE_TARGETS?.split(',').map((name) => name.trim());
 
+let workerPglite: Promise<Database> | undefined;
+
+/**
+ * The test worker's in-memory PGlite: opened once per worker and kept for every suite file it runs (the unit project
+ * shares one module graph per worker), since starting PGlite (its WebAssembly and initdb) took 3.5-7 s of CPU per
+ * file while the harness empties and seeds the tables before every test anyway. Its close() leaves it open for the
+ * next file; the worker's exit ends it.
+ */
+function openWorkerPglite(): Promise<Database> {
+  workerPglite ??= openDatabase({});
+  return workerPglite.then((database) => ({ ...database, close: async () => undefined }));
+}
+
 /** PGlite always; PostgreSQL too when DATABASE_URL is set; DATABASE_TARGETS narrows that down. */
 export const databaseTargets: DatabaseTarget[] = (
   [
-    { name: 'pglite', open: () => openDatabase({}) },
-    ...(postgresUrl ? [{ name: 'postgres' as const, open: () => openScratchPostgres(postgresUrl) }] : []),
+    { name: 'pglite', open: () => openDatabase({}), openForSuite: openWorkerPglite },
+    ...(postgresUrl
+      ? [{ name: 'postgres' as const, open: () => openScratchPostgres(postgresUrl), openForSuite: () => openScratchPostgres(postgresUrl) }]
+      : []),
   ] satisfies DatabaseTarget[]
 ).filter((target) => !onlyTargets || onlyTargets.includes(target.name));

@@ -1,6 +1,6 @@
 /**
  * Runs a DB-dependent suite once per database target (PGlite always, PostgreSQL with DATABASE_URL). Each target
- * gets one migrated database for the whole describe block; every test starts from a truncated, freshly seeded
+ * gets one migrated database for the whole describe block (PGlite's is the test worker's, kept from suite to suite); every test starts from a truncated, freshly seeded
  * state, a reset clock, and apps built on demand (closed after the test, so rate-limit counters start at zero).
  */
 import { sql } from 'drizzle-orm';
@@ -68,7 +68,7 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
       };
 
       beforeAll(async () => {
-        database = await target.open();
+        database = await target.openForSuite();
         await database.migrate();
       }, 120_000);
 
