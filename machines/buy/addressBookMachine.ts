@@ -1,0 +1,192 @@
+/**
+ * The shipping address book (spec: /buy/shipping-address; API.md "Buy flow and shipping addresses"): the member's
+ * addresses, the default first as the server answers them. The member chooses one for the settlement (the machine
+ * ends with its deliveryId as output), makes another the default (an edit with `isDefault: true`; the server turns
+ * the old one off), or deletes one after confirming. After each change the list is read again, since the server
+ * decides the default and the order. Adding and editing are the address form's (addressFormMachine).
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { ApiCode } from '../../api-schema/codes';
+import type { Answer } from '../shared/answer';
+import type { ErrorInfo } from '../shared/errorInfo';
+import { notProvided, toErrorInfo } from '../shared/errorInfo';
+import { defaultEditOf, type SaveAddressAnswer, type SaveAddressInput } from './addressFields';
+import { apiError, codeIn, isAnswered, type AddressList, type DeliveryAddress } from './buyContract';
+
+export interface AddressBookContext {
+  addresses: readonly DeliveryAddress[];
+  /** The address the current action (set default, delete) is about. */
+  target: DeliveryAddress | null;
+  /** The address chosen for the settlement: the machine's output. */
+  chosenId: string | null;
+  error: ErrorInfo | null;
+}
+
+export type AddressBookEvent =
+  | { type: 'user.retry' }
+  | { type: 'user.refresh' }
+  | { type: 'user.choose'; deliveryId: string }
+  | { type: 'user.setDefault'; deliveryId: string }
+  | { type: 'user.delete'; deliveryId: string }
+  | { type: 'user.confirm' }
+  | { type: 'user.cancel' };
+
+export type AddressListAnswer = Answer<AddressList>;
+export type DeleteAddressAnswer = Answer<unknown>;
+
+const answered = ({ event }: { event: { output: Answer<unknown> } }) => ({ code: event.output.code });
+const signedOut = () => ({
+  guard: { type: 'isSignedOutAnswer' as const, params: answered },
+  target: 'sessionEnded' as const,
+  actions: { type: 'assignFailure' as const, params: answered },
+  meta: { apiCodes: [ApiCode.notSignedIn] },
+});
+const thrown = (target: 'loadFailed' | 'deleteFailed' | 'setDefaultFailed') => ({
+  target,
+  actions: { type: 'assignThrown' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
+});
+
+export const addressBookMachine = setup({
+  types: {
+    context: {} as AddressBookContext,
+    events: {} as AddressBookEvent,
+    output: {} as { deliveryId: string | null },
+  },
+  actors: {
+    /** deliveryList: the member's addresses, the default first. */
+    fetchAddresses: fromPromise<AddressListAnswer>(async () => notProvided('addressBook', 'fetchAddresses')),
+    /** The address form's saveAddress: here deliveryEdit with the address as it is and `isDefault: true`. */
+    saveAddress: fromPromise<SaveAddressAnswer, SaveAddressInput>(async () => notProvided('addressBook', 'saveAddress')),
+    /** deliveryDelete. */
+    deleteAddress: fromPromise<DeleteAddressAnswer, { deliveryId: string }>(async () => notProvided('addressBook', 'deleteAddress')),
+  },
+  actions: {
+    assignList: assign((_, params: { answer: AddressListAnswer }) => ({ addresses: isAnswered(params.answer) ? params.answer.result.list : [] })),
+    assignTarget: assign(({ context }, params: { deliveryId: string }) => ({
+      target: context.addresses.find((address) => address.deliveryId === params.deliveryId) ?? null,
+      error: null,
+    })),
+    assignChosen: assign((_, params: { deliveryId: string }) => ({ chosenId: params.deliveryId })),
+    clearTarget: assign({ target: null }),
+    assignFailure: assign((_, params: { code: number }) => ({ error: apiError(params.code) })),
+    assignThrown: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
+    clearError: assign({ error: null }),
+  },
+  guards: {
+    isSignedOutAnswer: codeIn(ApiCode.notSignedIn),
+    isListFailure: (_, params: { answer: AddressListAnswer }) => !isAnswered(params.answer),
+    isEmptyList: (_, params: { answer: AddressListAnswer }) => (params.answer.result?.list.length ?? 0) === 0,
+    isListed: ({ context }, params: { deliveryId: string }) => context.addresses.some((address) => address.deliveryId === params.deliveryId),
+    isOtherThanDefault: ({ context }, params: { deliveryId: string }) =>
+      context.addresses.some((address) => address.deliveryId === params.deliveryId && !address.isDefault),
+    isOk: codeIn(ApiCode.ok),
+    isGone: codeIn(ApiCode.notFound),
+    isDeletedOrGone: codeIn(ApiCode.ok, ApiCode.notFound),
+  },
+}).createMachine({
+  id: 'addressBook',
+  context: { addresses: [], target: null, chosenId: null, error: null },
+  output: ({ context }) => ({ deliveryId: context.chosenId }),
+  initial: 'loading',
+  states: {
+    loading: {
+      description: 'The list is read (again after a change); the rows already shown stay.',
+      tags: 'busy',
+      invoke: {
+        id: 'fetchAddresses',
+        src: 'fetchAddresses',
+        onDone: [
+          signedOut(),
+          {
+            guard: { type: 'isListFailure', params: ({ event }) => ({ answer: event.output }) },
+            target: 'loadFailed',
+            actions: { type: 'assignFailure', params: answered },
+          },
+          {
+            guard: { type: 'isEmptyList', params: ({ event }) => ({ answer: event.output }) },
+            target: 'empty',
+            actions: [{ type: 'assignList', params: ({ event }) => ({ answer: event.output }) }, 'clearTarget'],
+          },
+          { target: 'loaded', actions: [{ type: 'assignList', params: ({ event }) => ({ answer: event.output }) }, 'clearTarget'] },
+        ],
+        onError: thrown('loadFailed'),
+      },
+    },
+    loadFailed: { description: 'The list could not be read: why, and a retry.', on: { 'user.retry': { target: 'loading', actions: 'clearError' } } },
+    empty: { description: 'No address yet: the way to add one.', on: { 'user.refresh': { target: 'loading', actions: 'clearError' } } },
+    loaded: {
+      description: 'The addresses, the default first and marked; each can be chosen, made the default, edited or deleted.',
+      on: {
+        'user.refresh': { target: 'loading', actions: 'clearError' },
+        'user.choose': {
+          guard: { type: 'isListed', params: ({ event }) => ({ deliveryId: event.deliveryId }) },
+          target: 'chosen',
+          actions: { type: 'assignChosen', params: ({ event }) => ({ deliveryId: event.deliveryId }) },
+        },
+        'user.setDefault': {
+          guard: { type: 'isOtherThanDefault', params: ({ event }) => ({ deliveryId: event.deliveryId }) },
+          target: 'settingDefault',
+          actions: { type: 'assignTarget', params: ({ event }) => ({ deliveryId: event.deliveryId }) },
+        },
+        'user.delete': {
+          guard: { type: 'isListed', params: ({ event }) => ({ deliveryId: event.deliveryId }) },
+          target: 'confirmingDelete',
+          actions: { type: 'assignTarget', params: ({ event }) => ({ deliveryId: event.deliveryId }) },
+        },
+      },
+    },
+    confirmingDelete: {
+      description: 'Delete this address? Deleting the default makes the most recently added one the default.',
+      on: { 'user.confirm': 'deleting', 'user.cancel': { target: 'loaded', actions: 'clearTarget' } },
+    },
+    deleting: {
+      description: 'deliveryDelete is on its way.',
+      tags: 'busy',
+      invoke: {
+        id: 'deleteAddress',
+        src: 'deleteAddress',
+        input: ({ context }) => ({ deliveryId: context.target?.deliveryId ?? '' }),
+        onDone: [
+          signedOut(),
+          { guard: { type: 'isDeletedOrGone', params: answered }, target: 'loading', description: 'Deleted (or already gone: 4004): the list is read again.' },
+          { target: 'deleteFailed', actions: { type: 'assignFailure', params: answered } },
+        ],
+        onError: thrown('deleteFailed'),
+      },
+    },
+    deleteFailed: {
+      description: 'Not deleted: why, a retry, or back to the list.',
+      on: { 'user.retry': { target: 'deleting', actions: 'clearError' }, 'user.cancel': { target: 'loaded', actions: ['clearTarget', 'clearError'] } },
+    },
+    settingDefault: {
+      description: 'deliveryEdit with isDefault true is on its way.',
+      tags: 'busy',
+      invoke: {
+        id: 'makeDefault',
+        src: 'saveAddress',
+        input: ({ context }) => defaultEditOf(context.target),
+        onDone: [
+          signedOut(),
+          { guard: { type: 'isOk', params: answered }, target: 'loading' },
+          {
+            guard: { type: 'isGone', params: answered },
+            target: 'loading',
+            actions: { type: 'assignFailure', params: answered },
+            meta: { apiCodes: [ApiCode.notFound] },
+            description: 'The address is gone (deleted elsewhere): the list is read again and says so.',
+          },
+          { target: 'setDefaultFailed', actions: { type: 'assignFailure', params: answered } },
+        ],
+        onError: thrown('setDefaultFailed'),
+      },
+    },
+    setDefaultFailed: {
+      description: 'The default did not change: why, a retry, or back to the list.',
+      on: { 'user.retry': { target: 'settingDefault', actions: 'clearError' }, 'user.cancel': { target: 'loaded', actions: ['clearTarget', 'clearError'] } },
+    },
+    chosen: { type: 'final', description: 'An address was chosen for the settlement: its deliveryId is the output.' },
+    sessionEnded: { type: 'final', description: 'The server answered 1002: the session is over and the app returns to sign-in.' },
+  },
+});
+
+export type AddressBookMachine = typeof addressBookMachine;

@@ -1,0 +1,67 @@
+/**
+ * The address form's fields and what the form knows about them: the values as typed, each field's problem by the
+ * one rule of api-schema/address.ts, whether anything differs from what the form started with, and which field a
+ * 1001 names.
+ */
+import { checkAddressField } from '../../api-schema/address';
+import type { Answer } from '../shared/answer';
+import type { AddressField, AddressFieldProblem, DeliveryAddress } from './buyContract';
+
+/** The form's text fields, in the order the page shows them; the region is the picker's 'province / city / district'. */
+export const addressFields: readonly AddressField[] = ['name', 'phone', 'region', 'detail'];
+
+/** An address as the form holds it: the texts as typed and the default switch. */
+export type AddressForm = Record<AddressField, string> & { isDefault: boolean };
+/** What add and edit send besides the deliveryId. */
+export type AddressFields = Omit<DeliveryAddress, 'deliveryId'>;
+/** What the saveAddress actor sends: deliveryAdd without a deliveryId, deliveryEdit with one. */
+export interface SaveAddressInput {
+  deliveryId: string | null;
+  fields: AddressFields;
+}
+
+/** deliveryAdd's or deliveryEdit's envelope, with the field a 1001 names (the server's message) when known. */
+export type SaveAddressAnswer = Answer<DeliveryAddress> & { field?: string | null };
+
+/** A field's problem: the shared rule's, or 'refused' when the server refused a value the form let through. */
+export type AddressProblem = AddressFieldProblem | 'refused';
+export type TouchedFields = Record<AddressField, boolean>;
+
+export const blankAddressForm: AddressForm = { name: '', phone: '', region: '', detail: '', isDefault: false };
+export const untouched: TouchedFields = { name: false, phone: false, region: false, detail: false };
+export const allTouched: TouchedFields = { name: true, phone: true, region: true, detail: true };
+
+/** The form of an address being edited. */
+export const formOf = (address: DeliveryAddress): AddressForm => ({
+  name: address.name,
+  phone: address.phone,
+  region: address.region,
+  detail: address.detail,
+  isDefault: address.isDefault,
+});
+
+/** Each field's problem by api-schema/address.ts (an empty region is 'required': none was chosen). */
+export function problemsOf(form: AddressForm): Record<AddressField, AddressFieldProblem | null> {
+  return { name: checkAddressField('name', form.name), phone: checkAddressField('phone', form.phone), region: checkAddressField('region', form.region), detail: checkAddressField('detail', form.detail) };
+}
+
+/** True when every field passes: the only form the machine sends. */
+export const isFormValid = (form: AddressForm): boolean => Object.values(problemsOf(form)).every((problem) => problem === null);
+
+/** True when the form holds something other than it started with (a leave asks first). */
+export const isFormChanged = (form: AddressForm, start: AddressForm): boolean =>
+  form.isDefault !== start.isDefault || addressFields.some((field) => form[field] !== start[field]);
+
+/** The field a 1001's message names (the server writes the field name alone), or null when it names none of the form's. */
+export function fieldNamed(message: string | null | undefined): AddressField | null {
+  return addressFields.find((field) => field === message) ?? null;
+}
+
+/**
+ * The edit that makes a listed address the default: the address as it is with `isDefault: true` (API.md: the server
+ * turns the old default off).
+ */
+export function defaultEditOf(address: DeliveryAddress | null): SaveAddressInput {
+  const { deliveryId, ...fields } = address ?? { ...blankAddressForm, deliveryId: '' };
+  return { deliveryId, fields: { ...fields, isDefault: true } };
+}

@@ -1,0 +1,165 @@
+/**
+ * Adding and editing a shipping address (spec: /buy/shipping-address/add and /edit/:deliveryId; API.md "Buy flow and
+ * shipping addresses"): name, mobile number, region (the picker's 'province / city / district'), detail and the
+ * default switch. Each field is checked as typed by the contract's own rule (api-schema/address.ts) and shows its
+ * problem once touched or after a save attempt; only a form whose every field passes is sent. The server's refusals:
+ * 1001 names the field when it can, 3002 is the 21st address, 4004 an address that is gone (edit). Leaving with
+ * unsaved changes asks first, so the page wires the browser's back button to `user.leave`.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { ApiCode } from '../../api-schema/codes';
+import type { ErrorInfo } from '../shared/errorInfo';
+import { notProvided, toErrorInfo } from '../shared/errorInfo';
+import { apiError, codeIn, type AddressField, type DeliveryAddress } from './buyContract';
+import { allTouched, blankAddressForm, fieldNamed, formOf, isFormChanged, isFormValid, untouched } from './addressFields';
+import type { AddressForm, SaveAddressAnswer, SaveAddressInput, TouchedFields } from './addressFields';
+
+export type { SaveAddressAnswer, SaveAddressInput } from './addressFields';
+
+export type AddressFormInput = { mode: 'add' } | { mode: 'edit'; address: DeliveryAddress };
+
+export interface AddressFormContext {
+  /** The address being edited; null when adding. */
+  original: DeliveryAddress | null;
+  form: AddressForm;
+  touched: TouchedFields;
+  /** The field the server refused (a 1001 naming it), until the member changes it. */
+  refusedField: AddressField | null;
+  saved: DeliveryAddress | null;
+  error: ErrorInfo | null;
+}
+
+export type AddressFormEvent =
+  | { type: 'field.change'; field: AddressField; value: string }
+  | { type: 'field.blur'; field: AddressField }
+  | { type: 'field.setDefault'; isDefault: boolean }
+  | { type: 'user.save' }
+  | { type: 'user.retry' }
+  | { type: 'user.edit' }
+  | { type: 'user.leave' }
+  | { type: 'user.stay' }
+  | { type: 'user.discard' };
+
+const answered = ({ event }: { event: { output: SaveAddressAnswer } }) => ({ code: event.output.code });
+const startForm = (context: AddressFormContext) => (context.original ? formOf(context.original) : blankAddressForm);
+const leaving = () => [
+  { guard: 'isDirty' as const, target: 'confirmingLeave' as const, description: 'Unsaved changes: ask before they are lost.' },
+  { target: 'left' as const },
+];
+
+export const addressFormMachine = setup({
+  types: {
+    context: {} as AddressFormContext,
+    events: {} as AddressFormEvent,
+    input: {} as AddressFormInput,
+    output: {} as DeliveryAddress | null,
+  },
+  actors: {
+    /** deliveryAdd (no deliveryId) or deliveryEdit; resolves with the envelope and never needs to throw. */
+    saveAddress: fromPromise<SaveAddressAnswer, SaveAddressInput>(async () => notProvided('addressForm', 'saveAddress')),
+  },
+  actions: {
+    assignField: assign(({ context }, params: { field: AddressField; value: string }) => ({
+      form: { ...context.form, [params.field]: params.value },
+      touched: { ...context.touched, [params.field]: true },
+      refusedField: context.refusedField === params.field ? null : context.refusedField,
+      error: null,
+    })),
+    touchField: assign(({ context }, params: { field: AddressField }) => ({ touched: { ...context.touched, [params.field]: true } })),
+    assignDefault: assign(({ context }, params: { isDefault: boolean }) => ({ form: { ...context.form, isDefault: params.isDefault }, error: null })),
+    touchAll: assign({ touched: allTouched }),
+    assignSaved: assign((_, params: { saved: DeliveryAddress | null }) => ({ saved: params.saved, error: null })),
+    assignRefusedField: assign((_, params: { field: string | null | undefined }) => ({
+      refusedField: fieldNamed(params.field),
+      touched: allTouched,
+      error: apiError(ApiCode.invalidParameters),
+    })),
+    assignFailure: assign((_, params: { code: number }) => ({ error: apiError(params.code) })),
+    assignThrown: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
+    clearError: assign({ error: null }),
+  },
+  guards: {
+    isFormValid: ({ context }) => isFormValid(context.form),
+    isDirty: ({ context }) => isFormChanged(context.form, startForm(context)),
+    /** API.md: `isDefault: false` on the current default leaves it the default, so the switch cannot turn it off. */
+    canChangeDefault: ({ context }, params: { isDefault: boolean }) => params.isDefault || !context.original?.isDefault,
+    isOk: codeIn(ApiCode.ok),
+    isSignedOutAnswer: codeIn(ApiCode.notSignedIn),
+    isFieldRefused: codeIn(ApiCode.invalidParameters),
+  },
+}).createMachine({
+  id: 'addressForm',
+  context: ({ input }) => {
+    const original = input.mode === 'edit' ? input.address : null;
+    return { original, form: original ? formOf(original) : blankAddressForm, touched: untouched, refusedField: null, saved: null, error: null };
+  },
+  output: ({ context }) => context.saved,
+  initial: 'editing',
+  states: {
+    editing: {
+      description: 'The fields, each checked as typed; a problem shows once its field was touched or a save was tried.',
+      on: {
+        'field.change': { actions: { type: 'assignField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
+        'field.blur': { actions: { type: 'touchField', params: ({ event }) => ({ field: event.field }) } },
+        'field.setDefault': {
+          guard: { type: 'canChangeDefault', params: ({ event }) => ({ isDefault: event.isDefault }) },
+          actions: { type: 'assignDefault', params: ({ event }) => ({ isDefault: event.isDefault }) },
+        },
+        'user.save': [
+          { guard: 'isFormValid', target: 'saving', description: 'Only a form whose every field passes is sent.' },
+          { actions: 'touchAll', description: 'A save attempt shows every field\'s problem.' },
+        ],
+        'user.leave': leaving(),
+      },
+    },
+    saving: {
+      description: 'deliveryAdd or deliveryEdit is on its way.',
+      tags: 'busy',
+      invoke: {
+        id: 'saveAddress',
+        src: 'saveAddress',
+        input: ({ context }) => ({ deliveryId: context.original?.deliveryId ?? null, fields: context.form }),
+        onDone: [
+          { guard: { type: 'isOk', params: answered }, target: 'saved', actions: { type: 'assignSaved', params: ({ event }) => ({ saved: event.output.result }) } },
+          {
+            guard: { type: 'isSignedOutAnswer', params: answered },
+            target: 'sessionEnded',
+            actions: { type: 'assignFailure', params: answered },
+            meta: { apiCodes: [ApiCode.notSignedIn] },
+          },
+          {
+            guard: { type: 'isFieldRefused', params: answered },
+            target: 'editing',
+            actions: { type: 'assignRefusedField', params: ({ event }) => ({ field: event.output.field }) },
+            meta: { apiCodes: [ApiCode.invalidParameters] },
+            description: 'The server refused a field: the one its message names is marked, and the member fixes it.',
+          },
+          {
+            target: 'failed',
+            actions: { type: 'assignFailure', params: answered },
+            meta: { apiCodes: [ApiCode.amountOutOfLimits, ApiCode.notFound] },
+            description: '3002: 20 addresses already; 4004: the address is gone; or network, 4290, 5000.',
+          },
+        ],
+        onError: { target: 'failed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    failed: {
+      description: 'Not saved: why (Common.{code}), a retry of the same form, or back to the form.',
+      on: {
+        'user.retry': { target: 'saving', actions: 'clearError' },
+        'user.edit': { target: 'editing' },
+        'user.leave': leaving(),
+      },
+    },
+    confirmingLeave: {
+      description: 'The member asked to leave with unsaved changes: stay, or discard them.',
+      on: { 'user.stay': 'editing', 'user.discard': 'left' },
+    },
+    saved: { type: 'final', description: 'Saved: the address as the server answered it (the output), for the book or the settlement.' },
+    left: { type: 'final', description: 'The member left; nothing was saved.' },
+    sessionEnded: { type: 'final', description: 'The server answered 1002: the session is over and the app returns to sign-in.' },
+  },
+});
+
+export type AddressFormMachine = typeof addressFormMachine;

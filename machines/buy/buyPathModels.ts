@@ -1,0 +1,179 @@
+/**
+ * The buy flow's test models: each machine's input and every event it may get, answers included, for the generated
+ * path tests (tests/machines/*.paths.test.ts) and the diagrams (scripts/diagrams.ts). They have the shape of
+ * scripts/machineGraph's MachineModel and MachineEntry without importing it, so machines/ stays free of tooling;
+ * they sit here rather than beside the other models because that folder belongs to the path tooling. Data only:
+ * nothing here runs.
+ */
+import type { AnyStateMachine, EventObject } from 'xstate';
+import type { DeliveryAddress, Goods } from './buyContract';
+import type { CheckoutLoad } from './checkout';
+import { addressBookMachine } from './addressBookMachine';
+import { addressFormMachine } from './addressFormMachine';
+import { settlementMachine } from './settlementMachine';
+
+type ModelEvent = EventObject & Record<string, unknown>;
+
+export interface BuyMachineModel {
+  name: string;
+  machine: AnyStateMachine;
+  input?: unknown;
+  events: readonly ModelEvent[];
+}
+
+export const mug: Goods = { id: 'mug', name: 'Mug', image: '/media/goods/mug.png', price: '12.5', stock: 3 };
+export const home: DeliveryAddress = {
+  deliveryId: 'd1',
+  name: 'Li Lei',
+  phone: '138 0013 8000',
+  region: 'Guangdong / Shenzhen / Nanshan',
+  detail: 'No. 1 Keji Road',
+  isDefault: true,
+};
+export const office: DeliveryAddress = { ...home, deliveryId: 'd2', detail: 'No. 9 Office Park', isDefault: false };
+/** The request id the page creates when the member confirms (crypto.randomUUID()). */
+export const buyRequestId = '0b6f2a8e-3c1d-4e5f-8a9b-1c2d3e4f5a6b';
+
+const ok = <T>(result: T) => ({ code: 0, result });
+const refused = (code: number) => ({ code, result: null });
+const done = (id: string, output: unknown): ModelEvent => ({ type: `xstate.done.actor.${id}`, output });
+const thrown = (id: string): ModelEvent => ({ type: `xstate.error.actor.${id}`, error: { name: 'TypeError' } });
+
+/** A load of the mug and both addresses; the balance only when asked for (the model's page gives 30). */
+export function checkoutOf(goods: Goods = mug, list: DeliveryAddress[] = [home, office], balance: string | null = '30'): CheckoutLoad {
+  return { goods: ok(goods), addresses: ok({ list }), balance: balance === null ? null : ok(balance) };
+}
+const failedLoad = (code: number, withBalance: boolean): CheckoutLoad => ({ goods: refused(code), addresses: ok({ list: [] }), balance: withBalance ? ok('30') : null });
+
+/** The answers a load can give that the settlement tells apart, for one of its three loads. */
+const loadAnswers = (id: string, loaded: CheckoutLoad[], withBalance: boolean): ModelEvent[] => [
+  ...loaded.map((load) => done(id, load)),
+  done(id, failedLoad(4004, withBalance)),
+  done(id, failedLoad(-1, withBalance)),
+  done(id, { ...checkoutOf(mug, [home], withBalance ? '30' : null), addresses: refused(1002) }),
+  thrown(id),
+];
+
+export const settlementInput = { goodsId: 'mug', balance: '30' };
+
+export const settlementModel: BuyMachineModel = {
+  name: 'settlement',
+  machine: settlementMachine,
+  input: settlementInput,
+  events: [
+    { type: 'quantity.inc' },
+    { type: 'quantity.dec' },
+    { type: 'quantity.set', quantity: 3 },
+    { type: 'quantity.set', quantity: 1.5 },
+    { type: 'user.chooseAddress', deliveryId: office.deliveryId },
+    { type: 'user.chooseAddress', deliveryId: 'd3' },
+    { type: 'user.confirm', requestId: buyRequestId },
+    { type: 'user.retry' },
+    { type: 'user.cancel' },
+    { type: 'user.restart' },
+    { type: 'user.pickGoods', goodsId: 'mug' },
+    ...loadAnswers('loadCheckout', [checkoutOf(mug, [home, office], null), checkoutOf(mug, [], null)], false),
+    ...loadAnswers('checkBeforePaying', [checkoutOf(), checkoutOf({ ...mug, price: '13' })], true),
+    ...loadAnswers('refreshCheckout', [checkoutOf({ ...mug, stock: 1 })], true),
+    done('settle', ok({ orderId: 'o1', amount: '25', status: 'paid' })),
+    ...[1002, 3002, 4004, -1].map((code) => done('settle', refused(code))),
+    thrown('settle'),
+  ],
+};
+
+/** The page opened without goods: the member picks some there. */
+export const settlementModelWithoutGoods: BuyMachineModel = {
+  name: 'settlement (no goods in the route)',
+  machine: settlementMachine,
+  input: {},
+  events: [{ type: 'user.pickGoods', goodsId: 'mug' }, done('loadCheckout', checkoutOf())],
+};
+
+const change = (field: string, value: string): ModelEvent => ({ type: 'field.change', field, value });
+const formEvents: ModelEvent[] = [
+  { type: 'user.save' },
+  { type: 'user.retry' },
+  { type: 'user.edit' },
+  { type: 'user.leave' },
+  { type: 'user.stay' },
+  { type: 'user.discard' },
+  thrown('saveAddress'),
+];
+
+/** Adding: the fields typed one by one (a wrong mobile number first), and every answer deliveryAdd can give. */
+export const addressFormAddModel: BuyMachineModel = {
+  name: 'addressForm (add)',
+  machine: addressFormMachine,
+  input: { mode: 'add' },
+  events: [
+    change('name', home.name),
+    change('phone', '12345'),
+    change('phone', home.phone),
+    change('region', home.region),
+    change('detail', home.detail),
+    { type: 'field.blur', field: 'name' },
+    ...formEvents,
+    done('saveAddress', ok(home)),
+    done('saveAddress', refused(1002)),
+    done('saveAddress', { code: 1001, result: null, field: 'phone' }),
+    done('saveAddress', refused(3002)),
+  ],
+};
+
+/** Editing an address that is not the default: emptied and restored, made the default, and deliveryEdit's answers. */
+export const addressFormEditModel: BuyMachineModel = {
+  name: 'addressForm (edit)',
+  machine: addressFormMachine,
+  input: { mode: 'edit', address: office },
+  events: [
+    change('detail', ''),
+    change('detail', office.detail),
+    { type: 'field.setDefault', isDefault: true },
+    { type: 'field.setDefault', isDefault: false },
+    ...formEvents,
+    done('saveAddress', ok({ ...office, isDefault: true })),
+    done('saveAddress', refused(4004)),
+    done('saveAddress', refused(1001)),
+  ],
+};
+
+const bookAnswers = (id: string, answers: unknown[]): ModelEvent[] => [...answers.map((output) => done(id, output)), thrown(id)];
+
+export const addressBookModel: BuyMachineModel = {
+  name: 'addressBook',
+  machine: addressBookMachine,
+  events: [
+    { type: 'user.retry' },
+    { type: 'user.refresh' },
+    { type: 'user.choose', deliveryId: office.deliveryId },
+    { type: 'user.setDefault', deliveryId: office.deliveryId },
+    { type: 'user.delete', deliveryId: office.deliveryId },
+    { type: 'user.confirm' },
+    { type: 'user.cancel' },
+    ...bookAnswers('fetchAddresses', [ok({ list: [home, office] }), ok({ list: [] }), refused(-1), refused(1002)]),
+    ...bookAnswers('deleteAddress', [ok({}), refused(4004), refused(5000), refused(1002)]),
+    ...bookAnswers('makeDefault', [ok({ ...office, isDefault: true }), refused(4004), refused(5000), refused(1002)]),
+  ],
+};
+
+/** The buy flow's machines for the diagrams index, after the others. */
+export const buyMachineEntries = [
+  {
+    name: 'settlement',
+    source: 'machines/buy/settlementMachine.ts',
+    summary: 'Buying goods with credit: quantity, address and balance checked, figures read again before paying, one request id for every retry.',
+    models: [settlementModel, settlementModelWithoutGoods],
+  },
+  {
+    name: 'addressForm',
+    source: 'machines/buy/addressFormMachine.ts',
+    summary: 'Adding or editing a shipping address: each field checked as typed by the shared rule, save, the server\'s refusals, leaving with unsaved changes.',
+    models: [addressFormAddModel, addressFormEditModel],
+  },
+  {
+    name: 'addressBook',
+    source: 'machines/buy/addressBookMachine.ts',
+    summary: 'The shipping address book: the list, choosing one for the settlement, making one the default, deleting after a confirmation.',
+    models: [addressBookModel],
+  },
+];
