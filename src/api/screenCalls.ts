@@ -116,3 +116,8 @@ export function deleteAddress(api: ApiClient, body: BodyOf<'deliveryDelete'>): P
 export function settleOrder(api: ApiClient, body: BodyOf<'orderSettle'>): Promise<Answer<ResultOf<'orderSettle'>>> {
   return api.call('orderSettle', { body }).then(toAnswer);
 }
+
+/** The member's record with both balances (GET /api/member/meInfo). */
+export function fetchMeInfo(api: ApiClient): Promise<Answer<ResultOf<'meInfo'>>> {
+  return api.call('meInfo').then(toAnswer);
+}

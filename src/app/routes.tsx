@@ -22,13 +22,6 @@ const page = (pattern: string, ns: readonly Namespace[], load: NonNullable<Route
   lazy: load,
 });
 
-/** A route whose screen comes with a later issue; `parent` is where its back arrow leads when opened directly. */
-const upcoming = (pattern: string, section: string, parent?: string): RouteObject => ({
-  path: pattern,
-  handle: { section, parent },
-  lazy: () => import('../routes/upcoming'),
-});
-
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -56,10 +49,10 @@ export const routes: RouteObject[] = [
           page(paths.teamSearch.pattern, ['team'], () => import('../routes/teamSearch')),
           page(paths.wpos.pattern, ['wpos'], () => import('../routes/wpos/page')),
           page(paths.wposProfit.pattern, ['wpos'], () => import('../routes/wpos/profit')),
-          upcoming(paths.settlement.pattern, 'settlement', paths.buyList.href()),
-          upcoming(paths.shippingAddress.pattern, 'shippingAddress', paths.me.href()),
-          upcoming(paths.shippingAddressAdd.pattern, 'shippingAddressAdd', paths.shippingAddress.href()),
-          upcoming(paths.shippingAddressEdit.pattern, 'shippingAddressEdit', paths.shippingAddress.href()),
+          page(paths.settlement.pattern, ['buy'], () => import('../routes/buy/settlement')),
+          page(paths.shippingAddress.pattern, ['buy'], () => import('../routes/buy/addressBook')),
+          page(paths.shippingAddressAdd.pattern, ['buy'], () => import('../routes/buy/addressForm').then((page) => ({ Component: page.AddAddressPage }))),
+          page(paths.shippingAddressEdit.pattern, ['buy'], () => import('../routes/buy/addressForm').then((page) => ({ Component: page.EditAddressPage }))),
         ],
       },
       { path: '*', lazy: () => import('../routes/notFound') },

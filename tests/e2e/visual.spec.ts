@@ -69,8 +69,12 @@ const screens: readonly VisualScreen[] = [
   // The shop: goods (one sold out once the journeys buy it; here all in stock) and the member's orders (none yet).
   { name: 'buy-list', path: '/buy-list', session: 'member' },
   { name: 'buy-orders', path: '/buy-list?tab=orders', session: 'member' },
-  // A route still waiting for its issue: the translated "on its way" page in the common frame.
-  { name: 'upcoming', path: '/buy/shipping-address', session: 'member' },
+  // The address book (empty), a new address, an address that is not the member's, checkout with no address yet.
+  { name: 'address-book', path: '/buy/shipping-address', session: 'member' },
+  { name: 'address-add', path: '/buy/shipping-address/add', session: 'member' },
+  { name: 'address-missing', path: '/buy/shipping-address/edit/999999', session: 'member' },
+  { name: 'settlement', path: '/buy/settlement/longjing-tea', session: 'member' },
+  { name: 'settlement-no-goods', path: '/buy/settlement', session: 'member' },
   { name: 'not-found', path: '/no-such-page', session: 'member' },
 ];
 

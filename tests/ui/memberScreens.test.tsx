@@ -1,6 +1,6 @@
 /**
  * The member screens' own states through the rendered pages: loading, error with retry and loaded on /home,
- * copying on /me, the back arrow of a nested page opened directly, the 404 page and the pages still to come.
+ * copying on /me, the back arrow of a nested page opened directly, and the 404 page.
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
@@ -126,13 +126,6 @@ describe('frames of nested and unknown pages', () => {
     await app.user.click(screen.getByRole('button', { name: 'Back to home' }));
     await heading('Home');
     expect(app.router.state.location.pathname).toBe('/home');
-  });
-
-  it('shows the pages still to come in the same frame', async () => {
-    await renderApp({ path: '/buy-list', stored: signedIn });
-    await heading('Shop');
-    expect(screen.getByText('This section is on its way.')).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Back' })).toBeNull();
   });
 
   it('switches the language from the bar', async () => {
