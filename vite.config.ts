@@ -3,6 +3,7 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import pxtorem from 'postcss-pxtorem';
 import { buildInputs } from './scripts/vite/buildInputsPlugin';
+import LongestFirstSequencer from './tests/support/longestFirstSequencer';
 import { cspMeta } from './scripts/vite/cspMetaPlugin';
 import { precompress } from './scripts/vite/precompressPlugin';
 import { robotsTxt } from './scripts/vite/robotsTxtPlugin';
@@ -56,6 +57,7 @@ export default defineConfig({
     // Two files at a time on CI's two cores (vitest's default there is one: cores - 1). Most e2e time is waiting on
     // Chromium and the server, so the visual check and the journeys run beside each other and beside the rest.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
         extends: true,

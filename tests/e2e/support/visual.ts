@@ -1,5 +1,5 @@
 /**
- * Harness of tests/e2e/visual.spec.ts (issue 9, item 5): one real server and one Chromium for the file, one
+ * Harness of the visual check (tests/e2e/support/visualScreens.ts, issue 9, item 5): one real server and one Chromium for the file, one
  * phone context per language and colour scheme (signed in once, then reused screen after screen), a screenshot of
  * every screen under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of visualChecks.ts.
  *
@@ -303,13 +303,13 @@ export class VisualHarness {
 }
 
 /**
- * Registers the file's hooks (server, browser, report) and returns the harness.
+ * Registers the file's hooks (server, browser, the report of its language) and returns the harness.
  *
  * @example
- * const visual = setupVisual();
+ * const visual = setupVisual('zh');
  * describe.each(variants)('$lng $colorScheme', (variant) => { const session = visual.session(variant); ... });
  */
-export function setupVisual(): VisualHarness {
+export function setupVisual(lng: Lng): VisualHarness {
   const harness = new VisualHarness();
   let server: TestServer | undefined;
   let browser: Browser | undefined;
@@ -319,8 +319,8 @@ export function setupVisual(): VisualHarness {
   });
   afterAll(async () => {
     await mkdir(visualDir, { recursive: true });
-    await writeFile(path.join(visualDir, 'report.json'), `${JSON.stringify(harness.results, null, 2)}\n`);
-    await writeFile(path.join(visualDir, 'report.txt'), formatReport(harness.results));
+    await writeFile(path.join(visualDir, `report-${lng}.json`), `${JSON.stringify(harness.results, null, 2)}\n`);
+    await writeFile(path.join(visualDir, `report-${lng}.txt`), formatReport(harness.results));
     await browser?.close();
     await server?.stop();
   });
@@ -339,7 +339,7 @@ export function failuresOf(result: VisualResult): Array<[check: string, lines: s
   return groups.filter(([, lines]) => lines.length > 0);
 }
 
-/** A plain-text report of every failure, by check then screen (test-results/visual/report.txt). */
+/** A plain-text report of every failure, by check then screen (test-results/visual/report-<lng>.txt). */
 export function formatReport(results: readonly VisualResult[]): string {
   const out: string[] = [];
   for (const check of ['settle', 'overflow', 'touch targets', 'axe', 'policy']) {

@@ -1,5 +1,5 @@
 /**
- * The visual checks of tests/e2e/visual.spec.ts (issue 9, item 5), each returning one line per offender so a
+ * The visual checks of tests/e2e/visual.{zh,en}.spec.ts (issue 9, item 5), each returning one line per offender so a
  * failure says what to fix: waiting until a screen is settled, horizontal overflow, touch-target height, and
  * axe-core (serious and critical violations, colour contrast included).
  *

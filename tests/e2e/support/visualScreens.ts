@@ -1,22 +1,23 @@
 /**
- * Visual check of every built screen (issue 9, item 5): each screen in zh and en, light and dark, on a 375×812
- * phone at 2×, saved as test-results/visual/<screen>.<lng>.<scheme>.png, must not overflow sideways, must have
- * touch targets at least 44 CSS px tall, and must have no serious or critical axe-core violation (contrast
+ * The visual check's screens (issue 9, item 5) and its tests: each screen in a language, light and dark, on a
+ * 375×812 phone at 2×, saved as test-results/visual/<screen>.<lng>.<scheme>.png, must not overflow sideways, must
+ * have touch targets at least 44 CSS px tall, must have no serious or critical axe-core violation (contrast
  * included), and must load under the server's real CSP without a violation or an uncaught error. A failure lists
- * every offender; test-results/visual/report.txt gathers all of them by check.
+ * every offender; test-results/visual/report-<lng>.txt gathers all of them by check. One spec file per language
+ * (visual.zh.spec.ts, visual.en.spec.ts), so CI's two workers share the longest part of the suite.
  *
  * A new screen joins by adding one row to `screens`.
  */
 import { describe, expect, it } from 'vitest';
-import { ANDROID_CHROME } from './support/browser';
-import { waitForAppConfig } from './support/journey';
-import { inSessionOrder, setupVisual, translate, variantName, variants } from './support/visual';
-import type { VisualScreen } from './support/visual';
+import { ANDROID_CHROME } from './browser';
+import { waitForAppConfig } from './journey';
+import { inSessionOrder, setupVisual, translate, variantName, variants } from './visual';
+import type { Lng, VisualScreen } from './visual';
 
 const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
 
 /** Every built screen, with the session it needs (the seeded invite code is DEMO2026). */
-const screens: readonly VisualScreen[] = [
+export const screens: readonly VisualScreen[] = [
   { name: 'login', path: '/login', session: 'none' },
   { name: 'login-invite', path: '/login/DEMO2026', session: 'none' },
   // A wallet that cannot switch chains (imToken before 2.10): the member is asked to switch by hand.
@@ -78,22 +79,29 @@ const screens: readonly VisualScreen[] = [
   { name: 'not-found', path: '/no-such-page', session: 'member' },
 ];
 
-const visual = setupVisual();
-
-for (const variant of variants) {
-  // Test names read "screens in zh.light > login (/login)"; scripts/screenshots.ts picks tests by them.
-  describe(`screens in ${variantName(variant)}`, () => {
-    const session = visual.session(variant);
-    for (const screen of inSessionOrder(screens)) {
-      it(`${screen.name} (${screen.path})`, async () => {
-        const result = await session.check(screen);
-        const where = `${screen.name} ${variantName(variant)} (${result.screenshot})`;
-        expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
-        expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
-        expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
-        expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
-        expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
-      });
-    }
-  });
+/**
+ * The visual check of every screen in one language, light and dark: one server, one Chromium and one phone context
+ * per colour scheme for the file.
+ *
+ * @example describeScreensIn('zh');
+ */
+export function describeScreensIn(lng: Lng): void {
+  const visual = setupVisual(lng);
+  for (const variant of variants.filter((candidate) => candidate.lng === lng)) {
+    // Test names read "screens in zh.light > login (/login)"; scripts/screenshots.ts picks tests by them.
+    describe(`screens in ${variantName(variant)}`, () => {
+      const session = visual.session(variant);
+      for (const screen of inSessionOrder(screens)) {
+        it(`${screen.name} (${screen.path})`, async () => {
+          const result = await session.check(screen);
+          const where = `${screen.name} ${variantName(variant)} (${result.screenshot})`;
+          expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
+          expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
+          expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
+          expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
+          expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
+        });
+      }
+    });
+  }
 }

@@ -1,0 +1,4 @@
+/** The visual check (tests/e2e/support/visualScreens.ts) of every screen in English, light and dark. */
+import { describeScreensIn } from './support/visualScreens';
+
+describeScreensIn('en');
