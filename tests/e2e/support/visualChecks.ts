@@ -90,7 +90,8 @@ export interface SettleOptions {
  */
 export async function settle(page: Page, { network, lng, colorScheme, timeoutMs = 10_000 }: SettleOptions): Promise<string[]> {
   const problems: string[] = [];
-  const pending = await network.quiet(500, timeoutMs);
+  // 300 ms: a chained request (a lazy chunk, then its texts, then its data) starts within a task of the last one's end.
+  const pending = await network.quiet(300, timeoutMs);
   if (pending.length > 0) problems.push(`network still busy after ${timeoutMs} ms: ${pending.join(', ')}`);
   try {
     await page.waitForFunction(
@@ -125,7 +126,7 @@ export async function settle(page: Page, { network, lng, colorScheme, timeoutMs 
   } catch {
     problems.push('animations still running after 5 s');
   }
-  const late = await network.quiet(300, timeoutMs);
+  const late = await network.quiet(150, timeoutMs);
   if (late.length > 0) problems.push(`network still busy after ${timeoutMs} ms: ${late.join(', ')}`);
   // Two frames: whatever the last response changed is laid out and painted.
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
