@@ -4,6 +4,7 @@
  * 1001 names.
  */
 import { checkAddressField } from '../../api-schema/address';
+import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
 import type { Answer } from '../shared/answer';
 import type { AddressField, AddressFieldProblem, DeliveryAddress } from './buyContract';
 
@@ -42,7 +43,7 @@ export const formOf = (address: DeliveryAddress): AddressForm => ({
 
 /** Each field's problem by api-schema/address.ts (an empty region is 'required': none was chosen). */
 export function problemsOf(form: AddressForm): Record<AddressField, AddressFieldProblem | null> {
-  return { name: checkAddressField('name', form.name), phone: checkAddressField('phone', form.phone), region: checkAddressField('region', form.region), detail: checkAddressField('detail', form.detail) };
+  return { name: checkAddressField('name', form.name), phone: checkAddressField('phone', form.phone, isValidInternationalNumber), region: checkAddressField('region', form.region), detail: checkAddressField('detail', form.detail) };
 }
 
 /** True when every field passes: the only form the machine sends. */

@@ -7,11 +7,19 @@ import { endpoints } from '../../api-schema/endpoints';
 import { addAddress, deleteAddress, editAddress, listAddresses } from '../buy/addresses';
 import { goodsById, listGoods } from '../buy/goods';
 import { listOrders, settlementInputs, settlementRequest } from '../buy/orders';
-import { NotFoundError } from '../errors';
+import { InvalidParametersError, NotFoundError } from '../errors';
+import { checkPhone } from '../../api-schema/address';
+import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
 import { answerOf } from '../ledger/idempotency';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
+
+/** The contract checks a +country number's shape; the server checks it is valid for its country (1001 `phone`). */
+function withValidPhone<T extends { phone: string }>(body: T): T {
+  if (checkPhone(body.phone, isValidInternationalNumber) !== null) throw new InvalidParametersError('phone');
+  return body;
+}
 
 /**
  * The buy routes.
@@ -34,8 +42,8 @@ export const buyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     },
 
     deliveryList: async ({ request }) => listAddresses(deps.db, requireAuth(request).memberId),
-    deliveryAdd: async ({ body, request }) => addAddress(deps.db, requireAuth(request).memberId, body),
-    deliveryEdit: async ({ body, request }) => editAddress(deps.db, requireAuth(request).memberId, body),
+    deliveryAdd: async ({ body, request }) => addAddress(deps.db, requireAuth(request).memberId, withValidPhone(body)),
+    deliveryEdit: async ({ body, request }) => editAddress(deps.db, requireAuth(request).memberId, withValidPhone(body)),
     deliveryDelete: async ({ body, request }) => {
       await deleteAddress(deps.db, requireAuth(request).memberId, body.deliveryId);
       return {};
