@@ -10,13 +10,11 @@ import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ApiCode } from '../../api-schema/codes';
-import { buildApp } from '../../server/app';
-import { openDatabase, type Database } from '../../server/db/client';
 import { SEED_GOODS } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, expectNoMoneyMoved, grant, TEST_ADMIN_TOKEN } from './support/ledger';
-import { accounts, authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/siwe';
+import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 interface Address {
   deliveryId: string;
@@ -224,38 +222,25 @@ describeWithDatabases('buy', (ctx) => {
   });
 
   it('sells the last units exactly once when members buy them at the same moment (PostgreSQL: through two instances)', { timeout: 120_000 }, async () => {
-    const apps: FastifyInstance[] = [await ctx.app({ adminToken: TEST_ADMIN_TOKEN })];
-    let second: Database | undefined;
-    const url = (ctx.database as Partial<{ url: string }>).url;
-    if (ctx.target === 'postgres' && url) {
-      second = await openDatabase({ url, poolSize: 5 });
-      apps.push(await buildApp({ db: second.db, now: ctx.clock.now, siweDomain: TEST_DOMAIN, spaDir: null, adminToken: TEST_ADMIN_TOKEN, batchesInFlight: 4 }));
-    }
-    try {
-      const appOf = (index: number) => apps[index % apps.length] as FastifyInstance;
-      const buyers = Array.from({ length: 10 }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, '9')}`));
-      const tokens = await Promise.all(buyers.map((account) => signInBound(appOf(0), account, ctx.clock.now())));
-      await Promise.all(buyers.map((account) => grantCredit(appOf(0), account.address, '5000')));
-      const deliveryIds = await Promise.all(tokens.map(async (token) => (await add(appOf(0), token)).deliveryId));
-      // Each buyer wants the one limited mug and 10 of the coffee's 80 units, all at once, spread over the instances.
-      const answers = await Promise.all(
-        tokens.flatMap((token, index) => [
-          settle(appOf(index), token, { goodsId: 'jade-mug', quantity: 1, deliveryId: deliveryIds[index], requestId: randomUUID() }),
-          settle(appOf(index + 1), token, { goodsId: 'yunnan-coffee', quantity: 10, deliveryId: deliveryIds[index], requestId: randomUUID() }),
-        ]),
-      );
-      const codes = answers.map((answer) => envelope(answer).code);
-      const count = (goods: 0 | 1, code: number) => codes.filter((answer, index) => index % 2 === goods && answer === code).length;
-      expect([count(0, 0), count(0, ApiCode.amountOutOfLimits)]).toEqual([1, 9]);
-      expect([count(1, 0), count(1, ApiCode.amountOutOfLimits)]).toEqual([8, 2]);
-      expect(await goodsOf(appOf(0), 'jade-mug')).toMatchObject({ stock: 0 });
-      expect(await goodsOf(appOf(0), 'yunnan-coffee')).toMatchObject({ stock: 0 });
-      await expectBooksBalanced(ctx.db);
-    } finally {
-      if (second) {
-        await apps[1]?.close();
-        await second.close();
-      }
-    }
+    const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const appOf = (index: number) => apps[index % apps.length] as FastifyInstance;
+    const buyers = Array.from({ length: 10 }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, '9')}`));
+    const tokens = await Promise.all(buyers.map((account) => signInBound(appOf(0), account, ctx.clock.now())));
+    await Promise.all(buyers.map((account) => grantCredit(appOf(0), account.address, '5000')));
+    const deliveryIds = await Promise.all(tokens.map(async (token) => (await add(appOf(0), token)).deliveryId));
+    // Each buyer wants the one limited mug and 10 of the coffee's 80 units, all at once, spread over the instances.
+    const answers = await Promise.all(
+      tokens.flatMap((token, index) => [
+        settle(appOf(index), token, { goodsId: 'jade-mug', quantity: 1, deliveryId: deliveryIds[index], requestId: randomUUID() }),
+        settle(appOf(index + 1), token, { goodsId: 'yunnan-coffee', quantity: 10, deliveryId: deliveryIds[index], requestId: randomUUID() }),
+      ]),
+    );
+    const codes = answers.map((answer) => envelope(answer).code);
+    const count = (goods: 0 | 1, code: number) => codes.filter((answer, index) => index % 2 === goods && answer === code).length;
+    expect([count(0, 0), count(0, ApiCode.amountOutOfLimits)]).toEqual([1, 9]);
+    expect([count(1, 0), count(1, ApiCode.amountOutOfLimits)]).toEqual([8, 2]);
+    expect(await goodsOf(appOf(0), 'jade-mug')).toMatchObject({ stock: 0 });
+    expect(await goodsOf(appOf(0), 'yunnan-coffee')).toMatchObject({ stock: 0 });
+    await expectBooksBalanced(ctx.db);
   });
 });

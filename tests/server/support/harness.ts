@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../../server/app';
-import type { Database, Db } from '../../../server/db/client';
+import { openDatabase, type Database, type Db } from '../../../server/db/client';
 import { forgetAllowedRecipients } from '../../../server/members/members';
 import { seed } from '../../../server/seed/seed';
 import { createTestClock, TEST_START, type TestClock } from './clock';
@@ -21,6 +21,11 @@ export interface ServerTestContext {
   readonly clock: TestClock;
   /** Builds an app on this test's database with test defaults; it is closed after the test. */
   app(options?: Partial<BuildAppOptions>): Promise<FastifyInstance>;
+  /**
+   * The app instances of a test that runs as behind a load balancer: one on PGlite (one process), two on PostgreSQL,
+   * the second on a pool of its own with four batches in flight. All are closed after the test.
+   */
+  instances(options?: Partial<BuildAppOptions>): Promise<FastifyInstance[]>;
 }
 
 /** Generous limits so that only the rate-limit tests ever meet them. */
@@ -42,6 +47,7 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
       let database: Database | undefined;
       const clock = createTestClock();
       const apps: FastifyInstance[] = [];
+      const pools: Database[] = [];
 
       const ctx: ServerTestContext = {
         target: target.name,
@@ -65,6 +71,14 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
           apps.push(app);
           return app;
         },
+        instances: async (options = {}) => {
+          const first = await ctx.app(options);
+          const url = (ctx.database as Partial<{ url: string }>).url;
+          if (target.name !== 'postgres' || !url) return [first];
+          const pool = await openDatabase({ url, poolSize: 5 });
+          pools.push(pool);
+          return [first, await ctx.app({ ...options, db: pool.db, batchesInFlight: 4 })];
+        },
       };
 
       beforeAll(async () => {
@@ -83,6 +97,7 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
 
       afterEach(async () => {
         await Promise.all(apps.splice(0).map((app) => app.close()));
+        await Promise.all(pools.splice(0).map((pool) => pool.close()));
       });
 
       suite(ctx);
