@@ -25,8 +25,12 @@ const toAddress = (row: AddressRow): DeliveryAddress => ({
   isDefault: row.isDefault,
 });
 
-/** A deliveryId as the database's key, or null for one that cannot be any row's. */
-function rowId(deliveryId: string): bigint | null {
+/**
+ * A deliveryId as the database's key, or null for one that cannot be any row's (the contract allows letters).
+ *
+ * @example deliveryRowId('12') // 12n
+ */
+export function deliveryRowId(deliveryId: string): bigint | null {
   return /^[1-9][0-9]{0,18}$/.test(deliveryId) ? BigInt(deliveryId) : null;
 }
 
@@ -35,7 +39,7 @@ async function lockMember(tx: Db, memberId: number): Promise<void> {
 }
 
 async function ownRow(tx: Db, memberId: number, deliveryId: string): Promise<AddressRow> {
-  const id = rowId(deliveryId);
+  const id = deliveryRowId(deliveryId);
   const [row] = id === null ? [] : await tx.select().from(deliveryAddresses).where(and(eq(deliveryAddresses.id, id), eq(deliveryAddresses.memberId, memberId)));
   if (!row) throw new NotFoundError();
   return row;

@@ -14,6 +14,7 @@ import { bigintText, queryRows, rowsOf, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
 import type { LedgerRequest } from '../ledger/engine';
 import { namedStatement } from '../ledger/statements';
+import { deliveryRowId } from './addresses';
 import { stockKey, type Lang } from './goods';
 
 export interface SettlementInput {
@@ -75,8 +76,8 @@ const inputsRow = z.object({ price: bigintText.nullable(), address: addressShape
  * @example const { price, address } = await settlementInputs(db, memberId, 'longjing-tea', '12');
  */
 export async function settlementInputs(db: Db, memberId: number, goodsId: string, deliveryId: string): Promise<{ price: bigint | null; address: DeliveryAddress | null }> {
-  // A deliveryId that is no row's id (the contract allows letters) is nobody's address.
-  if (!/^[1-9][0-9]{0,18}$/.test(deliveryId)) return { price: null, address: null };
+  // A deliveryId that is no row's id is nobody's address.
+  if (deliveryRowId(deliveryId) === null) return { price: null, address: null };
   const [row] = rowsOf(await inputsStatement(db).execute({ goodsId, deliveryId, memberId }), inputsRow);
   return { price: row?.price ?? null, address: row?.address ?? null };
 }
