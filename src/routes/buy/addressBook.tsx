@@ -21,7 +21,7 @@ import { addressBookActors } from '../../actors/buyActors';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { paths } from '../../app/paths';
-import { BottomSheet } from '../../components/BottomSheet';
+import { ConfirmSheet } from '../../components/ConfirmSheet';
 import { ErrorText } from '../../components/ErrorText';
 import { ListState } from '../../components/ListState';
 import { Screen } from '../shared/Screen';
@@ -115,17 +115,16 @@ export function Component() {
         </>
       ) : null}
       {view === 'confirmingDelete' && target ? (
-        <BottomSheet titleId="delete-title" title={t('buy:book.deleteTitle')} closeLabel={t('common:actions.cancel')} onClose={() => book.send({ type: 'user.cancel' })}>
-          <p>{t(target.isDefault ? 'buy:book.deleteDefaultText' : 'buy:book.deleteText', { name: target.name, region: target.region })}</p>
-          <div className="sheet-actions">
-            <Button block onClick={() => book.send({ type: 'user.cancel' })}>
-              {t('common:actions.cancel')}
-            </Button>
-            <Button block color="danger" onClick={() => book.send({ type: 'user.confirm' })}>
-              {t('buy:book.delete')}
-            </Button>
-          </div>
-        </BottomSheet>
+        <ConfirmSheet
+          titleId="delete-title"
+          title={t('buy:book.deleteTitle')}
+          text={t(target.isDefault ? 'buy:book.deleteDefaultText' : 'buy:book.deleteText', { name: target.name, region: target.region })}
+          keepLabel={t('common:actions.cancel')}
+          confirmLabel={t('buy:book.delete')}
+          closeLabel={t('common:actions.cancel')}
+          onKeep={() => book.send({ type: 'user.cancel' })}
+          onConfirm={() => book.send({ type: 'user.confirm' })}
+        />
       ) : null}
     </Screen>
   );

@@ -28,7 +28,7 @@ import { fetchAddresses } from '../../api/screenCalls';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { paths } from '../../app/paths';
-import { BottomSheet } from '../../components/BottomSheet';
+import { ConfirmSheet } from '../../components/ConfirmSheet';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
 import { ListState } from '../../components/ListState';
@@ -149,17 +149,16 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
         {t('buy:address.save')}
       </Button>
       {view === 'confirmingLeave' ? (
-        <BottomSheet titleId="leave-title" title={t('buy:address.leaveTitle')} closeLabel={t('common:actions.cancel')} onClose={() => form.send({ type: 'user.stay' })}>
-          <p>{t('buy:address.leaveText')}</p>
-          <div className="sheet-actions">
-            <Button block onClick={() => form.send({ type: 'user.stay' })}>
-              {t('buy:address.stay')}
-            </Button>
-            <Button block color="danger" onClick={() => form.send({ type: 'user.discard' })}>
-              {t('buy:address.discard')}
-            </Button>
-          </div>
-        </BottomSheet>
+        <ConfirmSheet
+          titleId="leave-title"
+          title={t('buy:address.leaveTitle')}
+          text={t('buy:address.leaveText')}
+          keepLabel={t('buy:address.stay')}
+          confirmLabel={t('buy:address.discard')}
+          closeLabel={t('common:actions.cancel')}
+          onKeep={() => form.send({ type: 'user.stay' })}
+          onConfirm={() => form.send({ type: 'user.discard' })}
+        />
       ) : null}
     </form>
   );
