@@ -25,13 +25,18 @@ const toAddress = (row: AddressRow): DeliveryAddress => ({
   isDefault: row.isDefault,
 });
 
+/** The largest key a bigint column holds: a 19-digit id above it would fail the database's cast (5000, not 4004). */
+const MAX_ROW_ID = 2n ** 63n - 1n;
+
 /**
  * A deliveryId as the database's key, or null for one that cannot be any row's (the contract allows letters).
  *
  * @example deliveryRowId('12') // 12n
  */
 export function deliveryRowId(deliveryId: string): bigint | null {
-  return /^[1-9][0-9]{0,18}$/.test(deliveryId) ? BigInt(deliveryId) : null;
+  if (!/^[1-9][0-9]{0,18}$/.test(deliveryId)) return null;
+  const id = BigInt(deliveryId);
+  return id <= MAX_ROW_ID ? id : null;
 }
 
 async function lockMember(tx: Db, memberId: number): Promise<void> {

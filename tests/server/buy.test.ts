@@ -156,7 +156,11 @@ describeWithDatabases('buy', (ctx) => {
     await expectNoDbChange(ctx.db, async () => {
       expectRefused(await post(app, bob, '/api/member/delivery/edit', { ...mine, name: 'Bob' }), ApiCode.notFound);
       expectRefused(await post(app, bob, '/api/member/delivery/delete', { deliveryId: mine.deliveryId }), ApiCode.notFound);
-      expectRefused(await post(app, bob, '/api/member/delivery/delete', { deliveryId: '999999' }), ApiCode.notFound);
+      // Ids no row can have: unknown, letters, zero, and 19 digits above bigint's maximum (not a database error).
+      for (const deliveryId of ['999999', 'home', '0', '9223372036854775807', '9999999999999999999']) {
+        expectRefused(await post(app, bob, '/api/member/delivery/delete', { deliveryId }), ApiCode.notFound);
+        expectRefused(await post(app, bob, '/api/member/delivery/edit', { ...mine, deliveryId }), ApiCode.notFound);
+      }
     });
     expect(await addresses(app, bob)).toEqual([]);
     await expectNoMoneyMoved(ctx.db, async () =>
