@@ -301,7 +301,9 @@ export async function checkTouchTargets(page: Page): Promise<string[]> {
  * @example expect.soft(await checkAxe(page)).toEqual([]);
  */
 export async function checkAxe(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  // Legacy mode runs axe.run in the page itself; the default opens a blank page per check to finish the run across
+  // frames, which our screens (no iframes) do not need: it halved the check's time (1.3 → 0.65 s a screen).
+  const results = await new AxeBuilder({ page }).setLegacyMode(true).options({ resultTypes: ['violations'] }).analyze();
   const lines: string[] = [];
   for (const violation of results.violations) {
     if (!violation.impact || !failingImpacts.includes(violation.impact)) continue;
