@@ -294,8 +294,7 @@ export async function checkTouchTargets(page: Page): Promise<string[]> {
 
 /**
  * (c) axe-core through @axe-core/playwright on the playwright-core page (its types and calls are
- * playwright-core's; AxeBuilder opens and closes a blank page of the context to merge the results): every
- * violation of impact serious or critical, colour contrast included.
+ * playwright-core's), run in the page itself: every violation of impact serious or critical, colour contrast included.
  *
  * @returns one line per violation and element: rule, impact, target, axe's failure summary
  * @example expect.soft(await checkAxe(page)).toEqual([]);
