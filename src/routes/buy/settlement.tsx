@@ -8,6 +8,7 @@ import type { ActorRefFrom } from 'xstate';
 import { settlementMachine } from '../../../machines/buy/settlementMachine';
 import {
   selectBalance,
+  selectCanCancel,
   selectCanConfirm,
   selectCanDecrement,
   selectCanIncrement,
@@ -157,6 +158,7 @@ function SettlementFlow({ actor, returnTo }: { actor: SettlementActor; returnTo:
   const refusal = useSelector(actor, selectRefusal);
   const canRetry = useSelector(actor, selectCanRetry);
   const canRestart = useSelector(actor, selectCanRestart);
+  const canCancel = useSelector(actor, selectCanCancel);
   const order = useSelector(actor, selectOrder);
   const toShop = <Button onClick={() => void navigate(paths.buyList.href())}>{t('buy:settlement.toShop')}</Button>;
   switch (view) {
@@ -204,15 +206,22 @@ function SettlementFlow({ actor, returnTo }: { actor: SettlementActor; returnTo:
           <p className="card" role="status">
             {t(view === 'paying' ? 'buy:settlement.paying' : 'buy:settlement.checking')}
           </p>
-          {view === 'checking' ? <Button onClick={() => actor.send({ type: 'user.cancel' })}>{t('common:actions.cancel')}</Button> : null}
+          {/* While paying, stopping the wait leaves the order to go through or not: the member learns it by trying again. */}
+          {canCancel ? (
+            <Button onClick={() => actor.send({ type: 'user.cancel' })}>{t(view === 'paying' ? 'buy:settlement.stopWaiting' : 'common:actions.cancel')}</Button>
+          ) : null}
         </>
       );
     case 'interrupted':
     case 'failed':
       return (
         <section className="card" role="alert">
-          <ErrorText text={refusal ? t(`buy:settlement.refusal.${refusal}`) : error ? t(`common:${errorKey(error)}`) : t('common:Common.unknown')} />
-          {view === 'interrupted' ? <p>{t('buy:settlement.interrupted')}</p> : null}
+          {/* Interrupted is no error: the member stopped waiting, and the order may still go through. */}
+          {view === 'interrupted' ? (
+            <p>{t('buy:settlement.interrupted')}</p>
+          ) : (
+            <ErrorText text={refusal ? t(`buy:settlement.refusal.${refusal}`) : error ? t(`common:${errorKey(error)}`) : t('common:Common.unknown')} />
+          )}
           <div className="row-actions">
             {canRetry ? <Button color="primary" onClick={() => actor.send({ type: 'user.retry' })}>{t('common:actions.retry')}</Button> : null}
             {canRestart ? <Button onClick={() => actor.send({ type: 'user.restart' })}>{t('buy:settlement.restart')}</Button> : null}
