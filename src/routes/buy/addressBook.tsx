@@ -62,6 +62,8 @@ export function Component() {
 
   return (
     <Screen title={t('buy:book.title')} parent={returnTo ?? paths.buyList.href()}>
+      {/* Outside the failed states an error is news about the list (the address to make default was gone): say so. */}
+      {error && !failedAction && view !== 'loadFailed' ? <ErrorText text={errorText} /> : null}
       {view === 'loading' && addresses.length === 0 ? <ListState state="loading" loadingLabel={t('common:status.loading')} rows={3} /> : null}
       {view === 'loadFailed' ? <ListState state="error" title={errorText} retryLabel={t('common:actions.retry')} onRetry={() => book.send({ type: 'user.retry' })} /> : null}
       {view === 'empty' ? <ListState state="empty" title={t('buy:book.empty')} description={t('buy:book.emptyDescription')} action={add} /> : null}
