@@ -6,7 +6,7 @@
  * document start (Android WebView wallets, src/wallet/walletQuirks.ts) still runs, while everything the page loads
  * afterwards is held to the policy. What a meta cannot say (frame-ancestors) or should say before parsing
  * (object-src, base-uri, form-action) stays in the header of the HTML. Every other answer (API, assets, locales)
- * is never a page that wallets inject into, and carries the whole policy in its header.
+ * is never a page: its header lets nothing load or run, should one be opened as a document.
  */
 
 export type CspDirectives = Readonly<Record<string, readonly string[]>>;
@@ -38,8 +38,13 @@ export const DOCUMENT_HEADER_POLICY: CspDirectives = {
   'frame-ancestors': ["'none'"],
 };
 
-/** The header of every other answer: the page policy and framing refused. */
-export const CONTENT_SECURITY_POLICY: CspDirectives = { ...PAGE_POLICY, 'frame-ancestors': ["'none'"] };
+/**
+ * The header of every answer that is never the page (API, locales, fingerprinted assets): nothing may load or run
+ * if one is opened as a document, and none may be framed (OWASP's REST Security Cheat Sheet). A script's or a
+ * style's own CSP header governs nothing (the page's policy does), so the page policy is not repeated on each of
+ * them: about 250 bytes saved on each of a sign-in's 16 answers.
+ */
+export const CONTENT_SECURITY_POLICY: CspDirectives = { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] };
 
 /**
  * Writes directives as a policy string.
@@ -56,14 +61,15 @@ export function serializeCsp(directives: CspDirectives): string {
 }
 
 /**
- * Tells whether an answer to this URL is never the SPA's HTML: the API, the locales and the fingerprinted assets.
+ * Tells whether an answer to this URL is never the SPA's HTML: the API, the locales, the fingerprinted assets and
+ * the goods' images.
  *
  * @param url - the request URL (path and query)
- * @returns true for /api, /locales and /assets paths
+ * @returns true for /api, /locales, /assets and /media paths
  * @example
  * isNeverDocument('/api/member/meInfo'); // true
  */
 export function isNeverDocument(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
-  return ['/api', '/locales', '/assets'].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return ['/api', '/locales', '/assets', '/media'].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }

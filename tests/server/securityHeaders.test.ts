@@ -20,18 +20,12 @@ function cspOf(response: LightMyRequestResponse): Map<string, string> {
   );
 }
 
-/** The whole policy, in the header of every answer that is not the SPA's HTML. */
-const wholePolicy = {
-  'default-src': "'self'",
-  'script-src': "'self'",
-  'script-src-attr': "'none'",
-  'style-src': "'self'",
-  'img-src': "'self' data:",
-  'font-src': "'self' data:",
-  'connect-src': "'self'",
-  'object-src': "'none'",
-  'base-uri': "'self'",
-  'form-action': "'self'",
+/**
+ * Every answer that is never the SPA's HTML (API, assets, locales, media): nothing may load or run should one be
+ * opened as a document, and none may be framed. The page's policy is the <meta> of index.html, not repeated here.
+ */
+const resourcePolicy = {
+  'default-src': "'none'",
   'frame-ancestors': "'none'",
 };
 
@@ -46,17 +40,26 @@ const documentPolicy = {
   'frame-ancestors': "'none'",
 };
 
-/** Asserts the headers every answer carries. */
+/** The headers that govern a browsing context: on the page only. */
+const pageOnlyHeaders = ['permissions-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control'];
+
+/** Asserts the headers every answer carries, and on the page the ones that govern it. */
 function expectSecurityHeaders(response: LightMyRequestResponse, label: string): void {
   const csp = cspOf(response);
   const isDocument = String(response.headers['content-type']).startsWith('text/html');
-  expect(Object.fromEntries(csp), label).toEqual(isDocument ? documentPolicy : wholePolicy);
+  expect(Object.fromEntries(csp), label).toEqual(isDocument ? documentPolicy : resourcePolicy);
   expect(response.headers['x-content-type-options'], label).toBe('nosniff');
   expect(response.headers['referrer-policy'], label).toBe('no-referrer');
   expect(response.headers['x-frame-options'], label).toBe('DENY');
-  const permissions = String(response.headers['permissions-policy'] ?? '');
-  for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions, label).toContain(`${feature}=()`);
-  expect(permissions, label).not.toContain('clipboard-write');
+  expect(response.headers['cross-origin-resource-policy'], label).toBe('same-origin');
+  if (isDocument) {
+    const permissions = String(response.headers['permissions-policy'] ?? '');
+    for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions, label).toContain(`${feature}=()`);
+    expect(permissions, label).not.toContain('clipboard-write');
+    expect(response.headers['cross-origin-opener-policy'], label).toBe('same-origin');
+  } else {
+    for (const name of pageOnlyHeaders) expect(response.headers[name], label).toBeUndefined();
+  }
   // Plain HTTP: HSTS would mean nothing (and would pin a LAN address to HTTPS).
   expect(response.headers['strict-transport-security'], label).toBeUndefined();
   // Legacy headers no browser of a member reads are not sent (bytes on every answer).
@@ -95,6 +98,7 @@ describeWithDatabases('security headers', (ctx) => {
       ['dappParam', await app.inject({ method: 'GET', url: '/api/dapp/dappParam' })],
       ['meInfo', await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })],
       ['locale', await app.inject({ method: 'GET', url: '/locales/en/common.json' })],
+      ['goods image', await app.inject({ method: 'GET', url: '/media/goods/coffee-beans.svg' })],
       ['unknown API path', await app.inject({ method: 'GET', url: '/api/nothing' })],
       ['meInfo without token', await app.inject({ method: 'GET', url: '/api/member/meInfo' })],
       ['bad JSON', await app.inject({ method: 'POST', url: '/api/member/memberSignLogin', headers: { 'content-type': 'application/json' }, payload: '{' })],
@@ -106,16 +110,18 @@ describeWithDatabases('security headers', (ctx) => {
       ['dappParam', 200],
       ['meInfo', 200],
       ['locale', 200],
+      ['goods image', 200],
       ['unknown API path', 404],
       ['meInfo without token', 401],
       ['bad JSON', 400],
     ]);
     for (const [label, response] of answers) expectSecurityHeaders(response, label);
-    expect(answers.filter(([, response]) => cspOf(response).has('script-src')).map(([label]) => label)).toEqual([
+    expect(answers.filter(([, response]) => cspOf(response).get('default-src') === "'none'").map(([label]) => label)).toEqual([
       'asset',
       'dappParam',
       'meInfo',
       'locale',
+      'goods image',
       'unknown API path',
       'meInfo without token',
       'bad JSON',
