@@ -10,7 +10,7 @@ import { ApiCode } from '../../api-schema/codes';
 import type { Answer } from '../shared/answer';
 import type { ErrorInfo } from '../shared/errorInfo';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
-import { defaultEditOf, type SaveAddressAnswer, type SaveAddressInput } from './addressFields';
+import { defaultEditOf, type SaveAddressAnswer, type SaveAddressInput } from './addressShape';
 import { apiError, codeIn, isAnswered, type AddressList, type DeliveryAddress } from './buyContract';
 
 export interface AddressBookContext {

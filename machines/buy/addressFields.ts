@@ -5,30 +5,20 @@
  */
 import { checkAddressField } from '../../api-schema/address';
 import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
-import type { Answer } from '../shared/answer';
 import type { AddressField, AddressFieldProblem, DeliveryAddress } from './buyContract';
+import type { AddressForm } from './addressShape';
+
+// The shapes and the default edit live apart (addressShape.ts) so the address book does not load the phone check.
+export { blankAddressForm, defaultEditOf } from './addressShape';
+export type { AddressFields, AddressForm, SaveAddressAnswer, SaveAddressInput } from './addressShape';
 
 /** The form's text fields, in the order the page shows them; the region is the picker's 'province / city / district'. */
 export const addressFields: readonly AddressField[] = ['name', 'phone', 'region', 'detail'];
-
-/** An address as the form holds it: the texts as typed and the default switch. */
-export type AddressForm = Record<AddressField, string> & { isDefault: boolean };
-/** What add and edit send besides the deliveryId. */
-export type AddressFields = Omit<DeliveryAddress, 'deliveryId'>;
-/** What the saveAddress actor sends: deliveryAdd without a deliveryId, deliveryEdit with one. */
-export interface SaveAddressInput {
-  deliveryId: string | null;
-  fields: AddressFields;
-}
-
-/** deliveryAdd's or deliveryEdit's envelope, with the field a 1001 names (the server's message) when known. */
-export type SaveAddressAnswer = Answer<DeliveryAddress> & { field?: string | null };
 
 /** A field's problem: the shared rule's, or 'refused' when the server refused a value the form let through. */
 export type AddressProblem = AddressFieldProblem | 'refused';
 export type TouchedFields = Record<AddressField, boolean>;
 
-export const blankAddressForm: AddressForm = { name: '', phone: '', region: '', detail: '', isDefault: false };
 export const untouched: TouchedFields = { name: false, phone: false, region: false, detail: false };
 export const allTouched: TouchedFields = { name: true, phone: true, region: true, detail: true };
 
@@ -56,13 +46,4 @@ export const isFormChanged = (form: AddressForm, start: AddressForm): boolean =>
 /** The field a 1001's message names (the server writes the field name alone), or null when it names none of the form's. */
 export function fieldNamed(message: string | null | undefined): AddressField | null {
   return addressFields.find((field) => field === message) ?? null;
-}
-
-/**
- * The edit that makes a listed address the default: the address as it is with `isDefault: true` (API.md: the server
- * turns the old default off).
- */
-export function defaultEditOf(address: DeliveryAddress | null): SaveAddressInput {
-  const { deliveryId, ...fields } = address ?? { ...blankAddressForm, deliveryId: '' };
-  return { deliveryId, fields: { ...fields, isDefault: true } };
 }

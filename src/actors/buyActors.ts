@@ -3,7 +3,7 @@
  * (which turns a 1002 answer into the auth machine's server.tokenExpired by itself).
  */
 import { fromPromise } from 'xstate';
-import type { SaveAddressAnswer, SaveAddressInput } from '../../machines/buy/addressFields';
+import type { SaveAddressAnswer, SaveAddressInput } from '../../machines/buy/addressShape';
 import type { ApiClient } from '../api/client';
 import type { AddressListAnswer, DeleteAddressAnswer } from '../../machines/buy/addressBookMachine';
 import type { CheckoutLoad } from '../../machines/buy/checkout';

@@ -1,8 +1,9 @@
-import Cascader from 'antd-mobile/es/components/cascader';
 import List from 'antd-mobile/es/components/list';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ErrorText } from './ErrorText';
-import { loadRegionOptions, regionText, type RegionOption } from './regionOptions';
+
+// The picker (Cascader, its animations and China's divisions) loads the first time the member opens it.
+const RegionPicker = lazy(() => import('./RegionPicker'));
 
 interface RegionFieldProps {
   id: string;
@@ -13,27 +14,20 @@ interface RegionFieldProps {
   /** Cascader's texts: title, confirm, cancel, and "choose" for a level not chosen yet. */
   texts: { title: string; confirm: string; cancel: string; choose: string };
   error: string | null;
+  /** The region cannot be changed now (the form is being saved, or failed to save). */
+  disabled?: boolean;
   onChange: (region: string) => void;
   onClose?: () => void;
 }
 
 /**
- * The address's region as members pick it on phones: a button that opens province → city → district (antd-mobile's
- * Cascader over china-area-data), the chosen text shown in the field, its error tied to the button.
+ * The address's region as members pick it on phones: a button that opens province → city → district (RegionPicker:
+ * antd-mobile's Cascader over china-area-data), the chosen text shown in the field, its error tied to the button.
  */
-export function RegionField({ id, label, value, placeholder, texts, error, onChange, onClose }: RegionFieldProps) {
+export function RegionField({ id, label, value, placeholder, texts, error, disabled = false, onChange, onClose }: RegionFieldProps) {
   const [open, setOpen] = useState(false);
-  const [options, setOptions] = useState<RegionOption[] | null>(null);
-  useEffect(() => {
-    if (!open || options) return;
-    let live = true;
-    void loadRegionOptions().then((loaded) => {
-      if (live) setOptions(loaded);
-    });
-    return () => {
-      live = false;
-    };
-  }, [open, options]);
+  // Mounted from the first opening on, so closing keeps Cascader's own closing animation.
+  const [opened, setOpened] = useState(false);
   const errorId = `${id}-error`;
   return (
     <List mode="card" className="form-list">
@@ -48,29 +42,29 @@ export function RegionField({ id, label, value, placeholder, texts, error, onCha
           aria-labelledby={`${id}-label ${id}`}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          onClick={() => setOpen(true)}
+          disabled={disabled}
+          onClick={() => {
+            setOpen(true);
+            setOpened(true);
+          }}
         >
           {value || <span className="placeholder">{placeholder}</span>}
         </button>
         {error ? <ErrorText id={errorId} text={error} /> : null}
       </List.Item>
-      <Cascader
-        title={texts.title}
-        confirmText={texts.confirm}
-        cancelText={texts.cancel}
-        placeholder={texts.choose}
-        options={options ?? []}
-        loading={options === null}
-        visible={open}
-        onClose={() => {
-          setOpen(false);
-          onClose?.();
-        }}
-        onConfirm={(_values, extend) => {
-          const labels = extend.items.flatMap((item) => (item ? [item.label] : []));
-          if (labels.length > 0) onChange(regionText(labels.map(String)));
-        }}
-      />
+      {opened ? (
+        <Suspense fallback={null}>
+          <RegionPicker
+            visible={open}
+            texts={texts}
+            onChange={onChange}
+            onClose={() => {
+              setOpen(false);
+              onClose?.();
+            }}
+          />
+        </Suspense>
+      ) : null}
     </List>
   );
 }
