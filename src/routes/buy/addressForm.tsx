@@ -54,10 +54,13 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
   const view = useSelector(form, selectAddressFormView);
   const values = useSelector(form, selectForm);
   const busy = useSelector(form, selectIsBusy);
+  // The fields take changes only while editing: saving and a failed save wait for retry or "change the address".
+  const editable = useSelector(form, (snapshot) => snapshot.can({ type: 'field.change', field: 'name', value: '' }));
   const dirty = useSelector(form, selectIsDirty);
   const defaultLocked = useSelector(form, selectDefaultLocked);
   const error = useSelector(form, selectFormError);
   const canRetry = useSelector(form, selectCanRetry);
+  const canEdit = useSelector(form, (snapshot) => snapshot.can({ type: 'user.edit' }));
   const saved = useSelector(form, selectSaved);
   const problems = useSelector(form, (snapshot) => ({
     name: selectFieldProblem(snapshot, 'name'),
@@ -73,9 +76,12 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
   }, [blocker.state, form]);
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
-    if (view === 'left') blocker.proceed();
-    else if (view === 'editing' || view === 'failed') blocker.reset();
-  }, [blocker, view]);
+    // The machine's state now, not this render's: in the render that blocked, the effect above has just sent
+    // user.leave, and this render's 'editing' would let the navigation go before the member answered.
+    const now = form.getSnapshot().value;
+    if (now === 'left') blocker.proceed();
+    else if (now === 'editing' || now === 'failed') blocker.reset();
+  }, [blocker, view, form]);
   useEffect(() => {
     if (view === 'saved' && saved) void navigate(afterSave(returnTo, saved), { replace: true });
   }, [view, saved, navigate, returnTo]);
@@ -93,7 +99,7 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
       value={values[field]}
       error={problemText(field)}
       hint={field === 'phone' ? t('buy:address.phoneHint') : undefined}
-      disabled={busy}
+      disabled={!editable}
       {...inputProps[field]}
       onChange={(event) => change(field)(event.target.value)}
       onBlur={() => form.send({ type: 'field.blur', field })}
@@ -118,6 +124,7 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
         placeholder={t('buy:address.regionPlaceholder')}
         texts={{ title: t('buy:address.regionTitle'), confirm: t('common:actions.confirm'), cancel: t('common:actions.cancel'), choose: t('buy:address.regionChoose') }}
         error={problemText('region')}
+        disabled={!editable}
         onChange={change('region')}
         onClose={() => form.send({ type: 'field.blur', field: 'region' })}
       />
@@ -127,7 +134,7 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
           extra={
             <Switch
               checked={values.isDefault}
-              disabled={busy || defaultLocked}
+              disabled={!editable || defaultLocked}
               aria-label={t('buy:address.fields.isDefault')}
               onChange={(isDefault) => form.send({ type: 'field.setDefault', isDefault })}
             />
@@ -140,12 +147,16 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
       {error ? (
         <div className="card" role="alert">
           <ErrorText text={error.code === ApiCode.amountOutOfLimits ? t('buy:address.tooMany') : t(`common:${errorKey(error)}`)} />
-          {canRetry ? (
-            <Button onClick={() => form.send({ type: 'user.retry' })}>{t('common:actions.retry')}</Button>
+          {canRetry || canEdit ? (
+            <div className="row-actions">
+              {canRetry ? <Button onClick={() => form.send({ type: 'user.retry' })}>{t('common:actions.retry')}</Button> : null}
+              {canEdit ? <Button onClick={() => form.send({ type: 'user.edit' })}>{t('buy:address.edit')}</Button> : null}
+            </div>
           ) : null}
         </div>
       ) : null}
-      <Button type="submit" color="primary" block size="large" loading={busy} disabled={busy}>
+      {/* The loading text keeps the button's name while saving (antd-mobile shows only its dots otherwise). */}
+      <Button type="submit" color="primary" block size="large" loading={busy} loadingText={t('buy:address.save')} disabled={busy}>
         {t('buy:address.save')}
       </Button>
       {view === 'confirmingLeave' ? (
