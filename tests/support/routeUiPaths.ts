@@ -51,6 +51,17 @@ export function answerWith(call: HeldApiCall, answer: Answer<unknown>): void {
 }
 
 const opening: ModelPath = { description: '(initial)', steps: [] };
+const allShortestPaths = new WeakMap<MachineModel, ModelPath[]>();
+
+/** The shortest paths with the opening one, so a transition out of the first state has its one-step candidate. */
+function shortestPathsOf(model: MachineModel): ModelPath[] {
+  let found = allShortestPaths.get(model);
+  if (!found) {
+    found = shortestPaths(model);
+    allShortestPaths.set(model, found);
+  }
+  return found;
+}
 
 /**
  * Why no replayed path walks a transition: the mapper's reason for the transition's own event, found on the
@@ -61,8 +72,7 @@ async function whyNotDrivable<TAction>(models: readonly MachineModel[], mapStep:
   for (const model of models) {
     const transition = definedTransitions(model.machine).find((candidate) => candidate.key === key);
     if (!transition) continue;
-    // The shortest paths with the opening one, so a transition out of the first state has its one-step candidate.
-    for (const candidate of candidatePathsFor(model, transition, shortestPaths(model))) {
+    for (const candidate of candidatePathsFor(model, transition, shortestPathsOf(model))) {
       if ('reason' in mapPath(model, { ...candidate, steps: candidate.steps.slice(0, -1) }, mapStep)) continue;
       if (!(await walkPath(model, candidate)).has(key)) continue;
       const mapped = mapPath(model, candidate, mapStep);
