@@ -1,6 +1,6 @@
 /**
  * npm run screenshots: refreshes the README's screenshots, docs/screenshots/{login,home}.{en,zh}.png. It runs the
- * light-scheme /login and /home tests of the visual spec (tests/e2e/visual.{zh,en}.spec.ts: real server, Debian Chromium,
+ * /login and /home tests of the visual spec (tests/e2e/visual.{zh,en}.spec.ts: real server, Debian Chromium,
  * the test wallet, a 375×812 phone at 2×), which write test-results/visual/<screen>.<lng>.light.png, and copies
  * those. Their checks may fail (see test-results/visual/report-<lng>.txt): the images are copied all the same, since
  * they show the screens as they are; `npm test` is what judges them. With --no-run it only copies the images a
@@ -19,8 +19,9 @@ const languages = ['en', 'zh'];
 
 const started = Date.now();
 if (!process.argv.includes('--no-run')) {
-  // -t matches "<describe> <test>", e.g. "screens in en.light home (/home)"; the harness signs in as far as home needs.
-  const filter = `\\.light (${screens.join('|')}) \\(`;
+  // -t matches "<describe> <test>", e.g. "screens in en home (/home)" (which writes light and dark); the harness signs in
+  // as far as home needs.
+  const filter = `screens in (en|zh) (${screens.join('|')}) \\(`;
   const run = spawnSync('npx', ['vitest', 'run', '--project', 'e2e', 'tests/e2e/visual.zh.spec.ts', 'tests/e2e/visual.en.spec.ts', '-t', filter], { cwd: root, stdio: 'inherit' });
   if (run.error) throw run.error;
   if (run.status !== 0) console.warn('screenshots: the visual checks of these screens failed (test-results/visual/report-<lng>.txt); copying the images anyway');

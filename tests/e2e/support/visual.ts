@@ -1,11 +1,13 @@
 /**
  * Harness of the visual check (tests/e2e/support/visualScreens.ts, issue 9, item 5): one real server and one Chromium for the file, one
- * phone context per language and colour scheme (signed in once, then reused screen after screen), a screenshot of
- * every screen under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of visualChecks.ts.
+ * phone context per language (signed in once, then reused screen after screen), each screen opened once and shown
+ * light then dark, a screenshot of each under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of
+ * visualChecks.ts.
  *
  * The language is the phone's (context locale: navigator.language and Accept-Language), as a member's wallet
  * browser gives it; the app detects it and caches it in localStorage. The colour scheme is emulated
- * prefers-color-scheme. Sign-in goes through the screens with the test wallet, clicking the translated labels
+ * prefers-color-scheme, which the theme follows in CSS alone (src/theme/theme.css), so switching it on the opened
+ * screen shows what a member with a dark phone sees, without loading the screen twice. Sign-in goes through the screens with the test wallet, clicking the translated labels
  * read from locales/, so it works in either language.
  */
 import { readFileSync } from 'node:fs';
@@ -67,21 +69,13 @@ export interface OwnPhone {
   reach?: (page: Page, lng: Lng) => Promise<void>;
 }
 
-export interface Variant {
-  lng: Lng;
-  colorScheme: ColorScheme;
-  /** The browser locale that makes the app pick lng. */
-  locale: string;
-}
+/** The browser locale that makes the app pick each language. */
+export const localeOf: Readonly<Record<Lng, string>> = { zh: 'zh-CN', en: 'en-US' };
 
-export const variants: readonly Variant[] = [
-  { lng: 'zh', colorScheme: 'light', locale: 'zh-CN' },
-  { lng: 'zh', colorScheme: 'dark', locale: 'zh-CN' },
-  { lng: 'en', colorScheme: 'light', locale: 'en-US' },
-  { lng: 'en', colorScheme: 'dark', locale: 'en-US' },
-];
+/** Each screen is checked in both, loaded in the first and switched to the second. */
+export const colorSchemes = ['light', 'dark'] as const satisfies readonly ColorScheme[];
 
-export const variantName = (variant: Variant): string => `${variant.lng}.${variant.colorScheme}`;
+export const variantName = (lng: Lng, colorScheme: ColorScheme): string => `${lng}.${colorScheme}`;
 
 /**
  * The table's rows in the order one context can show them: no session first, then temporary, then member (the
@@ -131,8 +125,8 @@ export interface VisualResult {
   policy: string[];
 }
 
-/** One phone context of a variant: its page, wallet and how far it is signed in. */
-class VariantSession {
+/** One phone context of a language: its page, wallet and how far it is signed in. */
+class LanguageSession {
   private context: BrowserContext | null = null;
   private page: Page | null = null;
   private network: NetworkWatch | null = null;
@@ -142,19 +136,18 @@ class VariantSession {
 
   constructor(
     private readonly harness: VisualHarness,
-    readonly variant: Variant,
+    readonly lng: Lng,
     private readonly walletKey: (typeof anvilKeys)[number],
   ) {}
 
   private async open(): Promise<{ page: Page; network: NetworkWatch }> {
     if (this.page && this.network) return { page: this.page, network: this.network };
-    const context = await newPhoneContext(this.harness.browser, { baseURL: this.harness.server.url, locale: this.variant.locale });
+    const context = await newPhoneContext(this.harness.browser, { baseURL: this.harness.server.url, locale: localeOf[this.lng] });
     this.context = context;
     await reportPolicyViolations(context, this.problems);
     // On the app's chain from the start: the add-chain prompt is the journeys' business, not a screen here.
     await TestWallet.install(context, { chainId: 56, privateKeys: [this.walletKey] });
     const page = await context.newPage();
-    await page.emulateMedia({ colorScheme: this.variant.colorScheme });
     watchPage(page, this.problems);
     this.page = page;
     this.network = new NetworkWatch(page);
@@ -164,7 +157,7 @@ class VariantSession {
   /** Signs in as far as the level needs, through the screens. */
   private async reach(page: Page, level: SessionLevel): Promise<void> {
     if (this.broken) throw new Error(`this context could not reach a session earlier: ${this.broken.message}`);
-    const { lng } = this.variant;
+    const { lng } = this;
     try {
       if (sessionOrder.indexOf(level) < sessionOrder.indexOf(this.level)) {
         throw new Error(`screens must come in session order (none, temporary, member): ${level} after ${this.level}`);
@@ -187,30 +180,32 @@ class VariantSession {
       }
     } catch (error) {
       this.broken = error instanceof Error ? error : new Error(String(error));
-      throw new Error(`could not reach the ${level} session in ${variantName(this.variant)}: ${this.broken.message}`, { cause: error });
+      throw new Error(`could not reach the ${level} session in ${lng}: ${this.broken.message}`, { cause: error });
     }
   }
 
   /**
-   * Opens the screen with the session it needs, waits until it is settled, saves its screenshot and runs the
-   * checks. Throws only when the screen cannot be reached; what the checks find comes back in the result.
+   * Opens the screen with the session it needs, and in each colour scheme waits until it is settled, saves its
+   * screenshot and runs the checks. Throws only when the screen cannot be reached; what the checks find comes back
+   * in the results, one per scheme.
    */
-  async check(screen: VisualScreen): Promise<VisualResult> {
+  async check(screen: VisualScreen): Promise<VisualResult[]> {
     if (screen.own) return this.checkOnOwnPhone(screen, screen.own);
     const { page, network } = await this.open();
     await this.reach(page, screen.session);
     // Only what this screen causes counts against it.
     this.problems.errors.length = 0;
     this.problems.policyViolations.length = 0;
+    await page.emulateMedia({ colorScheme: colorSchemes[0] });
     await page.goto(screen.path);
-    return this.measure(screen, page, network, this.problems);
+    return this.measureInEachScheme(screen, page, network, this.problems);
   }
 
   /** A screen on a fresh phone with its own wallet (or none); the context is closed afterwards. */
-  private async checkOnOwnPhone(screen: VisualScreen, own: OwnPhone): Promise<VisualResult> {
+  private async checkOnOwnPhone(screen: VisualScreen, own: OwnPhone): Promise<VisualResult[]> {
     const context = await newPhoneContext(this.harness.browser, {
       baseURL: this.harness.server.url,
-      locale: this.variant.locale,
+      locale: localeOf[this.lng],
       ...(own.userAgent ? { userAgent: own.userAgent } : {}),
     });
     try {
@@ -221,30 +216,48 @@ class VariantSession {
         own.prepare?.(wallet);
       }
       const page = await context.newPage();
-      await page.emulateMedia({ colorScheme: this.variant.colorScheme });
+      await page.emulateMedia({ colorScheme: colorSchemes[0] });
       watchPage(page, problems);
       const network = new NetworkWatch(page);
       await page.goto(screen.path);
-      await own.reach?.(page, this.variant.lng);
-      return await this.measure(screen, page, network, problems);
+      await own.reach?.(page, this.lng);
+      return await this.measureInEachScheme(screen, page, network, problems);
     } finally {
       await context.close();
     }
   }
 
+  /** The opened screen in each colour scheme: the first as loaded, the next switched to on the same page. */
+  private async measureInEachScheme(screen: VisualScreen, page: Page, network: NetworkWatch, problems: PageProblems): Promise<VisualResult[]> {
+    const results: VisualResult[] = [];
+    for (const [index, colorScheme] of colorSchemes.entries()) {
+      if (index > 0) await page.emulateMedia({ colorScheme });
+      results.push(await this.measure(screen, page, { network, colorScheme, loaded: index === 0 }, problems));
+      // A page error or policy report counts once, against the scheme it appeared in.
+      problems.errors.length = 0;
+      problems.policyViolations.length = 0;
+    }
+    return results;
+  }
+
   /** Waits until the screen is settled, saves its screenshot and runs the checks. */
-  private async measure(screen: VisualScreen, page: Page, network: NetworkWatch, problems: PageProblems): Promise<VisualResult> {
-    const settleProblems = await settle(page, { network, lng: this.variant.lng, colorScheme: this.variant.colorScheme });
+  private async measure(
+    screen: VisualScreen,
+    page: Page,
+    { network, colorScheme, loaded }: { network: NetworkWatch; colorScheme: ColorScheme; loaded: boolean },
+    problems: PageProblems,
+  ): Promise<VisualResult> {
+    const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: !loaded });
     const expectPath = screen.expectPath ?? new URL(screen.path, 'http://x').pathname;
     const pathname = new URL(page.url()).pathname;
     if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the app went to ${pathname}`);
     await mkdir(visualDir, { recursive: true });
-    const screenshot = path.join(visualDir, `${screen.name}.${variantName(this.variant)}.png`);
+    const screenshot = path.join(visualDir, `${screen.name}.${variantName(this.lng, colorScheme)}.png`);
     await page.screenshot({ path: screenshot, fullPage: true, animations: 'disabled', caret: 'hide' });
     const result: VisualResult = {
       screen: screen.name,
       path: screen.path,
-      variant: variantName(this.variant),
+      variant: variantName(this.lng, colorScheme),
       url: page.url(),
       screenshot: path.relative(repoRoot, screenshot),
       settle: settleProblems,
@@ -289,14 +302,14 @@ export class VisualHarness {
   }
 
   /**
-   * The context of one variant; call inside its describe, which closes it after its tests. Each variant signs
-   * in with its own wallet, so each goes through the temporary token to membership.
+   * The context of one language; call inside its describe, which closes it after its tests. Each signs in with
+   * its own wallet, so each goes through the temporary token to membership.
    */
-  session(variant: Variant): VariantSession {
+  session(lng: Lng): LanguageSession {
     const key = anvilKeys[this.sessionCount % anvilKeys.length];
     if (!key) throw new Error('no anvil key');
     this.sessionCount += 1;
-    const session = new VariantSession(this, variant, key);
+    const session = new LanguageSession(this, lng, key);
     afterAll(() => session.close());
     return session;
   }
@@ -307,7 +320,7 @@ export class VisualHarness {
  *
  * @example
  * const visual = setupVisual('zh');
- * describe.each(variants)('$lng $colorScheme', (variant) => { const session = visual.session(variant); ... });
+ * describe('screens in zh', () => { const session = visual.session('zh'); ... });
  */
 export function setupVisual(lng: Lng): VisualHarness {
   const harness = new VisualHarness();

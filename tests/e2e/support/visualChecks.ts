@@ -78,6 +78,8 @@ export interface SettleOptions {
   lng: string;
   /** The colour scheme the page must see through prefers-color-scheme. */
   colorScheme: 'light' | 'dark';
+  /** Only the colour scheme changed on a settled page: nothing loads, so the network is not waited for. */
+  schemeSwitchOnly?: boolean;
   timeoutMs?: number;
 }
 
@@ -88,10 +90,10 @@ export interface SettleOptions {
  *
  * @example const problems = await settle(page, { network, lng: 'zh', colorScheme: 'dark' });
  */
-export async function settle(page: Page, { network, lng, colorScheme, timeoutMs = 10_000 }: SettleOptions): Promise<string[]> {
+export async function settle(page: Page, { network, lng, colorScheme, schemeSwitchOnly = false, timeoutMs = 10_000 }: SettleOptions): Promise<string[]> {
   const problems: string[] = [];
   // 300 ms: a chained request (a lazy chunk, then its texts, then its data) starts within a task of the last one's end.
-  const pending = await network.quiet(300, timeoutMs);
+  const pending = schemeSwitchOnly ? [] : await network.quiet(300, timeoutMs);
   if (pending.length > 0) problems.push(`network still busy after ${timeoutMs} ms: ${pending.join(', ')}`);
   try {
     await page.waitForFunction(
@@ -126,7 +128,7 @@ export async function settle(page: Page, { network, lng, colorScheme, timeoutMs 
   } catch {
     problems.push('animations still running after 5 s');
   }
-  const late = await network.quiet(150, timeoutMs);
+  const late = schemeSwitchOnly ? [] : await network.quiet(150, timeoutMs);
   if (late.length > 0) problems.push(`network still busy after ${timeoutMs} ms: ${late.join(', ')}`);
   // Two frames: whatever the last response changed is laid out and painted.
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));

@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { ANDROID_CHROME } from './browser';
 import { waitForAppConfig } from './journey';
-import { inSessionOrder, setupVisual, translate, variantName, variants } from './visual';
+import { inSessionOrder, setupVisual, translate } from './visual';
 import type { Lng, VisualScreen } from './visual';
 
 const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
@@ -81,27 +81,26 @@ export const screens: readonly VisualScreen[] = [
 
 /**
  * The visual check of every screen in one language, light and dark: one server, one Chromium and one phone context
- * per colour scheme for the file.
+ * for the file; each screen opened once and checked in both schemes.
  *
  * @example describeScreensIn('zh');
  */
 export function describeScreensIn(lng: Lng): void {
   const visual = setupVisual(lng);
-  for (const variant of variants.filter((candidate) => candidate.lng === lng)) {
-    // Test names read "screens in zh.light > login (/login)"; scripts/screenshots.ts picks tests by them.
-    describe(`screens in ${variantName(variant)}`, () => {
-      const session = visual.session(variant);
-      for (const screen of inSessionOrder(screens)) {
-        it(`${screen.name} (${screen.path})`, async () => {
-          const result = await session.check(screen);
-          const where = `${screen.name} ${variantName(variant)} (${result.screenshot})`;
+  // Test names read "screens in zh > login (/login)"; scripts/screenshots.ts picks tests by them.
+  describe(`screens in ${lng}`, () => {
+    const session = visual.session(lng);
+    for (const screen of inSessionOrder(screens)) {
+      it(`${screen.name} (${screen.path})`, async () => {
+        for (const result of await session.check(screen)) {
+          const where = `${screen.name} ${result.variant} (${result.screenshot})`;
           expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
           expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
           expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
           expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
           expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
-        });
-      }
-    });
-  }
+        }
+      });
+    }
+  });
 }
