@@ -25,14 +25,9 @@ interface QuantityStepperProps {
  */
 export function QuantityStepper(props: QuantityStepperProps) {
   const { id, label, value, max, canIncrement, canDecrement, increaseLabel, decreaseLabel, disabled = false } = props;
-  // What is being typed, until it is a whole number the machine can take (an emptied field stays empty meanwhile).
-  const [draft, setDraft] = useState(String(value));
-  // The machine's value moved (a button, a clamp): show it (React's "adjust state when a prop changes" pattern).
-  const [shown, setShown] = useState(value);
-  if (shown !== value) {
-    setShown(value);
-    setDraft(String(value));
-  }
+  // The field shows the machine's quantity, except while the member has emptied it to type another: a typed number
+  // goes to the machine at once, and what it made of it (clamped to stock and 1..999) is what the field shows.
+  const [emptied, setEmptied] = useState(false);
   return (
     <div className="quantity-stepper">
       <label htmlFor={id} className="field-label">
@@ -49,15 +44,15 @@ export function QuantityStepper(props: QuantityStepperProps) {
           inputMode="numeric"
           pattern="[0-9]*"
           autoComplete="off"
-          value={draft}
+          value={emptied ? '' : String(value)}
           disabled={disabled}
           aria-describedby={`${id}-max`}
           onChange={(event) => {
             const typed = event.target.value.replace(/\D/g, '');
-            setDraft(typed);
+            setEmptied(typed === '');
             if (typed !== '') props.onSet(Number(typed));
           }}
-          onBlur={() => setDraft(String(value))}
+          onBlur={() => setEmptied(false)}
         />
         <button type="button" className="quantity-button" aria-label={increaseLabel} disabled={disabled || !canIncrement} onClick={props.onIncrement}>
           <AddOutline aria-hidden="true" />
