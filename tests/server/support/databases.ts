@@ -53,10 +53,7 @@ export async function openScratchPostgres(baseUrl: string): Promise<Database & {
   };
 }
 
-/**
- * DATABASE_TARGETS=postgres limits a run to PostgreSQL: `npm test`'s second pass (test:server:pg) sets it, since
- * its first pass has run every suite on PGlite already.
- */
+/** DATABASE_TARGETS=postgres limits a run to PostgreSQL (`npm run test:server:pg`); `npm test` runs both. */
 const onlyTargets = process.env.DATABASE_TARGETS?.split(',').map((name) => name.trim());
 
 let workerPglite: Promise<Database> | undefined;
