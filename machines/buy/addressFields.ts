@@ -4,7 +4,6 @@
  * 1001 names.
  */
 import { checkAddressField } from '../../api-schema/address';
-import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
 import type { AddressField, AddressFieldProblem, DeliveryAddress } from './buyContract';
 import type { AddressForm } from './addressShape';
 
@@ -31,13 +30,43 @@ export const formOf = (address: DeliveryAddress): AddressForm => ({
   isDefault: address.isDefault,
 });
 
-/** Each field's problem by api-schema/address.ts (an empty region is 'required': none was chosen). */
-export function problemsOf(form: AddressForm): Record<AddressField, AddressFieldProblem | null> {
-  return { name: checkAddressField('name', form.name), phone: checkAddressField('phone', form.phone, isValidInternationalNumber), region: checkAddressField('region', form.region), detail: checkAddressField('detail', form.detail) };
+/**
+ * The check of a +country number other than China's (api-schema/internationalPhone.ts, libphonenumber-js): about
+ * 27 KiB the form loads only when such a number is typed; null until then.
+ */
+export type InternationalPhoneCheck = (e164: string) => boolean;
+
+/** Not checked yet is not valid: a +country number passes only once its country's rules are here. */
+const notCheckedYet: InternationalPhoneCheck = () => false;
+
+/**
+ * Each field's problem by api-schema/address.ts (an empty region is 'required': none was chosen).
+ *
+ * @param internationalPhone - the +country check, or null while it is not loaded
+ */
+export function problemsOf(form: AddressForm, internationalPhone: InternationalPhoneCheck | null): Record<AddressField, AddressFieldProblem | null> {
+  return {
+    name: checkAddressField('name', form.name),
+    phone: checkAddressField('phone', form.phone, internationalPhone ?? notCheckedYet),
+    region: checkAddressField('region', form.region),
+    detail: checkAddressField('detail', form.detail),
+  };
 }
 
 /** True when every field passes: the only form the machine sends. */
-export const isFormValid = (form: AddressForm): boolean => Object.values(problemsOf(form)).every((problem) => problem === null);
+export const isFormValid = (form: AddressForm, internationalPhone: InternationalPhoneCheck | null): boolean =>
+  Object.values(problemsOf(form, internationalPhone)).every((problem) => problem === null);
+
+/**
+ * True when the phone as typed is a +country number other than China's, which only the international rules can
+ * check (mainland numbers, with or without +86, need nothing more).
+ *
+ * @example needsInternationalRules('+44 7400 123456') // true
+ */
+export function needsInternationalRules(phone: string): boolean {
+  const compact = phone.trim().replace(/[\s-]/g, '');
+  return compact.startsWith('+') && !compact.startsWith('+86');
+}
 
 /** True when the form holds something other than it started with (a leave asks first). */
 export const isFormChanged = (form: AddressForm, start: AddressForm): boolean =>

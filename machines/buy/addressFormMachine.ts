@@ -4,7 +4,8 @@
  * default switch. Each field is checked as typed by the contract's own rule (api-schema/address.ts) and shows its
  * problem once touched or after a save attempt; only a form whose every field passes is sent. The server's refusals:
  * 1001 names the field when it can, 3002 is the 21st address, 4004 an address that is gone (edit). Leaving with
- * unsaved changes asks first, so the page wires the browser's back button to `user.leave`.
+ * unsaved changes asks first, so the page wires the browser's back button to `user.leave`. A +country number other
+ * than China's needs libphonenumber's rules, which the page loads when one is typed (`phoneRules.loaded`).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { ApiCode } from '../../api-schema/codes';
@@ -12,7 +13,7 @@ import type { ErrorInfo } from '../shared/errorInfo';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
 import { apiError, codeIn, type AddressField, type DeliveryAddress } from './buyContract';
 import { allTouched, blankAddressForm, fieldNamed, formOf, isFormChanged, isFormValid, untouched } from './addressFields';
-import type { AddressForm, SaveAddressAnswer, SaveAddressInput, TouchedFields } from './addressFields';
+import type { AddressForm, InternationalPhoneCheck, SaveAddressAnswer, SaveAddressInput, TouchedFields } from './addressFields';
 
 export type { SaveAddressAnswer, SaveAddressInput } from './addressFields';
 
@@ -27,6 +28,8 @@ export interface AddressFormContext {
   refusedField: AddressField | null;
   saved: DeliveryAddress | null;
   error: ErrorInfo | null;
+  /** The +country number check, once the page loaded it for such a number; a +country number fails until then. */
+  internationalPhone: InternationalPhoneCheck | null;
 }
 
 export type AddressFormEvent =
@@ -38,7 +41,8 @@ export type AddressFormEvent =
   | { type: 'user.edit' }
   | { type: 'user.leave' }
   | { type: 'user.stay' }
-  | { type: 'user.discard' };
+  | { type: 'user.discard' }
+  | { type: 'phoneRules.loaded'; check: InternationalPhoneCheck };
 
 const answered = ({ event }: { event: { output: SaveAddressAnswer } }) => ({ code: event.output.code });
 const startForm = (context: AddressFormContext) => (context.original ? formOf(context.original) : blankAddressForm);
@@ -77,9 +81,10 @@ export const addressFormMachine = setup({
     assignFailure: assign((_, params: { code: number }) => ({ error: apiError(params.code) })),
     assignThrown: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
     clearError: assign({ error: null }),
+    assignPhoneRules: assign((_, params: { check: InternationalPhoneCheck }) => ({ internationalPhone: params.check })),
   },
   guards: {
-    isFormValid: ({ context }) => isFormValid(context.form),
+    isFormValid: ({ context }) => isFormValid(context.form, context.internationalPhone),
     isDirty: ({ context }) => isFormChanged(context.form, startForm(context)),
     /** API.md: `isDefault: false` on the current default leaves it the default, so the switch cannot turn it off. */
     canChangeDefault: ({ context }, params: { isDefault: boolean }) => params.isDefault || !context.original?.isDefault,
@@ -91,9 +96,15 @@ export const addressFormMachine = setup({
   id: 'addressForm',
   context: ({ input }) => {
     const original = input.mode === 'edit' ? input.address : null;
-    return { original, form: original ? formOf(original) : blankAddressForm, touched: untouched, refusedField: null, saved: null, error: null };
+    return { original, form: original ? formOf(original) : blankAddressForm, touched: untouched, refusedField: null, saved: null, error: null, internationalPhone: null };
   },
   output: ({ context }) => context.saved,
+  on: {
+    'phoneRules.loaded': {
+      actions: { type: 'assignPhoneRules', params: ({ event }) => ({ check: event.check }) },
+      description: 'The +country number rules arrived (loaded when such a number was typed): the phone is checked by them from now on.',
+    },
+  },
   initial: 'editing',
   states: {
     editing: {

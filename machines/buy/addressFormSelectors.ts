@@ -5,7 +5,7 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { ErrorInfo } from '../shared/errorInfo';
-import { blankAddressForm, formOf, isFormChanged, isFormValid, problemsOf, type AddressForm, type AddressProblem } from './addressFields';
+import { blankAddressForm, formOf, isFormChanged, isFormValid, needsInternationalRules, problemsOf, type AddressForm, type AddressProblem } from './addressFields';
 import type { AddressFormMachine } from './addressFormMachine';
 import type { AddressField, DeliveryAddress } from './buyContract';
 
@@ -23,13 +23,16 @@ export const selectIsBusy = (snapshot: AddressFormSnapshot): boolean => snapshot
  * server's refusal of it; null when it shows none.
  */
 export function selectFieldProblem(snapshot: AddressFormSnapshot, field: AddressField): AddressProblem | null {
-  const { form, touched, refusedField } = snapshot.context;
-  const own = touched[field] ? problemsOf(form)[field] : null;
+  const { form, touched, refusedField, internationalPhone } = snapshot.context;
+  const own = touched[field] ? problemsOf(form, internationalPhone)[field] : null;
   return own ?? (refusedField === field ? 'refused' : null);
 }
 
 /** True when every field passes: a save sends the form (otherwise it shows every problem). */
-export const selectIsComplete = (snapshot: AddressFormSnapshot): boolean => isFormValid(snapshot.context.form);
+export const selectIsComplete = (snapshot: AddressFormSnapshot): boolean => isFormValid(snapshot.context.form, snapshot.context.internationalPhone);
+/** True when the phone is a +country number and its rules are not loaded yet: the page loads them. */
+export const selectNeedsPhoneRules = (snapshot: AddressFormSnapshot): boolean =>
+  snapshot.context.internationalPhone === null && needsInternationalRules(snapshot.context.form.phone);
 /** True when leaving would lose changes (the page asks first, through user.leave). */
 export const selectIsDirty = (snapshot: AddressFormSnapshot): boolean =>
   isFormChanged(snapshot.context.form, snapshot.context.original ? formOf(snapshot.context.original) : blankAddressForm);

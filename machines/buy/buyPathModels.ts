@@ -6,6 +6,7 @@
  * nothing here runs.
  */
 import type { AnyStateMachine, EventObject } from 'xstate';
+import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
 import type { DeliveryAddress, Goods } from './buyContract';
 import type { CheckoutLoad } from './checkout';
 import { addressBookMachine } from './addressBookMachine';
@@ -100,7 +101,10 @@ const formEvents: ModelEvent[] = [
   thrown('saveAddress'),
 ];
 
-/** Adding: the fields typed one by one (a wrong mobile number first), and every answer deliveryAdd can give. */
+/**
+ * Adding: the fields typed one by one (a wrong mobile number first, and a British one, which passes once the
+ * international rules arrive), and every answer deliveryAdd can give.
+ */
 export const addressFormAddModel: BuyMachineModel = {
   name: 'addressForm (add)',
   machine: addressFormMachine,
@@ -108,6 +112,8 @@ export const addressFormAddModel: BuyMachineModel = {
   events: [
     change('name', home.name),
     change('phone', '12345'),
+    change('phone', '+44 7400 123456'),
+    { type: 'phoneRules.loaded', check: isValidInternationalNumber },
     change('phone', home.phone),
     change('region', home.region),
     change('detail', home.detail),

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import { addressTextLimits } from '../../api-schema/address';
+import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
 import { addressFields, isFormValid } from '../../machines/buy/addressFields';
 import { addressFormMachine, type AddressFormInput, type AddressFormMachine, type SaveAddressAnswer, type SaveAddressInput } from '../../machines/buy/addressFormMachine';
 import * as select from '../../machines/buy/addressFormSelectors';
@@ -22,7 +23,14 @@ describe('addressForm machine: along every generated path', () => {
     const value = String(snapshot.value);
     expect(snapshot.hasTag('busy'), path).toBe(value === 'saving');
     // Only a form whose every field passes is ever sent.
-    if (value === 'saving') expect(isFormValid(snapshot.context.form), path).toBe(true);
+    if (value === 'saving') expect(isFormValid(snapshot.context.form, snapshot.context.internationalPhone), path).toBe(true);
+    // A +country number other than China's fails until its rules are loaded, and the page is asked to load them.
+    if (snapshot.context.form.phone.startsWith('+44')) {
+      expect(select.selectNeedsPhoneRules(snapshot), path).toBe(snapshot.context.internationalPhone === null);
+      if (snapshot.context.touched.phone) expect(select.selectFieldProblem(snapshot, 'phone'), path).toBe(snapshot.context.internationalPhone ? null : 'phone');
+    } else {
+      expect(select.selectNeedsPhoneRules(snapshot), path).toBe(false);
+    }
     // An untouched field never shows its own problem.
     for (const field of addressFields) {
       const problem = select.selectFieldProblem(snapshot, field);
@@ -69,8 +77,15 @@ describe('addressForm: adding', () => {
     expect(select.selectFieldProblem(form.snapshot(), 'name')).toBe('required');
     form.type('phone', '12345');
     expect(select.selectFieldProblem(form.snapshot(), 'phone')).toBe('phone');
+    // A British number: not checked (so not passing) until the page loaded the international rules.
     form.type('phone', '+44 7400 123456');
+    expect(select.selectFieldProblem(form.snapshot(), 'phone')).toBe('phone');
+    expect(select.selectNeedsPhoneRules(form.snapshot())).toBe(true);
+    form.actor.send({ type: 'phoneRules.loaded', check: isValidInternationalNumber });
     expect(select.selectFieldProblem(form.snapshot(), 'phone')).toBeNull();
+    expect(select.selectNeedsPhoneRules(form.snapshot())).toBe(false);
+    form.type('phone', '+44 7400 12');
+    expect(select.selectFieldProblem(form.snapshot(), 'phone')).toBe('phone');
     form.type('detail', 'x'.repeat(addressTextLimits.detail + 1));
     expect(select.selectFieldProblem(form.snapshot(), 'detail')).toBe('tooLong');
     form.type('detail', '<b>No. 1</b>');

@@ -19,6 +19,7 @@ import {
   selectFormError,
   selectIsBusy,
   selectIsDirty,
+  selectNeedsPhoneRules,
   selectSaved,
 } from '../../../machines/buy/addressFormSelectors';
 import type { AddressField } from '../../../machines/buy/buyContract';
@@ -62,12 +63,28 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
   const canRetry = useSelector(form, selectCanRetry);
   const canEdit = useSelector(form, (snapshot) => snapshot.can({ type: 'user.edit' }));
   const saved = useSelector(form, selectSaved);
+  const needsPhoneRules = useSelector(form, selectNeedsPhoneRules);
   const problems = useSelector(form, (snapshot) => ({
     name: selectFieldProblem(snapshot, 'name'),
     phone: selectFieldProblem(snapshot, 'phone'),
     region: selectFieldProblem(snapshot, 'region'),
     detail: selectFieldProblem(snapshot, 'detail'),
   }), (a, b) => a.name === b.name && a.phone === b.phone && a.region === b.region && a.detail === b.detail);
+
+  // A +country number's rules (libphonenumber-js, ~27 KiB) load only when one is typed: most members never need them.
+  useEffect(() => {
+    if (!needsPhoneRules) return;
+    let live = true;
+    import('../../../api-schema/internationalPhone')
+      .then(({ isValidInternationalNumber }) => {
+        if (live) form.send({ type: 'phoneRules.loaded', check: isValidInternationalNumber });
+      })
+      // Not loaded (offline): the number stays unchecked, so it is not saved; the next +number typed tries again.
+      .catch((error: unknown) => console.error('phone rules not loaded', error));
+    return () => {
+      live = false;
+    };
+  }, [needsPhoneRules, form]);
 
   // Leaving (the back arrow, the browser's back button) goes through the machine: with unsaved changes it asks.
   const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && view !== 'saved' && currentLocation.pathname !== nextLocation.pathname);
