@@ -27,6 +27,7 @@ import { dappRoutes } from './routes/dapp';
 import { buyRoutes } from './routes/buy';
 import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
+import { createSettlementInputsReader } from './buy/orders';
 import { getAppConfig } from './config/appConfig';
 import { createLedgerDesk } from './ledger/engine';
 import type { RouteDeps } from './routes/deps';
@@ -151,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     ledger: createLedgerDesk(options.db, { maxInFlight: options.batchesInFlight ?? 1, readContext: getAppConfig }),
+    settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
   };
 
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For

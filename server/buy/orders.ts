@@ -12,6 +12,7 @@ import type { DeliveryAddress } from '../../api-schema/buy';
 import { ApiCode } from '../../api-schema/codes';
 import { bigintText, queryRows, rowsOf, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
+import { createBatcher } from '../ledger/batcher';
 import type { LedgerRequest } from '../ledger/engine';
 import { namedStatement } from '../ledger/statements';
 import { deliveryRowId } from './addresses';
@@ -56,30 +57,74 @@ export function settlementRequest(input: SettlementInput): LedgerRequest {
 
 const p = (name: string) => sql.placeholder(name);
 
-// One round trip per settlement for what it reads before the engine: the goods' price and the caller's address.
+/** What one settlement reads before the engine. */
+export interface SettlementLookup {
+  memberId: number;
+  goodsId: string;
+  deliveryId: string;
+}
+
+/**
+ * The reads of every settlement that arrived together, in one statement: each goods' price and the caller's own
+ * address, in the order asked (a deliveryId that is no row's id comes in as null and finds nothing).
+ */
 const inputsStatement = namedStatement(
   'settlement_inputs',
-  sql`SELECT (SELECT g.price FROM goods g WHERE g.id = ${p('goodsId')}::text) AS price,
-        (SELECT json_build_object('deliveryId', a.id::text, 'name', a.name, 'phone', a.phone, 'region', a.region, 'detail', a.detail,
-            'isDefault', a.is_default)
-          FROM delivery_addresses a
-          WHERE a.id = ${p('deliveryId')}::bigint AND a.member_id = ${p('memberId')}::int) AS address`,
+  sql`SELECT g.price,
+        CASE WHEN a.id IS NULL THEN NULL ELSE json_build_object('deliveryId', a.id::text, 'name', a.name, 'phone', a.phone,
+          'region', a.region, 'detail', a.detail, 'isDefault', a.is_default) END AS address
+      FROM unnest(${p('goodsIds')}::text[], ${p('deliveryIds')}::bigint[], ${p('memberIds')}::int[]) WITH ORDINALITY
+        AS i(goods_id, delivery_id, member_id, n)
+      LEFT JOIN goods g ON g.id = i.goods_id
+      LEFT JOIN delivery_addresses a ON a.id = i.delivery_id AND a.member_id = i.member_id
+      ORDER BY i.n`,
 );
 
 const addressShape = z.object({ deliveryId: z.string(), name: z.string(), phone: z.string(), region: z.string(), detail: z.string(), isDefault: z.boolean() });
 const inputsRow = z.object({ price: bigintText.nullable(), address: addressShape.nullable() });
 
+export interface SettlementInputs {
+  /** The goods' price in minor units now, or null for unknown goods. */
+  price: bigint | null;
+  /** The caller's own address, or null when it is not theirs. */
+  address: DeliveryAddress | null;
+}
+
 /**
- * What a settlement reads before the engine: the goods' price now and the caller's own address (null when the goods
- * or the address is unknown to this member).
+ * What settlements read before the engine, for many at once.
  *
- * @example const { price, address } = await settlementInputs(db, memberId, 'longjing-tea', '12');
+ * @example const [{ price, address }] = await settlementInputs(db, [{ memberId, goodsId: 'longjing-tea', deliveryId: '12' }]);
  */
-export async function settlementInputs(db: Db, memberId: number, goodsId: string, deliveryId: string): Promise<{ price: bigint | null; address: DeliveryAddress | null }> {
-  // A deliveryId that is no row's id is nobody's address.
-  if (deliveryRowId(deliveryId) === null) return { price: null, address: null };
-  const [row] = rowsOf(await inputsStatement(db).execute({ goodsId, deliveryId, memberId }), inputsRow);
-  return { price: row?.price ?? null, address: row?.address ?? null };
+export async function settlementInputs(db: Db, lookups: readonly SettlementLookup[]): Promise<SettlementInputs[]> {
+  const rows = rowsOf(
+    await inputsStatement(db).execute({
+      goodsIds: lookups.map((lookup) => lookup.goodsId),
+      deliveryIds: lookups.map((lookup) => deliveryRowId(lookup.deliveryId)?.toString() ?? null),
+      memberIds: lookups.map((lookup) => lookup.memberId),
+    }),
+    inputsRow,
+  );
+  if (rows.length !== lookups.length) throw new Error(`settlement inputs answered ${rows.length} rows for ${lookups.length}`);
+  return rows.map((row) => ({ price: row.price, address: row.address }));
+}
+
+/** Reads settlements' inputs in batches (server/ledger/batcher.ts), as the access hook reads tokens. */
+export interface SettlementInputsReader {
+  read(lookup: SettlementLookup): Promise<SettlementInputs>;
+}
+
+/**
+ * Settlement's read, batched: every settlement that arrives in one turn of the event loop shares one statement
+ * instead of a round trip each (when every buyer wants the same goods, the read was a third of a settlement's
+ * time on PostgreSQL).
+ *
+ * @param db - database handle
+ * @param maxInFlight - reads at once (BATCHES_IN_FLIGHT of the driver)
+ * @example const { price, address } = await createSettlementInputsReader(db, 1).read({ memberId, goodsId, deliveryId });
+ */
+export function createSettlementInputsReader(db: Db, maxInFlight: number): SettlementInputsReader {
+  const batcher = createBatcher((lookups: SettlementLookup[]) => settlementInputs(db, lookups), { maxBatch: 128, maxInFlight });
+  return { read: (lookup) => batcher.submit(lookup) };
 }
 
 const orderRow = z.object({

@@ -6,7 +6,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
 import { addAddress, deleteAddress, editAddress, listAddresses } from '../buy/addresses';
 import { goodsById, listGoods } from '../buy/goods';
-import { listOrders, settlementInputs, settlementRequest } from '../buy/orders';
+import { listOrders, settlementRequest } from '../buy/orders';
 import { InvalidParametersError, NotFoundError } from '../errors';
 import { checkPhone } from '../../api-schema/address';
 import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
@@ -51,7 +51,7 @@ export const buyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
     orderSettle: async ({ body, request }) => {
       const memberId = requireAuth(request).memberId;
-      const { price, address } = await settlementInputs(deps.db, memberId, body.goodsId, body.deliveryId);
+      const { price, address } = await deps.settlementInputs.read({ memberId, goodsId: body.goodsId, deliveryId: body.deliveryId });
       const now = deps.now();
       const outcome = await deps.ledger.post(() => settlementRequest({ ...body, memberId, price, address, now }), now);
       return answerOf(outcome, endpoints.orderSettle.result);

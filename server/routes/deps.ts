@@ -7,6 +7,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { AppConfig } from '../config/appConfig';
 import type { LedgerDesk } from '../ledger/engine';
+import type { SettlementInputsReader } from '../buy/orders';
 import type { RateLimitRule } from './endpoint';
 
 /** What every route plugin gets from buildApp. */
@@ -24,6 +25,8 @@ export interface RouteDeps {
   tokens: TokenResolver;
   /** The ledger engine's desk: every money flow's requests, batched, each batch reading the app config once. */
   ledger: LedgerDesk<AppConfig>;
+  /** What settlements read before the engine (price, address), batched. */
+  settlementInputs: SettlementInputsReader;
 }
 
 /**
