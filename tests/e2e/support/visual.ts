@@ -51,6 +51,11 @@ export interface VisualScreen {
   /** The pathname the screen must still show once settled; default path's. A redirect away is a failure. */
   expectPath?: string;
   /**
+   * API paths whose calls fail as on a dropped mobile connection while this screen loads (its error-with-retry
+   * state, which must show a "Try again" button), e.g. '/api/goods/list'.
+   */
+  failing?: readonly string[];
+  /**
    * A screen that needs a phone of its own (another wallet, none at all, a mobile browser): it is shown in a fresh
    * context, signed out, and `reach` brings the page to the screen after it opened `path`.
    */
@@ -125,6 +130,18 @@ export interface VisualResult {
   policy: string[];
 }
 
+/**
+ * Makes the page's calls to these API paths fail as on a dropped connection, until restore().
+ *
+ * @example const dropped = await dropCalls(page, ['/api/goods/list']); ...; await dropped.restore();
+ */
+async function dropCalls(page: Page, apiPaths: readonly string[]): Promise<{ restore: () => Promise<void> }> {
+  if (apiPaths.length === 0) return { restore: async () => undefined };
+  const matches = (url: URL) => apiPaths.includes(url.pathname);
+  await page.route(matches, (route) => route.abort('internetdisconnected'));
+  return { restore: () => page.unroute(matches) };
+}
+
 /** One phone context of a language: its page, wallet and how far it is signed in. */
 class LanguageSession {
   private context: BrowserContext | null = null;
@@ -197,8 +214,13 @@ class LanguageSession {
     this.problems.errors.length = 0;
     this.problems.policyViolations.length = 0;
     await page.emulateMedia({ colorScheme: colorSchemes[0] });
-    await page.goto(screen.path);
-    return this.measureInEachScheme(screen, page, network, this.problems);
+    const dropped = await dropCalls(page, screen.failing ?? []);
+    try {
+      await page.goto(screen.path);
+      return await this.measureInEachScheme(screen, page, network, this.problems);
+    } finally {
+      await dropped.restore();
+    }
   }
 
   /** A screen on a fresh phone with its own wallet (or none); the context is closed afterwards. */
@@ -248,6 +270,9 @@ class LanguageSession {
     problems: PageProblems,
   ): Promise<VisualResult> {
     const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: !loaded });
+    if (screen.failing && !(await page.getByRole('button', { name: translate(this.lng, 'common:actions.retry'), exact: true }).first().isVisible())) {
+      settleProblems.push(`no "${translate(this.lng, 'common:actions.retry')}" button while ${screen.failing.join(', ')} failed`);
+    }
     const expectPath = screen.expectPath ?? new URL(screen.path, 'http://x').pathname;
     const pathname = new URL(page.url()).pathname;
     if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the app went to ${pathname}`);

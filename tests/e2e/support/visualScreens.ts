@@ -76,6 +76,11 @@ export const screens: readonly VisualScreen[] = [
   { name: 'address-missing', path: '/buy/shipping-address/edit/999999', session: 'member' },
   { name: 'settlement', path: '/buy/settlement/longjing-tea', session: 'member' },
   { name: 'settlement-no-goods', path: '/buy/settlement', session: 'member' },
+  // The shop's screens when the connection drops: each says so and offers to try again.
+  { name: 'buy-list-error', path: '/buy-list', session: 'member', failing: ['/api/goods/list'] },
+  { name: 'buy-orders-error', path: '/buy-list?tab=orders', session: 'member', failing: ['/api/order/list'] },
+  { name: 'address-book-error', path: '/buy/shipping-address', session: 'member', failing: ['/api/member/delivery/list'] },
+  { name: 'settlement-error', path: '/buy/settlement/longjing-tea', session: 'member', failing: ['/api/goods/detail'] },
   { name: 'not-found', path: '/no-such-page', session: 'member' },
 ];
 
