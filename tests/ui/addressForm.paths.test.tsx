@@ -219,6 +219,30 @@ beforeAll(() => {
   Element.prototype.releasePointerCapture ??= () => undefined;
 });
 
+describe("address form: the browser's back button", () => {
+  it('asks before unsaved changes are lost: keep editing stays, discard goes back', async () => {
+    const app = await renderApp({
+      path: paths.shippingAddress.href(),
+      stored: { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) },
+      api: (api) => api.answer('deliveryList', { code: 0, result: { list: [] } }),
+    });
+    const t = translated(app);
+    await act(() => app.router.navigate(paths.shippingAddressAdd.href()));
+    await app.user.type(await screen.findByLabelText(t('buy:address.fields.name')), 'Li Lei');
+    await act(() => app.router.navigate(-1));
+    const asked = await screen.findByRole('dialog', { name: t('buy:address.leaveTitle') });
+    await app.user.click(within(asked).getByRole('button', { name: t('buy:address.stay') }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: t('buy:address.leaveTitle') })).toBeNull());
+    expect(app.router.state.location.pathname).toBe(paths.shippingAddressAdd.href());
+    expect(screen.getByLabelText<HTMLInputElement>(t('buy:address.fields.name')).value).toBe('Li Lei');
+
+    await act(() => app.router.navigate(-1));
+    const again = await screen.findByRole('dialog', { name: t('buy:address.leaveTitle') });
+    await app.user.click(within(again).getByRole('button', { name: t('buy:address.discard') }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe(paths.shippingAddress.href()));
+  });
+});
+
 describe('address form: a +country number', () => {
   it('is checked by the international rules the page loads once such a number is typed', async () => {
     const app = await renderApp({
