@@ -17,8 +17,22 @@ export interface GoodsItem {
   stock: number;
 }
 
+const STOCK_PREFIX = 'stock:';
+
 /** The ledger counter that holds a goods item's stock. */
-export const stockKey = (goodsId: string): string => `stock:${goodsId}`;
+export const stockKey = (goodsId: string): string => `${STOCK_PREFIX}${goodsId}`;
+
+/** Joins goods rows `g` to their stock counters `c` by stockKey's rule (a goods item without one has none). */
+export const joinStockCounter = sql`LEFT JOIN ledger_counters c ON c.key = ${STOCK_PREFIX} || g.id`;
+
+/**
+ * A page's total: the window count its rows carry, or for an empty page 0 on the first page and a count past the end.
+ *
+ * @example const total = await pageTotal(rows, query.page, () => countGoods(db));
+ */
+export async function pageTotal(rows: readonly { total?: number | undefined }[], page: number, count: () => Promise<number>): Promise<number> {
+  return rows[0]?.total ?? (page === 1 ? 0 : count());
+}
 
 const goodsRow = z.object({ id: z.string(), name: z.string(), image: z.string(), price: bigintText, stock: bigintText, total: z.number().int().optional() });
 
@@ -41,11 +55,11 @@ export async function listGoods(db: Db, query: { page: number; pageSize: number;
   const rows = await queryRows(
     db,
     sql`SELECT g.id, ${nameColumn(query.lang)} AS name, g.image, g.price, coalesce(c.available, 0) AS stock, (count(*) OVER ())::int AS total
-        FROM goods g LEFT JOIN ledger_counters c ON c.key = 'stock:' || g.id
+        FROM goods g ${joinStockCounter}
         ORDER BY g.position, g.id LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
     goodsRow,
   );
-  const total = rows[0]?.total ?? (query.page === 1 ? 0 : await countGoods(db));
+  const total = await pageTotal(rows, query.page, () => countGoods(db));
   return { list: rows.map(toItem), total, page: query.page, pageSize: query.pageSize };
 }
 
@@ -63,7 +77,7 @@ export async function goodsById(db: Db, id: string, lang: Lang): Promise<(GoodsI
   const [row] = await queryRows(
     db,
     sql`SELECT g.id, ${nameColumn(lang)} AS name, g.image, g.price, coalesce(c.available, 0) AS stock
-        FROM goods g LEFT JOIN ledger_counters c ON c.key = 'stock:' || g.id WHERE g.id = ${id}`,
+        FROM goods g ${joinStockCounter} WHERE g.id = ${id}`,
     goodsRow,
   );
   return row ? { ...toItem(row), priceMinor: row.price } : null;

@@ -16,7 +16,7 @@ import { createBatcher } from '../ledger/batcher';
 import type { LedgerRequest } from '../ledger/engine';
 import { namedStatement } from '../ledger/statements';
 import { deliveryRowId } from './addresses';
-import { stockKey, type Lang } from './goods';
+import { joinStockCounter, pageTotal, stockKey, type Lang } from './goods';
 
 export interface SettlementInput {
   memberId: number;
@@ -153,12 +153,12 @@ export async function listOrders(db: Db, query: { memberId: number; page: number
     db,
     sql`SELECT o.id, o.goods_id AS "goodsId", ${name} AS name, g.image, g.price, coalesce(c.available, 0) AS stock, o.quantity, o.amount,
           o.status, o.address, o.created_at AS "createdAt", (count(*) OVER ())::int AS total
-        FROM orders o JOIN goods g ON g.id = o.goods_id LEFT JOIN ledger_counters c ON c.key = 'stock:' || g.id
+        FROM orders o JOIN goods g ON g.id = o.goods_id ${joinStockCounter}
         WHERE o.member_id = ${query.memberId}
         ORDER BY o.id DESC LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
     orderRow,
   );
-  const total = rows[0]?.total ?? (await countOrders(db, query.memberId));
+  const total = await pageTotal(rows, query.page, () => countOrders(db, query.memberId));
   return {
     list: rows.map((row) => ({
       orderId: row.id.toString(),
