@@ -38,8 +38,10 @@ export const deliveryList = defineEndpoint({
   query: undefined, body: undefined, result: z.object({ list: z.array(deliveryAddressSchema) }),
 });
 export const deliveryAdd = defineEndpoint({
-  method: 'POST', path: '/api/member/delivery/add', access: 'member', summary: 'Add a shipping address (added)',
-  query: undefined, body: z.strictObject(addressFieldsSchema.shape), result: deliveryAddressSchema,
+  method: 'POST', path: '/api/member/delivery/add', access: 'member',
+  summary: 'Add a shipping address; at most once per requestId when one is given (added)',
+  // requestId (optional, an extension of API.md): a save retried after a dropped answer adds the address once.
+  query: undefined, body: z.strictObject({ ...addressFieldsSchema.shape, requestId: z.optional(requestIdSchema) }), result: deliveryAddressSchema,
 });
 export const deliveryEdit = defineEndpoint({
   method: 'POST', path: '/api/member/delivery/edit', access: 'member', summary: 'Edit an own shipping address (added)',

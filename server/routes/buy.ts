@@ -10,7 +10,7 @@ import { listOrders, settlementRequest } from '../buy/orders';
 import { InvalidParametersError, NotFoundError } from '../errors';
 import { checkPhone } from '../../api-schema/address';
 import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
-import { answerOf } from '../ledger/idempotency';
+import { answerOf, runOnce } from '../ledger/idempotency';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
@@ -42,7 +42,14 @@ export const buyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     },
 
     deliveryList: async ({ request }) => listAddresses(deps.db, requireAuth(request).memberId),
-    deliveryAdd: async ({ body, request }) => addAddress(deps.db, requireAuth(request).memberId, withValidPhone(body)),
+    deliveryAdd: async ({ body, request }) => {
+      const memberId = requireAuth(request).memberId;
+      const { requestId, ...fields } = withValidPhone(body);
+      if (requestId === undefined) return addAddress(deps.db, memberId, fields);
+      // A save retried after its answer was lost adds the address once, and answers what the first one added.
+      const once = { scope: `member:${memberId}`, endpoint: 'deliveryAdd', requestId, body: fields, now: deps.now() };
+      return runOnce(deps.db, once, endpoints.deliveryAdd.result, (tx) => addAddress(tx, memberId, fields));
+    },
     deliveryEdit: async ({ body, request }) => editAddress(deps.db, requireAuth(request).memberId, withValidPhone(body)),
     deliveryDelete: async ({ body, request }) => {
       await deleteAddress(deps.db, requireAuth(request).memberId, body.deliveryId);

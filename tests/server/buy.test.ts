@@ -118,6 +118,23 @@ describeWithDatabases('buy', (ctx) => {
     expect((await addresses(app, alice)).filter((address) => address.isDefault)).toHaveLength(1);
   });
 
+  it('adds an address at most once per request id: a repeat answers the first address, another body is 3003', async () => {
+    const { app, alice, bob } = await setup();
+    const requestId = randomUUID();
+    const first = envelope<Address>(await post(app, alice, '/api/member/delivery/add', { ...home, requestId }));
+    expect(first.code).toBe(0);
+    const repeat = envelope<Address>(await post(app, alice, '/api/member/delivery/add', { ...home, requestId }));
+    expect(repeat).toEqual(first);
+    expectRefused(await post(app, alice, '/api/member/delivery/add', { ...home, detail: 'No. 2 Keji Road', requestId }), ApiCode.requestIdReused);
+    expect((await addresses(app, alice)).map((address) => address.deliveryId)).toEqual([first.result?.deliveryId]);
+    // Request ids are the member's own: the same id from another member is a request of its own.
+    expect(envelope<Address>(await post(app, bob, '/api/member/delivery/add', { ...home, requestId })).code).toBe(0);
+    expect(await addresses(app, bob)).toHaveLength(1);
+    // Without an id each add is a new address.
+    await add(app, alice, { detail: 'No. 3 Keji Road' });
+    expect(await addresses(app, alice)).toHaveLength(2);
+  });
+
   it('refuses every bad field with 1001 naming it, saving nothing; a 21st address is 3002', async () => {
     const { app, alice } = await setup();
     const bad: Array<[field: string, value: unknown]> = [
