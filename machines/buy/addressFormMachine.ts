@@ -30,13 +30,18 @@ export interface AddressFormContext {
   error: ErrorInfo | null;
   /** The +country number check, once the page loaded it for such a number; a +country number fails until then. */
   internationalPhone: InternationalPhoneCheck | null;
+  /**
+   * The save under way's request id: fixed when a save starts from the form and kept by its retries, so an add
+   * whose answer was lost is not added twice (deliveryAdd at most once per id). A new save from the form, a new id.
+   */
+  requestId: string | null;
 }
 
 export type AddressFormEvent =
   | { type: 'field.change'; field: AddressField; value: string }
   | { type: 'field.blur'; field: AddressField }
   | { type: 'field.setDefault'; isDefault: boolean }
-  | { type: 'user.save' }
+  | { type: 'user.save'; requestId: string }
   | { type: 'user.retry' }
   | { type: 'user.edit' }
   | { type: 'user.leave' }
@@ -81,6 +86,8 @@ export const addressFormMachine = setup({
     assignFailure: assign((_, params: { code: number }) => ({ error: apiError(params.code) })),
     assignThrown: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
     clearError: assign({ error: null }),
+    assignRequestId: assign((_, params: { requestId: string }) => ({ requestId: params.requestId })),
+    clearRequestId: assign({ requestId: null }),
     assignPhoneRules: assign((_, params: { check: InternationalPhoneCheck }) => ({ internationalPhone: params.check })),
   },
   guards: {
@@ -96,7 +103,7 @@ export const addressFormMachine = setup({
   id: 'addressForm',
   context: ({ input }) => {
     const original = input.mode === 'edit' ? input.address : null;
-    return { original, form: original ? formOf(original) : blankAddressForm, touched: untouched, refusedField: null, saved: null, error: null, internationalPhone: null };
+    return { original, form: original ? formOf(original) : blankAddressForm, touched: untouched, refusedField: null, saved: null, error: null, internationalPhone: null, requestId: null };
   },
   output: ({ context }) => context.saved,
   on: {
@@ -109,6 +116,7 @@ export const addressFormMachine = setup({
   states: {
     editing: {
       description: 'The fields, each checked as typed; a problem shows once its field was touched or a save was tried.',
+      entry: 'clearRequestId',
       on: {
         'field.change': { actions: { type: 'assignField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
         'field.blur': { actions: { type: 'touchField', params: ({ event }) => ({ field: event.field }) } },
@@ -117,7 +125,12 @@ export const addressFormMachine = setup({
           actions: { type: 'assignDefault', params: ({ event }) => ({ isDefault: event.isDefault }) },
         },
         'user.save': [
-          { guard: 'isFormValid', target: 'saving', description: 'Only a form whose every field passes is sent.' },
+          {
+            guard: 'isFormValid',
+            target: 'saving',
+            actions: { type: 'assignRequestId', params: ({ event }) => ({ requestId: event.requestId }) },
+            description: 'Only a form whose every field passes is sent, under the request id of this save.',
+          },
           { actions: 'touchAll', description: 'A save attempt shows every field\'s problem.' },
         ],
         'user.leave': leaving(),
@@ -129,7 +142,7 @@ export const addressFormMachine = setup({
       invoke: {
         id: 'saveAddress',
         src: 'saveAddress',
-        input: ({ context }) => ({ deliveryId: context.original?.deliveryId ?? null, fields: context.form }),
+        input: ({ context }) => ({ deliveryId: context.original?.deliveryId ?? null, fields: context.form, requestId: context.requestId }),
         onDone: [
           { guard: { type: 'isOk', params: answered }, target: 'saved', actions: { type: 'assignSaved', params: ({ event }) => ({ saved: event.output.result }) } },
           {
@@ -158,7 +171,7 @@ export const addressFormMachine = setup({
     failed: {
       description: 'Not saved: why (Common.{code}), a retry of the same form, or back to the form.',
       on: {
-        'user.retry': { target: 'saving', actions: 'clearError' },
+        'user.retry': { target: 'saving', actions: 'clearError', description: 'The same form again, under the same request id.' },
         'user.edit': { target: 'editing' },
         'user.leave': leaving(),
       },

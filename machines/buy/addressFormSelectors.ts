@@ -40,7 +40,7 @@ export const selectIsDirty = (snapshot: AddressFormSnapshot): boolean =>
 export const selectDefaultLocked = (snapshot: AddressFormSnapshot): boolean =>
   snapshot.context.form.isDefault && !snapshot.can({ type: 'field.setDefault', isDefault: false });
 
-export const selectCanSave = (snapshot: AddressFormSnapshot): boolean => snapshot.can({ type: 'user.save' });
+export const selectCanSave = (snapshot: AddressFormSnapshot): boolean => snapshot.can({ type: 'user.save', requestId: '' });
 export const selectCanRetry = (snapshot: AddressFormSnapshot): boolean => snapshot.can({ type: 'user.retry' });
 export const selectFormError = (snapshot: AddressFormSnapshot): ErrorInfo | null => snapshot.context.error;
 /** The address as the server saved it (the machine's output). */

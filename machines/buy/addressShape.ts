@@ -9,10 +9,12 @@ import type { AddressField, DeliveryAddress } from './buyContract';
 export type AddressForm = Record<AddressField, string> & { isDefault: boolean };
 /** What add and edit send besides the deliveryId. */
 export type AddressFields = Omit<DeliveryAddress, 'deliveryId'>;
-/** What the saveAddress actor sends: deliveryAdd without a deliveryId, deliveryEdit with one. */
+/** What the saveAddress actor sends: deliveryAdd without a deliveryId (under requestId), deliveryEdit with one. */
 export interface SaveAddressInput {
   deliveryId: string | null;
   fields: AddressFields;
+  /** An add's request id (at most once per id); null for an edit, which is the same however often it is sent. */
+  requestId: string | null;
 }
 
 /** deliveryAdd's or deliveryEdit's envelope, with the field a 1001 names (the server's message) when known. */
@@ -26,5 +28,5 @@ export const blankAddressForm: AddressForm = { name: '', phone: '', region: '', 
  */
 export function defaultEditOf(address: DeliveryAddress | null): SaveAddressInput {
   const { deliveryId, ...fields } = address ?? { ...blankAddressForm, deliveryId: '' };
-  return { deliveryId, fields: { ...fields, isDefault: true } };
+  return { deliveryId, fields: { ...fields, isDefault: true }, requestId: null };
 }

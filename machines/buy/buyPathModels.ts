@@ -34,6 +34,8 @@ export const home: DeliveryAddress = {
 export const office: DeliveryAddress = { ...home, deliveryId: 'd2', detail: 'No. 9 Office Park', isDefault: false };
 /** The request id the page creates when the member confirms (crypto.randomUUID()). */
 export const buyRequestId = '0b6f2a8e-3c1d-4e5f-8a9b-1c2d3e4f5a6b';
+/** The request id the address form's page creates when the member saves (crypto.randomUUID()). */
+export const addressRequestId = '5d2c9a41-7e6b-4f38-9c0d-2a1b3c4d5e6f';
 
 const ok = <T>(result: T) => ({ code: 0, result });
 const refused = (code: number) => ({ code, result: null });
@@ -92,7 +94,7 @@ export const settlementModelWithoutGoods: BuyMachineModel = {
 
 const change = (field: string, value: string): ModelEvent => ({ type: 'field.change', field, value });
 const formEvents: ModelEvent[] = [
-  { type: 'user.save' },
+  { type: 'user.save', requestId: addressRequestId },
   { type: 'user.retry' },
   { type: 'user.edit' },
   { type: 'user.leave' },

@@ -22,7 +22,10 @@ import { addAddress, deleteAddress, editAddress, fetchAddresses, fetchGoods, fet
  */
 export function saveAddress(api: ApiClient) {
   return fromPromise<SaveAddressAnswer, SaveAddressInput>(async ({ input }) => {
-    const answer = input.deliveryId === null ? await addAddress(api, input.fields) : await editAddress(api, { ...input.fields, deliveryId: input.deliveryId });
+    const answer =
+      input.deliveryId === null
+        ? await addAddress(api, input.requestId === null ? input.fields : { ...input.fields, requestId: input.requestId })
+        : await editAddress(api, { ...input.fields, deliveryId: input.deliveryId });
     return { ...answer, field: null };
   });
 }

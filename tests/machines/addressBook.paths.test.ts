@@ -115,7 +115,7 @@ describe('addressBook', () => {
     book.actor.send({ type: 'user.setDefault', deliveryId: office.deliveryId });
     expect(select.selectTarget(book.snapshot())).toEqual(office);
     const { deliveryId, ...fields } = office;
-    expect(book.calls.saved).toEqual([{ deliveryId, fields: { ...fields, isDefault: true } }]);
+    expect(book.calls.saved).toEqual([{ deliveryId, fields: { ...fields, isDefault: true }, requestId: null }]);
     await book.saveAnswers({ code: 5000, result: null });
     expect(select.selectAddressBookView(book.snapshot())).toBe('setDefaultFailed');
     book.actor.send({ type: 'user.retry' });

@@ -10,7 +10,7 @@ import { isValidInternationalNumber } from '../../api-schema/internationalPhone'
 import { addressFields, isFormValid } from '../../machines/buy/addressFields';
 import { addressFormMachine, type AddressFormInput, type AddressFormMachine, type SaveAddressAnswer, type SaveAddressInput } from '../../machines/buy/addressFormMachine';
 import * as select from '../../machines/buy/addressFormSelectors';
-import { addressFormAddModel, addressFormEditModel, home, office } from '../../machines/buy/buyPathModels';
+import { addressFormAddModel, addressFormEditModel, addressRequestId, home, office } from '../../machines/buy/buyPathModels';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
 import { describeModelPaths } from '../support/describeModelPaths';
 import { checkAlongPaths } from './buyPathChecks';
@@ -22,6 +22,9 @@ describe('addressForm machine: along every generated path', () => {
     const snapshot = walked as SnapshotFrom<AddressFormMachine>;
     const value = String(snapshot.value);
     expect(snapshot.hasTag('busy'), path).toBe(value === 'saving');
+    // A save's request id from the moment it starts until the member is back at the form.
+    if (value === 'saving' || value === 'failed') expect(snapshot.context.requestId, path).toBe(addressRequestId);
+    if (value === 'editing') expect(snapshot.context.requestId, path).toBeNull();
     // Only a form whose every field passes is ever sent.
     if (value === 'saving') expect(isFormValid(snapshot.context.form, snapshot.context.internationalPhone), path).toBe(true);
     // A +country number other than China's fails until its rules are loaded, and the page is asked to load them.
@@ -66,7 +69,10 @@ function start(input: AddressFormInput = { mode: 'add' }) {
     type('region', home.region);
     type('detail', home.detail);
   };
-  return { actor, sent, snapshot, type, answer, fill };
+  let saves = 0;
+  // Each save from the form gets an id of its own, as the page's crypto.randomUUID() gives.
+  const save = () => actor.send({ type: 'user.save', requestId: `save-${(saves += 1)}` });
+  return { actor, sent, snapshot, type, answer, fill, save };
 }
 
 describe('addressForm: adding', () => {
@@ -96,7 +102,7 @@ describe('addressForm: adding', () => {
   it('a save attempt with problems sends nothing and shows every one, the unchosen region included', () => {
     const form = start();
     form.type('name', home.name);
-    form.actor.send({ type: 'user.save' });
+    form.save();
     expect(select.selectAddressFormView(form.snapshot())).toBe('editing');
     expect(form.sent).toEqual([]);
     expect(addressFields.map((field) => select.selectFieldProblem(form.snapshot(), field))).toEqual([null, 'required', 'required', 'required']);
@@ -108,9 +114,11 @@ describe('addressForm: adding', () => {
     form.fill();
     form.actor.send({ type: 'field.setDefault', isDefault: true });
     expect(select.selectIsComplete(form.snapshot())).toBe(true);
-    form.actor.send({ type: 'user.save' });
+    form.save();
     expect(select.selectIsBusy(form.snapshot())).toBe(true);
-    expect(form.sent).toEqual([{ deliveryId: null, fields: { name: home.name, phone: home.phone, region: home.region, detail: home.detail, isDefault: true } }]);
+    expect(form.sent).toEqual([
+      { deliveryId: null, fields: { name: home.name, phone: home.phone, region: home.region, detail: home.detail, isDefault: true }, requestId: 'save-1' },
+    ]);
     await form.answer({ code: 0, result: home });
     expect(form.actor.getSnapshot().status).toBe('done');
     expect(form.actor.getSnapshot().output).toEqual(home);
@@ -120,23 +128,23 @@ describe('addressForm: adding', () => {
   it('marks the field a 1001 names until the member changes it; a 1001 naming none is the form\'s error', async () => {
     const form = start();
     form.fill();
-    form.actor.send({ type: 'user.save' });
+    form.save();
     await form.answer({ code: 1001, result: null, field: 'phone' });
     expect(select.selectAddressFormView(form.snapshot())).toBe('editing');
     expect(select.selectFieldProblem(form.snapshot(), 'phone')).toBe('refused');
     expect(select.selectFormError(form.snapshot())).toEqual({ name: 'ApiError', code: 1001 });
     form.type('phone', '139 0000 0000');
     expect(select.selectFieldProblem(form.snapshot(), 'phone')).toBeNull();
-    form.actor.send({ type: 'user.save' });
+    form.save();
     await form.answer({ code: 1001, result: null });
     expect(addressFields.map((field) => select.selectFieldProblem(form.snapshot(), field))).toEqual([null, null, null, null]);
     expect(select.selectFormError(form.snapshot())).toEqual({ name: 'ApiError', code: 1001 });
   });
 
-  it('on 3002 (20 addresses already) fails with the code; a retry sends the same form, or back to the form', async () => {
+  it('on 3002 (20 addresses already) fails with the code; a retry sends the same form under the same id, or back to the form', async () => {
     const form = start();
     form.fill();
-    form.actor.send({ type: 'user.save' });
+    form.save();
     await form.answer({ code: 3002, result: null });
     expect(select.selectAddressFormView(form.snapshot())).toBe('failed');
     expect(select.selectFormError(form.snapshot())).toEqual({ name: 'ApiError', code: 3002 });
@@ -144,10 +152,14 @@ describe('addressForm: adding', () => {
     form.actor.send({ type: 'user.retry' });
     expect(form.sent).toHaveLength(2);
     expect(form.sent[1]).toEqual(form.sent[0]);
+    expect(form.sent[1]?.requestId).toBe('save-1');
     await form.answer({ code: -1, result: null });
     form.actor.send({ type: 'user.edit' });
     expect(select.selectAddressFormView(form.snapshot())).toBe('editing');
     expect(select.selectForm(form.snapshot()).name).toBe(home.name);
+    // Back at the form, the next save is a new request.
+    form.save();
+    expect(form.sent[2]?.requestId).toBe('save-2');
   });
 
   it('leaves at once when nothing was typed, and asks first when something was', () => {
@@ -177,9 +189,9 @@ describe('addressForm: editing', () => {
     form.type('detail', office.detail);
     expect(select.selectIsDirty(form.snapshot())).toBe(false);
     form.type('detail', 'No. 10 Office Park');
-    form.actor.send({ type: 'user.save' });
+    form.save();
     const { deliveryId, ...fields } = office;
-    expect(form.sent[0]).toEqual({ deliveryId, fields: { ...fields, detail: 'No. 10 Office Park' } });
+    expect(form.sent[0]).toEqual({ deliveryId, fields: { ...fields, detail: 'No. 10 Office Park' }, requestId: 'save-1' });
     await form.answer({ code: 4004, result: null });
     expect(select.selectFormError(form.snapshot())).toEqual({ name: 'ApiError', code: 4004 });
   });

@@ -5,12 +5,12 @@
  * checked), the server's refusals, and leaving with unsaved changes through the back arrow.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addressTextLimits, checkAddressField } from '../../api-schema/address';
 import { addressFields, formOf, isFormChanged, needsInternationalRules, problemsOf, blankAddressForm, type SaveAddressAnswer } from '../../machines/buy/addressFields';
 import type { AddressFormContext, AddressFormInput } from '../../machines/buy/addressFormMachine';
 import type { AddressField } from '../../machines/buy/buyContract';
-import { addressFormAddModel, addressFormEditModel, home, office } from '../../machines/buy/buyPathModels';
+import { addressFormAddModel, addressFormEditModel, addressRequestId, home, office } from '../../machines/buy/buyPathModels';
 import type { MachineModel, PathStep } from '../../scripts/machineGraph/modelPaths';
 import { paths } from '../../src/app/paths';
 import { regionText } from '../../src/components/regionOptions';
@@ -133,7 +133,8 @@ async function perform(app: RenderedApp, action: FormUiAction, before: PathStep,
       const input = inputOf(model);
       const fields = { ...context.form, region: regionShown(context) };
       const call = await app.api.next(input.mode === 'add' ? 'deliveryAdd' : 'deliveryEdit');
-      expect(call.body).toEqual(input.mode === 'add' ? fields : { ...fields, deliveryId: input.address.deliveryId });
+      // An add carries the save's request id (the same on a retry); an edit is the same however often it is sent.
+      expect(call.body).toEqual(input.mode === 'add' ? { ...fields, requestId: context.requestId } : { ...fields, deliveryId: input.address.deliveryId });
       await act(async () => {
         answerWith(call, action.answer);
         await Promise.resolve();
@@ -212,11 +213,16 @@ function expectStep(app: RenderedApp, step: PathStep): void {
   }
 }
 
-// jsdom has no pointer capture, which antd-mobile's Popup (the region picker's sheet, through use-gesture) asks for
-// on every press.
 beforeAll(() => {
+  // The page's id for each save is the model's (crypto.randomUUID()), so the body can be checked against the path.
+  vi.spyOn(crypto, 'randomUUID').mockReturnValue(addressRequestId as ReturnType<typeof crypto.randomUUID>);
+  // jsdom has no pointer capture, which antd-mobile's Popup (the region picker's sheet, through use-gesture) asks
+  // for on every press.
   Element.prototype.setPointerCapture ??= () => undefined;
   Element.prototype.releasePointerCapture ??= () => undefined;
+});
+afterAll(() => {
+  vi.restoreAllMocks();
 });
 
 describe("address form: the browser's back button", () => {

@@ -129,7 +129,7 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        form.send({ type: 'user.save' });
+        form.send({ type: 'user.save', requestId: crypto.randomUUID() });
       }}
     >
       {textField('name')}
