@@ -37,6 +37,7 @@ import { RegionField } from '../../components/RegionField';
 import { Screen } from '../shared/Screen';
 import { useResource } from '../shared/useResource';
 import { afterSave, returnPathOf } from './returnPath';
+import { newRequestId } from '../../api/requestId';
 
 const inputProps: Record<Exclude<AddressField, 'region'>, { autoComplete: string; inputMode?: 'tel' | 'text'; type?: string }> = {
   name: { autoComplete: 'name' },
@@ -129,7 +130,7 @@ function AddressFormView({ input, returnTo }: { input: AddressFormInput; returnT
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        form.send({ type: 'user.save', requestId: crypto.randomUUID() });
+        form.send({ type: 'user.save', requestId: newRequestId() });
       }}
     >
       {textField('name')}

@@ -40,6 +40,7 @@ import { QuantityStepper } from '../../components/QuantityStepper';
 import { SummaryList } from '../../components/SummaryList';
 import { Screen } from '../shared/Screen';
 import { withReturn } from './returnPath';
+import { newRequestId } from '../../api/requestId';
 
 type SettlementActor = ActorRefFrom<typeof settlementMachine>;
 
@@ -141,7 +142,7 @@ function Ready({ actor, returnTo }: { actor: SettlementActor; returnTo: string }
         ) : null}
         {error ? <ErrorText text={t(`common:${errorKey(error)}`)} /> : null}
       </section>
-      <Button color="primary" block size="large" disabled={!canConfirm} loading={busy} onClick={() => actor.send({ type: 'user.confirm', requestId: crypto.randomUUID() })}>
+      <Button color="primary" block size="large" disabled={!canConfirm} loading={busy} onClick={() => actor.send({ type: 'user.confirm', requestId: newRequestId() })}>
         {t('buy:settlement.pay')}
       </Button>
     </>

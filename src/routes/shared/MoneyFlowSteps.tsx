@@ -19,6 +19,7 @@ import {
 import { errorKey } from '../../app/errorKey';
 import { ErrorText } from '../../components/ErrorText';
 import { FlowDone, FlowRetry, FlowSummary, FlowWaiting } from '../../components/moneyFlow/FlowSteps';
+import { newRequestId } from '../../api/requestId';
 
 export type MoneyFlowActor = ActorRef<Snapshot<unknown> & MoneyFlowSnapshot, MoneyFlowEvent>;
 
@@ -53,7 +54,7 @@ export function MoneyFlowSteps({ actor, texts, Form, Summary, Receipt, onClose, 
           lead={t(key('confirm.title'))}
           confirmLabel={t(key('confirm.submit'))}
           editLabel={t(key('confirm.edit'))}
-          onConfirm={() => actor.send({ type: 'user.confirm', requestId: crypto.randomUUID() })}
+          onConfirm={() => actor.send({ type: 'user.confirm', requestId: newRequestId() })}
           onEdit={() => actor.send({ type: 'user.edit' })}
         >
           <Summary />
