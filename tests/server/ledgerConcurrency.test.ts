@@ -205,12 +205,14 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
       });
     }
 
-    // Records: every acknowledged movement exactly once, nothing else, never below zero.
+    // Records: every acknowledged movement exactly once, nothing else, never below zero. In id order: the engine draws
+    // a transfer's entry ids debit first (PostgreSQL returns an unordered join in any order).
     const entries = await queryRows(
       ctx.db,
       sql`SELECT e.id, m.address, e.asset, e.amount, e.current_balance AS "balanceAfter", t.type, t.withdrawal_id AS "withdrawalId", t.id AS "transferId"
           FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN members m ON m.id = a.member_id
-          JOIN ledger_transfers t ON t.id = e.transfer_id WHERE t.type <> 'distribution'`,
+          JOIN ledger_transfers t ON t.id = e.transfer_id WHERE t.type <> 'distribution'
+          ORDER BY e.id`,
       z.object({ id: big, address: z.string(), asset: z.string(), amount: big, balanceAfter: big, type: z.string(), withdrawalId: big.nullable(), transferId: big }),
     );
     // A transfer and an exchange have two entries each: both members', or the member's in both assets.
