@@ -1,7 +1,6 @@
 /**
- * npm run <script>... side by side (`npm test`: typecheck, lint, the diagram and OpenAPI checks, and the test run,
- * whose end-to-end files leave the CPU idle while they wait on Chromium), each one's output printed whole when it ends
- * so they do not interleave; fails when any fails. Hand-written rather than a
+ * npm run <script>... side by side (the static checks of `npm test`: typecheck, lint, diagrams, openapi), each one's
+ * output printed whole when it ends so they do not interleave; fails when any fails. Hand-written rather than a
  * dependency (npm-run-all, concurrently) for these twenty lines.
  *
  * @example npx tsx scripts/parallel.ts typecheck lint
