@@ -1,5 +1,6 @@
+import { createMemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { routeNamespaces, routes } from './routes';
+import { matchedNamespaces, routeNamespaces, routes } from './routes';
 
 describe('routeNamespaces', () => {
   it.each([
@@ -14,4 +15,14 @@ describe('routeNamespaces', () => {
   ])("behavior: %s starts with %j besides 'common'", (pathname, ns) => {
     expect(routeNamespaces(routes, { pathname })).toEqual(ns);
   });
+
+  it.each(['/login/DEMO2026', '/home', '/me/wpos', '/buy/settlement'])(
+    'behavior: a router created at %s reads the same namespaces from its first matches (what main.tsx uses)',
+    (pathname) => {
+      const router = createMemoryRouter(routes, { initialEntries: [pathname] });
+      expect(matchedNamespaces(router.state.matches)).toEqual(routeNamespaces(routes, { pathname }));
+      expect(matchedNamespaces(router.state.matches).length).toBeGreaterThan(0);
+      router.dispose();
+    },
+  );
 });

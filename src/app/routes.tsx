@@ -68,6 +68,17 @@ export const routes: RouteObject[] = [
  * routeNamespaces(routes, { pathname: '/login/DEMO2026' }); // ['login']
  */
 export function routeNamespaces(routeList: RouteObject[], location: { pathname: string }): Namespace[] {
-  const names = (matchRoutes(routeList, location) ?? []).flatMap(({ route }) => (route.handle as RouteHandle | undefined)?.ns ?? []);
+  return matchedNamespaces(matchRoutes(routeList, location) ?? []);
+}
+
+/**
+ * The same from routes already matched: main.tsx reads the router's own first matches instead of matching the
+ * location a second time (ranking every route costs a few ms of a phone's start-up).
+ *
+ * @example
+ * matchedNamespaces(router.state.matches); // ['login'] on /login/DEMO2026
+ */
+export function matchedNamespaces(matches: readonly { route: { handle?: unknown } }[]): Namespace[] {
+  const names = matches.flatMap(({ route }) => (route.handle as RouteHandle | undefined)?.ns ?? []);
   return [...new Set(names)];
 }
