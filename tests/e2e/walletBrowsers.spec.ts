@@ -64,10 +64,11 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
   });
 
   it('a wallet that injects after load (ethereum#initialized) is waited for, then the member connects', async () => {
-    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: { lateMs: 1_200 } });
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' });
     await page.goto('/login/DEMO2026');
-    // The eager connect at start found nothing yet: the page says it is looking.
+    // The eager connect at start found nothing yet: the page says it is looking, and the wallet arrives meanwhile.
     await page.getByText(t('common:wallet.prompts.searchingDetail'), { exact: true }).waitFor();
+    await page.evaluate(() => (window as unknown as { injectTestWallet: () => void }).injectTestWallet());
     await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await connectAndSignIn(page, wallet, lng);

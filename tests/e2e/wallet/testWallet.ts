@@ -41,12 +41,12 @@ export interface TestWalletOptions {
   /**
    * How the provider reaches the page (src/wallet/walletQuirks.ts): 'initScript' (default) runs before the page
    * like an extension's content script; 'inlineScript' puts an inline <script> at the start of the document's
-   * <head>, as Android WebView wallets that rewrite the page do, so the page's CSP applies to it; { lateMs } sets
-   * window.ethereum that long after the load event and fires 'ethereum#initialized', as MetaMask Mobile may (with a
-   * late EIP-6963 announcement too); 'onCall' does the same when the test calls `window.injectTestWallet()`, so a
-   * wallet can arrive after something the test waited for however slow the machine is.
+   * <head>, as Android WebView wallets that rewrite the page do, so the page's CSP applies to it; 'onCall' sets
+   * window.ethereum late and fires 'ethereum#initialized', as MetaMask Mobile may (with a late EIP-6963
+   * announcement too), when the test calls `window.injectTestWallet()`: the wallet arrives after what the test
+   * waited for however slow the machine is (a fixed delay raced the page's start on a busy CI machine).
    */
-  injection?: 'initScript' | 'inlineScript' | 'onCall' | { lateMs: number };
+  injection?: 'initScript' | 'inlineScript' | 'onCall';
 }
 
 const bindingName = '__testWalletRequest';
@@ -102,7 +102,7 @@ export class TestWallet {
       name: 'Test Wallet',
       rdns: 'dev.member.testwallet',
       icon: "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'><rect width='8' height='8' fill='%23f6851b'/></svg>",
-      setWindowEthereum: (options.setWindowEthereum ?? false) || typeof options.injection === 'object' || options.injection === 'onCall',
+      setWindowEthereum: (options.setWindowEthereum ?? false) || options.injection === 'onCall',
     };
     // Sent as source text with a no-op __name: transpilers that keep function names (esbuild's keepNames, as
     // tsx runs it) wrap inner functions in __name(), which does not exist in the page.
@@ -262,21 +262,15 @@ export class TestWallet {
  * The init script that brings the provider's source into the page after load (see TestWalletOptions.injection).
  *
  * @param source - the provider's install code
- * @param injection - 'initScript', 'onCall' or { lateMs }
+ * @param injection - 'initScript' or 'onCall'
  * @returns the init script's text
  */
-function injectionScript(source: string, injection: 'initScript' | 'onCall' | { lateMs: number }): string {
+function injectionScript(source: string, injection: 'initScript' | 'onCall'): string {
   if (injection === 'initScript') return source;
-  if (injection === 'onCall') {
-    return `window.injectTestWallet = () => {
+  return `window.injectTestWallet = () => {
     ${source}
     window.dispatchEvent(new Event('ethereum#initialized'));
   };`;
-  }
-  return `window.addEventListener('load', () => setTimeout(() => {
-    ${source}
-    window.dispatchEvent(new Event('ethereum#initialized'));
-  }, ${injection.lateMs}));`;
 }
 
 /**
