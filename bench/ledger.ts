@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
+import { LEDGER_BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { toMinor } from '../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
 import { getAppConfig, type AppConfig } from '../server/config/appConfig';
@@ -193,12 +193,11 @@ function flows(members: { payers: BenchMember[]; payees: BenchMember[]; addresse
 /** Acknowledged requests per second of `work` with `inFlight` calls at a time through a fresh ledger desk. */
 async function deskRate(
   server: BenchServer,
-  storage: 'pglite' | 'postgres',
   inFlight: number,
   seconds: number,
   work: DeskWork,
 ): Promise<number> {
-  const desk = createLedgerDesk(server.db, { maxInFlight: BATCHES_IN_FLIGHT[storage === 'pglite' ? 'pglite' : 'node-postgres'], readContext: getAppConfig });
+  const desk = createLedgerDesk(server.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT, readContext: getAppConfig });
   let done = 0;
   let turn = 0;
   const until = performance.now() + seconds * 1000;
@@ -248,7 +247,7 @@ export async function benchLedger(server: BenchServer, storage: 'pglite' | 'post
   if (!chosen) throw new Error('no load run');
   const rawSeconds = Math.max(2, seconds / 2);
   const figure = async (name: string, run: LoadRun, work: DeskWork, note: string, goal: number = GOALS[storage]) => {
-    const raw = await deskRate(server, storage, chosen.connections, rawSeconds, work);
+    const raw = await deskRate(server, chosen.connections, rawSeconds, work);
     emit({
       name: `ledger.${storage}.${name}`,
       value: rate(run.rate, 'ack'),

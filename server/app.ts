@@ -29,6 +29,7 @@ import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
 import { createSettlementInputsReader } from './buy/orders';
 import { getAppConfig } from './config/appConfig';
+import { LEDGER_BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { createLedgerDesk } from './ledger/engine';
 import type { RouteDeps } from './routes/deps';
 import type { RateLimitRule } from './routes/endpoint';
@@ -80,7 +81,7 @@ export interface BuildAppOptions {
   trustProxy?: boolean | number | readonly string[];
   /** ADMIN_TOKEN (at least 32 characters): enables the operator API under /api/admin; unset, those paths are 4004. */
   adminToken?: string | undefined;
-  /** Batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. */
+  /** Read batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. Money batches run one at a time (LEDGER_BATCHES_IN_FLIGHT). */
   batchesInFlight?: number;
   /**
    * Run the share pools' payout at each 00:00 UTC (server/ledger/sharePools.ts). Off by default, so a test that
@@ -151,7 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
-    ledger: createLedgerDesk(options.db, { maxInFlight: options.batchesInFlight ?? 1, readContext: getAppConfig }),
+    ledger: createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT, readContext: getAppConfig }),
     settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
   };
 

@@ -13,10 +13,19 @@
 import type { DatabaseDriver } from '../db/client';
 
 /**
- * Batches of one kind (withdrawals, token reads) running at once per server: PGlite runs one statement at a time
- * anyway; a PostgreSQL pool of 10 runs a few side by side.
+ * Read batches of one kind (token reads, nonces, settlement inputs) running at once per server: PGlite runs one
+ * statement at a time anyway; a PostgreSQL pool of 10 runs a few side by side.
  */
 export const BATCHES_IN_FLIGHT: Readonly<Record<DatabaseDriver, number>> = { pglite: 1, 'node-postgres': 4 };
+
+/**
+ * Money batches (the ledger desk) running at once per server, on either database: one. Every batch holds the
+ * ledger's id counters and the system accounts it moves locked until it commits, so a second batch in flight on
+ * PostgreSQL only waits for the first one's locks; one at a time, the requests that arrive meanwhile join the next
+ * batch instead. Measured (bench, PostgreSQL, 64 connections): acknowledged withdrawals 2,376–2,938/s with four in
+ * flight, 2,758–3,385/s with one; settlements on one hot stock row 1,759–2,305/s and 3,079–3,322/s.
+ */
+export const LEDGER_BATCHES_IN_FLIGHT = 1;
 
 export interface BatcherOptions {
   /** Most items in one batch. */
