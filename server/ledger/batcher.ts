@@ -22,8 +22,7 @@ export const BATCHES_IN_FLIGHT: Readonly<Record<DatabaseDriver, number>> = { pgl
  * Money batches (the ledger desk) running at once per server, on either database: one. Every batch holds the
  * ledger's id counters and the system accounts it moves locked until it commits, so a second batch in flight on
  * PostgreSQL only waits for the first one's locks; one at a time, the requests that arrive meanwhile join the next
- * batch instead. Measured (bench, PostgreSQL, 64 connections): acknowledged withdrawals 2,376–2,938/s with four in
- * flight, 2,758–3,385/s with one; settlements on one hot stock row 1,759–2,305/s and 3,079–3,322/s.
+ * batch instead (ADR 0012 has the bench figures).
  */
 export const LEDGER_BATCHES_IN_FLIGHT = 1;
 

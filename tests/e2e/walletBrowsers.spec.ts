@@ -13,6 +13,7 @@ import { translate } from './support/visual';
 import type { Lng } from './support/visual';
 import { WALLET_LINKS } from '../../src/wallet/walletLinks';
 import { anvilKeys } from './wallet/keys';
+import { injectTestWalletNow } from './wallet/testWallet';
 import type { TestWallet, TestWalletOptions } from './wallet/testWallet';
 
 const e2e = setupJourneys();
@@ -68,7 +69,7 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     await page.goto('/login/DEMO2026');
     // The eager connect at start found nothing yet: the page says it is looking, and the wallet arrives meanwhile.
     await page.getByText(t('common:wallet.prompts.searchingDetail'), { exact: true }).waitFor();
-    await page.evaluate(() => (window as unknown as { injectTestWallet: () => void }).injectTestWallet());
+    await injectTestWalletNow(page);
     await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).waitFor();
     expect(await page.getByRole('alert').count()).toBe(0);
     await connectAndSignIn(page, wallet, lng);
@@ -82,7 +83,7 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     const noWallet = page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') });
     await noWallet.waitFor();
     await screenshot(page, `wallet-none-yet.${lng}`);
-    await page.evaluate(() => (window as unknown as { injectTestWallet: () => void }).injectTestWallet());
+    await injectTestWalletNow(page);
     await noWallet.waitFor({ state: 'detached' });
     await connectAndSignIn(page, wallet, lng);
     expect(problems.errors).toEqual([]);

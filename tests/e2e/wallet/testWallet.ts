@@ -274,6 +274,15 @@ function injectionScript(source: string, injection: 'initScript' | 'onCall'): st
 }
 
 /**
+ * Brings an 'onCall' wallet into the page now (see TestWalletOptions.injection).
+ *
+ * @example await injectTestWalletNow(page);
+ */
+export async function injectTestWalletNow(page: Page): Promise<void> {
+  await page.evaluate(() => (window as unknown as { injectTestWallet: () => void }).injectTestWallet());
+}
+
+/**
  * Rewrites every HTML document the context loads so that the provider is an inline <script> first in <head>, the
  * way WebView wallets that inject into the page's HTML do. The server's headers (its CSP included) are kept.
  *
