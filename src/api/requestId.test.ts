@@ -17,7 +17,7 @@ describe('newRequestId', () => {
 
   it('builds a version 4 UUID from getRandomValues where randomUUID is missing (plain HTTP on a LAN address)', () => {
     const real = globalThis.crypto;
-    vi.stubGlobal('crypto', { getRandomValues: (array: Uint8Array) => real.getRandomValues(array) });
+    vi.stubGlobal('crypto', { getRandomValues: (array: Uint8Array<ArrayBuffer>) => real.getRandomValues(array) });
     const ids = Array.from({ length: 200 }, () => newRequestId());
     for (const id of ids) {
       expect(id).toMatch(uuidV4);
