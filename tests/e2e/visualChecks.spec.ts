@@ -56,4 +56,11 @@ describe('visual checks', () => {
     const lines = await checkAxe(page);
     expect(lines).toEqual([expect.stringMatching(/^color-contrast \[serious\] p: Fix any of the following: Element has insufficient color contrast/)]);
   });
+
+  it('axe: a second run on the same document sees what changed since the first', async () => {
+    await page.evaluate(() => document.querySelector('p')?.style.setProperty('color', '#333333'));
+    expect(await checkAxe(page)).toEqual([]);
+    await page.evaluate(() => document.querySelector('p')?.style.setProperty('color', '#d0d0d0'));
+    expect(await checkAxe(page)).toEqual([expect.stringMatching(/^color-contrast \[serious\] p: /)]);
+  });
 });
