@@ -6,6 +6,7 @@ import { buildInputs } from './scripts/vite/buildInputsPlugin';
 import LongestFirstSequencer from './tests/support/longestFirstSequencer';
 import { cspMeta } from './scripts/vite/cspMetaPlugin';
 import { precompress } from './scripts/vite/precompressPlugin';
+import { reactRouterProduction } from './scripts/vite/reactRouterProductionPlugin';
 import { robotsTxt } from './scripts/vite/robotsTxtPlugin';
 
 /** Unit files that need a module graph of their own (they mock a module, or test when one loads). */
@@ -13,7 +14,7 @@ const isolatedUnitFiles = ['tests/server/inviteCodeCollision.test.ts', 'src/app/
 
 // One config for the SPA build and for the three test projects (unit, ui, e2e).
 export default defineConfig({
-  plugins: [react(), cspMeta(), robotsTxt(), buildInputs(), precompress()],
+  plugins: [react(), reactRouterProduction(), cspMeta(), robotsTxt(), buildInputs(), precompress()],
   publicDir: false,
   css: {
     postcss: {
