@@ -1,14 +1,15 @@
 /**
  * Start-up: viewport scaling, the data router, translations, the root actors (wallet, auth, config), then the first
- * render. The steps after the script's evaluation run in tasks of their own and the first render is a transition
- * React splits into slices, so the phone's main thread is not blocked for the whole start-up at once (Lighthouse's
- * Total Blocking Time counts the part of every task over 50 ms; bench/lighthouse.ts measures it).
+ * render. The steps after the script's evaluation (the router, the texts, each root actor's creation and start) run
+ * in tasks of their own and the first render is a transition React splits into slices, so the phone's main thread is
+ * not blocked for the whole start-up at once (Lighthouse's Total Blocking Time counts the part of every task over
+ * 50 ms; bench/lighthouse.ts measures it).
  */
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/AppProviders';
-import { createRootActors } from './app/rootActors';
+import { createRootActorsInSteps } from './app/rootActors';
 import { matchedNamespaces, routes } from './app/routes';
 import { followLanguage } from './i18n/componentLocale';
 import { createI18n } from './i18n/i18n';
@@ -28,6 +29,7 @@ async function start(container: HTMLElement): Promise<void> {
   installViewportScaling(window);
   await nextTask();
   const router = createBrowserRouter(routes);
+  await nextTask();
   // Only the first page's texts load at start (and only its language's): the rest load with their screens.
   const i18n = createI18n({ ns: matchedNamespaces(router.state.matches) });
   followLanguage(i18n);
@@ -43,16 +45,19 @@ async function start(container: HTMLElement): Promise<void> {
     : undefined;
 
   await nextTask();
-  const actors = createRootActors({
-    storage: createBrowserStorage(),
-    translate: (key) => i18n.t(key),
-    loadProviders: async () => {
-      await demoWallet;
-      return loadProviders();
+  const actors = await createRootActorsInSteps(
+    {
+      storage: createBrowserStorage(),
+      translate: (key) => i18n.t(key),
+      loadProviders: async () => {
+        await demoWallet;
+        return loadProviders();
+      },
+      watchProviders: (onFound) => watchProvidersLazily(onFound),
+      site: { domain: window.location.host, uri: window.location.origin },
     },
-    watchProviders: (onFound) => watchProvidersLazily(onFound),
-    site: { domain: window.location.host, uri: window.location.origin },
-  });
+    nextTask,
+  );
 
   // The sign-in page arrives with its title and welcome already in #root (server/plugins/loginShell.ts): let the
   // browser paint them before the first render replaces them, even when the script was quicker than the first frame.

@@ -44,11 +44,10 @@ export interface CreateRootActorsParameters {
 }
 
 /**
- * Creates and starts the root actors.
- *
- * @example const actors = createRootActors({ storage, translate: i18n.t, loadProviders, watchProviders, site });
+ * Creates and starts the root actors, one step at a time: each `yield` is a point where the browser may run other
+ * tasks (the app's start-up yields there, so no one task creates all three machines; bench/lighthouse.ts).
  */
-export function createRootActors({
+function* rootActorSteps({
   storage,
   translate,
   loadProviders,
@@ -58,7 +57,7 @@ export function createRootActors({
   logger = console,
   connectEagerly = true,
   clock,
-}: CreateRootActorsParameters): RootActors {
+}: CreateRootActorsParameters): Generator<void, RootActors> {
   const actorOptions = clock ? { clock } : {};
   const late: { auth?: RootActors['auth'] } = {};
   const makeClient = (getAuthorization: () => string | null): ApiClient => {
@@ -75,7 +74,9 @@ export function createRootActors({
 
   const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, watchProviders, logger });
   const wallet = createActor(walletLogic, actorOptions);
+  yield;
   const config = createActor(provideConfigMachine({ api, storage }), actorOptions);
+  yield;
   const auth = createActor(
     provideAuthMachine({
       api,
@@ -96,6 +97,7 @@ export function createRootActors({
     { ...actorOptions, input: readStoredSession(storage) },
   );
   late.auth = auth;
+  yield;
 
   // The wallet's first account is who the member is: another account, or none, ends the session (auth decides).
   let previousAccount: string | null = null;
@@ -108,7 +110,9 @@ export function createRootActors({
   });
 
   config.start();
+  yield;
   auth.start();
+  yield;
   wallet.start();
   if (connectEagerly) wallet.send({ type: 'app.connectEagerly' });
 
@@ -124,4 +128,31 @@ export function createRootActors({
       config.stop();
     },
   };
+}
+
+/**
+ * Creates and starts the root actors at once.
+ *
+ * @example const actors = createRootActors({ storage, translate: i18n.t, loadProviders, watchProviders, site });
+ */
+export function createRootActors(parameters: CreateRootActorsParameters): RootActors {
+  const steps = rootActorSteps(parameters);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Creates and starts the root actors as createRootActors does, awaiting `between` after each step.
+ *
+ * @example const actors = await createRootActorsInSteps(parameters, () => new Promise((resolve) => setTimeout(resolve)));
+ */
+export async function createRootActorsInSteps(parameters: CreateRootActorsParameters, between: () => Promise<void>): Promise<RootActors> {
+  const steps = rootActorSteps(parameters);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await between();
+  }
 }
