@@ -12,6 +12,7 @@ import { AppProviders } from './app/AppProviders';
 import { createRootActorsInSteps } from './app/rootActors';
 import { matchedNamespaces, routes } from './app/routes';
 import { followLanguage } from './i18n/componentLocale';
+import { readFirstTexts } from './i18n/firstTexts';
 import { createI18n } from './i18n/i18n';
 import { installViewportScaling } from './layout/viewport';
 import { createBrowserStorage } from './storage/browserStorage';
@@ -30,11 +31,13 @@ async function start(container: HTMLElement): Promise<void> {
   await nextTask();
   const router = createBrowserRouter(routes);
   await nextTask();
-  // Only the first page's texts load at start (and only its language's): the rest load with their screens.
-  const i18n = createI18n({ ns: matchedNamespaces(router.state.matches) });
+  // Only the first page's texts load at start (and only its language's): the rest load with their screens. The
+  // sign-in page brings its own in the document.
+  const i18n = createI18n({ ns: matchedNamespaces(router.state.matches), firstTexts: readFirstTexts(document) });
   followLanguage(i18n);
-  void i18n.init();
+  // Before init: with the texts already in the document, init changes the language at once.
   i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', language));
+  void i18n.init();
 
   // Development only (src/dev/demoWallet.ts): `?demoWallet` adds a demo wallet before the app looks for wallets.
   // import.meta.env.DEV is false in a production build, so the bundler drops this import.

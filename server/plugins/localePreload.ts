@@ -1,6 +1,7 @@
 /**
  * A first visit's translations start loading with the page instead of after the app's script ran: index.html goes
  * out with a `Link: rel=preload` for the locale files the page will ask for, in the language the app will pick.
+ * The sign-in pages need none: their document carries its texts (loginShell.ts).
  * The guess follows the app's detection order (src/i18n/i18n.ts: ?lng, the i18next cookie, then the browser's
  * languages, which Accept-Language carries; zh when none is supported). Only localStorage, which a returning member
  * may have set, is out of the server's sight: then the preload is a few KiB fetched in vain, never a wrong text.

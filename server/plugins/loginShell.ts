@@ -3,7 +3,8 @@
  * welcome (the brand, the app's name and the one-line lead) while the app's script downloads, instead of a blank
  * page. It is the same markup the app renders first (tests/ui/loginShell.test.tsx compares them), in the language
  * the app will most likely pick (localePreload.ts), classes only (the CSP allows no inline style). React replaces it
- * on its first render; the rest of the page (the invite notice, the wallet card) arrives with the app.
+ * on its first render; the rest of the page (the invite notice, the wallet card) arrives with the app. The page's
+ * texts (common and login) come in the document too, so the app fetches none to start (firstTextsBlock).
  */
 import { stat, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,6 +19,8 @@ export interface ShellTexts {
   lead: string;
 }
 
+type Json = { [key: string]: unknown };
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** src/components/BrandMark.tsx at 56 px, as React writes it. */
@@ -27,6 +30,22 @@ const BRAND_MARK =
   '<path d="M14 20a6 6 0 0 1 6-6h6a6 6 0 0 1 0 12h-2" fill="none" stroke="var(--app-color-on-brand)" stroke-width="3.5" stroke-linecap="round"></path>' +
   '<path d="M34 28a6 6 0 0 1-6 6h-6a6 6 0 0 1 0-12h2" fill="none" stroke="var(--app-color-on-brand)" stroke-width="3.5" stroke-linecap="round" opacity="0.85"></path>' +
   '</svg>';
+
+/** The id of the data block holding the page's first texts (src/i18n/firstTexts.ts reads it). */
+export const FIRST_TEXTS_ID = 'first-texts';
+
+/**
+ * The page's own texts as a JSON data block: the app starts its translations from it instead of fetching the same
+ * files, so the sign-in page needs no request for its texts. A data block is not a script: the CSP's script-src does
+ * not apply to it. `<` is written as \u003c, so no text can close the element.
+ *
+ * @example
+ * firstTextsBlock('en', { common: { layout: { appName: 'Member DApp' } } });
+ */
+export function firstTextsBlock(language: string, namespaces: Record<string, Json>): string {
+  const json = JSON.stringify({ lng: language, resources: namespaces }).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${FIRST_TEXTS_ID}">${json}</script>`;
+}
 
 /**
  * The shell's markup: the page frame's title bar and the hero of src/routes/login.tsx.
@@ -43,7 +62,6 @@ export function loginShell({ title, appName, lead }: ShellTexts): string {
   );
 }
 
-type Json = { [key: string]: unknown };
 const textAt = (tree: Json, key: string): string => {
   const value = key.split('.').reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Json)[part] : undefined), tree);
   if (typeof value !== 'string') throw new Error(`locale text ${key} missing`);
@@ -79,13 +97,14 @@ interface Variant {
 }
 
 /** index.html with the shell in #root, in every encoding; null when it cannot be made. */
-async function makeDocument(paths: string[]): Promise<Record<ShellEncoding, Buffer> | null> {
+async function makeDocument(language: string, paths: string[]): Promise<Record<ShellEncoding, Buffer> | null> {
   const [html = '', common = '{}', login = '{}'] = await Promise.all(paths.map((file) => readFile(file, 'utf8')));
   if (!html.includes(ROOT)) return null;
   const commonTexts = JSON.parse(common) as Json;
   const loginTexts = JSON.parse(login) as Json;
   const shell = loginShell({ title: textAt(loginTexts, 'title'), appName: textAt(commonTexts, 'layout.appName'), lead: textAt(loginTexts, 'description') });
-  const document = Buffer.from(html.replace(ROOT, `<div id="root">${shell}</div>`));
+  const texts = firstTextsBlock(language, { common: commonTexts, login: loginTexts });
+  const document = Buffer.from(html.replace(ROOT, `<div id="root">${shell}</div>${texts}`));
   return {
     identity: document,
     br: brotliCompressSync(document, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
@@ -117,7 +136,7 @@ export function loginDocuments(spaDir: string, localesDir: string) {
       let variant = cache.get(language);
       if (variant?.stamp !== stamp) {
         // A locale file without the texts (or not JSON) leaves the page as built: the app shows its own texts.
-        variant = { stamp, bodies: await makeDocument(paths).catch(() => null) };
+        variant = { stamp, bodies: await makeDocument(language, paths).catch(() => null) };
         cache.set(language, variant);
       }
       return variant.bodies ? variant.bodies[encoding] : null;

@@ -101,9 +101,10 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     if (spaDir && (request.method === 'GET' || request.method === 'HEAD') && !isApiOrLocales(urlPath)) {
       const query = (request.query as Record<string, unknown> | undefined)?.lng;
       const hints = { query: typeof query === 'string' ? query : undefined, cookie: request.headers.cookie, acceptLanguage: request.headers['accept-language'] };
-      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('link', localePreloadLink(urlPath, hints));
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
       if (loginPages && LOGIN_PAGE.test(urlPath)) {
-        // The sign-in page paints its title and welcome before the script runs (loginShell.ts).
+        // The sign-in page paints its title and welcome before the script runs, and carries its texts (loginShell.ts):
+        // nothing to preload.
         const encoding = shellEncoding(request.headers['accept-encoding']);
         const body = await loginPages.get(guessLanguage(hints), encoding);
         if (body) {
@@ -112,7 +113,7 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
           return reply.send(body);
         }
       }
-      return reply.sendFile('index.html');
+      return reply.header('link', localePreloadLink(urlPath, hints)).sendFile('index.html');
     }
     return reply.code(404).send(notFoundEnvelope());
   });

@@ -1,5 +1,5 @@
 import i18next from 'i18next';
-import type { i18n as I18n, InitOptions, Resource } from 'i18next';
+import type { i18n as I18n, InitOptions, Resource, ResourceLanguage } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import type { DetectorOptions } from 'i18next-browser-languagedetector';
 import HttpBackend from 'i18next-http-backend';
@@ -45,6 +45,11 @@ export interface CreateI18nParameters {
    * fetches only what it shows. Default: every start namespace.
    */
   ns?: readonly Namespace[] | undefined;
+  /**
+   * Texts the document already carries (src/i18n/firstTexts.ts): i18next starts with them and fetches only what
+   * they lack, in whatever language it detects.
+   */
+  firstTexts?: { lng: string; resources: ResourceLanguage } | undefined;
 }
 
 /**
@@ -61,9 +66,11 @@ export const fallbackLanguages = { en: [], default: [fallbackLanguage] };
  * @example
  * i18nOptions().fallbackLng // { en: [], default: ['zh'] }
  */
-export function i18nOptions({ resources, lng, ns }: CreateI18nParameters = {}): InitOptions<HttpBackendOptions> {
+export function i18nOptions({ resources, lng, ns, firstTexts }: CreateI18nParameters = {}): InitOptions<HttpBackendOptions> {
   return {
     ...(resources ? { resources } : { backend: backendOptions }),
+    // Bundles already in the store are not fetched again; partialBundledLanguages keeps the backend for the rest.
+    ...(!resources && firstTexts ? { resources: { [firstTexts.lng]: firstTexts.resources }, partialBundledLanguages: true } : {}),
     ...(lng ? { lng } : { detection: detectionOptions }),
     fallbackLng: fallbackLanguages,
     supportedLngs: supportedLanguages,

@@ -40,3 +40,36 @@ describe('the sign-in page before its script', () => {
     expect(without.box).toEqual(withScript.box);
   });
 });
+
+describe('the sign-in page’s texts', () => {
+  const localeRequests = async (locale: string, storedLanguage?: string) => {
+    const context = await e2e.browser.newContext({ baseURL: e2e.server.url, locale, viewport: { width: 375, height: 812 }, isMobile: true });
+    try {
+      if (storedLanguage) await context.addInitScript((language) => window.localStorage.setItem('i18nextLng', language), storedLanguage);
+      const page = await context.newPage();
+      const requested: string[] = [];
+      page.on('request', (request) => {
+        const { pathname } = new URL(request.url());
+        if (pathname.startsWith('/locales/')) requested.push(pathname);
+      });
+      await page.goto('/login/DEMO2026');
+      await page.locator('.notice').waitFor();
+      return { requested, title: await page.getByRole('heading', { level: 1 }).textContent(), lang: await page.locator('html').getAttribute('lang') };
+    } finally {
+      await context.close();
+    }
+  };
+
+  it('behavior: come in the document: the app fetches none of the page’s texts in the language the server guessed', async () => {
+    const { requested, title, lang } = await localeRequests('en-US');
+    expect({ title, lang }).toEqual({ title: 'Sign in', lang: expect.stringMatching(/^en\b/) });
+    expect(requested.filter((file) => /^\/locales\/en\/(common|login)\.json$/.test(file))).toEqual([]);
+  });
+
+  it('behavior: a member whose stored language the server could not see gets theirs fetched, and reads it', async () => {
+    const { requested, title, lang } = await localeRequests('zh-CN', 'en');
+    expect({ title, lang }).toEqual({ title: 'Sign in', lang: expect.stringMatching(/^en\b/) });
+    expect(requested).toEqual(expect.arrayContaining(['/locales/en/common.json', '/locales/en/login.json']));
+  });
+});
+

@@ -1,11 +1,11 @@
 /**
  * /login's document carries the sign-in page's first paint (server/plugins/loginShell.ts): its title and welcome in
- * the language the app will pick, compressed as the client accepts; other pages, and an index.html without an empty
- * #root, are sent as built.
+ * the language the app will pick, and that language's common and login texts, compressed as the client accepts;
+ * other pages, and an index.html without an empty #root, are sent as built.
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginShell, shellEncoding } from '../../server/plugins/loginShell';
+import { firstTextsBlock, loginShell, shellEncoding } from '../../server/plugins/loginShell';
 import { describeWithDatabases } from './support/harness';
 import { createStaticSite, type StaticSite } from './support/staticSite';
 
@@ -64,6 +64,11 @@ describeWithDatabases('the sign-in document', (ctx) => {
     expect(response.headers['cache-control']).toBe('no-cache');
     const html = brotliDecompressSync(response.rawPayload).toString('utf8');
     expect(html).toContain(`<div id="root">${loginShell({ title: 'Sign in', appName: 'Member DApp', lead: 'Connect & sign <safely>.' })}</div>`);
+    // The page's texts travel in the document, so nothing is preloaded for it.
+    const texts = { common: JSON.parse(locales['en/common.json']) as Record<string, unknown>, login: JSON.parse(locales['en/login.json']) as Record<string, unknown> };
+    expect(html).toContain(firstTextsBlock('en', texts));
+    expect(html).toContain('sign \\u003csafely>.'); // no text can close the data block
+    expect(response.headers.link).toBeUndefined();
   });
 
   it('behavior: a Chinese browser gets the Chinese texts; gzip and plain clients get the same document', async () => {
@@ -79,6 +84,7 @@ describeWithDatabases('the sign-in document', (ctx) => {
   it('behavior: other pages, and an index.html without an empty #root, are sent as built', async () => {
     const home = await get('/home', { 'accept-language': 'en' });
     expect(home.body).toBe(page);
+    expect(home.headers.link).toBe('</locales/en/common.json>; rel=preload; as=fetch; crossorigin');
     const bareLogin = await get('/login/DEMO2026', { 'accept-language': 'en' }, bare);
     expect(bareLogin.body).toBe('<!doctype html><title>Member DApp</title>');
   });

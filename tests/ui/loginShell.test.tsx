@@ -7,7 +7,8 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import enCommon from '../../locales/en/common.json';
 import enLogin from '../../locales/en/login.json';
-import { loginShell } from '../../server/plugins/loginShell';
+import { firstTextsBlock, loginShell } from '../../server/plugins/loginShell';
+import { readFirstTexts } from '../../src/i18n/firstTexts';
 import { renderApp } from '../support/renderApp';
 
 describe('the sign-in shell', () => {
@@ -33,5 +34,22 @@ describe('the sign-in shell', () => {
     };
     expect(ancestry(shellHero)).toEqual(ancestry(rendered));
     expect(shell.querySelector('h1.page-title')?.textContent).toBe(document.querySelector('h1.page-title')?.textContent);
+  });
+
+  it('behavior: the texts the server puts in the document are what the app reads, a closing tag in a text included', () => {
+    const texts = { common: enCommon, login: { ...enLogin, title: 'Sign in </script><p>' } };
+    const page = new DOMParser().parseFromString(`<body><div id="root"></div>${firstTextsBlock('en', texts)}</body>`, 'text/html');
+    expect(page.querySelectorAll('p')).toHaveLength(0);
+    expect(readFirstTexts(page)).toEqual({ lng: 'en', resources: texts });
+  });
+
+  it.each([
+    ['no block', ''],
+    ['not JSON', '<script type="application/json" id="first-texts">{</script>'],
+    ['an unsupported language', '<script type="application/json" id="first-texts">{"lng":"fr","resources":{"common":{}}}</script>'],
+    ['a namespace that is not an object', '<script type="application/json" id="first-texts">{"lng":"en","resources":{"common":"x"}}</script>'],
+  ])('behavior: %s reads as none (the app fetches its texts)', (_case, block) => {
+    const page = new DOMParser().parseFromString(`<body>${block}</body>`, 'text/html');
+    expect(readFirstTexts(page)).toBeUndefined();
   });
 });
