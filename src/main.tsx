@@ -35,8 +35,10 @@ async function start(container: HTMLElement): Promise<void> {
   // sign-in page brings its own in the document.
   const i18n = createI18n({ ns: matchedNamespaces(router.state.matches), firstTexts: readFirstTexts(document) });
   followLanguage(i18n);
-  // Before init: with the texts already in the document, init changes the language at once.
-  i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', language));
+  // Before init: with the texts already in the document, init changes the language at once. The page's language is
+  // the texts' own ('en' for en-US), as the server writes it, so a right guess leaves the attribute (and the
+  // styles that depend on it) alone.
+  i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', i18n.resolvedLanguage ?? language));
   void i18n.init();
 
   // Development only (src/dev/demoWallet.ts): `?demoWallet` adds a demo wallet before the app looks for wallets.
@@ -67,6 +69,8 @@ async function start(container: HTMLElement): Promise<void> {
   await new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
   await nextTask();
   const root = createRoot(container);
+  // Creating the root adds React's listeners for every event: a task of its own as well.
+  await nextTask();
   startTransition(() =>
     root.render(
       <StrictMode>

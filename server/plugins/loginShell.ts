@@ -104,7 +104,8 @@ async function makeDocument(language: string, paths: string[]): Promise<Record<S
   const loginTexts = JSON.parse(login) as Json;
   const shell = loginShell({ title: textAt(loginTexts, 'title'), appName: textAt(commonTexts, 'layout.appName'), lead: textAt(loginTexts, 'description') });
   const texts = firstTextsBlock(language, { common: commonTexts, login: loginTexts });
-  const document = Buffer.from(html.replace(ROOT, `<div id="root">${shell}</div>${texts}`));
+  // The document's language is the texts' own, so the app has no reason to change it as it starts.
+  const document = Buffer.from(html.replace(ROOT, `<div id="root">${shell}</div>${texts}`).replace(/<html lang="[^"]*"/, `<html lang="${language}"`));
   return {
     identity: document,
     br: brotliCompressSync(document, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),

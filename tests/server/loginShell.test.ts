@@ -9,7 +9,7 @@ import { firstTextsBlock, loginShell, shellEncoding } from '../../server/plugins
 import { describeWithDatabases } from './support/harness';
 import { createStaticSite, type StaticSite } from './support/staticSite';
 
-const page = '<!doctype html><html><head><title>Member DApp</title></head><body><div id="root"></div></body></html>';
+const page = '<!doctype html><html lang="zh"><head><title>Member DApp</title></head><body><div id="root"></div></body></html>';
 const locales = {
   'en/common.json': JSON.stringify({ layout: { appName: 'Member DApp' } }),
   'en/login.json': JSON.stringify({ title: 'Sign in', description: 'Connect & sign <safely>.' }),
@@ -69,6 +69,7 @@ describeWithDatabases('the sign-in document', (ctx) => {
     expect(html).toContain(firstTextsBlock('en', texts));
     expect(html).toContain('sign \\u003csafely>.'); // no text can close the data block
     expect(response.headers.link).toBeUndefined();
+    expect(html).toMatch(/^<!doctype html><html lang="en">/);
   });
 
   it('behavior: a Chinese browser gets the Chinese texts; gzip and plain clients get the same document', async () => {
