@@ -39,6 +39,8 @@ async function start(container: HTMLElement): Promise<void> {
   // the texts' own ('en' for en-US), as the server writes it, so a right guess leaves the attribute (and the
   // styles that depend on it) alone.
   i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', i18n.resolvedLanguage ?? language));
+  // Creating i18next with its plugins, then its start (detection, the texts, the language change), in two tasks.
+  await nextTask();
   void i18n.init();
 
   // Development only (src/dev/demoWallet.ts): `?demoWallet` adds a demo wallet before the app looks for wallets.
