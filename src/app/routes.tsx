@@ -30,7 +30,9 @@ export const routes: RouteObject[] = [
     HydrateFallback: PageLoading,
     children: [
       { index: true, element: <Navigate to={paths.home.href()} replace /> },
-      page(paths.login.pattern, ['login'], async () => loginPage),
+      // In the entry script already (every member's first screen): not lazy, so the router starts on /login without
+      // resolving a route first (a task less of a phone's start-up).
+      { path: paths.login.pattern, handle: { ns: ['login'] } satisfies RouteHandle, Component: loginPage.Component },
       page(paths.register.pattern, ['register'], () => import('../routes/register')),
       page(paths.announcement.pattern, ['announcement'], () => import('../routes/announcement')),
       page(paths.announcementDetail.pattern, ['announcement'], () => import('../routes/announcementDetail')),
