@@ -27,158 +27,169 @@ export type {
   UserInfo,
 } from './authSetup';
 
-export const authMachine = authSetup.createMachine({
-  id: 'auth',
-  context: ({ input }) => ({
-    token: input.token,
-    tempToken: input.tempToken,
-    userInfo: input.userInfo,
-    address: input.address ?? input.userInfo?.address ?? null,
-    draft: null,
-    error: null,
-  }),
-  initial: 'restoring',
-  on: {
-    'server.tokenExpired': {
-      description: 'Any API call answered 1002: the stored token is dead, so the session ends everywhere.',
-      target: '.signedOut',
-      actions: ['clearSession', 'removeStoredSession', { type: 'assignError', params: { error: apiError(tokenRejectedCode) } }],
-    },
-  },
-  states: {
-    restoring: {
-      description:
-        'Reads the session from storage at start: a main token is a bound member, a temporary one is not. Either ' +
-        'counts only with the address it was issued to, so that a wallet on another account ends it.',
-      always: [
-        { guard: and(['hasMainToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'signedIn' },
-        { guard: and(['hasTempToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'bindRequired' },
-        {
-          guard: or(['hasMainToken', 'hasTempToken']),
-          description: 'A stored token whose address is unknown cannot be checked against the wallet: it is dropped.',
-          meta: { decision: Decisions.sessionAddress },
-          target: 'signedOut',
-          actions: ['clearSession', 'removeStoredSession'],
-        },
-        { target: 'signedOut' },
-      ],
-    },
-    signedOut: {
-      description: 'No session. The member connects the wallet, then signs in.',
-      on: {
-        'user.signIn': {
-          target: 'signingIn',
-          actions: {
-            type: 'assignDraft',
-            params: ({ event }) => ({ address: event.address, chainId: event.chainId, inviteCode: event.inviteCode ?? null }),
-          },
-        },
+/**
+ * Builds the auth machine. The app builds it as it starts its actors (src/actors/authActors.ts), not when this
+ * module loads; `authMachine` below is the same definition for tests, diagrams and types. Marked free of side
+ * effects, so a bundle that never reads `authMachine` drops it: building machines was about a third of the entry
+ * script's evaluation, one task of a phone's start-up (Lighthouse's Total Blocking Time).
+ */
+// @__NO_SIDE_EFFECTS__
+export function createAuthMachine() {
+  return authSetup.createMachine({
+    id: 'auth',
+    context: ({ input }) => ({
+      token: input.token,
+      tempToken: input.tempToken,
+      userInfo: input.userInfo,
+      address: input.address ?? input.userInfo?.address ?? null,
+      draft: null,
+      error: null,
+    }),
+    initial: 'restoring',
+    on: {
+      'server.tokenExpired': {
+        description: 'Any API call answered 1002: the stored token is dead, so the session ends everywhere.',
+        target: '.signedOut',
+        actions: ['clearSession', 'removeStoredSession', { type: 'assignError', params: { error: apiError(tokenRejectedCode) } }],
       },
     },
-    signingIn,
-    bindRequired: {
-      description: 'Signed in with a temporary token: a recommender must be bound with an invite code.',
-      initial: 'editing',
-      ...sessionEnds,
-      states: {
-        editing: {
-          description: 'The member enters or confirms an invite code.',
-          on: {
-            'user.bind': [
-              {
-                guard: { type: 'isInviteCodeValid', params: ({ event }) => ({ inviteCode: event.inviteCode }) },
-                target: 'binding',
-                actions: 'clearError',
-              },
-              {
-                description: 'The code is not 4-16 letters or digits: the field shows why; nothing is sent.',
-                actions: { type: 'assignError', params: { error: { name: AuthErrorNames.inviteCodeInvalid } } },
-              },
-            ],
+    states: {
+      restoring: {
+        description:
+          'Reads the session from storage at start: a main token is a bound member, a temporary one is not. Either ' +
+          'counts only with the address it was issued to, so that a wallet on another account ends it.',
+        always: [
+          { guard: and(['hasMainToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'signedIn' },
+          { guard: and(['hasTempToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'bindRequired' },
+          {
+            guard: or(['hasMainToken', 'hasTempToken']),
+            description: 'A stored token whose address is unknown cannot be checked against the wallet: it is dropped.',
+            meta: { decision: Decisions.sessionAddress },
+            target: 'signedOut',
+            actions: ['clearSession', 'removeStoredSession'],
           },
-        },
-        binding: {
-          description: 'POST bindRecommendRelation with the temporary token.',
-          tags: 'busy',
-          invoke: {
-            id: 'bindRecommender',
-            src: 'bindRecommender',
-            input: ({ event }) => ({ inviteCode: event.type === 'user.bind' ? event.inviteCode : '' }),
-            onDone: [
-              {
-                guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
-                target: '#auth.signedIn',
-                actions: [{ type: 'assignToken', params: {} }, 'storeToken'],
-              },
-              {
-                target: 'editing',
-                actions: { type: 'assignError', params: ({ event }) => ({ error: apiError(event.output.code) }) },
-              },
-            ],
-          },
-          on: { 'user.cancel': 'editing' },
-        },
+          { target: 'signedOut' },
+        ],
       },
-    },
-    signedIn: {
-      description: 'A bound member with a main token.',
-      initial: 'loadingProfile',
-      ...sessionEnds,
-      states: {
-        loadingProfile: {
-          description: 'GET meInfo; the answer is kept and persisted as the user info.',
-          invoke: {
-            id: 'loadUserInfo',
-            src: 'loadUserInfo',
-            onDone: [
-              {
-                guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
-                target: 'ready',
-                actions: [
-                  { type: 'assignUserInfo', params: ({ event }) => ({ userInfo: event.output.result as UserInfo }) },
-                  'storeUserInfo',
-                ],
-              },
-              {
-                guard: { type: 'isTokenRejected', params: ({ event }) => ({ code: event.output.code }) },
-                target: '#auth.signedOut',
-                actions: ['clearSession', 'removeStoredSession', { type: 'assignError', params: { error: apiError(tokenRejectedCode) } }],
-              },
-              {
-                target: 'profileFailed',
-                actions: { type: 'assignError', params: ({ event }) => ({ error: apiError(event.output.code) }) },
-              },
-            ],
-          },
-        },
-        profileFailed: {
-          description: 'meInfo failed (network, server): the member can retry; the session stays.',
-          on: { 'user.retry': { target: 'loadingProfile', actions: 'clearError' } },
-        },
-        ready: {
-          description: 'The member record is loaded and kept; the member area shows it.',
-          on: {
-            'app.refreshProfile': {
-              target: 'loadingProfile',
-              description: 'Money moved (a withdrawal): meInfo is read again; the kept record shows meanwhile.',
+      signedOut: {
+        description: 'No session. The member connects the wallet, then signs in.',
+        on: {
+          'user.signIn': {
+            target: 'signingIn',
+            actions: {
+              type: 'assignDraft',
+              params: ({ event }) => ({ address: event.address, chainId: event.chainId, inviteCode: event.inviteCode ?? null }),
             },
           },
         },
       },
-    },
-    signingOut: {
-      description: 'The local session is dropped at once; the server is asked to revoke the token.',
-      entry: 'removeStoredSession',
-      invoke: {
-        id: 'revokeToken',
-        src: 'revokeToken',
-        input: ({ context }) => ({ token: context.token ?? context.tempToken }),
-        onDone: { target: 'signedOut', actions: 'clearSession' },
-        onError: { target: 'signedOut', actions: 'clearSession' },
+      signingIn,
+      bindRequired: {
+        description: 'Signed in with a temporary token: a recommender must be bound with an invite code.',
+        initial: 'editing',
+        ...sessionEnds,
+        states: {
+          editing: {
+            description: 'The member enters or confirms an invite code.',
+            on: {
+              'user.bind': [
+                {
+                  guard: { type: 'isInviteCodeValid', params: ({ event }) => ({ inviteCode: event.inviteCode }) },
+                  target: 'binding',
+                  actions: 'clearError',
+                },
+                {
+                  description: 'The code is not 4-16 letters or digits: the field shows why; nothing is sent.',
+                  actions: { type: 'assignError', params: { error: { name: AuthErrorNames.inviteCodeInvalid } } },
+                },
+              ],
+            },
+          },
+          binding: {
+            description: 'POST bindRecommendRelation with the temporary token.',
+            tags: 'busy',
+            invoke: {
+              id: 'bindRecommender',
+              src: 'bindRecommender',
+              input: ({ event }) => ({ inviteCode: event.type === 'user.bind' ? event.inviteCode : '' }),
+              onDone: [
+                {
+                  guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
+                  target: '#auth.signedIn',
+                  actions: [{ type: 'assignToken', params: {} }, 'storeToken'],
+                },
+                {
+                  target: 'editing',
+                  actions: { type: 'assignError', params: ({ event }) => ({ error: apiError(event.output.code) }) },
+                },
+              ],
+            },
+            on: { 'user.cancel': 'editing' },
+          },
+        },
       },
-      after: { signOutTimeout: { target: 'signedOut', actions: 'clearSession' } },
+      signedIn: {
+        description: 'A bound member with a main token.',
+        initial: 'loadingProfile',
+        ...sessionEnds,
+        states: {
+          loadingProfile: {
+            description: 'GET meInfo; the answer is kept and persisted as the user info.',
+            invoke: {
+              id: 'loadUserInfo',
+              src: 'loadUserInfo',
+              onDone: [
+                {
+                  guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
+                  target: 'ready',
+                  actions: [
+                    { type: 'assignUserInfo', params: ({ event }) => ({ userInfo: event.output.result as UserInfo }) },
+                    'storeUserInfo',
+                  ],
+                },
+                {
+                  guard: { type: 'isTokenRejected', params: ({ event }) => ({ code: event.output.code }) },
+                  target: '#auth.signedOut',
+                  actions: ['clearSession', 'removeStoredSession', { type: 'assignError', params: { error: apiError(tokenRejectedCode) } }],
+                },
+                {
+                  target: 'profileFailed',
+                  actions: { type: 'assignError', params: ({ event }) => ({ error: apiError(event.output.code) }) },
+                },
+              ],
+            },
+          },
+          profileFailed: {
+            description: 'meInfo failed (network, server): the member can retry; the session stays.',
+            on: { 'user.retry': { target: 'loadingProfile', actions: 'clearError' } },
+          },
+          ready: {
+            description: 'The member record is loaded and kept; the member area shows it.',
+            on: {
+              'app.refreshProfile': {
+                target: 'loadingProfile',
+                description: 'Money moved (a withdrawal): meInfo is read again; the kept record shows meanwhile.',
+              },
+            },
+          },
+        },
+      },
+      signingOut: {
+        description: 'The local session is dropped at once; the server is asked to revoke the token.',
+        entry: 'removeStoredSession',
+        invoke: {
+          id: 'revokeToken',
+          src: 'revokeToken',
+          input: ({ context }) => ({ token: context.token ?? context.tempToken }),
+          onDone: { target: 'signedOut', actions: 'clearSession' },
+          onError: { target: 'signedOut', actions: 'clearSession' },
+        },
+        after: { signOutTimeout: { target: 'signedOut', actions: 'clearSession' } },
+      },
     },
-  },
-});
+  });
+}
+
+export const authMachine = createAuthMachine();
 
 export type AuthMachine = typeof authMachine;

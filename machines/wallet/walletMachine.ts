@@ -23,71 +23,82 @@ import { initialContext, listenToProvider, walletSetup } from './walletSetup';
 
 export type { AddChainParameters, ProviderEvent, ProviderInfo, WalletContext, WalletEvent } from './walletSetup';
 
-export const walletMachine = walletSetup.createMachine({
-  id: 'wallet',
-  context: initialContext,
-  initial: 'idle',
-  states: {
-    idle: {
-      description: 'No wallet connection. An error from the last attempt, if any, is kept for the UI.',
-      initial: 'ready',
-      states: {
-        ready: { description: 'A connect can start: the member taps Connect, or the app connects eagerly at start.' },
-        noWallet: {
-          description:
-            'No wallet was found: the page says so and offers to open it in a wallet app. A wallet that arrives now (it injected even later) still turns the screen into connect.',
-          invoke: { id: 'watchForProviders', src: 'watchForProviders' },
-          on: { 'provider.detected': { target: 'ready', actions: 'clearError' } },
+/**
+ * Builds the wallet machine. The app builds it as it starts its actors (src/actors/walletActors.ts), not when this
+ * module loads; `walletMachine` below is the same definition for tests, diagrams and types. Marked free of side
+ * effects, so a bundle that never reads `walletMachine` drops it: building machines was about a third of the entry
+ * script's evaluation, one task of a phone's start-up (Lighthouse's Total Blocking Time).
+ */
+// @__NO_SIDE_EFFECTS__
+export function createWalletMachine() {
+  return walletSetup.createMachine({
+    id: 'wallet',
+    context: initialContext,
+    initial: 'idle',
+    states: {
+      idle: {
+        description: 'No wallet connection. An error from the last attempt, if any, is kept for the UI.',
+        initial: 'ready',
+        states: {
+          ready: { description: 'A connect can start: the member taps Connect, or the app connects eagerly at start.' },
+          noWallet: {
+            description:
+              'No wallet was found: the page says so and offers to open it in a wallet app. A wallet that arrives now (it injected even later) still turns the screen into connect.',
+            invoke: { id: 'watchForProviders', src: 'watchForProviders' },
+            on: { 'provider.detected': { target: 'ready', actions: 'clearError' } },
+          },
+        },
+        on: {
+          'user.connect': {
+            target: 'activating',
+            actions: { type: 'assignConnectRequest', params: ({ event }) => ({ chainId: event.chainId, chainParams: event.chainParams }) },
+          },
+          'app.connectEagerly': { target: 'activating', actions: 'assignEagerRequest' },
         },
       },
-      on: {
-        'user.connect': {
-          target: 'activating',
-          actions: { type: 'assignConnectRequest', params: ({ event }) => ({ chainId: event.chainId, chainParams: event.chainParams }) },
+      activating,
+      switchingChain,
+      addingChain,
+      switchingManually,
+      active: {
+        description: 'Connected: chainId and accounts are set. Provider events keep them in step.',
+        invoke: listenToProvider,
+        on: {
+          'user.connect': {
+            guard: { type: 'isTargetChainDifferent', params: ({ event }) => ({ chainId: event.chainId }) },
+            target: 'switchingChain',
+            actions: { type: 'assignTarget', params: ({ event }) => ({ chainId: event.chainId, chainParams: event.chainParams }) },
+          },
+          'user.disconnect': { target: 'idle', actions: ['resetConnection', 'clearError'] },
+          'provider.accountsChanged': [
+            {
+              guard: notGuard({ type: 'hasAccounts', params: eventAccounts }),
+              target: 'idle',
+              actions: 'resetConnection',
+            },
+            { actions: { type: 'assignAccounts', params: ({ event }) => ({ accounts: event.accounts }) } },
+          ],
+          'provider.chainChanged': { actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) } },
+          'provider.connect': { actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) } },
+          'provider.disconnect': [
+            {
+              guard: { type: 'isReconnecting', params: eventDisconnectError },
+              description: 'Code 1013 means the wallet is reconnecting by itself: keep the connection.',
+              meta: { walletCodes: [WalletErrorCodes.reconnecting] },
+              actions: [],
+            },
+            {
+              meta: { walletCodes: [WalletErrorCodes.disconnected, WalletErrorCodes.chainDisconnected] },
+              target: 'idle',
+              actions: disconnectActions,
+            },
+          ],
         },
-        'app.connectEagerly': { target: 'activating', actions: 'assignEagerRequest' },
       },
     },
-    activating,
-    switchingChain,
-    addingChain,
-    switchingManually,
-    active: {
-      description: 'Connected: chainId and accounts are set. Provider events keep them in step.',
-      invoke: listenToProvider,
-      on: {
-        'user.connect': {
-          guard: { type: 'isTargetChainDifferent', params: ({ event }) => ({ chainId: event.chainId }) },
-          target: 'switchingChain',
-          actions: { type: 'assignTarget', params: ({ event }) => ({ chainId: event.chainId, chainParams: event.chainParams }) },
-        },
-        'user.disconnect': { target: 'idle', actions: ['resetConnection', 'clearError'] },
-        'provider.accountsChanged': [
-          {
-            guard: notGuard({ type: 'hasAccounts', params: eventAccounts }),
-            target: 'idle',
-            actions: 'resetConnection',
-          },
-          { actions: { type: 'assignAccounts', params: ({ event }) => ({ accounts: event.accounts }) } },
-        ],
-        'provider.chainChanged': { actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) } },
-        'provider.connect': { actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) } },
-        'provider.disconnect': [
-          {
-            guard: { type: 'isReconnecting', params: eventDisconnectError },
-            description: 'Code 1013 means the wallet is reconnecting by itself: keep the connection.',
-            meta: { walletCodes: [WalletErrorCodes.reconnecting] },
-            actions: [],
-          },
-          {
-            meta: { walletCodes: [WalletErrorCodes.disconnected, WalletErrorCodes.chainDisconnected] },
-            target: 'idle',
-            actions: disconnectActions,
-          },
-        ],
-      },
-    },
-  },
-});
+  });
+}
+
+export const walletMachine = createWalletMachine();
 
 export type WalletMachine = typeof walletMachine;

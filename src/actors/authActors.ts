@@ -4,7 +4,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { Address } from 'viem';
-import { authMachine } from '../../machines/auth/authMachine';
+import { createAuthMachine } from '../../machines/auth/authMachine';
 import type { ApiAnswer, NonceAnswer, SignInResult, SignedMessage, StoredSession, UserInfo } from '../../machines/auth/authMachine';
 import type { ApiClient } from '../api/client';
 import { bindRecommendRelation } from '../api/bindRecommendRelation';
@@ -62,7 +62,7 @@ export function readStoredSession(storage: BrowserStorage): StoredSession {
  * @example const machine = provideAuthMachine({ api, apiWithToken, storage, site, signWithWallet });
  */
 export function provideAuthMachine({ api, apiWithToken, storage, site, signWithWallet }: AuthActorsParameters) {
-  return authMachine.provide({
+  return createAuthMachine().provide({
     actors: {
       fetchNonce: fromPromise<ApiAnswer<NonceAnswer>, { address: string }>(({ input }) =>
         getLoginNonce(api, { address: input.address }),

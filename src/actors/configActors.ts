@@ -2,7 +2,7 @@
  * The real side of the config machine: GET dappParam and the DAPP_PARAM storage key, checked against the contract.
  */
 import { fromPromise } from 'xstate';
-import { configMachine } from '../../machines/config/configMachine';
+import { createConfigMachine } from '../../machines/config/configMachine';
 import type { DappParamRecord } from '../../machines/config/configMachine';
 import type { Answer } from '../../machines/shared/answer';
 import { toAnswer } from '../api/answer';
@@ -18,7 +18,7 @@ import { STORAGE_KEYS } from '../storage/keys';
  * @example const machine = provideConfigMachine({ api, storage });
  */
 export function provideConfigMachine({ api, storage }: { api: ApiClient; storage: BrowserStorage }) {
-  return configMachine.provide({
+  return createConfigMachine().provide({
     actors: {
       readStoredDappParam: fromPromise<DappParamRecord>(async () => {
         const { dappParamSchema } = await loadClientContract();

@@ -4,7 +4,7 @@
  */
 import { fromCallback, fromPromise } from 'xstate';
 import type { EventObject } from 'xstate';
-import { walletMachine } from '../../machines/wallet/walletMachine';
+import { createWalletMachine } from '../../machines/wallet/walletMachine';
 import type { AddChainParameters, ProviderInfo } from '../../machines/wallet/walletMachine';
 import type { ChainParams } from '../../api-schema/dapp';
 import type { DiscoveredProvider } from '../wallet/types';
@@ -56,7 +56,7 @@ export function provideWalletMachine({ loadProviders, watchProviders, logger = c
       return forProvider;
     },
   };
-  const machine = walletMachine.provide({
+  const machine = createWalletMachine().provide({
     actors: {
       findProviders: fromPromise<ProviderInfo[]>(async () => {
         const found = await loadProviders();
