@@ -15,6 +15,7 @@ import { followLanguage } from './i18n/componentLocale';
 import { readFirstTexts } from './i18n/firstTexts';
 import { createI18n } from './i18n/i18n';
 import { installViewportScaling } from './layout/viewport';
+import { nextTask } from './scheduling/nextTask';
 import { createBrowserStorage } from './storage/browserStorage';
 import { loadProviders, watchProvidersLazily } from './wallet/loadDiscovery';
 // antd-mobile's variables and base styles first, then our theme over them, then layout and component styles.
@@ -22,9 +23,6 @@ import 'antd-mobile/es/global';
 import './theme/theme.css';
 import './layout/global.css';
 import './app/app.css';
-
-/** Resolves in a new task: the browser may paint and handle input before the next start-up step. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function start(container: HTMLElement): Promise<void> {
   installViewportScaling(window);

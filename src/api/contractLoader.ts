@@ -1,4 +1,5 @@
 import type * as ClientContract from '../../api-schema/clientContract';
+import { nextTask } from '../scheduling/nextTask';
 
 /**
  * Loads the contract schemas (and zod) on demand, once. Nothing on the way to /login's first render needs them:
@@ -18,7 +19,7 @@ export function loadClientContract(): Promise<typeof ClientContract> {
   // Building every schema at once was one ~25 ms task on a fast machine (four times that on a phone: Lighthouse's
   // Total Blocking Time, bench/lighthouse.ts); the bundler gives each step its own file.
   loading ??= import('../../api-schema/dapp')
-    .then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+    .then(nextTask)
     .then(() => import('../../api-schema/clientContract'))
     .then(
       (module) => (loaded = module),

@@ -146,7 +146,7 @@ export function createRootActors(parameters: CreateRootActorsParameters): RootAc
 /**
  * Creates and starts the root actors as createRootActors does, awaiting `between` after each step.
  *
- * @example const actors = await createRootActorsInSteps(parameters, () => new Promise((resolve) => setTimeout(resolve)));
+ * @example const actors = await createRootActorsInSteps(parameters, nextTask);
  */
 export async function createRootActorsInSteps(parameters: CreateRootActorsParameters, between: () => Promise<void>): Promise<RootActors> {
   const steps = rootActorSteps(parameters);
