@@ -18,7 +18,7 @@ import { z } from 'zod';
 import { LEDGER_BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { toMinor } from '../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
-import { getAppConfig, type AppConfig } from '../server/config/appConfig';
+import type { AppConfig } from '../server/config/appConfig';
 import { createLedgerDesk, type LedgerRequest } from '../server/ledger/engine';
 import { exchangeRequest } from '../server/ledger/exchange';
 import { memberTransferRequest } from '../server/ledger/memberTransfers';
@@ -199,7 +199,7 @@ async function deskRate(
   seconds: number,
   work: DeskWork,
 ): Promise<number> {
-  const desk = createLedgerDesk(server.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT, readContext: getAppConfig });
+  const desk = createLedgerDesk(server.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
   let done = 0;
   let turn = 0;
   const until = performance.now() + seconds * 1000;

@@ -28,7 +28,6 @@ import { buyRoutes } from './routes/buy';
 import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
 import { createSettlementInputsReader } from './buy/orders';
-import { getAppConfig } from './config/appConfig';
 import { LEDGER_BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { createLedgerDesk } from './ledger/engine';
 import type { RouteDeps } from './routes/deps';
@@ -152,7 +151,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
-    ledger: createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT, readContext: getAppConfig }),
+    ledger: createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT }),
     settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
   };
 

@@ -25,3 +25,25 @@ export async function getAppConfig(db: Db): Promise<AppConfig> {
   if (!row) throw new Error('app_config is empty: run the seed');
   return appConfigSchema.parse(row.value);
 }
+
+/** The app config, and the row's value as stored (JSON text) that it was parsed from. */
+export interface StoredAppConfig {
+  config: AppConfig;
+  stored: string;
+}
+
+/**
+ * Reads the app config with its stored value, for a reader that keeps it and lets the database say when it changed
+ * (the ledger desk: engine.sql's ledger_post refuses a batch built from a value the row no longer holds).
+ *
+ * @param db - database handle
+ * @returns the config and the JSON it was parsed from
+ * @throws Error when the row is missing or malformed
+ * @example
+ * const { config, stored } = await getStoredAppConfig(db);
+ */
+export async function getStoredAppConfig(db: Db): Promise<StoredAppConfig> {
+  const [row] = await db.select({ value: appConfig.value }).from(appConfig).where(eq(appConfig.id, 1));
+  if (!row) throw new Error('app_config is empty: run the seed');
+  return { config: appConfigSchema.parse(row.value), stored: JSON.stringify(row.value) };
+}

@@ -59,30 +59,48 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<O[]>, options: 
   let inFlight = 0;
   let scheduled = false;
 
+  /**
+   * Runs a batch in a slot, and frees the slot as soon as the database answered: the next batch (what arrived
+   * meanwhile) goes out before this one's outcomes are handed back, so the database works on it while this thread
+   * answers the requests (on PostgreSQL the gap between batches was a third of a batch's time). A batch that failed
+   * keeps its slot while its items run again alone.
+   */
   async function runBatch(batch: Waiting<I, O>[]): Promise<void> {
+    let outcomes: O[];
     try {
-      const outcomes = await run(batch.map((waiting) => waiting.item));
+      outcomes = await run(batch.map((waiting) => waiting.item));
       if (outcomes.length !== batch.length) throw new Error(`batch answered ${outcomes.length} outcomes for ${batch.length} items`);
-      batch.forEach((waiting, index) => waiting.resolve(outcomes[index] as O));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0]?.reject(error);
-        return;
-      }
+      if (batch.length === 1) batch[0]?.reject(error);
       // Alone, one at a time: only the item that fails the batch fails its request.
-      for (const waiting of batch) await runBatch([waiting]);
+      else for (const waiting of batch) await runAlone(waiting);
+      release();
+      return;
     }
+    release();
+    batch.forEach((waiting, index) => waiting.resolve(outcomes[index] as O));
+  }
+
+  async function runAlone(waiting: Waiting<I, O>): Promise<void> {
+    try {
+      const [outcome] = await run([waiting.item]);
+      if (outcome === undefined) throw new Error('batch answered 0 outcomes for 1 item');
+      waiting.resolve(outcome);
+    } catch (error) {
+      waiting.reject(error);
+    }
+  }
+
+  function release(): void {
+    inFlight--;
+    pump();
   }
 
   function pump(): void {
     scheduled = false;
     while (inFlight < options.maxInFlight && queue.length > 0) {
-      const batch = queue.splice(0, options.maxBatch);
       inFlight++;
-      void runBatch(batch).finally(() => {
-        inFlight--;
-        schedule();
-      });
+      void runBatch(queue.splice(0, options.maxBatch));
     }
   }
 

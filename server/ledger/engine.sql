@@ -38,6 +38,8 @@ $$;--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb);--> statement-breakpoint
 -- The signatures before counters (a changed signature is a new function; the old one goes).
 DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb);--> statement-breakpoint
+-- The signature before the config check.
+DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_refusal(jsonb, jsonb, integer, integer, integer);--> statement-breakpoint
 CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_ords integer[]) RETURNS TABLE (member_id integer, asset text)
@@ -211,6 +213,9 @@ END $$;--> statement-breakpoint
 
 -- Posts a batch of requests in the caller's transaction (a statement of its own commits alone) and answers one
 -- outcome per request: its ord, code (0 or a refusal), result, and whether the set-based write answered it.
+--   0. `p_config`, when given, is the app config value the requests were built from (the desk keeps the config
+--      between batches instead of reading it before each). When the row holds another value, the answer is one row
+--      with ord -1 and nothing is done: the desk reads the config and builds the batch again.
 --   1. At most once: each request id's advisory lock (held elsewhere: 3005, the first is still running); an id
 --      already stored answers its outcome (another body: 3003); a second request with an id new in this batch is
 --      answered at the end from what the first stored. A flow's own refusal is stored as the outcome.
@@ -221,7 +226,7 @@ END $$;--> statement-breakpoint
 --      and its requests share one set of limits, every limit holds all of its requests, and every counter all the
 --      batch's draws from it. The others one by one, in member order, each against what the earlier ones left
 --      (ledger_refusal, then ledger_apply of one). Counters are locked after the accounts, in key order.
-CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_limits jsonb, p_counters jsonb)
+CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_limits jsonb, p_counters jsonb, p_config jsonb)
   RETURNS TABLE (ord integer, code integer, result jsonb, set_based boolean)
   LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
@@ -236,6 +241,11 @@ DECLARE
   v_ord integer;
   v_code integer;
 BEGIN
+  IF p_config IS NOT NULL AND p_config IS DISTINCT FROM (SELECT c.value FROM app_config c WHERE c.id = 1) THEN
+    RETURN QUERY SELECT -1, 0, NULL::jsonb, false;
+    RETURN;
+  END IF;
+
   -- 1. Request ids: the locks first, then (statements of their own, with snapshots taken after the locks) what
   -- is stored.
   SELECT coalesce(array_agg(i.ord) FILTER (WHERE NOT pg_try_advisory_xact_lock(ledger_key_lock(i.scope, i.endpoint, i.request_id))), '{}')

@@ -90,7 +90,7 @@ export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRe
  * @example
  * const withdrawal = await withdrawCredit(deps.ledger, { memberId, amount: 20_000_000n, requestId, now });
  */
-export async function withdrawCredit(desk: LedgerDesk<AppConfig>, request: WithdrawalRequest) {
+export async function withdrawCredit(desk: LedgerDesk, request: WithdrawalRequest) {
   const outcome = await desk.post((config) => withdrawalRequest(request, config), request.now);
   return answerOf(outcome, endpoints.withdrawCredit.result);
 }

@@ -5,7 +5,6 @@ import type { TokenResolver } from '../auth/tokens';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
-import type { AppConfig } from '../config/appConfig';
 import type { LedgerDesk } from '../ledger/engine';
 import type { SettlementInputsReader } from '../buy/orders';
 import type { RateLimitRule } from './endpoint';
@@ -24,7 +23,7 @@ export interface RouteDeps {
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
   /** The ledger engine's desk: every money flow's requests, batched, each batch reading the app config once. */
-  ledger: LedgerDesk<AppConfig>;
+  ledger: LedgerDesk;
   /** What settlements read before the engine (price, address), batched. */
   settlementInputs: SettlementInputsReader;
 }

@@ -1,7 +1,8 @@
 /**
  * The batcher (server/ledger/batcher.ts) on its own: what arrives in one turn goes together, batches never exceed
- * their size or their number in flight, outcomes go back to their own requests, and a batch that fails as a whole
- * is run again item by item so only the bad item fails.
+ * their size or their number in flight, the next batch goes out before the finished one's outcomes are handed back,
+ * outcomes go back to their own requests, and a batch that fails as a whole is run again item by item so only the
+ * bad item fails.
  */
 import { describe, expect, it } from 'vitest';
 import { createBatcher } from '../../server/ledger/batcher';
@@ -46,6 +47,22 @@ describe('createBatcher', () => {
     expect(await Promise.all([first, ...rest])).toEqual([1, 2, 3, 4, 5, 6]);
     expect(batches).toEqual([[1], [2, 3], [4, 5], [6]]);
     expect(mostRunning).toBe(1);
+  });
+
+  it('starts the next batch as soon as the running one is answered, before handing back its outcomes', async () => {
+    const gate = deferred();
+    const events: string[] = [];
+    const batcher = createBatcher(async (items: number[]) => {
+      events.push(`run ${items.join(',')}`);
+      if (items.includes(1)) await gate.promise;
+      return items;
+    }, { maxBatch: 64, maxInFlight: 1 });
+    const first = batcher.submit(1).then(() => events.push('answered 1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const rest = [2, 3].map((item) => batcher.submit(item));
+    gate.resolve();
+    await Promise.all([first, ...rest]);
+    expect(events).toEqual(['run 1', 'run 2,3', 'answered 1']);
   });
 
   it('runs the items of a failed batch alone, so only the bad one fails', async () => {

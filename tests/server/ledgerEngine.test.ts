@@ -9,7 +9,6 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
-import { getAppConfig } from '../../server/config/appConfig';
 import { queryRows } from '../../server/db/client';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { createLedgerDesk, postRequests, type LedgerRequest } from '../../server/ledger/engine';
@@ -57,7 +56,7 @@ describeWithDatabases('ledger engine', (ctx) => {
 
   it('transfers between members: both entries, at most once per request id, another body with the id is 3003', async () => {
     const { alice, bob } = await threeMembers(100_000_000n);
-    const desk = createLedgerDesk(ctx.db, { maxInFlight: 1, readContext: getAppConfig });
+    const desk = createLedgerDesk(ctx.db, { maxInFlight: 1 });
     const requestId = randomUUID();
     const first = await desk.post(() => transfer(alice, bob, '30', { requestId }), ctx.clock.now());
     expect(first).toMatchObject({ code: 0, result: { amount: '30', status: 'done' } });
@@ -67,6 +66,22 @@ describeWithDatabases('ledger engine', (ctx) => {
     expect(again).toEqual({ ...first, setBased: false });
     const other = await expectNoMoneyMoved(ctx.db, () => desk.post(() => transfer(alice, bob, '31', { requestId }), ctx.clock.now()));
     expect(other.code).toBe(ApiCode.requestIdReused);
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('decides each desk batch by the app config as it is when the batch runs, though the desk keeps it between batches', async () => {
+    const { alice, bob } = await threeMembers(100_000_000n);
+    const setMinTransfer = (value: string) =>
+      ctx.db.execute(sql`UPDATE app_config SET value = value || jsonb_build_object('minTransfer', ${value}::text) WHERE id = 1`);
+    const desk = createLedgerDesk(ctx.db, { maxInFlight: 1 });
+    const byConfig = () => desk.post((config) => transfer(alice, bob, '2', { minimum: toMinor(config.minTransfer) }), ctx.clock.now());
+    await setMinTransfer('1');
+    expect((await byConfig()).code).toBe(0);
+    await setMinTransfer('5');
+    expect((await expectNoMoneyMoved(ctx.db, byConfig)).code).toBe(ApiCode.amountOutOfLimits);
+    await setMinTransfer('2');
+    expect((await byConfig()).code).toBe(0);
+    expect(await wposOf(bob)).toBe(104_000_000n);
     await expectBooksBalanced(ctx.db);
   });
 
@@ -143,7 +158,7 @@ describeWithDatabases('ledger engine', (ctx) => {
 
   it('runs transfers in both directions from many requests at once without a deadlock, each exactly once', async () => {
     const { alice, bob, carol } = await threeMembers(1_000_000_000n);
-    const desk = createLedgerDesk(ctx.db, { maxInFlight: ctx.target === 'pglite' ? 1 : 4, readContext: getAppConfig });
+    const desk = createLedgerDesk(ctx.db, { maxInFlight: ctx.target === 'pglite' ? 1 : 4 });
     const members = [alice, bob, carol];
     const requests = Array.from({ length: 120 }, (_, index) => {
       const from = members[index % 3] ?? alice;
