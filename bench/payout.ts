@@ -5,14 +5,14 @@
  * ≤ 5 s on PostgreSQL, ≤ 15 s on PGlite.
  *
  * Set-up: 100,000 members are inserted by SQL (the bench needs holders, not sign-ins) and granted 1..99 WPOS each by
- * one engine request with a leg per holder, so the books hold; its time is printed as a detail. It runs before the
+ * one engine request (one fan leg to all of them), so the books hold; its time is printed as a detail. It runs before the
  * ledger's HTTP loads, while no other member holds WPOS, so every holder's share is above 0.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows } from '../server/db/client';
 import { systemAccountId } from '../server/ledger/accounts';
-import { postRequests, type Leg } from '../server/ledger/engine';
+import { postRequests, type FanLeg } from '../server/ledger/engine';
 import { distribute } from '../server/ledger/sharePools';
 import type { BenchServer } from './appServer';
 import { atMost, detail, emit, ms } from './report';
@@ -50,19 +50,22 @@ export async function benchPayout(server: BenchServer, storage: 'pglite' | 'post
     z.object({ id: z.number() }),
   );
   const issuance = systemAccountId('WPOS', 'issuance');
-  const legs: Leg[] = holders.map((holder, index) => ({
+  const grant: FanLeg = {
     asset: 'WPOS',
     type: 'reward',
     from: { system: issuance },
-    to: { member: holder.id },
-    amount: BigInt((index % 99) + 1) * 1_000_000n,
-  }));
-  if (legs.length > 0) {
-    const [granted] = await postRequests(server.db, [{ now: new Date(), legs }]);
+    to: { members: holders.map((holder) => holder.id) },
+    amounts: holders.map((_, index) => BigInt((index % 99) + 1) * 1_000_000n),
+  };
+  if (holders.length > 0) {
+    const [granted] = await postRequests(server.db, [{ now: new Date(), legs: [grant] }]);
     if (granted?.code !== 0) throw new Error(`holder grants refused: ${granted?.code}`);
   }
   detail(`payout.${storage}: ${holders.length} holders inserted and granted WPOS by one engine request in ${ms(performance.now() - started)}`);
 
+  // The set-up wrote 100,000 holders and their accounts in one transaction just now: the table as a payout at
+  // 00:00 UTC never finds it. Autovacuum would have seen it since; the figure is the payout's, not the clean-up's.
+  await server.db.execute(sql`VACUUM ANALYZE ledger_accounts`);
   const day = await unpaidDay(server);
   const now = new Date();
   const payoutStarted = performance.now();

@@ -7,7 +7,10 @@
 --   items:    ord, now, scope, endpoint, request_id, body_hash (no scope: no at-most-once key), reject, short_code,
 --             limit_code, counter_code, record_table, record_row, result, fill_id ('record' | 'transfer' | 'entry'),
 --             fill_id_key (the result's field it fills, `id` unless said), fill_balance
---   legs:     ord, n, asset, type, amount, fromMember | fromSystem, toMember | toSystem, memo, withdrawal ('record' | id)
+--   legs:     ord, n, asset, type, amount, fromMember | fromSystem, toMember | toSystem, memo, withdrawal ('record' | id);
+--             or a fan leg (a payout): fromSystem, asset, type, memo and fanFrom, fanCount, which name the 1-based slice
+--             of the two arrays p_fan_to (members) and p_fan_amount that it pays, as legs n, n + 1, ... (arrays, not
+--             JSON: 100,000 legs as JSON took a second to send and parse)
 --   limits:   ord, memberId, name, day, amount, cap
 --   counters: ord, key, amount (what the request draws from the counter, e.g. units of a goods item's stock)
 -- A request's legs are linked: all of them move or none. A draw needs the counter to hold it, a debit of a member
@@ -42,12 +45,36 @@ DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb);--> statement-breakpoin
 DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_refusal(jsonb, jsonb, integer, integer, integer);--> statement-breakpoint
-CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_ords integer[]) RETURNS TABLE (member_id integer, asset text)
+-- The signatures before fan legs.
+DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
+DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
+DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb, integer[]);--> statement-breakpoint
+
+-- Every leg of the requests `p_ords`, a fan leg as one row per member it pays.
+CREATE OR REPLACE FUNCTION ledger_leg_rows(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
+  RETURNS TABLE (ord integer, n integer, asset text, type text, amount bigint, memo text, withdrawal text, "fromMember" integer,
+    "fromSystem" integer, "toMember" integer, "toSystem" integer)
+  LANGUAGE sql STABLE AS $$
+  SELECT l.ord, l.n, l.asset, l.type, l.amount, l.memo, l.withdrawal, l."fromMember", l."fromSystem", l."toMember", l."toSystem"
+  FROM jsonb_to_recordset(p_legs) AS l(ord integer, n integer, asset text, type text, amount bigint, memo text, withdrawal text,
+    "fromMember" integer, "fromSystem" integer, "toMember" integer, "toSystem" integer, "fanCount" integer)
+  WHERE l."fanCount" IS NULL AND l.ord = ANY (p_ords)
+  UNION ALL
+  SELECT l.ord, l.n + f.i::integer - 1, l.asset, l.type, f.amount, l.memo, NULL, NULL, l."fromSystem", f.member_id, NULL
+  FROM jsonb_to_recordset(p_legs) AS l(ord integer, n integer, asset text, type text, memo text, "fromSystem" integer, "fanFrom" integer,
+    "fanCount" integer)
+  CROSS JOIN LATERAL unnest(p_fan_to[l."fanFrom":l."fanFrom" + l."fanCount" - 1], p_fan_amount[l."fanFrom":l."fanFrom" + l."fanCount" - 1])
+    WITH ORDINALITY AS f(member_id, amount, i)
+  WHERE l."fanCount" IS NOT NULL AND l.ord = ANY (p_ords)
+$$;--> statement-breakpoint
+
+CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
+  RETURNS TABLE (member_id integer, asset text)
   LANGUAGE sql STABLE AS $$
   SELECT DISTINCT s.member_id, l.asset
-  FROM jsonb_to_recordset(p_legs) AS l(ord integer, asset text, "fromMember" integer, "toMember" integer)
+  FROM ledger_leg_rows(p_legs, p_fan_to, p_fan_amount, p_ords) l
   CROSS JOIN LATERAL (VALUES (l."fromMember"), (l."toMember")) AS s(member_id)
-  WHERE s.member_id IS NOT NULL AND l.ord = ANY (p_ords)
+  WHERE s.member_id IS NOT NULL
 $$;--> statement-breakpoint
 
 -- The answers of requests whose id has a stored outcome: that outcome, or 3003 for another body.
@@ -98,7 +125,8 @@ $$;--> statement-breakpoint
 -- the transfers, the member entries (each with the running balance and version that one by one would give), the
 -- limits' totals and the stored outcomes. Ids are drawn in request and leg order. The accounts are locked already.
 -- work_mem: a payout's 100,000 legs sort in memory (with the default 4 MB they spilled to disk).
-CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_limits jsonb, p_counters jsonb, p_ords integer[])
+CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_limits jsonb,
+  p_counters jsonb, p_ords integer[])
   RETURNS TABLE (ord integer, result jsonb)
   LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
@@ -144,8 +172,7 @@ BEGIN
         coalesce(l."fromSystem", (SELECT a.id FROM ledger_accounts a WHERE a.member_id = l."fromMember" AND a.asset = l.asset LIMIT 1)) AS debit_id,
         coalesce(l."toSystem", (SELECT a.id FROM ledger_accounts a WHERE a.member_id = l."toMember" AND a.asset = l.asset LIMIT 1)) AS credit_id,
         l."fromMember" IS NOT NULL AS debit_member, l."toMember" IS NOT NULL AS credit_member
-      FROM jsonb_to_recordset(p_legs) AS l(ord integer, n integer, asset text, type text, amount bigint, memo text, withdrawal text,
-        "fromMember" integer, "fromSystem" integer, "toMember" integer, "toSystem" integer)
+      FROM ledger_leg_rows(p_legs, p_fan_to, p_fan_amount, p_ords) l
       JOIN item it ON it.ord = l.ord
       ORDER BY l.ord, l.n
     ) o
@@ -229,7 +256,8 @@ END $$;--> statement-breakpoint
 --      and its requests share one set of limits, every limit holds all of its requests, and every counter all the
 --      batch's draws from it. The others one by one, in member order, each against what the earlier ones left
 --      (ledger_refusal, then ledger_apply of one). Counters are locked after the accounts, in key order.
-CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_limits jsonb, p_counters jsonb, p_config jsonb)
+CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_limits jsonb,
+  p_counters jsonb, p_config jsonb)
   RETURNS TABLE (ord integer, code integer, result jsonb, set_based boolean)
   LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
@@ -295,17 +323,17 @@ BEGIN
   -- not open yet inserts it (existing members only, in order) and looks again.
   SELECT coalesce(array_agg(x.id), '{}'), count(*) FILTER (WHERE x.id IS NULL)
   INTO v_accounts, v_missing
-  FROM ledger_member_accounts(p_legs, v_candidates) m
+  FROM ledger_member_accounts(p_legs, p_fan_to, p_fan_amount, v_candidates) m
   LEFT JOIN LATERAL (SELECT a.id FROM ledger_accounts a WHERE a.member_id = m.member_id AND a.asset = m.asset LIMIT 1) x ON true;
   IF v_missing > 0 THEN
     INSERT INTO ledger_accounts (asset, kind, member_id)
-      SELECT m.asset, 'member', m.member_id FROM ledger_member_accounts(p_legs, v_candidates) m
+      SELECT m.asset, 'member', m.member_id FROM ledger_member_accounts(p_legs, p_fan_to, p_fan_amount, v_candidates) m
       WHERE (SELECT true FROM ledger_accounts a WHERE a.member_id = m.member_id AND a.asset = m.asset LIMIT 1) IS NULL
         AND (SELECT true FROM members mm WHERE mm.id = m.member_id LIMIT 1)
       ORDER BY m.member_id, m.asset
       ON CONFLICT (member_id, asset) DO NOTHING;
     SELECT coalesce(array_agg(x.id), '{}') INTO v_accounts
-    FROM ledger_member_accounts(p_legs, v_candidates) m
+    FROM ledger_member_accounts(p_legs, p_fan_to, p_fan_amount, v_candidates) m
     CROSS JOIN LATERAL (SELECT a.id FROM ledger_accounts a WHERE a.member_id = m.member_id AND a.asset = m.asset LIMIT 1) x;
   END IF;
   -- By primary key, in (member, asset) order (a join: `id = ANY` of a payout's 100,000 ids took half a second).
@@ -367,13 +395,13 @@ BEGIN
   END IF;
 
   IF cardinality(v_fast) > 0 THEN
-    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, p_legs, p_limits, p_counters, v_fast) a;
+    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, p_legs, p_fan_to, p_fan_amount, p_limits, p_counters, v_fast) a;
   END IF;
   FOREACH v_ord IN ARRAY v_slow LOOP
     SELECT ledger_refusal(p_legs, p_limits, p_counters, v_ord, i.short_code, i.limit_code, i.counter_code) INTO v_code
     FROM jsonb_to_recordset(p_items) AS i(ord integer, short_code integer, limit_code integer, counter_code integer) WHERE i.ord = v_ord;
     IF v_code = 0 THEN
-      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, p_legs, p_limits, p_counters, ARRAY[v_ord]) a;
+      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, p_legs, p_fan_to, p_fan_amount, p_limits, p_counters, ARRAY[v_ord]) a;
     ELSE
       INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, code, result, created_at)
       SELECT i.scope, i.endpoint, i.request_id, i.body_hash, v_code, NULL, i.now

@@ -37,6 +37,24 @@ export interface Leg {
   withdrawal?: 'record' | bigint | undefined;
 }
 
+/**
+ * A payout's movement: from a system account to many members at once, the i-th member getting `amounts[i]`. It
+ * travels as two arrays, not a leg each (100,000 legs as JSON took a second to send and parse), and counts as one
+ * leg per member: all of them move or none, with the request's other legs.
+ */
+export interface FanLeg {
+  asset: Asset;
+  type: TransferType;
+  /** A system account: a fan leg never debits a member, so no balance rule applies to its source. */
+  from: { system: number };
+  to: { members: readonly number[] };
+  /** Minor units, each > 0, one per member. */
+  amounts: readonly bigint[];
+  memo?: string | null | undefined;
+}
+
+const isFan = (leg: Leg | FanLeg): leg is FanLeg => 'members' in leg.to;
+
 /** A rate limit as a counter (TigerBeetle's recipe): the member's total of `name` on `day` stays ≤ cap. */
 export interface Limit {
   memberId: number;
@@ -66,7 +84,7 @@ export interface LedgerRequest {
   now: Date;
   /** A refusal the flow decided from the request alone; stored as the outcome once the key is checked. */
   reject?: ApiCodeValue | undefined;
-  legs: readonly Leg[];
+  legs: readonly (Leg | FanLeg)[];
   limits?: readonly Limit[] | undefined;
   draws?: readonly Draw[] | undefined;
   /** The business row written with the money (all its columns but `id`, by column name). */
@@ -116,8 +134,8 @@ function resultOf(result: Record<string, unknown> | undefined): ResultParts {
   return { result: fixed, fill_id: idSource, fill_id_key: idKey, fill_balance: fillBalance };
 }
 
-/** A batch as engine.sql reads it: four arrays of flat records keyed by the request's ord. */
-function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: unknown[]; limits: unknown[]; counters: unknown[] } {
+/** A batch as engine.sql reads it: four arrays of flat records keyed by the request's ord, and the fan legs' arrays. */
+function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: unknown[]; fanTo: number[]; fanAmount: string[]; limits: unknown[]; counters: unknown[] } {
   const items = requests.map((request, ord) => ({
     ord,
     now: request.now.toISOString(),
@@ -133,24 +151,39 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
     record_row: request.record ? jsonRow(request.record.row) : null,
     ...resultOf(request.result),
   }));
-  const legs = requests.flatMap((request, ord) =>
-    request.legs.map((leg, n) => ({
-      ord,
-      n,
-      asset: leg.asset,
-      type: leg.type,
-      amount: leg.amount.toString(),
-      ...side('from', leg.from),
-      ...side('to', leg.to),
-      memo: leg.memo ?? null,
-      withdrawal: leg.withdrawal === undefined ? null : leg.withdrawal.toString(),
-    })),
-  );
+  const legs: unknown[] = [];
+  const fanTo: number[] = [];
+  const fanAmount: string[] = [];
+  requests.forEach((request, ord) => {
+    // A fan leg is legs n .. n + members - 1.
+    let n = 0;
+    for (const leg of request.legs) {
+      if (isFan(leg)) {
+        if (leg.to.members.length !== leg.amounts.length) throw new Error('a fan leg needs one amount per member');
+        legs.push({ ord, n, asset: leg.asset, type: leg.type, fromSystem: leg.from.system, memo: leg.memo ?? null, fanFrom: fanTo.length + 1, fanCount: leg.amounts.length });
+        for (const member of leg.to.members) fanTo.push(member);
+        for (const amount of leg.amounts) fanAmount.push(amount.toString());
+        n += leg.amounts.length;
+        continue;
+      }
+      legs.push({
+        ord,
+        n: n++,
+        asset: leg.asset,
+        type: leg.type,
+        amount: leg.amount.toString(),
+        ...side('from', leg.from),
+        ...side('to', leg.to),
+        memo: leg.memo ?? null,
+        withdrawal: leg.withdrawal === undefined ? null : leg.withdrawal.toString(),
+      });
+    }
+  });
   const limits = requests.flatMap((request, ord) =>
     (request.limits ?? []).map((limit) => ({ ord, ...limit, amount: limit.amount.toString(), cap: limit.cap.toString() })),
   );
   const counters = requests.flatMap((request, ord) => (request.draws ?? []).map((draw) => ({ ord, key: draw.key, amount: draw.amount.toString() })));
-  return { items, legs, limits, counters };
+  return { items, legs, fanTo, fanAmount, limits, counters };
 }
 
 const postRow = z.object({ ord: z.number().int(), code: z.number().int(), result: z.unknown(), set_based: z.boolean() });
@@ -159,7 +192,7 @@ const p = (name: string) => sql.placeholder(name);
 
 const postStatement = namedStatement(
   'ledger_post',
-  sql`SELECT ord, code, result, set_based FROM ledger_post(${p('items')}::jsonb, ${p('legs')}::jsonb, ${p('limits')}::jsonb, ${p('counters')}::jsonb, ${p('config')}::jsonb)`,
+  sql`SELECT ord, code, result, set_based FROM ledger_post(${p('items')}::jsonb, ${p('legs')}::jsonb, ${p('fanTo')}::integer[], ${p('fanAmount')}::bigint[], ${p('limits')}::jsonb, ${p('counters')}::jsonb, ${p('config')}::jsonb)`,
 );
 
 /** engine.sql's answer when the app config row no longer holds the value the batch's requests were built from. */
@@ -167,11 +200,13 @@ const CONFIG_CHANGED = -1;
 
 /** One call of ledger_post: the outcomes in request order, or undefined when `config` (JSON) is not the stored one. */
 async function post(db: Db, requests: readonly LedgerRequest[], config: string | null): Promise<PostedOutcome[] | undefined> {
-  const { items, legs, limits, counters } = batchOf(requests);
+  const { items, legs, fanTo, fanAmount, limits, counters } = batchOf(requests);
   const rows = rowsOf(
     await postStatement(db).execute({
       items: JSON.stringify(items),
       legs: JSON.stringify(legs),
+      fanTo,
+      fanAmount,
       limits: JSON.stringify(limits),
       counters: JSON.stringify(counters),
       config,

@@ -1,7 +1,7 @@
 /**
  * The share pools (API.md "WPOS"): at 00:00 UTC each pool pays its daily amount from the WPOS pools account to the
  * members holding at least its minimum, pro rata to their balances, each share rounded down (the remainder stays
- * unpaid). A pool's payout is one request of the ledger engine (server/ledger/engine.ts) with a leg per holder, and
+ * unpaid). A pool's payout is one request of the ledger engine (server/ledger/engine.ts) with one fan leg to its holders, and
  * a day's pools are one batch in one transaction, so it is set-based and all or nothing: a crash half-way commits
  * none of it, and the rerun pays exactly the members not yet paid, which is all of them. At most once per (pool, UTC day): the engine's at-most-once key (scope the pool,
  * request id the day) makes a concurrent run on any instance answer 3005 and a later one the stored outcome; the
@@ -15,7 +15,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { utcDay, utcDayStart } from '../clock';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from './accounts';
-import { postRequests, type LedgerRequest, type Leg } from './engine';
+import { postRequests, type LedgerRequest } from './engine';
 
 const POOLS = systemAccountId('WPOS', 'pools');
 
@@ -138,21 +138,24 @@ export async function distribute(db: Db, day: string, now: Date): Promise<Distri
     const requests: LedgerRequest[] = [];
     for (const pool of pools) {
       const eligibleSum = balances.reduce((sum, balance) => (balance >= pool.minHolding ? sum + balance : sum), 0n);
-      const legs: Leg[] = [];
+      const members: number[] = [];
+      const amounts: bigint[] = [];
       let paid = 0n;
       balances.forEach((balance, index) => {
         const share = shareOf(balance, pool, eligibleSum);
         if (share === 0n) return;
         paid += share;
-        legs.push({ asset: 'WPOS', type: 'distribution', from: { system: POOLS }, to: { member: ids[index] ?? 0 }, amount: share, memo: pool.name });
+        members.push(ids[index] ?? 0);
+        amounts.push(share);
       });
       // A pool with no eligible member pays nothing that day, and records nothing: a later run the same day may pay.
-      if (legs.length === 0) continue;
+      if (members.length === 0) continue;
       requests.push({
         key: { scope: `pool:${pool.id}`, endpoint: 'distribute', requestId: day, body: { pool: pool.id, day } },
         now,
-        legs,
-        record: { table: 'share_pool_payouts', row: { pool_id: pool.id, day, paid, holders: legs.length, created_at: now } },
+        // One fan leg: the pool's payout to every member with a share.
+        legs: [{ asset: 'WPOS', type: 'distribution', from: { system: POOLS }, to: { members }, amounts, memo: pool.name }],
+        record: { table: 'share_pool_payouts', row: { pool_id: pool.id, day, paid, holders: members.length, created_at: now } },
         result: { paid: formatMinor(paid), run },
       });
     }

@@ -119,6 +119,35 @@ describeWithDatabases('ledger engine', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
+  it('moves a fan leg as one leg per member, in order, all or none with the request\'s other legs', async () => {
+    const { alice, bob, carol } = await threeMembers(10_000_000n);
+    const payout = (carolPays: bigint): LedgerRequest => ({
+      now: ctx.clock.now(),
+      key: { scope: 'test', endpoint: 'fan', requestId: randomUUID(), body: {} },
+      legs: [
+        { asset: 'WPOS', type: 'reward', from: { system: systemAccountId('WPOS', 'issuance') }, to: { members: [alice, bob] }, amounts: [1_000_000n, 2_000_000n], memo: 'fan' },
+        { asset: 'WPOS', type: 'transfer', from: { member: carol }, to: { member: alice }, amount: carolPays },
+      ],
+    });
+    const [refused] = await expectNoMoneyMoved(ctx.db, () => postRequests(ctx.db, [payout(10_000_001n)]));
+    expect(refused?.code).toBe(ApiCode.insufficientBalance);
+    const [paid] = await postRequests(ctx.db, [payout(5_000_000n)]);
+    expect(paid?.code).toBe(0);
+    expect([await wposOf(alice), await wposOf(bob), await wposOf(carol)]).toEqual([16_000_000n, 12_000_000n, 5_000_000n]);
+    const moved = await queryRows(
+      ctx.db,
+      sql`SELECT t.type, t.amount::text AS amount, t.memo, a.member_id AS "to" FROM ledger_transfers t JOIN ledger_accounts a ON a.id = t.credit_account_id
+          WHERE t.memo = 'fan' OR t.type = 'transfer' ORDER BY t.id`,
+      z.object({ type: z.string(), amount: z.string(), memo: z.string().nullable(), to: z.number() }),
+    );
+    expect(moved).toEqual([
+      { type: 'reward', amount: '1000000', memo: 'fan', to: alice },
+      { type: 'reward', amount: '2000000', memo: 'fan', to: bob },
+      { type: 'transfer', amount: '5000000', memo: null, to: alice },
+    ]);
+    await expectBooksBalanced(ctx.db);
+  });
+
   it('writes a batch that surely fits in one statement, with the running balance of each entry', async () => {
     const { alice, bob, carol } = await threeMembers(100_000_000n);
     const outcomes = await postRequests(ctx.db, [
