@@ -21,9 +21,14 @@ export type AppConfig = z.infer<typeof appConfigSchema>;
  * const { chainId } = await getAppConfig(db);
  */
 export async function getAppConfig(db: Db): Promise<AppConfig> {
+  return appConfigSchema.parse(await storedValue(db));
+}
+
+/** The row's value as stored (not checked yet). */
+async function storedValue(db: Db): Promise<unknown> {
   const [row] = await db.select({ value: appConfig.value }).from(appConfig).where(eq(appConfig.id, 1));
   if (!row) throw new Error('app_config is empty: run the seed');
-  return appConfigSchema.parse(row.value);
+  return row.value;
 }
 
 /** The app config, and the row's value as stored (JSON text) that it was parsed from. */
@@ -43,7 +48,6 @@ export interface StoredAppConfig {
  * const { config, stored } = await getStoredAppConfig(db);
  */
 export async function getStoredAppConfig(db: Db): Promise<StoredAppConfig> {
-  const [row] = await db.select({ value: appConfig.value }).from(appConfig).where(eq(appConfig.id, 1));
-  if (!row) throw new Error('app_config is empty: run the seed');
-  return { config: appConfigSchema.parse(row.value), stored: JSON.stringify(row.value) };
+  const value = await storedValue(db);
+  return { config: appConfigSchema.parse(value), stored: JSON.stringify(value) };
 }

@@ -50,22 +50,20 @@ DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb, jsonb);--> state
 DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb, integer[]);--> statement-breakpoint
 
--- Every leg of the requests `p_ords`, a fan leg as one row per member it pays.
+-- Every leg of the requests `p_ords`, a fan leg as one row per member it pays, in one pass over the legs: an
+-- ordinary leg has no slice (the unnest of NULL gives no row, and the left join keeps the leg as it is).
 CREATE OR REPLACE FUNCTION ledger_leg_rows(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
   RETURNS TABLE (ord integer, n integer, asset text, type text, amount bigint, memo text, withdrawal text, "fromMember" integer,
     "fromSystem" integer, "toMember" integer, "toSystem" integer)
   LANGUAGE sql STABLE AS $$
-  SELECT l.ord, l.n, l.asset, l.type, l.amount, l.memo, l.withdrawal, l."fromMember", l."fromSystem", l."toMember", l."toSystem"
+  SELECT l.ord, l.n + coalesce(f.i::integer, 1) - 1, l.asset, l.type, coalesce(f.amount, l.amount), l.memo, l.withdrawal, l."fromMember",
+    l."fromSystem", coalesce(f.member_id, l."toMember"), l."toSystem"
   FROM jsonb_to_recordset(p_legs) AS l(ord integer, n integer, asset text, type text, amount bigint, memo text, withdrawal text,
-    "fromMember" integer, "fromSystem" integer, "toMember" integer, "toSystem" integer, "fanCount" integer)
-  WHERE l."fanCount" IS NULL AND l.ord = ANY (p_ords)
-  UNION ALL
-  SELECT l.ord, l.n + f.i::integer - 1, l.asset, l.type, f.amount, l.memo, NULL, NULL, l."fromSystem", f.member_id, NULL
-  FROM jsonb_to_recordset(p_legs) AS l(ord integer, n integer, asset text, type text, memo text, "fromSystem" integer, "fanFrom" integer,
-    "fanCount" integer)
-  CROSS JOIN LATERAL unnest(p_fan_to[l."fanFrom":l."fanFrom" + l."fanCount" - 1], p_fan_amount[l."fanFrom":l."fanFrom" + l."fanCount" - 1])
-    WITH ORDINALITY AS f(member_id, amount, i)
-  WHERE l."fanCount" IS NOT NULL AND l.ord = ANY (p_ords)
+    "fromMember" integer, "fromSystem" integer, "toMember" integer, "toSystem" integer, "fanFrom" integer, "fanCount" integer)
+  LEFT JOIN LATERAL unnest(p_fan_to[l."fanFrom":l."fanFrom" + l."fanCount" - 1], p_fan_amount[l."fanFrom":l."fanFrom" + l."fanCount" - 1])
+    WITH ORDINALITY AS f(member_id, amount, i) ON true
+  -- A fan leg that pays no one is no leg.
+  WHERE l.ord = ANY (p_ords) AND (l."fanCount" IS NULL OR f.i IS NOT NULL)
 $$;--> statement-breakpoint
 
 CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
