@@ -30,6 +30,7 @@ import type { BenchServer } from './appServer';
 import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
 import type { LedgerLoadInput, LedgerLoadResult } from './ledgerClient';
 import { benchPayout } from './payout';
+import { hostLog } from './hostLoop';
 import { pool } from './net';
 import { atLeast, atMost, detail, emit, ms, percent, rate } from './report';
 import { runTsWorker } from './tsWorker';
@@ -65,6 +66,7 @@ interface LoadRun {
 
 /** One HTTP load of `connections` keep-alive connections: acknowledged rate, p99 and a note for the figure. */
 async function httpLoad(server: BenchServer, load: Pick<LedgerLoadInput, 'path' | 'calls'>, connections: number, seconds: number): Promise<LoadRun> {
+  const hostMs = hostLog.read(`${load.path} with ${connections} connections`);
   const input: LedgerLoadInput = { baseUrl: server.site.baseUrl, ...load, connections, durationMs: seconds * 1000, warmupMs: 1000 };
   const answer = (await runTsWorker(new URL('./ledgerClient.ts', import.meta.url), input, seconds * 1000 + 60_000)) as
     | LedgerLoadResult
@@ -80,7 +82,7 @@ async function httpLoad(server: BenchServer, load: Pick<LedgerLoadInput, 'path' 
     connections,
     rate: httpRate,
     p99: answer.p99,
-    note: `p50 ${ms(answer.p50)}, p99 ${ms(answer.p99)}; ${connections} connections${refused ? `; refused ${refused}` : ''}${broken}`,
+    note: `p50 ${ms(answer.p50)}, p99 ${ms(answer.p99)}; ${connections} connections${refused ? `; refused ${refused}` : ''}${broken}; host loop ${ms(hostMs)}`,
   };
 }
 
