@@ -1,29 +1,40 @@
 /**
  * How fast the host's CPU is right now: a fixed loop of integer arithmetic, timed. The bench runs it before each
  * section and prints the spread in its summary, so a figure can be read against the host it was measured on. On the
- * shared 2-core hosts the bench runs on, the same work (a ledger desk's raw rate, this loop) took up to three times as
- * long within one hour (2026-11-26: PGlite's raw withdrawals 4,568/s, then 1,561/s twenty minutes later, with
- * nothing else of ours running), and a throughput goal missed on a slowed host says nothing about the code.
+ * shared 2-core hosts the bench runs on, the same work took up to three times as long within one hour (2026-11-26:
+ * a ledger desk's raw PGlite withdrawals 4,568/s, then 1,561/s twenty minutes later, with nothing else of ours
+ * running), and a throughput goal missed on a slowed host says nothing about the code.
  */
 import { performance } from 'node:perf_hooks';
 import { detail } from './report';
 
-/** Iterations of the loop: about a quarter of a second on the bench's quiet host. */
-const ITERATIONS = 50_000_000;
+/** Iterations of the timed loop: about 160 ms on the bench's host when it is not slowed. */
+const ITERATIONS = 130_000_000;
 
 /**
- * Runs the loop once and returns how long it took.
+ * The loop, in int32 arithmetic only (Math.imul): with a plain `*` V8 chose between int32 and double code from run to
+ * run, and the same loop took 57 or 280 ms. Returns its result so that it cannot be optimised away.
+ */
+function spin(iterations: number): number {
+  let mix = 0;
+  for (let index = 0; index < iterations; index += 1) mix = (Math.imul(mix, 31) + index) | 0;
+  return mix;
+}
+
+/**
+ * Runs the loop and returns how long it took. Short runs first, untimed, so that the timed run is the compiled loop
+ * and not V8 compiling it.
  *
  * @returns milliseconds (lower is a faster host)
  * @example detail(`host loop: ${ms(hostLoopMs())}`);
  */
 export function hostLoopMs(): number {
+  let sink = 0;
+  for (let warm = 0; warm < 3; warm += 1) sink ^= spin(1_000_000);
   const started = performance.now();
-  let mix = 0;
-  for (let index = 0; index < ITERATIONS; index += 1) mix = (mix * 31 + index) | 0;
+  sink ^= spin(ITERATIONS);
   const elapsed = performance.now() - started;
-  // The result is used, so the loop cannot be optimised away.
-  if (mix === 0.5) throw new Error('unreachable');
+  if (sink === 0.5) throw new Error('unreachable');
   return elapsed;
 }
 
