@@ -12,7 +12,7 @@ import { startServer } from '../tests/e2e/support/server';
 import { startBenchServer, type BenchServer } from './appServer';
 import { benchBundle } from './bundle';
 import { benchLedger } from './ledger';
-import { hostLog as host } from './hostLoop';
+import { hostLog } from './hostLoop';
 import { benchLighthouse } from './lighthouse';
 import { benchMeInfo, measureFloorLoad, type LoadSeconds, type PairOfRuns } from './meinfo';
 import { detail, figures, ms } from './report';
@@ -83,7 +83,7 @@ const broken: string[] = [];
 
 /** Runs a section, with the host's speed at its start and end (bench/hostLoop.ts), to read its figures against. */
 async function section(name: string, body: () => Promise<void>): Promise<void> {
-  host.read(`start of ${name}`);
+  hostLog.read(`start of ${name}`);
   const started = performance.now();
   try {
     await body();
@@ -93,7 +93,7 @@ async function section(name: string, body: () => Promise<void>): Promise<void> {
     console.log(`bench ${name}: ERROR ${message.split('\n').slice(0, 4).join(' / ')}`);
   }
   detail(`${name}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  host.read(`end of ${name}`);
+  hostLog.read(`end of ${name}`);
 }
 
 function describeStart(server: BenchServer): void {
@@ -196,7 +196,7 @@ async function main(): Promise<void> {
       `${broken.length} broken, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   if (misses.length > 0) console.log(`bench summary: MISS ${misses.join(', ')}`);
-  const hostSpread = host.summary();
+  const hostSpread = hostLog.summary();
   if (hostSpread) console.log(`bench summary: ${hostSpread}`);
   if (broken.length > 0) console.log(`bench summary: BROKEN ${broken.join(', ')}`);
   process.exit(broken.length > 0 ? 1 : 0);

@@ -22,7 +22,7 @@ export interface RouteDeps {
   nonces: NonceIssuer;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
-  /** The ledger engine's desk: every money flow's requests, batched, each batch reading the app config once. */
+  /** The ledger engine's desk: every money flow's requests, batched, each batch built from the app config the desk keeps. */
   ledger: LedgerDesk;
   /** What settlements read before the engine (price, address), batched. */
   settlementInputs: SettlementInputsReader;
