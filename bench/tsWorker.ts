@@ -1,8 +1,7 @@
 /**
- * Worker threads that run TypeScript: on Node 20 the tsx loader of the main thread does not reach workers, so
- * the worker's bootstrap registers tsx (its public ESM API) before importing the module.
+ * The bench's one-shot TypeScript workers (server/tsWorker.ts starts them): a worker that posts a single result.
  */
-import { Worker } from 'node:worker_threads';
+import { startTsWorker } from '../server/tsWorker';
 
 /**
  * Starts a worker on a TypeScript module and waits for its single result message.
@@ -15,8 +14,7 @@ import { Worker } from 'node:worker_threads';
  * const result = await runTsWorker(new URL('./signinClient.ts', import.meta.url), input, 60_000);
  */
 export function runTsWorker(moduleUrl: URL, workerData: unknown, timeoutMs: number): Promise<unknown> {
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); })`;
-  const worker = new Worker(bootstrap, { eval: true, workerData });
+  const worker = startTsWorker(moduleUrl, workerData);
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (action: () => void) => {

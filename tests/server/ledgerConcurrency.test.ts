@@ -1,11 +1,11 @@
 /**
- * The ledger under load, on every database target: 10,000 concurrent grants (CREDIT and WPOS), withdrawals, WPOS
- * transfers within the team and flash exchanges among 20 members, through the HTTP API, with 10 % replays of a request
- * id and some repeats of an id with another body, sent in concurrent batches (on PostgreSQL through two app instances
- * on two pools, as behind a load balancer), while the operator's share-pool payout runs for several days from both
- * instances at once. Afterwards every member's balances are what the acknowledged answers and the payouts imply,
- * nothing went negative, the books balance, no pool paid twice in a day, and every acknowledged movement is in the
- * records exactly once.
+ * The ledger under load, on every database target (PGlite in a worker thread, as the server runs it): 10,000
+ * concurrent grants (CREDIT and WPOS), withdrawals, WPOS transfers within the team and flash exchanges among 20
+ * members, through the HTTP API, with 10 % replays of a request id and some repeats of an id with another body, sent
+ * in concurrent batches (on PostgreSQL through two app instances on two pools, as behind a load balancer), while the
+ * operator's share-pool payout runs for several days from both instances at once. Afterwards every member's balances
+ * are what the acknowledged answers and the payouts imply, nothing went negative, the books balance, no pool paid
+ * twice in a day, and every acknowledged movement is in the records exactly once.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -271,4 +271,4 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
         `${paidDays.length} pool payouts from ${payouts.length} runs`,
     );
   });
-});
+}, { pgliteInThread: true });

@@ -40,10 +40,19 @@ export async function resetDatabase(db: Db): Promise<void> {
   await seed(db);
 }
 
-export function describeWithDatabases(title: string, suite: (ctx: ServerTestContext) => void): void {
+export interface DescribeOptions {
+  /**
+   * PGlite in a worker thread, as the server runs it (server/db/pgliteThread.ts), on a database of the suite's own,
+   * instead of the test worker's shared PGlite in its own thread.
+   */
+  pgliteInThread?: boolean;
+}
+
+export function describeWithDatabases(title: string, suite: (ctx: ServerTestContext) => void, options: DescribeOptions = {}): void {
   for (const target of databaseTargets) {
+    const inThread = options.pgliteInThread === true && target.name === 'pglite';
     // Generous timeouts: PGlite is WebAssembly and CI may run every project's workers at once.
-    describe(`${title} [${target.name}]`, { timeout: 30_000 }, () => {
+    describe(`${title} [${inThread ? 'pglite in a worker thread' : target.name}]`, { timeout: 30_000 }, () => {
       let database: Database | undefined;
       const clock = createTestClock();
       const apps: FastifyInstance[] = [];
@@ -82,7 +91,7 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
       };
 
       beforeAll(async () => {
-        database = await target.openForSuite();
+        database = inThread ? await openDatabase({ thread: true }) : await target.openForSuite();
         await database.migrate();
       }, 120_000);
 

@@ -1,11 +1,32 @@
 /**
- * BatchedPGlite (server/db/pglite.ts) against PGlite itself: the same statements, parameters and options give the
- * same results and the same errors, transactions keep their meaning, and a schema change is seen; its prepared
- * statements outlive a rollback and are closed once forgotten.
+ * BatchedPGlite (server/db/pglite.ts), in this thread and in a worker thread (server/db/pgliteThread.ts, as the
+ * server runs it), against PGlite itself: the same statements, parameters and options give the same results and
+ * the same errors, transactions keep their meaning, and a schema change is seen; its prepared statements outlive a
+ * rollback and are closed once forgotten.
  */
-import { PGlite, type QueryOptions } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchedPGlite } from '../../../server/db/pglite';
+import { PgliteThread } from '../../../server/db/pgliteThread';
+
+/** What drizzle calls on either client. */
+interface Client {
+  query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  transaction<T>(callback: (tx: { query: Client['query'] }) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+const clients: { name: string; open: () => Promise<Client> }[] = [
+  {
+    name: 'BatchedPGlite',
+    open: async () => {
+      const db = new BatchedPGlite();
+      await db.waitReady;
+      return db;
+    },
+  },
+  { name: 'BatchedPGlite in a worker thread', open: () => PgliteThread.open(undefined) },
+];
 
 const SCHEMA = `
   CREATE TABLE things (
@@ -19,16 +40,15 @@ const SCHEMA = `
     amount numeric
   )`;
 
-describe('BatchedPGlite', { timeout: 60_000 }, () => {
+describe.each(clients)('$name', { timeout: 60_000 }, ({ open }) => {
   let plain: PGlite;
-  let batched: BatchedPGlite;
+  let batched: Client;
 
   beforeAll(async () => {
     plain = new PGlite();
-    batched = new BatchedPGlite();
-    await Promise.all([plain.waitReady, batched.waitReady]);
+    [batched] = await Promise.all([open(), plain.waitReady]);
     await plain.exec(SCHEMA);
-    await batched.exec(SCHEMA);
+    await batched.query(SCHEMA);
   }, 120_000);
 
   afterAll(async () => {
@@ -38,7 +58,7 @@ describe('BatchedPGlite', { timeout: 60_000 }, () => {
 
   /** Runs the same statement on both and expects the same answer, or the same error. */
   async function same(query: string, params: unknown[] = [], options?: QueryOptions): Promise<unknown> {
-    const settle = async (db: PGlite) => {
+    const settle = async (db: Client) => {
       try {
         return { ok: await db.query(query, params, options) };
       } catch (error) {
@@ -143,5 +163,47 @@ describe('BatchedPGlite', { timeout: 60_000 }, () => {
     await batched.query('ALTER TABLE things ALTER COLUMN amount TYPE jsonb USING to_jsonb(amount)');
     await same(query, [{ a: 1 }]);
     await same(query, [3]);
+  });
+});
+
+describe('PgliteThread', { timeout: 60_000 }, () => {
+  let thread: PgliteThread;
+
+  beforeAll(async () => {
+    thread = await PgliteThread.open(undefined);
+    await thread.query(SCHEMA);
+  }, 120_000);
+
+  afterAll(async () => {
+    await thread?.close();
+  });
+
+  it('hands a database error over with its fields, for callers that read them (a unique violation’s constraint)', async () => {
+    await thread.query('INSERT INTO things (name) VALUES ($1)', ['dup']);
+    const error: unknown = await thread.query('INSERT INTO things (name) VALUES ($1)', ['dup']).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: '23505', constraint: 'things_name_key', detail: 'Key (name)=(dup) already exists.', query: 'INSERT INTO things (name) VALUES ($1)', params: ['dup'] });
+  });
+
+  it('refuses a parser that changes its text (it cannot cross to the worker) before running anything', async () => {
+    const options: QueryOptions = { parsers: { 20: (value: string) => Number(value) } };
+    await expect(thread.query('INSERT INTO things (name) VALUES ($1) RETURNING big', ['parsed'], options)).rejects.toThrow(/parser of type 20/);
+    expect((await thread.query('SELECT name FROM things WHERE name = $1', ['parsed'])).rows).toEqual([]);
+  });
+
+  it('refuses a statement on a transaction handle after the transaction ended', async () => {
+    let kept: { query: Client['query'] } | undefined;
+    await thread.transaction(async (tx) => {
+      kept = tx;
+      await tx.query('INSERT INTO things (name) VALUES ($1)', ['inside']);
+    });
+    await expect(kept?.query('INSERT INTO things (name) VALUES ($1)', ['late'])).rejects.toThrow('Transaction is closed');
+    expect((await thread.query<{ name: string }>('SELECT name FROM things WHERE name IN ($1, $2)', ['inside', 'late'])).rows).toEqual([{ name: 'inside' }]);
+  });
+
+  it('fails every call after close', async () => {
+    const other = await PgliteThread.open(undefined);
+    await other.close();
+    await expect(other.query('SELECT 1')).rejects.toThrow(/PGlite worker exited/);
   });
 });
