@@ -201,4 +201,3 @@ export function preparedPerDb<T>(build: (db: Db) => T): (db: Db) => T {
     return prepared;
   };
 }
-
