@@ -1,6 +1,6 @@
 /**
- * The server under test, in this process: a migrated and seeded database (PGlite in a temp dir, or PostgreSQL at
- * a URL), buildApp with the sign-in rate limits raised out of the way and the operator API on (BENCH_ADMIN_TOKEN), listening on 127.0.0.1 (port chosen by
+ * The server under test, in this process: a migrated and seeded database (PGlite in a temp dir, in its worker thread
+ * as `npm start` runs it, or PostgreSQL at a URL), buildApp with the sign-in rate limits raised out of the way and the operator API on (BENCH_ADMIN_TOKEN), listening on 127.0.0.1 (port chosen by
  * the OS). No SPA and no logger: the bench measures the API.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,8 +1,9 @@
 /**
- * Group commit for money requests, and batched reads for the access hook's token (ADR 0012): requests that arrive while a batch is running wait and then go to
- * the database together, as one call and one commit, the way TigerBeetle takes transfers in batches. On PGlite
- * (one connection, statements one at a time in this thread) a statement's fixed cost is most of a withdrawal's;
- * on PostgreSQL the round trips and commits are. Nothing waits for a timer: an idle batcher sends a request at
+ * Group commit for money requests, and batched reads for the access hook's token (ADR 0012): requests that arrive
+ * while a batch is running wait and then go to the database together, as one call and one commit, the way
+ * TigerBeetle takes transfers in batches. On PGlite (one connection, statements one at a time in its worker thread,
+ * ADR 0017) a statement's fixed cost and the hop to the worker are most of a withdrawal's; on PostgreSQL the round
+ * trips and commits are. Nothing waits for a timer: an idle batcher sends a request at
  * once, on the next turn of the event loop, with whatever else arrived in that turn.
  *
  * If a batch fails as a whole (an unexpected database error, a deadlock between instances), each of its items is
