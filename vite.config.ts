@@ -38,6 +38,9 @@ export default defineConfig({
             // unused contract schemas across chunk boundaries. Modules shared by lazy routes are split by the
             // bundler as it sees fit: one "shared" file for them made /login load the list screens' code (22 KiB).
             { name: 'initial', tags: ['$initial'] },
+            // zod, as far as the contract uses it: evaluated in a task of its own before the schemas
+            // (src/api/contractLoader.ts).
+            { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/ },
             // antd-mobile's animation stack (Popup, Toast, Dialog): one file every sheet shares, cached once.
             { name: 'motion', test: /[\\/]node_modules[\\/](@react-spring|@use-gesture)[\\/]/ },
           ],
