@@ -5,6 +5,12 @@
 import { Worker } from 'node:worker_threads';
 
 /**
+ * tsx's register API, found from this file: the bootstrap is evaluated code, whose bare imports would resolve from
+ * the working directory (a server started elsewhere could not start its workers).
+ */
+const tsxApi = import.meta.resolve('tsx/esm/api');
+
+/**
  * Starts a worker thread on a TypeScript module.
  *
  * @param moduleUrl - the worker module (e.g. `new URL('./pgliteWorker.ts', import.meta.url)`)
@@ -14,7 +20,8 @@ import { Worker } from 'node:worker_threads';
  * const worker = startTsWorker(new URL('./client.ts', import.meta.url), input);
  */
 export function startTsWorker(moduleUrl: URL, workerData: unknown): Worker {
-  const bootstrap = `import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); })`;
-  // execArgv: [] leaves out the parent's own `--import tsx` (the bootstrap registers it once).
+  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); })`;
+  // execArgv: [] starts the worker without the parent's Node flags: its `--import tsx` (the bootstrap registers
+  // tsx once), and flags that act on the whole process, which a worker refuses.
   return new Worker(bootstrap, { eval: true, workerData, execArgv: [] });
 }

@@ -48,11 +48,16 @@ const workerUrl = new URL('./pgliteWorker.ts', import.meta.url);
 const PROBE = '\u0000probe';
 
 /**
- * The types whose parser is the identity (drizzle's only use of parsers: timestamps, dates and intervals as text).
- * A parser that changes its input cannot cross to the worker, and is refused rather than silently dropped.
+ * The types whose parser keeps the text as it is (drizzle's only use of parsers: timestamps, dates and intervals as
+ * text). Functions cannot cross to the worker, so a parser is probed once with a sample string and refused when it
+ * changes it; so are the query options the worker does not carry (a blob, serializers, parameter types, a notice
+ * callback), rather than being silently dropped.
  */
 const textTypesOf = new WeakMap<object, number[]>();
 function textTypes(options: QueryOptions | undefined): number[] {
+  if (options && (options.blob || options.serializers || options.paramTypes || options.onNotice)) {
+    throw new Error('PgliteThread: only the rowMode and pass-through parsers options can cross to the worker');
+  }
   const parsers = options?.parsers;
   if (!parsers) return [];
   let types = textTypesOf.get(parsers);
@@ -159,8 +164,11 @@ export class PgliteThread {
    * await client.close();
    */
   async close(): Promise<void> {
-    if (!this.#stopped) await this.#call({ kind: 'close' }, undefined);
-    await this.#worker.terminate();
+    try {
+      if (!this.#stopped) await this.#call({ kind: 'close' }, undefined);
+    } finally {
+      await this.#worker.terminate();
+    }
   }
 
   #query<T>(tx: number | null, text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
@@ -177,9 +185,11 @@ export class PgliteThread {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
+      // Sent first: a value that cannot be cloned (a function among the parameters) throws here, and the call
+      // must not stay pending, holding the process open.
+      this.#worker.postMessage({ ...request, id });
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve, reject, options });
-      this.#worker.postMessage({ ...request, id });
     });
   }
 

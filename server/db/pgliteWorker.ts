@@ -42,11 +42,22 @@ function errorOf(error: unknown): ThreadError {
 }
 
 function answer(id: number, value: unknown): void {
-  port.postMessage({ id, ok: true, value } satisfies ThreadAnswer);
+  try {
+    port.postMessage({ id, ok: true, value } satisfies ThreadAnswer);
+  } catch (error) {
+    // A value that cannot be cloned fails its own call, not the worker.
+    fail(id, error);
+  }
 }
 
 function fail(id: number, error: unknown): void {
-  port.postMessage({ id, ok: false, error: errorOf(error) } satisfies ThreadAnswer);
+  const shape = errorOf(error);
+  try {
+    port.postMessage({ id, ok: false, error: shape } satisfies ThreadAnswer);
+  } catch {
+    // A field that cannot be cloned: the message still gets through.
+    port.postMessage({ id, ok: false, error: { message: shape.message, fields: {} } } satisfies ThreadAnswer);
+  }
 }
 
 /** Opens a transaction named by the id of its begin; it ends when the request thread says commit or roll back. */

@@ -191,6 +191,12 @@ describe('PgliteThread', { timeout: 60_000 }, () => {
     expect((await thread.query('SELECT name FROM things WHERE name = $1', ['parsed'])).rows).toEqual([]);
   });
 
+  it('fails a call whose parameters cannot be cloned, or whose options cannot cross, and goes on working', async () => {
+    await expect(thread.query('SELECT $1::text AS v', [() => 1])).rejects.toThrow(/could not be cloned/);
+    await expect(thread.query('SELECT 1 AS one', [], { onNotice: () => undefined })).rejects.toThrow(/only the rowMode/);
+    expect((await thread.query('SELECT $1::text AS v', ['ok'])).rows).toEqual([{ v: 'ok' }]);
+  });
+
   it('refuses a statement on a transaction handle after the transaction ended', async () => {
     let kept: { query: Client['query'] } | undefined;
     await thread.transaction(async (tx) => {
@@ -201,9 +207,9 @@ describe('PgliteThread', { timeout: 60_000 }, () => {
     expect((await thread.query<{ name: string }>('SELECT name FROM things WHERE name IN ($1, $2)', ['inside', 'late'])).rows).toEqual([{ name: 'inside' }]);
   });
 
-  it('fails every call after close', async () => {
+  it('fails every call after close, also when closed twice at once', async () => {
     const other = await PgliteThread.open(undefined);
-    await other.close();
+    await Promise.allSettled([other.close(), other.close()]);
     await expect(other.query('SELECT 1')).rejects.toThrow(/PGlite worker exited/);
   });
 });
