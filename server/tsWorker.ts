@@ -4,11 +4,8 @@
  */
 import { Worker } from 'node:worker_threads';
 
-/**
- * tsx's register API, found from this file: the bootstrap is evaluated code, whose bare imports would resolve from
- * the working directory (a server started elsewhere could not start its workers).
- */
-const tsxApi = import.meta.resolve('tsx/esm/api');
+/** Registers tsx in the worker, then imports the module named by the worker's argv. */
+const bootstrapUrl = new URL('./tsWorkerBootstrap.mjs', import.meta.url);
 
 /**
  * Starts a worker thread on a TypeScript module.
@@ -20,8 +17,7 @@ const tsxApi = import.meta.resolve('tsx/esm/api');
  * const worker = startTsWorker(new URL('./client.ts', import.meta.url), input);
  */
 export function startTsWorker(moduleUrl: URL, workerData: unknown): Worker {
-  const bootstrap = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(moduleUrl.href)}); })`;
   // execArgv: [] starts the worker without the parent's Node flags: its `--import tsx` (the bootstrap registers
   // tsx once), and flags that act on the whole process, which a worker refuses.
-  return new Worker(bootstrap, { eval: true, workerData, execArgv: [] });
+  return new Worker(bootstrapUrl, { argv: [moduleUrl.href], workerData, execArgv: [] });
 }
