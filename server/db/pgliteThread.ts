@@ -171,14 +171,10 @@ export class PgliteThread {
     }
   }
 
-  #query<T>(tx: number | null, text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
-    let types: number[];
-    try {
-      types = textTypes(options);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-    return this.#call({ kind: 'query', tx, text, params, rowMode: options?.rowMode, textTypes: types }, options) as Promise<Results<T>>;
+  // async: an option that cannot cross (textTypes throws) rejects the call like any other failure.
+  async #query<T>(tx: number | null, text: string, params: unknown[], options: QueryOptions | undefined): Promise<Results<T>> {
+    const types = textTypes(options);
+    return (await this.#call({ kind: 'query', tx, text, params, rowMode: options?.rowMode, textTypes: types }, options)) as Results<T>;
   }
 
   #call(request: DistributiveOmit<ThreadRequest, 'id'>, options: QueryOptions | undefined): Promise<unknown> {

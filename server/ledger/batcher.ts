@@ -3,8 +3,8 @@
  * while a batch is running wait and then go to the database together, as one call and one commit, the way
  * TigerBeetle takes transfers in batches. On PGlite (one connection, statements one at a time in its worker thread,
  * ADR 0017) a statement's fixed cost and the hop to the worker are most of a withdrawal's; on PostgreSQL the round
- * trips and commits are. Nothing waits for a timer: an idle batcher sends a request at
- * once, on the next turn of the event loop, with whatever else arrived in that turn.
+ * trips and commits are. Nothing waits for a timer: an idle batcher sends a request at once, on the next turn of
+ * the event loop, with whatever else arrived in that turn.
  *
  * If a batch fails as a whole (an unexpected database error, a deadlock between instances), each of its items is
  * run again alone, so one bad item fails only its own request; the database rolled the batch back, so nothing of
