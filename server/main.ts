@@ -6,6 +6,7 @@
 import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
+import type { WorkerLossOutcome } from './db/pgliteThread';
 import { readEnv } from './env';
 import { seed } from './seed/seed';
 
@@ -19,7 +20,14 @@ import { seed } from './seed/seed';
  */
 export async function main(source: Record<string, string | undefined>): Promise<string> {
   const env = readEnv(source);
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  // Filled in once the server is built: a database lost before that has no server to stop.
+  const server: { app?: Awaited<ReturnType<typeof buildApp>>; stop(reason: string): Promise<void> } = { stop: async () => undefined };
+  const onLost = onDatabaseLost({
+    log: (level, fields, message) => (server.app ? server.app.log[level](fields, message) : console.error(message, fields)),
+    stop: (reason) => server.stop(reason),
+    exit: (code) => process.exit(code),
+  });
+  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost });
   await database.migrate();
   await seed(database.db, { demoTeam: true });
 
@@ -45,6 +53,8 @@ export async function main(source: Record<string, string | undefined>): Promise<
       await database.close();
     }
   };
+  server.app = app;
+  server.stop = stop;
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 
@@ -59,6 +69,35 @@ export async function main(source: Record<string, string | undefined>): Promise<
   // Sign-in works only at these (ADR 0007); with the defaults they include the machine's LAN addresses.
   console.log(`Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);
   return url;
+}
+
+interface LossHandling {
+  log: (level: 'error' | 'fatal', fields: Record<string, unknown>, message: string) => void;
+  /** Stops the server as a signal does: requests in flight finish, then the database closes. */
+  stop: (reason: string) => Promise<void>;
+  exit: (code: number) => void;
+}
+
+/**
+ * What the server does when its embedded database's worker thread dies (server/db/pgliteThread.ts): a new worker
+ * is starting, so it logs and goes on (the requests in flight were answered with an error); no worker can start,
+ * so every request would fail: it stops and exits with code 1, for a supervisor (or the member running
+ * `npm start`) to start it again.
+ *
+ * @param handling - the log, the server's stop and the process's exit
+ * @returns the database's onLost
+ * @example
+ * const database = await openDatabase({ dataDir, onLost: onDatabaseLost({ log, stop, exit: process.exit }) });
+ */
+export function onDatabaseLost(handling: LossHandling): (error: Error, next: WorkerLossOutcome) => void {
+  return (error, next) => {
+    if (next === 'restarting') {
+      handling.log('error', { err: error }, 'the database worker died; a new one is starting');
+      return;
+    }
+    handling.log('fatal', { err: error }, 'the database worker died and no new one can start; stopping');
+    void handling.stop('database lost').finally(() => handling.exit(1));
+  };
 }
 
 // Run when started directly (node --import tsx server/main.ts), not when imported by a test.

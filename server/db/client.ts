@@ -16,7 +16,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { engineStatements } from '../ledger/engineSql';
 import { BatchedPGlite } from './pglite';
-import { PgliteThread } from './pgliteThread';
+import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
 import * as schema from './schema';
 
 /** The query layer every server module uses; a transaction handle has the same type. */
@@ -45,6 +45,11 @@ export interface OpenDatabaseOptions {
   thread?: boolean | undefined;
   /** Pool size for node-postgres. */
   poolSize?: number | undefined;
+  /**
+   * PGlite in its thread: told when the worker died, and whether a new one is starting or the database is gone
+   * (server/db/pgliteThread.ts). node-postgres replaces a lost connection by itself.
+   */
+  onLost?: ((error: Error, next: WorkerLossOutcome) => void) | undefined;
 }
 
 /** The committed migrations, found next to this file whether run by tsx, vitest or drizzle-kit. */
@@ -65,7 +70,7 @@ const MIGRATION_LOCK_KEY = 4_361_000_001;
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openNodePg(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined);
+  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
 }
 
 /** The ledger engine's functions (server/ledger/engine.sql), replaced as a whole after the migrations. */
@@ -73,7 +78,7 @@ async function applyEngine(db: Db): Promise<void> {
   for (const statement of engineStatements()) await db.execute(sql.raw(statement));
 }
 
-async function openPglite(dataDir: string | undefined, thread: boolean): Promise<Database> {
+async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost']): Promise<Database> {
   // BatchedPGlite: one call into its backend per statement (server/db/pglite.ts); in a worker thread of its own
   // (server/db/pgliteThread.ts), statements run while the request thread answers requests.
   let folder: string | undefined;
@@ -81,7 +86,7 @@ async function openPglite(dataDir: string | undefined, thread: boolean): Promise
     folder = path.resolve(dataDir, 'pglite');
     await mkdir(folder, { recursive: true });
   }
-  const client = thread ? await PgliteThread.open(folder) : await inThisThread(folder);
+  const client = thread ? await PgliteThread.open(folder, { onLost }) : await inThisThread(folder);
   // drizzle's PGlite driver types its client as PGlite; it calls only query() and transaction(), which the thread
   // client has with the same meaning.
   const db = drizzlePglite({ client: client as PGlite, schema });

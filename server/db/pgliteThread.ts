@@ -10,6 +10,13 @@
  * thread boundary by structured clone; a database error arrives as an Error with the same fields (code,
  * constraint, detail, ...). PGlite's own locks stay in the worker, so a statement outside a transaction still
  * waits for the open transaction. The worker holds the process open only while a call is pending.
+ *
+ * A worker that dies (a crash in the WebAssembly backend, an out-of-memory) is replaced, as a pool replaces a
+ * lost PostgreSQL connection: the calls in flight fail (a transaction in flight is rolled back, as after a crash
+ * of PostgreSQL; the ledger's at-most-once keys make a client's retry safe), and the next calls go to a new worker
+ * on the same data folder, which Postgres recovers from its WAL. A worker that dies or fails before its database
+ * is ready is not replaced, nor one whose database was in memory: every later call fails, and `onLost` says so,
+ * so that the server can stop instead of answering every request with an error.
  */
 import type { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results, RowMode } from '@electric-sql/pglite';
@@ -43,7 +50,17 @@ interface Pending {
   options: QueryOptions | undefined;
 }
 
-const workerUrl = new URL('./pgliteWorker.ts', import.meta.url);
+const defaultWorkerUrl = new URL('./pgliteWorker.ts', import.meta.url);
+
+/** What happens after a worker is lost: a new one starts, or (it never became ready) the client stops. */
+export type WorkerLossOutcome = 'restarting' | 'stopped';
+
+export interface PgliteThreadOptions {
+  /** Told when a worker is lost, with what follows: a server logs a restart and stops when the client stops. */
+  onLost?: ((error: Error, next: WorkerLossOutcome) => void) | undefined;
+  /** The worker module: pgliteWorker.ts; tests give one that can be made to die. */
+  workerUrl?: URL | undefined;
+}
 /** Any string: a parser that answers it unchanged leaves the type's text as it is. */
 const PROBE = '\u0000probe';
 
@@ -76,36 +93,45 @@ function toError(error: ThreadError, options: QueryOptions | undefined): Error {
 }
 
 export class PgliteThread {
-  readonly #worker: Worker;
+  readonly #dataDir: string | undefined;
+  readonly #options: PgliteThreadOptions;
+  #worker: Worker;
+  /** Whether the current worker's database answered `ready`: a worker lost before that is not replaced. */
+  #ready = false;
+  #closing = false;
+  /** Set once open() has answered: before that a loss is open()'s failure, not the server's news. */
+  #opened = false;
   readonly #pending = new Map<number, Pending>();
   #nextId = 0;
-  /** Set when the worker has stopped: every later call fails with it. */
+  /** Set when the client has stopped: every later call fails with it. */
   #stopped: Error | undefined;
+  /** Why each lost worker ended: its open transactions fail with it. */
+  readonly #losses = new WeakMap<Worker, Error>();
 
-  private constructor(dataDir: string | undefined) {
-    this.#worker = startTsWorker(workerUrl, { dataDir });
-    this.#worker.unref();
-    this.#worker.on('message', (answer: ThreadAnswer) => this.#settle(answer));
-    this.#worker.on('error', (error) => this.#stop(error));
-    this.#worker.on('exit', (code) => this.#stop(new Error(`PGlite worker exited with code ${code}`)));
+  private constructor(dataDir: string | undefined, options: PgliteThreadOptions) {
+    this.#dataDir = dataDir;
+    this.#options = options;
+    this.#worker = this.#start();
   }
 
   /**
    * Starts the worker and waits until its database is ready.
    *
    * @param dataDir - the data folder, or undefined for a database in memory
+   * @param options - what to do when a worker is lost, and the worker module
    * @returns the ready client
    * @example
-   * const client = await PgliteThread.open('./data/pglite');
+   * const client = await PgliteThread.open('./data/pglite', { onLost: (error, next) => log.error({ error, next }) });
    */
-  static async open(dataDir: string | undefined): Promise<PgliteThread> {
-    const thread = new PgliteThread(dataDir);
+  static async open(dataDir: string | undefined, options: PgliteThreadOptions = {}): Promise<PgliteThread> {
+    const thread = new PgliteThread(dataDir, options);
     try {
-      await thread.#call({ kind: 'ready' }, undefined);
+      await thread.#whenReady();
     } catch (error) {
       await thread.#worker.terminate();
       throw error;
     }
+    thread.#opened = true;
     return thread;
   }
 
@@ -135,12 +161,18 @@ export class PgliteThread {
    */
   async transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
     const tx = (await this.#call({ kind: 'begin' }, undefined)) as number;
+    // The transaction lives in this worker: once it is lost, so is the transaction (a new worker never knew it).
+    const worker = this.#worker;
+    const lost = () => this.#losses.get(worker);
     let closed = false;
     const handle: ThreadTransaction = {
-      query: <R>(text: string, params: unknown[] = [], options?: QueryOptions) =>
-        closed ? Promise.reject(new Error('Transaction is closed')) : this.#query<R>(tx, text, params, options),
+      query: <R>(text: string, params: unknown[] = [], options?: QueryOptions) => {
+        if (closed) return Promise.reject(new Error('Transaction is closed'));
+        const loss = lost();
+        return loss ? Promise.reject(loss) : this.#query<R>(tx, text, params, options);
+      },
       get closed() {
-        return closed;
+        return closed || lost() !== undefined;
       },
     };
     let result: T;
@@ -148,10 +180,13 @@ export class PgliteThread {
       result = await callback(handle);
     } catch (error) {
       closed = true;
-      await this.#call({ kind: 'end', tx, commit: false }, undefined);
+      // A lost worker rolled the transaction back as it ended: the callback's error is the one to tell.
+      if (!lost()) await this.#call({ kind: 'end', tx, commit: false }, undefined);
       throw error;
     }
     closed = true;
+    const loss = lost();
+    if (loss) throw loss;
     await this.#call({ kind: 'end', tx, commit: true }, undefined);
     return result;
   }
@@ -164,6 +199,7 @@ export class PgliteThread {
    * await client.close();
    */
   async close(): Promise<void> {
+    this.#closing = true;
     try {
       if (!this.#stopped) await this.#call({ kind: 'close' }, undefined);
     } finally {
@@ -189,6 +225,22 @@ export class PgliteThread {
     });
   }
 
+  #start(): Worker {
+    const worker = startTsWorker(this.#options.workerUrl ?? defaultWorkerUrl, { dataDir: this.#dataDir });
+    worker.unref();
+    worker.on('message', (answer: ThreadAnswer) => {
+      if (worker === this.#worker) this.#settle(answer);
+    });
+    worker.on('error', (error) => this.#lost(worker, error));
+    worker.on('exit', (code) => this.#lost(worker, new Error(`PGlite worker exited with code ${code}`)));
+    return worker;
+  }
+
+  async #whenReady(): Promise<void> {
+    await this.#call({ kind: 'ready' }, undefined);
+    this.#ready = true;
+  }
+
   #settle(answer: ThreadAnswer): void {
     const pending = this.#pending.get(answer.id);
     if (!pending) return;
@@ -198,10 +250,34 @@ export class PgliteThread {
     else pending.reject(toError(answer.error, pending.options));
   }
 
-  #stop(error: Error): void {
-    this.#stopped ??= error;
-    for (const pending of this.#pending.values()) pending.reject(error);
+  /** A worker ended ('error', then 'exit', or 'exit' alone): its calls fail, and a ready one is replaced. */
+  #lost(worker: Worker, error: Error): void {
+    if (worker !== this.#worker || this.#stopped) return;
+    this.#losses.set(worker, error);
+    const pending = [...this.#pending.values()];
     this.#pending.clear();
+    // In memory, a new worker would answer from an empty database: the data went with the worker.
+    if (this.#closing || !this.#ready || this.#dataDir === undefined) {
+      this.#stopped = error;
+    } else {
+      this.#ready = false;
+      this.#worker = this.#start();
+      // A replacement that cannot open its database stops the client (its ready call fails; so do the calls
+      // queued behind it).
+      this.#whenReady().catch((reason: unknown) => this.#stop(reason instanceof Error ? reason : new Error(String(reason))));
+    }
+    for (const call of pending) call.reject(error);
+    if (this.#opened && !this.#closing) this.#options.onLost?.(error, this.#stopped ? 'stopped' : 'restarting');
+  }
+
+  /** The replacement worker is alive but its database failed to open: end it, and every call with it. */
+  #stop(error: Error): void {
+    if (this.#stopped) return;
+    this.#stopped = error;
+    for (const call of this.#pending.values()) call.reject(error);
+    this.#pending.clear();
+    void this.#worker.terminate();
+    if (this.#opened && !this.#closing) this.#options.onLost?.(error, 'stopped');
   }
 }
 
