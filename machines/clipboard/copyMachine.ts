@@ -12,7 +12,7 @@ export interface CopyContext {
 
 export type CopyEvent = { type: 'user.copy'; id: string; text: string };
 
-export const copyMachine = setup({
+const copySetup = setup({
   types: { context: {} as CopyContext, events: {} as CopyEvent },
   actors: {
     writeClipboard: fromPromise<null, { text: string }>(async () => notProvided('copy', 'writeClipboard')),
@@ -24,29 +24,42 @@ export const copyMachine = setup({
     /** How long "copied" stays visible. */
     confirmation: 2_000,
   },
-}).createMachine({
-  id: 'copy',
-  context: { copiedId: null },
-  initial: 'idle',
-  on: {
-    'user.copy': {
-      target: '.copying',
-      actions: { type: 'assignCopiedId', params: ({ event }) => ({ id: event.id }) },
-    },
-  },
-  states: {
-    idle: { description: 'Nothing copied lately.' },
-    copying: {
-      description: 'Writing to the clipboard.',
-      invoke: {
-        id: 'writeClipboard',
-        src: 'writeClipboard',
-        input: ({ event }) => ({ text: event.type === 'user.copy' ? event.text : '' }),
-        onDone: 'copied',
-        onError: 'failed',
+});
+
+/**
+ * Builds the copy machine. The app builds it when a page first copies (src/routes/shared/useCopy.ts), not when
+ * this module loads: the sign-in page's bundle holds it, and building a machine is work in a phone's start-up task.
+ * `copyMachine` below is the same definition for tests, diagrams and types; marked free of side effects, so a
+ * bundle that never reads it drops it.
+ */
+// @__NO_SIDE_EFFECTS__
+export function createCopyMachine() {
+  return copySetup.createMachine({
+    id: 'copy',
+    context: { copiedId: null },
+    initial: 'idle',
+    on: {
+      'user.copy': {
+        target: '.copying',
+        actions: { type: 'assignCopiedId', params: ({ event }) => ({ id: event.id }) },
       },
     },
-    copied: { description: 'Shows "copied" for a moment.', after: { confirmation: 'idle' } },
-    failed: { description: 'The browser refused: the member can select the text by hand.', after: { confirmation: 'idle' } },
-  },
-});
+    states: {
+      idle: { description: 'Nothing copied lately.' },
+      copying: {
+        description: 'Writing to the clipboard.',
+        invoke: {
+          id: 'writeClipboard',
+          src: 'writeClipboard',
+          input: ({ event }) => ({ text: event.type === 'user.copy' ? event.text : '' }),
+          onDone: 'copied',
+          onError: 'failed',
+        },
+      },
+      copied: { description: 'Shows "copied" for a moment.', after: { confirmation: 'idle' } },
+      failed: { description: 'The browser refused: the member can select the text by hand.', after: { confirmation: 'idle' } },
+    },
+  });
+}
+
+export const copyMachine = createCopyMachine();

@@ -14,6 +14,7 @@ import { logout } from '../api/logout';
 import { memberSignLogin } from '../api/memberSignLogin';
 import type { BrowserStorage } from '../storage/browserStorage';
 import { STORAGE_KEYS } from '../storage/keys';
+import { provideBuilt } from '../../machines/shared/provideBuilt';
 
 export interface SiweSite {
   /** RFC 3986 authority of the page, e.g. "app.example.com" or "127.0.0.1:8080". */
@@ -62,7 +63,7 @@ export function readStoredSession(storage: BrowserStorage): StoredSession {
  * @example const machine = provideAuthMachine({ api, apiWithToken, storage, site, signWithWallet });
  */
 export function provideAuthMachine({ api, apiWithToken, storage, site, signWithWallet }: AuthActorsParameters) {
-  return createAuthMachine().provide({
+  return provideBuilt(createAuthMachine(), {
     actors: {
       fetchNonce: fromPromise<ApiAnswer<NonceAnswer>, { address: string }>(({ input }) =>
         getLoginNonce(api, { address: input.address }),

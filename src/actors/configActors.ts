@@ -11,6 +11,7 @@ import { loadClientContract } from '../api/contractLoader';
 import { getDappParam } from '../api/getDappParam';
 import type { BrowserStorage } from '../storage/browserStorage';
 import { STORAGE_KEYS } from '../storage/keys';
+import { provideBuilt } from '../../machines/shared/provideBuilt';
 
 /**
  * Provides the config machine with the dappParam call and its storage.
@@ -18,7 +19,7 @@ import { STORAGE_KEYS } from '../storage/keys';
  * @example const machine = provideConfigMachine({ api, storage });
  */
 export function provideConfigMachine({ api, storage }: { api: ApiClient; storage: BrowserStorage }) {
-  return createConfigMachine().provide({
+  return provideBuilt(createConfigMachine(), {
     actors: {
       readStoredDappParam: fromPromise<DappParamRecord>(async () => {
         const { dappParamSchema } = await loadClientContract();

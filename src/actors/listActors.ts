@@ -7,6 +7,7 @@ import { createPagedListMachine } from '../../machines/list/pagedListMachine';
 import type { FetchPageInput, PageAnswer } from '../../machines/list/pagedListMachine';
 import { createSearchMachine } from '../../machines/search/searchMachine';
 import type { SearchAnswer } from '../../machines/search/searchMachine';
+import { provideBuilt } from '../../machines/shared/provideBuilt';
 
 /**
  * The paged-list machine for one screen.
@@ -17,7 +18,7 @@ import type { SearchAnswer } from '../../machines/search/searchMachine';
  * const logic = providePagedList((input) => fetchBotPage(api, { page: input.page, pageSize: input.pageSize }));
  */
 export function providePagedList<TItem, TQuery>(fetchPage: (input: FetchPageInput<TQuery>) => Promise<PageAnswer<TItem>>) {
-  return createPagedListMachine<TItem, TQuery>().provide({
+  return provideBuilt(createPagedListMachine<TItem, TQuery>(), {
     actors: { fetchPage: fromPromise<PageAnswer<TItem>, FetchPageInput<TQuery>>(({ input }) => fetchPage(input)) },
   });
 }
@@ -31,7 +32,7 @@ export function providePagedList<TItem, TQuery>(fetchPage: (input: FetchPageInpu
  * const logic = provideSearch((keyword) => searchTeam(api, { keyword }));
  */
 export function provideSearch<TItem>(search: (keyword: string) => Promise<SearchAnswer<TItem>>) {
-  return createSearchMachine<TItem>().provide({
+  return provideBuilt(createSearchMachine<TItem>(), {
     actors: { search: fromPromise<SearchAnswer<TItem>, { keyword: string }>(({ input }) => search(input.keyword)) },
   });
 }

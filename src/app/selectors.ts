@@ -126,11 +126,33 @@ export function selectWrongChain(wallet: WalletSnapshot, dappParam: DappParam | 
  * auth machine accepts user.signIn for that account and chain (it does only when signed out).
  */
 export function selectCanSignIn(auth: AuthSnapshot, wallet: WalletSnapshot, dappParam: DappParam | null): boolean {
+  return selectAuthAcceptsSignIn(auth, selectSignInTarget(wallet, dappParam));
+}
+
+/** The account and chain a sign-in would use: the wallet is active, with an account, on the app's chain. */
+export interface SignInTarget {
+  address: string;
+  chainId: number;
+}
+
+/**
+ * The wallet's half of selectCanSignIn, for a page that subscribes to each actor apart (so a wallet change that
+ * leaves the target as it was renders nothing).
+ */
+export function selectSignInTarget(wallet: WalletSnapshot, dappParam: DappParam | null): SignInTarget | null {
   const address = wallet.context.accounts[0];
   const chainId = wallet.context.chainId;
-  if (!dappParam || !address || chainId === null || !wallet.matches('active')) return false;
-  if (selectWrongChain(wallet, dappParam) || chainId !== dappParam.chainId) return false;
-  return auth.can({ type: 'user.signIn', address, chainId });
+  if (!dappParam || !address || chainId === null || !wallet.matches('active')) return null;
+  if (selectWrongChain(wallet, dappParam) || chainId !== dappParam.chainId) return null;
+  return { address, chainId };
+}
+
+/** Compares two targets by value (useSelector's compare: a new object with the same values is no change). */
+export const sameSignInTarget = (a: SignInTarget | null, b: SignInTarget | null): boolean => a?.address === b?.address && a?.chainId === b?.chainId;
+
+/** The auth machine's half of selectCanSignIn: it accepts user.signIn for the target (it does only when signed out). */
+export function selectAuthAcceptsSignIn(auth: AuthSnapshot, target: SignInTarget | null): boolean {
+  return target !== null && auth.can({ type: 'user.signIn', ...target });
 }
 
 /** Where /login sends a member who has a session: back where they came from, or to /register to bind first. */

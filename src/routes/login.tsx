@@ -7,14 +7,14 @@ import { useRootActors } from '../app/RootActorsContext';
 import { errorKey } from '../app/errorKey';
 import { paths } from '../app/paths';
 import {
+  sameSignInTarget,
+  selectAuthAcceptsSignIn,
   selectAuthError,
   selectAuthView,
-  selectCanSignIn,
   selectConfigFailed,
   selectDappParam,
   selectSignInRedirect,
-  selectWalletAddress,
-  selectWalletChainId,
+  selectSignInTarget,
   selectWalletError,
 } from '../app/selectors';
 import { BrandMark } from '../components/BrandMark';
@@ -31,25 +31,25 @@ export function Component() {
   const { inviteCode } = useParams();
   const returnPath = useReturnPath();
   const { wallet, auth, config } = useRootActors();
-  const authSnapshot = useSelector(auth, (snapshot) => snapshot);
-  const walletSnapshot = useSelector(wallet, (snapshot) => snapshot);
-  const authView = selectAuthView(authSnapshot);
-  const authError = selectAuthError(authSnapshot);
-  const redirect = selectSignInRedirect(authSnapshot);
-  const address = useSelector(wallet, selectWalletAddress);
-  const chainId = useSelector(wallet, selectWalletChainId);
+  // Each value on its own selector: the page renders again only when one of them changes, not on every step of
+  // the wallet or auth machine (the wallet panel follows the wallet itself). On a phone's start-up each render of
+  // the whole page is a long task (bench/lighthouse.ts).
+  const authView = useSelector(auth, selectAuthView);
+  const authError = useSelector(auth, selectAuthError);
+  const redirect = useSelector(auth, selectSignInRedirect);
   const dappParam = useSelector(config, selectDappParam);
   const configFailed = useSelector(config, selectConfigFailed);
   const walletError = useSelector(wallet, selectWalletError);
+  const target = useSelector(wallet, (snapshot) => selectSignInTarget(snapshot, dappParam), sameSignInTarget);
+  const canSignIn = useSelector(auth, (snapshot) => selectAuthAcceptsSignIn(snapshot, target));
 
   if (redirect === 'returnPath') return <Navigate to={returnPath} replace />;
   if (redirect === 'register') return <Navigate to={paths.register.href(inviteCode)} replace state={{ from: returnPath }} />;
 
   const cancel = () => auth.send({ type: 'user.cancel' });
   const cancelLabel = t('common:wallet.actions.cancel');
-  const canSignIn = selectCanSignIn(authSnapshot, walletSnapshot, dappParam);
   const signIn = () => {
-    if (address && chainId !== null) auth.send({ type: 'user.signIn', address, chainId, inviteCode: inviteCode ?? null });
+    if (target) auth.send({ type: 'user.signIn', ...target, inviteCode: inviteCode ?? null });
   };
 
   return (

@@ -1,16 +1,22 @@
 import { useActor } from '@xstate/react';
 import { useTranslation } from 'react-i18next';
 import { fromPromise } from 'xstate';
-import { copyMachine } from '../../../machines/clipboard/copyMachine';
+import { createCopyMachine } from '../../../machines/clipboard/copyMachine';
+import { provideBuilt } from '../../../machines/shared/provideBuilt';
 
-const copyLogic = copyMachine.provide({
-  actors: {
-    writeClipboard: fromPromise<null, { text: string }>(async ({ input }) => {
-      await navigator.clipboard.writeText(input.text);
-      return null;
-    }),
-  },
-});
+let copyLogic: ReturnType<typeof createCopyMachine> | undefined;
+/** Built when a page first copies, not when the module loads (the sign-in page's bundle holds it). */
+function copyLogicOnce(): ReturnType<typeof createCopyMachine> {
+  copyLogic ??= provideBuilt(createCopyMachine(), {
+    actors: {
+      writeClipboard: fromPromise<null, { text: string }>(async ({ input }) => {
+        await navigator.clipboard.writeText(input.text);
+        return null;
+      }),
+    },
+  });
+  return copyLogic;
+}
 
 export interface CopyBinding {
   copy: (id: string, text: string) => void;
@@ -21,7 +27,7 @@ export interface CopyBinding {
 /** A page's copy buttons, bound to one copy machine (component-local logic, so useActor). */
 export function useCopy(): CopyBinding {
   const { t } = useTranslation('common');
-  const [snapshot, send] = useActor(copyLogic);
+  const [snapshot, send] = useActor(copyLogicOnce());
   return {
     copy: (id, text) => send({ type: 'user.copy', id, text }),
     feedback: (id, copiedText) => {

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { fromPromise } from 'xstate';
 import { createResourceMachine } from '../../../machines/resource/resourceMachine';
 import type { ResourceAnswer } from '../../../machines/resource/resourceMachine';
+import { provideBuilt } from '../../../machines/shared/provideBuilt';
 
 /**
  * The page's own document actor (resource machine), living as long as the page.
@@ -17,7 +18,7 @@ export function useResource<TValue, TQuery>(fetch: (query: TQuery) => Promise<Re
   // Created once: the call is fixed for the life of the page; a changed query goes to the machine as user.changeQuery.
   const [logic] = useState(
     () =>
-      createResourceMachine<TValue, TQuery>().provide({
+      provideBuilt(createResourceMachine<TValue, TQuery>(), {
         actors: {
           fetchResource: fromPromise<ResourceAnswer<TValue>, { query: TQuery }>(({ input }) => fetch(input.query)),
         },
