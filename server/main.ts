@@ -42,21 +42,24 @@ export async function main(source: Record<string, string | undefined>): Promise<
     payoutTimer: true,
   });
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, 'stopping');
-    try {
-      await app.close();
-    } finally {
-      await database.close();
-    }
+  // One stop, whoever asks first: a second caller waits for the same one.
+  let stopped: Promise<void> | undefined;
+  const stop = (signal: string): Promise<void> => {
+    stopped ??= (async () => {
+      app.log.info({ signal }, 'stopping');
+      try {
+        await app.close();
+      } finally {
+        await database.close();
+      }
+    })();
+    return stopped;
   };
   server.app = app;
   server.stop = stop;
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  const stopOnSignal = (signal: string) => stop(signal).catch((error: unknown) => app.log.error({ err: error }, 'stopping failed'));
+  process.once('SIGINT', () => void stopOnSignal('SIGINT'));
+  process.once('SIGTERM', () => void stopOnSignal('SIGTERM'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
   const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
@@ -73,9 +76,11 @@ export async function main(source: Record<string, string | undefined>): Promise<
 
 interface LossHandling {
   log: (level: 'error' | 'fatal', fields: Record<string, unknown>, message: string) => void;
-  /** Stops the server as a signal does: requests in flight finish, then the database closes. */
+  /** Stops the server as a signal does (or waits for the stop under way): requests in flight finish, then the database closes. */
   stop: (reason: string) => Promise<void>;
   exit: (code: number) => void;
+  /** How long the stop may take before the process exits anyway; 10 s by default. */
+  stopDeadlineMs?: number;
 }
 
 /**
@@ -96,7 +101,10 @@ export function onDatabaseLost(handling: LossHandling): (error: Error, next: Wor
       return;
     }
     handling.log('fatal', { err: error }, 'the database worker died and no new one can start; stopping');
-    void handling.stop('database lost').finally(() => handling.exit(1));
+    const stopped = handling.stop('database lost').catch((stopError: unknown) => handling.log('error', { err: stopError }, 'stopping failed'));
+    // A request that never ends must not keep a server without a database running.
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, handling.stopDeadlineMs ?? 10_000).unref());
+    void Promise.race([stopped, deadline]).then(() => handling.exit(1));
   };
 }
 

@@ -5,7 +5,11 @@ import { provideBuilt } from './provideBuilt';
 /** One setup for every machine of the factory, as the app's machines have: placeholders the app provides. */
 const probeSetup = setup({
   types: { context: {} as { log: string[] } },
-  actors: { load: fromPromise<string>(async () => 'placeholder') },
+  actors: {
+    load: fromPromise<string>(async () => {
+      throw new Error('load is not provided');
+    }),
+  },
   actions: { note: () => undefined },
   guards: { allowed: () => false },
   delays: { pause: 10_000 },
@@ -17,10 +21,11 @@ function createProbeMachine() {
     initial: 'loading',
     states: {
       loading: {
-        invoke: { src: 'load', onDone: { target: 'checking', actions: [{ type: 'note' }] } },
+        invoke: { src: 'load', onDone: { target: 'checking', actions: [{ type: 'note' }] }, onError: 'failed' },
       },
       checking: { always: [{ guard: 'allowed', target: 'waiting' }, { target: 'refused' }] },
       waiting: { after: { pause: 'done' } },
+      failed: { type: 'final' },
       refused: { type: 'final' },
       done: { type: 'final' },
     },
@@ -48,8 +53,10 @@ describe('provideBuilt', () => {
   });
 
   it('keeps what it is not given, and leaves other machines of the same factory as they were', async () => {
-    const provided = provideBuilt(createProbeMachine(), { guards: { allowed: () => true }, delays: { pause: 1 } });
-    expect(await run(provided)).toBe('done');
-    expect(await run(createProbeMachine())).toBe('refused');
+    const provided = provideBuilt(createProbeMachine(), { actors: { load: fromPromise<string>(async () => 'real') } });
+    // The setup's guard (false) is kept: the provided actor ran, then the guard refused.
+    expect(await run(provided)).toBe('refused');
+    // A machine built after it still has the setup's placeholder actor.
+    expect(await run(createProbeMachine())).toBe('failed');
   });
 });

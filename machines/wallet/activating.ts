@@ -68,7 +68,7 @@ export const activating = walletSetup.createStateConfig({
         walletSearchTimeout: {
           description: "None came: 'Phantom not installed' (spec section 5), and the page offers a way into a wallet.",
           target: '#wallet.idle.noWallet',
-          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.providerNotFound } }, 'reportError'],
+          actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.providerNotFound } }, 'reportNoWallet'],
         },
       },
       on: {

@@ -131,6 +131,9 @@ export const walletSetup = setup({
     reportNoAccounts: () => {
       // Replaced by the app with a debug-level log (spec section 8: swallowed and logged at debug level).
     },
+    reportNoWallet: () => {
+      // Replaced by the app with a debug-level log: no wallet in the page is what a plain browser has, not a fault.
+    },
     reportError: () => {
       // Replaced by the app with its logger; the error itself is kept in context for the UI.
     },

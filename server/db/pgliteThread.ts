@@ -11,12 +11,12 @@
  * constraint, detail, ...). PGlite's own locks stay in the worker, so a statement outside a transaction still
  * waits for the open transaction. The worker holds the process open only while a call is pending.
  *
- * A worker that dies (a crash in the WebAssembly backend, an out-of-memory) is replaced, as a pool replaces a
- * lost PostgreSQL connection: the calls in flight fail (a transaction in flight is rolled back, as after a crash
+ * A worker that dies (its JavaScript heap exhausted, an uncaught error, or an abort of the WebAssembly backend, after
+ * which pgliteWorker.ts ends itself) is replaced, as a pool replaces a lost PostgreSQL connection: the calls in flight fail (a transaction in flight is rolled back, as after a crash
  * of PostgreSQL; the ledger's at-most-once keys make a client's retry safe), and the next calls go to a new worker
  * on the same data folder, which Postgres recovers from its WAL. A worker that dies or fails before its database
- * is ready is not replaced, nor one whose database was in memory: every later call fails, and `onLost` says so,
- * so that the server can stop instead of answering every request with an error.
+ * is ready is not replaced, nor one whose database was in memory, nor the third lost within a minute: every later
+ * call fails, and `onLost` says so, so that the server can stop instead of answering every request with an error.
  */
 import type { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results, RowMode } from '@electric-sql/pglite';
@@ -51,6 +51,10 @@ interface Pending {
 }
 
 const defaultWorkerUrl = new URL('./pgliteWorker.ts', import.meta.url);
+
+/** The third worker lost within a minute is not replaced: something kills every one of them. */
+const MAX_LOSSES_IN_WINDOW = 3;
+const LOSS_WINDOW_MS = 60_000;
 
 /** What happens after a worker is lost: a new one starts, or (it never became ready) the client stops. */
 export type WorkerLossOutcome = 'restarting' | 'stopped';
@@ -107,6 +111,10 @@ export class PgliteThread {
   #stopped: Error | undefined;
   /** Why each lost worker ended: its open transactions fail with it. */
   readonly #losses = new WeakMap<Worker, Error>();
+  /** The uncaught error a worker ended with, kept until its 'exit'. */
+  readonly #exitErrors = new WeakMap<Worker, Error>();
+  /** When the last workers were lost: one that dies on every use is not replaced forever. */
+  #lossTimes: number[] = [];
 
   private constructor(dataDir: string | undefined, options: PgliteThreadOptions) {
     this.#dataDir = dataDir;
@@ -231,8 +239,11 @@ export class PgliteThread {
     worker.on('message', (answer: ThreadAnswer) => {
       if (worker === this.#worker) this.#settle(answer);
     });
-    worker.on('error', (error) => this.#lost(worker, error));
-    worker.on('exit', (code) => this.#lost(worker, new Error(`PGlite worker exited with code ${code}`)));
+    // 'error' (an uncaught exception) comes before the answers the worker had already sent are delivered; 'exit'
+    // comes after them. So the loss is handled at 'exit', with the error if there was one: an answered commit stays
+    // answered.
+    worker.on('error', (error) => this.#exitErrors.set(worker, error));
+    worker.on('exit', (code) => this.#lost(worker, this.#exitErrors.get(worker) ?? new Error(`PGlite worker exited with code ${code}`)));
     return worker;
   }
 
@@ -250,14 +261,16 @@ export class PgliteThread {
     else pending.reject(toError(answer.error, pending.options));
   }
 
-  /** A worker ended ('error', then 'exit', or 'exit' alone): its calls fail, and a ready one is replaced. */
+  /** A worker ended: its calls fail, and a ready one is replaced. */
   #lost(worker: Worker, error: Error): void {
     if (worker !== this.#worker || this.#stopped) return;
     this.#losses.set(worker, error);
     const pending = [...this.#pending.values()];
     this.#pending.clear();
+    const now = Date.now();
+    this.#lossTimes = [...this.#lossTimes.filter((time) => now - time < LOSS_WINDOW_MS), now];
     // In memory, a new worker would answer from an empty database: the data went with the worker.
-    if (this.#closing || !this.#ready || this.#dataDir === undefined) {
+    if (this.#closing || !this.#ready || this.#dataDir === undefined || this.#lossTimes.length >= MAX_LOSSES_IN_WINDOW) {
       this.#stopped = error;
     } else {
       this.#ready = false;

@@ -18,6 +18,8 @@ interface OpenTransaction {
   end(answerId: number, commit: boolean): void;
 }
 const transactions = new Map<number, OpenTransaction>();
+/** The exit code of a worker whose backend aborted (EX_SOFTWARE). */
+const ABORTED_EXIT_CODE = 70;
 /** Thrown into PGlite's transaction() to roll it back when the request thread's callback failed. */
 const ROLLBACK = Symbol('rollback');
 
@@ -58,6 +60,10 @@ function fail(id: number, error: unknown): void {
     // A field that cannot be cloned: the message still gets through.
     port.postMessage({ id, ok: false, error: { message: shape.message, fields: {} } } satisfies ThreadAnswer);
   }
+  // The backend aborted (emscripten's abort() throws a WebAssembly.RuntimeError: a failed memory grow, an
+  // assertion): it cannot be trusted with another statement. Ending the thread, after the answer, makes the
+  // request thread start a new worker on the same data folder (pgliteThread.ts).
+  if (error instanceof WebAssembly.RuntimeError) process.exit(ABORTED_EXIT_CODE);
 }
 
 /** Opens a transaction named by the id of its begin; it ends when the request thread says commit or roll back. */

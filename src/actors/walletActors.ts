@@ -9,7 +9,6 @@ import type { AddChainParameters, ProviderInfo } from '../../machines/wallet/wal
 import type { ChainParams } from '../../api-schema/dapp';
 import type { DiscoveredProvider } from '../wallet/types';
 import type { WalletRequests } from '../wallet/walletRequests';
-import { WalletErrorNames } from '../../machines/shared/errorNames';
 import { provideBuilt } from '../../machines/shared/provideBuilt';
 
 /** viem and the request wrapper load with the first wallet request, not with the first screen. */
@@ -100,8 +99,8 @@ export function provideWalletMachine({ loadProviders, watchProviders, logger = c
       reportNoAccounts: () => logger.debug('No accounts returned'),
       // No wallet in the page is what every plain browser has, not a fault: logged at debug level, as the spec logs
       // 'No accounts returned' (and a warning costs a phone's start-up a few ms when a debugger listens).
-      reportError: ({ context }) =>
-        context.error?.name === WalletErrorNames.providerNotFound ? logger.debug('wallet:', context.error) : logger.warn('wallet:', context.error),
+      reportNoWallet: ({ context }) => logger.debug('wallet:', context.error),
+      reportError: ({ context }) => logger.warn('wallet:', context.error),
     },
   });
   return { machine, session };

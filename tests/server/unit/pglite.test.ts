@@ -7,7 +7,7 @@
 import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BatchedPGlite } from '../../../server/db/pglite';
-import { PgliteThread } from '../../../server/db/pgliteThread';
+import { PgliteThread, type WorkerLossOutcome } from '../../../server/db/pgliteThread';
 
 /** What drizzle calls on either client. */
 interface Client {
@@ -168,9 +168,15 @@ describe.each(clients)('$name', { timeout: 60_000 }, ({ open }) => {
 
 describe('PgliteThread', { timeout: 60_000 }, () => {
   let thread: PgliteThread;
+  const losses: { message: string; next: WorkerLossOutcome }[] = [];
 
   beforeAll(async () => {
-    thread = await PgliteThread.open(undefined);
+    // The worker that can be made to die (pgliteThreadLoss.test.ts has the rest of a lost worker's tests): its
+    // last test here kills it, which saves that file a database in memory of its own.
+    thread = await PgliteThread.open(undefined, {
+      workerUrl: new URL('../support/mortalPgliteWorker.ts', import.meta.url),
+      onLost: (error, next) => losses.push({ message: error.message, next }),
+    });
     await thread.query(SCHEMA);
   }, 120_000);
 
@@ -211,5 +217,12 @@ describe('PgliteThread', { timeout: 60_000 }, () => {
     const other = await PgliteThread.open(undefined);
     await Promise.allSettled([other.close(), other.close()]);
     await expect(other.query('SELECT 1')).rejects.toThrow(/PGlite worker exited/);
+  });
+
+  it('stops when its worker dies with the database in memory: a new worker would answer from an empty one', async () => {
+    expect(losses).toEqual([]);
+    await expect(thread.query('-- die 4')).rejects.toThrow('PGlite worker exited with code 4');
+    expect(losses).toEqual([{ message: 'PGlite worker exited with code 4', next: 'stopped' }]);
+    await expect(thread.query('SELECT name FROM things')).rejects.toThrow('PGlite worker exited with code 4');
   });
 });

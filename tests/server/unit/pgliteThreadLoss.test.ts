@@ -68,30 +68,58 @@ describe('PgliteThread when its worker dies', { timeout: 120_000 }, () => {
     expect((await client.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 2 }]);
   });
 
-  it('stops, with one report, when the new worker cannot start: every later call fails and close still works', async () => {
+  it('answers the call that found the backend aborted with its error, then goes on on a new worker', async () => {
+    losses = [];
+    await expect(client.query('-- abort')).rejects.toThrow('unreachable');
+    await expect.poll(() => losses).toEqual([{ message: 'PGlite worker exited with code 70', next: 'restarting' }]);
+    expect((await client.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('stops when the new worker starts but its database cannot open: every later call fails and close still works', async () => {
+    losses = [];
+    await writeFile(path.join(folder, 'fail-ready'), '');
+    try {
+      await expect(client.query('-- die 6')).rejects.toThrow('PGlite worker exited with code 6');
+      await expect.poll(() => losses.length).toBe(2);
+    } finally {
+      await rm(path.join(folder, 'fail-ready'));
+    }
+    expect(losses).toEqual([
+      { message: 'PGlite worker exited with code 6', next: 'restarting' },
+      { message: 'the database failed to open', next: 'stopped' },
+    ]);
+    await expect(client.query('SELECT 1')).rejects.toThrow('the database failed to open');
+    await client.close();
+    expect(losses).toHaveLength(2);
+  });
+
+  it('stops when the new worker cannot start at all', async () => {
+    client = await open(path.join(folder, 'pglite'));
     losses = [];
     await writeFile(path.join(folder, 'refuse-to-start'), '');
-    await expect(client.query('-- die 9')).rejects.toThrow('PGlite worker exited with code 9');
-    await expect.poll(() => losses.length).toBe(2);
+    try {
+      await expect(client.query('-- die 9')).rejects.toThrow('PGlite worker exited with code 9');
+      await expect.poll(() => losses.length).toBe(2);
+    } finally {
+      await rm(path.join(folder, 'refuse-to-start'));
+    }
     expect(losses).toEqual([
       { message: 'PGlite worker exited with code 9', next: 'restarting' },
       { message: 'this worker refuses to start', next: 'stopped' },
     ]);
     await expect(client.query('SELECT 1')).rejects.toThrow('this worker refuses to start');
-    await client.close();
-    expect(losses).toHaveLength(2);
   });
 
-  it('stops when the database was in memory: a new worker would answer from an empty one', async () => {
+  it('stops at the third worker lost within a minute: one that dies on every use is not replaced forever', async () => {
+    await client.close();
+    client = await open(path.join(folder, 'pglite'));
     losses = [];
-    const inMemory = await open(undefined);
-    try {
-      await inMemory.query('CREATE TABLE notes (body text NOT NULL)');
-      await expect(inMemory.query('-- die 4')).rejects.toThrow('PGlite worker exited with code 4');
-      expect(losses).toEqual([{ message: 'PGlite worker exited with code 4', next: 'stopped' }]);
-      await expect(inMemory.query('SELECT body FROM notes')).rejects.toThrow('PGlite worker exited with code 4');
-    } finally {
-      await inMemory.close();
+    for (const code of [11, 12, 13]) {
+      await expect(client.query(`-- die ${code}`)).rejects.toThrow(`PGlite worker exited with code ${code}`);
+      // Each replacement answers before the next death, so every loss is of a ready worker.
+      if (code !== 13) expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
     }
+    expect(losses.map((loss) => loss.next)).toEqual(['restarting', 'restarting', 'stopped']);
+    await expect(client.query('SELECT 1')).rejects.toThrow('PGlite worker exited with code 13');
   });
 });
