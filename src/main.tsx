@@ -1,14 +1,14 @@
 /**
- * Start-up: viewport scaling, the data router, translations, the root actors (wallet, auth, config), then the first
- * render. The steps after the script's evaluation (the router, the texts, each root actor's creation and start) run
- * in tasks of their own and the first render is a transition React splits into slices, so the phone's main thread is
- * not blocked for the whole start-up at once (Lighthouse's Total Blocking Time counts the part of every task over
- * 50 ms; bench/lighthouse.ts measures it).
+ * Start-up: viewport scaling, the data router (in three tasks: src/app/browserRouter.ts), translations, the root
+ * actors (wallet, auth, config), then the first render. The steps after the script's evaluation (the router, the
+ * texts, each root actor's creation and start) run in tasks of their own and the first render is a transition React
+ * splits into slices, so the phone's main thread is not blocked for the whole start-up at once (Lighthouse's Total
+ * Blocking Time counts the part of every task over 50 ms; bench/lighthouse.ts measures it).
  */
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router-dom';
 import { AppProviders } from './app/AppProviders';
+import { createBrowserRouterInSteps } from './app/browserRouter';
 import { createRootActorsInSteps } from './app/rootActors';
 import { matchedNamespaces, routes } from './app/routes';
 import { followLanguage } from './i18n/componentLocale';
@@ -27,7 +27,7 @@ import './app/app.css';
 async function start(container: HTMLElement): Promise<void> {
   installViewportScaling(window);
   await nextTask();
-  const router = createBrowserRouter(routes);
+  const router = await createBrowserRouterInSteps(routes, nextTask);
   await nextTask();
   // Only the first page's texts load at start (and only its language's): the rest load with their screens. The
   // sign-in page brings its own in the document.
