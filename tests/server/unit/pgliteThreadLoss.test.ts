@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgliteThread, type WorkerLossOutcome } from '../../../server/db/pgliteThread';
 
 const mortalWorker = new URL('../support/mortalPgliteWorker.ts', import.meta.url);
+/** How long to wait for a report that follows a worker's start or end: seconds on a loaded CI machine. */
+const WORKER_START = { timeout: 60_000, interval: 50 };
 
 describe('PgliteThread when its worker dies', { timeout: 120_000 }, () => {
   let folder: string;
@@ -71,7 +73,7 @@ describe('PgliteThread when its worker dies', { timeout: 120_000 }, () => {
   it('answers the call that found the backend aborted with its error, then goes on on a new worker', async () => {
     losses = [];
     await expect(client.query('-- abort')).rejects.toThrow('unreachable');
-    await expect.poll(() => losses).toEqual([{ message: 'PGlite worker exited with code 70', next: 'restarting' }]);
+    await expect.poll(() => losses, WORKER_START).toEqual([{ message: 'PGlite worker exited with code 70', next: 'restarting' }]);
     expect((await client.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 2 }]);
   });
 
@@ -80,7 +82,7 @@ describe('PgliteThread when its worker dies', { timeout: 120_000 }, () => {
     await writeFile(path.join(folder, 'fail-ready'), '');
     try {
       await expect(client.query('-- die 6')).rejects.toThrow('PGlite worker exited with code 6');
-      await expect.poll(() => losses.length).toBe(2);
+      await expect.poll(() => losses.length, WORKER_START).toBe(2);
     } finally {
       await rm(path.join(folder, 'fail-ready'));
     }
@@ -99,7 +101,7 @@ describe('PgliteThread when its worker dies', { timeout: 120_000 }, () => {
     await writeFile(path.join(folder, 'refuse-to-start'), '');
     try {
       await expect(client.query('-- die 9')).rejects.toThrow('PGlite worker exited with code 9');
-      await expect.poll(() => losses.length).toBe(2);
+      await expect.poll(() => losses.length, WORKER_START).toBe(2);
     } finally {
       await rm(path.join(folder, 'refuse-to-start'));
     }
