@@ -11,12 +11,13 @@
  * constraint, detail, ...). PGlite's own locks stay in the worker, so a statement outside a transaction still
  * waits for the open transaction. The worker holds the process open only while a call is pending.
  *
- * A worker that dies (its JavaScript heap exhausted, an uncaught error, or an abort of the WebAssembly backend, after
- * which pgliteWorker.ts ends itself) is replaced, as a pool replaces a lost PostgreSQL connection: the calls in flight fail (a transaction in flight is rolled back, as after a crash
- * of PostgreSQL; the ledger's at-most-once keys make a client's retry safe), and the next calls go to a new worker
- * on the same data folder, which Postgres recovers from its WAL. A worker that dies or fails before its database
- * is ready is not replaced, nor one whose database was in memory, nor the third lost within a minute: every later
- * call fails, and `onLost` says so, so that the server can stop instead of answering every request with an error.
+ * A worker that dies (its JavaScript heap exhausted, an uncaught error, or an abort of the WebAssembly backend,
+ * after which pgliteWorker.ts ends itself) is replaced, as a pool replaces a lost PostgreSQL connection: the calls
+ * in flight fail (a transaction in flight is rolled back, as after a crash of PostgreSQL; the ledger's at-most-once
+ * keys make a client's retry safe), and the next calls go to a new worker on the same data folder, which Postgres
+ * recovers from its WAL. A worker that dies or fails before its database is ready is not replaced, nor one whose
+ * database was in memory, nor the third lost within a minute: every later call fails, and `onLost` says so, so that
+ * the server can stop instead of answering every request with an error.
  */
 import type { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results, RowMode } from '@electric-sql/pglite';
@@ -265,25 +266,25 @@ export class PgliteThread {
   #lost(worker: Worker, error: Error): void {
     if (worker !== this.#worker || this.#stopped) return;
     this.#losses.set(worker, error);
-    const pending = [...this.#pending.values()];
-    this.#pending.clear();
     const now = Date.now();
     this.#lossTimes = [...this.#lossTimes.filter((time) => now - time < LOSS_WINDOW_MS), now];
     // In memory, a new worker would answer from an empty database: the data went with the worker.
     if (this.#closing || !this.#ready || this.#dataDir === undefined || this.#lossTimes.length >= MAX_LOSSES_IN_WINDOW) {
-      this.#stopped = error;
-    } else {
-      this.#ready = false;
-      this.#worker = this.#start();
-      // A replacement that cannot open its database stops the client (its ready call fails; so do the calls
-      // queued behind it).
-      this.#whenReady().catch((reason: unknown) => this.#stop(reason instanceof Error ? reason : new Error(String(reason))));
+      this.#stop(error);
+      return;
     }
+    const pending = [...this.#pending.values()];
+    this.#pending.clear();
+    this.#ready = false;
+    this.#worker = this.#start();
+    // A replacement that cannot open its database stops the client (its ready call fails; so do the calls queued
+    // behind it).
+    this.#whenReady().catch((reason: unknown) => this.#stop(reason instanceof Error ? reason : new Error(String(reason))));
     for (const call of pending) call.reject(error);
-    if (this.#opened && !this.#closing) this.#options.onLost?.(error, this.#stopped ? 'stopped' : 'restarting');
+    if (this.#opened && !this.#closing) this.#options.onLost?.(error, 'restarting');
   }
 
-  /** The replacement worker is alive but its database failed to open: end it, and every call with it. */
+  /** The client stops: every call pending and to come fails with the error, and the worker ends (if it has not). */
   #stop(error: Error): void {
     if (this.#stopped) return;
     this.#stopped = error;

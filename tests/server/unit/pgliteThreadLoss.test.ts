@@ -77,16 +77,21 @@ describe('PgliteThread when its worker dies', { timeout: 120_000 }, () => {
     expect((await client.query('SELECT count(*)::int AS n FROM notes')).rows).toEqual([{ n: 2 }]);
   });
 
-  it('stops when the new worker starts but its database cannot open: every later call fails and close still works', async () => {
+  /** Kills the worker while `marker` stands beside the data folder, so that its replacement fails; the reports. */
+  async function loseWithFailingReplacement(marker: 'fail-ready' | 'refuse-to-start', code: number) {
     losses = [];
-    await writeFile(path.join(folder, 'fail-ready'), '');
+    await writeFile(path.join(folder, marker), '');
     try {
-      await expect(client.query('-- die 6')).rejects.toThrow('PGlite worker exited with code 6');
+      await expect(client.query(`-- die ${code}`)).rejects.toThrow(`PGlite worker exited with code ${code}`);
       await expect.poll(() => losses.length, WORKER_START).toBe(2);
     } finally {
-      await rm(path.join(folder, 'fail-ready'));
+      await rm(path.join(folder, marker));
     }
-    expect(losses).toEqual([
+    return losses;
+  }
+
+  it('stops when the new worker starts but its database cannot open: every later call fails and close still works', async () => {
+    expect(await loseWithFailingReplacement('fail-ready', 6)).toEqual([
       { message: 'PGlite worker exited with code 6', next: 'restarting' },
       { message: 'the database failed to open', next: 'stopped' },
     ]);
@@ -97,15 +102,7 @@ describe('PgliteThread when its worker dies', { timeout: 120_000 }, () => {
 
   it('stops when the new worker cannot start at all', async () => {
     client = await open(path.join(folder, 'pglite'));
-    losses = [];
-    await writeFile(path.join(folder, 'refuse-to-start'), '');
-    try {
-      await expect(client.query('-- die 9')).rejects.toThrow('PGlite worker exited with code 9');
-      await expect.poll(() => losses.length, WORKER_START).toBe(2);
-    } finally {
-      await rm(path.join(folder, 'refuse-to-start'));
-    }
-    expect(losses).toEqual([
+    expect(await loseWithFailingReplacement('refuse-to-start', 9)).toEqual([
       { message: 'PGlite worker exited with code 9', next: 'restarting' },
       { message: 'this worker refuses to start', next: 'stopped' },
     ]);
