@@ -1,7 +1,7 @@
 /**
  * Harness of the visual check (tests/e2e/support/visualScreens.ts, issue 9, item 5): one real server and one Chromium for the file, one
  * phone context per language (signed in once, then reused screen after screen), each screen opened once and shown
- * light then dark, a screenshot of each under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of
+ * light then dark, a 375 px wide screenshot of each under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of
  * visualChecks.ts.
  *
  * The language is the phone's (context locale: navigator.language and Accept-Language), as a member's wallet
@@ -278,7 +278,9 @@ class LanguageSession {
     if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the app went to ${pathname}`);
     await mkdir(visualDir, { recursive: true });
     const screenshot = path.join(visualDir, `${screen.name}.${variantName(this.lng, colorScheme)}.png`);
-    await page.screenshot({ path: screenshot, fullPage: true, animations: 'disabled', caret: 'hide' });
+    // One image pixel per CSS pixel (375 px wide): what the checks judge, at a quarter of the 2× PNG's encoding time
+    // (12.8 -> 5.4 s for a language's 66 screenshots, measured).
+    await page.screenshot({ path: screenshot, fullPage: true, scale: 'css', animations: 'disabled', caret: 'hide' });
     const result: VisualResult = {
       screen: screen.name,
       path: screen.path,
