@@ -7,7 +7,7 @@ import type { WalletContext } from '../../machines/wallet/walletMachine';
 import { accountA } from '../../scripts/machineGraph/wallet.model';
 import { testDappParam, testMeInfo } from '../../tests/support/fakeApi';
 import { loadClientContract } from '../api/contractLoader';
-import { selectCanSignIn, selectMember, selectRegisterRedirect, selectSignInRedirect, selectWrongChain } from './selectors';
+import { selectAuthAcceptsSignIn, selectMember, selectRegisterRedirect, selectSignInRedirect, selectSignInTarget, selectWrongChain } from './selectors';
 
 const signedOutContext: AuthContext = { token: null, tempToken: null, userInfo: null, address: null, draft: null, error: null };
 
@@ -47,26 +47,28 @@ describe('selectWrongChain', () => {
   });
 });
 
-describe('selectCanSignIn', () => {
+describe('the Sign in button: selectSignInTarget then selectAuthAcceptsSignIn, as /login subscribes to them', () => {
   const signedOut = authAt('signedOut');
+  const signInOffered = (auth: ReturnType<typeof authAt>, wallet: ReturnType<typeof walletAt>, dappParam: typeof testDappParam | null) =>
+    selectAuthAcceptsSignIn(auth, selectSignInTarget(wallet, dappParam));
 
   it('behavior: offered when signed out with a connected account on the app chain', () => {
-    expect(selectCanSignIn(signedOut, onAppChain, testDappParam)).toBe(true);
+    expect(signInOffered(signedOut, onAppChain, testDappParam)).toBe(true);
   });
 
   it('behavior: not offered on the wrong chain, without account, without config, or while the wallet is busy', () => {
-    expect(selectCanSignIn(signedOut, onEthereum, testDappParam)).toBe(false);
-    expect(selectCanSignIn(signedOut, walletAt('active', { chainId: 56 }), testDappParam)).toBe(false);
-    expect(selectCanSignIn(signedOut, onAppChain, null)).toBe(false);
-    expect(selectCanSignIn(signedOut, walletAt({ activating: 'readingChain' }, { accounts: [accountA], chainId: 56 }), testDappParam)).toBe(false);
+    expect(signInOffered(signedOut, onEthereum, testDappParam)).toBe(false);
+    expect(signInOffered(signedOut, walletAt('active', { chainId: 56 }), testDappParam)).toBe(false);
+    expect(signInOffered(signedOut, onAppChain, null)).toBe(false);
+    expect(signInOffered(signedOut, walletAt({ activating: 'readingChain' }, { accounts: [accountA], chainId: 56 }), testDappParam)).toBe(false);
   });
 
   it('behavior: not offered when the auth machine would not take user.signIn (signing in, bound, signing out)', () => {
     const draft = { address: accountA, chainId: 56, inviteCode: null, nonce: null, signed: null };
-    expect(selectCanSignIn(authAt({ signingIn: 'fetchingNonce' }, { draft }), onAppChain, testDappParam)).toBe(false);
-    expect(selectCanSignIn(authAt({ bindRequired: 'editing' }, { tempToken: 't', address: accountA }), onAppChain, testDappParam)).toBe(false);
-    expect(selectCanSignIn(authAt({ signedIn: 'ready' }, { token: 't', address: accountA }), onAppChain, testDappParam)).toBe(false);
-    expect(selectCanSignIn(authAt('signingOut'), onAppChain, testDappParam)).toBe(false);
+    expect(signInOffered(authAt({ signingIn: 'fetchingNonce' }, { draft }), onAppChain, testDappParam)).toBe(false);
+    expect(signInOffered(authAt({ bindRequired: 'editing' }, { tempToken: 't', address: accountA }), onAppChain, testDappParam)).toBe(false);
+    expect(signInOffered(authAt({ signedIn: 'ready' }, { token: 't', address: accountA }), onAppChain, testDappParam)).toBe(false);
+    expect(signInOffered(authAt('signingOut'), onAppChain, testDappParam)).toBe(false);
   });
 });
 

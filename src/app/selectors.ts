@@ -121,14 +121,6 @@ export function selectWrongChain(wallet: WalletSnapshot, dappParam: DappParam | 
   return wallet.can({ type: 'user.connect', chainId: dappParam.chainId, chainParams: dappParam.chain });
 }
 
-/**
- * True when the Sign in button is offered: the wallet is connected with an account on the app's chain, and the
- * auth machine accepts user.signIn for that account and chain (it does only when signed out).
- */
-export function selectCanSignIn(auth: AuthSnapshot, wallet: WalletSnapshot, dappParam: DappParam | null): boolean {
-  return selectAuthAcceptsSignIn(auth, selectSignInTarget(wallet, dappParam));
-}
-
 /** The account and chain a sign-in would use: the wallet is active, with an account, on the app's chain. */
 export interface SignInTarget {
   address: string;
@@ -136,8 +128,8 @@ export interface SignInTarget {
 }
 
 /**
- * The wallet's half of selectCanSignIn, for a page that subscribes to each actor apart (so a wallet change that
- * leaves the target as it was renders nothing).
+ * The wallet's half of "the Sign in button is offered" (the other is selectAuthAcceptsSignIn): a page subscribes
+ * to each actor apart, so a wallet change that leaves the target as it was renders nothing.
  */
 export function selectSignInTarget(wallet: WalletSnapshot, dappParam: DappParam | null): SignInTarget | null {
   const address = wallet.context.accounts[0];
@@ -150,7 +142,7 @@ export function selectSignInTarget(wallet: WalletSnapshot, dappParam: DappParam 
 /** Compares two targets by value (useSelector's compare: a new object with the same values is no change). */
 export const sameSignInTarget = (a: SignInTarget | null, b: SignInTarget | null): boolean => a?.address === b?.address && a?.chainId === b?.chainId;
 
-/** The auth machine's half of selectCanSignIn: it accepts user.signIn for the target (it does only when signed out). */
+/** The auth machine's half: it accepts user.signIn for the target (it does only when signed out). */
 export function selectAuthAcceptsSignIn(auth: AuthSnapshot, target: SignInTarget | null): boolean {
   return target !== null && auth.can({ type: 'user.signIn', ...target });
 }
