@@ -112,7 +112,8 @@ CREATE OR REPLACE FUNCTION ledger_refusal(p_legs jsonb, p_limits jsonb, p_counte
     ) THEN p_short_code
     WHEN EXISTS (
       SELECT 1 FROM jsonb_to_recordset(p_limits) AS x(ord integer, "memberId" integer, name text, day date, amount bigint, cap bigint)
-      WHERE x.ord = p_ord
+      -- A give-back (a negative amount: a failed withdrawal's) is never refused, whatever the day's total.
+      WHERE x.ord = p_ord AND x.amount > 0
         AND coalesce((SELECT t.total FROM ledger_limits t WHERE t.member_id = x."memberId" AND t.name = x.name AND t.day = x.day LIMIT 1), 0)
           + x.amount > x.cap
     ) THEN p_limit_code
@@ -214,8 +215,9 @@ BEGIN
     SELECT m.member_id, m.name, m.day, m.amount FROM limit_sum m WHERE m.amount >= 0 ORDER BY 1, 2, 3
     ON CONFLICT (member_id, name, day) DO UPDATE SET total = d.total + excluded.total
   ), limit_given_back AS (
-    -- An UPDATE, not the upsert: the proposed row of an upsert must pass the CHECK (total >= 0) by itself.
-    UPDATE ledger_limits d SET total = d.total + m.amount FROM limit_sum m
+    -- An UPDATE, not the upsert: the proposed row of an upsert must pass the CHECK (total >= 0) by itself. A day's
+    -- total never goes below zero (a give-back of more than the day holds gives back what it holds).
+    UPDATE ledger_limits d SET total = greatest(d.total + m.amount, 0) FROM limit_sum m
     WHERE m.amount < 0 AND d.member_id = m.member_id AND d.name = m.name AND d.day = m.day
   ), first_entry AS (
     -- (A window in `running`, whose rows are sorted by request already: a DISTINCT ON sorted a payout's 100,000 again.)
@@ -366,8 +368,11 @@ BEGIN
       GROUP BY d.member_id, d.asset
       HAVING sum(d.amount) > coalesce(max(a.balance), -1) OR count(DISTINCT coalesce(k.keys, '')) > 1
     ), unsure_limit AS MATERIALIZED (
+      -- Only what a batch adds counts here: its give-backs may land after its additions, and a give-back alone is
+      -- never refused (ledger_refusal).
       SELECT l.member_id, l.name, l.day FROM limited l
       LEFT JOIN LATERAL (SELECT t.total FROM ledger_limits t WHERE t.member_id = l.member_id AND t.name = l.name AND t.day = l.day LIMIT 1) t ON true
+      WHERE l.amount > 0
       GROUP BY l.member_id, l.name, l.day
       HAVING coalesce(max(t.total), 0) + sum(l.amount) > min(l.cap)
     ), drawn AS MATERIALIZED (

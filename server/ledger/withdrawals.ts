@@ -8,12 +8,12 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
-import { ApiCode } from '../../api-schema/codes';
+import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { endpoints } from '../../api-schema/endpoints';
 import { utcDay } from '../clock';
 import { getAppConfig, type AppConfig } from '../config/appConfig';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { AlreadyDecidedError, NotFoundError } from '../errors';
+import { AlreadyDecidedError, errorOfApiCode, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
 import { postRequests, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
 import { answerOf } from './idempotency';
@@ -95,6 +95,38 @@ export async function withdrawCredit(desk: LedgerDesk, request: WithdrawalReques
   return answerOf(outcome, endpoints.withdrawCredit.result);
 }
 
+/** What a decision moves for a pending withdrawal. */
+export interface DecidedWithdrawal {
+  id: bigint;
+  memberId: number;
+  amount: bigint;
+  fee: bigint;
+  createdAt: Date;
+}
+
+/**
+ * A decision on a pending withdrawal as the engine's request. done: the net amount leaves withdrawals payable
+ * (paid out). failed: the fee comes back from fees, the whole amount goes back to the member, and the amount comes
+ * off its own day's total (a give-back: the engine never refuses one, and never takes a total below zero).
+ *
+ * @param withdrawal - the withdrawal as stored
+ * @param status - the decision
+ * @param now - when it is decided
+ * @returns the ledger request (no at-most-once key: the withdrawal row's status is the guard)
+ * @example
+ * await postRequests(tx, [decisionRequest(row, 'failed', now)]);
+ */
+export function decisionRequest(withdrawal: DecidedWithdrawal, status: 'done' | 'failed', now: Date): LedgerRequest {
+  const { id, memberId, amount, fee, createdAt } = withdrawal;
+  if (status === 'done') {
+    return { now, legs: [{ asset: 'CREDIT', type: 'payout', from: { system: PAYABLE }, to: { system: ISSUANCE }, amount: amount - fee, withdrawal: id }] };
+  }
+  const legs: Leg[] = [];
+  if (fee > 0n) legs.push({ asset: 'CREDIT', type: 'fee', from: { system: FEES }, to: { system: PAYABLE }, amount: fee, withdrawal: id });
+  legs.push({ asset: 'CREDIT', type: 'withdraw', from: { system: PAYABLE }, to: { member: memberId }, amount, withdrawal: id });
+  return { now, legs, limits: [{ memberId, name: DAILY_LIMIT, day: utcDay(createdAt), amount: -amount, cap: 0n }] };
+}
+
 const withdrawalRow = z.object({
   id: bigintText,
   memberId: z.number().int(),
@@ -154,19 +186,10 @@ export async function decideWithdrawal(tx: Db, input: { id: bigint; status: 'don
   if (row.status === status) return viewOf(row);
   if (row.status !== 'pending') throw new AlreadyDecidedError();
 
-  const net = row.amount - row.fee;
-  const legs: Leg[] =
-    status === 'done'
-      ? [{ asset: 'CREDIT', type: 'payout', from: { system: PAYABLE }, to: { system: ISSUANCE }, amount: net, withdrawal: id }]
-      : [
-          ...(row.fee > 0n ? [{ asset: 'CREDIT', type: 'fee', from: { system: FEES }, to: { system: PAYABLE }, amount: row.fee, withdrawal: id } as const] : []),
-          { asset: 'CREDIT', type: 'withdraw', from: { system: PAYABLE }, to: { member: row.memberId }, amount: row.amount, withdrawal: id },
-        ];
-  // A failed withdrawal no longer counts against its day's cap: its amount comes off the day's total.
-  const limits =
-    status === 'failed' ? [{ memberId: row.memberId, name: DAILY_LIMIT, day: utcDay(row.createdAt), amount: -row.amount, cap: row.amount }] : [];
-  const [moved] = await postRequests(tx, [{ now, legs, limits }]);
-  if (moved?.code !== ApiCode.ok) throw new Error(`deciding withdrawal ${id} moved nothing (code ${moved?.code})`);
+  const [moved] = await postRequests(tx, [decisionRequest(row, status, now)]);
+  // Not reachable by the ledger's own rules; should it happen, the operator gets the code, not an internal error.
+  if (moved === undefined) throw new Error(`deciding withdrawal ${id} got no outcome`);
+  if (moved.code !== ApiCode.ok) throw errorOfApiCode(moved.code as ApiCodeValue);
   await tx.execute(sql`UPDATE withdrawals SET status = ${status}::text, decided_at = ${now}::timestamptz WHERE id = ${id.toString()}::bigint`);
   return viewOf({ ...row, status, decidedAt: now });
 }

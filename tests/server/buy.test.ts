@@ -264,4 +264,35 @@ describeWithDatabases('buy', (ctx) => {
     expect(await goodsOf(appOf(0), 'yunnan-coffee')).toMatchObject({ stock: 0 });
     await expectBooksBalanced(ctx.db);
   });
+
+  it('sells no more than the stock to buyers of different quantities at once, some short of credit: each answer is what its order left', { timeout: 120_000 }, async () => {
+    const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const appOf = (index: number) => apps[index % apps.length] as FastifyInstance;
+    const buyers = Array.from({ length: 10 }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, '8')}`));
+    const tokens = await Promise.all(buyers.map((account) => signInBound(appOf(0), account, ctx.clock.now())));
+    // Coffee is 120 a unit, 80 in stock; quantities 3..21 (sum 120), and every third buyer can pay for one unit less.
+    const quantities = buyers.map((_, index) => 3 + 2 * index);
+    const credits = quantities.map((quantity, index) => (index % 3 === 2 ? 120 * (quantity - 1) : 120 * quantity + 7.5));
+    await Promise.all(buyers.map((account, index) => grantCredit(appOf(0), account.address, String(credits[index]))));
+    const deliveryIds = await Promise.all(tokens.map(async (token) => (await add(appOf(0), token)).deliveryId));
+    const answers = await Promise.all(
+      tokens.map((token, index) => settle(appOf(index), token, { goodsId: 'yunnan-coffee', quantity: quantities[index], deliveryId: deliveryIds[index], requestId: randomUUID() })),
+    );
+    const codes = answers.map((answer) => envelope(answer).code);
+    const left = (await goodsOf(appOf(0), 'yunnan-coffee'))?.stock ?? -1;
+    const sold = quantities.filter((_, index) => codes[index] === 0).reduce((sum, quantity) => sum + quantity, 0);
+    expect(sold + left).toBe(80);
+    for (const [index, code] of codes.entries()) {
+      const quantity = quantities[index] ?? 0;
+      // Short of credit is 3001 unless the stock ran out first; a short stock refusal means fewer units than it were left then.
+      if (index % 3 === 2) expect([ApiCode.insufficientBalance, ApiCode.amountOutOfLimits]).toContain(code);
+      else expect([0, ApiCode.amountOutOfLimits]).toContain(code);
+      if (code === ApiCode.amountOutOfLimits) expect(quantity).toBeGreaterThan(left);
+      const balance = code === 0 ? (credits[index] ?? 0) - 120 * quantity : (credits[index] ?? 0);
+      expect(await credit(appOf(index), tokens[index] ?? '')).toBe(String(balance));
+    }
+    // Several orders of different sizes shared the stock (not one buyer taking it all).
+    expect(codes.filter((code) => code === 0).length).toBeGreaterThan(1);
+    await expectBooksBalanced(ctx.db);
+  });
 });

@@ -3,9 +3,12 @@
  * concurrent grants (CREDIT and WPOS), withdrawals, WPOS transfers within the team and flash exchanges among 20
  * members, through the HTTP API, with 10 % replays of a request id and some repeats of an id with another body, sent
  * in concurrent batches (on PostgreSQL through two app instances on two pools, as behind a load balancer), while the
- * operator's share-pool payout runs for several days from both instances at once. Afterwards every member's balances
- * are what the acknowledged answers and the payouts imply, nothing went negative, the books balance, no pool paid
- * twice in a day, and every acknowledged movement is in the records exactly once.
+ * operator's share-pool payout runs for several days from both instances at once, and the operator decides
+ * withdrawals (done or failed, refunding them) among the batches that still bring new ones (issue 35: a refund of a
+ * member who withdrew more that day had failed). Afterwards every member's balances are what the acknowledged
+ * answers, the refunds and the payouts imply, nothing went negative, the books balance, no pool paid twice in a
+ * day, every withdrawal has the status it was given, and every acknowledged movement is in the records exactly
+ * once.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -17,7 +20,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { authHeaders, envelope, signInBound } from './support/siwe';
 
 const MEMBERS = 20;
@@ -25,6 +28,8 @@ const REQUESTS = 10_000;
 const REPLAY_SHARE = 0.1;
 const OTHER_BODY_SHARE = 0.02;
 const BATCH = 100;
+/** Each member withdraws about 10,000 over the run; a cap of 2,000 a day is met by most of them. */
+const DAILY_CAP = '2000';
 
 /** mulberry32: a small seeded generator, so a failing run can be repeated. */
 function random(seed: number): () => number {
@@ -72,6 +77,8 @@ const PAYOUT_DAYS = ['2026-11-18', '2026-11-19', '2026-11-20', '2026-11-21', '20
 
 describeWithDatabases('ledger under concurrency', (ctx) => {
   it(`keeps the books through ${REQUESTS} concurrent grants, withdrawals, transfers and exchanges with replays and payouts`, { timeout: 300_000 }, async () => {
+    // A daily cap the members meet during the load, so refunds give back room that later withdrawals use.
+    await ctx.db.execute(sql`UPDATE app_config SET value = value || jsonb_build_object('dailyWithdrawCap', ${DAILY_CAP}::text) WHERE id = 1`);
     const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
     const rng = random(20261123);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
@@ -105,7 +112,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
         await (apps[instance] as FastifyInstance).inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day } }),
       );
 
-    // Amounts with up to 6 decimals: grants 5..300, withdrawals 10..160 (minWithdraw 10, fee 1, daily cap 10000,
+    // Amounts with up to 6 decimals: grants 5..300, withdrawals 10..160 (minWithdraw 10, fee 1, daily cap 2000,
     // so some meet the cap or a short balance), transfers 1..120 WPOS to the team (1 in 25 to an upline or
     // itself: 3004), exchanges 0.5..60 either way at 0.5.
     const amount = (min: number, max: number) => formatMinor(BigInt(Math.round(min * 1_000_000)) + BigInt(Math.floor(rng() * (max - min) * 1_000_000)));
@@ -132,6 +139,19 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
 
     const answers: Answer[] = [];
     const payouts: { pools: number; paid: string }[] = [];
+    // The operator's decisions: withdrawals acknowledged in earlier batches are decided while later batches run.
+    const undecided: { id: string; member: number; amount: string }[] = [];
+    const decided = new Map<string, { member: number; amount: string; status: 'done' | 'failed' }>();
+    const seenWithdrawals = new Set<string>();
+    const decideSome = (instanceBase: number) =>
+      Array.from({ length: Math.min(6, undecided.length) }, (_, index) => {
+        const [withdrawal] = undecided.splice(Math.floor(rng() * undecided.length), 1);
+        if (!withdrawal) throw new Error('no undecided withdrawal');
+        const status = rng() < 0.5 ? 'failed' : 'done';
+        decided.set(withdrawal.id, { member: withdrawal.member, amount: withdrawal.amount, status });
+        const app = apps[(instanceBase + index) % apps.length] as FastifyInstance;
+        return decide(app, { id: withdrawal.id, status }).then((response) => ({ id: withdrawal.id, status, body: envelope<{ status: string }>(response) }));
+      });
     const batches = Math.ceil(all.length / BATCH);
     const started = performance.now();
     for (let offset = 0, batch = 0; offset < all.length; offset += BATCH, batch++) {
@@ -139,14 +159,34 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
       // Every few batches a day's payout runs beside the batch, from every instance at once, and each day twice.
       const day = PAYOUT_DAYS[Math.floor((batch * PAYOUT_DAYS.length * 2) / batches) % PAYOUT_DAYS.length];
       const runs = batch % 10 === 5 && day ? apps.map((_, instance) => payout(day, instance)) : [];
-      const [responses, paid] = await Promise.all([Promise.all(ops.map((op, index) => send(op, index % apps.length))), Promise.all(runs)]);
-      responses.forEach(({ code, result }, index) => answers.push({ op: ops[index] as Operation, code, result }));
+      const [responses, paid, decisions] = await Promise.all([
+        Promise.all(ops.map((op, index) => send(op, index % apps.length))),
+        Promise.all(runs),
+        Promise.all(decideSome(batch)),
+      ]);
+      for (const decision of decisions) expect(decision.body).toMatchObject({ code: 0, result: { id: decision.id, status: decision.status } });
+      responses.forEach(({ code, result }, index) => {
+        const op = ops[index] as Operation;
+        answers.push({ op, code, result });
+        if (op.kind !== 'withdraw' || code !== ApiCode.ok) return;
+        const { id } = z.object({ id: z.string() }).parse(result);
+        if (seenWithdrawals.has(id)) return;
+        seenWithdrawals.add(id);
+        undecided.push({ id, member: op.member, amount: op.amount });
+      });
       for (const run of paid) {
         expect(run.code).toBe(0);
         if (run.result) payouts.push(run.result);
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    const refunded = [...decided.values()].filter((withdrawal) => withdrawal.status === 'failed');
+    expect(refunded.length).toBeGreaterThan(0);
+    expect(decided.size - refunded.length).toBeGreaterThan(0);
+    // Every withdrawal has the status the operator gave it (the rest are still pending).
+    const statuses = await queryRows(ctx.db, sql`SELECT id::text AS id, status FROM withdrawals`, z.object({ id: z.string(), status: z.string() }));
+    expect(statuses.filter((row) => row.status !== (decided.get(row.id)?.status ?? 'pending'))).toEqual([]);
+    expect(statuses.length).toBe(seenWithdrawals.size);
 
     // Only these codes; and per request id, every acknowledgement is the same answer to the same body.
     const codes = new Map<number, number>();
@@ -184,6 +224,8 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
       const minor = toMinor(op.amount);
       if (op.kind === 'grant') add(op.member, op.asset, minor);
       if (op.kind === 'withdraw') add(op.member, 'CREDIT', -minor);
+      const refund = op.kind === 'withdraw' ? decided.get(z.object({ id: z.string() }).parse(result).id) : undefined;
+      if (refund?.status === 'failed') add(op.member, 'CREDIT', minor);
       if (op.kind === 'transfer') {
         add(op.member, 'WPOS', -minor);
         add(op.to, 'WPOS', minor);
@@ -215,11 +257,16 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
           ORDER BY e.id`,
       z.object({ id: big, address: z.string(), asset: z.string(), amount: big, balanceAfter: big, type: z.string(), withdrawalId: big.nullable(), transferId: big }),
     );
-    // A transfer and an exchange have two entries each: both members', or the member's in both assets.
-    expect(entries.length).toBe(acked.length + acked.filter(({ op }) => op.kind === 'transfer' || op.kind === 'exchange').length);
+    // A transfer and an exchange have two entries each: both members', or the member's in both assets; a failed
+    // withdrawal has its refund too.
+    expect(entries.length).toBe(acked.length + acked.filter(({ op }) => op.kind === 'transfer' || op.kind === 'exchange').length + refunded.length);
     expect(entries.every((entry) => entry.balanceAfter >= 0n)).toBe(true);
     const byEntry = new Map(entries.map((entry) => [entry.id.toString(), entry]));
-    const byWithdrawal = new Map(entries.filter((entry) => entry.withdrawalId !== null).map((entry) => [entry.withdrawalId?.toString(), entry]));
+    const byWithdrawal = new Map(entries.filter((entry) => entry.withdrawalId !== null && entry.amount < 0n).map((entry) => [entry.withdrawalId?.toString(), entry]));
+    const refunds = entries.filter((entry) => entry.withdrawalId !== null && entry.amount > 0n);
+    expect(refunds.map((entry) => [entry.withdrawalId?.toString(), entry.type, entry.amount]).sort()).toEqual(
+      [...decided.entries()].filter(([, withdrawal]) => withdrawal.status === 'failed').map(([id, withdrawal]) => [id, 'withdraw', toMinor(withdrawal.amount)]).sort(),
+    );
     const byTransfer = new Map<string, typeof entries>();
     for (const entry of entries) byTransfer.set(entry.transferId.toString(), [...(byTransfer.get(entry.transferId.toString()) ?? []), entry]);
     for (const { op, result } of acked) {
@@ -259,7 +306,8 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
               JOIN members m ON m.id = a.member_id WHERE t.type = 'distribution' AND m.address = ${members[index]?.address}`,
           z.object({ n: z.number() }),
         ))[0]?.n ?? 0 : 0;
-        expect(page.result?.total).toBe(acked.filter((answer) => touches(answer, asset)).length + payoutsOf);
+        const refundsOf = asset === 'CREDIT' ? refunded.filter((withdrawal) => withdrawal.member === index).length : 0;
+        expect(page.result?.total).toBe(acked.filter((answer) => touches(answer, asset)).length + payoutsOf + refundsOf);
       }
     }
     await expectBooksBalanced(ctx.db);
@@ -268,7 +316,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     console.log(
       `ledger concurrency [${ctx.target}, ${apps.length} instance(s)]: ${answers.length} requests in ${seconds.toFixed(1)} s ` +
         `(${Math.round(answers.length / seconds)}/s); ${acked.length} acknowledged movements; codes ${counts}; ` +
-        `${paidDays.length} pool payouts from ${payouts.length} runs`,
+        `${paidDays.length} pool payouts from ${payouts.length} runs; ${decided.size} withdrawals decided among them, ${refunded.length} failed and refunded`,
     );
   });
 }, { pgliteInThread: true });
