@@ -15,6 +15,7 @@ export const endpoints = {
   meInfo: member.meInfo,
   creditRecord: member.creditRecord,
   withdrawCredit: member.withdrawCredit,
+  topUp: member.topUp,
   team: member.team,
   teamSearch: member.teamSearch,
   wposProfit: wpos.wposProfit,

@@ -11,6 +11,7 @@ import {
   pageQuerySchema,
   requestIdSchema,
   signedAmountSchema,
+  txHashSchema,
 } from './primitives';
 import { defineEndpoint } from './endpoint';
 
@@ -37,13 +38,15 @@ export const meInfo = defineEndpoint({
   result: meInfoSchema,
 });
 
-export const creditRecordTypeSchema = z.enum(['withdraw', 'exchange', 'order', 'reward', 'transfer']);
+export const creditRecordTypeSchema = z.enum(['withdraw', 'exchange', 'order', 'reward', 'transfer', 'topUp']);
 export const creditRecordSchema = z.object({
   id: z.string(),
   type: creditRecordTypeSchema,
   amount: signedAmountSchema,
   balanceAfter: balanceSchema,
   status: z.enum(['pending', 'done', 'failed']),
+  /** A top-up's transaction on the app's chain. */
+  txHash: z.optional(txHashSchema),
   createdAt: isoDateSchema,
 });
 
@@ -97,4 +100,25 @@ export const teamSearch = defineEndpoint({
   query: z.object({ keyword: checked(z.string(), z.regex(/^(0[xX])?[0-9a-fA-F]{4,40}$/, 'keyword')) }),
   body: undefined,
   result: z.object({ list: z.array(teamMemberSchema) }),
+});
+
+export const topUpStatusSchema = z.enum(['pending', 'confirming', 'credited', 'invalid']);
+export type TopUpStatus = z.infer<typeof topUpStatusSchema>;
+
+export const topUp = defineEndpoint({
+  method: 'POST',
+  path: '/api/member/topUp',
+  access: 'member',
+  summary:
+    'Credit on chain (added): ask the server to look at one top-up transaction now. pending: not mined or not seen yet; confirming: ' +
+    'mined, `confirmations` of `required` blocks on top; credited; invalid: no top-up of the caller in it, or reverted. Moves nothing itself',
+  query: undefined,
+  body: z.strictObject({ txHash: txHashSchema }),
+  result: z.object({
+    txHash: txHashSchema,
+    status: topUpStatusSchema,
+    confirmations: intAtLeast(0),
+    required: intAtLeast(0),
+    amount: z.optional(amountSchema),
+  }),
 });

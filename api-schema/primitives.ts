@@ -29,6 +29,8 @@ export const amountSchema = checked(
 export const balanceSchema = checked(z.string(), z.regex(balancePattern, 'balance'));
 /** Signed decimal amount, as in credit records. */
 export const signedAmountSchema = checked(z.string(), z.regex(signedAmountPattern, 'signedAmount'));
+/** A transaction hash: 32 bytes as 0x and 64 hex digits. */
+export const txHashSchema = checked(z.string(), z.regex(/^0x[0-9a-fA-F]{64}$/, 'txHash'));
 export const isoDateSchema = z.iso.datetime({ offset: true });
 export const requestIdSchema = z.uuid();
 export const inviteCodeSchema = checked(z.string(), z.regex(/^[A-Za-z0-9]{4,16}$/, 'inviteCode'));

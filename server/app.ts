@@ -36,6 +36,8 @@ import { memberRoutes } from './routes/member';
 import { moneyRoutes } from './routes/money';
 import { wposRoutes } from './routes/wpos';
 import { startPayoutTimer } from './ledger/sharePools';
+import type { Chain } from './chain/chain';
+import { createTopUpWatcher } from './chain/topUpWatcher';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -87,6 +89,13 @@ export interface BuildAppOptions {
    * crosses midnight sees no payout it did not ask for; main.ts turns it on.
    */
   payoutTimer?: boolean;
+  /** Credit on chain (API.md): the connected chain; without it there are no top-ups (topUp answers 4004). */
+  chain?: Chain | undefined;
+  /**
+   * The top-up watcher's first block (the token's deployment) and whether it runs on its own timer every `pollMs`
+   * (main.ts: yes; tests run rounds themselves).
+   */
+  topUpWatcher?: { startBlock?: bigint; pollMs?: number; timer?: boolean } | undefined;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -154,6 +163,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     ledger: createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT }),
     settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
   };
+
+  if (options.chain) {
+    const watcher = createTopUpWatcher({
+      db: deps.db,
+      chain: options.chain,
+      now: deps.now,
+      startBlock: options.topUpWatcher?.startBlock,
+      pollMs: options.topUpWatcher?.pollMs,
+      onError: (error) => app.log.warn({ err: error }, 'top-up watcher round failed; the next round starts from the cursor'),
+    });
+    deps.chain = { chain: options.chain, watcher };
+    if (options.topUpWatcher?.timer) watcher.start();
+    app.addHook('onClose', async () => watcher.stop());
+  }
 
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For
   // with trustProxy). The store is in memory, so each instance counts its own clients; behind a load balancer

@@ -449,3 +449,57 @@ export const orders = pgTable(
     check('orders_status', sql`${t.status} IN ('pending', 'paid', 'shipped', 'failed')`),
   ],
 );
+
+/**
+ * Top-ups (API.md, "Credit on chain"): one row per token `Transfer` log to the treasury that was credited, written by
+ * the ledger engine with its money, once per (chain, transaction hash, log index). `member_id` is the member credited
+ * then, or null when the sender was no member yet and the amount was held (top_up_releases says when it reached
+ * them). `amount` is minor units (6 decimals), the token amount rounded down.
+ */
+export const topUps = pgTable(
+  'top_ups',
+  {
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    fromAddress: text('from_address').notNull(),
+    memberId: integer('member_id'),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] }),
+    // Held top-ups by sender, for the release at a sign-in.
+    index('top_ups_held_idx').on(t.fromAddress).where(sql`${t.memberId} IS NULL`),
+    check('top_ups_amount', sql`${t.amount} > 0`),
+  ],
+);
+
+/** A held top-up credited to its sender once they became a member: written by the engine with the money it moves. */
+export const topUpReleases = pgTable(
+  'top_up_releases',
+  {
+    chainId: integer('chain_id').notNull(),
+    txHash: text('tx_hash').notNull(),
+    logIndex: integer('log_index').notNull(),
+    memberId: integer('member_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] })],
+);
+
+/**
+ * The top-up watcher's cursor: the last blocks it read up to, each with its hash, so that it notices a
+ * reorganisation below it (a kept hash the chain no longer has) and reads again from the newest block still on the
+ * chain. A few of the latest are kept per chain.
+ */
+export const chainBlocks = pgTable(
+  'chain_blocks',
+  {
+    chainId: integer('chain_id').notNull(),
+    number: bigint('number', { mode: 'bigint' }).notNull(),
+    hash: text('hash').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.number] })],
+);

@@ -10,13 +10,14 @@ import { ledgerAccounts } from '../db/schema';
 export const ASSETS = ['CREDIT', 'WPOS'] as const;
 export type Asset = (typeof ASSETS)[number];
 
-export const SYSTEM_KINDS = ['issuance', 'fees', 'withdrawals_payable', 'exchange', 'pools', 'sales'] as const;
+/** `chain` and `held_top_ups` are credit on chain's (migration 0014): top-ups come from `chain`, or wait in `held_top_ups`. */
+export const SYSTEM_KINDS = ['issuance', 'fees', 'withdrawals_payable', 'exchange', 'pools', 'sales', 'chain', 'held_top_ups'] as const;
 export type SystemKind = (typeof SYSTEM_KINDS)[number];
 
 const ASSET_BASE: Record<Asset, number> = { CREDIT: 0, WPOS: 10 };
 
 /**
- * The fixed id of a system account: CREDIT 1..6, WPOS 11..16 in the order of SYSTEM_KINDS.
+ * The fixed id of a system account: CREDIT 1..8, WPOS 11..18 in the order of SYSTEM_KINDS.
  *
  * @param asset - CREDIT or WPOS
  * @param kind - the account's role

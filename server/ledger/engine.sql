@@ -156,6 +156,14 @@ BEGIN
     INSERT INTO orders OVERRIDING SYSTEM VALUE
     SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::orders, it.record_row || jsonb_build_object('id', it.record_id)) r
     WHERE it.record_table = 'orders'
+  ), top_up_row AS (
+    INSERT INTO top_ups
+    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::top_ups, it.record_row) r
+    WHERE it.record_table = 'top_ups'
+  ), top_up_release_row AS (
+    INSERT INTO top_up_releases
+    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::top_up_releases, it.record_row) r
+    WHERE it.record_table = 'top_up_releases'
   ), counter_drawn AS (
     UPDATE ledger_counters c SET available = c.available - d.amount
     FROM (

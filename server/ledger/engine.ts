@@ -19,7 +19,7 @@ import { namedStatement } from './statements';
  * The record types a member sees, plus two that only move between system accounts: `fee` (a withdrawal's fee, and
  * its return when the withdrawal fails) and `payout` (a done withdrawal leaving withdrawals payable).
  */
-export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout';
+export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout' | 'topUp';
 
 /** One side of a leg: a member's account of the leg's asset (opened on first use) or a system account by id. */
 export type AccountRef = { member: number } | { system: number };
@@ -67,7 +67,7 @@ export interface Limit {
 }
 
 /** The business tables the engine writes (engine.sql's ledger_apply has one INSERT for each). */
-export type RecordTable = 'withdrawals' | 'share_pool_payouts' | 'orders';
+export type RecordTable = 'withdrawals' | 'share_pool_payouts' | 'orders' | 'top_ups' | 'top_up_releases';
 
 /** What a request draws from a counter (ledger_counters), e.g. units of a goods item's stock: it must stay ≥ 0. */
 export interface Draw {

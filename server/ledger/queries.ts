@@ -17,6 +17,7 @@ const recordRow = z.object({
   balanceAfter: bigintText,
   status: z.enum(['pending', 'done', 'failed']),
   counterparty: z.string().nullable(),
+  txHash: z.string().nullable(),
   createdAt: z.coerce.date(),
 });
 
@@ -24,7 +25,7 @@ const countRow = z.object({ total: z.number().int() });
 const summaryRow = z.object({ asset: z.enum(['CREDIT', 'WPOS']), members: bigintText, system: bigintText, negative: z.number().int() });
 const idRow = z.object({ id: z.number().int() });
 
-const CREDIT_TYPES = ['withdraw', 'exchange', 'order', 'reward', 'transfer'] as const;
+const CREDIT_TYPES = ['withdraw', 'exchange', 'order', 'reward', 'transfer', 'topUp'] as const;
 const WPOS_TYPES = ['transfer', 'exchange', 'reward', 'distribution'] as const;
 export type CreditRecordType = (typeof CREDIT_TYPES)[number];
 export type WposRecordType = (typeof WPOS_TYPES)[number];
@@ -35,6 +36,8 @@ export interface CreditRecord {
   amount: string;
   balanceAfter: string;
   status: 'pending' | 'done' | 'failed';
+  /** A top-up's transaction hash. */
+  txHash?: string;
   createdAt: string;
 }
 
@@ -79,6 +82,7 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
           CASE WHEN t.type = 'withdraw' AND e.amount < 0 THEN w.status ELSE 'done' END AS status,
           CASE WHEN t.type = 'transfer' THEN (SELECT m.address FROM ledger_accounts oa JOIN members m ON m.id = oa.member_id
             WHERE oa.id = CASE WHEN e.amount < 0 THEN t.credit_account_id ELSE t.debit_account_id END) END AS counterparty,
+          CASE WHEN t.type = 'topUp' THEN t.memo END AS "txHash",
           e.created_at AS "createdAt"
         FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id LEFT JOIN withdrawals w ON w.id = t.withdrawal_id
         WHERE ${where}
@@ -114,6 +118,7 @@ export async function listCreditRecords(db: Db, query: RecordQuery & { type?: Cr
       amount: formatMinor(row.amount),
       balanceAfter: formatMinor(row.balanceAfter),
       status: row.status,
+      ...(row.txHash === null ? {} : { txHash: row.txHash }),
       createdAt: row.createdAt.toISOString(),
     })),
   };

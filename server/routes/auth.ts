@@ -1,6 +1,8 @@
 /** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (API.md, "Authentication"). */
 import type { FastifyPluginAsync } from 'fastify';
 import { getAddress, isAddress } from 'viem';
+import { parseSiweMessage } from 'viem/siwe';
+import { releaseHeldTopUps } from '../chain/topUps';
 import { signIn } from '../auth/signIn';
 import { revokeToken } from '../auth/tokens';
 import { BindCycleError, InvalidParametersError, InviteCodeUnknownError, RecommenderAlreadyBoundError } from '../errors';
@@ -35,14 +37,24 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
       memberSignLogin: async ({ body, request }) => {
         const site = expectedSite(deps, request);
-        return signIn(deps.db, {
+        const now = deps.now();
+        const signedIn = await signIn(deps.db, {
           message: body.message,
           signature: body.signature,
           inviteCode: body.inviteCode,
           expectedDomain: site?.host,
           expectedProtocol: site?.protocol,
-          now: deps.now(),
+          now,
         });
+        // Top-ups sent before the address was a member reach it now (API.md, "Credit on chain"); should this fail,
+        // the watcher's next round releases them, so the sign-in stands.
+        const { address } = parseSiweMessage(body.message);
+        if (deps.chain && address) {
+          await releaseHeldTopUps(deps.db, deps.chain.chain.settings.chainId, now, getAddress(address)).catch((error: unknown) =>
+            request.log.warn({ err: error }, 'releasing held top-ups at sign-in failed'),
+          );
+        }
+        return signedIn;
       },
 
       bindRecommendRelation: async ({ body, request }) => {

@@ -7,6 +7,8 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { LedgerDesk } from '../ledger/engine';
 import type { SettlementInputsReader } from '../buy/orders';
+import type { Chain } from '../chain/chain';
+import type { TopUpWatcher } from '../chain/topUpWatcher';
 import type { RateLimitRule } from './endpoint';
 
 /** What every route plugin gets from buildApp. */
@@ -26,6 +28,8 @@ export interface RouteDeps {
   ledger: LedgerDesk;
   /** What settlements read before the engine (price, address), batched. */
   settlementInputs: SettlementInputsReader;
+  /** Credit on chain: the chain and its top-up watcher; absent on a server without a chain (topUp is 4004 there). */
+  chain?: { chain: Chain; watcher: TopUpWatcher } | undefined;
 }
 
 /**

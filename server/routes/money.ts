@@ -1,5 +1,5 @@
 /**
- * Members' money calls: creditRecord, wposRecord and withdrawCredit (API.md, "Member" and "Money"). Every call that moves money
+ * Members' money calls: creditRecord, wposRecord, withdrawCredit and topUp (API.md, "Member" and "Money"). Every call that moves money
  * goes through the ledger engine's desk (server/ledger/engine.ts; ADR 0014): batched, at most once per request id.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -7,6 +7,8 @@ import { toMinor } from '../../api-schema/amount';
 import { listCreditRecords, listWposRecords } from '../ledger/queries';
 import { withdrawCredit } from '../ledger/withdrawals';
 import { requireAuth } from '../plugins/access';
+import { topUpStatus } from '../chain/topUpStatus';
+import { NotFoundError } from '../errors';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
 
@@ -27,5 +29,11 @@ export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
     withdrawCredit: async ({ body, request }) =>
       withdrawCredit(deps.ledger, { memberId: requireAuth(request).memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }),
+
+    topUp: async ({ body, request }) => {
+      const { member } = requireAuth(request);
+      if (!deps.chain) throw new NotFoundError();
+      return topUpStatus({ db: deps.db, ...deps.chain, address: member.address, txHash: body.txHash as `0x${string}` });
+    },
   });
 };

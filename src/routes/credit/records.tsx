@@ -17,7 +17,7 @@ import { Screen } from '../shared/Screen';
 import { pageQuery, usePagedList } from '../shared/usePagedList';
 
 /** The record types of API.md "Member" creditRecord, and "all" (no type sent). */
-const recordTypes = ['withdraw', 'exchange', 'order', 'reward', 'transfer'] as const;
+const recordTypes = ['withdraw', 'exchange', 'order', 'reward', 'transfer', 'topUp'] as const;
 type RecordType = (typeof recordTypes)[number];
 type RecordFilter = RecordType | 'all';
 interface RecordsQuery {

@@ -1,0 +1,89 @@
+/**
+ * The server's connection to the app's chain (API.md, "Credit on chain"): a viem public client over the JSON-RPC
+ * URLs of CHAIN_RPC_URL (viem's `fallback`: the next URL when one fails), and the token that backs CREDIT, whose
+ * decimals are read from the chain at start.
+ */
+import { createPublicClient, erc20Abi, fallback, getAddress, http, type Address, type PublicClient } from 'viem';
+
+/** Token amounts keep 6 decimals in the ledger (API.md, "Envelope"); a token with fewer cannot be represented. */
+export const LEDGER_DECIMALS = 6;
+
+export interface ChainSettings {
+  /** JSON-RPC URLs, tried in order. */
+  rpcUrls: readonly string[];
+  token: Address;
+  treasury: Address;
+  /** Blocks on top of a transaction's block before it counts. */
+  confirmations: number;
+  /** The chain id dappParam announces; the node must report the same. */
+  chainId: number;
+}
+
+export interface TokenInfo {
+  address: Address;
+  symbol: string;
+  decimals: number;
+}
+
+/** A connected chain: its client, settings and token. */
+export interface Chain {
+  client: PublicClient;
+  settings: ChainSettings;
+  token: TokenInfo;
+}
+
+/**
+ * A public client over the URLs, each with JSON-RPC batching (a round's block headers go in one request) and a
+ * 10 s timeout, so a node that hangs stops the watcher's round, not the server.
+ *
+ * @param rpcUrls - one or more URLs
+ * @returns the client
+ * @example
+ * const client = chainClient(['http://127.0.0.1:8545']);
+ */
+export function chainClient(rpcUrls: readonly string[]): PublicClient {
+  return createPublicClient({
+    transport: fallback(rpcUrls.map((url) => http(url, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 }))),
+    // The watcher polls on its own timer; viem's own polling would only add requests.
+    pollingInterval: 1_000,
+  });
+}
+
+/**
+ * Connects to the chain: the node's chain id must be dappParam's, and the token's decimals at least 6.
+ *
+ * @param settings - URLs, token, treasury, confirmations, chain id
+ * @returns the chain
+ * @throws Error naming the setting at fault
+ * @example
+ * const chain = await connectChain({ rpcUrls: [url], token, treasury, confirmations: 12, chainId: 56 });
+ */
+export async function connectChain(settings: ChainSettings): Promise<Chain> {
+  const client = chainClient(settings.rpcUrls);
+  const nodeChainId = await client.getChainId();
+  if (nodeChainId !== settings.chainId) {
+    throw new Error(`CHAIN_RPC_URL reports chain ${nodeChainId}, but the app config's chainId is ${settings.chainId}: refusing to start`);
+  }
+  const token = getAddress(settings.token);
+  const [decimals, symbol] = await Promise.all([
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }),
+    client.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }),
+  ]);
+  if (decimals < LEDGER_DECIMALS) {
+    throw new Error(`TOKEN_ADDRESS ${token} has ${decimals} decimals; the ledger keeps ${LEDGER_DECIMALS}, so a token with fewer is refused`);
+  }
+  return { client, settings: { ...settings, token, treasury: getAddress(settings.treasury) }, token: { address: token, symbol, decimals } };
+}
+
+/**
+ * A token amount in the ledger's minor units: rounded down to 6 decimals.
+ *
+ * @param raw - the token's own units
+ * @param decimals - the token's decimals (≥ 6)
+ * @returns minor units
+ * @example
+ * toLedgerUnits(1_234_567_890_123_456_789n, 18); // 1_234_567n
+ */
+export function toLedgerUnits(raw: bigint, decimals: number): bigint {
+  return raw / 10n ** BigInt(decimals - LEDGER_DECIMALS);
+}

@@ -1,0 +1,168 @@
+/**
+ * Top-ups as a flow of the ledger engine (API.md, "Credit on chain"; ADR 0014): a token Transfer log to the treasury
+ * is a request whose at-most-once key is (chain, transaction hash, log index), whose leg moves the amount from the
+ * `chain` system account to the sender's member account (or to `held_top_ups` when the sender is no member yet),
+ * and whose business row is the top_ups row. A held top-up reaches its sender at a sign-in: another request, keyed
+ * the same way, from `held_top_ups` to the member, with its top_up_releases row. The engine does the locking,
+ * batching and balances; this module only states the requests and which logs are new.
+ */
+import { sql } from 'drizzle-orm';
+import type { Address, Hex } from 'viem';
+import { z } from 'zod';
+import { formatMinor } from '../../api-schema/amount';
+import { ApiCode } from '../../api-schema/codes';
+import { bigintText, queryRows, type Db } from '../db/client';
+import { systemAccountId } from '../ledger/accounts';
+import { postRequests, type LedgerRequest } from '../ledger/engine';
+
+const CHAIN = systemAccountId('CREDIT', 'chain');
+const HELD = systemAccountId('CREDIT', 'held_top_ups');
+
+/** A requests' batch this large is one ledger_post call (a round of the watcher may credit thousands). */
+const POST_CHUNK = 500;
+
+/** One Transfer log to the treasury, as the watcher read it. */
+export interface TopUpLog {
+  txHash: Hex;
+  logIndex: number;
+  from: Address;
+  /** Ledger minor units (rounded down), > 0. */
+  amount: bigint;
+  blockNumber: bigint;
+}
+
+const keyOf = (chainId: number, log: { txHash: string; logIndex: number }, endpoint: 'topUp' | 'topUpRelease') => ({
+  scope: `chain:${chainId}`,
+  endpoint,
+  requestId: `${log.txHash}:${log.logIndex}`,
+});
+
+/**
+ * A top-up log as the engine's request.
+ *
+ * @param chainId - the chain
+ * @param log - the log
+ * @param memberId - the sender's member id, or undefined to hold it
+ * @param now - when it is credited
+ * @returns the request
+ * @example
+ * postRequests(db, [topUpRequest(56, log, memberId, now)]);
+ */
+export function topUpRequest(chainId: number, log: TopUpLog, memberId: number | undefined, now: Date): LedgerRequest {
+  return {
+    key: { ...keyOf(chainId, log, 'topUp'), body: { from: log.from, amount: formatMinor(log.amount) } },
+    now,
+    legs: [{ asset: 'CREDIT', type: 'topUp', from: { system: CHAIN }, to: memberId === undefined ? { system: HELD } : { member: memberId }, amount: log.amount, memo: log.txHash }],
+    record: {
+      table: 'top_ups',
+      row: {
+        chain_id: chainId,
+        tx_hash: log.txHash,
+        log_index: log.logIndex,
+        from_address: log.from,
+        member_id: memberId ?? null,
+        amount: log.amount,
+        block_number: log.blockNumber,
+        created_at: now,
+      },
+    },
+    result: { txHash: log.txHash, amount: formatMinor(log.amount) },
+  };
+}
+
+function releaseRequest(chainId: number, held: HeldTopUp, memberId: number, now: Date): LedgerRequest {
+  return {
+    key: { ...keyOf(chainId, held, 'topUpRelease'), body: { memberId } },
+    now,
+    legs: [{ asset: 'CREDIT', type: 'topUp', from: { system: HELD }, to: { member: memberId }, amount: held.amount, memo: held.txHash }],
+    record: { table: 'top_up_releases', row: { chain_id: chainId, tx_hash: held.txHash, log_index: held.logIndex, member_id: memberId, created_at: now } },
+  };
+}
+
+/** Posts requests in chunks; every outcome must be a success (a first one, or the stored answer of a repeat). */
+async function postAll(db: Db, requests: readonly LedgerRequest[]): Promise<void> {
+  for (let start = 0; start < requests.length; start += POST_CHUNK) {
+    const outcomes = await postRequests(db, requests.slice(start, start + POST_CHUNK));
+    const failed = outcomes.find((outcome) => outcome.code !== ApiCode.ok);
+    // 3005: another instance is crediting the same log right now; it will have credited it when this one looks again.
+    if (failed && failed.code !== ApiCode.requestInProgress) throw new Error(`crediting top-ups: the ledger answered ${failed.code}`);
+  }
+}
+
+const keyRow = z.object({ txHash: z.string(), logIndex: z.number().int() });
+const memberRow = z.object({ id: z.number().int(), address: z.string() });
+
+/**
+ * Credits the logs not credited yet: each once, to its sender when a member, else held. The top_ups rows are the
+ * record of what was credited, kept for good (the engine's stored outcomes expire after a day), so a log read
+ * again, after a reorganisation or a restart, is left alone.
+ *
+ * @param db - database handle (not a transaction: each chunk commits on its own)
+ * @param chainId - the chain
+ * @param logs - top-up logs, in chain order
+ * @param now - when they are credited
+ * @returns how many were credited to members and how many held
+ * @example
+ * const { credited, held } = await creditTopUps(db, 56, logs, new Date());
+ */
+export async function creditTopUps(db: Db, chainId: number, logs: readonly TopUpLog[], now: Date): Promise<{ credited: number; held: number }> {
+  if (logs.length === 0) return { credited: 0, held: 0 };
+  const known = await queryRows(
+    db,
+    sql`SELECT t.tx_hash AS "txHash", t.log_index AS "logIndex" FROM top_ups t
+        JOIN jsonb_to_recordset(${JSON.stringify(logs.map((log) => ({ tx_hash: log.txHash, log_index: log.logIndex })))}::jsonb) AS k(tx_hash text, log_index integer)
+          ON t.tx_hash = k.tx_hash AND t.log_index = k.log_index
+        WHERE t.chain_id = ${chainId}::int`,
+    keyRow,
+  );
+  const seen = new Set(known.map((row) => `${row.txHash}:${row.logIndex}`));
+  const fresh = logs.filter((log) => !seen.has(`${log.txHash}:${log.logIndex}`));
+  if (fresh.length === 0) return { credited: 0, held: 0 };
+  const senders = [...new Set(fresh.map((log) => log.from))];
+  const members = await queryRows(db, sql`SELECT id, address FROM members WHERE address IN (SELECT jsonb_array_elements_text(${JSON.stringify(senders)}::jsonb))`, memberRow);
+  const memberOf = new Map(members.map((row) => [row.address, row.id]));
+  await postAll(
+    db,
+    fresh.map((log) => topUpRequest(chainId, log, memberOf.get(log.from), now)),
+  );
+  const held = fresh.filter((log) => !memberOf.has(log.from)).length;
+  return { credited: fresh.length - held, held };
+}
+
+interface HeldTopUp {
+  txHash: string;
+  logIndex: number;
+  amount: bigint;
+  memberId: number;
+}
+
+const heldRow = z.object({ txHash: z.string(), logIndex: z.number().int(), amount: bigintText, memberId: z.number().int() });
+
+/**
+ * Credits held top-ups to their senders who are members now: at a sign-in (`address` given) or in the watcher's
+ * round (every sender). Each at most once (its key, and the top_up_releases row).
+ *
+ * @param db - database handle
+ * @param chainId - the chain
+ * @param now - when
+ * @param address - only this sender's (checksummed), or every member's when omitted
+ * @returns how many were released
+ * @example
+ * await releaseHeldTopUps(db, 56, now, member.address);
+ */
+export async function releaseHeldTopUps(db: Db, chainId: number, now: Date, address?: string): Promise<number> {
+  const held = await queryRows(
+    db,
+    sql`SELECT t.tx_hash AS "txHash", t.log_index AS "logIndex", t.amount, m.id AS "memberId"
+        FROM top_ups t JOIN members m ON m.address = t.from_address
+        WHERE t.member_id IS NULL AND t.chain_id = ${chainId}::int AND (${address ?? null}::text IS NULL OR t.from_address = ${address ?? null}::text)
+          AND NOT EXISTS (SELECT 1 FROM top_up_releases r WHERE r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_index = t.log_index)
+        ORDER BY t.block_number, t.log_index`,
+    heldRow,
+  );
+  await postAll(
+    db,
+    held.map((row) => releaseRequest(chainId, row, row.memberId, now)),
+  );
+  return held.length;
+}

@@ -1,0 +1,120 @@
+/**
+ * A real chain for a test: anvil on a free port (server/chain/anvil.ts), the development token deployed to it, a
+ * treasury, and the node's own methods to make faults (anvil_mine, anvil_reorg, anvil_dropTransaction,
+ * evm_setAutomine). Members send real signed transactions from their test wallets.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import {
+  createTestClient,
+  createWalletClient,
+  defineChain,
+  erc20Abi,
+  http,
+  parseUnits,
+  publicActions,
+  type Address,
+  type Hex,
+  type PrivateKeyAccount,
+} from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { startAnvil, type AnvilNode } from '../../../server/chain/anvil';
+import { chainClient, connectChain, type Chain } from '../../../server/chain/chain';
+import { deployDevToken } from '../../../server/chain/devToken';
+
+/** The tests' chain id: no public chain's. */
+export const TEST_NODE_CHAIN_ID = 31_337_056;
+/** anvil's first development account (its well-known key, funded by anvil itself; never use it anywhere real). */
+const DEPLOYER = privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+
+export interface TestChain {
+  /** The node now (restart() replaces it). */
+  node: AnvilNode;
+  chain: Chain;
+  token: Address;
+  treasury: Address;
+  decimals: number;
+  deployBlock: bigint;
+  /** Sets a wallet's gas money and sends it `amount` tokens (a decimal string) of the token (or `contract`) from the deployer. */
+  fund(account: Address, amount: string, contract?: Address): Promise<void>;
+  /**
+   * A member's top-up: `amount` tokens from `account` to the treasury (or `to`), sent and mined; its hash. With `gas`
+   * the wallet skips estimation, so a transfer the token refuses is mined as reverted.
+   */
+  transfer(account: PrivateKeyAccount, amount: string, options?: { to?: Address; token?: Address; wait?: boolean; gas?: bigint }): Promise<Hex>;
+  /** Deploys another token of the same code (a contract that is not the app's token). */
+  deployOther(): Promise<Address>;
+  mine(blocks: number): Promise<void>;
+  head(): Promise<bigint>;
+  rpc(method: string, params: unknown[]): Promise<unknown>;
+  /** Starts the node again on its port from the state it wrote when it stopped (startTestChain's `persist`). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a node and deploys the token.
+ *
+ * @param options - the token's decimals (6 unless said), the confirmations the watcher waits for
+ * @returns the test chain
+ * @example
+ * const testChain = await startTestChain({ decimals: 18, confirmations: 3 });
+ */
+export async function startTestChain(options: { decimals?: number; confirmations?: number; persist?: boolean } = {}): Promise<TestChain> {
+  const decimals = options.decimals ?? 6;
+  const stateFile = options.persist ? path.join(await mkdtemp(path.join(tmpdir(), 'md-anvil-')), 'state.json') : undefined;
+  let node = await startAnvil({ chainId: TEST_NODE_CHAIN_ID, stateFile });
+  const viemChain = defineChain({ id: TEST_NODE_CHAIN_ID, name: 'test', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.url] } } });
+  const client = chainClient([node.url]);
+  const walletOf = (account: PrivateKeyAccount) => createWalletClient({ account, chain: viemChain, transport: http(node.url) }).extend(publicActions);
+  const deployer = walletOf(DEPLOYER);
+  const testClient = createTestClient({ mode: 'anvil', chain: viemChain, transport: http(node.url) });
+  const deploy = () => deployDevToken(deployer, client, { name: 'Test USD', symbol: 'tUSD', decimals, holder: DEPLOYER.address, supply: parseUnits('1000000000', decimals) });
+  const { address: token, blockNumber: deployBlock } = await deploy();
+  const treasury = privateKeyToAccount(generatePrivateKey()).address;
+  const chain = await connectChain({ rpcUrls: [node.url], token, treasury, confirmations: options.confirmations ?? 3, chainId: TEST_NODE_CHAIN_ID });
+
+  const rpc = async (method: string, params: unknown[]) => {
+    const response = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+    const body = (await response.json()) as { result?: unknown; error?: { message: string } };
+    if (body.error) throw new Error(`${method}: ${body.error.message}`);
+    return body.result;
+  };
+
+  return {
+    get node() {
+      return node;
+    },
+    chain,
+    token,
+    treasury,
+    decimals,
+    deployBlock,
+    fund: async (account, amount, contract = token) => {
+      await testClient.setBalance({ address: account, value: parseUnits('10', 18) });
+      const hash = await deployer.writeContract({ address: contract, abi: erc20Abi, functionName: 'transfer', args: [account, parseUnits(amount, decimals)] });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    },
+    transfer: async (account, amount, { to = treasury, token: contract = token, wait = true, gas } = {}) => {
+      const wallet = walletOf(account);
+      const hash = await wallet.writeContract({ address: contract, abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(amount, decimals)], ...(gas ? { gas } : {}) });
+      if (wait) await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
+    },
+    deployOther: async () => (await deploy()).address,
+    mine: async (blocks) => {
+      await testClient.mine({ blocks });
+    },
+    head: () => client.getBlockNumber({ cacheTime: 0 }),
+    rpc,
+    restart: async () => {
+      if (node.process.exitCode === null && node.process.signalCode === null) await node.stop();
+      node = await startAnvil({ chainId: TEST_NODE_CHAIN_ID, port: node.port, stateFile });
+    },
+    stop: async () => {
+      await node.stop();
+      if (stateFile) await rm(path.dirname(stateFile), { recursive: true, force: true });
+    },
+  };
+}
