@@ -65,6 +65,7 @@ describe('/me/credit-records', () => {
       ['Order', 'false'],
       ['Reward', 'false'],
       ['Transfer', 'false'],
+      ['Top-up', 'false'],
     ]);
     app.api.answer('creditRecord', pageOf([record('2', 'withdraw', '-12.5', '108', 'pending')], 1));
     await app.user.click(within(filters).getByRole('button', { name: 'Withdrawal' }));
