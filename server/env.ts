@@ -53,6 +53,26 @@ export const envSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   // Enables the operator API (API.md, "Operations"); unset, its paths answer 4004.
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional()),
+  // Credit on chain (API.md): the node's JSON-RPC URLs (comma-separated, tried in order); unset, npm start runs a
+  // development chain on DEV_CHAIN_PORT (127.0.0.1) and deploys its own token there.
+  CHAIN_RPC_URL: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .refine((value) => value.split(',').every((url) => /^https?:\/\/\S+$/.test(url.trim())), 'CHAIN_RPC_URL must be comma-separated http(s) URLs')
+      .transform((value) => value.split(',').map((url) => url.trim()))
+      .optional(),
+  ),
+  TOKEN_ADDRESS: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'TOKEN_ADDRESS must be an address').optional()),
+  TREASURY_ADDRESS: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'TREASURY_ADDRESS must be an address').optional()),
+  CONFIRMATIONS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10_000).default(12)),
+  // The first block the watcher reads on a real chain (the token's deployment or later); default: the head at the first start.
+  TOP_UP_START_BLOCK: z.preprocess(emptyAsUndefined, z.coerce.bigint().min(0n).optional()),
+  DEV_CHAIN_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8545)),
+}).superRefine((env, context) => {
+  if (env.CHAIN_RPC_URL && (!env.TOKEN_ADDRESS || !env.TREASURY_ADDRESS)) {
+    context.addIssue({ code: 'custom', path: ['CHAIN_RPC_URL'], message: 'CHAIN_RPC_URL needs TOKEN_ADDRESS and TREASURY_ADDRESS' });
+  }
 });
 
 export type ServerEnv = z.infer<typeof envSchema>;

@@ -7,8 +7,57 @@ import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import type { WorkerLossOutcome } from './db/pgliteThread';
-import { readEnv } from './env';
+import { readEnv, type ServerEnv } from './env';
 import { seed } from './seed/seed';
+import { SEED_TEAM } from './seed/content';
+import { connectChain, type Chain } from './chain/chain';
+import { DEV_CHAIN_ID, startDevChain } from './chain/devChain';
+import { getAppConfig, patchAppConfig } from './config/appConfig';
+import type { Db } from './db/client';
+
+interface ChainStart {
+  chain: Chain;
+  startBlock: bigint;
+  stop(): Promise<void>;
+  /** What the start prints. */
+  summary: string;
+}
+
+/**
+ * Connects the app's chain (API.md, "Credit on chain"): CHAIN_RPC_URL with TOKEN_ADDRESS and TREASURY_ADDRESS, whose
+ * node must report the app config's chainId; or, unset, the development chain (server/chain/devChain.ts), whose id,
+ * node and token the app config then names. Either way dappParam announces the token, treasury and confirmations.
+ */
+async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
+  if (env.CHAIN_RPC_URL && env.TOKEN_ADDRESS && env.TREASURY_ADDRESS) {
+    const { chainId } = await getAppConfig(db);
+    const chain = await connectChain({ rpcUrls: env.CHAIN_RPC_URL, token: env.TOKEN_ADDRESS as `0x${string}`, treasury: env.TREASURY_ADDRESS as `0x${string}`, confirmations: env.CONFIRMATIONS, chainId });
+    await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
+    // Without TOP_UP_START_BLOCK the watcher starts at the head it sees first (kept as its cursor from then on).
+    const startBlock = env.TOP_UP_START_BLOCK ?? (await chain.client.getBlockNumber());
+    return { chain, startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${env.CHAIN_RPC_URL.join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
+  }
+  const dev = await startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });
+  try {
+    const chain = await connectChain(dev.settings);
+    await patchAppConfig(db, {
+      chainId: DEV_CHAIN_ID,
+      chain: { chainName: 'Member DApp dev chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: [dev.node.url] },
+      token: chain.token,
+      treasury: chain.settings.treasury,
+      confirmations: chain.settings.confirmations,
+    });
+    return {
+      chain,
+      startBlock: dev.startBlock,
+      stop: () => dev.node.stop(),
+      summary: `development chain ${DEV_CHAIN_ID} at ${dev.node.url}${dev.deployed ? ' (new: token deployed, demo members funded)' : ''}, token ${chain.token.symbol} ${chain.token.address}, treasury ${chain.settings.treasury}`,
+    };
+  } catch (error) {
+    await dev.node.stop();
+    throw error;
+  }
+}
 
 /**
  * Runs the server until a signal stops it.
@@ -30,6 +79,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost });
   await database.migrate();
   await seed(database.db, { demoTeam: true });
+  const chainStart = await startChain(env, database.db);
 
   const app = await buildApp({
     db: database.db,
@@ -40,6 +90,8 @@ export async function main(source: Record<string, string | undefined>): Promise<
     adminToken: env.ADMIN_TOKEN,
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     payoutTimer: true,
+    chain: chainStart.chain,
+    topUpWatcher: { startBlock: chainStart.startBlock, timer: true },
   });
 
   // One stop, whoever asks first: a second caller waits for the same one.
@@ -51,6 +103,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
         await app.close();
       } finally {
         await database.close();
+        await chainStart.stop();
       }
     })();
     return stopped;
@@ -69,6 +122,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
   const sites = app.signInSites.list().map((site) => site.host);
   app.log.info({ storage: database.driver, signInSites: sites }, `Member DApp listening on ${url}`);
   console.log(`Member DApp: ${url} (storage: ${database.driver === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL'})`);
+  console.log(`Credit on chain: ${chainStart.summary}`);
   // Sign-in works only at these (ADR 0007); with the defaults they include the machine's LAN addresses.
   console.log(`Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);
   return url;

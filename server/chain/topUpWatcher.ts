@@ -103,7 +103,8 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
     const deepest = head - BigInt(settings.confirmations);
     const at = await cursor();
     const rewound = at?.rewound ?? 0;
-    const from = at && at.number >= startBlock - 1n ? at.number + 1n : startBlock;
+    // The cursor, once there is one; the first block only before the first round.
+    const from = at ? at.number + 1n : startBlock;
     const released = await releaseHeldTopUps(db, chainId, now());
     const idle: RoundResult = { from: null, to: null, credited: 0, held: 0, released, rewound, unsettled: false };
     if (deepest < from) return idle;

@@ -51,3 +51,20 @@ export async function getStoredAppConfig(db: Db): Promise<StoredAppConfig> {
   const value = await storedValue(db);
   return { config: appConfigSchema.parse(value), stored: JSON.stringify(value) };
 }
+
+/**
+ * Writes the chain's part of the app config at start (server/main.ts): the chain id and wallet_addEthereumChain
+ * parameters of the development chain, and on any chain the token, treasury and confirmations dappParam announces.
+ * Other fields keep what the row holds.
+ *
+ * @param db - database handle
+ * @param patch - the fields to set
+ * @returns when written
+ * @example
+ * await patchAppConfig(db, { token, treasury, confirmations: 12 });
+ */
+export async function patchAppConfig(db: Db, patch: Partial<AppConfig>): Promise<void> {
+  const current = appConfigSchema.parse(await storedValue(db));
+  const next = appConfigSchema.parse({ ...current, ...patch });
+  await db.update(appConfig).set({ value: next }).where(eq(appConfig.id, 1));
+}
