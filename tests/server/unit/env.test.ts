@@ -3,13 +3,38 @@ import { readEnv } from '../../../server/env';
 
 describe('readEnv', () => {
   it('behavior: applies the defaults', () => {
-    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info' });
+    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545 });
+  });
+
+  it('behavior: reads the chain settings; an RPC URL needs the token and the treasury', () => {
+    const token = '0x55d398326f99059fF775485246999027B3197955';
+    const treasury = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    expect(readEnv({ CHAIN_RPC_URL: 'https://a.example, https://b.example/rpc', TOKEN_ADDRESS: token, TREASURY_ADDRESS: treasury, CONFIRMATIONS: '15', TOP_UP_START_BLOCK: '123' })).toMatchObject({
+      CHAIN_RPC_URL: ['https://a.example', 'https://b.example/rpc'],
+      TOKEN_ADDRESS: token,
+      TREASURY_ADDRESS: treasury,
+      CONFIRMATIONS: 15,
+      TOP_UP_START_BLOCK: 123n,
+    });
+    expect(() => readEnv({ CHAIN_RPC_URL: 'https://a.example' })).toThrow(/CHAIN_RPC_URL needs TOKEN_ADDRESS and TREASURY_ADDRESS/);
+    expect(() => readEnv({ CHAIN_RPC_URL: 'ftp://a.example', TOKEN_ADDRESS: token, TREASURY_ADDRESS: treasury })).toThrow(/comma-separated http\(s\) URLs/);
+    expect(() => readEnv({ TOKEN_ADDRESS: '0x12' })).toThrow(/TOKEN_ADDRESS must be an address/);
   });
 
   it('behavior: reads every variable, treating empty as unset', () => {
     expect(
       readEnv({ PORT: '3000', HOST: '127.0.0.1', DATA_DIR: '/var/lib/md', DATABASE_URL: 'postgres://u@db/md', SIWE_DOMAIN: 'member.example:8443', TRUST_PROXY: 'true', LOG_LEVEL: '' }),
-    ).toEqual({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: '/var/lib/md', DATABASE_URL: 'postgres://u@db/md', SIWE_DOMAIN: 'member.example:8443', TRUST_PROXY: true, LOG_LEVEL: 'info' });
+    ).toEqual({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/md',
+      DATABASE_URL: 'postgres://u@db/md',
+      SIWE_DOMAIN: 'member.example:8443',
+      TRUST_PROXY: true,
+      LOG_LEVEL: 'info',
+      CONFIRMATIONS: 12,
+      DEV_CHAIN_PORT: 8545,
+    });
   });
 
   it('behavior: takes several sign-in domains and a public URL', () => {
