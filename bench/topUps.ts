@@ -70,14 +70,31 @@ export async function benchTopUps(server: BenchServer, storage: 'pglite' | 'post
     }
     const transferData = (to: Address, amount: bigint): Hex => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
     await batch(senders.flatMap((address) => [{ method: 'anvil_setBalance', params: [address, numberToHex(10n ** 20n)] }, { method: 'anvil_impersonateAccount', params: [address] }]));
-    await batch(senders.map((address) => ({ method: 'eth_sendTransaction', params: [{ from: deployer.account.address, to: token, data: transferData(address, parseUnits('1000000', 6)) }] })));
+    // Nonces set here: the node assigns them per call, and calls of one batch race for them.
+    const deployerNonce = await probe.getTransactionCount({ address: deployer.account.address, blockTag: 'pending' });
     await rpc('evm_setAutomine', [false]);
+    await batch(
+      senders.map((address, index) => ({
+        method: 'eth_sendTransaction',
+        params: [{ from: deployer.account.address, to: token, data: transferData(address, parseUnits('1000000', 6)), nonce: numberToHex(deployerNonce + index) }],
+      })),
+    );
+    await rpc('anvil_mine', ['0x1']);
+    const nonces = new Map<Address, number>(senders.map((address) => [address, 0]));
+    const nextNonce = (address: Address) => {
+      const nonce = nonces.get(address) ?? 0;
+      nonces.set(address, nonce + 1);
+      return numberToHex(nonce);
+    };
     const fillStarted = performance.now();
     for (let sent = 0, block = 0; sent < LOGS; block++) {
-      const calls = Array.from({ length: Math.min(PER_BLOCK, LOGS - sent) }, (_, index) => ({
-        method: 'eth_sendTransaction',
-        params: [{ from: senders[(sent + index) % MEMBERS], to: token, data: transferData(treasury, BigInt(1_000_000 + ((sent + index) % 997))), gas: numberToHex(100_000) }],
-      }));
+      const calls = Array.from({ length: Math.min(PER_BLOCK, LOGS - sent) }, (_, index) => {
+        const from = senders[(sent + index) % MEMBERS] as Address;
+        return {
+          method: 'eth_sendTransaction',
+          params: [{ from, to: token, data: transferData(treasury, BigInt(1_000_000 + ((sent + index) % 997))), gas: numberToHex(100_000), nonce: nextNonce(from) }],
+        };
+      });
       await batch(calls);
       sent += calls.length;
       await rpc('anvil_mine', ['0x1']);
@@ -106,7 +123,8 @@ export async function benchTopUps(server: BenchServer, storage: 'pglite' | 'post
 
     // One top-up: the blocks after its depth before a topUp call answers credited.
     await rpc('evm_setAutomine', [true]);
-    const hash = (await rpc('eth_sendTransaction', [{ from: senders[0], to: token, data: transferData(treasury, 5_000_000n) }])) as Hex;
+    const first = senders[0] as Address;
+    const hash = (await rpc('eth_sendTransaction', [{ from: first, to: token, data: transferData(treasury, 5_000_000n), nonce: nextNonce(first) }])) as Hex;
     await rpc('anvil_mine', [numberToHex(CONFIRMATIONS)]);
     const depthReached = performance.now();
     const headAtDepth = await chain.client.getBlockNumber({ cacheTime: 0 });
