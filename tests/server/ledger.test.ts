@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { systemAccountId } from '../../server/ledger/accounts';
-import { memberIdByAddress } from '../../server/ledger/queries';
+import { memberIdByAddress, type CreditRecord } from '../../server/ledger/queries';
 import { creditMember, debitMember } from '../../server/ledger/transfers';
 import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
@@ -28,15 +28,6 @@ import {
   withdraw,
 } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
-
-interface CreditRecordItem {
-  id: string;
-  type: string;
-  amount: string;
-  balanceAfter: string;
-  status: string;
-  createdAt: string;
-}
 
 describeWithDatabases('ledger', (ctx) => {
   async function setup(): Promise<{ app: FastifyInstance; alice: string }> {
@@ -59,7 +50,7 @@ describeWithDatabases('ledger', (ctx) => {
 
   async function records(app: FastifyInstance, token: string, query: { [key: string]: string } = {}) {
     const response = await app.inject({ method: 'GET', url: '/api/member/creditRecord', headers: authHeaders(token), query });
-    return envelope<{ list: CreditRecordItem[]; total: number; page: number; pageSize: number }>(response);
+    return envelope<{ list: CreditRecord[]; total: number; page: number; pageSize: number }>(response);
   }
 
   async function granted(app: FastifyInstance, amount: string): Promise<void> {

@@ -15,20 +15,12 @@ import { ApiCode } from '../../api-schema/codes';
 import { getAppConfig } from '../../server/config/appConfig';
 import { queryRows } from '../../server/db/client';
 import { postRequests } from '../../server/ledger/engine';
-import { memberIdByAddress } from '../../server/ledger/queries';
+import { memberIdByAddress, type CreditRecord } from '../../server/ledger/queries';
 import { decisionRequest, withdrawalRequest } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
 import { decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
-
-interface CreditRecordItem {
-  id: string;
-  type: string;
-  amount: string;
-  balanceAfter: string;
-  status: string;
-}
 
 type Decision = 'done' | 'failed';
 
@@ -44,8 +36,8 @@ async function balanceOf(app: FastifyInstance, token: string): Promise<string> {
   return me.result?.creditBalance ?? '';
 }
 
-async function creditRecords(app: FastifyInstance, token: string): Promise<CreditRecordItem[]> {
-  const page = envelope<{ list: CreditRecordItem[] }>(
+async function creditRecords(app: FastifyInstance, token: string): Promise<CreditRecord[]> {
+  const page = envelope<{ list: CreditRecord[] }>(
     await app.inject({ method: 'GET', url: '/api/member/creditRecord', headers: authHeaders(token), query: { pageSize: '100' } }),
   );
   return page.result?.list ?? [];
