@@ -15,6 +15,12 @@ export const WalletErrorNames = {
   chainParamsMissing: 'ChainParamsMissingError',
   disconnected: 'WalletDisconnectedError',
   unsupportedMethod: 'UnsupportedMethodError',
+  /** A transaction: not enough of the token, or of the chain's coin for the fee. */
+  insufficientFunds: 'InsufficientFundsError',
+  /** A transaction: the wallet is on another chain than the app's. */
+  wrongChain: 'WrongChainError',
+  /** EIP-1193 4100: the wallet has not authorised this site for the account. */
+  unauthorized: 'UnauthorizedError',
   unknown: 'UnknownWalletError',
 } as const;
 
@@ -31,6 +37,8 @@ export const WalletErrorCodes = {
   requestPending: -32002,
   /** EIP-1193 (wallet_switchEthereumChain): the wallet does not know the chain. */
   unrecognizedChain: 4902,
+  /** EIP-1193: the account or method is not authorised for this site. */
+  unauthorized: 4100,
   /** EIP-1193: the wallet is disconnected from every chain. */
   disconnected: 4900,
   /** EIP-1193: the wallet is disconnected from the chain asked for. */
@@ -56,6 +64,7 @@ export const walletErrorNameOfCode: Readonly<Record<Exclude<WalletErrorCode, 101
   [WalletErrorCodes.chainDisconnected]: WalletErrorNames.disconnected,
   [WalletErrorCodes.unsupportedMethod]: WalletErrorNames.unsupportedMethod,
   [WalletErrorCodes.methodNotFound]: WalletErrorNames.unsupportedMethod,
+  [WalletErrorCodes.unauthorized]: WalletErrorNames.unauthorized,
 };
 
 /** Every wallet error name, in the order of WalletErrorNames. */

@@ -14,6 +14,7 @@ import { resourceModel } from './resource.model';
 import { withdrawModel } from './withdraw.model';
 import { transferModel } from './transfer.model';
 import { exchangeModel } from './exchange.model';
+import { topUpModels } from './topUp.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -83,5 +84,11 @@ export const machineEntries: MachineEntry[] = [
     source: 'machines/exchange/exchangeMachine.ts',
     summary: 'Flash exchange between WPOS and credit: direction, amount and what arrives at the rate, one request id for every retry.',
     models: [exchangeModel],
+  },
+  {
+    name: 'topUp',
+    source: 'machines/credit/topUpMachine.ts',
+    summary: 'Topping up credit from the wallet: the token balance, the wallet transaction and its refusals, n of N blocks, sped up or cancelled, resumed after a reload.',
+    models: topUpModels,
   },
 ];

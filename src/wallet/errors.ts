@@ -117,6 +117,31 @@ export class UnsupportedMethodError extends WalletError {
   }
 }
 
+/** EIP-1193 4100: the wallet has not authorised this site for the account or the method. */
+export class UnauthorizedError extends WalletError {
+  static readonly code = WalletErrorCodes.unauthorized;
+  override readonly name = 'UnauthorizedError';
+  constructor({ code = UnauthorizedError.code, details, cause }: WalletErrorParameters = {}) {
+    super('The wallet has not authorised this site.', { code, details, cause });
+  }
+}
+
+/** A transaction the wallet cannot pay for: not enough of the token, or of the chain's coin for the fee. */
+export class InsufficientFundsError extends WalletError {
+  override readonly name = 'InsufficientFundsError';
+  constructor({ details, cause }: WalletErrorParameters = {}) {
+    super('Not enough funds for this transaction.', { details, cause });
+  }
+}
+
+/** A transaction asked for while the wallet is on another chain than the app's. */
+export class WrongChainError extends WalletError {
+  override readonly name = 'WrongChainError';
+  constructor({ details, cause }: WalletErrorParameters = {}) {
+    super("The wallet is on another network than the app's.", { details, cause });
+  }
+}
+
 /** Any other wallet failure; keeps the wallet's code and message. */
 export class UnknownWalletError extends WalletError {
   override readonly name = 'UnknownWalletError';
@@ -160,7 +185,11 @@ export function toWalletError(error: unknown): WalletError {
     case UnsupportedMethodError.code:
     case WalletErrorCodes.methodNotFound:
       return new UnsupportedMethodError({ code, details: message, cause: error });
+    case UnauthorizedError.code:
+      return new UnauthorizedError({ details: message, cause: error });
     default:
+      // Wallets and nodes say "insufficient funds" (gas) or the token's "transfer amount exceeds balance" in words.
+      if (message && /insufficient funds|exceeds balance/i.test(message)) return new InsufficientFundsError({ details: message, cause: error });
       return new UnknownWalletError({ code, message, cause: error });
   }
 }
