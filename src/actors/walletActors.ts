@@ -7,7 +7,7 @@ import type { EventObject } from 'xstate';
 import { createWalletMachine } from '../../machines/wallet/walletMachine';
 import type { AddChainParameters, ProviderInfo } from '../../machines/wallet/walletMachine';
 import type { ChainParams } from '../../api-schema/dapp';
-import type { DiscoveredProvider } from '../wallet/types';
+import type { DiscoveredProvider, Eip1193Provider } from '../wallet/types';
 import type { WalletRequests } from '../wallet/walletRequests';
 import { provideBuilt } from '../../machines/shared/provideBuilt';
 
@@ -32,6 +32,8 @@ export interface WalletActorsParameters {
 /** The wallet requests of the provider the member chose, for the sign-in actors. */
 export interface WalletSession {
   requestsFor(providerId: string): Promise<WalletRequests>;
+  /** The provider object itself, for what the wallet requests do not cover (a token transfer: the top-up sheet). */
+  providerFor(providerId: string): Eip1193Provider | undefined;
 }
 
 /**
@@ -56,6 +58,7 @@ export function provideWalletMachine({ loadProviders, watchProviders, logger = c
       }
       return forProvider;
     },
+    providerFor: (providerId) => providers.get(providerId)?.provider,
   };
   const machine = provideBuilt(createWalletMachine(), {
     actors: {

@@ -121,3 +121,8 @@ export function settleOrder(api: ApiClient, body: BodyOf<'orderSettle'>): Promis
 export function fetchMeInfo(api: ApiClient): Promise<Answer<ResultOf<'meInfo'>>> {
   return api.call('meInfo').then(toAnswer);
 }
+
+/** Asks the server to look at one top-up transaction now (POST /api/member/topUp). */
+export function topUp(api: ApiClient, body: BodyOf<'topUp'>): Promise<Answer<ResultOf<'topUp'>>> {
+  return api.call('topUp', { body }).then(toAnswer);
+}

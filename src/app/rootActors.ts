@@ -17,7 +17,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { createApiClient } from '../api/client';
 import type { ApiClient, CreateApiClientParameters } from '../api/client';
 import type { BrowserStorage } from '../storage/browserStorage';
-import type { DiscoveredProvider } from '../wallet/types';
+import type { DiscoveredProvider, Eip1193Provider } from '../wallet/types';
 
 export interface RootActors {
   /** The API client pages give their own flows (lists, search, forms): a 1002 answer ends the session. */
@@ -25,6 +25,10 @@ export interface RootActors {
   wallet: ActorRefFrom<typeof walletMachine>;
   auth: ActorRefFrom<typeof authMachine>;
   config: ActorRefFrom<typeof configMachine>;
+  /** The provider of the wallet the member connected, for the top-up sheet's transaction; undefined when none. */
+  walletProvider: () => Eip1193Provider | undefined;
+  /** The page's storage (the top-up sheet keeps a pending top-up there). */
+  storage: BrowserStorage;
   stop: () => void;
 }
 
@@ -121,6 +125,8 @@ function* rootActorSteps({
     wallet,
     auth,
     config,
+    walletProvider: () => session.providerFor(wallet.getSnapshot().context.providerId ?? ''),
+    storage,
     stop: () => {
       subscription.unsubscribe();
       wallet.stop();

@@ -1,7 +1,8 @@
 /**
  * Local storage keys, exactly as the spec names them (spec section 3, "Local browser storage items"), plus the
  * language key the i18next detector caches under (the spec does not show its name; i18next's default is kept),
- * plus one key of our own: the address the stored tokens belong to (docs/decisions/0008-session-address.md).
+ * plus two keys of our own: the address the stored tokens belong to (docs/decisions/0008-session-address.md) and a
+ * top-up still being followed.
  */
 export const STORAGE_KEYS = {
   /** The user-info record, as JSON. */
@@ -19,6 +20,11 @@ export const STORAGE_KEYS = {
   dappParam: 'DAPP_PARAM',
   /** The chosen language (i18next-browser-languagedetector cache). */
   language: 'i18nextLng',
+  /**
+   * Not in the spec: a top-up the wallet sent that is not credited yet, as JSON { txHash, address }, so a reload or a
+   * closed tab resumes following it (machines/credit/topUpMachine.ts).
+   */
+  pendingTopUp: 'PENDING_TOP_UP',
 } as const;
 
 export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];

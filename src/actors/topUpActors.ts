@@ -1,0 +1,82 @@
+/**
+ * The real side of the top-up machine: the wallet's token transfers (src/wallet/tokenTransfers.ts, loaded with the
+ * sheet), the server's topUp call, and the pending top-up kept in storage (PENDING_TOP_UP) for a reload.
+ */
+import { fromPromise } from 'xstate';
+import type { Address, Hex } from 'viem';
+import * as z from 'zod/mini';
+import { ApiCode } from '../../api-schema/codes';
+import { topUpMachine, type TopUpCheck } from '../../machines/credit/topUpMachine';
+import type { ApiClient } from '../api/client';
+import { topUp } from '../api/screenCalls';
+import type { BrowserStorage } from '../storage/browserStorage';
+import { STORAGE_KEYS } from '../storage/keys';
+import type { TokenTransfers } from '../wallet/tokenTransfers';
+
+const pendingSchema = z.object({ txHash: z.string().check(z.regex(/^0x[0-9a-fA-F]{64}$/)), address: z.string() });
+
+/**
+ * The hash of a top-up the member sent and that is not credited yet, if it was this address's.
+ *
+ * @param storage - the page's storage
+ * @param address - the signed-in member
+ * @returns the hash, or null
+ * @example
+ * const pendingHash = readPendingTopUp(storage, member.address);
+ */
+export function readPendingTopUp(storage: BrowserStorage, address: string): string | null {
+  const parsed = pendingSchema.safeParse(storage.readJson(STORAGE_KEYS.pendingTopUp));
+  return parsed.success && parsed.data.address.toLowerCase() === address.toLowerCase() ? parsed.data.txHash : null;
+}
+
+/** An answer of the API other than 0: the check failed (the machine keeps waiting and counts it). */
+class TopUpCheckError extends Error {
+  override readonly name = 'ApiError';
+  constructor(readonly code: number) {
+    super(`topUp answered ${code}`);
+  }
+}
+
+export interface TopUpActorsParameters {
+  api: ApiClient;
+  storage: BrowserStorage;
+  address: Address;
+  /** The wallet's token transfers, loaded when the sheet opens. */
+  transfers: () => Promise<TokenTransfers>;
+  /** Money arrived: the balance and records are read again. */
+  onCredited: () => void;
+}
+
+/**
+ * The top-up machine with its real actors and actions.
+ *
+ * @param parameters - API client, storage, the member's address, the wallet's transfers, what to do once credited
+ * @returns the provided machine
+ * @example
+ * <TopUpContext.Provider logic={provideTopUpMachine({ api, storage, address, transfers, onCredited })} />
+ */
+export function provideTopUpMachine({ api, storage, address, transfers, onCredited }: TopUpActorsParameters) {
+  return topUpMachine.provide({
+    actors: {
+      readBalance: fromPromise<string>(async () => (await transfers()).readBalance()),
+      sendTransfer: fromPromise<string, { amount: string }>(async ({ input }) => (await transfers()).sendTransfer(input.amount)),
+      checkTopUp: fromPromise<TopUpCheck, { txHash: string }>(async ({ input }) => {
+        const answer = await topUp(api, { txHash: input.txHash });
+        if (answer.code !== ApiCode.ok || !answer.result) throw new TopUpCheckError(answer.code);
+        const check: TopUpCheck = { ...answer.result };
+        // Not mined yet: the wallet may have replaced it (sped up or cancelled).
+        if (check.status === 'pending') check.replacement = await (await transfers()).findReplacement(input.txHash as Hex);
+        return check;
+      }),
+    },
+    actions: {
+      storePendingHash: (_, params: { txHash: string }) => {
+        storage.writeJson(STORAGE_KEYS.pendingTopUp, { txHash: params.txHash, address });
+      },
+      clearPendingHash: () => {
+        storage.remove(STORAGE_KEYS.pendingTopUp);
+      },
+      reportCredited: () => onCredited(),
+    },
+  });
+}

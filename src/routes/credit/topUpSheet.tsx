@@ -1,0 +1,253 @@
+import { useSelector } from '@xstate/react';
+import Button from 'antd-mobile/es/components/button';
+import { createActorContext } from '@xstate/react';
+import type { ChangeEvent, FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Address } from 'viem';
+import { topUpMachine } from '../../../machines/credit/topUpMachine';
+import {
+  selectCanTopUp,
+  selectTopUpAmount,
+  selectTopUpAmountError,
+  selectTopUpBalance,
+  selectTopUpConfirmations,
+  selectTopUpCredited,
+  selectTopUpError,
+  selectTopUpHash,
+  selectTopUpRequired,
+  selectTopUpStep,
+} from '../../../machines/credit/topUpSelectors';
+import { provideTopUpMachine, readPendingTopUp } from '../../actors/topUpActors';
+import { useRootActors } from '../../app/RootActorsContext';
+import { errorKey } from '../../app/errorKey';
+import { selectDappParam, selectMember, selectWalletView } from '../../app/selectors';
+import { AmountText } from '../../components/AmountText';
+import { FlowDone } from '../../components/moneyFlow/FlowSteps';
+import { BottomSheet } from '../../components/BottomSheet';
+import { FormField } from '../../components/FormField';
+import { ListState } from '../../components/ListState';
+import { StatusPanel } from '../../components/StatusPanel';
+import { SummaryList } from '../../components/SummaryList';
+import { formatAmount } from '../../components/amountFormat';
+import { ProviderNotFoundError } from '../../wallet/errors';
+import { useLocale } from '../shared/MoneyFlowSheet';
+
+/** The top-up flow, owned by the sheet (as the withdrawal's): the actor starts when it opens, stops when it closes. */
+const TopUpContext = createActorContext(topUpMachine);
+
+/** The token transfers (viem's transaction actions) load with the sheet, never with sign-in. */
+const loadTokenTransfers = () => import('../../wallet/tokenTransfers');
+
+interface TopUpSheetProps {
+  onClose: () => void;
+  onShowRecords: () => void;
+}
+
+const titleId = 'top-up-title';
+
+/**
+ * Topping up credit from the wallet, as a bottom sheet over /me (`?sheet=topUp`): the token balance in the wallet,
+ * the amount, the wallet's transaction, then the blocks on top until the server credits it. A top-up sent before a
+ * reload resumes here. Shown only when the app config names a token (a server with a chain).
+ */
+export default function TopUpSheet({ onClose, onShowRecords }: TopUpSheetProps) {
+  const { t } = useTranslation(['credit', 'common']);
+  const { api, auth, config, storage, wallet, walletProvider } = useRootActors();
+  const member = useSelector(auth, selectMember);
+  const dappParam = useSelector(config, selectDappParam);
+  const walletView = useSelector(wallet, selectWalletView);
+  const token = dappParam?.token;
+  const treasury = dappParam?.treasury;
+  const ready = member && dappParam && token && treasury;
+  // The transfer needs the connected wallet: the wallet machine connects it (eagerly at start, or at the member's tap).
+  const walletIdle = walletView === 'idle' || walletView === 'noWallet';
+
+  return (
+    <BottomSheet titleId={titleId} title={t('credit:topUp.title')} closeLabel={t('credit:topUp.close')} onClose={onClose}>
+      {ready && walletView !== 'active' ? (
+        walletIdle ? (
+          <ListState
+            state="error"
+            title={t('credit:topUp.connect.title')}
+            retryLabel={t('credit:topUp.connect.action')}
+            onRetry={() => wallet.send({ type: 'user.connect' })}
+          />
+        ) : (
+          <ListState state="loading" loadingLabel={t('credit:topUp.connect.waiting')} rows={3} />
+        )
+      ) : ready ? (
+        <TopUpContext.Provider
+          logic={provideTopUpMachine({
+            api,
+            storage,
+            address: member.address as Address,
+            transfers: async () => {
+              const provider = walletProvider();
+              if (!provider) throw new ProviderNotFoundError();
+              const { createTokenTransfers } = await loadTokenTransfers();
+              return createTokenTransfers(provider, {
+                token: token.address as Address,
+                treasury: treasury as Address,
+                decimals: token.decimals,
+                chainId: dappParam.chainId,
+                account: member.address as Address,
+              });
+            },
+            onCredited: () => auth.send({ type: 'app.refreshProfile' }),
+          })}
+          options={{ input: { pendingHash: readPendingTopUp(storage, member.address) } }}
+        >
+          <TopUpFlow symbol={token.symbol} explorer={dappParam.chain.blockExplorerUrls?.[0]} onClose={onClose} onShowRecords={onShowRecords} />
+        </TopUpContext.Provider>
+      ) : (
+        <ListState state="loading" loadingLabel={t('credit:topUp.loading')} rows={3} />
+      )}
+    </BottomSheet>
+  );
+}
+
+interface TopUpFlowProps extends TopUpSheetProps {
+  symbol: string;
+  explorer: string | undefined;
+}
+
+/** One step at a time, as the machine says. */
+function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps) {
+  const { t } = useTranslation(['credit', 'common']);
+  const locale = useLocale();
+  const actor = TopUpContext.useActorRef();
+  const step = TopUpContext.useSelector(selectTopUpStep);
+  const error = TopUpContext.useSelector(selectTopUpError);
+  const hash = TopUpContext.useSelector(selectTopUpHash);
+  const confirmations = TopUpContext.useSelector(selectTopUpConfirmations);
+  const required = TopUpContext.useSelector(selectTopUpRequired);
+  const credited = TopUpContext.useSelector(selectTopUpCredited);
+  const errorText = error ? t(`common:${errorKey(error)}`) : null;
+  const retry = () => actor.send({ type: 'user.retry' });
+  const restart = () => actor.send({ type: 'user.restart' });
+  const hashLine = hash ? <TransactionLink hash={hash} explorer={explorer} /> : null;
+
+  switch (step) {
+    case 'loading':
+      return <ListState state="loading" loadingLabel={t('credit:topUp.loading')} rows={3} />;
+    case 'unavailable':
+      return <ListState state="error" title={t('credit:topUp.unavailable')} description={errorText ?? undefined} retryLabel={t('common:actions.retry')} onRetry={retry} />;
+    case 'form':
+      return <AmountForm symbol={symbol} />;
+    case 'wallet':
+      return <StatusPanel message={t('credit:topUp.wallet.message')} detail={t('credit:topUp.wallet.detail')} />;
+    case 'walletBusy':
+      return (
+        <StatusPanel message={t('credit:topUp.walletBusy.message')} detail={errorText} waiting={false} cancelLabel={t('credit:topUp.walletBusy.retry')} onCancel={retry} />
+      );
+    case 'confirming':
+      return (
+        <StatusPanel
+          message={required > 0 ? t('credit:topUp.confirming.progress', { confirmations, required }) : t('credit:topUp.confirming.sent')}
+          detail={
+            <>
+              <p>{t('credit:topUp.confirming.detail')}</p>
+              {errorText ? <p>{errorText}</p> : null}
+              {hashLine}
+            </>
+          }
+        />
+      );
+    case 'notFound':
+      return (
+        <div className="form">
+          <StatusPanel message={t('credit:topUp.notFound.message')} detail={<>{t('credit:topUp.notFound.detail')}{hashLine}</>} waiting={false} />
+          <div className="form-actions">
+            <Button block color="primary" size="large" shape="rounded" onClick={retry}>
+              {t('credit:topUp.notFound.wait')}
+            </Button>
+            <Button block fill="outline" shape="rounded" onClick={restart}>
+              {t('credit:topUp.restart')}
+            </Button>
+          </div>
+        </div>
+      );
+    case 'failed':
+    case 'replaced':
+      return (
+        <div className="form">
+          <StatusPanel message={t(`credit:topUp.${step}.message`)} detail={<>{t(`credit:topUp.${step}.detail`)}{hashLine}</>} waiting={false} />
+          <div className="form-actions">
+            <Button block color="primary" size="large" shape="rounded" onClick={restart}>
+              {t('credit:topUp.restart')}
+            </Button>
+          </div>
+        </div>
+      );
+    case 'credited':
+      return (
+        <FlowDone
+          title={t('credit:topUp.credited.title')}
+          detail={t('credit:topUp.credited.detail')}
+          closeLabel={t('credit:topUp.credited.close')}
+          onClose={onClose}
+          secondary={{ label: t('credit:topUp.credited.records'), onClick: onShowRecords }}
+        >
+          <SummaryList rows={[{ label: t('credit:topUp.credited.amount'), value: <AmountText amount={credited ?? '0'} symbol="CREDIT" locale={locale} />, strong: true }]} />
+          {hashLine}
+        </FlowDone>
+      );
+  }
+}
+
+/** The amount, checked as typed against the token balance in the wallet. */
+function AmountForm({ symbol }: { symbol: string }) {
+  const { t } = useTranslation(['credit', 'common']);
+  const locale = useLocale();
+  const actor = TopUpContext.useActorRef();
+  const amount = TopUpContext.useSelector(selectTopUpAmount);
+  const balance = TopUpContext.useSelector(selectTopUpBalance) ?? '0';
+  const fieldError = TopUpContext.useSelector(selectTopUpAmountError);
+  const walletError = TopUpContext.useSelector(selectTopUpError);
+  const canSubmit = TopUpContext.useSelector(selectCanTopUp);
+  const numbers = { balance: formatAmount(balance, { locale }), symbol };
+  const errorText = fieldError ? t(`credit:topUp.amount.errors.${fieldError}`, numbers) : walletError ? t(`common:${errorKey(walletError)}`) : null;
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    actor.send({ type: 'user.submit' });
+  };
+  return (
+    <form onSubmit={submit} noValidate className="form">
+      <SummaryList rows={[{ label: t('credit:topUp.balance', { symbol }), value: <AmountText amount={balance} symbol={symbol} locale={locale} /> }]} />
+      <FormField
+        id="top-up-amount"
+        name="amount"
+        label={t('credit:topUp.amount.label', { symbol })}
+        inputMode="decimal"
+        value={amount}
+        placeholder={t('credit:topUp.amount.placeholder')}
+        onChange={(event: ChangeEvent<HTMLInputElement>) => actor.send({ type: 'field.change', field: 'amount', value: event.target.value.trim() })}
+        error={errorText}
+        hint={t('credit:topUp.amount.hint', { symbol })}
+      />
+      <div className="form-actions">
+        <Button type="submit" block color="primary" size="large" shape="rounded" disabled={!canSubmit}>
+          {t('credit:topUp.submit')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** The transaction's hash, linked to the chain's block explorer when the app config names one. */
+function TransactionLink({ hash, explorer }: { hash: string; explorer: string | undefined }) {
+  const { t } = useTranslation('credit');
+  const short = `${hash.slice(0, 10)}…${hash.slice(-8)}`;
+  return (
+    <p className="hint">
+      {t('credit:topUp.hash')}{' '}
+      {explorer ? (
+        <a href={`${explorer.replace(/\/$/, '')}/tx/${hash}`} target="_blank" rel="noreferrer">
+          {short}
+        </a>
+      ) : (
+        <span>{short}</span>
+      )}
+    </p>
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * The wallet side of a top-up (machines/credit/topUpMachine.ts): the member's token balance, the transfer to the
+ * treasury as an eth_sendTransaction the wallet signs, and a replacement the member made in the wallet (sped up or
+ * cancelled), found as viem's waitForTransactionReceipt finds it. Loaded with the top-up sheet, never with sign-in:
+ * a bare viem client and the three actions it calls, like src/wallet/walletRequests.ts.
+ */
+import { createClient, custom, encodeFunctionData, erc20Abi, formatUnits, parseUnits, type Address, type Hex } from 'viem';
+import { readContract, sendTransaction, waitForTransactionReceipt } from 'viem/actions';
+import type { TopUpCheck } from '../../machines/credit/topUpMachine';
+import { toWalletError, WrongChainError } from './errors';
+import type { Eip1193Provider } from './types';
+import { parseChainId } from '../../machines/shared/chainId';
+
+/** The ledger keeps 6 decimals; a balance shows what the ledger could credit of it. */
+const LEDGER_DECIMALS = 6;
+
+export interface TokenTransferParameters {
+  token: Address;
+  treasury: Address;
+  decimals: number;
+  /** The app's chain: a transfer asked for on another one is refused before the wallet sees it. */
+  chainId: number;
+  account: Address;
+}
+
+export interface TokenTransfers {
+  /** The account's token balance, rounded down to 6 decimals, as a decimal string. */
+  readBalance(): Promise<string>;
+  /** Sends `amount` (a decimal string) of the token to the treasury; the transaction hash. */
+  sendTransfer(amount: string): Promise<Hex>;
+  /** A replacement of the transaction the wallet made, if one is seen within a short look. */
+  findReplacement(txHash: Hex): Promise<TopUpCheck['replacement']>;
+}
+
+/**
+ * The token transfers of one account through its wallet.
+ *
+ * @param provider - the wallet's EIP-1193 provider
+ * @param parameters - token, treasury, decimals, chain, account
+ * @returns readBalance, sendTransfer, findReplacement
+ * @example
+ * const transfers = createTokenTransfers(provider, { token, treasury, decimals: 18, chainId: 56, account });
+ * const hash = await transfers.sendTransfer('25.5');
+ */
+export function createTokenTransfers(provider: Eip1193Provider, parameters: TokenTransferParameters): TokenTransfers {
+  const { token, treasury, decimals, chainId, account } = parameters;
+  // No retries: a transaction prompt is never sent twice.
+  const client = createClient({ transport: custom(provider, { retryCount: 0 }) });
+  const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw toWalletError(error);
+    }
+  };
+  return {
+    readBalance: () =>
+      mapped(async () => {
+        const raw = await readContract(client, { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account] });
+        return formatUnits(raw / 10n ** BigInt(decimals - LEDGER_DECIMALS), LEDGER_DECIMALS);
+      }),
+    sendTransfer: (amount) =>
+      mapped(async () => {
+        const walletChain = parseChainId(await client.request({ method: 'eth_chainId' }));
+        if (walletChain !== chainId) throw new WrongChainError({ details: `wallet on ${String(walletChain)}, app on ${chainId}` });
+        const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [treasury, parseUnits(amount, decimals)] });
+        return sendTransaction(client, { account, to: token, data, chain: null });
+      }),
+    findReplacement: async (txHash) => {
+      let replacement: TopUpCheck['replacement'];
+      try {
+        await waitForTransactionReceipt(client, {
+          hash: txHash,
+          timeout: 1_500,
+          pollingInterval: 500,
+          retryCount: 0,
+          onReplaced: (replaced) => {
+            replacement = { reason: replaced.reason === 'cancelled' ? 'cancelled' : 'repriced', hash: replaced.transaction.hash };
+          },
+        });
+      } catch {
+        // Not mined within the look, or the wallet cannot say: no replacement seen this time.
+      }
+      return replacement;
+    },
+  };
+}
