@@ -2,12 +2,16 @@
  * The wallet side of a top-up (machines/credit/topUpMachine.ts): the member's token balance, the transfer to the
  * treasury as an eth_sendTransaction the wallet signs, and a replacement the member made in the wallet (sped up or
  * cancelled), found as viem's waitForTransactionReceipt finds it. Loaded with the top-up sheet, never with sign-in:
- * a bare viem client and the three actions it calls, like src/wallet/walletRequests.ts.
+ * a bare viem client, like src/wallet/walletRequests.ts. The balance and the transfer are plain eth_call and
+ * eth_sendTransaction requests with viem's ABI encoding: viem's readContract and sendTransaction would add their
+ * preparation (gas, fees, nonce, chain checks: about 5 KiB gzip) for what the wallet does itself.
  */
-import { createClient, custom, encodeFunctionData, erc20Abi, formatUnits, parseUnits, type Address, type Hex } from 'viem';
-import { readContract, sendTransaction, waitForTransactionReceipt } from 'viem/actions';
+import { createClient, custom, decodeFunctionResult, encodeFunctionData, erc20Abi, formatUnits, parseUnits, type Address, type Hex } from 'viem';
+import { waitForTransactionReceipt } from 'viem/actions';
 import type { TopUpCheck } from '../../machines/credit/topUpMachine';
-import { toWalletError, WrongChainError } from './errors';
+import { ProviderNotFoundError, toWalletError, WrongChainError } from './errors';
+
+export { ProviderNotFoundError };
 import type { Eip1193Provider } from './types';
 import { parseChainId } from '../../machines/shared/chainId';
 
@@ -56,7 +60,9 @@ export function createTokenTransfers(provider: Eip1193Provider, parameters: Toke
   return {
     readBalance: () =>
       mapped(async () => {
-        const raw = await readContract(client, { address: token, abi: erc20Abi, functionName: 'balanceOf', args: [account] });
+        const data = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [account] });
+        const answer = await client.request({ method: 'eth_call', params: [{ to: token, data }, 'latest'] });
+        const raw = decodeFunctionResult({ abi: erc20Abi, functionName: 'balanceOf', data: answer });
         return formatUnits(raw / 10n ** BigInt(decimals - LEDGER_DECIMALS), LEDGER_DECIMALS);
       }),
     sendTransfer: (amount) =>
@@ -64,7 +70,7 @@ export function createTokenTransfers(provider: Eip1193Provider, parameters: Toke
         const walletChain = parseChainId(await client.request({ method: 'eth_chainId' }));
         if (walletChain !== chainId) throw new WrongChainError({ details: `wallet on ${String(walletChain)}, app on ${chainId}` });
         const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [treasury, parseUnits(amount, decimals)] });
-        return sendTransaction(client, { account, to: token, data, chain: null });
+        return client.request({ method: 'eth_sendTransaction', params: [{ from: account, to: token, data }] });
       }),
     findReplacement: async (txHash) => {
       let replacement: TopUpCheck['replacement'];

@@ -29,7 +29,6 @@ import { ListState } from '../../components/ListState';
 import { StatusPanel } from '../../components/StatusPanel';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
-import { ProviderNotFoundError } from '../../wallet/errors';
 import { useLocale } from '../shared/MoneyFlowSheet';
 
 /** The top-up flow, owned by the sheet (as the withdrawal's): the actor starts when it opens, stops when it closes. */
@@ -83,8 +82,8 @@ export default function TopUpSheet({ onClose, onShowRecords }: TopUpSheetProps) 
             address: member.address as Address,
             transfers: async () => {
               const provider = walletProvider();
+              const { createTokenTransfers, ProviderNotFoundError } = await loadTokenTransfers();
               if (!provider) throw new ProviderNotFoundError();
-              const { createTokenTransfers } = await loadTokenTransfers();
               return createTokenTransfers(provider, {
                 token: token.address as Address,
                 treasury: treasury as Address,
