@@ -69,7 +69,30 @@ export interface SimulatedWalletOptions {
   connected?: boolean;
   /** Delivers a provider event (accountsChanged, chainChanged, disconnect) to the site; awaited. */
   emit: (event: string, payload: unknown) => unknown;
+  /**
+   * A node of the chain the wallet is on: reads (eth_call, blocks, receipts, ...) go to it, and eth_sendTransaction
+   * is signed with the selected account and sent there, as a wallet with its own node does. Without it those
+   * methods answer 4200.
+   */
+  rpcUrl?: string;
 }
+
+/** What a wallet passes to its node as it is (reads and the fee market). */
+const forwardedMethods = new Set([
+  'eth_blockNumber',
+  'eth_call',
+  'eth_estimateGas',
+  'eth_gasPrice',
+  'eth_maxPriorityFeePerGas',
+  'eth_feeHistory',
+  'eth_getBalance',
+  'eth_getBlockByNumber',
+  'eth_getBlockByHash',
+  'eth_getTransactionByHash',
+  'eth_getTransactionReceipt',
+  'eth_getTransactionCount',
+  'eth_getCode',
+]);
 
 /**
  * The wallet's state and its answers.
@@ -90,6 +113,7 @@ export class SimulatedWallet {
   private selectedIndex = 0;
   private connected: boolean;
   private readonly emit: SimulatedWalletOptions['emit'];
+  private readonly rpcUrl: string | undefined;
 
   constructor(options: SimulatedWalletOptions) {
     if (options.accounts.length === 0) throw new Error('a wallet needs at least one account');
@@ -98,6 +122,7 @@ export class SimulatedWallet {
     this.knownChains = new Set([options.chainId, ...(options.knownChainIds ?? [])]);
     this.connected = options.connected ?? false;
     this.emit = options.emit;
+    this.rpcUrl = options.rpcUrl;
   }
 
   /** The selected account's address. */
@@ -147,7 +172,11 @@ export class SimulatedWallet {
         return this.addEthereumChain(params);
       case 'personal_sign':
         return this.personalSign(params);
+      case 'eth_sendTransaction':
+        if (this.rpcUrl) return this.sendTransaction(params);
+        throw new WalletRpcError(rpcErrors.unsupportedMethod(method));
       default:
+        if (this.rpcUrl && forwardedMethods.has(method)) return this.forward(method, params);
         throw new WalletRpcError(rpcErrors.unsupportedMethod(method));
     }
   }
@@ -200,6 +229,45 @@ export class SimulatedWallet {
     this.knownChains.add(chainId);
     await this.moveToChain(chainId);
     return null;
+  }
+
+  /** A read the node answers; the node's error comes back with its own code and words. */
+  private async forward(method: string, params: unknown): Promise<unknown> {
+    const response = await fetch(this.rpcUrl ?? '', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
+    });
+    const body = (await response.json()) as { result?: unknown; error?: RpcErrorShape };
+    if (body.error) throw new WalletRpcError({ code: body.error.code, message: body.error.message, data: body.error.data });
+    return body.result;
+  }
+
+  /**
+   * eth_sendTransaction [{ from, to, data, value? }]: signed by the selected account (viem fills nonce, gas and fees
+   * from the node) and sent; the hash. A transaction the node refuses (estimation reverts: the token's "transfer
+   * amount exceeds balance", or no gas money) is -32603 with the node's words, as MetaMask answers.
+   */
+  private async sendTransaction(params: unknown): Promise<Hex> {
+    const first: unknown = Array.isArray(params) ? params[0] : undefined;
+    const request = typeof first === 'object' && first !== null ? (first as { from?: unknown; to?: unknown; data?: unknown; value?: unknown }) : {};
+    if (typeof request.from !== 'string' || !this.connected || !isAddressEqual(getAddress(request.from), this.address)) {
+      throw new WalletRpcError(rpcErrors.unauthorized());
+    }
+    if (typeof request.to !== 'string' || !isAddress(request.to, { strict: false })) throw new WalletRpcError(rpcErrors.invalidParams('to'));
+    const { createWalletClient, http } = await import('viem');
+    const client = createWalletClient({ account: this.selected, transport: http(this.rpcUrl) });
+    try {
+      return await client.sendTransaction({
+        to: getAddress(request.to),
+        data: typeof request.data === 'string' && isHex(request.data) ? request.data : undefined,
+        value: typeof request.value === 'string' ? BigInt(request.value) : undefined,
+        chain: { id: this.currentChainId, name: 'wallet', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [this.rpcUrl ?? ''] } } },
+      });
+    } catch (error) {
+      const message = error instanceof Error ? ((error as { details?: string }).details ?? error.message) : String(error);
+      throw new WalletRpcError({ code: -32603, message });
+    }
   }
 
   /** personal_sign [message, address]: a 0x message is decoded to text first, as wallets show it. */

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { buildApp } from '../../../server/app';
 import { openDatabase } from '../../../server/db/client';
 import { seed } from '../../../server/seed/seed';
+import { patchAppConfig } from '../../../server/config/appConfig';
+import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../server/support/chain';
 import { ensureSpaBuilt, spaDir } from './build';
 
 /** Names the migrated and seeded PGlite folder that servers copy (set by globalSetup; unset: start from nothing). */
@@ -37,6 +39,8 @@ export interface TestServer {
   port: number;
   /** The temp DATA_DIR; removed by stop(). */
   dataDir: string;
+  /** The test node, when the server was started with one (StartServerOptions.chain). */
+  chain?: TestChain;
   /** Closes the server and the database, then removes the temp DATA_DIR. */
   stop(): Promise<void>;
 }
@@ -44,6 +48,11 @@ export interface TestServer {
 export interface StartServerOptions {
   /** ADMIN_TOKEN (at least 32 characters): enables the operator API under /api/admin, as the env variable does. */
   adminToken?: string;
+  /**
+   * Credit on chain: a test node (anvil, tests/server/support/chain.ts) with the token, named in the app config
+   * (chain id, RPC URL, token, treasury, 2 confirmations), and the top-up watcher on a fast timer.
+   */
+  chain?: boolean;
 }
 
 /**
@@ -56,8 +65,9 @@ export interface StartServerOptions {
  * await page.goto(`${server.url}/login/DEMO2026`);
  * await server.stop();
  */
-export async function startServer({ adminToken }: StartServerOptions = {}): Promise<TestServer> {
+export async function startServer({ adminToken, chain: withChain = false }: StartServerOptions = {}): Promise<TestServer> {
   await ensureSpaBuilt();
+  const testChain = withChain ? await startTestChain({ confirmations: 2 }) : undefined;
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-'));
   const template = process.env[PGLITE_TEMPLATE_ENV];
   if (template) await cp(template, dataDir, { recursive: true });
@@ -65,7 +75,21 @@ export async function startServer({ adminToken }: StartServerOptions = {}): Prom
   try {
     await database.migrate();
     await seed(database.db);
-    const app = await buildApp({ db: database.db, spaDir, ...(adminToken ? { adminToken } : {}) });
+    if (testChain) {
+      await patchAppConfig(database.db, {
+        chainId: TEST_NODE_CHAIN_ID,
+        chain: { chainName: 'Test chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: [testChain.node.url], blockExplorerUrls: ['https://explorer.example'] },
+        token: testChain.chain.token,
+        treasury: testChain.treasury,
+        confirmations: testChain.chain.settings.confirmations,
+      });
+    }
+    const app = await buildApp({
+      db: database.db,
+      spaDir,
+      ...(adminToken ? { adminToken } : {}),
+      ...(testChain ? { chain: testChain.chain, topUpWatcher: { startBlock: testChain.deployBlock, pollMs: 250, timer: true } } : {}),
+    });
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });
     } catch (error) {
@@ -80,6 +104,7 @@ export async function startServer({ adminToken }: StartServerOptions = {}): Prom
       url: `http://127.0.0.1:${port}`,
       port,
       dataDir,
+      ...(testChain ? { chain: testChain } : {}),
       stop: async () => {
         if (stopped) return;
         stopped = true;
@@ -87,12 +112,14 @@ export async function startServer({ adminToken }: StartServerOptions = {}): Prom
           await app.close();
         } finally {
           await database.close();
+          await testChain?.stop();
           await rm(dataDir, { recursive: true, force: true });
         }
       },
     };
   } catch (error) {
     await database.close().catch(() => undefined);
+    await testChain?.stop().catch(() => undefined);
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }

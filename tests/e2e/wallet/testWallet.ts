@@ -47,6 +47,8 @@ export interface TestWalletOptions {
    * waited for however slow the machine is (a fixed delay raced the page's start on a busy CI machine).
    */
   injection?: 'initScript' | 'inlineScript' | 'onCall';
+  /** The test node the wallet reads from and sends transactions to (SimulatedWalletOptions.rpcUrl). */
+  rpcUrl?: string;
 }
 
 const bindingName = '__testWalletRequest';
@@ -80,6 +82,7 @@ export class TestWallet {
       knownChainIds: options.knownChainIds ?? [],
       connected: options.connected ?? false,
       emit: (event, payload) => this.emit(event, payload),
+      ...(options.rpcUrl ? { rpcUrl: options.rpcUrl } : {}),
     });
   }
 

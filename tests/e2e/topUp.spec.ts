@@ -1,0 +1,106 @@
+/**
+ * Money in end to end (issue 36) in Debian Chromium against the real server with a real chain: anvil with the token,
+ * the server's top-up watcher on it, and the test wallet holding its key in Node, reading from the node and signing
+ * and sending the transfer there. In en and zh: a member tops up from the sheet over /me and sees the credit arrive
+ * with its record; refuses in the wallet and sees why, the amount kept; reloads while the transfer confirms and the
+ * sheet resumes it, sent once. Each step is saved under test-results/screenshots/top-up-*.png.
+ */
+import { describe, expect, it } from 'vitest';
+import { erc20Abi, parseUnits } from 'viem';
+import { screenshot } from './support/browser';
+import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
+import type { Opened } from './support/journey';
+import { translate } from './support/visual';
+import type { Lng } from './support/visual';
+import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
+import { anvilKeys } from './wallet/keys';
+import type { TestWallet } from './wallet/testWallet';
+
+const e2e = setupJourneys({ chain: true });
+
+const languages: readonly { lng: Lng; locale: string; keys: readonly [number, number] }[] = [
+  { lng: 'en', locale: 'en-US', keys: [6, 7] },
+  { lng: 'zh', locale: 'zh-CN', keys: [8, 9] },
+];
+
+function node() {
+  const chain = e2e.server.chain;
+  if (!chain) throw new Error('this file needs the server with a chain');
+  return chain;
+}
+
+/** A member with 100 of the token and gas in the wallet, signed in through the invite link. */
+async function signedInMember(lng: Lng, locale: string, keyIndex: number): Promise<Opened & { wallet: TestWallet }> {
+  const key = anvilKeys[keyIndex];
+  if (!key) throw new Error('no anvil key');
+  const opened = await e2e.open({ locale, wallet: { chainId: TEST_NODE_CHAIN_ID, privateKeys: [key], rpcUrl: node().node.url } });
+  const wallet = opened.wallet;
+  if (!wallet) throw new Error('this journey needs the test wallet');
+  await node().fund(wallet.address, '100');
+  const { page } = opened;
+  await page.goto('/login/DEMO2026');
+  await waitForAppConfig(page);
+  await page.getByRole('button', { name: translate(lng, 'common:wallet.actions.connect'), exact: true }).click();
+  await page.getByRole('button', { name: translate(lng, 'login:signIn.label'), exact: true }).click();
+  await page.waitForURL('**/home');
+  expect(JSON.parse((await readSession(page)).TOKEN_STORE ?? 'null')).toEqual(expect.any(String));
+  return { ...opened, wallet };
+}
+
+describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }) => {
+  const t = (key: string, values: Record<string, string | number> = {}) =>
+    Object.entries(values).reduce((text, [name, value]) => text.replaceAll(`{{${name}}}`, String(value)), translate(lng, key));
+
+  it('tops up 25 from the sheet over /me: the wallet sends it, the blocks on top, credited, the record and balance', async () => {
+    const { page, wallet } = await signedInMember(lng, locale, keys[0]);
+    await page.goto('/me');
+    await page.getByRole('button', { name: t('me:credit.topUp'), exact: true }).click();
+    const sheet = page.getByRole('dialog', { name: t('credit:topUp.title') });
+    const amount = sheet.getByLabel(t('credit:topUp.amount.label', { symbol: 'tUSD' }));
+    await amount.waitFor({ timeout: 15_000 });
+    await expect.poll(() => sheet.getByText(/100\.00/).count(), { timeout: 10_000 }).toBeGreaterThan(0);
+    await amount.fill('25');
+    await screenshot(page, `top-up-1-amount.${lng}`);
+    await sheet.getByRole('button', { name: t('credit:topUp.submit') }).click();
+    await sheet.getByText(t('credit:topUp.confirming.progress', { confirmations: 0, required: 2 })).or(sheet.getByText(t('credit:topUp.confirming.sent'))).first().waitFor({ timeout: 15_000 });
+    await screenshot(page, `top-up-2-confirming.${lng}`);
+    expect(wallet.requestsOf('eth_sendTransaction').map((request) => request.answer.ok)).toEqual([true]);
+    await node().mine(2);
+    await sheet.getByText(t('credit:topUp.credited.title')).waitFor({ timeout: 15_000 });
+    await screenshot(page, `top-up-3-credited.${lng}`);
+    // On chain the treasury holds what the member sent; the ledger credited it once.
+    const treasury = await node().chain.client.readContract({ address: node().token, abi: erc20Abi, functionName: 'balanceOf', args: [node().treasury] });
+    expect(treasury).toBeGreaterThanOrEqual(parseUnits('25', 6));
+    await sheet.getByRole('button', { name: t('credit:topUp.credited.records') }).click();
+    await page.waitForURL('**/me/credit-records');
+    await expect.poll(() => page.locator('.credit-records .adm-list-item').first().textContent(), { timeout: 10_000 }).toContain('+25.00');
+    expect(await page.locator('.credit-records .adm-list-item').first().textContent()).toContain(t('credit:records.type.topUp'));
+  });
+
+  it('shows a refusal in the wallet with the amount kept, then resumes a top-up after a reload while it confirms', async () => {
+    const { page, wallet } = await signedInMember(lng, locale, keys[1]);
+    await page.goto('/me?sheet=topUp');
+    const sheet = page.getByRole('dialog', { name: t('credit:topUp.title') });
+    const amount = sheet.getByLabel(t('credit:topUp.amount.label', { symbol: 'tUSD' }));
+    await amount.waitFor({ timeout: 15_000 });
+    await amount.fill('12.5');
+    wallet.rejectNext('eth_sendTransaction');
+    await sheet.getByRole('button', { name: t('credit:topUp.submit') }).click();
+    await sheet.getByText(t('common:wallet.errors.UserRejectedError')).waitFor({ timeout: 10_000 });
+    await screenshot(page, `top-up-4-refused.${lng}`);
+    expect(await amount.inputValue()).toBe('12.5');
+
+    await sheet.getByRole('button', { name: t('credit:topUp.submit') }).click();
+    await sheet.getByText(t('credit:topUp.confirming.detail')).waitFor({ timeout: 15_000 });
+    // The member reloads (or closes the tab and comes back): the kept hash is followed again, nothing is resent.
+    await page.reload();
+    const resumed = page.getByRole('dialog', { name: t('credit:topUp.title') });
+    await resumed.getByText(t('credit:topUp.confirming.detail')).waitFor({ timeout: 15_000 });
+    await screenshot(page, `top-up-5-resumed.${lng}`);
+    await node().mine(2);
+    await resumed.getByText(t('credit:topUp.credited.title')).waitFor({ timeout: 15_000 });
+    await screenshot(page, `top-up-6-credited.${lng}`);
+    expect(wallet.requestsOf('eth_sendTransaction').map((request) => request.answer.ok)).toEqual([false, true]);
+    expect(await page.evaluate(() => window.localStorage.getItem('PENDING_TOP_UP'))).toBeNull();
+  });
+});
