@@ -5,7 +5,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
-import { testMeInfo } from '../support/fakeApi';
+import { testDappParam, testMeInfo } from '../support/fakeApi';
 import { renderApp } from '../support/renderApp';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
@@ -72,5 +72,18 @@ describe('/me/credit-records', () => {
     expect(await screen.findByText('Pending')).toBeTruthy();
     expect(within(filters).getByRole('button', { name: 'Withdrawal' }).getAttribute('aria-pressed')).toBe('true');
     expect(app.api.callsTo('creditRecord').map((call) => call.query.get('type'))).toEqual([null, 'withdraw']);
+  });
+
+  it("shows a top-up's transaction, linked to the chain's block explorer", async () => {
+    const hash = `0x${'d4'.repeat(32)}`;
+    await renderApp({
+      path: '/me/credit-records',
+      stored: signedIn,
+      api: (api) => api.answer('creditRecord', pageOf([{ ...record('4', 'topUp', '25', '25', 'done'), txHash: hash }], 1)),
+    });
+    const link = await screen.findByRole('link', { name: `Transaction ${hash}` });
+    expect(link.textContent).toBe('0xd4d4d4d4…d4d4d4d4');
+    expect(link.getAttribute('href')).toBe(`${testDappParam.chain.blockExplorerUrls?.[0] ?? ''}/tx/${hash}`);
+    expect(document.querySelector('.credit-records .adm-list-item')?.textContent).toContain('Top-up');
   });
 });

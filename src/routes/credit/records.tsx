@@ -7,6 +7,8 @@ import type { ItemOf } from '../../api/answer';
 import { fetchCreditRecords } from '../../api/screenCalls';
 import { useRootActors } from '../../app/RootActorsContext';
 import { paths } from '../../app/paths';
+import { selectDappParam } from '../../app/selectors';
+import { TransactionLink } from '../../components/TransactionLink';
 import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
 import type { FilterOption } from '../../components/FilterChips';
@@ -28,17 +30,19 @@ const statusColor = { pending: 'warning', done: 'success', failed: 'danger' } as
 
 /**
  * /me/credit-records (added to the spec's routes, issue 11) — the member's credit records, newest first, with a
- * type filter; each row is the type, the signed amount, the balance after it, its status and date. A failed
- * withdrawal's refund is a second, positive withdraw record (API.md "Money").
+ * type filter; each row is the type, the signed amount, the balance after it, its status and date, and a top-up's
+ * transaction linked to the block explorer. A failed withdrawal's refund is a second, positive withdraw record
+ * (API.md "Money").
  */
 export function Component() {
   const { t, i18n } = useTranslation(['credit', 'common']);
-  const { api } = useRootActors();
+  const { api, config } = useRootActors();
   const records = usePagedList<ItemOf<'creditRecord'>, RecordsQuery>(
     (input) => fetchCreditRecords(api, { ...pageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) }),
     { type: 'all' },
   );
   const filter = useSelector(records, (snapshot) => selectQuery(snapshot).type);
+  const explorer = useSelector(config, selectDappParam)?.chain.blockExplorerUrls?.[0];
   const locale = i18n.resolvedLanguage ?? 'zh';
   const options: FilterOption<RecordFilter>[] = [
     { value: 'all', label: t('credit:records.filter.all') },
@@ -63,6 +67,12 @@ export function Component() {
                   <>
                     <span>{t('credit:records.balanceAfter', { amount: formatAmount(record.balanceAfter, { locale }) })}</span>
                     <span className="row-date"> · {formatDate(record.createdAt, locale)}</span>
+                    {record.txHash ? (
+                      <>
+                        <br />
+                        <TransactionLink label={t('credit:topUp.hash')} hash={record.txHash} explorer={explorer} />
+                      </>
+                    ) : null}
                   </>
                 }
                 extra={

@@ -28,6 +28,7 @@ import { FormField } from '../../components/FormField';
 import { ListState } from '../../components/ListState';
 import { StatusPanel } from '../../components/StatusPanel';
 import { SummaryList } from '../../components/SummaryList';
+import { TransactionLink } from '../../components/TransactionLink';
 import { formatAmount } from '../../components/amountFormat';
 import { useLocale } from '../shared/MoneyFlowSheet';
 
@@ -124,7 +125,11 @@ function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps)
   const errorText = error ? t(`common:${errorKey(error)}`) : null;
   const retry = () => actor.send({ type: 'user.retry' });
   const restart = () => actor.send({ type: 'user.restart' });
-  const hashLine = hash ? <TransactionLink hash={hash} explorer={explorer} /> : null;
+  const hashLine = hash ? (
+    <p className="hint">
+      <TransactionLink label={t('credit:topUp.hash')} hash={hash} explorer={explorer} />
+    </p>
+  ) : null;
 
   switch (step) {
     case 'loading':
@@ -230,23 +235,5 @@ function AmountForm({ symbol }: { symbol: string }) {
         </Button>
       </div>
     </form>
-  );
-}
-
-/** The transaction's hash, linked to the chain's block explorer when the app config names one. */
-function TransactionLink({ hash, explorer }: { hash: string; explorer: string | undefined }) {
-  const { t } = useTranslation('credit');
-  const short = `${hash.slice(0, 10)}…${hash.slice(-8)}`;
-  return (
-    <p className="hint">
-      {t('credit:topUp.hash')}{' '}
-      {explorer ? (
-        <a href={`${explorer.replace(/\/$/, '')}/tx/${hash}`} target="_blank" rel="noreferrer">
-          {short}
-        </a>
-      ) : (
-        <span>{short}</span>
-      )}
-    </p>
   );
 }
