@@ -105,4 +105,23 @@ describe('/me?sheet=topUp', () => {
     expect(await screen.findByRole('button', { name: 'Withdraw' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Top up' })).toBeNull();
   });
+
+  it('offers a top-up where a settlement is short of credit, and opens the sheet over /me', async () => {
+    const app = await renderApp({
+      path: '/buy/settlement/longjing-tea',
+      stored: signedIn,
+      api: (api) => {
+        api.answer('dappParam', { code: 0, result: withToken });
+        api.answer('goodsDetail', { code: 0, result: { id: 'longjing-tea', name: 'West Lake Longjing tea, 250 g', image: '/media/goods/longjing-tea.svg', price: '88', stock: 10 } });
+        api.answer('deliveryList', {
+          code: 0,
+          result: { list: [{ deliveryId: '1', name: 'Li Lei', phone: '138 0013 8000', region: 'Zhejiang / Hangzhou / Xihu', detail: '100 Wensan Road', isDefault: true }] },
+        });
+      },
+    });
+    // 88 against the member's 12.50: short by 75.50.
+    await app.user.click(await screen.findByRole('button', { name: 'Top up from wallet' }));
+    expect(await screen.findByRole('dialog', { name: 'Top up credit' })).toBeTruthy();
+    expect(app.router.state.location.pathname + app.router.state.location.search).toBe('/me?sheet=topUp');
+  });
 });

@@ -32,7 +32,7 @@ import { settlementActors } from '../../actors/buyActors';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { paths } from '../../app/paths';
-import { selectMember } from '../../app/selectors';
+import { selectDappParam, selectMember } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
 import { ErrorText } from '../../components/ErrorText';
 import { ListState } from '../../components/ListState';
@@ -92,6 +92,9 @@ function Ready({ actor, returnTo }: { actor: SettlementActor; returnTo: string }
   const canDecrement = useSelector(actor, selectCanDecrement);
   const error = useSelector(actor, selectSettlementError);
   const busy = useSelector(actor, (snapshot) => snapshot.hasTag('busy'));
+  const { config } = useRootActors();
+  // Where the server names the token that backs credit, the shortfall can be topped up from the wallet.
+  const canTopUp = useSelector(config, selectDappParam)?.token !== undefined;
   if (!goods) return null;
   return (
     <>
@@ -137,6 +140,11 @@ function Ready({ actor, returnTo }: { actor: SettlementActor; returnTo: string }
         {shortfall ? (
           <div role="status">
             <ErrorText text={t('buy:settlement.short', { amount: shortfall })} />
+            {canTopUp ? (
+              <Button color="primary" fill="outline" onClick={() => void navigate(`${paths.me.href()}?sheet=topUp`)}>
+                {t('buy:settlement.topUp')}
+              </Button>
+            ) : null}
             <Button onClick={() => void navigate(`${paths.wpos.href()}?sheet=exchange`)}>{t('buy:settlement.getCredit')}</Button>
           </div>
         ) : null}
