@@ -3,6 +3,9 @@ import { createClient, custom, InternalRpcError, SwitchChainError, UnknownRpcErr
 import { signMessage, switchChain } from 'viem/actions';
 import {
   ChainParamsMissingError,
+  InsufficientFundsError,
+  UnauthorizedError,
+  WrongChainError,
   NoAccountsError,
   ProviderNotFoundError,
   RequestPendingError,
@@ -58,7 +61,10 @@ describe('wallet error classes', () => {
       new ChainParamsMissingError({ chainId: 56 }),
       new WalletDisconnectedError(),
       new UnsupportedMethodError(),
-      new UnknownWalletError({ code: 4100, message: 'Unauthorized' }),
+      new InsufficientFundsError(),
+      new WrongChainError(),
+      new UnauthorizedError(),
+      new UnknownWalletError({ code: 4300, message: 'Something else' }),
     ];
     expect(errors.map((error) => error.name)).toEqual([...walletErrorNames]);
     expect(errors.map((error) => [error.name, error.code, error.message])).toMatchInlineSnapshot(`
@@ -113,9 +119,24 @@ describe('wallet error classes', () => {
           "The wallet does not support this request.",
         ],
         [
-          "UnknownWalletError",
+          "InsufficientFundsError",
+          undefined,
+          "Not enough funds for this transaction.",
+        ],
+        [
+          "WrongChainError",
+          undefined,
+          "The wallet is on another network than the app's.",
+        ],
+        [
+          "UnauthorizedError",
           4100,
-          "Unauthorized",
+          "The wallet has not authorised this site.",
+        ],
+        [
+          "UnknownWalletError",
+          4300,
+          "Something else",
         ],
       ]
     `);
@@ -174,12 +195,19 @@ describe('toWalletError, raw provider errors', () => {
     expect(error.code).toBe(code);
   });
 
+  it('behavior: 4100 is UnauthorizedError; a node that says "insufficient funds" or "exceeds balance" is InsufficientFundsError', () => {
+    expect(toWalletError({ code: 4100, message: 'The requested account has not been authorized.' })).toBeInstanceOf(UnauthorizedError);
+    expect(toWalletError({ code: -32603, message: 'insufficient funds for gas * price + value' })).toBeInstanceOf(InsufficientFundsError);
+    expect(toWalletError({ code: -32603, message: 'execution reverted: ERC20: transfer amount exceeds balance' })).toBeInstanceOf(InsufficientFundsError);
+    expect(toWalletError({ code: -32603, message: 'execution reverted' })).toBeInstanceOf(UnknownWalletError);
+  });
+
   it('behavior: any other code becomes UnknownWalletError with the wallet code and message', () => {
-    const error = toWalletError({ code: 4100, message: 'The requested account has not been authorized.' });
+    const error = toWalletError({ code: 4300, message: 'The requested account has not been authorized.' });
     expect(error).toBeInstanceOf(UnknownWalletError);
     expect([error.code, error.message]).toMatchInlineSnapshot(`
       [
-        4100,
+        4300,
         "The requested account has not been authorized.",
       ]
     `);
