@@ -1,0 +1,128 @@
+/**
+ * The server killed (kill -9) while it credits top-ups, and started again (issue 36): `server/main.ts` as `npm start`
+ * runs it, with its development chain (anvil, a block a second) and PGlite in a temp DATA_DIR. A member sends 20
+ * top-ups of different amounts; the server is killed while they confirm and are credited, and started again on the
+ * same DATA_DIR (the chain it left running is used again). Afterwards the member's credit is exactly what they sent,
+ * nothing twice, and the books balance.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, publicActions, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatMinor, toMinor } from '../../api-schema/amount';
+import { freePort } from '../../server/chain/anvil';
+import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
+import { TEST_ADMIN_TOKEN } from './support/ledger';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface Running {
+  child: ChildProcess;
+  output: () => string;
+}
+
+/** Starts server/main.ts and resolves once it listens. */
+async function startMain(env: Record<string, string>): Promise<Running> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  await vi.waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error(`server/main.ts exited: ${output}`);
+      if (!output.includes('Credit on chain:')) throw new Error('not listening yet');
+    },
+    { timeout: 90_000, interval: 200 },
+  );
+  return { child, output: () => output };
+}
+
+describe('top-ups across a kill -9 of the server', { timeout: 240_000 }, () => {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  it('credits each of 20 top-ups once when the server is killed while crediting them and started again', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'md-crash-'));
+    const [port, chainPort] = [await freePort(), await freePort()];
+    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn' };
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    // The chain outlives a killed server (as a supervisor's would): it is stopped at the end by its port.
+    cleanup.push(() => {
+      spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}`]);
+    });
+    let server = await startMain(env);
+    cleanup.push(() => {
+      server.child.kill('SIGKILL');
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const call = async <T>(url: string, init?: RequestInit): Promise<T> => ((await (await fetch(`${base}${url}`, init)).json()) as { result: T }).result;
+    const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number }; treasury: Address }>('/api/dapp/dappParam');
+
+    // A member signs in with a wallet of their own.
+    const member = privateKeyToAccount(generatePrivateKey());
+    const { nonce } = await call<{ nonce: string }>(`/api/member/loginNonce?address=${member.address}`);
+    const message = createSiweMessage({ address: member.address, chainId: param.chainId, domain: `127.0.0.1:${port}`, nonce, uri: `${base}/login`, version: '1' });
+    const { auth } = await call<{ auth: string }>('/api/member/memberSignLogin', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message, signature: await member.signMessage({ message }), inviteCode: 'DEMO2026' }),
+    });
+    const credit = async () => (await call<{ creditBalance: string }>('/api/member/meInfo', { headers: { authorization: auth } })).creditBalance;
+
+    const chain = defineChain({ id: param.chainId, name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: param.chain.rpcUrls } } });
+    const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex), chain, transport: http() }).extend(publicActions);
+    await deployer.waitForTransactionReceipt({ hash: await deployer.sendTransaction({ to: member.address, value: parseEther('1') }) });
+    await deployer.waitForTransactionReceipt({
+      hash: await deployer.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [member.address, parseUnits('1000', param.token.decimals)] }),
+    });
+
+    // 20 top-ups of different amounts, one every 400 ms (the node mines a block a second): about 8 s of them.
+    const wallet = createWalletClient({ account: member, chain, transport: http() }).extend(publicActions);
+    const first = await wallet.getTransactionCount({ address: member.address });
+    const amounts = Array.from({ length: 20 }, (_, index) => `${index + 1}.${String(index * 37).padStart(3, '0')}`);
+    const expected = amounts.reduce((sum, amount) => sum + toMinor(amount), 0n);
+    const sending = (async () => {
+      for (const [index, amount] of amounts.entries()) {
+        await wallet.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [param.treasury, parseUnits(amount, param.token.decimals)], nonce: first + index });
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+    })();
+
+    // Killed while they confirm and are credited (two blocks on top, a round every 2 s): some, not all, credited.
+    let beforeKill = '0';
+    await vi.waitFor(
+      async () => {
+        beforeKill = await credit();
+        expect(toMinor(beforeKill)).toBeGreaterThan(0n);
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    server.child.kill('SIGKILL');
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    // Killed mid-credit: some of the top-ups were credited, not all.
+    expect(toMinor(beforeKill)).toBeLessThan(expected);
+    await sending;
+    server = await startMain(env);
+    await vi.waitFor(async () => expect(await credit()).toBe(formatMinor(expected)), { timeout: 60_000, interval: 250 });
+    console.log(`top-up crash: killed with at least ${beforeKill} of ${formatMinor(expected)} credited; after the restart ${formatMinor(expected)}`);
+    // A few rounds more credit nothing twice.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    expect(await credit()).toBe(formatMinor(expected));
+    const ledger = await call<{ assets: { CREDIT: { total: string; members: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+    expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
+    // What the treasury holds on chain is what the ledger credited (the dev chain's other top-ups: none).
+    const onChain = await deployer.readContract({ address: param.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [param.treasury] });
+    expect(onChain / 10n ** BigInt(param.token.decimals - 6)).toBe(expected);
+    server.child.kill('SIGTERM');
+  });
+});
