@@ -23,6 +23,7 @@ import type { PageProblems } from './browser';
 import { repoRoot } from './build';
 import { waitForAppConfig } from './journey';
 import { startServer } from './server';
+import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
 import type { TestServer } from './server';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, settle } from './visualChecks';
 
@@ -162,8 +163,10 @@ class LanguageSession {
     const context = await newPhoneContext(this.harness.browser, { baseURL: this.harness.server.url, locale: localeOf[this.lng] });
     this.context = context;
     await reportPolicyViolations(context, this.problems);
-    // On the app's chain from the start: the add-chain prompt is the journeys' business, not a screen here.
-    await TestWallet.install(context, { chainId: 56, privateKeys: [this.walletKey] });
+    // On the app's chain from the start: the add-chain prompt is the journeys' business, not a screen here. The
+    // wallet reads the test node (the top-up sheet's balance).
+    const node = this.harness.server.chain?.node.url;
+    await TestWallet.install(context, { chainId: node ? TEST_NODE_CHAIN_ID : 56, privateKeys: [this.walletKey], ...(node ? { rpcUrl: node } : {}) });
     const page = await context.newPage();
     watchPage(page, this.problems);
     this.page = page;
@@ -354,7 +357,8 @@ export function setupVisual(lng: Lng): VisualHarness {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+    // With a chain, so /me offers Top up and its sheet is one of the screens.
+    [server, browser] = await Promise.all([startServer({ chain: true }), launchBrowser()]);
     harness.attach(server, browser);
   });
   afterAll(async () => {

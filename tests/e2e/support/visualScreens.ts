@@ -60,8 +60,9 @@ export const screens: readonly VisualScreen[] = [
   { name: 'about', path: '/me/about', session: 'member' },
   { name: 'bots', path: '/me/solbot-list', session: 'member' },
   { name: 'credit-records', path: '/me/credit-records', session: 'member' },
-  // The withdrawal sheet open over /me: its open state is in the URL.
+  // The withdrawal and top-up sheets open over /me: their open state is in the URL.
   { name: 'withdraw-sheet', path: '/me?sheet=withdraw', session: 'member' },
+  { name: 'top-up-sheet', path: '/me?sheet=topUp', session: 'member' },
   // The WPOS area, and its two sheets open over it.
   { name: 'wpos', path: '/me/wpos', session: 'member' },
   { name: 'wpos-profit', path: '/me/wpos/profit', session: 'member' },
