@@ -62,7 +62,16 @@ export interface TopUpActorsParameters {
  * @example
  * <TopUpContext.Provider logic={provideTopUpMachine({ api, storage, address, transfers, onCredited })} />
  */
-export function provideTopUpMachine({ api, storage, address, transfers, onCredited }: TopUpActorsParameters) {
+export function provideTopUpMachine({ api, storage, address, transfers: loadTransfers, onCredited }: TopUpActorsParameters) {
+  // One set of transfers for the flow's life (its replacement watches live there); a failed load is tried again.
+  let loaded: Promise<TokenTransfers> | undefined;
+  const transfers = (): Promise<TokenTransfers> => {
+    loaded ??= loadTransfers().catch((error: unknown) => {
+      loaded = undefined;
+      throw error;
+    });
+    return loaded;
+  };
   return topUpMachine.provide({
     actors: {
       readBalance: fromPromise<string>(async () => (await transfers()).readBalance()),

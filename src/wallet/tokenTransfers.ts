@@ -50,6 +50,7 @@ export function createTokenTransfers(provider: Eip1193Provider, parameters: Toke
   const { token, treasury, decimals, chainId, account } = parameters;
   // No retries: a transaction prompt is never sent twice.
   const client = createClient({ transport: custom(provider, { retryCount: 0 }) });
+  const watches = new Map<Hex, { replacement: TopUpCheck['replacement'] }>();
   const mapped = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
       return await work();
@@ -73,21 +74,25 @@ export function createTokenTransfers(provider: Eip1193Provider, parameters: Toke
         return client.request({ method: 'eth_sendTransaction', params: [{ from: account, to: token, data }] });
       }),
     findReplacement: async (txHash) => {
-      let replacement: TopUpCheck['replacement'];
-      try {
-        await waitForTransactionReceipt(client, {
+      // One watch per transaction, kept for the sheet's life: viem needs the transaction as it was while pending (its
+      // nonce) to recognise another one of the same nonce, so the watch starts at the first look and goes on.
+      let watch = watches.get(txHash);
+      if (!watch) {
+        const entry: { replacement: TopUpCheck['replacement'] } = { replacement: undefined };
+        watches.set(txHash, entry);
+        void waitForTransactionReceipt(client, {
           hash: txHash,
-          timeout: 1_500,
-          pollingInterval: 500,
-          retryCount: 0,
+          pollingInterval: 1_000,
+          timeout: 10 * 60_000,
           onReplaced: (replaced) => {
-            replacement = { reason: replaced.reason === 'cancelled' ? 'cancelled' : 'repriced', hash: replaced.transaction.hash };
+            entry.replacement = { reason: replaced.reason === 'cancelled' ? 'cancelled' : 'repriced', hash: replaced.transaction.hash };
           },
+        }).catch(() => {
+          // Not mined within ten minutes, or the wallet cannot say: no replacement seen.
         });
-      } catch {
-        // Not mined within the look, or the wallet cannot say: no replacement seen this time.
+        watch = entry;
       }
-      return replacement;
+      return watch.replacement;
     },
   };
 }

@@ -3,10 +3,11 @@
  * the server's top-up watcher on it, and the test wallet holding its key in Node, reading from the node and signing
  * and sending the transfer there. In en and zh: a member tops up from the sheet over /me and sees the credit arrive
  * with its record; refuses in the wallet and sees why, the amount kept; reloads while the transfer confirms and the
- * sheet resumes it, sent once. Each step is saved under test-results/screenshots/top-up-*.png.
+ * sheet resumes it, sent once; speeds the transfer up in the wallet and the sheet follows the new transaction. Each step is saved under test-results/screenshots/top-up-*.png.
  */
 import { describe, expect, it } from 'vitest';
-import { erc20Abi, parseUnits } from 'viem';
+import { createWalletClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { screenshot } from './support/browser';
 import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
 import type { Opened } from './support/journey';
@@ -18,9 +19,9 @@ import type { TestWallet } from './wallet/testWallet';
 
 const e2e = setupJourneys({ chain: true });
 
-const languages: readonly { lng: Lng; locale: string; keys: readonly [number, number] }[] = [
-  { lng: 'en', locale: 'en-US', keys: [6, 7] },
-  { lng: 'zh', locale: 'zh-CN', keys: [8, 9] },
+const languages: readonly { lng: Lng; locale: string; keys: readonly [number, number, number] }[] = [
+  { lng: 'en', locale: 'en-US', keys: [6, 7, 5] },
+  { lng: 'zh', locale: 'zh-CN', keys: [8, 9, 4] },
 ];
 
 function node() {
@@ -102,5 +103,49 @@ describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }
     await screenshot(page, `top-up-6-credited.${lng}`);
     expect(wallet.requestsOf('eth_sendTransaction').map((request) => request.answer.ok)).toEqual([false, true]);
     expect(await page.evaluate(() => window.localStorage.getItem('PENDING_TOP_UP'))).toBeNull();
+  });
+
+  it('follows a transfer the member sped up in the wallet to its new transaction, and credits it once', async () => {
+    const key = anvilKeys[keys[2]];
+    if (!key) throw new Error('no anvil key');
+    const { page, wallet } = await signedInMember(lng, locale, keys[2]);
+    await page.goto('/me?sheet=topUp');
+    const sheet = page.getByRole('dialog', { name: t('credit:topUp.title') });
+    const amount = sheet.getByLabel(t('credit:topUp.amount.label', { symbol: 'tUSD' }));
+    await amount.waitFor({ timeout: 15_000 });
+    // Blocks only when the test mines them: the transfer waits in the node's pool, where the wallet can replace it.
+    await node().rpc('evm_setAutomine', [false]);
+    try {
+      await amount.fill('9');
+      await sheet.getByRole('button', { name: t('credit:topUp.submit') }).click();
+      await sheet.getByText(t('credit:topUp.confirming.detail')).waitFor({ timeout: 15_000 });
+      const original = wallet.requestsOf('eth_sendTransaction')[0]?.answer;
+      if (!original?.ok) throw new Error('the wallet sent nothing');
+      const originalHash = original.result as Hex;
+      // Seen pending by the page's watch first, as a wallet's own pending list would show it.
+      await page.waitForTimeout(2_000);
+      // The member speeds it up in the wallet: the same transfer and nonce with a higher fee.
+      const pending = await node().chain.client.getTransaction({ hash: originalHash });
+      const speedUp = createWalletClient({ account: privateKeyToAccount(key), transport: http(node().node.url) });
+      const spedUpHash = await speedUp.sendTransaction({
+        chain: null,
+        to: pending.to ?? undefined,
+        data: pending.input,
+        nonce: pending.nonce,
+        gas: pending.gas,
+        maxFeePerGas: (pending.maxFeePerGas ?? 0n) * 2n + 1n,
+        maxPriorityFeePerGas: (pending.maxPriorityFeePerGas ?? 0n) * 2n + 1n,
+      });
+      expect(spedUpHash).not.toBe(originalHash);
+      await node().mine(1);
+      // The sheet now follows the sped-up transaction.
+      await expect.poll(() => sheet.getByRole('link', { name: new RegExp(spedUpHash) }).count(), { timeout: 20_000 }).toBe(1);
+      await screenshot(page, `top-up-7-sped-up.${lng}`);
+      await node().mine(2);
+      await sheet.getByText(t('credit:topUp.credited.title')).waitFor({ timeout: 20_000 });
+      expect(await sheet.getByText(/9\.00/).count()).toBeGreaterThan(0);
+    } finally {
+      await node().rpc('evm_setAutomine', [true]);
+    }
   });
 });
