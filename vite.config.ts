@@ -54,6 +54,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
       '/locales': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      // The development chain, for the demo wallet (src/dev/devChainFaucet.ts): the page may only reach its origin.
+      '/dev-chain': { target: `http://127.0.0.1:${process.env.DEV_CHAIN_PORT ?? '8545'}`, changeOrigin: true, rewrite: () => '/' },
     },
   },
   test: {

@@ -10,6 +10,7 @@ import type { Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import * as z from 'zod/mini';
 import type { Eip1193Listener, Eip1193Provider } from '../wallet/types';
+import { DEV_CHAIN_ID, fundFromDevChain } from './devChainFaucet';
 import { SimulatedWallet } from './simulatedWallet';
 
 export const DEMO_WALLET_KEY = 'DEMO_WALLET';
@@ -45,13 +46,22 @@ function readState(storage: DemoWalletStorage): DemoWalletState {
  * (a reload). Its answers are src/dev/simulatedWallet.ts, as the e2e test wallet's are; a connect also emits
  * accountsChanged, as MetaMask does.
  *
+ * With `chain`, the wallet reads from and sends transactions to that node (SimulatedWalletOptions.rpcUrl), and before
+ * its first transaction on the development chain it funds itself there once (`chain.fund`: gas money and the token,
+ * as a faucet would), so a member can top up from a browser without a wallet.
+ *
  * @param storage - where the key and state live
+ * @param chain - the node's URL, the development chain's id and how to fund an address there
  * @returns the EIP-1193 provider and the account's address
  * @example
  * const { provider, address } = createDemoWalletProvider(localStorage);
  */
-export function createDemoWalletProvider(storage: DemoWalletStorage): { provider: Eip1193Provider; address: Hex } {
+export function createDemoWalletProvider(
+  storage: DemoWalletStorage,
+  chain?: { rpcUrl: string; devChainId: number; fund: (address: Hex) => Promise<void> },
+): { provider: Eip1193Provider; address: Hex } {
   const { privateKey, connected, chainId, knownChainIds } = readState(storage);
+  let funded: Promise<void> | undefined;
   const listeners = new Map<string, Set<Eip1193Listener>>();
   const wallet = new SimulatedWallet({
     accounts: [privateKeyToAccount(privateKey as Hex)],
@@ -61,6 +71,7 @@ export function createDemoWalletProvider(storage: DemoWalletStorage): { provider
     emit: (event, payload) => {
       for (const listener of listeners.get(event) ?? []) listener(payload);
     },
+    ...(chain ? { rpcUrl: chain.rpcUrl } : {}),
   });
   const save = () =>
     storage.setItem(
@@ -72,6 +83,14 @@ export function createDemoWalletProvider(storage: DemoWalletStorage): { provider
   const provider: Eip1193Provider = {
     request: async (args) => {
       const wasConnected = wallet.isConnected;
+      if (chain && wallet.chainId === chain.devChainId && (args.method === 'eth_call' || args.method === 'eth_sendTransaction')) {
+        // A failed funding is tried again at the next request.
+        funded ??= chain.fund(wallet.address).catch((error: unknown) => {
+          funded = undefined;
+          throw error;
+        });
+        await funded;
+      }
       try {
         return await wallet.answer(args);
       } finally {
@@ -95,7 +114,7 @@ export function createDemoWalletProvider(storage: DemoWalletStorage): { provider
 
 /** The part of `window` the installer uses. */
 export interface DemoWalletWindow {
-  location: { search: string };
+  location: { search: string; origin?: string };
   localStorage: DemoWalletStorage;
   addEventListener: EventTarget['addEventListener'];
   dispatchEvent: EventTarget['dispatchEvent'];
@@ -123,7 +142,22 @@ export function installDemoWalletIfAsked(win: DemoWalletWindow): Hex | undefined
   }
   if (asked === null && win.localStorage.getItem(DEMO_WALLET_KEY) === null) return undefined;
 
-  const { provider, address } = createDemoWalletProvider(win.localStorage);
+  // Under `npm run dev` the node is behind the dev server's /dev-chain (vite.config.ts).
+  const rpcUrl = win.location.origin ? `${win.location.origin}/dev-chain` : undefined;
+  const { provider, address } = createDemoWalletProvider(
+    win.localStorage,
+    rpcUrl
+      ? {
+          rpcUrl,
+          devChainId: DEV_CHAIN_ID,
+          fund: async (account) => {
+            const answer = (await (await fetch('/api/dapp/dappParam')).json()) as { result?: { token?: { address: Hex; decimals: number } } };
+            const token = answer.result?.token;
+            if (token) await fundFromDevChain(rpcUrl, { address: account, token: token.address, decimals: token.decimals });
+          },
+        }
+      : undefined,
+  );
   const detail = Object.freeze({
     info: Object.freeze({ uuid: crypto.randomUUID(), name: 'Demo wallet (development)', icon, rdns: DEMO_WALLET_RDNS }),
     provider,

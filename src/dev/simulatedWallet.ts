@@ -319,7 +319,10 @@ function readAddChainParam(params: unknown): AddEthereumChainParameter {
   }
   const isUrlList = (value: unknown): value is string[] =>
     Array.isArray(value) && value.every((url) => typeof url === 'string' && /^https:\/\//.test(url));
-  if (!isUrlList(rpcUrls) || rpcUrls.length === 0) problems.push('rpcUrls (https)');
+  // MetaMask takes http for a node on this machine (the development chain's).
+  const isRpcUrlList = (value: unknown): value is string[] =>
+    Array.isArray(value) && value.every((url) => typeof url === 'string' && /^(https:\/\/|http:\/\/(127\.0\.0\.1|localhost)[:/])/.test(url));
+  if (!isRpcUrlList(rpcUrls) || rpcUrls.length === 0) problems.push('rpcUrls (https)');
   if (blockExplorerUrls !== undefined && !isUrlList(blockExplorerUrls)) problems.push('blockExplorerUrls (https)');
   if (iconUrls !== undefined && !Array.isArray(iconUrls)) problems.push('iconUrls');
   if (problems.length > 0) throw new WalletRpcError(rpcErrors.invalidParams(`wallet_addEthereumChain: ${problems.join(', ')}`));
