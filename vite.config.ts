@@ -52,7 +52,8 @@ export default defineConfig({
     // Keep the page's Host header: the server checks the sign-in message's domain against it (Vite's string
     // shorthand would set changeOrigin and send 127.0.0.1:8080, refusing every sign-in with 1005).
     proxy: {
-      '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      // '/api/', not '/api': the source folder /api-schema/ is the dev server's own.
+      '/api/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
       '/locales': { target: 'http://127.0.0.1:8080', changeOrigin: false },
       // The development chain, for the demo wallet (src/dev/devChainFaucet.ts): the page may only reach its origin.
       '/dev-chain': { target: `http://127.0.0.1:${process.env.DEV_CHAIN_PORT ?? '8545'}`, changeOrigin: true, rewrite: () => '/' },
