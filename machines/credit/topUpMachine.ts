@@ -13,7 +13,8 @@ import { assign, fromPromise, setup } from 'xstate';
 import type { TopUpStatus } from '../../api-schema/member';
 import { checkAmount, normalizeAmount, type AmountError } from '../shared/amount';
 import { notProvided, toErrorInfo, type ErrorInfo } from '../shared/errorInfo';
-import { WalletErrorCodes, WalletErrorNames } from '../shared/errorNames';
+import { WalletErrorCodes } from '../shared/errorNames';
+import { TransactionErrorNames } from './transactionErrors';
 import type { TransitionMeta } from '../shared/transitionMeta';
 
 export interface TopUpInput {
@@ -116,7 +117,7 @@ export const topUpMachine = setup({
     isRepriced: (_, params: { check: TopUpCheck }) => params.check.replacement?.reason === 'repriced',
     isLongUnseen: ({ context }, params: { check: TopUpCheck }) => params.check.status === 'pending' && context.unseenChecks + 1 >= context.maxUnseenChecks,
     isLongUnreachable: ({ context }) => context.unseenChecks + 1 >= context.maxUnseenChecks,
-    isInsufficientFunds: walletNameIs(WalletErrorNames.insufficientFunds),
+    isInsufficientFunds: walletNameIs(TransactionErrorNames.insufficientFunds),
   },
   delays: {
     /** Between two looks at the transaction: about a block on BNB Smart Chain. */

@@ -15,10 +15,6 @@ export const WalletErrorNames = {
   chainParamsMissing: 'ChainParamsMissingError',
   disconnected: 'WalletDisconnectedError',
   unsupportedMethod: 'UnsupportedMethodError',
-  /** A transaction: not enough of the token, or of the chain's coin for the fee. */
-  insufficientFunds: 'InsufficientFundsError',
-  /** A transaction: the wallet is on another chain than the app's. */
-  wrongChain: 'WrongChainError',
   /** EIP-1193 4100: the wallet has not authorised this site for the account. */
   unauthorized: 'UnauthorizedError',
   unknown: 'UnknownWalletError',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { allApiCodes } from '../../api-schema/codes';
 import { authErrorNames, walletErrorNames } from '../../machines/shared/errorNames';
+import { transactionErrorNames } from '../../machines/credit/transactionErrors';
 import { namespaces, supportedLanguages } from './i18n';
 
 const localesDir = `${resolve(dirname(fileURLToPath(import.meta.url)), '../../locales')}/`;
@@ -49,6 +50,13 @@ describe('locales', () => {
     const common = load(lng, 'common');
     for (const name of walletErrorNames) {
       expect(typeof textAt(common, ['wallet', 'errors', name]), `${lng} wallet.errors.${name}`).toBe('string');
+    }
+  });
+
+  it.each(supportedLanguages)('behavior: %s has credit:topUp.errors.{name} for every transaction error', (lng) => {
+    const credit = load(lng, 'credit');
+    for (const name of transactionErrorNames) {
+      expect(typeof textAt(credit, ['topUp', 'errors', name]), `${lng} credit:topUp.errors.${name}`).toBe('string');
     }
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { transactionErrorNames } from '../../machines/credit/transactionErrors';
 import { createClient, custom, InternalRpcError, SwitchChainError, UnknownRpcError, UserRejectedRequestError } from 'viem';
 import { signMessage, switchChain } from 'viem/actions';
 import {
@@ -61,12 +62,15 @@ describe('wallet error classes', () => {
       new ChainParamsMissingError({ chainId: 56 }),
       new WalletDisconnectedError(),
       new UnsupportedMethodError(),
-      new InsufficientFundsError(),
-      new WrongChainError(),
       new UnauthorizedError(),
       new UnknownWalletError({ code: 4300, message: 'Something else' }),
     ];
     expect(errors.map((error) => error.name)).toEqual([...walletErrorNames]);
+    expect([new InsufficientFundsError(), new WrongChainError()].map((error) => [error.name, error.code, error.message])).toEqual([
+      ['InsufficientFundsError', undefined, 'Not enough funds for this transaction.'],
+      ['WrongChainError', undefined, "The wallet is on another network than the app's."],
+    ]);
+    expect([new InsufficientFundsError(), new WrongChainError()].map((error) => error.name)).toEqual([...transactionErrorNames]);
     expect(errors.map((error) => [error.name, error.code, error.message])).toMatchInlineSnapshot(`
       [
         [
@@ -117,16 +121,6 @@ describe('wallet error classes', () => {
           "UnsupportedMethodError",
           4200,
           "The wallet does not support this request.",
-        ],
-        [
-          "InsufficientFundsError",
-          undefined,
-          "Not enough funds for this transaction.",
-        ],
-        [
-          "WrongChainError",
-          undefined,
-          "The wallet is on another network than the app's.",
         ],
         [
           "UnauthorizedError",

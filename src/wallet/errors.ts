@@ -1,6 +1,7 @@
 import { UnknownRpcError } from 'viem';
 import { WalletErrorCodes } from '../../machines/shared/errorNames';
 import type { WalletErrorName } from '../../machines/shared/errorNames';
+import type { TransactionErrorName } from '../../machines/credit/transactionErrors';
 
 /**
  * Wallet errors, in the viem style (viem src/errors/base.ts): each class has a fixed `name`, the protocol `code`
@@ -20,7 +21,7 @@ export interface WalletErrorParameters {
 
 /** The base of every wallet error. */
 export abstract class WalletError extends Error {
-  abstract override readonly name: WalletErrorName;
+  abstract override readonly name: WalletErrorName | TransactionErrorName;
   readonly code: number | undefined;
   readonly shortMessage: string;
   readonly details: string | undefined;

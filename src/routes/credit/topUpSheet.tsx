@@ -3,6 +3,9 @@ import Button from 'antd-mobile/es/components/button';
 import { createActorContext } from '@xstate/react';
 import type { ChangeEvent, FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+import { transactionErrorNames } from '../../../machines/credit/transactionErrors';
+import type { ErrorInfo } from '../../../machines/shared/errorInfo';
 import type { Address } from 'viem';
 import { topUpMachine } from '../../../machines/credit/topUpMachine';
 import {
@@ -31,6 +34,12 @@ import { SummaryList } from '../../components/SummaryList';
 import { TransactionLink } from '../../components/TransactionLink';
 import { formatAmount } from '../../components/amountFormat';
 import { useLocale } from '../shared/MoneyFlowSheet';
+
+/** A kept error's text: a transaction's own errors are the sheet's texts, the rest common ones. */
+function errorText(t: TFunction, error: ErrorInfo): string {
+  return transactionNames.has(error.name) ? t(`credit:topUp.errors.${error.name}`) : t(`common:${errorKey(error)}`);
+}
+const transactionNames = new Set<string>(transactionErrorNames);
 
 /** The top-up flow, owned by the sheet (as the withdrawal's): the actor starts when it opens, stops when it closes. */
 const TopUpContext = createActorContext(topUpMachine);
@@ -122,7 +131,7 @@ function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps)
   const confirmations = TopUpContext.useSelector(selectTopUpConfirmations);
   const required = TopUpContext.useSelector(selectTopUpRequired);
   const credited = TopUpContext.useSelector(selectTopUpCredited);
-  const errorText = error ? t(`common:${errorKey(error)}`) : null;
+  const shownError = error ? errorText(t, error) : null;
   const retry = () => actor.send({ type: 'user.retry' });
   const restart = () => actor.send({ type: 'user.restart' });
   const hashLine = hash ? (
@@ -135,14 +144,14 @@ function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps)
     case 'loading':
       return <ListState state="loading" loadingLabel={t('credit:topUp.loading')} rows={3} />;
     case 'unavailable':
-      return <ListState state="error" title={t('credit:topUp.unavailable')} description={errorText ?? undefined} retryLabel={t('common:actions.retry')} onRetry={retry} />;
+      return <ListState state="error" title={t('credit:topUp.unavailable')} description={shownError ?? undefined} retryLabel={t('common:actions.retry')} onRetry={retry} />;
     case 'form':
       return <AmountForm symbol={symbol} />;
     case 'wallet':
       return <StatusPanel message={t('credit:topUp.wallet.message')} detail={t('credit:topUp.wallet.detail')} />;
     case 'walletBusy':
       return (
-        <StatusPanel message={t('credit:topUp.walletBusy.message')} detail={errorText} waiting={false} cancelLabel={t('credit:topUp.walletBusy.retry')} onCancel={retry} />
+        <StatusPanel message={t('credit:topUp.walletBusy.message')} detail={shownError} waiting={false} cancelLabel={t('credit:topUp.walletBusy.retry')} onCancel={retry} />
       );
     case 'confirming':
       return (
@@ -151,7 +160,7 @@ function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps)
           detail={
             <>
               <p>{t('credit:topUp.confirming.detail')}</p>
-              {errorText ? <p>{errorText}</p> : null}
+              {shownError ? <p>{shownError}</p> : null}
               {hashLine}
             </>
           }
@@ -210,7 +219,7 @@ function AmountForm({ symbol }: { symbol: string }) {
   const walletError = TopUpContext.useSelector(selectTopUpError);
   const canSubmit = TopUpContext.useSelector(selectCanTopUp);
   const numbers = { balance: formatAmount(balance, { locale }), symbol };
-  const errorText = fieldError ? t(`credit:topUp.amount.errors.${fieldError}`, numbers) : walletError ? t(`common:${errorKey(walletError)}`) : null;
+  const fieldText = fieldError ? t(`credit:topUp.amount.errors.${fieldError}`, numbers) : walletError ? errorText(t, walletError) : null;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     actor.send({ type: 'user.submit' });
@@ -226,7 +235,7 @@ function AmountForm({ symbol }: { symbol: string }) {
         value={amount}
         placeholder={t('credit:topUp.amount.placeholder')}
         onChange={(event: ChangeEvent<HTMLInputElement>) => actor.send({ type: 'field.change', field: 'amount', value: event.target.value.trim() })}
-        error={errorText}
+        error={fieldText}
         hint={t('credit:topUp.amount.hint', { symbol })}
       />
       <div className="form-actions">
