@@ -8,6 +8,8 @@ export const TransactionErrorNames = {
   insufficientFunds: 'InsufficientFundsError',
   /** The wallet is on another chain than the app's. */
   wrongChain: 'WrongChainError',
+  /** EIP-1193 4100 to the transaction: the wallet has not authorised this site for the account. */
+  unauthorized: 'UnauthorizedError',
 } as const;
 
 export type TransactionErrorName = (typeof TransactionErrorNames)[keyof typeof TransactionErrorNames];

@@ -15,8 +15,6 @@ export const WalletErrorNames = {
   chainParamsMissing: 'ChainParamsMissingError',
   disconnected: 'WalletDisconnectedError',
   unsupportedMethod: 'UnsupportedMethodError',
-  /** EIP-1193 4100: the wallet has not authorised this site for the account. */
-  unauthorized: 'UnauthorizedError',
   unknown: 'UnknownWalletError',
 } as const;
 
@@ -52,7 +50,7 @@ export const WalletErrorCodes = {
 export type WalletErrorCode = (typeof WalletErrorCodes)[keyof typeof WalletErrorCodes];
 
 /** The error name the app gives each wallet code (a reconnect is no error). */
-export const walletErrorNameOfCode: Readonly<Record<Exclude<WalletErrorCode, 1013 | -32603>, WalletErrorName>> = {
+export const walletErrorNameOfCode: Readonly<Record<Exclude<WalletErrorCode, 1013 | -32603 | 4100>, WalletErrorName>> = {
   [WalletErrorCodes.userRejected]: WalletErrorNames.userRejected,
   [WalletErrorCodes.requestPending]: WalletErrorNames.requestPending,
   [WalletErrorCodes.unrecognizedChain]: WalletErrorNames.unrecognizedChain,
@@ -60,7 +58,6 @@ export const walletErrorNameOfCode: Readonly<Record<Exclude<WalletErrorCode, 101
   [WalletErrorCodes.chainDisconnected]: WalletErrorNames.disconnected,
   [WalletErrorCodes.unsupportedMethod]: WalletErrorNames.unsupportedMethod,
   [WalletErrorCodes.methodNotFound]: WalletErrorNames.unsupportedMethod,
-  [WalletErrorCodes.unauthorized]: WalletErrorNames.unauthorized,
 };
 
 /** Every wallet error name, in the order of WalletErrorNames. */

@@ -9,7 +9,7 @@ import { topUpMachine, type TopUpCheck } from '../../machines/credit/topUpMachin
 import type { ApiClient } from '../api/client';
 import { topUp } from '../api/screenCalls';
 import type { BrowserStorage } from '../storage/browserStorage';
-import { STORAGE_KEYS } from '../storage/keys';
+import { PENDING_TOP_UP_KEY } from '../storage/keys';
 import type { TokenTransfers } from '../wallet/tokenTransfers';
 
 /**
@@ -32,7 +32,7 @@ function readPending(value: unknown): { txHash: string; address: string } | null
  * const pendingHash = readPendingTopUp(storage, member.address);
  */
 export function readPendingTopUp(storage: BrowserStorage, address: string): string | null {
-  const pending = readPending(storage.readJson(STORAGE_KEYS.pendingTopUp));
+  const pending = readPending(storage.readJson(PENDING_TOP_UP_KEY));
   return pending && pending.address.toLowerCase() === address.toLowerCase() ? pending.txHash : null;
 }
 
@@ -87,10 +87,10 @@ export function provideTopUpMachine({ api, storage, address, transfers: loadTran
     },
     actions: {
       storePendingHash: (_, params: { txHash: string }) => {
-        storage.writeJson(STORAGE_KEYS.pendingTopUp, { txHash: params.txHash, address });
+        storage.writeJson(PENDING_TOP_UP_KEY, { txHash: params.txHash, address });
       },
       clearPendingHash: () => {
-        storage.remove(STORAGE_KEYS.pendingTopUp);
+        storage.remove(PENDING_TOP_UP_KEY);
       },
       reportCredited: () => onCredited(),
     },

@@ -17,12 +17,11 @@ const brokenStorage: KeyValueStorage = {
 };
 
 describe('STORAGE_KEYS', () => {
-  it('behavior: uses the spec key names exactly, plus the session address of ADR 0008 and a pending top-up', () => {
+  it('behavior: uses the spec key names exactly, plus the session address of ADR 0008', () => {
     expect(STORAGE_KEYS).toMatchInlineSnapshot(`
       {
         "dappParam": "DAPP_PARAM",
         "language": "i18nextLng",
-        "pendingTopUp": "PENDING_TOP_UP",
         "sessionAddress": "SESSION_ADDRESS",
         "tempToken": "TEMP_TOKEN_STORE",
         "token": "TOKEN_STORE",

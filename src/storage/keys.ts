@@ -1,8 +1,8 @@
 /**
  * Local storage keys, exactly as the spec names them (spec section 3, "Local browser storage items"), plus the
  * language key the i18next detector caches under (the spec does not show its name; i18next's default is kept),
- * plus two keys of our own: the address the stored tokens belong to (docs/decisions/0008-session-address.md) and a
- * top-up still being followed.
+ * plus one key of our own: the address the stored tokens belong to (docs/decisions/0008-session-address.md); and,
+ * below, the top-up sheet's own.
  */
 export const STORAGE_KEYS = {
   /** The user-info record, as JSON. */
@@ -20,11 +20,13 @@ export const STORAGE_KEYS = {
   dappParam: 'DAPP_PARAM',
   /** The chosen language (i18next-browser-languagedetector cache). */
   language: 'i18nextLng',
-  /**
-   * Not in the spec: a top-up the wallet sent that is not credited yet, as JSON { txHash, address }, so a reload or a
-   * closed tab resumes following it (machines/credit/topUpMachine.ts).
-   */
-  pendingTopUp: 'PENDING_TOP_UP',
 } as const;
 
-export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS];
+/**
+ * Not in the spec: a top-up the wallet sent that is not credited yet, as JSON { txHash, address }, so a reload or a
+ * closed tab resumes following it (machines/credit/topUpMachine.ts). Apart from STORAGE_KEYS, which the sign-in page
+ * carries, since only the top-up sheet reads it.
+ */
+export const PENDING_TOP_UP_KEY = 'PENDING_TOP_UP';
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | typeof PENDING_TOP_UP_KEY;

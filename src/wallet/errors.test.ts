@@ -62,15 +62,16 @@ describe('wallet error classes', () => {
       new ChainParamsMissingError({ chainId: 56 }),
       new WalletDisconnectedError(),
       new UnsupportedMethodError(),
-      new UnauthorizedError(),
       new UnknownWalletError({ code: 4300, message: 'Something else' }),
     ];
     expect(errors.map((error) => error.name)).toEqual([...walletErrorNames]);
-    expect([new InsufficientFundsError(), new WrongChainError()].map((error) => [error.name, error.code, error.message])).toEqual([
+    const transactionErrors = [new InsufficientFundsError(), new WrongChainError(), new UnauthorizedError()];
+    expect(transactionErrors.map((error) => [error.name, error.code, error.message])).toEqual([
       ['InsufficientFundsError', undefined, 'Not enough funds for this transaction.'],
       ['WrongChainError', undefined, "The wallet is on another network than the app's."],
+      ['UnauthorizedError', 4100, 'The wallet has not authorised this site.'],
     ]);
-    expect([new InsufficientFundsError(), new WrongChainError()].map((error) => error.name)).toEqual([...transactionErrorNames]);
+    expect(transactionErrors.map((error) => error.name)).toEqual([...transactionErrorNames]);
     expect(errors.map((error) => [error.name, error.code, error.message])).toMatchInlineSnapshot(`
       [
         [
@@ -121,11 +122,6 @@ describe('wallet error classes', () => {
           "UnsupportedMethodError",
           4200,
           "The wallet does not support this request.",
-        ],
-        [
-          "UnauthorizedError",
-          4100,
-          "The wallet has not authorised this site.",
         ],
         [
           "UnknownWalletError",
@@ -189,8 +185,8 @@ describe('toWalletError, raw provider errors', () => {
     expect(error.code).toBe(code);
   });
 
-  it('behavior: 4100 is UnauthorizedError; a node that says "insufficient funds" or "exceeds balance" is InsufficientFundsError', () => {
-    expect(toWalletError({ code: 4100, message: 'The requested account has not been authorized.' })).toBeInstanceOf(UnauthorizedError);
+  it('behavior: a node that says "insufficient funds" or "exceeds balance" is InsufficientFundsError; 4100 stays unknown here', () => {
+    expect(toWalletError({ code: 4100, message: 'The requested account has not been authorized.' })).toBeInstanceOf(UnknownWalletError);
     expect(toWalletError({ code: -32603, message: 'insufficient funds for gas * price + value' })).toBeInstanceOf(InsufficientFundsError);
     expect(toWalletError({ code: -32603, message: 'execution reverted: ERC20: transfer amount exceeds balance' })).toBeInstanceOf(InsufficientFundsError);
     expect(toWalletError({ code: -32603, message: 'execution reverted' })).toBeInstanceOf(UnknownWalletError);

@@ -118,7 +118,10 @@ export class UnsupportedMethodError extends WalletError {
   }
 }
 
-/** EIP-1193 4100: the wallet has not authorised this site for the account or the method. */
+/**
+ * EIP-1193 4100 to a transaction: the wallet has not authorised this site for the account. The top-up's transfers
+ * (src/wallet/tokenTransfers.ts) make it from 4100; elsewhere 4100 stays an UnknownWalletError.
+ */
 export class UnauthorizedError extends WalletError {
   static readonly code = WalletErrorCodes.unauthorized;
   override readonly name = 'UnauthorizedError';
@@ -186,8 +189,6 @@ export function toWalletError(error: unknown): WalletError {
     case UnsupportedMethodError.code:
     case WalletErrorCodes.methodNotFound:
       return new UnsupportedMethodError({ code, details: message, cause: error });
-    case UnauthorizedError.code:
-      return new UnauthorizedError({ details: message, cause: error });
     default:
       // Wallets and nodes say "insufficient funds" (gas) or the token's "transfer amount exceeds balance" in words.
       if (message && /insufficient funds|exceeds balance/i.test(message)) return new InsufficientFundsError({ details: message, cause: error });

@@ -9,7 +9,7 @@
 import { createClient, custom, decodeFunctionResult, encodeFunctionData, erc20Abi, formatUnits, parseUnits, type Address, type Hex } from 'viem';
 import { waitForTransactionReceipt } from 'viem/actions';
 import type { TopUpCheck } from '../../machines/credit/topUpMachine';
-import { ProviderNotFoundError, toWalletError, WrongChainError } from './errors';
+import { ProviderNotFoundError, toWalletError, UnauthorizedError, WrongChainError } from './errors';
 
 export { ProviderNotFoundError };
 import type { Eip1193Provider } from './types';
@@ -55,7 +55,8 @@ export function createTokenTransfers(provider: Eip1193Provider, parameters: Toke
     try {
       return await work();
     } catch (error) {
-      throw toWalletError(error);
+      const mapped = toWalletError(error);
+      throw mapped.code === UnauthorizedError.code ? new UnauthorizedError({ details: mapped.details ?? mapped.message, cause: error }) : mapped;
     }
   };
   return {

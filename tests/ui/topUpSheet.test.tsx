@@ -8,7 +8,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { decodeFunctionData, encodeAbiParameters, erc20Abi, parseUnits, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../src/storage/keys';
+import { PENDING_TOP_UP_KEY, STORAGE_KEYS } from '../../src/storage/keys';
 import { accountA } from '../../scripts/machineGraph/wallet.model';
 import { testDappParam, testMeInfo } from '../support/fakeApi';
 import { renderApp } from '../support/renderApp';
@@ -66,7 +66,7 @@ describe('/me?sheet=topUp', () => {
     expect(sent[0]?.from.toLowerCase()).toBe(accountA.toLowerCase());
     expect(decodeFunctionData({ abi: erc20Abi, data: sent[0]?.data ?? '0x' })).toEqual({ functionName: 'transfer', args: [treasury, parseUnits('25.5', 18)] });
     // Kept while it was followed, gone once credited.
-    expect(app.actors.storage.readJson(STORAGE_KEYS.pendingTopUp)).toBeUndefined();
+    expect(app.actors.storage.readJson(PENDING_TOP_UP_KEY)).toBeUndefined();
   });
 
   it('shows the blocks on top while confirming, and keeps the hash for a reload', async () => {
@@ -77,17 +77,17 @@ describe('/me?sheet=topUp', () => {
     await userEvent.type(await screen.findByLabelText('Amount (dUSD)'), '10');
     await userEvent.click(screen.getByRole('button', { name: 'Top up from wallet' }));
     expect(await screen.findByText('Confirming: 1 of 2 blocks')).toBeTruthy();
-    expect(app.actors.storage.readJson(STORAGE_KEYS.pendingTopUp)).toEqual({ txHash: hash, address: accountA });
+    expect(app.actors.storage.readJson(PENDING_TOP_UP_KEY)).toEqual({ txHash: hash, address: accountA });
   });
 
   it('resumes a top-up kept in storage: straight to its confirmations, then credited', async () => {
     const app = await openSheet(
       (opened) => opened.api.answer('topUp', { code: 0, result: { txHash: hash, status: 'credited', confirmations: 2, required: 2, amount: '7' } }),
-      { ...signedIn, [STORAGE_KEYS.pendingTopUp]: JSON.stringify({ txHash: hash, address: accountA }) },
+      { ...signedIn, [PENDING_TOP_UP_KEY]: JSON.stringify({ txHash: hash, address: accountA }) },
     );
     expect(await screen.findByText('Credit topped up')).toBeTruthy();
     expect(app.provider.methods()).not.toContain('eth_sendTransaction');
-    expect(app.actors.storage.readJson(STORAGE_KEYS.pendingTopUp)).toBeUndefined();
+    expect(app.actors.storage.readJson(PENDING_TOP_UP_KEY)).toBeUndefined();
   });
 
   it('shows a refusal in the wallet (4001) on the form, with the amount kept', async () => {
@@ -98,6 +98,16 @@ describe('/me?sheet=topUp', () => {
     await waitFor(() => expect(screen.getByLabelText('Amount (dUSD)')).toBeTruthy());
     expect(await screen.findByText('You cancelled the request in your wallet.')).toBeTruthy();
     expect((screen.getByLabelText('Amount (dUSD)') as HTMLInputElement).value).toBe('5');
+  });
+
+  it.each([
+    [{ code: 4100, message: 'The requested account and/or method has not been authorized by the user.' }, 'Your wallet has not allowed this site to use the account. Connect again and try again.'],
+    [{ code: -32603, message: 'execution reverted: ERC20: transfer amount exceeds balance' }, 'Not enough of the token, or of the network coin for the fee, in your wallet.'],
+  ])('shows the transfer refused with %o as its own error on the form', async (answer, text) => {
+    await openSheet((opened) => opened.provider.fail('eth_sendTransaction', answer));
+    await userEvent.type(await screen.findByLabelText('Amount (dUSD)'), '5');
+    await userEvent.click(screen.getByRole('button', { name: 'Top up from wallet' }));
+    expect(await screen.findByText(text)).toBeTruthy();
   });
 
   it('offers no top-up where the server names no token', async () => {
