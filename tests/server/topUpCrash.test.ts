@@ -1,6 +1,7 @@
 /**
  * The server killed (kill -9) while it credits top-ups, and started again (issue 36): `server/main.ts` as `npm start`
- * runs it, with its development chain (anvil, a block a second) and PGlite in a temp DATA_DIR. A member sends 20
+ * runs it, with its development chain (anvil, a block a second) and PGlite in a temp DATA_DIR, or PostgreSQL when the
+ * run has it. A member sends 20
  * top-ups of different amounts; the server is killed while they confirm and are credited, and started again on the
  * same DATA_DIR (the chain it left running is used again). Afterwards the member's credit is exactly what they sent,
  * nothing twice, and the books balance.
@@ -17,6 +18,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { freePort } from '../../server/chain/anvil';
 import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
+import { openScratchPostgres, postgresUrl } from './support/databases';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -45,7 +47,24 @@ async function startMain(env: Record<string, string>): Promise<Running> {
   return { child, output: () => output };
 }
 
-describe('top-ups across a kill -9 of the server', { timeout: 240_000 }, () => {
+/** PGlite in DATA_DIR always; PostgreSQL too when the run has it (a scratch database of its own). */
+const storages: { name: string; database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }> }[] = [
+  { name: 'PGlite', database: async () => ({ env: {}, drop: async () => undefined }) },
+  ...(postgresUrl
+    ? [
+        {
+          name: 'PostgreSQL',
+          database: async () => {
+            const scratch = await openScratchPostgres(postgresUrl ?? '');
+            // Only its URL: the server opens its own pool; close() drops the database at the end.
+            return { env: { DATABASE_URL: scratch.url }, drop: () => scratch.close() };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(storages)('top-ups across a kill -9 of the server ($name)', { timeout: 240_000 }, ({ database }) => {
   const cleanup: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
@@ -53,8 +72,10 @@ describe('top-ups across a kill -9 of the server', { timeout: 240_000 }, () => {
 
   it('credits each of 20 top-ups once when the server is killed while crediting them and started again', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'md-crash-'));
+    const storage = await database();
+    cleanup.push(() => storage.drop());
     const [port, chainPort] = [await freePort(), await freePort()];
-    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn' };
+    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...storage.env };
     cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
     // The chain outlives a killed server (as a supervisor's would): it is stopped at the end by its port.
     cleanup.push(() => {
