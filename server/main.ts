@@ -11,6 +11,7 @@ import { readEnv, type ServerEnv } from './env';
 import { seed } from './seed/seed';
 import { SEED_TEAM } from './seed/content';
 import { connectChain, type Chain } from './chain/chain';
+import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
 import { DEV_CHAIN_ID, startDevChain } from './chain/devChain';
 import { getAppConfig, patchAppConfig } from './config/appConfig';
 import type { Db } from './db/client';
@@ -33,8 +34,8 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
     const { chainId } = await getAppConfig(db);
     const chain = await connectChain({ rpcUrls: env.CHAIN_RPC_URL, token: env.TOKEN_ADDRESS as `0x${string}`, treasury: env.TREASURY_ADDRESS as `0x${string}`, confirmations: env.CONFIRMATIONS, chainId });
     await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
-    // Without TOP_UP_START_BLOCK the watcher starts at the head it sees first (kept as its cursor from then on).
-    const startBlock = env.TOP_UP_START_BLOCK ?? (await chain.client.getBlockNumber());
+    // Without TOP_UP_START_BLOCK the watcher reads after the head of its first start, kept as its cursor now.
+    const startBlock = env.TOP_UP_START_BLOCK ?? (await keepHeadAsFirstCursor(db, chain)) + 1n;
     return { chain, startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${env.CHAIN_RPC_URL.join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
   }
   const dev = await startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });

@@ -13,8 +13,8 @@
  * A node that is down or slow fails the round (logged); the server goes on answering, and the next round starts
  * from the cursor. Rounds never overlap: the timer's and the topUp call's share one queue.
  */
-import { and, desc, eq, gt, lt } from 'drizzle-orm';
-import { getAddress, parseAbiItem, type Block } from 'viem';
+import { and, desc, eq, gt, sql } from 'drizzle-orm';
+import { BlockNotFoundError, getAddress, parseAbiItem, type Block } from 'viem';
 import type { Db } from '../db/client';
 import { chainBlocks } from '../db/schema';
 import { toLedgerUnits, type Chain } from './chain';
@@ -26,6 +26,33 @@ export const transferEvent = parseAbiItem('event Transfer(address indexed from, 
 const MAX_RANGE = 2_000n;
 /** Cursor blocks kept per chain: how deep a reorganisation below the cursor can be followed back. */
 const KEPT_BLOCKS = 64;
+
+/** Keeps a block as the cursor, and drops the kept blocks older than the last KEPT_BLOCKS, in two statements. */
+async function keepBlock(db: Db, chainId: number, number: bigint, hash: string): Promise<void> {
+  await db.insert(chainBlocks).values({ chainId, number, hash }).onConflictDoUpdate({ target: [chainBlocks.chainId, chainBlocks.number], set: { hash } });
+  await db.execute(sql`DELETE FROM chain_blocks WHERE chain_id = ${chainId}::int AND number < (
+    SELECT number FROM chain_blocks WHERE chain_id = ${chainId}::int ORDER BY number DESC OFFSET ${KEPT_BLOCKS - 1}::int LIMIT 1)`);
+}
+
+/**
+ * The first cursor of a chain the watcher has never read: its head now, kept at start, so that the blocks after it
+ * are read whatever happens before the first round (a restart then reads on from it, not from a later head).
+ *
+ * @param db - database handle
+ * @param chain - the connected chain
+ * @returns the block the watcher reads after, kept or found
+ * @example
+ * await keepHeadAsFirstCursor(db, chain);
+ */
+export async function keepHeadAsFirstCursor(db: Db, chain: Chain): Promise<bigint> {
+  const chainId = chain.settings.chainId;
+  const [kept] = await db.select().from(chainBlocks).where(eq(chainBlocks.chainId, chainId)).orderBy(desc(chainBlocks.number)).limit(1);
+  if (kept) return kept.number;
+  const head = await chain.client.getBlock({ blockTag: 'latest', includeTransactions: false });
+  if (head.number === null || head.hash === null) throw new Error('the chain has no latest block');
+  await keepBlock(db, chainId, head.number, head.hash);
+  return head.number;
+}
 
 export interface RoundResult {
   /** The blocks read, or null when there was nothing deep enough to read. */
@@ -78,17 +105,18 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
-  async function keptBlocks() {
-    return db.select().from(chainBlocks).where(eq(chainBlocks.chainId, chainId)).orderBy(desc(chainBlocks.number)).limit(KEPT_BLOCKS);
-  }
-
   const blockAt = (number: bigint): Promise<Block> => client.getBlock({ blockNumber: number, includeTransactions: false });
 
   /** The cursor: the newest kept block the chain still has (later kept blocks are dropped), or none. */
   async function cursor(): Promise<{ number: bigint; hash: string; rewound: number } | undefined> {
-    const kept = await keptBlocks();
+    const kept = await db.select().from(chainBlocks).where(eq(chainBlocks.chainId, chainId)).orderBy(desc(chainBlocks.number)).limit(KEPT_BLOCKS);
     for (const [index, block] of kept.entries()) {
-      const onChain = await blockAt(block.number).catch(() => undefined);
+      // A block the chain does not have (it is shorter now) is not on it; any other failure fails the round, never
+      // the cursor (a node that stops answering must not send the watcher back to its first block).
+      const onChain = await blockAt(block.number).catch((error: unknown) => {
+        if (error instanceof BlockNotFoundError) return undefined;
+        throw error;
+      });
       if (onChain?.hash === block.hash) {
         if (index > 0) await db.delete(chainBlocks).where(and(eq(chainBlocks.chainId, chainId), gt(chainBlocks.number, block.number)));
         return { number: block.number, hash: block.hash, rewound: index };
@@ -127,10 +155,7 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
     const { credited, held } = await creditTopUps(db, chainId, topUps, now());
     const toHash = blocks.get(to)?.hash;
     if (!toHash) throw new Error(`block ${to} has no hash`);
-    await db.insert(chainBlocks).values({ chainId, number: to, hash: toHash }).onConflictDoUpdate({ target: [chainBlocks.chainId, chainBlocks.number], set: { hash: toHash } });
-    const kept = await keptBlocks();
-    const oldest = kept.at(-1);
-    if (kept.length === KEPT_BLOCKS && oldest) await db.delete(chainBlocks).where(and(eq(chainBlocks.chainId, chainId), lt(chainBlocks.number, oldest.number)));
+    await keepBlock(db, chainId, to, toHash);
     return { from, to, credited, held, released, rewound, unsettled: false };
   }
 

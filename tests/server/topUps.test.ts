@@ -4,6 +4,7 @@
  * faults are made with the node's own methods (anvil_reorg, anvil_dropTransaction, automine off, the node stopped).
  * After each, the books balance and the ledger's credited total is the confirmed top-ups on chain.
  */
+import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { erc20Abi, type Hex, type PrivateKeyAccount } from 'viem';
@@ -11,9 +12,9 @@ import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
-import { toLedgerUnits } from '../../server/chain/chain';
+import { chainClient, toLedgerUnits } from '../../server/chain/chain';
 import { creditTopUps } from '../../server/chain/topUps';
-import { createTopUpWatcher, type TopUpWatcher } from '../../server/chain/topUpWatcher';
+import { createTopUpWatcher, keepHeadAsFirstCursor, type TopUpWatcher } from '../../server/chain/topUpWatcher';
 import { queryRows } from '../../server/db/client';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
@@ -258,5 +259,67 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     const token = await signInBound(plain, accounts.bob, ctx.clock.now());
     const hash: Hex = `0x${'ab'.repeat(32)}`;
     expectRefused(await plain.inject({ method: 'POST', url: '/api/member/topUp', headers: authHeaders(token), payload: { txHash: hash } }), ApiCode.notFound);
+  });
+
+  it('keeps the head of a first start as the cursor: a restart reads on from it, not from a later head', async () => {
+    const { testChain, app } = await setup();
+    const alice = await member(app, testChain, accounts.alice, '100');
+    await testChain.transfer(accounts.alice, '1');
+    const first = await keepHeadAsFirstCursor(ctx.db, testChain.chain);
+    expect(first).toBe(await testChain.head());
+    // Sent after the first start, before any round; the server then restarts, seeing a later head.
+    await testChain.transfer(accounts.alice, '2');
+    await testChain.mine(CONFIRMATIONS + 3);
+    expect(await keepHeadAsFirstCursor(ctx.db, testChain.chain)).toBe(first);
+    const watcher = createTopUpWatcher({ db: ctx.db, chain: testChain.chain, now: ctx.clock.now, startBlock: first + 1n });
+    expect(await watcher.runOnce()).toMatchObject({ credited: 1, rewound: 0 });
+    // The 1 before the first start is not the watcher's; the 2 after it is credited.
+    expect(await credit(app, alice)).toBe('2');
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('fails a round, and keeps its cursor, when the node answers the head but not a block', async () => {
+    const { testChain, app } = await setup();
+    const alice = await member(app, testChain, accounts.alice, '100');
+    // A node behind a relay that can be told to fail block reads (a node that answers some calls and not others).
+    let failBlocks = false;
+    const relay = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        if (failBlocks && body.includes('eth_getBlockByNumber')) {
+          response.writeHead(503).end('unavailable');
+          return;
+        }
+        void fetch(testChain.node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (answer) => {
+          response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+        });
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    const address = relay.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const chain = { ...testChain.chain, client: chainClient([`http://127.0.0.1:${port}`]) };
+      const watcher = createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock: testChain.deployBlock });
+      await testChain.transfer(accounts.alice, '4');
+      await testChain.mine(CONFIRMATIONS);
+      expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
+      await testChain.transfer(accounts.alice, '5');
+      await testChain.mine(CONFIRMATIONS);
+      const keptBlocks = () => queryRows(ctx.db, sql`SELECT number::text AS number, hash FROM chain_blocks ORDER BY number`, z.object({ number: z.string(), hash: z.string() }));
+      const before = await keptBlocks();
+      expect(before).toHaveLength(1);
+      failBlocks = true;
+      await expect(watcher.runOnce()).rejects.toThrow();
+      failBlocks = false;
+      expect(await keptBlocks()).toEqual(before);
+      // The cursor stayed: the next round reads on from it, nothing rewound, nothing twice.
+      expect(await watcher.runOnce()).toMatchObject({ credited: 1, rewound: 0 });
+      expect(await credit(app, alice)).toBe('9');
+      await expectCreditedIsOnChain(testChain);
+    } finally {
+      await new Promise((resolve) => relay.close(resolve));
+    }
   });
 });
