@@ -1,24 +1,19 @@
 /**
  * Money in (issue 36): how fast the top-up watcher credits a backlog, on a real node. A fresh anvil gets the
- * development token and 10,000 token transfers to the treasury from 20 signed-in members, 50 to a block (automine off,
+ * development token (tests/server/support/chain.ts) and 10,000 token transfers to the treasury from 20 signed-in members, 50 to a block (automine off,
  * the senders impersonated so the node signs), then CONFIRMATIONS blocks on top; the watcher's rounds then credit the
  * whole backlog through the ledger engine. Also: one top-up, from the block that gives it its depth to the topUp call
  * that answers `credited`, in blocks and milliseconds.
  */
 import { sql } from 'drizzle-orm';
-import { createWalletClient, defineChain, encodeFunctionData, erc20Abi, http, numberToHex, parseUnits, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { encodeFunctionData, erc20Abi, numberToHex, type Address, type Hex } from 'viem';
 import { z } from 'zod';
-import { startAnvil } from '../server/chain/anvil';
-import { chainClient, connectChain } from '../server/chain/chain';
-import { DEV_DEPLOYER_KEY } from '../server/chain/devChain';
-import { deployDevToken } from '../server/chain/devToken';
 import { createTopUpWatcher } from '../server/chain/topUpWatcher';
 import { queryRows } from '../server/db/client';
+import { startTestChain } from '../tests/server/support/chain';
 import { signInBoundMember, type BenchServer } from './appServer';
 import { atLeast, atMost, detail, emit, ms, rate } from './report';
 
-const CHAIN_ID = 31_337_099;
 const MEMBERS = 20;
 const LOGS = 10_000;
 const PER_BLOCK = 50;
@@ -35,17 +30,13 @@ const GOALS = { pglite: 2_000, postgres: 3_500 } as const;
  * await benchTopUps(server, 'pglite');
  */
 export async function benchTopUps(server: BenchServer, storage: 'pglite' | 'postgres'): Promise<void> {
-  const node = await startAnvil({ chainId: CHAIN_ID });
+  // The tests' chain (anvil, the token, a treasury, the node's own methods), as the server suites start it.
+  const testChain = await startTestChain({ decimals: 6, confirmations: CONFIRMATIONS });
   try {
-    const rpc = async (method: string, params: unknown[]) => {
-      const response = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-      const body = (await response.json()) as { error?: { message: string }; result?: unknown };
-      if (body.error) throw new Error(`${method}: ${body.error.message}`);
-      return body.result;
-    };
-    /** Many calls in one JSON-RPC batch. */
+    const { chain, token, treasury, deployBlock, rpc } = testChain;
+    /** Many calls in one JSON-RPC batch (testChain.rpc sends one). */
     const batch = async (calls: { method: string; params: unknown[] }[]) => {
-      const response = await fetch(node.url, {
+      const response = await fetch(testChain.node.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(calls.map((call, id) => ({ jsonrpc: '2.0', id, ...call }))),
@@ -54,13 +45,6 @@ export async function benchTopUps(server: BenchServer, storage: 'pglite' | 'post
       const failed = answers.find((answer) => answer.error);
       if (failed?.error) throw new Error(failed.error.message);
     };
-    const viemChain = defineChain({ id: CHAIN_ID, name: 'bench', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.url] } } });
-    const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY), chain: viemChain, transport: http(node.url) });
-    const settingsBase = { rpcUrls: [node.url], confirmations: CONFIRMATIONS, chainId: CHAIN_ID };
-    const probe = chainClient([node.url]);
-    const { address: token, blockNumber: deployBlock } = await deployDevToken(deployer, probe, { name: 'Bench USD', symbol: 'bUSD', decimals: 6, holder: deployer.account.address, supply: parseUnits('1000000000', 6) });
-    const treasury = privateKeyToAccount(generatePrivateKey()).address;
-    const chain = await connectChain({ ...settingsBase, token, treasury });
 
     const senders: Address[] = [];
     for (let index = 0; index < MEMBERS; index++) {
@@ -68,18 +52,10 @@ export async function benchTopUps(server: BenchServer, storage: 'pglite' | 'post
       const me = await server.app.inject({ method: 'GET', url: '/api/member/meInfo', headers: { authorization: authToken } });
       senders.push(z.object({ result: z.object({ address: z.string() }) }).parse(me.json()).result.address as Address);
     }
+    for (const address of senders) await testChain.fund(address, '1000000');
     const transferData = (to: Address, amount: bigint): Hex => encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, amount] });
-    await batch(senders.flatMap((address) => [{ method: 'anvil_setBalance', params: [address, numberToHex(10n ** 20n)] }, { method: 'anvil_impersonateAccount', params: [address] }]));
-    // Nonces set here: the node assigns them per call, and calls of one batch race for them.
-    const deployerNonce = await probe.getTransactionCount({ address: deployer.account.address, blockTag: 'pending' });
+    await batch(senders.map((address) => ({ method: 'anvil_impersonateAccount', params: [address] })));
     await rpc('evm_setAutomine', [false]);
-    await batch(
-      senders.map((address, index) => ({
-        method: 'eth_sendTransaction',
-        params: [{ from: deployer.account.address, to: token, data: transferData(address, parseUnits('1000000', 6)), nonce: numberToHex(deployerNonce + index) }],
-      })),
-    );
-    await rpc('anvil_mine', ['0x1']);
     const nonces = new Map<Address, number>(senders.map((address) => [address, 0]));
     const nextNonce = (address: Address) => {
       const nonce = nonces.get(address) ?? 0;
@@ -109,7 +85,11 @@ export async function benchTopUps(server: BenchServer, storage: 'pglite' | 'post
     let rounds = 0;
     for (; rounds < 50 && credited < LOGS; rounds++) credited += (await watcher.runOnce()).credited;
     const seconds = (performance.now() - started) / 1000;
-    const [row] = await queryRows(server.db, sql`SELECT count(*)::int AS n FROM top_ups WHERE chain_id = ${CHAIN_ID}::int AND member_id IS NOT NULL`, z.object({ n: z.number() }));
+    const [row] = await queryRows(
+      server.db,
+      sql`SELECT count(*)::int AS n FROM top_ups WHERE chain_id = ${chain.settings.chainId}::int AND member_id IS NOT NULL`,
+      z.object({ n: z.number() }),
+    );
     if (credited !== LOGS || row?.n !== LOGS) throw new Error(`credited ${credited} (rows ${row?.n}) of ${LOGS}`);
     const goal = GOALS[storage];
     emit({
@@ -140,6 +120,6 @@ export async function benchTopUps(server: BenchServer, storage: 'pglite' | 'post
       note: `credited ${single.credited} in ${ms(performance.now() - depthReached)} (${hash.slice(0, 10)}…)`,
     });
   } finally {
-    await node.stop();
+    await testChain.stop();
   }
 }
