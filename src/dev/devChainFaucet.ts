@@ -4,19 +4,13 @@
  * so a member can top up from a browser without a wallet. The demo wallet reaches the node through the Vite dev
  * server (`/dev-chain`, vite.config.ts), since the page's policy lets it connect to its own origin only.
  */
+import { callJsonRpc } from './jsonRpc';
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, numberToHex, parseEther, parseUnits, type Address, type Hex } from 'viem';
 
 /** server/chain/devChain.ts's DEV_CHAIN_ID (a test checks they agree; src/ does not import the server). */
 export const DEV_CHAIN_ID = 20_261_126;
 /** anvil's first development account, which deploys the development token and holds its supply. */
 export const DEV_TOKEN_HOLDER: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
-
-async function rpc<T>(rpcUrl: string, method: string, params: unknown[]): Promise<T> {
-  const response = await fetch(rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
 
 /**
  * Funds an address on the development chain when it holds none of the token: 10 ETH for gas and 10,000 of the token.
@@ -30,19 +24,19 @@ async function rpc<T>(rpcUrl: string, method: string, params: unknown[]): Promis
 export async function fundFromDevChain(rpcUrl: string, target: { address: Address; token: Address; decimals: number }): Promise<void> {
   const { address, token, decimals } = target;
   const balanceData = encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address] });
-  const held = decodeFunctionResult({ abi: erc20Abi, functionName: 'balanceOf', data: await rpc<Hex>(rpcUrl, 'eth_call', [{ to: token, data: balanceData }, 'latest']) });
+  const held = decodeFunctionResult({ abi: erc20Abi, functionName: 'balanceOf', data: await callJsonRpc<Hex>(rpcUrl, 'eth_call', [{ to: token, data: balanceData }, 'latest']) });
   if (held > 0n) return;
-  await rpc(rpcUrl, 'anvil_setBalance', [address, numberToHex(parseEther('10'))]);
-  await rpc(rpcUrl, 'anvil_impersonateAccount', [DEV_TOKEN_HOLDER]);
+  await callJsonRpc(rpcUrl, 'anvil_setBalance', [address, numberToHex(parseEther('10'))]);
+  await callJsonRpc(rpcUrl, 'anvil_impersonateAccount', [DEV_TOKEN_HOLDER]);
   try {
     const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [address, parseUnits('10000', decimals)] });
-    const hash = await rpc<Hex>(rpcUrl, 'eth_sendTransaction', [{ from: DEV_TOKEN_HOLDER, to: token, data }]);
+    const hash = await callJsonRpc<Hex>(rpcUrl, 'eth_sendTransaction', [{ from: DEV_TOKEN_HOLDER, to: token, data }]);
     for (let attempt = 0; attempt < 60; attempt++) {
-      if (await rpc<unknown>(rpcUrl, 'eth_getTransactionReceipt', [hash])) return;
+      if (await callJsonRpc<unknown>(rpcUrl, 'eth_getTransactionReceipt', [hash])) return;
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new Error(`the faucet's transfer ${hash} was not mined`);
   } finally {
-    await rpc(rpcUrl, 'anvil_stopImpersonatingAccount', [DEV_TOKEN_HOLDER]);
+    await callJsonRpc(rpcUrl, 'anvil_stopImpersonatingAccount', [DEV_TOKEN_HOLDER]);
   }
 }

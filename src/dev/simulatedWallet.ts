@@ -7,6 +7,7 @@
  */
 import { getAddress, hexToBytes, isAddress, isAddressEqual, isHex, toHex } from 'viem';
 import type { Address, Hex, PrivateKeyAccount } from 'viem';
+import { postJsonRpc } from './jsonRpc';
 
 /** EIP-1193 ProviderRpcError fields. */
 export interface RpcErrorShape {
@@ -233,14 +234,9 @@ export class SimulatedWallet {
 
   /** A read the node answers; the node's error comes back with its own code and words. */
   private async forward(method: string, params: unknown): Promise<unknown> {
-    const response = await fetch(this.rpcUrl ?? '', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: params ?? [] }),
-    });
-    const body = (await response.json()) as { result?: unknown; error?: RpcErrorShape };
-    if (body.error) throw new WalletRpcError({ code: body.error.code, message: body.error.message, data: body.error.data });
-    return body.result;
+    const { result, error } = await postJsonRpc(this.rpcUrl ?? '', method, params);
+    if (error) throw new WalletRpcError({ code: error.code, message: error.message, data: error.data });
+    return result;
   }
 
   /**

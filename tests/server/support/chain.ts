@@ -22,6 +22,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type AnvilNode } from '../../../server/chain/anvil';
 import { chainClient, connectChain, type Chain } from '../../../server/chain/chain';
 import { deployDevToken } from '../../../server/chain/devToken';
+import { callJsonRpc } from '../../../src/dev/jsonRpc';
 
 /** The tests' chain id: no public chain's. */
 export const TEST_NODE_CHAIN_ID = 31_337_056;
@@ -75,12 +76,7 @@ export async function startTestChain(options: { decimals?: number; confirmations
   const treasury = privateKeyToAccount(generatePrivateKey()).address;
   const chain = await connectChain({ rpcUrls: [node.url], token, treasury, confirmations: options.confirmations ?? 3, chainId: TEST_NODE_CHAIN_ID });
 
-  const rpc = async (method: string, params: unknown[]) => {
-    const response = await fetch(node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
-    const body = (await response.json()) as { result?: unknown; error?: { message: string } };
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-    return body.result;
-  };
+  const rpc = (method: string, params: unknown[]) => callJsonRpc(node.url, method, params);
 
   return {
     get node() {
