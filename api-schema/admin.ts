@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
-import { addressSchema, amountSchema, balanceSchema, checked, isoDateSchema, requestIdSchema, signedAmountSchema } from './primitives';
+import { addressSchema, amountSchema, balanceSchema, checked, isoDateSchema, requestIdSchema, signedAmountSchema, txHashSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
+import { withdrawalFailureSchema, withdrawalStatusSchema } from './member';
 
 /**
  * The operator API (API.md, "Operations"): enabled only when the server has ADMIN_TOKEN; requests carry
@@ -31,18 +32,22 @@ export const withdrawalSchema = z.object({
   address: addressSchema,
   amount: amountSchema,
   fee: balanceSchema,
-  status: z.enum(['pending', 'done', 'failed']),
+  status: withdrawalStatusSchema,
   createdAt: isoDateSchema,
+  /** When it left `pending` (approved or failed), or its latest move since. */
   decidedAt: z.nullable(isoDateSchema),
+  /** Its payment on the app's chain, once signed: the mined one, else the latest. */
+  txHash: z.optional(txHashSchema),
+  reason: z.optional(withdrawalFailureSchema),
 });
 
 export const adminWithdrawalDecide = defineEndpoint({
   method: 'POST',
   path: '/api/admin/withdrawal/decide',
   access: 'admin',
-  summary: 'Mark a pending withdrawal done or failed (failed refunds it); the same decision again returns it, the other is 3006 (added)',
+  summary: 'Approve a pending withdrawal for payment, or fail a pending or approved one (failed refunds it); the same decision again returns it, anything else is 3006 (added)',
   query: undefined,
-  body: z.strictObject({ id: checked(z.string(), z.regex(/^[1-9]\d{0,17}$/, 'id')), status: z.enum(['done', 'failed']) }),
+  body: z.strictObject({ id: checked(z.string(), z.regex(/^[1-9]\d{0,17}$/, 'id')), status: z.enum(['approved', 'failed']) }),
   result: withdrawalSchema,
 });
 

@@ -38,15 +38,28 @@ export const meInfo = defineEndpoint({
   result: meInfoSchema,
 });
 
+/**
+ * A withdrawal's status (API.md, "Credit on chain"): pending (waiting for an operator) → approved → sent (its payment
+ * signed and broadcast) → done (at depth) | failed (refunded; `reason` says why). Every other record is done.
+ */
+export const withdrawalStatusSchema = z.enum(['pending', 'approved', 'sent', 'done', 'failed']);
+export type WithdrawalStatus = z.infer<typeof withdrawalStatusSchema>;
+
+/** Why a withdrawal failed: failed by an operator, its payment reverted, or its nonce went to another transaction. */
+export const withdrawalFailureSchema = z.enum(['rejected', 'reverted', 'nonceUsed']);
+export type WithdrawalFailure = z.infer<typeof withdrawalFailureSchema>;
+
 export const creditRecordTypeSchema = z.enum(['withdraw', 'exchange', 'order', 'reward', 'transfer', 'topUp']);
 export const creditRecordSchema = z.object({
   id: z.string(),
   type: creditRecordTypeSchema,
   amount: signedAmountSchema,
   balanceAfter: balanceSchema,
-  status: z.enum(['pending', 'done', 'failed']),
-  /** A top-up's transaction on the app's chain. */
+  status: withdrawalStatusSchema,
+  /** A top-up's transaction, or a withdrawal's payment, on the app's chain. */
   txHash: z.optional(txHashSchema),
+  /** Why a failed withdrawal failed. */
+  reason: z.optional(withdrawalFailureSchema),
   createdAt: isoDateSchema,
 });
 
@@ -67,7 +80,7 @@ export const withdrawCredit = defineEndpoint({
   summary: 'Withdraw credit; at most once per requestId',
   query: undefined,
   body: z.strictObject({ amount: amountSchema, requestId: requestIdSchema }),
-  result: z.object({ id: z.string(), amount: amountSchema, fee: balanceSchema, status: z.enum(['pending', 'done', 'failed']) }),
+  result: z.object({ id: z.string(), amount: amountSchema, fee: balanceSchema, status: withdrawalStatusSchema }),
 });
 
 export const teamMemberSchema = z.object({

@@ -208,8 +208,10 @@ export const ledgerAccounts = pgTable(
 );
 
 /**
- * Withdrawals: the business row of a credit withdrawal, written in the same transaction as its ledger transfers.
- * pending until an operator marks it done or failed (failed refunds the amount).
+ * Withdrawals: the business row of a credit withdrawal, written by the ledger engine with the pending transfer that
+ * reserves its amount (its id is that pending transfer's id, ledger_pending). Its status is the pending transfer's
+ * stage (held: waiting for an operator, approved, sent, posted: paid, voided: failed and refunded), never a column
+ * of its own (docs/decisions/0019-withdrawals-paid-on-chain.md).
  */
 export const withdrawals = pgTable(
   'withdrawals',
@@ -220,17 +222,79 @@ export const withdrawals = pgTable(
       .references(() => members.id),
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     fee: bigint('fee', { mode: 'bigint' }).notNull(),
-    status: text('status').notNull().default('pending'),
     createdAt: createdAt(),
-    decidedAt: timestamp('decided_at', { withTimezone: true, mode: 'date' }),
   },
   // No index beyond the key: nothing reads withdrawals by member (the daily cap reads ledger_limits), and every
   // index is one more write per withdrawal (ADR 0012).
-  (t) => [
-    check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.fee} >= 0 AND ${t.fee} < ${t.amount}`),
-    check('withdrawals_status', sql`${t.status} IN ('pending', 'done', 'failed')`),
-    check('withdrawals_decided', sql`(${t.status} = 'pending') = (${t.decidedAt} IS NULL)`),
-  ],
+  (t) => [check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.fee} >= 0 AND ${t.fee} < ${t.amount}`)],
+);
+
+/**
+ * Two-phase transfers (TigerBeetle's pending, post, void): the legs a request reserved and the limits it holds,
+ * kept so that a void gives back exactly those, and the stage a flow moves it through. Written only by the ledger
+ * engine: `held` or another first stage at the reservation, then whatever stages the flow names, ending in `posted`
+ * or `voided`.
+ */
+export const ledgerPending = pgTable(
+  'ledger_pending',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedByDefaultAsIdentity(),
+    stage: text('stage').notNull(),
+    /** The reserving legs as the engine read them (its leg records), reversed by a void. */
+    legs: jsonb('legs').notNull(),
+    /** The limits it counts against ({ memberId, name, day, amount }), given back by a void. */
+    limits: jsonb('limits').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  // Not-final pending transfers by stage: what the payer takes and the records of what is under way.
+  (t) => [index('ledger_pending_open_idx').on(t.stage, t.id).where(sql`${t.stage} NOT IN ('posted', 'voided')`)],
+);
+
+/** Why a withdrawal failed (operator: `rejected`; chain: `reverted`, `nonceUsed`): the void's business row. */
+export const withdrawalFailures = pgTable('withdrawal_failures', {
+  withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }).primaryKey(),
+  reason: text('reason').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * The payer's hot wallet (server/chain/payer.ts): the next nonce it signs with, and the lease that lets one server
+ * instance at a time pay from it.
+ */
+export const payerAccounts = pgTable('payer_accounts', {
+  address: text('address').primaryKey(),
+  chainId: integer('chain_id').notNull(),
+  nextNonce: bigint('next_nonce', { mode: 'bigint' }).notNull(),
+  leaseHolder: text('lease_holder'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }),
+});
+
+/**
+ * A withdrawal's payment transactions, signed and stored before they are broadcast: the first, and any same-nonce
+ * replacement of a stuck one (whichever is mined is the payment). `raw` is the signed transaction as sent.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    hash: text('hash').primaryKey(),
+    withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }).notNull(),
+    chainId: integer('chain_id').notNull(),
+    payer: text('payer').notNull(),
+    nonce: bigint('nonce', { mode: 'bigint' }).notNull(),
+    /** What the member receives in token units (the withdrawal's amount less fee, scaled to the token's decimals). */
+    tokenAmount: text('token_amount').notNull(),
+    maxFeePerGas: text('max_fee_per_gas').notNull(),
+    maxPriorityFeePerGas: text('max_priority_fee_per_gas').notNull(),
+    raw: text('raw').notNull(),
+    createdAt: createdAt(),
+    /** The receipt, once mined: its block and status (1 paid, 0 reverted) and the gas it used. */
+    blockNumber: bigint('block_number', { mode: 'bigint' }),
+    blockHash: text('block_hash'),
+    receiptStatus: integer('receipt_status'),
+    gasUsed: bigint('gas_used', { mode: 'bigint' }),
+  },
+  (t) => [index('payments_withdrawal_idx').on(t.withdrawalId), index('payments_payer_nonce_idx').on(t.payer, t.nonce)],
 );
 
 /**
@@ -302,11 +366,12 @@ export const ledgerTransfers = pgTable(
     debitAccountId: integer('debit_account_id').notNull(),
     creditAccountId: integer('credit_account_id').notNull(),
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
-    withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }),
+    /** The pending transfer (ledger_pending) this transfer reserves, posts or voids. */
+    pendingId: bigint('pending_id', { mode: 'bigint' }),
     memo: text('memo'),
     createdAt: createdAt(),
   },
-  // No index on withdrawal_id: records reach the withdrawal from the transfer (its key), never the other way.
+  // No index on pending_id: records reach the pending transfer from the transfer (its key), never the other way.
   (t) => [
     check('ledger_transfers_amount_positive', sql`${t.amount} > 0`),
     check('ledger_transfers_two_accounts', sql`${t.debitAccountId} <> ${t.creditAccountId}`),

@@ -6,8 +6,12 @@
 -- its request's `ord`:
 --   items:    ord, now, scope, endpoint, request_id, body_hash (no scope: no at-most-once key), reject, short_code,
 --             limit_code, counter_code, record_table, record_row, result, fill_id ('record' | 'transfer' | 'entry'),
---             fill_id_key (the result's field it fills, `id` unless said), fill_balance
---   legs:     ord, n, asset, type, amount, fromMember | fromSystem, toMember | toSystem, memo, withdrawal ('record' | id);
+--             fill_id_key (the result's field it fills, `id` unless said), fill_balance, and for a two-phase transfer
+--             (TigerBeetle's pending, post, void; ledger_pending) either pending_reserve (the first stage of the
+--             pending transfer this request's legs and limits become: pending_held, pending_limits keep them) or
+--             pending_id, pending_from (the stages it may be in, comma-separated), pending_to (the stage it moves to;
+--             `voided` gives back the legs and limits it holds) and pending_code (the refusal when it is elsewhere)
+--   legs:     ord, n, asset, type, amount, fromMember | fromSystem, toMember | toSystem, memo;
 --             or a fan leg (a payout): fromSystem, asset, type, memo and fanFrom, fanCount, which name the 1-based slice
 --             of the two arrays p_fan_to (members) and p_fan_amount that it pays, as legs n, n + 1, ... (arrays, not
 --             JSON: 100,000 legs as JSON took a second to send and parse)
@@ -49,16 +53,18 @@ DROP FUNCTION IF EXISTS ledger_refusal(jsonb, jsonb, integer, integer, integer);
 DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
 DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb, integer[]);--> statement-breakpoint
+-- The signature before two-phase transfers (a leg's withdrawal became its request's pending transfer).
+DROP FUNCTION IF EXISTS ledger_leg_rows(jsonb, integer[], bigint[], integer[]) CASCADE;--> statement-breakpoint
 
 -- Every leg of the requests `p_ords`, a fan leg as one row per member it pays, in one pass over the legs: an
 -- ordinary leg has no slice (the unnest of NULL gives no row, and the left join keeps the leg as it is).
 CREATE OR REPLACE FUNCTION ledger_leg_rows(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
-  RETURNS TABLE (ord integer, n integer, asset text, type text, amount bigint, memo text, withdrawal text, "fromMember" integer,
+  RETURNS TABLE (ord integer, n integer, asset text, type text, amount bigint, memo text, "fromMember" integer,
     "fromSystem" integer, "toMember" integer, "toSystem" integer)
   LANGUAGE sql STABLE AS $$
-  SELECT l.ord, l.n + coalesce(f.i::integer, 1) - 1, l.asset, l.type, coalesce(f.amount, l.amount), l.memo, l.withdrawal, l."fromMember",
+  SELECT l.ord, l.n + coalesce(f.i::integer, 1) - 1, l.asset, l.type, coalesce(f.amount, l.amount), l.memo, l."fromMember",
     l."fromSystem", coalesce(f.member_id, l."toMember"), l."toSystem"
-  FROM jsonb_to_recordset(p_legs) AS l(ord integer, n integer, asset text, type text, amount bigint, memo text, withdrawal text,
+  FROM jsonb_to_recordset(p_legs) AS l(ord integer, n integer, asset text, type text, amount bigint, memo text,
     "fromMember" integer, "fromSystem" integer, "toMember" integer, "toSystem" integer, "fanFrom" integer, "fanCount" integer)
   LEFT JOIN LATERAL unnest(p_fan_to[l."fanFrom":l."fanFrom" + l."fanCount" - 1], p_fan_amount[l."fanFrom":l."fanFrom" + l."fanCount" - 1])
     WITH ORDINALITY AS f(member_id, amount, i) ON true
@@ -133,15 +139,23 @@ BEGIN
   RETURN QUERY
   WITH item AS MATERIALIZED (
     -- Business row ids drawn in request order (the sorted subquery is projected in its order).
-    SELECT o.*, CASE o.record_table WHEN 'withdrawals' THEN nextval('withdrawals_id_seq') WHEN 'orders' THEN nextval('orders_id_seq') END
-      AS record_id FROM (
-      SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_id_key, i.fill_balance, i.record_table,
-        i.record_row
-      FROM jsonb_to_recordset(p_items) AS i(ord integer, now timestamptz, scope text, endpoint text, request_id text, body_hash text,
-        result jsonb, fill_id text, fill_id_key text, fill_balance boolean, record_table text, record_row jsonb)
-      WHERE i.ord = ANY (p_ords)
-      ORDER BY i.ord
-    ) o
+    -- A reserving request's record has its pending transfer's id.
+    SELECT p.*, coalesce(p.pending_new, CASE p.record_table WHEN 'orders' THEN nextval('orders_id_seq') END) AS record_id FROM (
+      SELECT o.*, CASE WHEN o.pending_reserve IS NOT NULL THEN nextval('ledger_pending_id_seq') END AS pending_new FROM (
+        SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_id_key, i.fill_balance, i.record_table,
+          i.record_row, i.pending_reserve, i.pending_held, i.pending_limits, i.pending_id, i.pending_to
+        FROM jsonb_to_recordset(p_items) AS i(ord integer, now timestamptz, scope text, endpoint text, request_id text, body_hash text,
+          result jsonb, fill_id text, fill_id_key text, fill_balance boolean, record_table text, record_row jsonb, pending_reserve text,
+          pending_held jsonb, pending_limits jsonb, pending_id bigint, pending_to text)
+        WHERE i.ord = ANY (p_ords)
+        ORDER BY i.ord
+      ) o
+    ) p
+  ), pending_created AS (
+    INSERT INTO ledger_pending (id, stage, legs, limits, created_at, updated_at)
+    SELECT it.pending_new, it.pending_reserve, it.pending_held, it.pending_limits, it.now, it.now FROM item it WHERE it.pending_new IS NOT NULL
+  ), pending_moved AS (
+    UPDATE ledger_pending d SET stage = it.pending_to, updated_at = it.now FROM item it WHERE d.id = it.pending_id
   ), withdrawal_row AS (
     -- Each business table the flows write has its INSERT here: static SQL keeps its plan, where a dynamic INSERT
     -- was planned again for every batch (0.7 ms of a batch's lock time on PostgreSQL). A new table adds its line.
@@ -164,6 +178,10 @@ BEGIN
     INSERT INTO top_up_releases
     SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::top_up_releases, it.record_row) r
     WHERE it.record_table = 'top_up_releases'
+  ), withdrawal_failure_row AS (
+    INSERT INTO withdrawal_failures
+    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::withdrawal_failures, it.record_row) r
+    WHERE it.record_table = 'withdrawal_failures'
   ), counter_drawn AS (
     UPDATE ledger_counters c SET available = c.available - d.amount
     FROM (
@@ -175,7 +193,7 @@ BEGIN
     -- Transfer ids drawn in request and leg order (the sorted subquery is projected in its order).
     SELECT o.*, nextval('ledger_transfers_id_seq') AS transfer_id FROM (
       SELECT l.ord, l.n, it.now, l.asset, l.type, l.amount, l.memo,
-        CASE WHEN l.withdrawal = 'record' THEN it.record_id ELSE l.withdrawal::bigint END AS withdrawal_id,
+        coalesce(it.pending_new, it.pending_id) AS pending_id,
         coalesce(l."fromSystem", (SELECT a.id FROM ledger_accounts a WHERE a.member_id = l."fromMember" AND a.asset = l.asset LIMIT 1)) AS debit_id,
         coalesce(l."toSystem", (SELECT a.id FROM ledger_accounts a WHERE a.member_id = l."toMember" AND a.asset = l.asset LIMIT 1)) AS credit_id,
         l."fromMember" IS NOT NULL AS debit_member, l."toMember" IS NOT NULL AS credit_member
@@ -205,9 +223,9 @@ BEGIN
     FROM (SELECT s.account_id, sum(s.delta)::bigint AS delta, count(*) AS moves FROM side s GROUP BY s.account_id) t
     WHERE a.id = t.account_id
   ), transfer AS (
-    INSERT INTO ledger_transfers (id, asset, type, debit_account_id, credit_account_id, amount, withdrawal_id, memo, created_at)
+    INSERT INTO ledger_transfers (id, asset, type, debit_account_id, credit_account_id, amount, pending_id, memo, created_at)
       OVERRIDING SYSTEM VALUE
-    SELECT l.transfer_id, l.asset, l.type, l.debit_id, l.credit_id, l.amount, l.withdrawal_id, l.memo, l.now FROM leg l
+    SELECT l.transfer_id, l.asset, l.type, l.debit_id, l.credit_id, l.amount, l.pending_id, l.memo, l.now FROM leg l
   ), entry AS (
     INSERT INTO ledger_entries (id, transfer_id, account_id, asset, amount, previous_balance, current_balance, account_version, created_at)
       OVERRIDING SYSTEM VALUE
@@ -264,6 +282,10 @@ END $$;--> statement-breakpoint
 --      and its requests share one set of limits, every limit holds all of its requests, and every counter all the
 --      batch's draws from it. The others one by one, in member order, each against what the earlier ones left
 --      (ledger_refusal, then ledger_apply of one). Counters are locked after the accounts, in key order.
+--   4. Two-phase transfers: a request that moves a pending transfer (pending_id) runs one by one, after its row is
+--      locked (after the counters, in id order), and is refused with its pending_code unless the pending transfer
+--      is in one of the stages pending_from names. A move to `voided` has the reversal of the legs it holds as its
+--      legs (in reverse order) and gives back its limits (a give-back never refused, never below zero).
 CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_limits jsonb,
   p_counters jsonb, p_config jsonb)
   RETURNS TABLE (ord integer, code integer, result jsonb, set_based boolean)
@@ -282,6 +304,9 @@ DECLARE
   v_slow integer[];
   v_ord integer;
   v_code integer;
+  v_legs jsonb := p_legs;
+  v_limits jsonb := p_limits;
+  v_moves integer[];
 BEGIN
   IF p_config IS NOT NULL AND p_config IS DISTINCT FROM (SELECT c.value FROM app_config c WHERE c.id = 1) THEN
     RETURN QUERY SELECT -1, 0, NULL::jsonb, false;
@@ -314,6 +339,26 @@ BEGIN
   INTO v_refused, v_candidates
   FROM jsonb_to_recordset(p_items) AS i(ord integer, reject integer)
   WHERE NOT (i.ord = ANY (v_busy || v_stored || v_repeats));
+
+  -- Moves of pending transfers; a void's legs and limits are what its pending transfer holds, reversed.
+  SELECT coalesce(array_agg(i.ord), '{}') INTO v_moves
+  FROM jsonb_to_recordset(p_items) AS i(ord integer, pending_id bigint) WHERE i.pending_id IS NOT NULL AND i.ord = ANY (v_candidates);
+  IF cardinality(v_moves) > 0 THEN
+    SELECT v_legs || coalesce(jsonb_agg(jsonb_build_object('ord', i.ord, 'n', jsonb_array_length(d.legs) - e.k, 'asset', e.l->'asset',
+        'type', e.l->'type', 'amount', e.l->'amount', 'memo', e.l->'memo', 'fromMember', e.l->'toMember', 'fromSystem', e.l->'toSystem',
+        'toMember', e.l->'fromMember', 'toSystem', e.l->'fromSystem')), '[]'::jsonb),
+      v_limits || coalesce((
+        SELECT jsonb_agg(jsonb_build_object('ord', i2.ord, 'memberId', x.l->'memberId', 'name', x.l->'name', 'day', x.l->'day',
+          'amount', -(x.l->>'amount')::bigint, 'cap', 0))
+        FROM jsonb_to_recordset(p_items) AS i2(ord integer, pending_id bigint, pending_to text)
+        JOIN ledger_pending d2 ON d2.id = i2.pending_id CROSS JOIN LATERAL jsonb_array_elements(d2.limits) AS x(l)
+        WHERE i2.ord = ANY (v_moves) AND i2.pending_to = 'voided'), '[]'::jsonb)
+    INTO v_legs, v_limits
+    FROM jsonb_to_recordset(p_items) AS i(ord integer, pending_id bigint, pending_to text)
+    JOIN ledger_pending d ON d.id = i.pending_id CROSS JOIN LATERAL jsonb_array_elements(d.legs) WITH ORDINALITY AS e(l, k)
+    WHERE i.ord = ANY (v_moves) AND i.pending_to = 'voided';
+  END IF;
+
   IF cardinality(v_refused) > 0 THEN
     RETURN QUERY
     WITH refused AS MATERIALIZED (
@@ -335,11 +380,11 @@ BEGIN
   LOOP
     SELECT coalesce(array_agg(x.id) FILTER (WHERE x.id IS NOT NULL), '{}'), count(*) FILTER (WHERE x.id IS NULL)
     INTO v_accounts, v_missing
-    FROM ledger_member_accounts(p_legs, p_fan_to, p_fan_amount, v_candidates) m
+    FROM ledger_member_accounts(v_legs, p_fan_to, p_fan_amount, v_candidates) m
     LEFT JOIN LATERAL (SELECT a.id FROM ledger_accounts a WHERE a.member_id = m.member_id AND a.asset = m.asset LIMIT 1) x ON true;
     EXIT WHEN v_missing = 0 OR v_opened;
     INSERT INTO ledger_accounts (asset, kind, member_id)
-      SELECT m.asset, 'member', m.member_id FROM ledger_member_accounts(p_legs, p_fan_to, p_fan_amount, v_candidates) m
+      SELECT m.asset, 'member', m.member_id FROM ledger_member_accounts(v_legs, p_fan_to, p_fan_amount, v_candidates) m
       WHERE (SELECT true FROM ledger_accounts a WHERE a.member_id = m.member_id AND a.asset = m.asset LIMIT 1) IS NULL
         AND (SELECT true FROM members mm WHERE mm.id = m.member_id LIMIT 1)
       ORDER BY m.member_id, m.asset
@@ -352,6 +397,12 @@ BEGIN
   PERFORM 1 FROM ledger_counters c
     WHERE c.key = ANY (ARRAY(SELECT x.key FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text) WHERE x.ord = ANY (v_candidates)))
     ORDER BY c.key FOR UPDATE;
+  -- The pending transfers after the counters, in id order.
+  IF cardinality(v_moves) > 0 THEN
+    PERFORM 1 FROM ledger_pending d
+      WHERE d.id = ANY (ARRAY(SELECT i.pending_id FROM jsonb_to_recordset(p_items) AS i(ord integer, pending_id bigint) WHERE i.ord = ANY (v_moves)))
+      ORDER BY d.id FOR UPDATE;
+  END IF;
 
   -- 3. What surely fits, set-based; the rest one by one.
   IF cardinality(v_candidates) = 0 THEN
@@ -360,11 +411,11 @@ BEGIN
   ELSE
     WITH debit AS MATERIALIZED (
       SELECT l.ord, l."fromMember" AS member_id, l.asset, l.amount
-      FROM jsonb_to_recordset(p_legs) AS l(ord integer, asset text, amount bigint, "fromMember" integer)
+      FROM jsonb_to_recordset(v_legs) AS l(ord integer, asset text, amount bigint, "fromMember" integer)
       WHERE l."fromMember" IS NOT NULL AND l.ord = ANY (v_candidates)
     ), limited AS MATERIALIZED (
       SELECT x.ord, x."memberId" AS member_id, x.name, x.day, x.amount, x.cap
-      FROM jsonb_to_recordset(p_limits) AS x(ord integer, "memberId" integer, name text, day date, amount bigint, cap bigint)
+      FROM jsonb_to_recordset(v_limits) AS x(ord integer, "memberId" integer, name text, day date, amount bigint, cap bigint)
       WHERE x.ord = ANY (v_candidates)
     ), limit_keys AS MATERIALIZED (
       SELECT l.ord, string_agg(concat_ws(':', l.member_id, l.name, l.day), ',' ORDER BY l.member_id, l.name, l.day) AS keys
@@ -403,18 +454,23 @@ BEGIN
       coalesce(array_agg(c.ord ORDER BY f.member_id, c.ord) FILTER (WHERE s.ord IS NOT NULL), '{}')
     INTO v_fast, v_slow
     FROM unnest(v_candidates) AS c(ord)
-    LEFT JOIN slow s ON s.ord = c.ord
+    LEFT JOIN (SELECT s.ord FROM slow s UNION SELECT m.ord FROM unnest(v_moves) AS m(ord)) s ON s.ord = c.ord
     LEFT JOIN first_debit f ON f.ord = c.ord;
   END IF;
 
   IF cardinality(v_fast) > 0 THEN
-    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, p_legs, p_fan_to, p_fan_amount, p_limits, p_counters, v_fast) a;
+    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, v_legs, p_fan_to, p_fan_amount, v_limits, p_counters, v_fast) a;
   END IF;
   FOREACH v_ord IN ARRAY v_slow LOOP
-    SELECT ledger_refusal(p_legs, p_limits, p_counters, v_ord, i.short_code, i.limit_code, i.counter_code) INTO v_code
-    FROM jsonb_to_recordset(p_items) AS i(ord integer, short_code integer, limit_code integer, counter_code integer) WHERE i.ord = v_ord;
+    SELECT CASE
+        WHEN i.pending_id IS NOT NULL AND coalesce((SELECT d.stage FROM ledger_pending d WHERE d.id = i.pending_id), '')
+          <> ALL (string_to_array(i.pending_from, ',')) THEN i.pending_code
+        ELSE ledger_refusal(v_legs, v_limits, p_counters, v_ord, i.short_code, i.limit_code, i.counter_code) END
+    INTO v_code
+    FROM jsonb_to_recordset(p_items) AS i(ord integer, short_code integer, limit_code integer, counter_code integer, pending_id bigint,
+      pending_from text, pending_code integer) WHERE i.ord = v_ord;
     IF v_code = 0 THEN
-      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, p_legs, p_fan_to, p_fan_amount, p_limits, p_counters, ARRAY[v_ord]) a;
+      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, v_legs, p_fan_to, p_fan_amount, v_limits, p_counters, ARRAY[v_ord]) a;
     ELSE
       INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, code, result, created_at)
       SELECT i.scope, i.endpoint, i.request_id, i.body_hash, v_code, NULL, i.now

@@ -33,8 +33,6 @@ export interface Leg {
   /** Minor units, > 0. */
   amount: bigint;
   memo?: string | null | undefined;
-  /** The withdrawal the transfer belongs to: this request's business row, or an existing one. */
-  withdrawal?: 'record' | bigint | undefined;
 }
 
 /**
@@ -67,7 +65,21 @@ export interface Limit {
 }
 
 /** The business tables the engine writes (engine.sql's ledger_apply has one INSERT for each). */
-export type RecordTable = 'withdrawals' | 'share_pool_payouts' | 'orders' | 'top_ups' | 'top_up_releases';
+export type RecordTable = 'withdrawals' | 'withdrawal_failures' | 'share_pool_payouts' | 'orders' | 'top_ups' | 'top_up_releases';
+
+/**
+ * A two-phase transfer (TigerBeetle's pending, post and void; ledger_pending). `reserve`: the request's legs move
+ * now and, with its limits, are held as a pending transfer in the stage named, whose id the request's record and
+ * "$record" get. `move`: the pending transfer `id` goes from one of the stages `from` to `to`, with the request's
+ * own legs (a post's); `to: 'voided'` instead moves the legs it holds back, in reverse order, and gives back its
+ * limits. A move finding it in another stage is refused with `code` (3006 unless said).
+ */
+export type PendingPhase =
+  | { reserve: string }
+  | { id: bigint; from: readonly string[]; to: string; code?: ApiCodeValue | undefined };
+
+/** The stage a void moves a pending transfer to; the engine reverses what it holds. */
+export const VOIDED = 'voided';
 
 /** What a request draws from a counter (ledger_counters), e.g. units of a goods item's stock: it must stay ≥ 0. */
 export interface Draw {
@@ -101,6 +113,8 @@ export interface LedgerRequest {
   limitCode?: ApiCodeValue | undefined;
   /** The code for a draw its counter does not hold (3002 unless said). */
   counterCode?: ApiCodeValue | undefined;
+  /** A two-phase transfer's reservation or move. */
+  pending?: PendingPhase | undefined;
 }
 
 /** A request's outcome, and whether the set-based write answered it (the tests check the common case does). */
@@ -134,6 +148,22 @@ function resultOf(result: Record<string, unknown> | undefined): ResultParts {
   return { result: fixed, fill_id: idSource, fill_id_key: idKey, fill_balance: fillBalance };
 }
 
+/** A pending phase as engine.sql's item fields: what a reservation holds, or which move it is. */
+function pendingOf(request: LedgerRequest) {
+  const phase = request.pending;
+  if (!phase) return {};
+  if ('reserve' in phase) {
+    const held = request.legs.map((leg) => {
+      if (isFan(leg)) throw new Error('a fan leg cannot be held by a pending transfer');
+      return { asset: leg.asset, type: leg.type, amount: leg.amount.toString(), ...side('from', leg.from), ...side('to', leg.to), memo: leg.memo ?? null };
+    });
+    const limits = (request.limits ?? []).map(({ memberId, name, day, amount }) => ({ memberId, name, day, amount: amount.toString() }));
+    return { pending_reserve: phase.reserve, pending_held: held, pending_limits: limits };
+  }
+  if (phase.to === VOIDED && request.legs.length > 0) throw new Error('a void moves what its pending transfer holds, no legs of its own');
+  return { pending_id: phase.id.toString(), pending_from: phase.from.join(','), pending_to: phase.to, pending_code: phase.code ?? ApiCode.alreadyDecided };
+}
+
 /** A batch as engine.sql reads it: four arrays of flat records keyed by the request's ord, and the fan legs' arrays. */
 function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: unknown[]; fanTo: number[]; fanAmount: string[]; limits: unknown[]; counters: unknown[] } {
   const items = requests.map((request, ord) => ({
@@ -150,6 +180,7 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
     record_table: request.record?.table ?? null,
     record_row: request.record ? jsonRow(request.record.row) : null,
     ...resultOf(request.result),
+    ...pendingOf(request),
   }));
   const legs: unknown[] = [];
   const fanTo: number[] = [];
@@ -175,7 +206,6 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
         ...side('from', leg.from),
         ...side('to', leg.to),
         memo: leg.memo ?? null,
-        withdrawal: leg.withdrawal === undefined ? null : leg.withdrawal.toString(),
       });
     }
   });

@@ -8,6 +8,12 @@ import { utcDayStart } from '../clock';
 import { bigintText, queryRows, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { formatMinor } from '../../api-schema/amount';
+import { withdrawalFailureSchema as failureContract, withdrawalStatusSchema as statusContract, type WithdrawalFailure, type WithdrawalStatus } from '../../api-schema/member';
+import { withdrawalStatusSql } from './withdrawals';
+
+// The contract's enums (zod mini) as the zod rows here read them.
+const withdrawalStatusSchema = z.enum(statusContract.options);
+const withdrawalFailureSchema = z.enum(failureContract.options);
 
 
 const recordRow = z.object({
@@ -15,9 +21,10 @@ const recordRow = z.object({
   type: z.string(),
   amount: bigintText,
   balanceAfter: bigintText,
-  status: z.enum(['pending', 'done', 'failed']),
+  status: withdrawalStatusSchema,
   counterparty: z.string().nullable(),
   txHash: z.string().nullable(),
+  reason: withdrawalFailureSchema.nullable(),
   createdAt: z.coerce.date(),
 });
 
@@ -35,9 +42,11 @@ export interface CreditRecord {
   type: CreditRecordType;
   amount: string;
   balanceAfter: string;
-  status: 'pending' | 'done' | 'failed';
-  /** A top-up's transaction hash. */
+  status: WithdrawalStatus;
+  /** A top-up's transaction hash, or a withdrawal's payment's. */
   txHash?: string;
+  /** Why a failed withdrawal failed. */
+  reason?: WithdrawalFailure;
   createdAt: string;
 }
 
@@ -79,12 +88,16 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
   const rows = await queryRows(
     db,
     sql`SELECT e.id, t.type, e.amount, e.current_balance AS "balanceAfter",
-          CASE WHEN t.type = 'withdraw' AND e.amount < 0 THEN w.status ELSE 'done' END AS status,
+          CASE WHEN t.type = 'withdraw' AND e.amount < 0 THEN ${withdrawalStatusSql} ELSE 'done' END AS status,
           CASE WHEN t.type = 'transfer' THEN (SELECT m.address FROM ledger_accounts oa JOIN members m ON m.id = oa.member_id
             WHERE oa.id = CASE WHEN e.amount < 0 THEN t.credit_account_id ELSE t.debit_account_id END) END AS counterparty,
-          CASE WHEN t.type = 'topUp' THEN t.memo END AS "txHash",
+          CASE WHEN t.type = 'topUp' THEN t.memo
+            WHEN t.type = 'withdraw' AND e.amount < 0 THEN (SELECT p.hash FROM payments p WHERE p.withdrawal_id = t.pending_id
+              ORDER BY p.receipt_status IS NULL, p.created_at DESC LIMIT 1) END AS "txHash",
+          CASE WHEN d.stage = 'voided' AND e.amount < 0 THEN (SELECT f.reason FROM withdrawal_failures f WHERE f.withdrawal_id = t.pending_id) END AS reason,
           e.created_at AS "createdAt"
-        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id LEFT JOIN withdrawals w ON w.id = t.withdrawal_id
+        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+          LEFT JOIN ledger_pending d ON d.id = t.pending_id AND t.type = 'withdraw'
         WHERE ${where}
         ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${(page - 1) * pageSize}::int`,
     recordRow,
@@ -119,6 +132,7 @@ export async function listCreditRecords(db: Db, query: RecordQuery & { type?: Cr
       balanceAfter: formatMinor(row.balanceAfter),
       status: row.status,
       ...(row.txHash === null ? {} : { txHash: row.txHash }),
+      ...(row.reason === null ? {} : { reason: row.reason }),
       createdAt: row.createdAt.toISOString(),
     })),
   };

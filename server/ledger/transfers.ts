@@ -26,7 +26,6 @@ export interface MemberTransfer {
   /** Minor units, > 0. */
   amount: bigint;
   memo?: string | undefined;
-  withdrawalId?: bigint | undefined;
   now: Date;
 }
 
@@ -47,7 +46,6 @@ async function postMemberLeg(tx: Db, transfer: MemberTransfer, direction: 'credi
           to: direction === 'credit' ? member : system,
           amount: transfer.amount,
           memo: transfer.memo,
-          withdrawal: transfer.withdrawalId,
         },
       ],
       result: legResult,

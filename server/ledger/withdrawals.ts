@@ -1,9 +1,11 @@
 /**
- * Credit withdrawals (API.md, "Money") as a flow of the ledger engine (server/ledger/engine.ts): the member account
- * goes down by the amount, which goes to withdrawals payable, and the fee moves on from there to fees, with the
- * withdrawal row and the day's total against dailyWithdrawCap. An operator later marks it done (the net amount is
- * paid out and leaves payable) or failed (fee and amount go back, the member gets a second, positive `withdraw`
- * record, and the day's total is given back).
+ * Credit withdrawals (API.md, "Money" and "Credit on chain") as two-phase transfers of the ledger engine
+ * (server/ledger/engine.ts; docs/decisions/0019-withdrawals-paid-on-chain.md). A request reserves: the amount
+ * leaves the member for withdrawals payable and the fee moves on to fees, against the day's total, held as a pending
+ * transfer. Its stage is the withdrawal's status: `held` (waiting for an operator) or `approved` (at most
+ * AUTO_APPROVE_MAX), then `sent` by the payer (server/chain/payer.ts), then `posted` (paid: the net amount leaves
+ * payable for the chain) or `voided` (failed: the engine gives back the legs and the day's total it holds). Each move
+ * is an engine request with its own at-most-once key; none is a lock or UPDATE of this flow's own.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -15,17 +17,26 @@ import { getAppConfig, type AppConfig } from '../config/appConfig';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, errorOfApiCode, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
-import { postRequests, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
+import { postRequests, VOIDED, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
 import { answerOf } from './idempotency';
 
 const PAYABLE = systemAccountId('CREDIT', 'withdrawals_payable');
 const FEES = systemAccountId('CREDIT', 'fees');
-const ISSUANCE = systemAccountId('CREDIT', 'issuance');
+const CHAIN = systemAccountId('CREDIT', 'chain');
 /** The name of the daily cap's counter in ledger_limits. */
 const DAILY_LIMIT = 'withdrawCredit';
 
+/** A withdrawal's stages as its pending transfer keeps them. */
+export const WithdrawalStage = { held: 'held', approved: 'approved', sent: 'sent', posted: 'posted', voided: VOIDED } as const;
 
-export type WithdrawalStatus = 'pending' | 'done' | 'failed';
+/** The status API.md names for each stage. */
+export type WithdrawalStatus = 'pending' | 'approved' | 'sent' | 'done' | 'failed';
+
+/** Why a withdrawal failed: the operator failed it, its payment reverted, or its nonce was used by another transaction. */
+export type FailureReason = 'rejected' | 'reverted' | 'nonceUsed';
+
+/** The SQL of a stage's status (ledger_pending `d`). */
+export const withdrawalStatusSql = sql.raw(`CASE d.stage WHEN 'held' THEN 'pending' WHEN 'posted' THEN 'done' WHEN 'voided' THEN 'failed' ELSE d.stage END`);
 
 /** One member's withdrawCredit request. */
 export interface WithdrawalRequest {
@@ -34,13 +45,16 @@ export interface WithdrawalRequest {
   amount: bigint;
   requestId: string;
   now: Date;
+  /** AUTO_APPROVE_MAX in minor units: a withdrawal at or below it is approved on request (0: none is). */
+  autoApproveMax?: bigint | undefined;
 }
 
 /**
  * A withdrawal as the engine's request: refused with 3002 outside minWithdraw..maxWithdraw or when the fee would
- * take it all; linked legs (the amount to payable, the fee on to fees), the day's total, the withdrawal row.
+ * take it all; linked legs (the amount to payable, the fee on to fees), the day's total, the withdrawal row, held as
+ * a pending transfer that starts approved at or below AUTO_APPROVE_MAX.
  *
- * @param request - member, amount, request id, time
+ * @param request - member, amount, request id, time, AUTO_APPROVE_MAX
  * @param config - the app config the batch read (limits and fee)
  * @returns the ledger request
  * @example
@@ -50,8 +64,9 @@ export function withdrawalRequest(request: WithdrawalRequest, config: AppConfig)
   const { memberId, amount, requestId, now } = request;
   const fee = toMinor(config.withdrawFee);
   const outOfLimits = amount < toMinor(config.minWithdraw) || amount > toMinor(config.maxWithdraw) || fee >= amount;
-  const legs: Leg[] = [{ asset: 'CREDIT', type: 'withdraw', from: { member: memberId }, to: { system: PAYABLE }, amount, withdrawal: 'record' }];
-  if (fee > 0n) legs.push({ asset: 'CREDIT', type: 'fee', from: { system: PAYABLE }, to: { system: FEES }, amount: fee, withdrawal: 'record' });
+  const approved = amount <= (request.autoApproveMax ?? 0n);
+  const legs: Leg[] = [{ asset: 'CREDIT', type: 'withdraw', from: { member: memberId }, to: { system: PAYABLE }, amount }];
+  if (fee > 0n) legs.push({ asset: 'CREDIT', type: 'fee', from: { system: PAYABLE }, to: { system: FEES }, amount: fee });
   return {
     // "Same body" compares the amount's value: "20" and "20.0" are one request.
     key: { scope: `member:${memberId}`, endpoint: 'withdrawCredit', requestId, body: { amount: formatMinor(amount) } },
@@ -59,8 +74,9 @@ export function withdrawalRequest(request: WithdrawalRequest, config: AppConfig)
     reject: outOfLimits ? ApiCode.amountOutOfLimits : undefined,
     legs,
     limits: [{ memberId, name: DAILY_LIMIT, day: utcDay(now), amount, cap: toMinor(config.dailyWithdrawCap) }],
-    record: { table: 'withdrawals', row: { member_id: memberId, amount, fee, status: 'pending', created_at: now, decided_at: null } },
-    result: { id: '$record', amount: formatMinor(amount), fee: formatMinor(fee), status: 'pending' },
+    pending: { reserve: approved ? WithdrawalStage.approved : WithdrawalStage.held },
+    record: { table: 'withdrawals', row: { member_id: memberId, amount, fee, created_at: now } },
+    result: { id: '$record', amount: formatMinor(amount), fee: formatMinor(fee), status: approved ? 'approved' : 'pending' },
   };
 }
 
@@ -83,7 +99,7 @@ export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRe
  * Withdraws credit for a member through the desk, at most once per request id.
  *
  * @param desk - the server's ledger desk
- * @param request - member, amount, request id, time
+ * @param request - member, amount, request id, time, AUTO_APPROVE_MAX
  * @returns the withdrawal
  * @throws AmountOutOfLimitsError (3002), InsufficientBalanceError (3001), RequestIdReusedError (3003),
  *   RequestInProgressError (3005); nothing moved then
@@ -95,47 +111,88 @@ export async function withdrawCredit(desk: LedgerDesk, request: WithdrawalReques
   return answerOf(outcome, endpoints.withdrawCredit.result);
 }
 
-/** What a decision moves for a pending withdrawal. */
-export interface DecidedWithdrawal {
-  id: bigint;
-  memberId: number;
-  amount: bigint;
-  fee: bigint;
-  createdAt: Date;
+/** A move of a withdrawal's pending transfer, keyed once per withdrawal and kind of move. */
+const moveKey = (id: bigint, move: string, body: Record<string, unknown> = {}) => ({ scope: 'withdrawal', endpoint: move, requestId: id.toString(), body });
+
+/**
+ * The operator's approval: held → approved. No money moves.
+ *
+ * @param id - the withdrawal
+ * @param now - when
+ * @returns the ledger request (3006 when the withdrawal is not held)
+ * @example
+ * await postRequests(db, [approvalRequest(7n, now)]);
+ */
+export function approvalRequest(id: bigint, now: Date): LedgerRequest {
+  return { key: moveKey(id, 'approve'), now, legs: [], pending: { id, from: [WithdrawalStage.held], to: WithdrawalStage.approved } };
 }
 
 /**
- * A decision on a pending withdrawal as the engine's request. done: the net amount leaves withdrawals payable
- * (paid out). failed: the fee comes back from fees, the whole amount goes back to the member, and the amount comes
- * off its own day's total (a give-back: the engine never refuses one, and never takes a total below zero).
+ * A failure: the engine voids the pending transfer (the amount back to the member, the fee back from fees, the day's
+ * total given back) and the reason is kept. The operator fails a held or approved withdrawal (`rejected`); the
+ * chain fails a sent one (`reverted`, `nonceUsed`): a sent payment is resolved by the chain alone.
  *
- * @param withdrawal - the withdrawal as stored
- * @param status - the decision
- * @param now - when it is decided
- * @returns the ledger request (no at-most-once key: the withdrawal row's status is the guard)
+ * @param id - the withdrawal
+ * @param reason - why
+ * @param now - when
+ * @returns the ledger request (3006 from any other stage)
  * @example
- * await postRequests(tx, [decisionRequest(row, 'failed', now)]);
+ * await postRequests(db, [failureRequest(7n, 'rejected', now)]);
  */
-export function decisionRequest(withdrawal: DecidedWithdrawal, status: 'done' | 'failed', now: Date): LedgerRequest {
-  const { id, memberId, amount, fee, createdAt } = withdrawal;
-  if (status === 'done') {
-    return { now, legs: [{ asset: 'CREDIT', type: 'payout', from: { system: PAYABLE }, to: { system: ISSUANCE }, amount: amount - fee, withdrawal: id }] };
-  }
-  const legs: Leg[] = [];
-  if (fee > 0n) legs.push({ asset: 'CREDIT', type: 'fee', from: { system: FEES }, to: { system: PAYABLE }, amount: fee, withdrawal: id });
-  legs.push({ asset: 'CREDIT', type: 'withdraw', from: { system: PAYABLE }, to: { member: memberId }, amount, withdrawal: id });
-  return { now, legs, limits: [{ memberId, name: DAILY_LIMIT, day: utcDay(createdAt), amount: -amount, cap: 0n }] };
+export function failureRequest(id: bigint, reason: FailureReason, now: Date): LedgerRequest {
+  const byOperator = reason === 'rejected';
+  return {
+    key: moveKey(id, byOperator ? 'fail' : 'void'),
+    now,
+    legs: [],
+    pending: { id, from: byOperator ? [WithdrawalStage.held, WithdrawalStage.approved] : [WithdrawalStage.sent], to: WithdrawalStage.voided },
+    record: { table: 'withdrawal_failures', row: { withdrawal_id: id, reason, created_at: now } },
+  };
+}
+
+/**
+ * The payer's move when it stores a signed payment: approved → sent (in the transaction that stores it).
+ *
+ * @param id - the withdrawal
+ * @param now - when
+ * @returns the ledger request (3006 unless approved)
+ * @example
+ * await postRequests(tx, [sendRequest(7n, now)]);
+ */
+export function sendRequest(id: bigint, now: Date): LedgerRequest {
+  return { key: moveKey(id, 'send'), now, legs: [], pending: { id, from: [WithdrawalStage.approved], to: WithdrawalStage.sent } };
+}
+
+/**
+ * The post, once the payment has its confirmations: sent → posted, and the net amount leaves payable for the
+ * chain account (the token left the hot wallet).
+ *
+ * @param withdrawal - id, amount and fee
+ * @param now - when
+ * @returns the ledger request (3006 unless sent)
+ * @example
+ * await postRequests(db, [postingRequest({ id: 7n, amount, fee }, now)]);
+ */
+export function postingRequest(withdrawal: { id: bigint; amount: bigint; fee: bigint }, now: Date): LedgerRequest {
+  const { id, amount, fee } = withdrawal;
+  return {
+    key: moveKey(id, 'post'),
+    now,
+    legs: [{ asset: 'CREDIT', type: 'payout', from: { system: PAYABLE }, to: { system: CHAIN }, amount: amount - fee }],
+    pending: { id, from: [WithdrawalStage.sent], to: WithdrawalStage.posted },
+  };
 }
 
 const withdrawalRow = z.object({
   id: bigintText,
-  memberId: z.number().int(),
   address: z.string(),
   amount: bigintText,
   fee: bigintText,
-  status: z.enum(['pending', 'done', 'failed']),
+  status: z.enum(['pending', 'approved', 'sent', 'done', 'failed']),
   createdAt: z.coerce.date(),
-  decidedAt: z.coerce.date().nullable(),
+  updatedAt: z.coerce.date(),
+  txHash: z.string().nullable(),
+  reason: z.enum(['rejected', 'reverted', 'nonceUsed']).nullable(),
 });
 
 export interface WithdrawalView {
@@ -146,9 +203,31 @@ export interface WithdrawalView {
   status: WithdrawalStatus;
   createdAt: string;
   decidedAt: string | null;
+  txHash?: string;
+  reason?: FailureReason;
 }
 
-function viewOf(row: z.output<typeof withdrawalRow>): WithdrawalView {
+/**
+ * A withdrawal as the operator sees it: its status from its pending transfer's stage, the hash of its payment (the
+ * mined one, else the latest signed) and why it failed.
+ *
+ * @param db - database handle
+ * @param id - the withdrawal
+ * @returns the view, or undefined for an unknown id
+ * @example
+ * const view = await readWithdrawal(db, 7n);
+ */
+export async function readWithdrawal(db: Db, id: bigint): Promise<WithdrawalView | undefined> {
+  const [row] = await queryRows(
+    db,
+    sql`SELECT w.id, m.address, w.amount, w.fee, ${withdrawalStatusSql} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
+          (SELECT p.hash FROM payments p WHERE p.withdrawal_id = w.id ORDER BY p.receipt_status IS NULL, p.created_at DESC LIMIT 1) AS "txHash",
+          (SELECT f.reason FROM withdrawal_failures f WHERE f.withdrawal_id = w.id) AS reason
+        FROM withdrawals w JOIN members m ON m.id = w.member_id JOIN ledger_pending d ON d.id = w.id
+        WHERE w.id = ${id.toString()}::bigint`,
+    withdrawalRow,
+  );
+  if (!row) return undefined;
   return {
     id: row.id.toString(),
     address: row.address,
@@ -156,40 +235,35 @@ function viewOf(row: z.output<typeof withdrawalRow>): WithdrawalView {
     fee: formatMinor(row.fee),
     status: row.status,
     createdAt: row.createdAt.toISOString(),
-    decidedAt: row.decidedAt ? row.decidedAt.toISOString() : null,
+    decidedAt: row.status === 'pending' ? null : row.updatedAt.toISOString(),
+    ...(row.txHash ? { txHash: row.txHash } : {}),
+    ...(row.reason ? { reason: row.reason } : {}),
   };
 }
 
 /**
- * Marks a pending withdrawal done or failed, inside the caller's transaction, under the withdrawal's row lock.
- * done: the net amount leaves withdrawals payable (paid out). failed: the fee comes back from fees and the whole
- * amount goes back to the member (a positive `withdraw` record). Deciding again the same way returns it
- * unchanged; the other way is 3006.
+ * The operator's decision (API.md, "Operations"): a pending withdrawal approved or failed, an approved one failed.
+ * Deciding again what it already is returns it unchanged; anything else is 3006.
  *
- * @param tx - the request's transaction
+ * @param db - database handle (the decision commits on its own)
  * @param input - withdrawal id, the decision, time
  * @returns the withdrawal as it is now
  * @throws NotFoundError (4004) for an unknown id, AlreadyDecidedError (3006)
  * @example
- * const withdrawal = await decideWithdrawal(tx, { id: 7n, status: 'failed', now });
+ * const withdrawal = await decideWithdrawal(db, { id: 7n, status: 'failed', now });
  */
-export async function decideWithdrawal(tx: Db, input: { id: bigint; status: 'done' | 'failed'; now: Date }): Promise<WithdrawalView> {
+export async function decideWithdrawal(db: Db, input: { id: bigint; status: 'approved' | 'failed'; now: Date }): Promise<WithdrawalView> {
   const { id, status, now } = input;
-  const [row] = await queryRows(
-    tx,
-    sql`SELECT w.id, w.member_id AS "memberId", m.address, w.amount, w.fee, w.status, w.created_at AS "createdAt", w.decided_at AS "decidedAt"
-        FROM withdrawals w JOIN members m ON m.id = w.member_id
-        WHERE w.id = ${id.toString()}::bigint FOR UPDATE OF w`,
-    withdrawalRow,
-  );
-  if (!row) throw new NotFoundError();
-  if (row.status === status) return viewOf(row);
-  if (row.status !== 'pending') throw new AlreadyDecidedError();
-
-  const [moved] = await postRequests(tx, [decisionRequest(row, status, now)]);
-  // Not reachable by the ledger's own rules; should it happen, the operator gets the code, not an internal error.
+  const before = await readWithdrawal(db, id);
+  if (!before) throw new NotFoundError();
+  if (before.status === status) return before;
+  const [moved] = await postRequests(db, [status === 'approved' ? approvalRequest(id, now) : failureRequest(id, 'rejected', now)]);
   if (moved === undefined) throw new Error(`deciding withdrawal ${id} got no outcome`);
-  if (moved.code !== ApiCode.ok) throw errorOfApiCode(moved.code as ApiCodeValue);
-  await tx.execute(sql`UPDATE withdrawals SET status = ${status}::text, decided_at = ${now}::timestamptz WHERE id = ${id.toString()}::bigint`);
-  return viewOf({ ...row, status, decidedAt: now });
+  const after = await readWithdrawal(db, id);
+  if (!after) throw new NotFoundError();
+  // What it is now answers: decided this way (by this call, or by another meanwhile), or not. (A repeat of a move
+  // answers its first outcome, which may be older than a later move: an approval, then a failure.)
+  if (after.status === status) return after;
+  if (moved.code !== ApiCode.ok && moved.code !== ApiCode.alreadyDecided) throw errorOfApiCode(moved.code as ApiCodeValue);
+  throw new AlreadyDecidedError();
 }

@@ -49,8 +49,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       return answerOf(outcome, endpoints.adminGrant.result);
     },
 
-    adminWithdrawalDecide: async ({ body }) =>
-      deps.db.transaction((tx) => decideWithdrawal(tx, { id: BigInt(body.id), status: body.status, now: deps.now() })),
+    adminWithdrawalDecide: async ({ body }) => decideWithdrawal(deps.db, { id: BigInt(body.id), status: body.status, now: deps.now() }),
 
     adminLedger: async () => {
       const { assets, negativeAccounts } = await ledgerSummary(deps.db);

@@ -326,16 +326,22 @@ describeWithDatabases('ledger', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
-  it('marks a withdrawal done; the same decision again returns it; the other is 3006', async () => {
+  it('approves a withdrawal (no money moves); the same decision again returns it; failing it then refunds it', async () => {
     const { app, alice } = await setup();
     await granted(app, '100');
     const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
-    const done = envelope(await decide(app, { id, status: 'done' }));
-    expect(done).toMatchObject({ code: 0, result: { id, address: accounts.alice.address, amount: '20', fee: '1', status: 'done' } });
-    expect(envelope(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'done' })))).toEqual(done);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'failed' })), ApiCode.alreadyDecided);
+    const before = await memberBalances(ctx.db);
+    const approved = envelope(await decide(app, { id, status: 'approved' }));
+    expect(await memberBalances(ctx.db)).toEqual(before);
+    expect(approved).toMatchObject({ code: 0, result: { id, address: accounts.alice.address, amount: '20', fee: '1', status: 'approved' } });
+    expect(envelope(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'approved' })))).toEqual(approved);
     expect(await balanceOf(app, alice)).toBe('80');
-    expect((await records(app, alice)).result?.list[0]).toMatchObject({ type: 'withdraw', amount: '-20', status: 'done' });
+    expect((await records(app, alice)).result?.list[0]).toMatchObject({ type: 'withdraw', amount: '-20', status: 'approved' });
+    await expectBooksBalanced(ctx.db);
+    // An approved withdrawal not sent yet can still fail; a failed one is never approved.
+    expect(envelope(await decide(app, { id, status: 'failed' }))).toMatchObject({ code: 0, result: { id, status: 'failed', reason: 'rejected' } });
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'approved' })), ApiCode.alreadyDecided);
+    expect(await balanceOf(app, alice)).toBe('100');
     await expectBooksBalanced(ctx.db);
   });
 
@@ -344,7 +350,7 @@ describeWithDatabases('ledger', (ctx) => {
     await granted(app, '100');
     const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
     expect(envelope(await decide(app, { id, status: 'failed' }))).toMatchObject({ code: 0, result: { status: 'failed' } });
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'done' })), ApiCode.alreadyDecided);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'approved' })), ApiCode.alreadyDecided);
     expect(await balanceOf(app, alice)).toBe('100');
     expect((await records(app, alice)).result?.list.map((r) => [r.type, r.amount, r.balanceAfter, r.status])).toEqual([
       ['withdraw', '20', '100', 'done'],
@@ -360,13 +366,16 @@ describeWithDatabases('ledger', (ctx) => {
     await granted(app, '100');
     const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
     for (const headers of [{}, adminHeaders('x'.repeat(40)), adminHeaders(`${TEST_ADMIN_TOKEN}x`), { authorization: alice }]) {
-      expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'done' }, headers)), ApiCode.notSignedIn);
+      expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'approved' }, headers)), ApiCode.notSignedIn);
       expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, headers)), ApiCode.notSignedIn);
       expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers }), ApiCode.notSignedIn);
     }
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id: '999999', status: 'done' })), ApiCode.notFound);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id: 'abc', status: 'done' })), ApiCode.invalidParameters, 'id');
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'pending' })), ApiCode.invalidParameters, 'status');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id: '999999', status: 'approved' })), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id: 'abc', status: 'approved' })), ApiCode.invalidParameters, 'id');
+    // `done` is the chain's to say, never an operator's.
+    for (const status of ['pending', 'done', 'sent']) {
+      expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status })), ApiCode.invalidParameters, 'status');
+    }
     const nobody = randomUUID();
     expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody })), ApiCode.notFound);
     expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody })), ApiCode.notFound);

@@ -18,6 +18,7 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
+import { withdrawalStatusSql } from '../../server/ledger/withdrawals';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
@@ -141,13 +142,13 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     const payouts: { pools: number; paid: string }[] = [];
     // The operator's decisions: withdrawals acknowledged in earlier batches are decided while later batches run.
     const undecided: { id: string; member: number; amount: string }[] = [];
-    const decided = new Map<string, { member: number; amount: string; status: 'done' | 'failed' }>();
+    const decided = new Map<string, { member: number; amount: string; status: 'approved' | 'failed' }>();
     const seenWithdrawals = new Set<string>();
     const decideSome = (instanceBase: number) =>
       Array.from({ length: Math.min(6, undecided.length) }, (_, index) => {
         const [withdrawal] = undecided.splice(Math.floor(rng() * undecided.length), 1);
         if (!withdrawal) throw new Error('no undecided withdrawal');
-        const status = rng() < 0.5 ? 'failed' : 'done';
+        const status = rng() < 0.5 ? 'failed' : 'approved';
         decided.set(withdrawal.id, { member: withdrawal.member, amount: withdrawal.amount, status });
         const app = apps[(instanceBase + index) % apps.length] as FastifyInstance;
         return decide(app, { id: withdrawal.id, status }).then((response) => ({ id: withdrawal.id, status, body: envelope<{ status: string }>(response) }));
@@ -184,7 +185,11 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     expect(refunded.length).toBeGreaterThan(0);
     expect(decided.size - refunded.length).toBeGreaterThan(0);
     // Every withdrawal has the status the operator gave it (the rest are still pending).
-    const statuses = await queryRows(ctx.db, sql`SELECT id::text AS id, status FROM withdrawals`, z.object({ id: z.string(), status: z.string() }));
+    const statuses = await queryRows(
+      ctx.db,
+      sql`SELECT w.id::text AS id, ${withdrawalStatusSql} AS status FROM withdrawals w JOIN ledger_pending d ON d.id = w.id`,
+      z.object({ id: z.string(), status: z.string() }),
+    );
     expect(statuses.filter((row) => row.status !== (decided.get(row.id)?.status ?? 'pending'))).toEqual([]);
     expect(statuses.length).toBe(seenWithdrawals.size);
 
@@ -251,7 +256,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     // a transfer's entry ids debit first (PostgreSQL returns an unordered join in any order).
     const entries = await queryRows(
       ctx.db,
-      sql`SELECT e.id, m.address, e.asset, e.amount, e.current_balance AS "balanceAfter", t.type, t.withdrawal_id AS "withdrawalId", t.id AS "transferId"
+      sql`SELECT e.id, m.address, e.asset, e.amount, e.current_balance AS "balanceAfter", t.type, t.pending_id AS "withdrawalId", t.id AS "transferId"
           FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id JOIN members m ON m.id = a.member_id
           JOIN ledger_transfers t ON t.id = e.transfer_id WHERE t.type <> 'distribution'
           ORDER BY e.id`,

@@ -1,7 +1,7 @@
 /**
  * The operator's decisions on withdrawals of different amounts, as members and operators use the app (issue 35):
- * several withdrawals per member and day, some sent at once so they share a batch, decided done or failed in every
- * order, and decisions sent while other withdrawals are still arriving. After every step the books balance, the
+ * several withdrawals per member and day, some sent at once so they share a batch, approved or failed in every
+ * order (issue 37: `done` is the chain's, no operator's), and decisions sent while other withdrawals are still arriving. After every step the books balance, the
  * member's records replay to meInfo's balance, and the day's total the cap reads is the withdrawals not failed, so a
  * new withdrawal fits the cap exactly as if a failed one had never been made.
  */
@@ -16,13 +16,13 @@ import { getAppConfig } from '../../server/config/appConfig';
 import { queryRows } from '../../server/db/client';
 import { postRequests } from '../../server/ledger/engine';
 import { memberIdByAddress, type CreditRecord } from '../../server/ledger/queries';
-import { decisionRequest, withdrawalRequest } from '../../server/ledger/withdrawals';
+import { failureRequest, withdrawalRequest } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
 import { decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
-type Decision = 'done' | 'failed';
+type Decision = 'approved' | 'failed';
 
 /** The daily cap the decision tests run under (the seed's 10000 would need many withdrawals of at most 5000). */
 const CAP = '100';
@@ -86,7 +86,9 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
     expect(await balanceOf(app, token)).toBe(formatMinor(running));
     const notFailed = [...withdrawals.values()].filter((w) => w.status !== 'failed').reduce((sum, w) => sum + toMinor(w.amount), 0n);
     expect(await dayTotal(ctx, accounts.alice.address)).toBe(notFailed);
-    // One negative record per withdrawal with its status, and a positive refund record (done) for each failed one.
+    // One negative record per withdrawal with its status (a failed one's with its reason), and a positive refund
+    // record (done) for each failed one.
+    expect(records.filter((record) => record.status === 'failed').every((record) => record.reason === 'rejected')).toBe(true);
     const withdrawRecords = records.filter((record) => record.type === 'withdraw');
     const failed = [...withdrawals.values()].filter((w) => w.status === 'failed');
     expect(withdrawRecords.filter((record) => record.amount.startsWith('-')).map((record) => `${record.amount} ${record.status}`).sort()).toEqual(
@@ -125,7 +127,7 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
       ['reward', '100', '100', 'done'],
     ]);
     expect(await dayTotal(ctx, accounts.alice.address)).toBe(toMinor('20'));
-    expect(envelope(await decide(app, { id: twenty, status: 'done' }))).toMatchObject({ code: 0, result: { status: 'done' } });
+    expect(envelope(await decide(app, { id: twenty, status: 'approved' }))).toMatchObject({ code: 0, result: { status: 'approved' } });
     await expectBooksBalanced(ctx.db);
     // With the cap at 31 the failed 11 left room for exactly 11 more today.
     await setCap(ctx, '31');
@@ -137,9 +139,9 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
   const amounts = ['20', '11', '35.5', '14.25'];
   const patterns: [string, Decision[]][] = [
     ['all failed', ['failed', 'failed', 'failed', 'failed']],
-    ['all done', ['done', 'done', 'done', 'done']],
-    ['done and failed alternating', ['done', 'failed', 'done', 'failed']],
-    ['failed and done alternating', ['failed', 'done', 'failed', 'done']],
+    ['all approved', ['approved', 'approved', 'approved', 'approved']],
+    ['approved and failed alternating', ['approved', 'failed', 'approved', 'failed']],
+    ['failed and approved alternating', ['failed', 'approved', 'failed', 'approved']],
   ];
   for (const [name, decisions] of patterns) {
     for (const order of ['oldest first', 'newest first'] as const) {
@@ -161,9 +163,9 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
             const withdrawal = withdrawals.get(id);
             if (withdrawal) withdrawal.status = decision;
             await expectMemberConsistent(app, alice, withdrawals);
-            // Deciding again the same way changes nothing; the other way is 3006.
+            // Deciding again the same way changes nothing; a failed one cannot be approved.
             expect(envelope(await decide(app, { id, status: decision }))).toMatchObject({ code: 0, result: { status: decision } });
-            expectRefused(await decide(app, { id, status: decision === 'done' ? 'failed' : 'done' }), ApiCode.alreadyDecided);
+            if (decision === 'failed') expectRefused(await decide(app, { id, status: 'approved' }), ApiCode.alreadyDecided);
           }
           const { notFailed } = await expectMemberConsistent(app, alice, withdrawals);
           await expectCapLeft(app, alice, notFailed, withdrawals);
@@ -181,11 +183,11 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
     // The failures of the first wave race a second wave of withdrawals that, with the first, fill the cap exactly.
     const second = ['21', '30.75'];
     const [decisions, sent] = await Promise.all([
-      Promise.all([decide(app, { id: first[2], status: 'failed' }), decide(app, { id: first[0], status: 'failed' }), decide(app, { id: first[1], status: 'done' })]),
+      Promise.all([decide(app, { id: first[2], status: 'failed' }), decide(app, { id: first[0], status: 'failed' }), decide(app, { id: first[1], status: 'approved' })]),
       Promise.all(second.map((amount) => withdraw(app, alice, { amount, requestId: randomUUID() }))),
     ]);
     expect(decisions.map((response) => envelope(response).code)).toEqual([0, 0, 0]);
-    const statuses: Decision[] = ['failed', 'done', 'failed'];
+    const statuses: Decision[] = ['failed', 'approved', 'failed'];
     first.forEach((id, index) => withdrawals.set(id, { amount: ['12', '25.5', '10.75'][index] ?? '', status: statuses[index] as Decision }));
     // 12 + 25.5 + 10.75 + 21 + 30.75 = 100: every one fits whatever order the failures and withdrawals took.
     for (const [index, response] of sent.entries()) {
@@ -229,21 +231,17 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
     const now = ctx.clock.now();
     const requests = newAmounts.map((amount) => withdrawalRequest({ memberId, amount: toMinor(amount), requestId: randomUUID(), now }, config));
     const failedAmount = failedIndex === 0 ? '40' : '20';
-    const decision = decisionRequest({ id: BigInt(failing), memberId, amount: toMinor(failedAmount), fee: toMinor(config.withdrawFee), createdAt: now }, 'failed', now);
-    const outcomes = await ctx.db.transaction(async (tx) => {
-      const posted = await postRequests(tx, [decision, ...requests]);
-      await tx.execute(sql`UPDATE withdrawals SET status = 'failed', decided_at = ${now}::timestamptz WHERE id = ${failing}::bigint`);
-      return posted;
-    });
+    const outcomes = await postRequests(ctx.db, [failureRequest(BigInt(failing), 'rejected', now), ...requests]);
     await expectBooksBalanced(ctx.db);
     return { outcomes, memberId, failedAmount };
   }
 
-  it('fails a withdrawal in the same batch as new ones that fit only after it: set-based, the total what it should be', async () => {
-    // 40 + 20 today; the 40 fails while 30 and 10 arrive: 20 + 30 + 10 = 60 of 100.
+  it('fails a withdrawal in the same batch as new ones that fit: they set-based, the total what it should be', async () => {
+    // 40 + 20 today; the 40 fails while 30 and 10 arrive: 20 + 30 + 10 = 60 of 100. (A move of a pending transfer
+    // always runs one by one, after the requests that fit.)
     const { outcomes } = await batchWithFailure(['30', '10'], 0);
     expect(outcomes.map((outcome) => [outcome.code, outcome.setBased])).toEqual([
-      [0, true],
+      [0, false],
       [0, true],
       [0, true],
     ]);

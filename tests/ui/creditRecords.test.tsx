@@ -37,7 +37,7 @@ describe('/me/credit-records', () => {
     await screen.findByText('Balance 108.00');
     const texts = [...document.querySelectorAll('.credit-records .adm-list-item')].map((row) => row.textContent);
     expect(texts[0]).toBe('WithdrawalBalance 120.50 · Nov 22, 2026+12.50Failed');
-    expect(texts[1]).toBe('WithdrawalBalance 108.00 · Nov 22, 2026-12.50Pending');
+    expect(texts[1]).toBe('WithdrawalBalance 108.00 · Nov 22, 2026-12.50Waiting for approval');
     expect(texts[2]).toBe('RewardBalance 120.50 · Nov 22, 2026+120.50Done');
     expect(app.api.callsTo('creditRecord')[0]?.query.get('type')).toBeNull();
   });
@@ -69,7 +69,7 @@ describe('/me/credit-records', () => {
     ]);
     app.api.answer('creditRecord', pageOf([record('2', 'withdraw', '-12.5', '108', 'pending')], 1));
     await app.user.click(within(filters).getByRole('button', { name: 'Withdrawal' }));
-    expect(await screen.findByText('Pending')).toBeTruthy();
+    expect(await screen.findByText('Waiting for approval')).toBeTruthy();
     expect(within(filters).getByRole('button', { name: 'Withdrawal' }).getAttribute('aria-pressed')).toBe('true');
     expect(app.api.callsTo('creditRecord').map((call) => call.query.get('type'))).toEqual([null, 'withdraw']);
   });

@@ -26,7 +26,7 @@ interface RecordsQuery {
   type: RecordFilter;
 }
 
-const statusColor = { pending: 'warning', done: 'success', failed: 'danger' } as const;
+const statusColor = { pending: 'warning', approved: 'primary', sent: 'primary', done: 'success', failed: 'danger' } as const;
 
 /**
  * /me/credit-records (added to the spec's routes, issue 11) — the member's credit records, newest first, with a
@@ -67,10 +67,16 @@ export function Component() {
                   <>
                     <span>{t('credit:records.balanceAfter', { amount: formatAmount(record.balanceAfter, { locale }) })}</span>
                     <span className="row-date"> · {formatDate(record.createdAt, locale)}</span>
+                    {record.reason ? (
+                      <>
+                        <br />
+                        <span className="record-reason">{t(`credit:records.reason.${record.reason}`)}</span>
+                      </>
+                    ) : null}
                     {record.txHash ? (
                       <>
                         <br />
-                        <TransactionLink label={t('credit:topUp.hash')} hash={record.txHash} explorer={explorer} />
+                        <TransactionLink label={t(record.type === 'withdraw' ? 'credit:records.payment' : 'credit:topUp.hash')} hash={record.txHash} explorer={explorer} />
                       </>
                     ) : null}
                   </>
@@ -79,7 +85,7 @@ export function Component() {
                   <span className="record-extra">
                     <AmountText amount={record.amount} locale={locale} signed />
                     <Tag color={statusColor[record.status]} fill="outline">
-                      {t(`credit:records.status.${record.status}`)}
+                      {t(`credit:records.${record.type === 'withdraw' && record.amount.startsWith('-') ? 'withdrawalStatus' : 'status'}.${record.status}`)}
                     </Tag>
                   </span>
                 }

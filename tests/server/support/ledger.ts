@@ -112,6 +112,12 @@ export async function systemBalance(db: Db, accountId: number): Promise<string> 
   return row?.balance ?? '0';
 }
 
+/** Each member's CREDIT account id. */
+async function memberCreditAccounts(db: Db): Promise<Map<number, number>> {
+  const rows = await queryRows(db, sql`SELECT member_id AS "memberId", id FROM ledger_accounts WHERE asset = 'CREDIT' AND member_id IS NOT NULL`, z.object({ memberId: z.number(), id: z.number() }));
+  return new Map(rows.map((row) => [row.memberId, row.id]));
+}
+
 /**
  * The books balance: per asset the member accounts plus the system accounts (the sums of their transfers) are
  * zero; every member leg of a transfer has exactly one entry with the signed amount and no entry lacks its
@@ -153,7 +159,7 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     sql`SELECT t.id FROM ledger_transfers t
         WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = t.debit_account_id AND a.asset = t.asset)
           OR NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = t.credit_account_id AND a.asset = t.asset)
-          OR (t.withdrawal_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM withdrawals w WHERE w.id = t.withdrawal_id))
+          OR (t.pending_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ledger_pending d WHERE d.id = t.pending_id))
         UNION ALL
         SELECT e.transfer_id FROM ledger_entries e WHERE NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = e.account_id AND a.member_id IS NOT NULL)`,
     z.object({ id: big }),
@@ -191,12 +197,47 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     db,
     sql`SELECT coalesce(d.member_id, w.member_id) AS "memberId", d.total, w.total AS summed
         FROM (SELECT * FROM ledger_limits WHERE name = 'withdrawCredit') d
-        FULL JOIN (SELECT member_id, (created_at AT TIME ZONE 'UTC')::date AS day, sum(amount) AS total FROM withdrawals
-                   WHERE status <> 'failed' GROUP BY 1, 2) w ON w.member_id = d.member_id AND w.day = d.day
+        FULL JOIN (SELECT w.member_id, (w.created_at AT TIME ZONE 'UTC')::date AS day, sum(w.amount) AS total
+                   FROM withdrawals w JOIN ledger_pending p ON p.id = w.id
+                   WHERE p.stage <> 'voided' GROUP BY 1, 2) w ON w.member_id = d.member_id AND w.day = d.day
         WHERE d.total IS DISTINCT FROM coalesce(w.total, 0)`,
     z.object({ memberId: z.number(), total: big.nullable(), summed: big.nullable() }),
   );
   expect(days).toEqual([]);
+  // Two-phase withdrawals: withdrawals payable holds the net amount of each one not posted nor voided, and each
+  // one's transfers are its reservation, then nothing more (held, approved, sent), its payout (posted) or the
+  // reversal of its reservation (voided).
+  const payable = await queryRows(
+    db,
+    sql`SELECT (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE credit_account_id = 3)
+          - (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE debit_account_id = 3) AS held,
+          (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending p ON p.id = w.id
+            WHERE p.stage NOT IN ('posted', 'voided')) AS owed`,
+    z.object({ held: big, owed: big }),
+  );
+  expect(payable.map((row) => row.held - row.owed)).toEqual([0n]);
+  const moves = await queryRows(
+    db,
+    sql`SELECT w.id, p.stage, string_agg(t.type || ':' || t.debit_account_id || '>' || t.credit_account_id || ':' || t.amount, ' ' ORDER BY t.id) AS legs,
+          w.amount, w.fee, w.member_id AS "memberId"
+        FROM withdrawals w JOIN ledger_pending p ON p.id = w.id LEFT JOIN ledger_transfers t ON t.pending_id = w.id
+        GROUP BY w.id, p.stage`,
+    z.object({ id: big, stage: z.string(), legs: z.string().nullable(), amount: big, fee: big, memberId: z.number() }),
+  );
+  const accountOf = await memberCreditAccounts(db);
+  const unexpected = moves.filter((row) => {
+    const member = accountOf.get(row.memberId);
+    const reserve = [`withdraw:${member}>3:${row.amount}`, ...(row.fee > 0n ? [`fee:3>2:${row.fee}`] : [])];
+    const expected: Record<string, string[]> = {
+      posted: [...reserve, `payout:3>7:${row.amount - row.fee}`],
+      voided: [...reserve, ...(row.fee > 0n ? [`fee:2>3:${row.fee}`] : []), `withdraw:3>${member}:${row.amount}`],
+    };
+    // (Withdrawals paid before issue 37 left payable for issuance, 1.)
+    const legacyPosted = [...reserve, `payout:3>1:${row.amount - row.fee}`].join(' ');
+    const want = (expected[row.stage] ?? reserve).join(' ');
+    return row.legs !== want && !(row.stage === 'posted' && row.legs === legacyPosted);
+  });
+  expect(unexpected).toEqual([]);
   // Every share-pool payout is one business row per pool and day, and its transfers are exactly what the row says.
   const payouts = await queryRows(
     db,
@@ -239,7 +280,7 @@ export async function expectNoMoneyMoved<T>(db: Db, act: () => Promise<T>): Prom
         sql`SELECT (SELECT count(*) FROM ledger_entries)::int AS entries, (SELECT count(*) FROM ledger_transfers)::int AS transfers,
               (SELECT count(*) FROM withdrawals)::int AS withdrawals, (SELECT count(*) FROM ledger_accounts)::int AS accounts,
               (SELECT coalesce(sum(balance), 0)::text FROM ledger_accounts) AS balances,
-              (SELECT string_agg(status, ',' ORDER BY id) FROM withdrawals) AS statuses,
+              (SELECT string_agg(stage, ',' ORDER BY id) FROM ledger_pending) AS statuses,
               (SELECT count(*) FROM orders)::int AS orders, (SELECT coalesce(sum(available), 0)::text FROM ledger_counters) AS counters`,
         z.record(z.string(), z.unknown()),
       ),
