@@ -66,6 +66,29 @@ export const adminLedger = defineEndpoint({
   }),
 });
 
+export const adminReconcile = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/reconcile',
+  access: 'admin',
+  summary:
+    'Token balances on chain beside what the ledger owes (members, withdrawals payable, held top-ups) and the payments not yet final; `payer` (added) says what waits and why (added)',
+  query: undefined,
+  body: undefined,
+  result: z.object({
+    chain: z.object({ treasury: balanceSchema, payer: z.nullable(balanceSchema) }),
+    ledger: z.object({ members: balanceSchema, payable: balanceSchema, heldTopUps: balanceSchema }),
+    /** What the sent, not yet final, payments pay. */
+    pendingPayments: balanceSchema,
+    payer: z.object({
+      address: z.nullable(addressSchema),
+      /** What approved withdrawals not sent yet come to. */
+      approved: balanceSchema,
+      /** Why they wait: the hot wallet holds too little token (beside what is on its way) or gas money; else null. */
+      waiting: z.nullable(z.enum(['token', 'gas'])),
+    }),
+  }),
+});
+
 export const adminDistribute = defineEndpoint({
   method: 'POST',
   path: '/api/admin/distribute',

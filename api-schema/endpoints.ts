@@ -41,6 +41,7 @@ export const endpoints = {
   adminWithdrawalDecide: admin.adminWithdrawalDecide,
   adminLedger: admin.adminLedger,
   adminDistribute: admin.adminDistribute,
+  adminReconcile: admin.adminReconcile,
 } satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof endpoints;

@@ -38,6 +38,7 @@ import { wposRoutes } from './routes/wpos';
 import { startPayoutTimer } from './ledger/sharePools';
 import type { Chain } from './chain/chain';
 import { createTopUpWatcher } from './chain/topUpWatcher';
+import { createPayer, type PayerOptions } from './chain/payer';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -96,6 +97,13 @@ export interface BuildAppOptions {
    * (main.ts: yes; tests run rounds themselves).
    */
   topUpWatcher?: { startBlock?: bigint; pollMs?: number; timer?: boolean } | undefined;
+  /** AUTO_APPROVE_MAX in minor units: withdrawals at or below it are approved on request; default 0 (none). */
+  autoApproveMax?: bigint | undefined;
+  /**
+   * The payer of withdrawals (server/chain/payer.ts), with a chain: PAYER_KEY, this instance's name for the lease,
+   * whether it runs on its own timer (main.ts, unless PAYER=off) and the options tests and faults set.
+   */
+  payer?: (Pick<PayerOptions, 'key' | 'holder'> & Partial<Pick<PayerOptions, 'pollMs' | 'leaseMs' | 'gasLimit' | 'stuckAfterMs' | 'batch' | 'onStep'>> & { timer?: boolean }) | undefined;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -162,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     ledger: createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT }),
     settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
+    autoApproveMax: options.autoApproveMax ?? 0n,
   };
 
   if (options.chain) {
@@ -173,9 +182,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       pollMs: options.topUpWatcher?.pollMs,
       onError: (error) => app.log.warn({ err: error }, 'top-up watcher round failed; the next round starts from the cursor'),
     });
-    deps.chain = { chain: options.chain, watcher };
+    const payer = options.payer
+      ? createPayer({ ...options.payer, db: deps.db, chain: options.chain, now: deps.now, onError: (error) => app.log.warn({ err: error }, 'payer round failed; the next round goes on from what is stored') })
+      : undefined;
+    deps.chain = { chain: options.chain, watcher, payer };
     if (options.topUpWatcher?.timer) watcher.start();
-    app.addHook('onClose', async () => watcher.stop());
+    if (payer && options.payer?.timer) payer.start();
+    app.addHook('onClose', async () => {
+      await watcher.stop();
+      await payer?.stop();
+    });
   }
 
   // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For

@@ -2,6 +2,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parsePublicUrls, parseSiweDomains } from './auth/signInSites';
+import { PAYER_STEPS } from './chain/payer';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
@@ -69,6 +70,16 @@ export const envSchema = z.object({
   // The first block the watcher reads on a real chain (the token's deployment or later); default: the head at the first start.
   TOP_UP_START_BLOCK: z.preprocess(emptyAsUndefined, z.coerce.bigint().min(0n).optional()),
   DEV_CHAIN_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8545)),
+  // The hot wallet that pays withdrawals (0x and 64 hex digits); unset on a real chain: nothing is paid, withdrawals
+  // wait approved. The development chain's default is its treasury's key.
+  PAYER_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'PAYER_KEY must be 0x and 64 hex digits').optional()),
+  // Withdrawals up to this amount (a decimal, as the API's amounts) are approved on request; default 0 (all wait for an
+  // operator), 1000 on the development chain.
+  AUTO_APPROVE_MAX: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_MAX must be an amount such as 100 or 12.5').optional()),
+  // `off` keeps this instance from paying (another one does; see README, "Paying withdrawals").
+  PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
+  // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).
+  PAYER_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(PAYER_STEPS).optional()),
 }).superRefine((env, context) => {
   if (env.CHAIN_RPC_URL && (!env.TOKEN_ADDRESS || !env.TREASURY_ADDRESS)) {
     context.addIssue({ code: 'custom', path: ['CHAIN_RPC_URL'], message: 'CHAIN_RPC_URL needs TOKEN_ADDRESS and TREASURY_ADDRESS' });

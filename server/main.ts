@@ -12,12 +12,31 @@ import { seed } from './seed/seed';
 import { SEED_TEAM } from './seed/content';
 import { connectChain, type Chain } from './chain/chain';
 import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
-import { DEV_CHAIN_ID, startDevChain } from './chain/devChain';
+import { DEV_CHAIN_ID, DEV_TREASURY_KEY, startDevChain } from './chain/devChain';
+import type { PayerStep } from './chain/payer';
+import { toMinor } from '../api-schema/amount';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+
+/** AUTO_APPROVE_MAX on the development chain unless set. */
+const DEV_AUTO_APPROVE_MAX = '1000';
+
+/** PAYER_FAULT_AT (fault tests only): the process kills itself (SIGKILL, as kill -9) when the payer reaches that step. */
+function faultAt(step: PayerStep | undefined): ((reached: PayerStep) => void) | undefined {
+  if (!step) return undefined;
+  return (reached) => {
+    if (reached === step) process.kill(process.pid, 'SIGKILL');
+  };
+}
 import { getAppConfig, patchAppConfig } from './config/appConfig';
 import type { Db } from './db/client';
 
 interface ChainStart {
   chain: Chain;
+  /** The hot wallet's key: PAYER_KEY, or the development chain's treasury. */
+  payerKey: `0x${string}` | undefined;
+  /** AUTO_APPROVE_MAX in minor units. */
+  autoApproveMax: bigint;
   startBlock: bigint;
   stop(): Promise<void>;
   /** What the start prints. */
@@ -36,7 +55,7 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
     await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
     // Without TOP_UP_START_BLOCK the watcher reads after the head of its first start, kept as its cursor now.
     const startBlock = env.TOP_UP_START_BLOCK ?? (await keepHeadAsFirstCursor(db, chain)) + 1n;
-    return { chain, startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${env.CHAIN_RPC_URL.join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
+    return { chain, payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0'), startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${env.CHAIN_RPC_URL.join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
   }
   const dev = await startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });
   try {
@@ -50,6 +69,10 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
     });
     return {
       chain,
+      // The development chain pays from its treasury and approves up to 1000 on request, so a demo withdrawal is paid
+      // with no operator (README, "Paying withdrawals").
+      payerKey: (env.PAYER_KEY ?? DEV_TREASURY_KEY) as `0x${string}`,
+      autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? DEV_AUTO_APPROVE_MAX),
       startBlock: dev.startBlock,
       stop: () => dev.node.stop(),
       summary: `development chain ${DEV_CHAIN_ID} at ${dev.node.url}${dev.deployed ? ' (new: token deployed, demo members funded)' : ''}, token ${chain.token.symbol} ${chain.token.address}, treasury ${chain.settings.treasury}`,
@@ -93,6 +116,10 @@ export async function main(source: Record<string, string | undefined>): Promise<
     payoutTimer: true,
     chain: chainStart.chain,
     topUpWatcher: { startBlock: chainStart.startBlock, timer: true },
+    autoApproveMax: chainStart.autoApproveMax,
+    payer: chainStart.payerKey
+      ? { key: chainStart.payerKey, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, timer: env.PAYER === 'on', onStep: faultAt(env.PAYER_FAULT_AT) }
+      : undefined,
   });
 
   // One stop, whoever asks first: a second caller waits for the same one.

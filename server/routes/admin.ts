@@ -1,11 +1,12 @@
 /**
- * The operator API (API.md, "Operations"): grant, withdrawal/decide, ledger and distribute, registered only when
+ * The operator API (API.md, "Operations" and "Credit on chain"): grant, withdrawal/decide, ledger, reconcile and distribute, registered only when
  * ADMIN_TOKEN is set (the access hook checks X-Admin-Token). Grant goes through the same at-most-once mechanism as
  * members' money calls (server/ledger/idempotency.ts), scoped to the operator.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
-import { InvalidParametersError } from '../errors';
+import { InvalidParametersError, NotFoundError } from '../errors';
+import { reconcile } from '../chain/reconcile';
 import { checksummedAddress } from '../members/members';
 import { systemAccountId } from '../ledger/accounts';
 import { answerOf } from '../ledger/idempotency';
@@ -50,6 +51,11 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     },
 
     adminWithdrawalDecide: async ({ body }) => decideWithdrawal(deps.db, { id: BigInt(body.id), status: body.status, now: deps.now() }),
+
+    adminReconcile: async () => {
+      if (!deps.chain) throw new NotFoundError();
+      return reconcile(deps.db, deps.chain.chain, deps.chain.payer);
+    },
 
     adminLedger: async () => {
       const { assets, negativeAccounts } = await ledgerSummary(deps.db);

@@ -9,6 +9,7 @@ import type { LedgerDesk } from '../ledger/engine';
 import type { SettlementInputsReader } from '../buy/orders';
 import type { Chain } from '../chain/chain';
 import type { TopUpWatcher } from '../chain/topUpWatcher';
+import type { Payer } from '../chain/payer';
 import type { RateLimitRule } from './endpoint';
 
 /** What every route plugin gets from buildApp. */
@@ -29,7 +30,9 @@ export interface RouteDeps {
   /** What settlements read before the engine (price, address), batched. */
   settlementInputs: SettlementInputsReader;
   /** Credit on chain: the chain and its top-up watcher; absent on a server without a chain (topUp is 4004 there). */
-  chain?: { chain: Chain; watcher: TopUpWatcher } | undefined;
+  chain?: { chain: Chain; watcher: TopUpWatcher; payer?: Payer | undefined } | undefined;
+  /** AUTO_APPROVE_MAX in minor units (0: every withdrawal waits for an operator). */
+  autoApproveMax: bigint;
 }
 
 /**

@@ -1,0 +1,323 @@
+/**
+ * Money out (issue 37; API.md, "Credit on chain"), on a real node started by each test (anvil) and every database
+ * target: members withdraw through HTTP, the operator approves or fails, and the payer pays from its hot wallet with
+ * real signed transactions. Faults are made with the node's own methods (automine off, anvil_dropTransaction, the
+ * next block's base fee raised, anvil_reorg) and with the payer stopped at a step, as a crash stops it. After each
+ * test `expectPaidOnce`: what each member received on chain from the hot wallet is exactly the ledger's posted
+ * withdrawals, no withdrawal has two mined payments, the books balance and reconcile agrees with the chain.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { erc20Abi, parseAbiItem, parseUnits, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterEach, expect, it } from 'vitest';
+import { z } from 'zod';
+import { formatMinor, toMinor } from '../../api-schema/amount';
+import { ApiCode } from '../../api-schema/codes';
+import { createPayer, tokenUnitsOf, type Payer, type PayerOptions, type PayerStep } from '../../server/chain/payer';
+import { queryRows } from '../../server/db/client';
+import { expectRefused } from './support/assertions';
+import { startTestChain, type TestChain } from './support/chain';
+import { describeWithDatabases } from './support/harness';
+import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+
+const CONFIRMATIONS = 3;
+const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+/** A step the payer stops at as a crash stops it: the round throws there, and what it did before is what is stored. */
+class Crash extends Error {}
+
+describeWithDatabases('withdrawals paid on chain', (ctx) => {
+  const started: TestChain[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((testChain) => testChain.stop()));
+  });
+
+  interface Setup {
+    testChain: TestChain;
+    app: FastifyInstance;
+    payerKey: Hex;
+    payerAddress: Address;
+    /** A payer of the hot wallet on this database (the app's name for the lease unless `holder`). */
+    payer(options?: Partial<PayerOptions>): Payer;
+  }
+
+  async function setup(options: { autoApproveMax?: string; payerTokens?: string; automine?: boolean } = {}): Promise<Setup> {
+    const testChain = await startTestChain({ confirmations: CONFIRMATIONS });
+    started.push(testChain);
+    const payerKey = generatePrivateKey();
+    const payerAddress = privateKeyToAccount(payerKey).address;
+    await testChain.fund(payerAddress, options.payerTokens ?? '1000');
+    if (options.automine === false) await testChain.rpc('evm_setAutomine', [false]);
+    const app = await ctx.app({
+      chain: testChain.chain,
+      adminToken: TEST_ADMIN_TOKEN,
+      autoApproveMax: toMinor(options.autoApproveMax ?? '100'),
+      payer: { key: payerKey, holder: 'app' },
+    });
+    const payer = (extra: Partial<PayerOptions> = {}) =>
+      createPayer({ db: ctx.db, chain: testChain.chain, key: payerKey, holder: 'app', now: ctx.clock.now, stuckAfterMs: 60_000, ...extra });
+    return { testChain, app, payerKey, payerAddress, payer };
+  }
+
+  async function member(app: FastifyInstance, account: (typeof accounts)['alice'], credit: string): Promise<string> {
+    const token = await signInBound(app, account, ctx.clock.now());
+    expect(envelope(await grant(app, { address: account.address, amount: credit, requestId: randomUUID() })).code).toBe(0);
+    return token;
+  }
+
+  async function withdrawn(app: FastifyInstance, token: string, amount: string): Promise<{ id: string; status: string }> {
+    const body = envelope<{ id: string; status: string }>(await withdraw(app, token, { amount, requestId: randomUUID() }));
+    expect(body.code).toBe(0);
+    return body.result ?? { id: '', status: '' };
+  }
+
+  const records = async (app: FastifyInstance, token: string) =>
+    envelope<{ list: { type: string; amount: string; status: string; txHash?: string; reason?: string }[] }>(
+      await app.inject({ method: 'GET', url: '/api/member/creditRecord', headers: authHeaders(token) }),
+    ).result?.list ?? [];
+
+  const credit = async (app: FastifyInstance, token: string) =>
+    envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result?.creditBalance;
+
+  const reconcileOf = async (app: FastifyInstance) =>
+    envelope<{ chain: { treasury: string; payer: string | null }; ledger: { members: string; payable: string }; pendingPayments: string; payer: { approved: string; waiting: string | null } }>(
+      await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() }),
+    ).result;
+
+  const stageOf = async (id: string) => {
+    const [row] = await queryRows(ctx.db, sql`SELECT stage FROM ledger_pending WHERE id = ${id}::bigint`, z.object({ stage: z.string() }));
+    return row?.stage;
+  };
+
+  /** Rounds (mining a block after each) until nothing is sent and unsettled, as the timer would. */
+  async function settle(s: Setup, payer: Payer = s.payer()): Promise<void> {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      await payer.round();
+      const [open] = await queryRows(ctx.db, sql`SELECT count(*)::int AS n FROM ledger_pending WHERE stage IN ('sent', 'approved')`, z.object({ n: z.number() }));
+      if (open?.n === 0) return;
+      await s.testChain.mine(1);
+    }
+    throw new Error('payments did not settle in 30 rounds');
+  }
+
+  /**
+   * Paid at most once: what each member received from the hot wallet on chain is their posted withdrawals' net
+   * amounts, no withdrawal has two mined payments, the books balance, and reconcile shows the hot wallet's balance.
+   */
+  async function expectPaidOnce(s: Setup, fundedTokens = '1000'): Promise<void> {
+    await expectBooksBalanced(ctx.db);
+    const logs = await s.testChain.chain.client.getLogs({ address: s.testChain.token, event: transferEvent, args: { from: s.payerAddress }, fromBlock: 0n, toBlock: 'latest' });
+    const received = new Map<string, bigint>();
+    for (const log of logs) received.set(log.args.to?.toLowerCase() ?? '', (received.get(log.args.to?.toLowerCase() ?? '') ?? 0n) + (log.args.value ?? 0n));
+    const posted = await queryRows(
+      ctx.db,
+      sql`SELECT lower(m.address) AS address, sum(w.amount - w.fee)::text AS net FROM withdrawals w JOIN members m ON m.id = w.member_id
+          JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'posted' GROUP BY 1`,
+      z.object({ address: z.string(), net: z.string() }),
+    );
+    const expected = new Map(posted.map((row) => [row.address, tokenUnitsOf(BigInt(row.net), s.testChain.decimals)]));
+    expect(Object.fromEntries([...received].map(([address, value]) => [address, value.toString()]))).toEqual(
+      Object.fromEntries([...expected].map(([address, value]) => [address, value.toString()])),
+    );
+    // Per withdrawal: at most one of its payments has a receipt on chain, and a posted one has exactly one, a success.
+    const attempts = await queryRows(
+      ctx.db,
+      sql`SELECT p.withdrawal_id::text AS id, p.hash, d.stage FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id`,
+      z.object({ id: z.string(), hash: z.string(), stage: z.string() }),
+    );
+    const mined = new Map<string, string[]>();
+    for (const attempt of attempts) {
+      const receipt = await s.testChain.chain.client.getTransactionReceipt({ hash: attempt.hash as Hex }).catch(() => null);
+      if (receipt) mined.set(attempt.id, [...(mined.get(attempt.id) ?? []), `${attempt.stage}:${receipt.status}`]);
+    }
+    for (const [, outcomes] of mined) expect(outcomes.length).toBe(1);
+    for (const attempt of attempts.filter((a) => a.stage === 'posted')) expect(mined.get(attempt.id)).toEqual(['posted:success']);
+    const paid = [...expected.values()].reduce((sum, value) => sum + value, 0n);
+    const reconciled = await reconcileOf(s.app);
+    expect(reconciled?.chain.payer).toBe(formatMinor((parseUnits(fundedTokens, s.testChain.decimals) - paid) / 10n ** BigInt(s.testChain.decimals - 6)));
+  }
+
+  it('pays an approved withdrawal once: signed, stored, sent, then posted at depth; the record shows paid and the hash', async () => {
+    const s = await setup();
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id, status } = await withdrawn(s.app, alice, '20');
+    expect(status).toBe('approved');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ leader: true, signed: 1 });
+    expect(await stageOf(id)).toBe('sent');
+    const sent = (await records(s.app, alice))[0];
+    expect(sent).toMatchObject({ type: 'withdraw', amount: '-20', status: 'sent' });
+    expect(sent?.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    // Mined at once (automine), but not deep enough until CONFIRMATIONS blocks are on top.
+    expect(await payer.round()).toMatchObject({ posted: 0, signed: 0 });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await payer.round()).toMatchObject({ posted: 1 });
+    expect((await records(s.app, alice))[0]).toMatchObject({ type: 'withdraw', amount: '-20', status: 'done', txHash: sent?.txHash });
+    const balance = await s.testChain.chain.client.readContract({ address: s.testChain.token, abi: erc20Abi, functionName: 'balanceOf', args: [accounts.alice.address] });
+    expect(balance).toBe(parseUnits('19', s.testChain.decimals));
+    expect(await credit(s.app, alice)).toBe('80');
+    // Rounds after it change nothing.
+    expect(await payer.round()).toMatchObject({ signed: 0, posted: 0, voided: 0, rebroadcast: 0 });
+    await expectPaidOnce(s);
+  });
+
+  it('waits for the operator above AUTO_APPROVE_MAX; a failed one is refunded and never paid, an approved one is', async () => {
+    const s = await setup({ autoApproveMax: '10' });
+    const alice = await member(s.app, accounts.alice, '100');
+    const small = await withdrawn(s.app, alice, '10');
+    const big = await withdrawn(s.app, alice, '30');
+    const refused = await withdrawn(s.app, alice, '25');
+    expect([small.status, big.status, refused.status]).toEqual(['approved', 'pending', 'pending']);
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    expect(envelope(await decide(s.app, { id: refused.id, status: 'failed' }))).toMatchObject({ code: 0, result: { status: 'failed', reason: 'rejected' } });
+    expect(envelope(await decide(s.app, { id: big.id, status: 'approved' }))).toMatchObject({ code: 0, result: { status: 'approved' } });
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    // A sent payment is the chain's: the operator can no longer fail it.
+    expectRefused(await decide(s.app, { id: big.id, status: 'failed' }), ApiCode.alreadyDecided);
+    await s.testChain.mine(CONFIRMATIONS);
+    await settle(s, payer);
+    expect(await credit(s.app, alice)).toBe('60');
+    await expectPaidOnce(s);
+  });
+
+  it('never pays more than the hot wallet holds: it waits, reconcile says why, and pays once funded', async () => {
+    const s = await setup({ payerTokens: '15' });
+    const alice = await member(s.app, accounts.alice, '100');
+    await withdrawn(s.app, alice, '10');
+    const second = await withdrawn(s.app, alice, '20');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1, waiting: 'token' });
+    expect(await reconcileOf(s.app)).toMatchObject({ payer: { approved: '19', waiting: 'token' }, pendingPayments: '9' });
+    expect(await stageOf(second.id)).toBe('approved');
+    await s.testChain.fund(s.payerAddress, '100');
+    await settle(s, payer);
+    expect(await stageOf(second.id)).toBe('posted');
+    expect(await reconcileOf(s.app)).toMatchObject({ payer: { approved: '0', waiting: null }, pendingPayments: '0' });
+    await expectPaidOnce(s, '115');
+  });
+
+  it('broadcasts the same bytes again when the node drops the transaction; one payment', async () => {
+    const s = await setup({ automine: false });
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    const [payment] = await queryRows(ctx.db, sql`SELECT hash FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ hash: z.string() }));
+    await s.testChain.rpc('anvil_dropTransaction', [payment?.hash]);
+    await s.testChain.mine(1);
+    expect(await s.testChain.chain.client.getTransactionReceipt({ hash: payment?.hash as Hex }).catch(() => null)).toBeNull();
+    expect(await payer.round()).toMatchObject({ signed: 0, rebroadcast: 1 });
+    await s.testChain.mine(CONFIRMATIONS + 1);
+    expect(await payer.round()).toMatchObject({ posted: 1 });
+    const hashes = await queryRows(ctx.db, sql`SELECT hash FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ hash: z.string() }));
+    expect(hashes).toEqual([payment]);
+    await expectPaidOnce(s);
+  });
+
+  it('replaces a stuck payment (the base fee raised past it) with the same nonce and a higher fee; whichever is mined pays, once', async () => {
+    const s = await setup({ automine: false });
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer({ stuckAfterMs: 1_000 });
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    await s.testChain.rpc('anvil_setNextBlockBaseFeePerGas', [`0x${(500n * 10n ** 9n).toString(16)}`]);
+    await s.testChain.mine(1);
+    ctx.clock.advance(2_000);
+    expect(await payer.round()).toMatchObject({ replaced: 1 });
+    await s.testChain.mine(CONFIRMATIONS + 1);
+    await settle(s, payer);
+    const attempts = await queryRows(ctx.db, sql`SELECT nonce::text AS nonce, max_fee_per_gas AS fee FROM payments WHERE withdrawal_id = ${id}::bigint ORDER BY created_at`, z.object({ nonce: z.string(), fee: z.string() }));
+    expect(attempts.length).toBe(2);
+    expect(new Set(attempts.map((attempt) => attempt.nonce)).size).toBe(1);
+    expect(BigInt(attempts[1]?.fee ?? '0')).toBeGreaterThan(BigInt(attempts[0]?.fee ?? '0'));
+    expect(await stageOf(id)).toBe('posted');
+    await expectPaidOnce(s);
+  });
+
+  it('voids a reverted payment (the payer short of gas): the member gets it all back, the record says why', async () => {
+    const s = await setup();
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer({ gasLimit: 30_000n });
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await payer.round()).toMatchObject({ voided: 1, posted: 0 });
+    expect(await stageOf(id)).toBe('voided');
+    expect(await credit(s.app, alice)).toBe('100');
+    expect((await records(s.app, alice)).find((record) => record.amount === '-20')).toMatchObject({ status: 'failed', reason: 'reverted' });
+    await expectPaidOnce(s);
+  });
+
+  it('sends again a payment a reorganisation removed before its depth, and posts it once', async () => {
+    const s = await setup();
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    await s.testChain.mine(1);
+    expect(await payer.round()).toMatchObject({ posted: 0 });
+    const [kept] = await queryRows(ctx.db, sql`SELECT block_hash AS "blockHash" FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ blockHash: z.string().nullable() }));
+    expect(kept?.blockHash).toMatch(/^0x/);
+    // The payment's block and the one on it replaced by empty blocks.
+    await s.testChain.rpc('anvil_reorg', [2, []]);
+    expect(await payer.round()).toMatchObject({ rebroadcast: 1, posted: 0 });
+    await s.testChain.mine(CONFIRMATIONS + 1);
+    expect(await payer.round()).toMatchObject({ posted: 1 });
+    await expectPaidOnce(s);
+  });
+
+  for (const crashAt of ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const satisfies readonly PayerStep[]) {
+    it(`stops at "${crashAt}" as a crash does; a new payer goes on from what is stored and pays each once`, async () => {
+      const s = await setup();
+      const alice = await member(s.app, accounts.alice, '200');
+      const ids = await Promise.all(['10', '20', '30'].map(async (amount) => (await withdrawn(s.app, alice, amount)).id));
+      const crashing = s.payer({
+        onStep: (step) => {
+          if (step === crashAt) throw new Crash(crashAt);
+        },
+      });
+      for (let round = 0; round < 6; round++) {
+        const crashed = await crashing.round().then(
+          () => false,
+          (error: unknown) => error instanceof Crash,
+        );
+        if (crashed) break;
+        await s.testChain.mine(CONFIRMATIONS);
+        if (round === 5) throw new Error(`the payer never reached ${crashAt}`);
+      }
+      // Another instance takes over (the lease is the same name here: a restart of the same instance).
+      await settle(s);
+      for (const id of ids) expect(await stageOf(id)).toBe('posted');
+      expect(await credit(s.app, alice)).toBe('140');
+      await expectPaidOnce(s);
+    });
+  }
+
+  it('pays with one payer whatever the instances: two round at once, one holds the lease, each withdrawal paid once', async () => {
+    const s = await setup();
+    const alice = await member(s.app, accounts.alice, '500');
+    const bob = await member(s.app, accounts.bob, '500');
+    for (const [token, amounts] of [
+      [alice, ['10', '11', '12.5']],
+      [bob, ['13', '14.25', '15']],
+    ] as const) {
+      for (const amount of amounts) await withdrawn(s.app, token, amount);
+    }
+    const first = s.payer({ holder: 'instance-1', leaseMs: 60_000 });
+    const second = s.payer({ holder: 'instance-2', leaseMs: 60_000 });
+    const rounds = await Promise.all([first.round(), second.round(), first.round(), second.round()]);
+    expect(rounds.filter((round) => round.leader).length).toBeGreaterThan(0);
+    // Only the holder of the lease paid.
+    const leaders = new Set(rounds.map((round, index) => (round.leader ? index % 2 : -1)).filter((index) => index >= 0));
+    expect(leaders.size).toBe(1);
+    expect(rounds.reduce((sum, round) => sum + round.signed, 0)).toBe(6);
+    await s.testChain.mine(CONFIRMATIONS);
+    await settle(s, leaders.has(0) ? first : second);
+    expect([await credit(s.app, alice), await credit(s.app, bob)]).toEqual(['466.5', '457.75']);
+    await expectPaidOnce(s);
+  });
+});
