@@ -12,7 +12,7 @@ import { seed } from './seed/seed';
 import { SEED_TEAM } from './seed/content';
 import { connectChain, type Chain } from './chain/chain';
 import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
-import { DEV_CHAIN_ID, DEV_TREASURY_KEY, startDevChain } from './chain/devChain';
+import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain } from './chain/devChain';
 import type { PayerStep } from './chain/payer';
 import { toMinor } from '../api-schema/amount';
 import { randomUUID } from 'node:crypto';
@@ -69,9 +69,9 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
     });
     return {
       chain,
-      // The development chain pays from its treasury and approves up to 1000 on request, so a demo withdrawal is paid
-      // with no operator (README, "Paying withdrawals").
-      payerKey: (env.PAYER_KEY ?? DEV_TREASURY_KEY) as `0x${string}`,
+      // The development chain pays from its own hot wallet and approves up to 1000 on request, so a demo withdrawal
+      // is paid with no operator (README, "Paying withdrawals").
+      payerKey: (env.PAYER_KEY ?? DEV_PAYER_KEY) as `0x${string}`,
       autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? DEV_AUTO_APPROVE_MAX),
       startBlock: dev.startBlock,
       stop: () => dev.node.stop(),

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address } from 'viem';
+import { createTestClient, createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { startAnvil, type AnvilNode } from './anvil';
@@ -21,11 +21,16 @@ export const DEV_CONFIRMATIONS = 2;
 export const DEV_TOKEN = { name: 'Member DApp Dev USD', symbol: 'dUSD', decimals: 18 } as const;
 
 /**
- * anvil's first two development accounts (anvil's well-known keys, on every developer's machine: never for anything
- * real). The first deploys the token and holds its supply; the second is the treasury (issue 37's payer pays from it).
+ * anvil's first three development accounts (anvil's well-known keys, on every developer's machine: never for
+ * anything real). The first deploys the token and holds its supply; the second is the treasury; the third is the hot
+ * wallet that pays withdrawals (PAYER_KEY's default here), funded by the deployer: a transfer to the treasury would
+ * be a top-up.
  */
 export const DEV_DEPLOYER_KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';
 export const DEV_TREASURY_KEY = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+export const DEV_PAYER_KEY = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+/** What the development hot wallet is given to pay with (the demo members' seeded credit is paid from it). */
+const DEV_PAYER_TOKENS = '1000000';
 
 const deploymentSchema = z.object({ chainId: z.number(), token: z.string(), deployBlock: z.string() });
 
@@ -36,6 +41,14 @@ export interface DevChain {
   startBlock: bigint;
   /** Whether this start deployed the token (a fresh chain). */
   deployed: boolean;
+}
+
+/** The deployer sends the development hot wallet DEV_PAYER_TOKENS. */
+async function fundPayer(url: string, token: Address): Promise<void> {
+  const viemChain = defineChain({ id: DEV_CHAIN_ID, name: 'Member DApp dev chain', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [url] } } });
+  const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY), chain: viemChain, transport: http(url) });
+  const hash = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [privateKeyToAccount(DEV_PAYER_KEY).address, parseUnits(DEV_PAYER_TOKENS, DEV_TOKEN.decimals)] });
+  await chainClient([url]).waitForTransactionReceipt({ hash, pollingInterval: 200 });
 }
 
 /** A development chain left answering by an earlier run (its parent killed): used again rather than started twice. */
@@ -78,6 +91,11 @@ export async function startDevChain(options: { dataDir: string; port: number; fu
       throw new Error(`the development chain in ${folder} no longer has the token ${kept.token} its database credited top-ups from: remove ${options.dataDir} to start both afresh`);
     }
     const settings = { rpcUrls: [node.url], token: kept.token as Address, treasury, confirmations: DEV_CONFIRMATIONS, chainId: DEV_CHAIN_ID };
+    // A chain deployed before the payer existed: its hot wallet is funded once.
+    const payer = privateKeyToAccount(DEV_PAYER_KEY).address;
+    if ((await client.readContract({ address: kept.token as Address, abi: erc20Abi, functionName: 'balanceOf', args: [payer] })) === 0n) {
+      await fundPayer(node.url, kept.token as Address);
+    }
     return { node, settings, startBlock: BigInt(kept.deployBlock), deployed: false };
   }
 
@@ -85,12 +103,17 @@ export async function startDevChain(options: { dataDir: string; port: number; fu
   const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY), chain: viemChain, transport: http(node.url) });
   const supply = parseUnits('1000000000', DEV_TOKEN.decimals);
   const { address: token, blockNumber } = await deployDevToken(deployer, client, { ...DEV_TOKEN, holder: deployer.account.address, supply });
-  // Each demo member gets gas money and 10,000 dUSD to top up with.
+  // Each demo member gets gas money and 10,000 dUSD to top up with, and the hot wallet its tokens: all sent with
+  // their nonces at once and mined in one block now (one receipt wait, not one a block each: 40 s less).
+  let nonce = await client.getTransactionCount({ address: deployer.account.address, blockTag: 'pending' });
+  let last: `0x${string}` | undefined;
   for (const address of options.fund) {
-    await deployer.sendTransaction({ to: address, value: parseEther('1') });
-    const hash = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [address, parseUnits('10000', DEV_TOKEN.decimals)] });
-    await client.waitForTransactionReceipt({ hash, pollingInterval: 200 });
+    await deployer.sendTransaction({ to: address, value: parseEther('1'), nonce: nonce++ });
+    last = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [address, parseUnits('10000', DEV_TOKEN.decimals)], nonce: nonce++ });
   }
+  last = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [privateKeyToAccount(DEV_PAYER_KEY).address, parseUnits(DEV_PAYER_TOKENS, DEV_TOKEN.decimals)], nonce: nonce++ });
+  await createTestClient({ mode: 'anvil', chain: viemChain, transport: http(node.url) }).mine({ blocks: 1 });
+  await client.waitForTransactionReceipt({ hash: last, pollingInterval: 100 });
   await writeFile(deploymentFile, `${JSON.stringify({ chainId: DEV_CHAIN_ID, token, deployBlock: blockNumber.toString() }, null, 2)}\n`);
   const settings = { rpcUrls: [node.url], token, treasury, confirmations: DEV_CONFIRMATIONS, chainId: DEV_CHAIN_ID };
   return { node, settings, startBlock: blockNumber, deployed: true };

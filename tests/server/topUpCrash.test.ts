@@ -6,65 +6,20 @@
  * same DATA_DIR (the chain it left running is used again). Afterwards the member's credit is exactly what they sent,
  * nothing twice, and the books balance.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, publicActions, type Address, type Hex } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { freePort } from '../../server/chain/anvil';
 import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
-import { openScratchPostgres, postgresUrl } from './support/databases';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
+import { apiCaller, mainStorages, signInOverHttp, startMain } from './support/mainProcess';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-interface Running {
-  child: ChildProcess;
-  output: () => string;
-}
-
-/** Starts server/main.ts and resolves once it listens. */
-async function startMain(env: Record<string, string>): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const keep = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  await vi.waitFor(
-    () => {
-      if (child.exitCode !== null) throw new Error(`server/main.ts exited: ${output}`);
-      if (!output.includes('Credit on chain:')) throw new Error('not listening yet');
-    },
-    { timeout: 90_000, interval: 200 },
-  );
-  return { child, output: () => output };
-}
-
-/** PGlite in DATA_DIR always; PostgreSQL too when the run has it (a scratch database of its own). */
-const storages: { name: string; database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }> }[] = [
-  { name: 'PGlite', database: async () => ({ env: {}, drop: async () => undefined }) },
-  ...(postgresUrl
-    ? [
-        {
-          name: 'PostgreSQL',
-          database: async () => {
-            const scratch = await openScratchPostgres(postgresUrl ?? '');
-            // Only its URL: the server opens its own pool; close() drops the database at the end.
-            return { env: { DATABASE_URL: scratch.url }, drop: () => scratch.close() };
-          },
-        },
-      ]
-    : []),
-];
-
-describe.each(storages)('top-ups across a kill -9 of the server ($name)', { timeout: 240_000 }, ({ database }) => {
+describe.each(mainStorages)('top-ups across a kill -9 of the server ($name)', { timeout: 240_000 }, ({ database }) => {
   const cleanup: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
@@ -86,18 +41,11 @@ describe.each(storages)('top-ups across a kill -9 of the server ($name)', { time
       server.child.kill('SIGKILL');
     });
     const base = `http://127.0.0.1:${port}`;
-    const call = async <T>(url: string, init?: RequestInit): Promise<T> => ((await (await fetch(`${base}${url}`, init)).json()) as { result: T }).result;
+    const call = apiCaller(base);
     const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number }; treasury: Address }>('/api/dapp/dappParam');
 
     // A member signs in with a wallet of their own.
-    const member = privateKeyToAccount(generatePrivateKey());
-    const { nonce } = await call<{ nonce: string }>(`/api/member/loginNonce?address=${member.address}`);
-    const message = createSiweMessage({ address: member.address, chainId: param.chainId, domain: `127.0.0.1:${port}`, nonce, uri: `${base}/login`, version: '1' });
-    const { auth } = await call<{ auth: string }>('/api/member/memberSignLogin', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message, signature: await member.signMessage({ message }), inviteCode: 'DEMO2026' }),
-    });
+    const { account: member, auth } = await signInOverHttp(base, param.chainId);
     const credit = async () => (await call<{ creditBalance: string }>('/api/member/meInfo', { headers: { authorization: auth } })).creditBalance;
 
     const chain = defineChain({ id: param.chainId, name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: param.chain.rpcUrls } } });

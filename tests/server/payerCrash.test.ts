@@ -1,0 +1,134 @@
+/**
+ * Withdrawals paid on chain across kill -9 of the server at each of the payer's steps (issue 37): `server/main.ts` as
+ * `npm start` runs it, with its development chain (anvil, a block a second, 2 confirmations) and its hot wallet, on
+ * PGlite in a temp DATA_DIR and on PostgreSQL when the run has it. PAYER_FAULT_AT makes the process kill itself
+ * (SIGKILL) when the payer reaches the step: after signing (before the commit), after storing (before the broadcast),
+ * after broadcasting, after storing a receipt, before posting (on PostgreSQL after storing and before posting). Each
+ * start withdraws once more; the last start has no fault. Afterwards every withdrawal is paid exactly once on chain, its record says paid with its hash, the books
+ * balance and reconcile agrees. On PostgreSQL two instances then run the payer at once on the same database.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createPublicClient, erc20Abi, http, parseAbiItem, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { formatMinor, toMinor } from '../../api-schema/amount';
+import { freePort } from '../../server/chain/anvil';
+import { DEV_PAYER_KEY } from '../../server/chain/devChain';
+import { PAYER_STEPS, type PayerStep } from '../../server/chain/payer';
+import { TEST_ADMIN_TOKEN } from './support/ledger';
+import { apiCaller, mainStorages, signInOverHttp, startMain, type RunningMain } from './support/mainProcess';
+
+const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+const payer = privateKeyToAccount(DEV_PAYER_KEY).address;
+
+describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($name)', { timeout: 300_000 }, ({ name, database }) => {
+  const cleanup: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  it('pays each withdrawal once when the server is killed at every step of the payer and started again', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'md-payer-crash-'));
+    const storage = await database();
+    cleanup.push(() => storage.drop());
+    const [port, chainPort] = [await freePort(), await freePort()];
+    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...storage.env };
+    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+    cleanup.push(() => {
+      spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}`]);
+    });
+    const running: RunningMain[] = [];
+    cleanup.push(() => {
+      for (const server of running) server.child.kill('SIGKILL');
+    });
+    const base = `http://127.0.0.1:${port}`;
+    const call = apiCaller(base);
+    const admin = { 'x-admin-token': TEST_ADMIN_TOKEN };
+
+    // The first start dies at `signed` once there is a withdrawal to sign: the member signs in and is granted first.
+    // On PostgreSQL the kills after storing and before posting (every step runs there in payer.test.ts, stopped in
+    // process), then two instances at once: CI's time.
+    const steps: readonly PayerStep[] = name === 'PostgreSQL' ? ['stored', 'beforePost'] : PAYER_STEPS;
+    const first = await startMain({ ...env, PAYER_FAULT_AT: steps[0] ?? 'signed' });
+    running.push(first);
+    const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number } }>('/api/dapp/dappParam');
+    const member = await signInOverHttp(base, param.chainId);
+    const grant = await call<{ id: string }>('/api/admin/grant', {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '500', requestId: randomUUID() }),
+    });
+    expect(grant.id).toBeTruthy();
+    const withdraw = (amount: string, requestId: string = randomUUID()) =>
+      call<{ id: string; status: string }>('/api/member/withdrawCredit', {
+        method: 'POST',
+        headers: { authorization: member.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount, requestId }),
+      });
+
+    // Each start dies at its step: a withdrawal made after the start gives the first three steps something to do; the
+    // receipt and the post come from the payments already sent.
+    // A withdrawal the kill cut off is sent again with its request id after the next start (at most once).
+    const amounts: string[] = [];
+    const unanswered: { amount: string; requestId: string }[] = [];
+    const withdrawOnce = async (amount: string, requestId: string) => {
+      try {
+        expect(await withdraw(amount, requestId)).toMatchObject({ status: 'approved' });
+      } catch (error) {
+        if (error instanceof Error && error.name === 'AssertionError') throw error;
+        unanswered.push({ amount, requestId });
+      }
+    };
+    for (const [index, step] of steps.entries()) {
+      const server = index === 0 ? first : await startMain({ ...env, PAYER_FAULT_AT: step });
+      if (index > 0) running.push(server);
+      for (const { amount, requestId } of unanswered.splice(0)) await withdrawOnce(amount, requestId);
+      const amount = `${20 + index}.5`;
+      amounts.push(amount);
+      await withdrawOnce(amount, randomUUID());
+      await vi.waitFor(() => expect(server.child.signalCode).toBe('SIGKILL'), { timeout: 60_000, interval: 100 });
+    }
+    // The last start: no fault. One more withdrawal, and everything is paid.
+    const last = await startMain(env);
+    running.push(last);
+    for (const { amount, requestId } of unanswered.splice(0)) await withdrawOnce(amount, requestId);
+    amounts.push('30');
+    await withdrawOnce('30', randomUUID());
+    expect(unanswered).toEqual([]);
+    const records = async () =>
+      (await call<{ list: { type: string; amount: string; status: string; txHash?: string }[] }>('/api/member/creditRecord?pageSize=50', { headers: { authorization: member.auth } })).list.filter(
+        (record) => record.type === 'withdraw',
+      );
+    await vi.waitFor(async () => expect((await records()).map((record) => record.status)).toEqual(amounts.map(() => 'done')), { timeout: 90_000, interval: 500 });
+
+    // Exactly once on chain: one Transfer from the hot wallet to the member per withdrawal, of its net amount.
+    const client = createPublicClient({ transport: http(param.chain.rpcUrls[0]) });
+    const logs = await client.getLogs({ address: param.token.address, event: transferEvent, args: { from: payer, to: member.address }, fromBlock: 0n, toBlock: 'latest' });
+    const scale = 10n ** BigInt(param.token.decimals - 6);
+    const fee = toMinor((await call<{ withdrawFee: string }>('/api/dapp/dappParam')).withdrawFee);
+    expect(logs.map((log) => formatMinor((log.args.value ?? 0n) / scale)).sort()).toEqual(amounts.map((amount) => formatMinor(toMinor(amount) - fee)).sort());
+    // Each record's hash is its payment's.
+    const hashes = new Set(logs.map((log) => log.transactionHash));
+    expect((await records()).every((record) => record.txHash !== undefined && hashes.has(record.txHash as `0x${string}`))).toBe(true);
+    const onChain = await client.readContract({ address: param.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [member.address] });
+    const ledger = await call<{ assets: { CREDIT: { total: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: admin });
+    expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
+    const reconciled = await call<{ pendingPayments: string; payer: { approved: string } }>('/api/admin/reconcile', { headers: admin });
+    expect(reconciled).toMatchObject({ pendingPayments: '0', payer: { approved: '0' } });
+    console.log(`payer crash (${name}): killed at ${steps.join(', ')}; ${logs.length} payments, ${formatMinor(onChain / scale)} received, each once`);
+
+    if (name !== 'PostgreSQL') return;
+    // Two instances on one PostgreSQL database, both running the payer: one holds the lease; each paid once.
+    const second = await startMain({ ...env, PORT: String(await freePort()) });
+    running.push(second);
+    const more = ['11', '12', '13', '14'];
+    for (const amount of more) expect(await withdraw(amount)).toMatchObject({ status: 'approved' });
+    await vi.waitFor(async () => expect((await records()).filter((record) => record.status === 'done').length).toBe(amounts.length + more.length), { timeout: 90_000, interval: 500 });
+    const after = await client.getLogs({ address: param.token.address, event: transferEvent, args: { from: payer, to: member.address }, fromBlock: 0n, toBlock: 'latest' });
+    expect(after.length).toBe(amounts.length + more.length);
+  });
+});

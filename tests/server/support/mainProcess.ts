@@ -1,0 +1,91 @@
+/**
+ * The server as `npm start` runs it, in a child process (server/main.ts with its development chain), for the suites
+ * that kill it (kill -9) and start it again: start, the storages it runs on, and a member signed in over HTTP.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { vi } from 'vitest';
+import { openScratchPostgres, postgresUrl } from './databases';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface RunningMain {
+  child: ChildProcess;
+  output: () => string;
+  /** Resolves when the process has exited (at once if it has). */
+  exited: () => Promise<void>;
+}
+
+/**
+ * Starts server/main.ts and resolves once it listens.
+ *
+ * @param env - its environment on top of this process's
+ * @returns the child, its output so far and its exit
+ * @example
+ * const server = await startMain({ PORT: '8090', DATA_DIR: dir });
+ */
+export async function startMain(env: Record<string, string>): Promise<RunningMain> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await vi.waitFor(
+    () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server/main.ts exited: ${output}`);
+      if (!output.includes('Credit on chain:')) throw new Error('not listening yet');
+    },
+    { timeout: 90_000, interval: 200 },
+  );
+  return { child, output: () => output, exited: () => exit };
+}
+
+/** PGlite in DATA_DIR always; PostgreSQL too when the run has it (a scratch database of its own). */
+export const mainStorages: { name: string; database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }> }[] = [
+  { name: 'PGlite', database: async () => ({ env: {}, drop: async () => undefined }) },
+  ...(postgresUrl
+    ? [
+        {
+          name: 'PostgreSQL',
+          database: async () => {
+            const scratch = await openScratchPostgres(postgresUrl ?? '');
+            // Only its URL: the server opens its own pool; close() drops the database at the end.
+            return { env: { DATABASE_URL: scratch.url }, drop: () => scratch.close() };
+          },
+        },
+      ]
+    : []),
+];
+
+/** The API's answers' result, over HTTP. */
+export function apiCaller(base: string) {
+  return async <T>(url: string, init?: RequestInit): Promise<T> => ((await (await fetch(`${base}${url}`, init)).json()) as { result: T }).result;
+}
+
+/**
+ * A new member signs in with a wallet of their own (SIWE over HTTP, the demo invite code).
+ *
+ * @param base - the server's URL
+ * @param chainId - dappParam's
+ * @returns the account and its auth token
+ * @example
+ * const { account, auth } = await signInOverHttp(base, param.chainId);
+ */
+export async function signInOverHttp(base: string, chainId: number, account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey())): Promise<{ account: PrivateKeyAccount; address: Address; auth: string }> {
+  const call = apiCaller(base);
+  const { nonce } = await call<{ nonce: string }>(`/api/member/loginNonce?address=${account.address}`);
+  const message = createSiweMessage({ address: account.address, chainId, domain: new URL(base).host, nonce, uri: `${base}/login`, version: '1' });
+  const { auth } = await call<{ auth: string }>('/api/member/memberSignLogin', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }), inviteCode: 'DEMO2026' }),
+  });
+  return { account, address: account.address, auth };
+}
