@@ -282,9 +282,10 @@ END $$;--> statement-breakpoint
 --      and its requests share one set of limits, every limit holds all of its requests, and every counter all the
 --      batch's draws from it. The others one by one, in member order, each against what the earlier ones left
 --      (ledger_refusal, then ledger_apply of one). Counters are locked after the accounts, in key order.
---   4. Two-phase transfers: a request that moves a pending transfer (pending_id) runs one by one, after its row is
---      locked (after the counters, in id order), and is refused with its pending_code unless the pending transfer
---      is in one of the stages pending_from names. A move to `voided` has the reversal of the legs it holds as its
+--   4. Two-phase transfers: a request that moves a pending transfer (pending_id) is refused with its pending_code
+--      unless the pending transfer is in one of the stages pending_from names. The rows are locked after the
+--      counters, in id order; a move is set-based when, locked, its pending transfer may leave its stage and no other
+--      request of the batch moves it, else one by one. A move to `voided` has the reversal of the legs it holds as its
 --      legs (in reverse order) and gives back its limits (a give-back never refused, never below zero).
 CREATE OR REPLACE FUNCTION ledger_post(p_items jsonb, p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_limits jsonb,
   p_counters jsonb, p_config jsonb)
@@ -307,6 +308,7 @@ DECLARE
   v_legs jsonb := p_legs;
   v_limits jsonb := p_limits;
   v_moves integer[];
+  v_unsure_moves integer[] := '{}';
 BEGIN
   IF p_config IS NOT NULL AND p_config IS DISTINCT FROM (SELECT c.value FROM app_config c WHERE c.id = 1) THEN
     RETURN QUERY SELECT -1, 0, NULL::jsonb, false;
@@ -397,11 +399,20 @@ BEGIN
   PERFORM 1 FROM ledger_counters c
     WHERE c.key = ANY (ARRAY(SELECT x.key FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text) WHERE x.ord = ANY (v_candidates)))
     ORDER BY c.key FOR UPDATE;
-  -- The pending transfers after the counters, in id order.
+  -- The pending transfers after the counters, in id order. A move is sure when its pending transfer is in a stage
+  -- it may leave, now that it is locked, and no other request of the batch moves it; the others run one by one.
   IF cardinality(v_moves) > 0 THEN
     PERFORM 1 FROM ledger_pending d
       WHERE d.id = ANY (ARRAY(SELECT i.pending_id FROM jsonb_to_recordset(p_items) AS i(ord integer, pending_id bigint) WHERE i.ord = ANY (v_moves)))
       ORDER BY d.id FOR UPDATE;
+    SELECT coalesce(array_agg(m.ord), '{}') INTO v_unsure_moves
+    FROM (
+      SELECT i.ord, count(*) OVER (PARTITION BY i.pending_id) AS movers,
+        coalesce((SELECT d.stage FROM ledger_pending d WHERE d.id = i.pending_id), '') = ANY (string_to_array(i.pending_from, ',')) AS may_leave
+      FROM jsonb_to_recordset(p_items) AS i(ord integer, pending_id bigint, pending_from text)
+      WHERE i.ord = ANY (v_moves)
+    ) m
+    WHERE m.movers > 1 OR NOT m.may_leave;
   END IF;
 
   -- 3. What surely fits, set-based; the rest one by one.
@@ -454,7 +465,7 @@ BEGIN
       coalesce(array_agg(c.ord ORDER BY f.member_id, c.ord) FILTER (WHERE s.ord IS NOT NULL), '{}')
     INTO v_fast, v_slow
     FROM unnest(v_candidates) AS c(ord)
-    LEFT JOIN (SELECT s.ord FROM slow s UNION SELECT m.ord FROM unnest(v_moves) AS m(ord)) s ON s.ord = c.ord
+    LEFT JOIN (SELECT s.ord FROM slow s UNION SELECT m.ord FROM unnest(v_unsure_moves) AS m(ord)) s ON s.ord = c.ord
     LEFT JOIN first_debit f ON f.ord = c.ord;
   END IF;
 

@@ -16,7 +16,7 @@ import { getAppConfig } from '../../server/config/appConfig';
 import { queryRows } from '../../server/db/client';
 import { postRequests } from '../../server/ledger/engine';
 import { memberIdByAddress, type CreditRecord } from '../../server/ledger/queries';
-import { failureRequest, withdrawalRequest } from '../../server/ledger/withdrawals';
+import { approvalRequest, failureRequest, withdrawalRequest } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
 import { decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
@@ -236,12 +236,11 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
     return { outcomes, memberId, failedAmount };
   }
 
-  it('fails a withdrawal in the same batch as new ones that fit: they set-based, the total what it should be', async () => {
-    // 40 + 20 today; the 40 fails while 30 and 10 arrive: 20 + 30 + 10 = 60 of 100. (A move of a pending transfer
-    // always runs one by one, after the requests that fit.)
+  it('fails a withdrawal in the same batch as new ones that fit: set-based, the total what it should be', async () => {
+    // 40 + 20 today; the 40 fails while 30 and 10 arrive: 20 + 30 + 10 = 60 of 100.
     const { outcomes } = await batchWithFailure(['30', '10'], 0);
     expect(outcomes.map((outcome) => [outcome.code, outcome.setBased])).toEqual([
-      [0, false],
+      [0, true],
       [0, true],
       [0, true],
     ]);
@@ -253,5 +252,28 @@ describeWithDatabases('withdrawal decisions', (ctx) => {
     const { outcomes } = await batchWithFailure(['35', '10.5'], 1);
     expect(outcomes.map((outcome) => outcome.code)).toEqual([0, 0, ApiCode.amountOutOfLimits]);
     expect(await dayTotal(ctx, accounts.alice.address)).toBe(toMinor('40') + toMinor('35'));
+  });
+
+  it('moves withdrawals in one batch: set-based when each is moved once from a stage it may leave, else one by one in order', async () => {
+    const { app, alice } = await setup();
+    const [twice, once, gone] = await Promise.all(['10', '20', '30'].map((amount) => withdrawn(app, alice, amount)));
+    expect(envelope(await decide(app, { id: gone, status: 'failed' })).code).toBe(0);
+    const now = ctx.clock.now();
+    const outcomes = await postRequests(ctx.db, [
+      approvalRequest(BigInt(twice ?? ''), now),
+      failureRequest(BigInt(once ?? ''), 'rejected', now),
+      failureRequest(BigInt(twice ?? ''), 'rejected', now),
+      approvalRequest(BigInt(gone ?? ''), now),
+    ]);
+    // The withdrawal moved twice goes one by one, approved then failed; the failed one cannot be approved.
+    expect(outcomes.map((outcome) => [outcome.code, outcome.setBased])).toEqual([
+      [0, false],
+      [0, true],
+      [0, false],
+      [ApiCode.alreadyDecided, false],
+    ]);
+    const withdrawals = new Map([twice, once, gone].map((id, index) => [id ?? '', { amount: ['10', '20', '30'][index] ?? '', status: 'failed' }]));
+    await expectMemberConsistent(app, alice, withdrawals);
+    expect(await dayTotal(ctx, accounts.alice.address)).toBe(0n);
   });
 });
