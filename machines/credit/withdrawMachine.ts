@@ -48,7 +48,7 @@ export const withdrawMachine = createMoneyFlowMachine<WithdrawInput, WithdrawBod
   describe: {
     editing:
       'The member types the amount; each change is checked (form, min, max, balance, daily cap) and the fee and what arrives show beside it. A refusal from the server shows here too.',
-    done: 'The withdrawal is recorded (pending until an operator decides): its amount, fee and status; the balance is read again.',
+    done: 'The withdrawal is recorded: its amount, fee and status (pending: an operator approves it first; approved: the payer sends it on chain), and what happens next; the balance is read again.',
   },
 });
 

@@ -26,3 +26,16 @@ export function selectReceive(snapshot: WithdrawSnapshot): string | null {
   if (amount === null || fee === null) return null;
   return formatMinor(amount > fee ? amount - fee : 0n);
 }
+
+/**
+ * What happens next to the recorded withdrawal, from the status withdrawCredit answered (API.md, "Credit on
+ * chain"): `review` (pending: an operator approves it first), `payment` (approved or sent: the payer sends it to the
+ * member's address), `paid` (done), `refunded` (failed); null before it is recorded.
+ */
+export type WithdrawalNext = 'review' | 'payment' | 'paid' | 'refunded';
+export function selectWithdrawalNext(snapshot: WithdrawSnapshot): WithdrawalNext | null {
+  const status = snapshot.context.result?.status;
+  if (status === undefined) return null;
+  const next: Record<WithdrawResult['status'], WithdrawalNext> = { pending: 'review', approved: 'payment', sent: 'payment', done: 'paid', failed: 'refunded' };
+  return next[status];
+}

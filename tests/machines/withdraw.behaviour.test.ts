@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { withdrawMachine } from '../../machines/credit/withdrawMachine';
 import type { SubmitWithdrawalInput, WithdrawAnswer } from '../../machines/credit/withdrawMachine';
-import { selectAmountError as selectFieldError, selectReceive } from '../../machines/credit/withdrawSelectors';
+import { selectAmountError as selectFieldError, selectReceive, selectWithdrawalNext } from '../../machines/credit/withdrawSelectors';
 import { selectCanSubmit, selectFlowView as selectWithdrawView } from '../../machines/shared/moneyFlowSelectors';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
 import { withdrawInput } from '../../scripts/machineGraph/withdraw.model';
@@ -23,8 +23,8 @@ function start() {
     },
   });
   const actor = createActor(machine, { input: withdrawInput }).start();
-  const answer = async (code: number) => {
-    answers.pop()?.({ code, result: code === 0 ? { id: '7', amount: '12.5', fee: '1', status: 'pending' } : null });
+  const answer = async (code: number, status: 'pending' | 'approved' | 'sent' | 'done' | 'failed' = 'pending') => {
+    answers.pop()?.({ code, result: code === 0 ? { id: '7', amount: '12.5', fee: '1', status } : null });
     await flushPromises();
   };
   return { actor, sent, answer };
@@ -90,4 +90,25 @@ describe('withdraw: one request id per confirmation', () => {
     expect(selectWithdrawView(actor.getSnapshot())).toBe('sessionEnded');
     expect(actor.getSnapshot().status).toBe('done');
   });
+});
+
+describe('withdraw: what happens next, from the status the server answered', () => {
+  for (const [status, next] of [
+    ['pending', 'review'],
+    ['approved', 'payment'],
+    ['sent', 'payment'],
+    ['done', 'paid'],
+    ['failed', 'refunded'],
+  ] as const) {
+    it(`says ${next} for a withdrawal recorded as ${status}`, async () => {
+      const { actor, answer } = start();
+      expect(selectWithdrawalNext(actor.getSnapshot())).toBeNull();
+      actor.send({ type: 'field.change', field: 'amount', value: '12.5' });
+      actor.send({ type: 'user.submit' });
+      actor.send({ type: 'user.confirm', requestId: '6f1c2a3e-8b4d-4f5e-9a6b-7c8d9e0f1a2b' });
+      await answer(0, status);
+      expect(actor.getSnapshot().value).toBe('done');
+      expect(selectWithdrawalNext(actor.getSnapshot())).toBe(next);
+    });
+  }
 });

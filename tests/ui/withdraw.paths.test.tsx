@@ -57,8 +57,12 @@ await describeMoneyFlowUiPaths({
       `${money(subtractAmounts(context.form.amount ?? '', withdrawInput.withdrawFee) ?? '')} CREDIT`,
     );
   },
-  expectDone: (t) => {
-    expect(screen.getByText(t('credit:records.status.pending'))).toBeTruthy();
+  expectDone: (t, context) => {
+    // The status in words and what happens next, as the selector beside the machine says (pending: review first).
+    const result = context.result as { status?: string } | null;
+    expect(result?.status).toBe('pending');
+    expect(screen.getByText(t('credit:records.withdrawalStatus.pending'))).toBeTruthy();
+    expect(screen.getByRole('note').textContent).toBe(t('credit:withdraw.done.next.review'));
   },
   notDrivable: [
     {

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { withdrawMachine } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawInput } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawResult } from '../../../machines/credit/withdrawMachine';
-import { selectAmount, selectAmountError, selectBalance, selectFee, selectLimits, selectNormalizedAmount, selectReceive } from '../../../machines/credit/withdrawSelectors';
+import { selectAmount, selectAmountError, selectBalance, selectFee, selectLimits, selectNormalizedAmount, selectReceive, selectWithdrawalNext } from '../../../machines/credit/withdrawSelectors';
 import { selectCanSubmit, selectFlowError, selectResult } from '../../../machines/shared/moneyFlowSelectors';
 import { submitWithdrawal } from '../../actors/creditActors';
 import { useRootActors } from '../../app/RootActorsContext';
@@ -153,19 +153,27 @@ function Summary() {
   );
 }
 
-/** The withdrawal as recorded: amount, fee and its status (pending until an operator decides). */
+/** The withdrawal as recorded: amount, fee, its status, and what happens next (the selector beside the machine). */
 function Receipt() {
   const { t } = useTranslation(['credit', 'common']);
   const locale = useLocale();
   const result = WithdrawContext.useSelector((snapshot) => selectResult<WithdrawResult>(snapshot));
+  const next = WithdrawContext.useSelector(selectWithdrawalNext);
   if (!result) return null;
   return (
-    <SummaryList
-      rows={[
-        { label: t('credit:withdraw.confirm.amount'), value: <AmountText amount={result.amount} symbol="CREDIT" locale={locale} /> },
-        { label: t('credit:withdraw.fee'), value: <AmountText amount={result.fee} symbol="CREDIT" locale={locale} /> },
-        { label: t('credit:withdraw.done.status'), value: t(`credit:records.status.${result.status}`) },
-      ]}
-    />
+    <>
+      <SummaryList
+        rows={[
+          { label: t('credit:withdraw.confirm.amount'), value: <AmountText amount={result.amount} symbol="CREDIT" locale={locale} /> },
+          { label: t('credit:withdraw.fee'), value: <AmountText amount={result.fee} symbol="CREDIT" locale={locale} /> },
+          { label: t('credit:withdraw.done.status'), value: t(`credit:records.withdrawalStatus.${result.status}`) },
+        ]}
+      />
+      {next ? (
+        <p className="flow-next" role="note">
+          {t(`credit:withdraw.done.next.${next}`)}
+        </p>
+      ) : null}
+    </>
   );
 }
