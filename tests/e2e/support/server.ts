@@ -11,6 +11,8 @@ import { seed } from '../../../server/seed/seed';
 import { patchAppConfig } from '../../../server/config/appConfig';
 import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../server/support/chain';
 import { ensureSpaBuilt, spaDir } from './build';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { toMinor } from '../../../api-schema/amount';
 
 /** Names the migrated and seeded PGlite folder that servers copy (set by globalSetup; unset: start from nothing). */
 export const PGLITE_TEMPLATE_ENV = 'MEMBER_DAPP_E2E_PGLITE_TEMPLATE';
@@ -68,6 +70,9 @@ export interface StartServerOptions {
 export async function startServer({ adminToken, chain: withChain = false }: StartServerOptions = {}): Promise<TestServer> {
   await ensureSpaBuilt();
   const testChain = withChain ? await startTestChain({ confirmations: 2 }) : undefined;
+  // The hot wallet that pays withdrawals (issue 37): a key of its own, funded with the token and gas.
+  const payerKey = generatePrivateKey();
+  if (testChain) await testChain.fund(privateKeyToAccount(payerKey).address, '100000');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-'));
   const template = process.env[PGLITE_TEMPLATE_ENV];
   if (template) await cp(template, dataDir, { recursive: true });
@@ -88,7 +93,14 @@ export async function startServer({ adminToken, chain: withChain = false }: Star
       db: database.db,
       spaDir,
       ...(adminToken ? { adminToken } : {}),
-      ...(testChain ? { chain: testChain.chain, topUpWatcher: { startBlock: testChain.deployBlock, pollMs: 250, timer: true } } : {}),
+      ...(testChain
+        ? {
+            chain: testChain.chain,
+            topUpWatcher: { startBlock: testChain.deployBlock, pollMs: 250, timer: true },
+            autoApproveMax: toMinor('1000'),
+            payer: { key: payerKey, holder: 'e2e', pollMs: 250, timer: true },
+          }
+        : {}),
     });
     try {
       await app.listen({ host: '127.0.0.1', port: 0 });

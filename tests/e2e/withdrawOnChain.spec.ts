@@ -1,0 +1,81 @@
+/**
+ * Money out end to end (issue 37) in Debian Chromium against the real server with a real chain: anvil with the
+ * token, the server's top-up watcher and payer on it (a hot wallet of its own, withdrawals up to 1000 approved on
+ * request), and the test wallet holding its key in Node. In en and zh a member tops up 25 from the wallet, withdraws
+ * 12.5 from the sheet over /me, sees it approved with what happens next, and once the payment is deep enough sees it
+ * paid in the records with its transaction linked; the wallet's token balance is 11.5 higher (the fee is 1). Each step
+ * is saved under test-results/screenshots/withdraw-chain-*.png.
+ */
+import { describe, expect, it } from 'vitest';
+import { erc20Abi, parseUnits } from 'viem';
+import { screenshot } from './support/browser';
+import { setupJourneys, waitForAppConfig } from './support/journey';
+import { translate } from './support/visual';
+import type { Lng } from './support/visual';
+import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
+import { anvilKeys } from './wallet/keys';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const e2e = setupJourneys({ chain: true });
+
+const languages: readonly { lng: Lng; locale: string; key: number }[] = [
+  { lng: 'en', locale: 'en-US', key: 3 },
+  { lng: 'zh', locale: 'zh-CN', key: 2 },
+];
+
+function node() {
+  const chain = e2e.server.chain;
+  if (!chain) throw new Error('this file needs the server with a chain');
+  return chain;
+}
+
+describe.each(languages)('a withdrawal paid on chain ($lng)', ({ lng, locale, key }) => {
+  const t = (name: string, values: Record<string, string | number> = {}) =>
+    Object.entries(values).reduce((text, [field, value]) => text.replaceAll(`{{${field}}}`, String(value)), translate(lng, name));
+
+  it('withdraws 12.5 after a top-up of 25: approved, then paid to the wallet once, the record linking its transaction', async () => {
+    const privateKey = anvilKeys[key];
+    if (!privateKey) throw new Error('no anvil key');
+    const account = privateKeyToAccount(privateKey);
+    const opened = await e2e.open({ locale, wallet: { chainId: TEST_NODE_CHAIN_ID, privateKeys: [privateKey], rpcUrl: node().node.url } });
+    const { page } = opened;
+    await node().fund(account.address, '100');
+    await page.goto('/login/DEMO2026');
+    await waitForAppConfig(page);
+    await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).click();
+    await page.getByRole('button', { name: t('login:signIn.label'), exact: true }).click();
+    await page.waitForURL('**/home');
+    // Credit comes in from the wallet: 25 to the treasury, credited at its depth.
+    await node().transfer(account, '25');
+    await node().mine(2);
+    const balanceOf = () => node().chain.client.readContract({ address: node().token, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
+    const before = await balanceOf();
+
+    await page.goto('/me?sheet=withdraw');
+    const sheet = page.getByRole('dialog', { name: t('credit:withdraw.title') });
+    const amount = sheet.getByLabel(t('credit:withdraw.amount.label'));
+    await amount.waitFor({ timeout: 15_000 });
+    await expect.poll(() => sheet.getByText(/25\.00/).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await amount.fill('12.5');
+    await sheet.getByRole('button', { name: t('credit:withdraw.next') }).click();
+    await sheet.getByRole('button', { name: t('credit:withdraw.confirm.submit') }).click();
+    await sheet.getByText(t('credit:withdraw.done.title')).waitFor({ timeout: 15_000 });
+    expect(await sheet.getByRole('note').textContent()).toBe(t('credit:withdraw.done.next.payment'));
+    expect(await sheet.getByText(t('credit:records.withdrawalStatus.approved')).count()).toBeGreaterThan(0);
+    await screenshot(page, `withdraw-chain-1-approved.${lng}`);
+
+    // The payer sends it (the node mines it at once); two blocks on top and it is paid.
+    await expect.poll(async () => (await balanceOf()) - before, { timeout: 15_000, interval: 250 }).toBe(parseUnits('11.5', 6));
+    await node().mine(2);
+    await sheet.getByRole('button', { name: t('credit:withdraw.done.records') }).click();
+    await page.waitForURL('**/me/credit-records');
+    const first = page.locator('.credit-records .adm-list-item').first();
+    await expect.poll(async () => (await page.reload(), await first.textContent()), { timeout: 20_000, interval: 500 }).toContain(t('credit:records.withdrawalStatus.done'));
+    expect(await first.textContent()).toContain('-12.50');
+    const link = first.getByRole('link');
+    expect(await link.getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);
+    await screenshot(page, `withdraw-chain-2-paid.${lng}`);
+    // Paid once: still 11.5 more after the post.
+    expect((await balanceOf()) - before).toBe(parseUnits('11.5', 6));
+  });
+});
