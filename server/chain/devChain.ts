@@ -106,12 +106,11 @@ export async function startDevChain(options: { dataDir: string; port: number; fu
   // Each demo member gets gas money and 10,000 dUSD to top up with, and the hot wallet its tokens: all sent with
   // their nonces at once and mined in one block now (one receipt wait, not one a block each: 40 s less).
   let nonce = await client.getTransactionCount({ address: deployer.account.address, blockTag: 'pending' });
-  let last: `0x${string}` | undefined;
   for (const address of options.fund) {
     await deployer.sendTransaction({ to: address, value: parseEther('1'), nonce: nonce++ });
-    last = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [address, parseUnits('10000', DEV_TOKEN.decimals)], nonce: nonce++ });
+    await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [address, parseUnits('10000', DEV_TOKEN.decimals)], nonce: nonce++ });
   }
-  last = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [privateKeyToAccount(DEV_PAYER_KEY).address, parseUnits(DEV_PAYER_TOKENS, DEV_TOKEN.decimals)], nonce: nonce++ });
+  const last = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [privateKeyToAccount(DEV_PAYER_KEY).address, parseUnits(DEV_PAYER_TOKENS, DEV_TOKEN.decimals)], nonce });
   await createTestClient({ mode: 'anvil', chain: viemChain, transport: http(node.url) }).mine({ blocks: 1 });
   await client.waitForTransactionReceipt({ hash: last, pollingInterval: 100 });
   await writeFile(deploymentFile, `${JSON.stringify({ chainId: DEV_CHAIN_ID, token, deployBlock: blockNumber.toString() }, null, 2)}\n`);

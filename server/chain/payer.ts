@@ -15,7 +15,7 @@
  * - It never pays more than the hot wallet holds (token, and gas money for the transactions): it waits.
  */
 import { sql } from 'drizzle-orm';
-import { encodeFunctionData, erc20Abi, keccak256, type Address, type Hex, type TransactionReceipt } from 'viem';
+import { encodeFunctionData, erc20Abi, keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
@@ -172,7 +172,14 @@ export function createPayer(options: PayerOptions): Payer {
     const byWithdrawal = new Map<bigint, z.output<typeof sentRow>[]>();
     for (const row of rows) byWithdrawal.set(row.id, [...(byWithdrawal.get(row.id) ?? []), row]);
     const receipts = new Map<string, TransactionReceipt | null>();
-    await Promise.all(rows.map(async (row) => receipts.set(row.hash, await client.getTransactionReceipt({ hash: row.hash as Hex }).catch(() => null))));
+    // Only "no receipt" is null: any other failure fails the round, never reads as a payment that was not mined (a
+    // void then would refund a member who was paid).
+    const receiptOf = (hash: Hex) =>
+      client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+        if (error instanceof TransactionReceiptNotFoundError) return null;
+        throw error;
+      });
+    await Promise.all(rows.map(async (row) => receipts.set(row.hash, await receiptOf(row.hash as Hex))));
     // The nonce the chain had used at depth: a payment's nonce below it was used by whatever mined there.
     const settledNonce = BigInt(await client.getTransactionCount({ address: account.address, blockNumber: head >= BigInt(chain.settings.confirmations) ? head - BigInt(chain.settings.confirmations) : 0n }));
     const now = options.now();

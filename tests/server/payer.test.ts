@@ -7,6 +7,7 @@
  * withdrawals, no withdrawal has two mined payments, the books balance and reconcile agrees with the chain.
  */
 import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { erc20Abi, parseAbiItem, parseUnits, type Address, type Hex } from 'viem';
@@ -15,6 +16,7 @@ import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
+import { chainClient } from '../../server/chain/chain';
 import { createPayer, tokenUnitsOf, type Payer, type PayerOptions, type PayerStep } from '../../server/chain/payer';
 import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
@@ -267,6 +269,42 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     expect(await payer.round()).toMatchObject({ rebroadcast: 1, posted: 0 });
     await s.testChain.mine(CONFIRMATIONS + 1);
     expect(await payer.round()).toMatchObject({ posted: 1 });
+    await expectPaidOnce(s);
+  });
+
+  it('fails the round when the node cannot say whether a payment was mined: never voids a payment that may be paid', async () => {
+    const s = await setup();
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    // A relay to the node that fails every receipt read, as a provider in trouble does.
+    const relay = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        if (body.includes('eth_getTransactionReceipt')) {
+          response.writeHead(503).end('unavailable');
+          return;
+        }
+        void fetch(s.testChain.node.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (answer) => {
+          response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text());
+        });
+      });
+    });
+    await new Promise<void>((resolve) => relay.listen(0, '127.0.0.1', resolve));
+    try {
+      const address = relay.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      expect(await s.payer().round()).toMatchObject({ signed: 1 });
+      // Mined and deep: the chain's nonce is past the payment's, and its receipt cannot be read.
+      await s.testChain.mine(CONFIRMATIONS + 1);
+      const blind = s.payer({ chain: { ...s.testChain.chain, client: chainClient([`http://127.0.0.1:${port}`]) } });
+      await expect(blind.round()).rejects.toThrow();
+      expect(await stageOf(id)).toBe('sent');
+      expect(await credit(s.app, alice)).toBe('80');
+    } finally {
+      await new Promise((resolve) => relay.close(resolve));
+    }
+    expect(await s.payer().round()).toMatchObject({ posted: 1, voided: 0 });
     await expectPaidOnce(s);
   });
 
