@@ -85,14 +85,14 @@ describe('credit withdrawal', () => {
     await sheet.getByRole('button', { name: 'View records' }).click();
     await page.waitForURL('**/me/credit-records');
     await expect.poll(() => recordRows(page), { timeout: 10_000 }).toEqual([
-      'WithdrawalBalance 87.50 · ' + (await todayInEnglish(page)) + '-12.50Pending',
+      'WithdrawalBalance 87.50 · ' + (await todayInEnglish(page)) + '-12.50Waiting for approval',
       'RewardBalance 100.00 · ' + (await todayInEnglish(page)) + '+100.00Done',
     ]);
     await screenshot(page, 'credit-5-pending-record');
 
     await page.reload();
     await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(2);
-    expect((await recordRows(page))[0]).toContain('-12.50Pending');
+    expect((await recordRows(page))[0]).toContain('-12.50Waiting for approval');
     await page.goto('/me');
     await expect.poll(() => creditOnMe(page), { timeout: 10_000 }).toBe('87.50 CREDIT');
     await screenshot(page, 'credit-6-balance-after-reload');
@@ -105,7 +105,7 @@ describe('credit withdrawal', () => {
     await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(3);
     const rows = await recordRows(page);
     expect(rows[0]).toMatch(/^WithdrawalBalance 100\.00 · .*\+12\.50Done$/);
-    expect(rows[1]).toMatch(/^WithdrawalBalance 87\.50 · .*-12\.50Failed$/);
+    expect(rows[1]).toMatch(/^WithdrawalBalance 87\.50 · .*Refused by an operator; the amount is back in your balance\.-12\.50Failed, refunded$/);
     await screenshot(page, 'credit-7-refunded');
 
     await page.getByRole('group', { name: 'Record type' }).getByRole('button', { name: 'Reward' }).click();

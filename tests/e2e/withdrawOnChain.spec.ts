@@ -51,6 +51,8 @@ describe.each(languages)('a withdrawal paid on chain ($lng)', ({ lng, locale, ke
     const balanceOf = () => node().chain.client.readContract({ address: node().token, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
     const before = await balanceOf();
 
+    // Credited once its blocks are on top and the watcher's round ran: Me shows it (read again until it does).
+    await expect.poll(async () => (await page.goto('/me'), await page.locator('main').textContent({ timeout: 10_000 })), { timeout: 30_000, interval: 500 }).toContain('25.00');
     await page.goto('/me?sheet=withdraw');
     const sheet = page.getByRole('dialog', { name: t('credit:withdraw.title') });
     const amount = sheet.getByLabel(t('credit:withdraw.amount.label'));

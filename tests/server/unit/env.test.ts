@@ -3,7 +3,7 @@ import { readEnv } from '../../../server/env';
 
 describe('readEnv', () => {
   it('behavior: applies the defaults', () => {
-    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545 });
+    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545, PAYER: 'on' });
   });
 
   it('behavior: reads the chain settings; an RPC URL needs the token and the treasury', () => {
@@ -34,7 +34,17 @@ describe('readEnv', () => {
       LOG_LEVEL: 'info',
       CONFIRMATIONS: 12,
       DEV_CHAIN_PORT: 8545,
+      PAYER: 'on',
     });
+  });
+
+  it('behavior: reads the payer settings and refuses a bad key, amount or switch', () => {
+    const key = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+    expect(readEnv({ PAYER_KEY: key, AUTO_APPROVE_MAX: '12.5', PAYER: 'off', PAYER_FAULT_AT: 'stored' })).toMatchObject({ PAYER_KEY: key, AUTO_APPROVE_MAX: '12.5', PAYER: 'off', PAYER_FAULT_AT: 'stored' });
+    expect(() => readEnv({ PAYER_KEY: '0x12' })).toThrow(/PAYER_KEY must be 0x and 64 hex digits/);
+    expect(() => readEnv({ AUTO_APPROVE_MAX: '-1' })).toThrow(/AUTO_APPROVE_MAX must be an amount/);
+    expect(() => readEnv({ AUTO_APPROVE_MAX: '1.1234567' })).toThrow(/AUTO_APPROVE_MAX must be an amount/);
+    expect(() => readEnv({ PAYER: 'maybe' })).toThrow(/PAYER/);
   });
 
   it('behavior: takes several sign-in domains and a public URL', () => {
