@@ -7,11 +7,7 @@
  * start withdraws once more; the last start has no fault. Afterwards every withdrawal is paid exactly once on chain, its record says paid with its hash, the books
  * balance and reconcile agrees. On PostgreSQL two instances then run the payer at once on the same database.
  */
-import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createPublicClient, erc20Abi, http, parseAbiItem, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -20,27 +16,20 @@ import { freePort } from '../../server/chain/anvil';
 import { DEV_PAYER_KEY } from '../../server/chain/devChain';
 import { PAYER_STEPS, type PayerStep } from '../../server/chain/payer';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
-import { apiCaller, mainStorages, signInOverHttp, startMain, type RunningMain } from './support/mainProcess';
+import { apiCaller, mainStorages, prepareMainRun, signInOverHttp, startMain, type RunningMain } from './support/mainProcess';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const payer = privateKeyToAccount(DEV_PAYER_KEY).address;
 
-describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($name)', { timeout: 300_000 }, ({ name, database }) => {
+describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($name)', { timeout: 300_000 }, (storage) => {
+  const { name } = storage;
   const cleanup: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
   });
 
   it('pays each withdrawal once when the server is killed at every step of the payer and started again', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'md-payer-crash-'));
-    const storage = await database();
-    cleanup.push(() => storage.drop());
-    const [port, chainPort] = [await freePort(), await freePort()];
-    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...storage.env };
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
-    cleanup.push(() => {
-      spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}`]);
-    });
+    const { env, port } = await prepareMainRun(storage, cleanup);
     const running: RunningMain[] = [];
     cleanup.push(() => {
       for (const server of running) server.child.kill('SIGKILL');

@@ -6,36 +6,22 @@
  * same DATA_DIR (the chain it left running is used again). Afterwards the member's credit is exactly what they sent,
  * nothing twice, and the books balance.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, publicActions, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
-import { freePort } from '../../server/chain/anvil';
 import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
-import { apiCaller, mainStorages, signInOverHttp, startMain } from './support/mainProcess';
+import { apiCaller, mainStorages, prepareMainRun, signInOverHttp, startMain } from './support/mainProcess';
 
-describe.each(mainStorages)('top-ups across a kill -9 of the server ($name)', { timeout: 240_000 }, ({ database }) => {
+describe.each(mainStorages)('top-ups across a kill -9 of the server ($name)', { timeout: 240_000 }, (storage) => {
   const cleanup: (() => Promise<void> | void)[] = [];
   afterEach(async () => {
     for (const step of cleanup.splice(0).reverse()) await step();
   });
 
   it('credits each of 20 top-ups once when the server is killed while crediting them and started again', async () => {
-    const dataDir = await mkdtemp(path.join(tmpdir(), 'md-crash-'));
-    const storage = await database();
-    cleanup.push(() => storage.drop());
-    const [port, chainPort] = [await freePort(), await freePort()];
-    const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...storage.env };
-    cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
-    // The chain outlives a killed server (as a supervisor's would): it is stopped at the end by its port.
-    cleanup.push(() => {
-      spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}`]);
-    });
+    const { env, port } = await prepareMainRun(storage, cleanup);
     let server = await startMain(env);
     cleanup.push(() => {
       server.child.kill('SIGKILL');

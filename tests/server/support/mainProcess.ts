@@ -2,14 +2,18 @@
  * The server as `npm start` runs it, in a child process (server/main.ts with its development chain), for the suites
  * that kill it (kill -9) and start it again: start, the storages it runs on, and a member signed in over HTTP.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { vi } from 'vitest';
+import { freePort } from '../../../server/chain/anvil';
 import { openScratchPostgres, postgresUrl } from './databases';
+import { TEST_ADMIN_TOKEN } from './ledger';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -88,4 +92,28 @@ export async function signInOverHttp(base: string, chainId: number, account: Pri
     body: JSON.stringify({ message, signature: await account.signMessage({ message }), inviteCode: 'DEMO2026' }),
   });
   return { account, address: account.address, auth };
+}
+
+/**
+ * What a kill -9 suite's run needs: a temp DATA_DIR, the storage's database, free ports for the server and its
+ * development chain, and the environment for server/main.ts; each thing made is undone by `cleanup` (in reverse).
+ *
+ * @param storage - one of mainStorages
+ * @param cleanup - where the undo steps go (the suite runs them after each test)
+ * @returns the environment and the server's port
+ * @example
+ * const { env, port } = await prepareMainRun(storage, cleanup);
+ */
+export async function prepareMainRun(storage: (typeof mainStorages)[number], cleanup: (() => Promise<void> | void)[]): Promise<{ env: Record<string, string>; port: number }> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'md-crash-'));
+  cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+  const database = await storage.database();
+  cleanup.push(() => database.drop());
+  const [port, chainPort] = [await freePort(), await freePort()];
+  // The chain outlives a killed server (as a supervisor's would): it is stopped at the end by its port.
+  cleanup.push(() => {
+    spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}`]);
+  });
+  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...database.env };
+  return { env, port };
 }
