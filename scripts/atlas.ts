@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { readAtlas } from './atlas/model';
 import { renderIndex, renderMachinePage } from './atlas/render';
 import type { CommonTexts, RenderContext } from './atlas/render';
-import { screenOf, shotsInUse } from './atlas/screens';
+import { screenOf, shotsInUse, transitionScreens } from './atlas/screens';
 import { journeysOf } from './atlas/journeys';
 import { atlasLanguages, atlasTexts } from './machineGraph/texts';
 import { atlasProblems } from './atlas/check';
@@ -49,7 +49,7 @@ async function existingShots(): Promise<Set<string>> {
 
 if (!check && !args.has('--no-shots')) {
   // The screens, in Chromium through the e2e harness (real server, test wallet), then made small for the repo.
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'e2e', 'tests/e2e/atlas.shots.spec.ts'], {
+  const run = spawnSync('npx', ['vitest', 'run', '--project', 'e2e', 'tests/e2e/atlas.shots.zh.spec.ts', 'tests/e2e/atlas.shots.en.spec.ts'], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, ATLAS_SHOTS: '1' },
@@ -74,7 +74,7 @@ if (blocking.length === 0) {
   const journeys = await journeysOf(machines);
   for (const lng of atlasLanguages) {
     const common = JSON.parse(await readFile(path.join(root, 'locales', lng, 'common.json'), 'utf8')) as CommonTexts;
-    const ctx: RenderContext = { lng, texts: atlasTexts(lng), common, decisions, screenOf, journeys };
+    const ctx: RenderContext = { lng, texts: atlasTexts(lng), common, decisions, screenOf, shotAfter: (key) => transitionScreens[key] ?? null, journeys };
     files.set(`${lng}/index.html`, renderIndex(ctx, machines));
     for (const machine of machines) files.set(`${lng}/${machine.name}.html`, await renderMachinePage(ctx, machine));
   }

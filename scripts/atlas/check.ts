@@ -5,15 +5,17 @@
  */
 import type { AtlasMachine } from './model';
 import { usedTextKeys } from './model';
-import { stateScreens, shotsInUse, transitionScreens } from './screens';
+import { stateScreens, transitionScreens } from './screens';
+import type { StateScreen } from './screens';
 import type { AtlasLanguage } from '../machineGraph/texts';
 
 export interface AtlasInputs {
   texts: Record<AtlasLanguage, Record<string, string>>;
   /** File names in docs/atlas/shots. */
   shots: ReadonlySet<string>;
-  /** The screens table; tests pass their own. */
-  screens?: Readonly<Record<string, unknown>>;
+  /** The screens tables (scripts/atlas/screens.ts); tests pass their own. */
+  screens?: Readonly<Record<string, StateScreen>>;
+  transitionScreens?: Readonly<Record<string, string>>;
 }
 
 /** Keys that name no state or transition: page words, code words, group titles, journey names. */
@@ -61,9 +63,10 @@ export function atlasProblems(machines: readonly AtlasMachine[], inputs: AtlasIn
   for (const id of stateIds) if (!(id in screens)) problems.push(`state ${id} has no screen in scripts/atlas/screens.ts (its own, or the one that shows it)`);
   for (const id of Object.keys(screens)) if (!stateIds.has(id)) problems.push(`scripts/atlas/screens.ts lists a state ${id} that no machine has`);
   const transitionKeys = new Set(machines.flatMap((machine) => machine.transitions.map((t) => t.textKey)));
-  for (const key of Object.keys(transitionScreens)) if (!transitionKeys.has(key)) problems.push(`scripts/atlas/screens.ts shows a screen after a transition "${key}" that no machine has`);
+  const afterTransitions = inputs.transitionScreens ?? transitionScreens;
+  for (const key of Object.keys(afterTransitions)) if (!transitionKeys.has(key)) problems.push(`scripts/atlas/screens.ts shows a screen after a transition "${key}" that no machine has`);
   const langs = Object.keys(inputs.texts);
-  const shots = inputs.screens ? [...new Set(Object.values(inputs.screens).map((screen) => (screen as { shot: string }).shot))] : shotsInUse();
+  const shots = [...new Set([...Object.values(screens).map((screen) => screen.shot), ...Object.values(afterTransitions)])].sort();
   for (const shot of shots) {
     for (const lng of langs) {
       if (!inputs.shots.has(`${shot}.${lng}.webp`)) problems.push(`docs/atlas/shots/${shot}.${lng}.webp is missing: run npm run atlas to take it`);

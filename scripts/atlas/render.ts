@@ -24,6 +24,8 @@ export interface RenderContext {
   /** Decision record file name → its title. */
   decisions: ReadonlyMap<string, string>;
   screenOf: ScreenOf;
+  /** The screen right after a transition, where it differs from its target's usual one (by the transition's text key). */
+  shotAfter: (textKey: string) => string | null;
   journeys: readonly Journey[];
 }
 
@@ -277,6 +279,12 @@ function stepsList(ctx: RenderContext, machine: AtlasMachine, path: AtlasPath): 
     .join('')}</ol>`;
 }
 
+function afterShot(ctx: RenderContext, t: AtlasTransition): string {
+  const shot = ctx.shotAfter(t.textKey);
+  if (!shot) return '';
+  return `<figure class="shot"><figcaption>${escapeHtml(ui(ctx, 'screen'))}</figcaption><img src="../shots/${shot}.${ctx.lng}.webp" width="375" alt="${escapeHtml(`${ui(ctx, 'screen')}: ${text(ctx, t.textKey)}`)}" loading="lazy"></figure>`;
+}
+
 function transitionSection(ctx: RenderContext, machine: AtlasMachine, t: AtlasTransition): string {
   const path = machine.paths.find((p) => p.id === t.walkedBy);
   const to = t.targets.length > 0 ? t.targets.map((id) => stateLink(ctx, machine, id)).join(', ') : escapeHtml(ui(ctx, 'stays'));
@@ -288,6 +296,7 @@ function transitionSection(ctx: RenderContext, machine: AtlasMachine, t: AtlasTr
     `<p class="code-line"><span>${escapeHtml(ui(ctx, 'event'))}</span> <code>${escapeHtml(t.label)}</code>${t.guard ? ` <span>${escapeHtml(ui(ctx, 'guard'))}</span> <code>${escapeHtml(t.guard)}</code>` : ''} <span class="kind">${escapeHtml(ui(ctx, t.happy ? 'happy' : 'error'))}</span></p>`,
     codes.length > 0 ? `<ul class="codes">${codes.join('')}</ul>` : '',
     decisionLink(ctx, t.decision),
+    afterShot(ctx, t),
     path
       ? `<details><summary>${escapeHtml(ui(ctx, 'walkedBy'))} <a href="#${path.id}">${path.id}</a> (${path.steps.length} ${escapeHtml(ui(ctx, 'steps'))})</summary>${stepsList(ctx, machine, path)}</details>`
       : `<p class="not-walked">${escapeHtml(ui(ctx, 'notWalked'))}</p>`,
@@ -301,10 +310,10 @@ function storyboard(ctx: RenderContext, machine: AtlasMachine, path: AtlasPath):
   const frames = path.steps.map((step, index) => {
     const leaf = step.states[0] ?? '';
     const state = machine.states.find((s) => s.id === leaf);
-    const screen = state ? ctx.screenOf(machine.name, state.id) : null;
+    const t = machine.transitions.find((candidate) => candidate.id === step.transition);
+    const after = t ? ctx.shotAfter(t.textKey) : null;
+    const screen = after ? { shot: after, own: true } : state ? ctx.screenOf(machine.name, state.id) : null;
     const img = screen ? `<img src="../shots/${screen.shot}.${ctx.lng}.webp" width="160" alt="${escapeHtml(state ? stateName(ctx, machine, state) : leaf)}" loading="lazy">` : `<div class="no-shot">${escapeHtml(ui(ctx, 'noScreen'))}</div>`;
-    const via = path.transitions[index];
-    const t = machine.transitions.find((candidate) => candidate.id === via);
     return `<li><p class="frame-step">${index + 1}. <code>${escapeHtml(step.label)}</code></p>${t ? `<p class="frame-what">${escapeHtml(text(ctx, t.textKey))}</p>` : ''}<p class="frame-state">${step.states.map((id) => stateLink(ctx, machine, id)).join(', ')}</p>${img}</li>`;
   });
   return `<ol class="storyboard">${frames.join('')}</ol>`;

@@ -162,6 +162,7 @@ export const transitionScreens: Readonly<Record<string, string>> = {
   'withdraw.submitting:error.submit': 'withdraw-failed',
   'settlement.paying:done.settle[isFixedByConfirmingAgain]': 'settlement-sold-out',
   'settlement.refreshing:done.refreshCheckout': 'settlement-sold-out',
+  'settlement.checking:done.checkBeforePaying': 'settlement-sold-out',
 };
 
 export const screenOf: ScreenOf = (_machine, stateId) => stateScreens[stateId] ?? null;
