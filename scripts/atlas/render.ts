@@ -298,7 +298,7 @@ function transitionSection(ctx: RenderContext, machine: AtlasMachine, t: AtlasTr
     decisionLink(ctx, t.decision),
     afterShot(ctx, t),
     path
-      ? `<details><summary>${escapeHtml(ui(ctx, 'walkedBy'))} <a href="#${path.id}">${path.id}</a> (${path.steps.length} ${escapeHtml(ui(ctx, 'steps'))})</summary>${stepsList(ctx, machine, path)}</details>`
+      ? `<details><summary>${escapeHtml(ui(ctx, 'walkedBy'))} ${path.id} (${path.steps.length} ${escapeHtml(ui(ctx, 'steps'))})</summary><p><a href="#${path.id}">${path.id}</a> <code>${escapeHtml(path.description)}</code></p>${stepsList(ctx, machine, path)}</details>`
       : `<p class="not-walked">${escapeHtml(ui(ctx, 'notWalked'))}</p>`,
     '</section>',
   ]
@@ -356,7 +356,7 @@ export async function renderMachinePage(ctx: RenderContext, machine: AtlasMachin
     `<section id="diagram" class="diagram-section"><h2>${escapeHtml(ui(ctx, 'diagram'))}</h2>`,
     `<p class="legend"><span class="key happy">${escapeHtml(ui(ctx, 'happy'))}</span> <span class="key error">${escapeHtml(ui(ctx, 'error'))}</span> <label><input type="checkbox" class="show-errors" checked> ${escapeHtml(ui(ctx, 'showErrors'))}</label> <button type="button" class="clear-highlight" hidden>${escapeHtml(ui(ctx, 'clear'))}</button></p>`,
     `<div class="figure">${overview}</div>`,
-    [...nestedDiagrams].map(([id, svg]) => `<details class="nested"><summary>${escapeHtml(ui(ctx, 'inside'))}: ${stateLink(ctx, machine, id)}</summary><div class="figure">${svg}</div></details>`).join('\n'),
+    [...nestedDiagrams].map(([id, svg]) => `<details class="nested"><summary>${escapeHtml(ui(ctx, 'inside'))}: ${escapeHtml(stateName(ctx, machine, machine.states.find((state) => state.id === id) ?? root))}</summary><div class="figure">${svg}</div></details>`).join('\n'),
     '</section>',
     `<section id="journeys"><h2>${escapeHtml(ui(ctx, 'journeys'))}</h2><p>${escapeHtml(ui(ctx, 'pickJourney'))}</p>`,
     named.length > 0 ? `<h3>${escapeHtml(ui(ctx, 'curated'))}</h3>${named.map((p) => journeySection(ctx, machine, p, journeyNames.get(p.id) ?? null)).join('\n')}` : '',
