@@ -18,8 +18,8 @@ export interface AtlasInputs {
   transitionScreens?: Readonly<Record<string, string>>;
 }
 
-/** Keys that name no state or transition: page words, code words, group titles, journey names. */
-const PAGE_KEY = /^(ui|code|group|journey)\./;
+/** Keys that name no state or transition: page words, code words, group titles, journey names, questions. */
+const PAGE_KEY = /^(ui|code|group|journey|question)\./;
 
 /**
  * Lists every problem, one line each; empty when the atlas can be built.

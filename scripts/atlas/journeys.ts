@@ -100,3 +100,13 @@ export async function journeysOf(machines: AtlasMachine[]): Promise<Journey[]> {
   }
   return journeys;
 }
+
+/**
+ * The questions the index answers at once (issue 38, "Done when"): each points at the transition that answers it,
+ * whose text and screenshot the index shows. Its wording is `question.<id>` in locales/<lng>/atlas.json.
+ */
+export const questions: ReadonlyArray<{ id: string; machine: string; transition: string }> = [
+  { id: 'switchRefused', machine: 'wallet', transition: 'wallet.switchingChain:error.switchChain' },
+  { id: 'withdrawalDropped', machine: 'withdraw', transition: 'withdraw.submitting:error.submit' },
+  { id: 'soldOut', machine: 'settlement', transition: 'settlement.paying:done.settle[isFixedByConfirmingAgain]' },
+];

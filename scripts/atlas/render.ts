@@ -14,6 +14,7 @@ import { renderDiagram } from './diagram';
 import type { DiagramEdge, DiagramNode } from './diagram';
 import type { AtlasLanguage } from '../machineGraph/texts';
 import type { Journey, ScreenOf } from './screens';
+import { questions } from './journeys';
 import { PAGE_POLICY, serializeCsp } from '../../server/plugins/contentSecurityPolicy';
 
 export interface RenderContext {
@@ -96,7 +97,16 @@ export function renderIndex(ctx: RenderContext, machines: readonly AtlasMachine[
   const grouped = new Set(machineGroups.flatMap((group) => group.machines));
   const ungrouped = machines.filter((machine) => !grouped.has(machine.name));
   if (ungrouped.length > 0) throw new Error(`the atlas index has no group for ${ungrouped.map((m) => m.name).join(', ')} (scripts/atlas/model.ts machineGroups)`);
-  const body = `<h1>${escapeHtml(ui(ctx, 'atlas'))}</h1><p class="intro">${escapeHtml(ui(ctx, 'intro'))}</p>${groups.join('')}`;
+  const answers = questions.map((question) => {
+    const machine = byName.get(question.machine);
+    const t = machine?.transitions.find((candidate) => candidate.textKey === question.transition);
+    if (!machine || !t) throw new Error(`the atlas question ${question.id} points at a transition ${question.transition} that no machine has`);
+    const shot = ctx.shotAfter(t.textKey);
+    const img = shot ? `<img src="../shots/${shot}.${ctx.lng}.webp" width="375" alt="${escapeHtml(text(ctx, `question.${question.id}`))}" loading="lazy">` : '';
+    return `<li><h3>${escapeHtml(text(ctx, `question.${question.id}`))}</h3><p>${escapeHtml(text(ctx, t.textKey))} <a href="${machine.name}.html#${t.id}">${escapeHtml(text(ctx, `machine.${machine.name}.title`))} · ${t.id.slice(2)}</a></p>${img ? `<figure class="shot">${img}</figure>` : ''}</li>`;
+  });
+  const faq = `<section><h2>${escapeHtml(ui(ctx, 'questions'))}</h2><ul class="questions">${answers.join('')}</ul></section>`;
+  const body = `<h1>${escapeHtml(ui(ctx, 'atlas'))}</h1><p class="intro">${escapeHtml(ui(ctx, 'intro'))}</p>${groups.join('')}${faq}`;
   return page(ctx, ui(ctx, 'index'), body, `../${otherLanguage[ctx.lng]}/index.html`);
 }
 

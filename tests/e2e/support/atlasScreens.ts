@@ -54,6 +54,18 @@ async function callAsMember<T>(page: Page, url: string, body: unknown): Promise<
   ) as Promise<T>;
 }
 
+/** A shipping address as the server takes it (the server tests' own). */
+const shippingAddress = { name: '李雷', phone: '138 0013 8000', region: '浙江省 / 杭州市 / 西湖区', detail: '文三路 100 号', isDefault: true };
+
+/** Opens the withdrawal sheet over /me, types 12.5 and goes on to the summary. */
+async function openWithdrawal(page: Page, lng: Lng) {
+  await page.goto('/me?sheet=withdraw');
+  const sheet = page.getByRole('dialog', { name: translate(lng, 'credit:withdraw.title') });
+  await sheet.getByLabel(translate(lng, 'credit:withdraw.amount.label')).fill('12.5');
+  await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.next'), exact: true }).click();
+  return sheet;
+}
+
 /** The atlas' own screens, for one harness (their journeys call its server). */
 function atlasScreens(harness: VisualHarness): VisualScreen[] {
   let wallet: TestWallet | null = null;
@@ -93,6 +105,85 @@ function atlasScreens(harness: VisualHarness): VisualScreen[] {
       },
     },
     { name: 'announcements-error', path: '/me/announcement', session: 'member', failing: ['/api/dapp/queryPagePlatformNotice'] },
+    { name: 'announcement-detail-error', path: '/me/announcement/detail/member-handbook', session: 'member', failing: ['/api/dapp/noticeDetail'] },
+    { name: 'home-profile-failed', path: '/home', session: 'member', failing: ['/api/member/meInfo'] },
+    { name: 'settlement-goods-not-found', path: '/buy/settlement/no-such-goods', session: 'member' },
+    {
+      name: 'team-search-no-match',
+      path: '/login/DEMO2026',
+      session: 'none',
+      own: {
+        wallet: { chainId: 56, privateKeys: [anvilKeys[8]] },
+        reach: async (page, lng) => {
+          await signIn(page, lng);
+          await page.goto('/team/search');
+          await page.getByRole('searchbox').or(page.getByPlaceholder(translate(lng, 'team:search.placeholder'))).first().fill('0xabcdef');
+          await page.getByText(translate(lng, 'team:search.noMatch')).first().waitFor();
+        },
+      },
+    },
+    {
+      name: 'withdraw-summary',
+      path: '/login/DEMO2026',
+      session: 'none',
+      own: {
+        wallet: { chainId: 56, privateKeys: [anvilKeys[6]] },
+        prepare: keep,
+        reach: async (page, lng) => {
+          await signIn(page, lng);
+          await grantCredit(harness, address(), '100');
+          const sheet = await openWithdrawal(page, lng);
+          await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).waitFor();
+        },
+      },
+    },
+    {
+      name: 'withdraw-done',
+      path: '/login/DEMO2026',
+      session: 'none',
+      own: {
+        wallet: { chainId: 56, privateKeys: [anvilKeys[6]] },
+        prepare: keep,
+        reach: async (page, lng) => {
+          await signIn(page, lng);
+          const sheet = await openWithdrawal(page, lng);
+          await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).click();
+          await sheet.getByText(translate(lng, 'credit:withdraw.done.title')).first().waitFor();
+        },
+      },
+    },
+    {
+      name: 'address-book-loaded',
+      path: '/login/DEMO2026',
+      session: 'none',
+      own: {
+        wallet: { chainId: 56, privateKeys: [anvilKeys[9]] },
+        reach: async (page, lng) => {
+          await signIn(page, lng);
+          await callAsMember(page, '/api/member/delivery/add', shippingAddress);
+          await page.goto('/buy/shipping-address');
+          await page.getByText(shippingAddress.detail).first().waitFor();
+        },
+      },
+    },
+    {
+      name: 'settlement-paid',
+      path: '/login/DEMO2026',
+      session: 'none',
+      own: {
+        wallet: { chainId: 56, privateKeys: [anvilKeys[9]] },
+        prepare: keep,
+        reach: async (page, lng) => {
+          await signIn(page, lng);
+          await grantCredit(harness, address(), '500');
+          await callAsMember(page, '/api/member/delivery/add', shippingAddress);
+          await page.goto('/buy/settlement/longjing-tea');
+          await page.getByText(shippingAddress.detail).first().waitFor();
+          await page.getByRole('button', { name: translate(lng, 'buy:settlement.pay'), exact: true }).click();
+          await page.getByRole('region', { name: translate(lng, 'buy:settlement.paid') }).waitFor();
+        },
+      },
+    },
     {
       name: 'withdraw-failed',
       path: '/login/DEMO2026',
@@ -103,10 +194,7 @@ function atlasScreens(harness: VisualHarness): VisualScreen[] {
         reach: async (page, lng) => {
           await signIn(page, lng);
           await grantCredit(harness, address(), '100');
-          await page.goto('/me?sheet=withdraw');
-          const sheet = page.getByRole('dialog', { name: translate(lng, 'credit:withdraw.title') });
-          await sheet.getByLabel(translate(lng, 'credit:withdraw.amount.label')).fill('12.5');
-          await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.next'), exact: true }).click();
+          const sheet = await openWithdrawal(page, lng);
           // The network drops as the withdrawal goes out: the sheet says so and offers the same request again.
           await page.route((url) => url.pathname === '/api/member/withdrawCredit', (route) => route.abort('internetdisconnected'));
           await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).click();
@@ -126,13 +214,7 @@ function atlasScreens(harness: VisualHarness): VisualScreen[] {
           await grantCredit(harness, address(), '500');
           // The celadon mug's one unit is bought (here by the same member, through the API); the page then shows
           // it sold out.
-          const added = await callAsMember<{ deliveryId: string }>(page, '/api/member/delivery/add', {
-            name: '李雷',
-            phone: '138 0013 8000',
-            region: '浙江省 / 杭州市 / 西湖区',
-            detail: '文三路 100 号',
-            isDefault: true,
-          });
+          const added = await callAsMember<{ deliveryId: string }>(page, '/api/member/delivery/add', shippingAddress);
           await callAsMember(page, '/api/order/settle', { goodsId: 'jade-mug', quantity: 1, deliveryId: added.deliveryId, requestId: randomUUID() });
           await page.goto('/buy/settlement/jade-mug');
           await page.getByText(translate(lng, 'buy:goods.soldOut'), { exact: true }).first().waitFor();
