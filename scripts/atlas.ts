@@ -74,7 +74,7 @@ if (blocking.length === 0) {
   const journeys = await journeysOf(machines);
   for (const lng of atlasLanguages) {
     const common = JSON.parse(await readFile(path.join(root, 'locales', lng, 'common.json'), 'utf8')) as CommonTexts;
-    const ctx: RenderContext = { lng, texts: atlasTexts(lng), common, decisions, screenOf, shotAfter: (key) => transitionScreens[key] ?? null, journeys };
+    const ctx: RenderContext = { lng, texts: atlasTexts(lng), otherTexts: atlasTexts(lng === 'zh' ? 'en' : 'zh'), common, decisions, screenOf, shotAfter: (key) => transitionScreens[key] ?? null, journeys };
     files.set(`${lng}/index.html`, renderIndex(ctx, machines));
     for (const machine of machines) files.set(`${lng}/${machine.name}.html`, await renderMachinePage(ctx, machine));
   }

@@ -15,6 +15,8 @@ export type DiagramNodeKind = 'state' | 'compound' | 'final' | 'start' | 'any' |
 export interface DiagramNode {
   id: string;
   label: string;
+  /** The label in the other language: the node is sized for the longer, so both languages share one layout. */
+  otherLabel?: string;
   /** A second, smaller line: the state's code name, or "+4 states" on a folded compound. */
   sub?: string;
   href?: string;
@@ -47,6 +49,8 @@ export interface Diagram {
 }
 
 const elk = new ELK();
+/** Layouts by their input: zh and en pages size nodes alike, so the second language reuses the first's layout. */
+const layouts = new Map<string, Promise<ElkNode>>();
 
 /** Text width estimate at 12 px: CJK characters are about a square, Latin ones a little over half of one. */
 function textWidth(text: string, size = 12): number {
@@ -59,7 +63,7 @@ const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&
 
 function nodeSize(node: DiagramNode): { width: number; height: number } {
   if (node.kind === 'start') return { width: 16, height: 16 };
-  const width = Math.max(textWidth(node.label, 13), node.sub ? textWidth(node.sub, 10) : 0) + 24;
+  const width = Math.max(textWidth(node.label, 13), textWidth(node.otherLabel ?? '', 13), node.sub ? textWidth(node.sub, 10) : 0) + 24;
   return { width: Math.max(width, 72), height: node.sub ? 44 : 30 };
 }
 
@@ -113,7 +117,13 @@ export async function renderDiagram(diagram: Diagram): Promise<string> {
       }),
     ),
   };
-  const laid = await elk.layout(graph);
+  const key = JSON.stringify(graph);
+  let layout = layouts.get(key);
+  if (!layout) {
+    layout = elk.layout(graph);
+    layouts.set(key, layout);
+  }
+  const laid = await layout;
   const width = Math.ceil(laid.width ?? 0);
   const height = Math.ceil(laid.height ?? 0);
   const nodesById = new Map(diagram.nodes.map((node) => [node.id, node]));

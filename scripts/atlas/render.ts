@@ -20,6 +20,8 @@ import { PAGE_POLICY, serializeCsp } from '../../server/plugins/contentSecurityP
 export interface RenderContext {
   lng: AtlasLanguage;
   texts: Readonly<Record<string, string>>;
+  /** The other language's texts: diagram nodes are sized for the longer name, so both pages share a layout. */
+  otherTexts: Readonly<Record<string, string>>;
   /** The member's own texts (locales/<lng>/common.json): what a code makes the screen say. */
   common: CommonTexts;
   /** Decision record file name → its title. */
@@ -153,6 +155,7 @@ async function containerDiagram(ctx: RenderContext, machine: AtlasMachine, conta
     addNode({
       id: childNodeId(child.id),
       label: stateName(ctx, machine, child),
+      otherLabel: stateName({ ...ctx, texts: ctx.otherTexts }, machine, child),
       sub: nested ? `${child.key} ▸ ${descendants(machine, child.id).length - 1}` : child.key,
       href: `#${stateAnchor(child.id)}`,
       kind: nested ? 'compound' : child.final ? 'final' : 'state',
@@ -183,14 +186,14 @@ async function containerDiagram(ctx: RenderContext, machine: AtlasMachine, conta
     }
     const outside = machine.states.find((s) => s.id === id);
     const nodeId = `o-${id}`;
-    addNode({ id: nodeId, label: outside ? stateName(ctx, machine, outside) : id, sub: `${ui(ctx, 'outside')}: ${outside?.path ?? id}`, href: `#${stateAnchor(id)}`, kind: 'outside', states: [id] });
+    addNode({ id: nodeId, label: outside ? stateName(ctx, machine, outside) : id, otherLabel: outside ? stateName({ ...ctx, texts: ctx.otherTexts }, machine, outside) : id, sub: `↗ ${outside?.path ?? id}`, href: `#${stateAnchor(id)}`, kind: 'outside', states: [id] });
     return nodeId;
   };
   for (const t of machine.transitions) {
     if (!inside.has(t.source)) continue;
     let source: string;
     if (t.source === container.id) {
-      addNode({ id: 'any', label: ui(ctx, 'anyState'), kind: 'any', states: [], href: `#${stateAnchor(container.id)}` });
+      addNode({ id: 'any', label: ui(ctx, 'anyState'), otherLabel: ctx.otherTexts['ui.anyState'] ?? '', kind: 'any', states: [], href: `#${stateAnchor(container.id)}` });
       source = 'any';
     } else {
       source = endOf(t.source);
