@@ -233,7 +233,7 @@ function codeWords(ctx: RenderContext, t: AtlasTransition): string[] {
     const said = ctx.common.Common[String(code)] ?? ctx.common.Common.unknown ?? '';
     items.push(`<li><span class="code">${ui(ctx, 'apiCode')} ${code}</span> ${escapeHtml(ui(ctx, 'memberReads'))}: “${escapeHtml(said)}”</li>`);
   }
-  if (t.event.startsWith('xstate.error.actor.')) items.push(`<li><span class="code">${escapeHtml(t.label)}</span> ${escapeHtml(text(ctx, 'code.network'))}</li>`);
+  if (t.event.startsWith('xstate.error.actor.') && t.walletCodes.length === 0) items.push(`<li><span class="code">${escapeHtml(t.label)}</span> ${escapeHtml(text(ctx, 'code.network'))}</li>`);
   return items;
 }
 
