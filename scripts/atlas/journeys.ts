@@ -7,6 +7,8 @@ import type { AtlasMachine } from './model';
 import { atlasEntries, toAtlasPath } from './model';
 import { nonceAnswer, userInfoA } from '../machineGraph/auth.model';
 import { withdrawRequestId } from '../machineGraph/withdraw.model';
+import { topUpHash } from '../machineGraph/topUp.model';
+import { buyRequestId, checkoutOf, home, mug, office } from '../../machines/buy/buyPathModels';
 import { pathFromEvents } from '../machineGraph/modelPaths';
 import type { EventSpec } from '../machineGraph/modelPaths';
 import { walkPath } from '../machineGraph/pathWalker';
@@ -72,6 +74,40 @@ export const journeyDefinitions: readonly JourneyDefinition[] = [
       { type: 'xstate.error.actor.submit', error: { name: 'TypeError' } },
       { type: 'user.retry' },
       { type: 'xstate.done.actor.submit', output: { code: 0, result: { id: '41', amount: '12.5', fee: '1', status: 'pending' } } },
+    ],
+  },
+  {
+    machine: 'topUp',
+    id: 'topUpCredited',
+    events: [
+      { type: 'xstate.done.actor.readBalance', output: '120.5' },
+      { type: 'field.change', field: 'amount', value: '25.5' },
+      { type: 'user.submit' },
+      { type: 'xstate.done.actor.sendTransfer', output: topUpHash },
+      { type: 'xstate.done.actor.checkTopUp', output: { status: 'confirming', confirmations: 1, required: 2, amount: '25.5' } },
+      { type: 'xstate.after.checkInterval.topUp.waitingForBlocks' },
+      { type: 'xstate.done.actor.checkTopUp', output: { status: 'credited', confirmations: 2, required: 2, amount: '25.5' } },
+    ],
+  },
+  {
+    machine: 'topUp',
+    id: 'topUpRefusedInWallet',
+    events: [
+      { type: 'xstate.done.actor.readBalance', output: '120.5' },
+      { type: 'field.change', field: 'amount', value: '25.5' },
+      { type: 'user.submit' },
+      { type: 'xstate.error.actor.sendTransfer', error: { name: 'UserRejectedError', code: 4001 } },
+    ],
+  },
+  {
+    machine: 'settlement',
+    id: 'settlementStockRanShort',
+    events: [
+      { type: 'xstate.done.actor.loadCheckout', output: checkoutOf(mug, [home, office], null) },
+      { type: 'user.confirm', requestId: buyRequestId },
+      { type: 'xstate.done.actor.checkBeforePaying', output: checkoutOf() },
+      { type: 'xstate.done.actor.settle', output: { code: 3002, result: null } },
+      { type: 'xstate.done.actor.refreshCheckout', output: checkoutOf({ ...mug, stock: 1 }) },
     ],
   },
 ];

@@ -226,8 +226,12 @@ export function pathFromEvents(model: MachineModel, specs: readonly EventSpec[])
   const steps: PathStep[] = [];
   for (const spec of specs) {
     if (!current) throw new Error(`${model.name}: the journey left the graph before ${spec.type}`);
-    const next = (Object.values(current.transitions) as { event: EventObject; state: AnyMachineSnapshot }[]).find((candidate) => matchesSpec(candidate.event, spec));
-    if (!next) throw new Error(`${model.name}: ${JSON.stringify(spec)} cannot happen in ${JSON.stringify((current.state as AnyMachineSnapshot).value)}`);
+    const snapshot = current.state as AnyMachineSnapshot;
+    // The graph lists every event in every state, those the state ignores too: only one it can take counts.
+    const next = (Object.values(current.transitions) as { event: EventObject; state: AnyMachineSnapshot }[]).find(
+      (candidate) => matchesSpec(candidate.event, spec) && (candidate.event.type.startsWith('xstate.after.') || snapshot.can(candidate.event)),
+    );
+    if (!next) throw new Error(`${model.name}: ${JSON.stringify(spec)} cannot happen in ${JSON.stringify(snapshot.value)}`);
     steps.push({ event: next.event, value: next.state.value, context: next.state.context });
     current = entries.find(
       (entry) =>

@@ -7,6 +7,8 @@ import { atlasProblems } from '../../scripts/atlas/check';
 import { atlasEntries, readMachine } from '../../scripts/atlas/model';
 import type { AtlasMachine } from '../../scripts/atlas/model';
 import { atlasTexts } from '../../scripts/machineGraph/texts';
+import { pathFromEvents } from '../../scripts/machineGraph/modelPaths';
+import { copyModel } from '../../scripts/machineGraph/copy.model';
 
 let copy: AtlasMachine;
 const screens = {
@@ -60,5 +62,11 @@ describe('the atlas check', () => {
       'state copy.failed has no screen in scripts/atlas/screens.ts (its own, or the one that shows it)',
       'docs/atlas/shots/invitation.en.webp is missing: run npm run atlas to take it',
     ]);
+  });
+
+  it('walks a named journey by its events, and refuses one the machine does not allow', () => {
+    const copied = pathFromEvents(copyModel, [{ type: 'user.copy' }, { type: 'xstate.done.actor.writeClipboard' }]);
+    expect(copied.steps.map((step) => step.value)).toEqual(['copying', 'copied']);
+    expect(() => pathFromEvents(copyModel, [{ type: 'xstate.done.actor.writeClipboard' }])).toThrow(/cannot happen in "idle"/);
   });
 });
