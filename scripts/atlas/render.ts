@@ -193,7 +193,7 @@ async function containerDiagram(ctx: RenderContext, machine: AtlasMachine, conta
     if (!inside.has(t.source)) continue;
     let source: string;
     if (t.source === container.id) {
-      addNode({ id: 'any', label: ui(ctx, 'anyState'), otherLabel: ctx.otherTexts['ui.anyState'] ?? '', kind: 'any', states: [], href: `#${stateAnchor(container.id)}` });
+      addNode({ id: 'any', label: ui(ctx, 'anyState'), otherLabel: ctx.otherTexts['ui.anyState'] ?? '', kind: 'any', states: [], ...(container.parent === null ? {} : { href: `#${stateAnchor(container.id)}` }) });
       source = 'any';
     } else {
       source = endOf(t.source);
@@ -245,6 +245,8 @@ function decisionLink(ctx: RenderContext, decision: string | null): string {
 
 function stateLink(ctx: RenderContext, machine: AtlasMachine, id: string): string {
   const state = machine.states.find((s) => s.id === id);
+  // The machine itself has no section: its own transitions are taken in any state, drawn from "any state".
+  if (state?.parent === null) return `<a href="#diagram">${escapeHtml(ui(ctx, 'anyState'))}</a>`;
   return `<a href="#${stateAnchor(id)}">${escapeHtml(state ? stateName(ctx, machine, state) : id)}</a>`;
 }
 
