@@ -21,6 +21,7 @@ import { installSecurityHeaders } from './plugins/security';
 import { registerStatic } from './plugins/static';
 import { answerClientError } from './plugins/clientErrors';
 import { installCompression } from './plugins/compression';
+import { registerAtlas } from './plugins/atlas';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -74,6 +75,8 @@ export interface BuildAppOptions {
   spaDir?: string | null;
   /** Translations folder; default locales/. */
   localesDir?: string;
+  /** The product owner's atlas (npm run atlas), served read-only at /atlas; default docs/atlas. */
+  atlasDir?: string;
   /**
    * Trust X-Forwarded-* (behind a load balancer), so rate limits key on X-Forwarded-For, the sign-in site check
    * reads X-Forwarded-Host and HSTS reads X-Forwarded-Proto: true trusts every hop (then a client can choose its
@@ -213,6 +216,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dappRoutes, deps);
   await app.register(buyRoutes, deps);
   if (deps.adminToken) await app.register(adminRoutes, deps);
+  registerAtlas(app, options.atlasDir ?? path.join(repoRoot, 'docs', 'atlas'));
   await registerStatic(app, {
     spaDir: options.spaDir === undefined ? path.join(repoRoot, 'dist', 'spa') : options.spaDir,
     localesDir: options.localesDir ?? path.join(repoRoot, 'locales'),

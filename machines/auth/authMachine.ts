@@ -48,22 +48,20 @@ export function createAuthMachine() {
     initial: 'restoring',
     on: {
       'server.tokenExpired': {
-        description: 'Any API call answered 1002: the stored token is dead, so the session ends everywhere.',
+        description: 'auth:server.tokenExpired',
         target: '.signedOut',
         actions: ['clearSession', 'removeStoredSession', { type: 'assignError', params: { error: apiError(tokenRejectedCode) } }],
       },
     },
     states: {
       restoring: {
-        description:
-          'Reads the session from storage at start: a main token is a bound member, a temporary one is not. Either ' +
-          'counts only with the address it was issued to, so that a wallet on another account ends it.',
+        description: 'auth.restoring',
         always: [
           { guard: and(['hasMainToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'signedIn' },
           { guard: and(['hasTempToken', 'hasAddress']), meta: { decision: Decisions.sessionAddress }, target: 'bindRequired' },
           {
             guard: or(['hasMainToken', 'hasTempToken']),
-            description: 'A stored token whose address is unknown cannot be checked against the wallet: it is dropped.',
+            description: 'auth.restoring:always[or(hasMainToken, hasTempToken)]',
             meta: { decision: Decisions.sessionAddress },
             target: 'signedOut',
             actions: ['clearSession', 'removeStoredSession'],
@@ -72,7 +70,7 @@ export function createAuthMachine() {
         ],
       },
       signedOut: {
-        description: 'No session. The member connects the wallet, then signs in.',
+        description: 'auth.signedOut',
         on: {
           'user.signIn': {
             target: 'signingIn',
@@ -85,12 +83,12 @@ export function createAuthMachine() {
       },
       signingIn,
       bindRequired: {
-        description: 'Signed in with a temporary token: a recommender must be bound with an invite code.',
+        description: 'auth.bindRequired',
         initial: 'editing',
         ...sessionEnds,
         states: {
           editing: {
-            description: 'The member enters or confirms an invite code.',
+            description: 'auth.bindRequired.editing',
             on: {
               'user.bind': [
                 {
@@ -99,14 +97,14 @@ export function createAuthMachine() {
                   actions: 'clearError',
                 },
                 {
-                  description: 'The code is not 4-16 letters or digits: the field shows why; nothing is sent.',
+                  description: 'auth.bindRequired.editing:user.bind',
                   actions: { type: 'assignError', params: { error: { name: AuthErrorNames.inviteCodeInvalid } } },
                 },
               ],
             },
           },
           binding: {
-            description: 'POST bindRecommendRelation with the temporary token.',
+            description: 'auth.bindRequired.binding',
             tags: 'busy',
             invoke: {
               id: 'bindRecommender',
@@ -129,12 +127,12 @@ export function createAuthMachine() {
         },
       },
       signedIn: {
-        description: 'A bound member with a main token.',
+        description: 'auth.signedIn',
         initial: 'loadingProfile',
         ...sessionEnds,
         states: {
           loadingProfile: {
-            description: 'GET meInfo; the answer is kept and persisted as the user info.',
+            description: 'auth.signedIn.loadingProfile',
             invoke: {
               id: 'loadUserInfo',
               src: 'loadUserInfo',
@@ -160,22 +158,22 @@ export function createAuthMachine() {
             },
           },
           profileFailed: {
-            description: 'meInfo failed (network, server): the member can retry; the session stays.',
+            description: 'auth.signedIn.profileFailed',
             on: { 'user.retry': { target: 'loadingProfile', actions: 'clearError' } },
           },
           ready: {
-            description: 'The member record is loaded and kept; the member area shows it.',
+            description: 'auth.signedIn.ready',
             on: {
               'app.refreshProfile': {
                 target: 'loadingProfile',
-                description: 'Money moved (a withdrawal): meInfo is read again; the kept record shows meanwhile.',
+                description: 'auth.signedIn.ready:app.refreshProfile',
               },
             },
           },
         },
       },
       signingOut: {
-        description: 'The local session is dropped at once; the server is asked to revoke the token.',
+        description: 'auth.signingOut',
         entry: 'removeStoredSession',
         invoke: {
           id: 'revokeToken',

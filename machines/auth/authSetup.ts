@@ -170,7 +170,7 @@ export const sessionEnds = authSetup.createStateConfig({
     'user.signOut': 'signingOut',
     'wallet.accountChanged': {
       guard: { type: 'isOtherAccount', params: ({ event }) => ({ address: event.address }) },
-      description: 'The wallet moved to another address than the one the token was issued to, restored or not.',
+      description: 'auth.bindRequired:wallet.accountChanged[isOtherAccount]',
       meta: { decision: Decisions.sessionAddress },
       target: 'signingOut',
     },

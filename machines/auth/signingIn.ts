@@ -7,7 +7,7 @@ import { AuthErrorNames, WalletErrorNames } from '../shared/errorNames';
 import { apiError, authSetup } from './authSetup';
 
 export const signingIn = authSetup.createStateConfig({
-  description: 'Nonce, wallet signature, server check. The member can cancel at any step.',
+  description: 'auth.signingIn',
   tags: 'busy',
   initial: 'fetchingNonce',
   on: {
@@ -24,7 +24,7 @@ export const signingIn = authSetup.createStateConfig({
   },
   states: {
     fetchingNonce: {
-      description: 'GET loginNonce: a single-use nonce for this address.',
+      description: 'auth.signingIn.fetchingNonce',
       invoke: {
         id: 'fetchNonce',
         src: 'fetchNonce',
@@ -43,7 +43,7 @@ export const signingIn = authSetup.createStateConfig({
       },
     },
     signingMessage: {
-      description: 'The wallet shows the EIP-4361 message; the member confirms it there.',
+      description: 'auth.signingIn.signingMessage',
       invoke: {
         id: 'signMessage',
         src: 'signMessage',
@@ -69,7 +69,7 @@ export const signingIn = authSetup.createStateConfig({
       },
     },
     verifying: {
-      description: 'POST memberSignLogin: the server checks the message and signature and answers a token.',
+      description: 'auth.signingIn.verifying',
       invoke: {
         id: 'verifySignature',
         src: 'verifySignature',

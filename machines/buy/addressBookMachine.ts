@@ -90,7 +90,7 @@ export const addressBookMachine = setup({
   initial: 'loading',
   states: {
     loading: {
-      description: 'The list is read (again after a change); the rows already shown stay.',
+      description: 'addressBook.loading',
       tags: 'busy',
       invoke: {
         id: 'fetchAddresses',
@@ -112,10 +112,10 @@ export const addressBookMachine = setup({
         onError: thrown('loadFailed'),
       },
     },
-    loadFailed: { description: 'The list could not be read: why, and a retry.', on: { 'user.retry': { target: 'loading', actions: 'clearError' } } },
-    empty: { description: 'No address yet: the way to add one.', on: { 'user.refresh': { target: 'loading', actions: 'clearError' } } },
+    loadFailed: { description: 'addressBook.loadFailed', on: { 'user.retry': { target: 'loading', actions: 'clearError' } } },
+    empty: { description: 'addressBook.empty', on: { 'user.refresh': { target: 'loading', actions: 'clearError' } } },
     loaded: {
-      description: 'The addresses, the default first and marked; each can be chosen, made the default, edited or deleted.',
+      description: 'addressBook.loaded',
       on: {
         'user.refresh': { target: 'loading', actions: 'clearError' },
         'user.choose': {
@@ -136,11 +136,11 @@ export const addressBookMachine = setup({
       },
     },
     confirmingDelete: {
-      description: 'Delete this address? Deleting the default makes the most recently added one the default.',
+      description: 'addressBook.confirmingDelete',
       on: { 'user.confirm': 'deleting', 'user.cancel': { target: 'loaded', actions: 'clearTarget' } },
     },
     deleting: {
-      description: 'deliveryDelete is on its way.',
+      description: 'addressBook.deleting',
       tags: 'busy',
       invoke: {
         id: 'deleteAddress',
@@ -148,18 +148,18 @@ export const addressBookMachine = setup({
         input: ({ context }) => ({ deliveryId: context.target?.deliveryId ?? '' }),
         onDone: [
           signedOut(),
-          { guard: { type: 'isDeletedOrGone', params: answered }, target: 'loading', description: 'Deleted (or already gone: 4004): the list is read again.' },
+          { guard: { type: 'isDeletedOrGone', params: answered }, target: 'loading', description: 'addressBook.deleting:done.deleteAddress[isDeletedOrGone]' },
           { target: 'deleteFailed', actions: { type: 'assignFailure', params: answered } },
         ],
         onError: thrown('deleteFailed'),
       },
     },
     deleteFailed: {
-      description: 'Not deleted: why, a retry, or back to the list.',
+      description: 'addressBook.deleteFailed',
       on: { 'user.retry': { target: 'deleting', actions: 'clearError' }, 'user.cancel': { target: 'loaded', actions: ['clearTarget', 'clearError'] } },
     },
     settingDefault: {
-      description: 'deliveryEdit with isDefault true is on its way.',
+      description: 'addressBook.settingDefault',
       tags: 'busy',
       invoke: {
         id: 'makeDefault',
@@ -173,7 +173,7 @@ export const addressBookMachine = setup({
             target: 'loading',
             actions: { type: 'assignFailure', params: answered },
             meta: { apiCodes: [ApiCode.notFound] },
-            description: 'The address is gone (deleted elsewhere): the list is read again and says so.',
+            description: 'addressBook.settingDefault:done.makeDefault[isGone]',
           },
           { target: 'setDefaultFailed', actions: { type: 'assignFailure', params: answered } },
         ],
@@ -181,11 +181,11 @@ export const addressBookMachine = setup({
       },
     },
     setDefaultFailed: {
-      description: 'The default did not change: why, a retry, or back to the list.',
+      description: 'addressBook.setDefaultFailed',
       on: { 'user.retry': { target: 'settingDefault', actions: 'clearError' }, 'user.cancel': { target: 'loaded', actions: ['clearTarget', 'clearError'] } },
     },
-    chosen: { type: 'final', description: 'An address was chosen for the settlement: its deliveryId is the output.' },
-    sessionEnded: { type: 'final', description: 'The server answered 1002: the session is over and the app returns to sign-in.' },
+    chosen: { type: 'final', description: 'addressBook.chosen' },
+    sessionEnded: { type: 'final', description: 'shared.sessionEnded' },
   },
 });
 

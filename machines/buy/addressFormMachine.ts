@@ -52,7 +52,7 @@ export type AddressFormEvent =
 const answered = ({ event }: { event: { output: SaveAddressAnswer } }) => ({ code: event.output.code });
 const startForm = (context: AddressFormContext) => (context.original ? formOf(context.original) : blankAddressForm);
 const leaving = () => [
-  { guard: 'isDirty' as const, target: 'confirmingLeave' as const, description: 'Unsaved changes: ask before they are lost.' },
+  { guard: 'isDirty' as const, target: 'confirmingLeave' as const, description: 'addressForm.editing:user.leave[isDirty]' },
   { target: 'left' as const },
 ];
 
@@ -109,13 +109,13 @@ export const addressFormMachine = setup({
   on: {
     'phoneRules.loaded': {
       actions: { type: 'assignPhoneRules', params: ({ event }) => ({ check: event.check }) },
-      description: 'The +country number rules arrived (loaded when such a number was typed): the phone is checked by them from now on.',
+      description: 'addressForm:phoneRules.loaded',
     },
   },
   initial: 'editing',
   states: {
     editing: {
-      description: 'The fields, each checked as typed; a problem shows once its field was touched or a save was tried.',
+      description: 'addressForm.editing',
       entry: 'clearRequestId',
       on: {
         'field.change': { actions: { type: 'assignField', params: ({ event }) => ({ field: event.field, value: event.value }) } },
@@ -129,15 +129,15 @@ export const addressFormMachine = setup({
             guard: 'isFormValid',
             target: 'saving',
             actions: { type: 'assignRequestId', params: ({ event }) => ({ requestId: event.requestId }) },
-            description: 'Only a form whose every field passes is sent, under the request id of this save.',
+            description: 'addressForm.editing:user.save[isFormValid]',
           },
-          { actions: 'touchAll', description: 'A save attempt shows every field\'s problem.' },
+          { actions: 'touchAll', description: 'addressForm.editing:user.save' },
         ],
         'user.leave': leaving(),
       },
     },
     saving: {
-      description: 'deliveryAdd or deliveryEdit is on its way.',
+      description: 'addressForm.saving',
       tags: 'busy',
       invoke: {
         id: 'saveAddress',
@@ -156,33 +156,33 @@ export const addressFormMachine = setup({
             target: 'editing',
             actions: { type: 'assignRefusedField', params: ({ event }) => ({ field: event.output.field }) },
             meta: { apiCodes: [ApiCode.invalidParameters] },
-            description: 'The server refused a field: the one its message names is marked, and the member fixes it.',
+            description: 'addressForm.saving:done.saveAddress[isFieldRefused]',
           },
           {
             target: 'failed',
             actions: { type: 'assignFailure', params: answered },
             meta: { apiCodes: [ApiCode.amountOutOfLimits, ApiCode.notFound] },
-            description: '3002: 20 addresses already; 4004: the address is gone; or network, 4290, 5000.',
+            description: 'addressForm.saving:done.saveAddress',
           },
         ],
         onError: { target: 'failed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
       },
     },
     failed: {
-      description: 'Not saved: why (Common.{code}), a retry of the same form, or back to the form.',
+      description: 'addressForm.failed',
       on: {
-        'user.retry': { target: 'saving', actions: 'clearError', description: 'The same form again, under the same request id.' },
+        'user.retry': { target: 'saving', actions: 'clearError', description: 'addressForm.failed:user.retry' },
         'user.edit': { target: 'editing' },
         'user.leave': leaving(),
       },
     },
     confirmingLeave: {
-      description: 'The member asked to leave with unsaved changes: stay, or discard them.',
+      description: 'addressForm.confirmingLeave',
       on: { 'user.stay': 'editing', 'user.discard': 'left' },
     },
-    saved: { type: 'final', description: 'Saved: the address as the server answered it (the output), for the book or the settlement.' },
-    left: { type: 'final', description: 'The member left; nothing was saved.' },
-    sessionEnded: { type: 'final', description: 'The server answered 1002: the session is over and the app returns to sign-in.' },
+    saved: { type: 'final', description: 'addressForm.saved' },
+    left: { type: 'final', description: 'addressForm.left' },
+    sessionEnded: { type: 'final', description: 'shared.sessionEnded' },
   },
 });
 

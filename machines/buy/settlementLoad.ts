@@ -50,7 +50,7 @@ function transitions(targets: LoadTargets) {
           guard: { type: 'isCheckoutUnchanged' as const, params: load },
           target: targets.unchanged,
           actions: { type: 'assignLoad' as const, params: load },
-          description: 'Nothing the member confirmed moved: pay, with the id of this confirmation.',
+          description: 'settlement.checking:done.checkBeforePaying[isCheckoutUnchanged]',
         },
       ]
     : [];
@@ -77,7 +77,7 @@ function transitions(targets: LoadTargets) {
       {
         target: targets.loaded,
         actions: ['dropRequest' as const, { type: 'assignLoad' as const, params: load }],
-        description: targets.unchanged ? 'A figure moved (price, too little stock, the address gone): the member sees it and confirms again.' : undefined,
+        description: targets.unchanged ? 'settlement.checking:done.checkBeforePaying' : undefined,
       },
     ],
     onError: {

@@ -94,36 +94,35 @@ export const settlementMachine = setup({
   initial: 'starting',
   states: {
     starting: {
-      description: 'The route names the goods, or not.',
+      description: 'settlement.starting',
       always: [{ guard: 'hasGoodsId', target: 'loading' }, { target: 'noGoods' }],
     },
     noGoods: {
-      description: 'No goods in the route: "pick goods first", with the way to the goods list.',
+      description: 'settlement.noGoods',
       on: { 'user.pickGoods': { target: 'loading', actions: { type: 'assignGoodsId', params: ({ event }) => ({ goodsId: event.goodsId }) } } },
     },
     goodsNotFound: {
-      description: 'The goods do not exist (4004, or 1001 for a malformed id): "not found", and the goods list.',
+      description: 'settlement.goodsNotFound',
       on: { 'user.pickGoods': { target: 'loading', actions: { type: 'assignGoodsId', params: ({ event }) => ({ goodsId: event.goodsId }) } } },
     },
     loading: {
-      description: 'The goods, the addresses (the default preselected) and, unless the page gave it, the balance.',
+      description: 'settlement.loading',
       tags: 'busy',
       invoke: { id: 'loadCheckout', src: 'loadCheckout', input: ({ context }) => loadInput(context, context.balance === null), ...loadOutcomes.transitions(loadTargets.first) },
     },
     loadFailed: {
-      description: 'Loading failed: what went wrong, and a retry.',
+      description: 'shared.loadFailed',
       on: { 'user.retry': { target: 'loading', actions: 'clearError' } },
     },
     ready: {
-      description:
-        'The order: goods, quantity (1..min(stock, 999)), the chosen address, the total against the balance. Confirm only with an address and enough credit; the selectors say which is missing and the shortfall.',
+      description: 'settlement.ready',
       on: {
         'quantity.inc': { guard: 'canIncrement', actions: { type: 'assignQuantity', params: ({ context }) => ({ quantity: context.quantity + 1 }) } },
         'quantity.dec': { guard: 'canDecrement', actions: { type: 'assignQuantity', params: ({ context }) => ({ quantity: context.quantity - 1 }) } },
         'quantity.set': {
           guard: { type: 'isWholeQuantity', params: ({ event }) => ({ quantity: event.quantity }) },
           actions: { type: 'assignQuantity', params: ({ event }) => ({ quantity: event.quantity }) },
-          description: 'A typed quantity is kept within 1..min(stock, 999).',
+          description: 'settlement.ready:quantity.set[isWholeQuantity]',
         },
         'user.chooseAddress': [
           {
@@ -133,7 +132,7 @@ export const settlementMachine = setup({
           {
             target: 'refreshing',
             actions: { type: 'assignDeliveryId', params: ({ event }) => ({ deliveryId: event.deliveryId }) },
-            description: 'An address this page has not read (just added): the addresses are read again, and it is chosen when there.',
+            description: 'settlement.ready:user.chooseAddress',
           },
         ],
         'user.confirm': {
@@ -141,40 +140,40 @@ export const settlementMachine = setup({
           target: 'checking',
           actions: { type: 'assignRequestId', params: ({ event }) => ({ requestId: event.requestId }) },
           meta: decided,
-          description: 'The event carries the request id the page just created; every retry of this order reuses it.',
+          description: 'settlement.ready:user.confirm[canConfirm]',
         },
       },
     },
     checking: {
-      description: 'The settle body names no price, so goods, addresses and balance are read again before paying.',
+      description: 'settlement.checking',
       tags: 'busy',
       invoke: { id: 'checkBeforePaying', src: 'loadCheckout', input: ({ context }) => loadInput(context, true), ...loadOutcomes.transitions(loadTargets.check) },
-      on: { 'user.cancel': { target: 'ready', actions: 'dropRequest', description: 'Nothing was sent yet; the next confirm gets a new id.' } },
+      on: { 'user.cancel': { target: 'ready', actions: 'dropRequest', description: 'settlement.checking:user.cancel' } },
     },
     paying: payingState,
     refreshing: {
-      description: 'Goods, addresses and balance read again (after 3001/3002, or for an address just added); the order stays on screen.',
+      description: 'settlement.refreshing',
       tags: 'busy',
       invoke: { id: 'refreshCheckout', src: 'loadCheckout', input: ({ context }) => loadInput(context, true), ...loadOutcomes.transitions(loadTargets.refresh) },
     },
     interrupted: {
-      description: 'The member stopped waiting: the order may still go through. A retry sends the same id and gets the first outcome.',
+      description: 'settlement.interrupted',
       on: { 'user.retry': { target: 'paying', actions: 'clearError', meta: decided } },
     },
     failed: {
-      description: 'No order: the error, and a retry with the same id; after a refusal (4004) its reason and a fresh start instead.',
+      description: 'settlement.failed',
       on: {
         'user.retry': { guard: 'isRetryable', target: 'paying', actions: 'clearError', meta: decided },
         'user.restart': {
           guard: 'isRefused',
           target: 'loading',
           actions: 'clearRefusal',
-          description: 'Nothing moved for a refusal: read everything again; the next confirm gets a new id.',
+          description: 'settlement.failed:user.restart[isRefused]',
         },
       },
     },
-    paid: { type: 'final', entry: 'reportPaid', description: 'Paid: the order id and amount; the balance is read again.' },
-    sessionEnded: { type: 'final', description: 'The server answered 1002: the session is over and the app returns to sign-in.' },
+    paid: { type: 'final', entry: 'reportPaid', description: 'settlement.paid' },
+    sessionEnded: { type: 'final', description: 'shared.sessionEnded' },
   },
 });
 

@@ -23,7 +23,7 @@ export const settleGuards = {
 };
 
 export const payingState = {
-  description: 'orderSettle goes out with the request id; the member may stop waiting.',
+  description: 'settlement.paying',
   tags: 'busy' as const,
   invoke: {
     id: 'settle',
@@ -49,21 +49,20 @@ export const payingState = {
         target: 'refreshing' as const,
         actions: [{ type: 'assignFailure' as const, params: settled }, 'dropRequest' as const],
         meta: { ...requestIdDecision, apiCodes: reconfirmCodes },
-        description:
-          'Balance or stock short (or the id used for another body): nothing moved; everything is read again and the member confirms the new figures with a new id.',
+        description: 'settlement.paying:done.settle[isFixedByConfirmingAgain]',
       },
       {
         guard: { type: 'isGone' as const, params: settled },
         target: 'failed' as const,
         actions: { type: 'assignRefusal' as const, params: settled },
         meta: { apiCodes: [ApiCode.notFound] },
-        description: "The goods are gone or the address is not the member's: nothing moved, and a retry would answer the same.",
+        description: 'settlement.paying:done.settle[isGone]',
       },
       {
         target: 'failed' as const,
         actions: { type: 'assignFailure' as const, params: settled },
         meta: requestIdDecision,
-        description: 'Network, 4290, 5000, 3005 or another code: only the server knows what it did, so the id is kept for the retry.',
+        description: 'settlement.paying:done.settle',
       },
     ],
     onError: {
@@ -71,5 +70,5 @@ export const payingState = {
       actions: { type: 'assignThrown' as const, params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) },
     },
   },
-  on: { 'user.cancel': { target: 'interrupted' as const, meta: requestIdDecision, description: 'The order may still go through; the id is kept.' } },
+  on: { 'user.cancel': { target: 'interrupted' as const, meta: requestIdDecision, description: 'settlement.paying:user.cancel' } },
 };

@@ -45,9 +45,9 @@ export function createCopyMachine() {
       },
     },
     states: {
-      idle: { description: 'Nothing copied lately.' },
+      idle: { description: 'copy.idle' },
       copying: {
-        description: 'Writing to the clipboard.',
+        description: 'copy.copying',
         invoke: {
           id: 'writeClipboard',
           src: 'writeClipboard',
@@ -56,8 +56,8 @@ export function createCopyMachine() {
           onError: 'failed',
         },
       },
-      copied: { description: 'Shows "copied" for a moment.', after: { confirmation: 'idle' } },
-      failed: { description: 'The browser refused: the member can select the text by hand.', after: { confirmation: 'idle' } },
+      copied: { description: 'copy.copied', after: { confirmation: 'idle' } },
+      failed: { description: 'copy.failed', after: { confirmation: 'idle' } },
     },
   });
 }

@@ -55,7 +55,7 @@ export function createConfigMachine() {
     initial: 'restoring',
     states: {
       restoring: {
-        description: 'Read DAPP_PARAM and check it; an unreadable or invalid one counts as absent ({}).',
+        description: 'config.restoring',
         invoke: {
           id: 'readStoredDappParam',
           src: 'readStoredDappParam',
@@ -64,7 +64,7 @@ export function createConfigMachine() {
         },
       },
       loading: {
-        description: 'GET dappParam.',
+        description: 'config.loading',
         invoke: {
           id: 'fetchDappParam',
           src: 'fetchDappParam',
@@ -79,11 +79,11 @@ export function createConfigMachine() {
         },
       },
       loaded: {
-        description: 'Config in hand and persisted.',
+        description: 'config.loaded',
         on: { 'app.refresh': 'loading' },
       },
       failed: {
-        description: 'The fetch failed; dappParam is null until a retry succeeds.',
+        description: 'config.failed',
         on: { 'user.retry': 'loading' },
       },
     },

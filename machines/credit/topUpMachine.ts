@@ -140,14 +140,14 @@ export const topUpMachine = setup({
   initial: 'starting',
   states: {
     starting: {
-      description: 'The sheet opens: a top-up sent before (a reload, a closed tab) is followed again; otherwise the balance is read.',
+      description: 'topUp.starting',
       always: [
-        { guard: 'hasPendingHash', target: 'confirming', description: 'A hash kept in storage: the member sent a top-up and the page reloaded.' },
+        { guard: 'hasPendingHash', target: 'confirming', description: 'topUp.starting:always[hasPendingHash]' },
         { target: 'preparing' },
       ],
     },
     preparing: {
-      description: "The member's token balance in the wallet is read from the chain.",
+      description: 'topUp.preparing',
       tags: 'busy',
       invoke: {
         id: 'readBalance',
@@ -157,18 +157,18 @@ export const topUpMachine = setup({
       },
     },
     unavailable: {
-      description: 'The balance could not be read (the network dropped, or the wallet answered nothing useful): an error and a retry.',
+      description: 'topUp.unavailable',
       on: { 'user.retry': 'preparing' },
     },
     editing: {
-      description: 'The member types an amount, checked against the balance in the wallet as typed. A wallet refusal shows here too.',
+      description: 'topUp.editing',
       on: {
         'field.change': { actions: { type: 'assignAmount', params: ({ event }) => ({ value: event.value }) } },
-        'user.submit': { guard: 'isAmountValid', target: 'awaitingWallet', description: 'Only an amount the wallet holds goes to the wallet.' },
+        'user.submit': { guard: 'isAmountValid', target: 'awaitingWallet', description: 'topUp.editing:user.submit[isAmountValid]' },
       },
     },
     awaitingWallet: {
-      description: 'The wallet shows the transfer to the treasury; the member confirms or refuses there.',
+      description: 'topUp.awaitingWallet',
       tags: 'busy',
       invoke: {
         id: 'sendTransfer',
@@ -180,7 +180,7 @@ export const topUpMachine = setup({
             { type: 'assignHash', params: ({ event }) => ({ txHash: event.output }) },
             { type: 'storePendingHash', params: ({ event }) => ({ txHash: event.output }) },
           ],
-          description: 'The wallet sent it: the hash is kept at once, so a reload resumes the wait.',
+          description: 'topUp.awaitingWallet:done.sendTransfer',
         },
         onError: [
           {
@@ -188,36 +188,36 @@ export const topUpMachine = setup({
             target: 'editing',
             actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             meta: { walletCodes: [WalletErrorCodes.userRejected] },
-            description: 'The member refused in the wallet: nothing was sent; the amount stays.',
+            description: 'topUp.awaitingWallet:error.sendTransfer[isUserRejected]',
           },
           {
             guard: { type: 'isRequestPending', params: thrown },
             target: 'walletBusy',
             actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             meta: { walletCodes: [WalletErrorCodes.requestPending] },
-            description: 'The wallet already shows a prompt: nothing is sent again until the member answers it there.',
+            description: 'topUp.awaitingWallet:error.sendTransfer[isRequestPending]',
           },
           {
             guard: { type: 'isInsufficientFunds', params: thrown },
             target: 'editing',
             actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
-            description: 'Not enough of the token, or of the chain coin for the fee: nothing was sent.',
+            description: 'topUp.awaitingWallet:error.sendTransfer[isInsufficientFunds]',
           },
           {
             target: 'editing',
             actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
             meta: { walletCodes: [WalletErrorCodes.unauthorized] },
-            description: 'Any other answer (4100 not authorised, the wallet on another chain, no answer): nothing was sent; the error says which.',
+            description: 'topUp.awaitingWallet:error.sendTransfer',
           },
         ],
       },
     },
     walletBusy: {
-      description: 'The wallet has a prompt open already (-32002): the member answers it in the wallet, then tries again.',
+      description: 'topUp.walletBusy',
       on: { 'user.retry': 'awaitingWallet' },
     },
     confirming: {
-      description: 'The server is asked about the transaction: not seen yet, mined with n of N blocks on top, or credited.',
+      description: 'topUp.confirming',
       tags: 'waiting',
       invoke: {
         id: 'checkTopUp',
@@ -233,13 +233,13 @@ export const topUpMachine = setup({
             guard: { type: 'isInvalid', params: ({ event }) => ({ check: event.output }) },
             target: 'failed',
             actions: 'clearPendingHash',
-            description: 'The transaction reverted, or holds no top-up of this member: nothing is credited.',
+            description: 'topUp.confirming:done.checkTopUp[isInvalid]',
           },
           {
             guard: { type: 'isCancelled', params: ({ event }) => ({ check: event.output }) },
             target: 'replaced',
             actions: 'clearPendingHash',
-            description: 'The member cancelled it in the wallet (a transaction of the same nonce to themselves): nothing to credit.',
+            description: 'topUp.confirming:done.checkTopUp[isCancelled]',
           },
           {
             guard: { type: 'isRepriced', params: ({ event }) => ({ check: event.output }) },
@@ -248,53 +248,53 @@ export const topUpMachine = setup({
               { type: 'assignHash', params: ({ event }) => ({ txHash: event.output.replacement?.hash ?? '' }) },
               { type: 'storePendingHash', params: ({ event }) => ({ txHash: event.output.replacement?.hash ?? '' }) },
             ],
-            description: 'The member sped it up in the wallet: the same transfer under a new hash, which is followed instead.',
+            description: 'topUp.confirming:done.checkTopUp[isRepriced]',
           },
           {
             guard: { type: 'isLongUnseen', params: ({ event }) => ({ check: event.output }) },
             target: 'notFound',
-            description: 'Nobody has seen the transaction for about two minutes: it may have been dropped.',
+            description: 'topUp.confirming:done.checkTopUp[isLongUnseen]',
           },
           {
             target: 'waitingForBlocks',
             actions: { type: 'assignCheck', params: ({ event }) => ({ check: event.output }) },
-            description: 'Not seen yet, or mined with fewer blocks on top than required: look again shortly.',
+            description: 'topUp.confirming:done.checkTopUp',
           },
         ],
         onError: [
-          { guard: 'isLongUnreachable', target: 'notFound', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) }, description: 'The server could not be asked for about two minutes.' },
+          { guard: 'isLongUnreachable', target: 'notFound', actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) }, description: 'topUp.confirming:error.checkTopUp[isLongUnreachable]' },
           {
             target: 'waitingForBlocks',
             actions: { type: 'assignUnseenCheck', params: ({ event }) => ({ error: event.error }) },
-            description: 'The network dropped: the wait goes on, and the next look may answer.',
+            description: 'topUp.confirming:error.checkTopUp',
           },
         ],
       },
     },
     waitingForBlocks: {
-      description: 'Between two looks: the blocks on top so far (n of N) show.',
+      description: 'topUp.waitingForBlocks',
       tags: 'waiting',
       after: { checkInterval: 'confirming' },
     },
     notFound: {
-      description: 'The transaction was not seen for a long time (dropped by the network, or never broadcast): keep waiting, or start a new top-up.',
+      description: 'topUp.notFound',
       on: {
-        'user.retry': { target: 'confirming', description: 'Keep waiting: the count of unseen looks starts again.', actions: assign({ unseenChecks: 0 }) },
+        'user.retry': { target: 'confirming', description: 'topUp.notFound:user.retry', actions: assign({ unseenChecks: 0 }) },
         'user.restart': { target: 'preparing', actions: ['clearPendingHash', 'resetForNewTopUp'] },
       },
     },
     failed: {
-      description: 'The transaction reverted or was no top-up: nothing was credited; a new top-up may start.',
+      description: 'topUp.failed',
       on: { 'user.restart': { target: 'preparing', actions: 'resetForNewTopUp' } },
     },
     replaced: {
-      description: 'The member cancelled the transaction in the wallet: nothing was credited; a new top-up may start.',
+      description: 'topUp.replaced',
       on: { 'user.restart': { target: 'preparing', actions: 'resetForNewTopUp' } },
     },
     credited: {
       type: 'final',
       entry: 'reportCredited',
-      description: 'The top-up reached the member: the credited amount; the balance and records are read again.',
+      description: 'topUp.credited',
     },
   },
 });

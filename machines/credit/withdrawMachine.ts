@@ -46,9 +46,8 @@ export const withdrawMachine = createMoneyFlowMachine<WithdrawInput, WithdrawBod
   body: (form) => ({ amount: normalizeAmount(form.amount ?? '') ?? form.amount ?? '' }),
   editCodes: [ApiCode.insufficientBalance, ApiCode.amountOutOfLimits, ApiCode.requestIdReused],
   describe: {
-    editing:
-      'The member types the amount; each change is checked (form, min, max, balance, daily cap) and the fee and what arrives show beside it. A refusal from the server shows here too.',
-    done: 'The withdrawal is recorded: its amount, fee and status (pending: an operator approves it first; approved: the payer sends it on chain), and what happens next; the balance is read again.',
+    editing: 'withdraw.editing',
+    done: 'withdraw.done',
   },
 });
 

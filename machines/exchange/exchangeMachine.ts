@@ -64,9 +64,8 @@ export const exchangeMachine = createMoneyFlowMachine<ExchangeInput, ExchangeBod
   body: (form) => ({ from: directionOf(form), amount: normalizeAmount(form.amount ?? '') ?? form.amount ?? '' }),
   editCodes: [ApiCode.insufficientBalance, ApiCode.amountOutOfLimits, ApiCode.requestIdReused],
   describe: {
-    editing:
-      'The member picks the direction and types what to pay; each change is checked (form, balance of the asset paid, something arrives) and what arrives at the rate shows beside it. A refusal from the server shows here too.',
-    done: 'The exchange is done: what was paid and what arrived at which rate; the balances are read again.',
+    editing: 'exchange.editing',
+    done: 'exchange.done',
   },
 });
 

@@ -138,34 +138,34 @@ export function createPagedListMachine<TItem, TQuery>() {
       'user.changeQuery': {
         target: '.loading',
         actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
-        description: 'A new filter or language: the list starts again from its first page.',
+        description: 'pagedList:user.changeQuery',
       },
     },
     states: {
       loading: {
-        description: 'The first page is on its way: a skeleton, and the member can leave.',
+        description: 'pagedList.loading',
         invoke: firstPage('fetchFirstPage', 'failed'),
       },
       failed: {
-        description: 'The first page failed: what went wrong, and a retry.',
+        description: 'pagedList.failed',
         on: { 'user.retry': 'loading', 'user.refresh': 'loading' },
       },
       empty: {
-        description: 'The list has no rows (yet): the empty state, and a refresh.',
+        description: 'pagedList.empty',
         on: { 'user.refresh': 'refreshing' },
       },
       loaded: {
-        description: 'Rows on screen; more load as the member scrolls.',
+        description: 'pagedList.loaded',
         initial: 'idle',
         on: { 'user.refresh': '#pagedList.refreshing' },
         states: {
           idle: {
-            description: 'Waiting for the member to scroll to the end.',
+            description: 'pagedList.loaded.idle',
             always: { guard: 'isComplete', target: 'complete' },
             on: { 'user.loadMore': 'loadingMore' },
           },
           loadingMore: {
-            description: 'The next page is on its way, below the rows already shown.',
+            description: 'pagedList.loaded.loadingMore',
             invoke: {
               id: 'fetchNextPage',
               src: 'fetchPage',
@@ -182,18 +182,18 @@ export function createPagedListMachine<TItem, TQuery>() {
             },
           },
           loadMoreFailed: {
-            description: 'The next page failed: the rows stay, with the error and a retry at the end.',
+            description: 'pagedList.loaded.loadMoreFailed',
             on: { 'user.retry': 'loadingMore' },
           },
-          complete: { description: 'Every row is on screen: "no more".' },
+          complete: { description: 'pagedList.loaded.complete' },
         },
       },
       refreshing: {
-        description: 'The first page again, while the rows already shown stay on screen.',
+        description: 'pagedList.refreshing',
         invoke: firstPage('refreshFirstPage', 'refreshFailed'),
       },
       refreshFailed: {
-        description: 'The refresh failed: the old rows stay, with the error and a retry.',
+        description: 'pagedList.refreshFailed',
         on: { 'user.retry': 'refreshing', 'user.refresh': 'refreshing' },
       },
     },

@@ -49,12 +49,12 @@ export function createResourceMachine<TValue, TQuery>() {
       'user.changeQuery': {
         target: '.loading',
         actions: { type: 'assignQuery', params: ({ event }) => ({ query: event.query }) },
-        description: 'The member switched language: the document loads again in it.',
+        description: 'resource:user.changeQuery',
       },
     },
     states: {
       loading: {
-        description: 'Fetching the document; the last one (if any) stays until the new one arrives.',
+        description: 'resource.loading',
         invoke: {
           id: 'fetchResource',
           src: 'fetchResource',
@@ -75,10 +75,10 @@ export function createResourceMachine<TValue, TQuery>() {
           onError: { target: 'failed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
         },
       },
-      loaded: { description: 'The document is shown.' },
-      notFound: { description: 'No such document: a translated "not found" and the way back.' },
+      loaded: { description: 'resource.loaded' },
+      notFound: { description: 'resource.notFound' },
       failed: {
-        description: 'Loading failed: what went wrong, and a retry.',
+        description: 'shared.loadFailed',
         on: { 'user.retry': 'loading' },
       },
     },

@@ -135,24 +135,24 @@ export function createMoneyFlowMachine<TInput, TBody, TResult>(spec: MoneyFlowSp
           'user.submit': {
             guard: 'isFormValid',
             target: 'confirming',
-            description: 'Only a form whose every field passes its checks reaches the summary.',
+            description: 'moneyFlow.editing:user.submit[isFormValid]',
           },
         },
       },
       confirming: {
-        description: 'A summary of what will move. Confirming creates the request id every retry reuses.',
+        description: 'moneyFlow.confirming',
         on: {
           'user.confirm': {
             target: 'submitting',
             actions: { type: 'assignRequestId', params: ({ event }) => ({ requestId: event.requestId }) },
             meta: decided,
-            description: 'The event carries the request id the page just created; every retry of this confirmation reuses it.',
+            description: 'moneyFlow.confirming:user.confirm',
           },
           'user.edit': 'editing',
         },
       },
       submitting: {
-        description: 'The request goes out with its body and request id; the member may stop waiting.',
+        description: 'moneyFlow.submitting',
         tags: 'busy',
         invoke: {
           id: 'submit',
@@ -169,34 +169,34 @@ export function createMoneyFlowMachine<TInput, TBody, TResult>(spec: MoneyFlowSp
               target: 'sessionEnded',
               actions: { type: 'assignFailure', params: ({ event }) => answered(event) },
               meta: { apiCodes: [ApiCode.notSignedIn] },
-              description: 'The session is over; the auth machine signs the member out by itself.',
+              description: 'moneyFlow.submitting:done.submit[isNotSignedIn]',
             },
             {
               guard: { type: 'isFixedByEditing', params: ({ event }) => answered(event) },
               target: 'editing',
               actions: { type: 'assignRejection', params: ({ event }) => answered(event) },
               meta: { ...decided, apiCodes: spec.editCodes },
-              description: 'A refusal the member fixes in the form; the id is dropped and the next confirmation gets a new one.',
+              description: 'moneyFlow.submitting:done.submit[isFixedByEditing]',
             },
             {
               guard: { type: 'isStillProcessing', params: ({ event }) => answered(event) },
               target: 'failed',
               actions: { type: 'assignFailure', params: ({ event }) => answered(event) },
               meta: { ...decided, apiCodes: [ApiCode.requestInProgress] },
-              description: 'The first send of this id is still running; a retry with the same id gets its outcome.',
+              description: 'moneyFlow.submitting:done.submit[isStillProcessing]',
             },
             {
               guard: { type: 'isRetryable', params: ({ event }) => answered(event) },
               target: 'failed',
               actions: { type: 'assignFailure', params: ({ event }) => answered(event) },
               meta: { ...decided, apiCodes: retryableCodes },
-              description: 'Nothing decided yet; a retry with the same id is safe.',
+              description: 'moneyFlow.submitting:done.submit[isRetryable]',
             },
             {
               target: 'failed',
               actions: { type: 'assignFailure', params: ({ event }) => answered(event) },
               meta: decided,
-              description: 'Any other code: kept with the same id, never a new one, since only the server knows what it did.',
+              description: 'moneyFlow.submitting:done.submit',
             },
           ],
           onError: { target: 'failed', actions: { type: 'assignThrown', params: ({ event }) => ({ error: event.error }) } },
@@ -205,23 +205,22 @@ export function createMoneyFlowMachine<TInput, TBody, TResult>(spec: MoneyFlowSp
           'user.cancel': {
             target: 'interrupted',
             meta: decided,
-            description: 'The member stops waiting; the request may still go through, so the id is kept.',
+            description: 'moneyFlow.submitting:user.cancel',
           },
         },
       },
       interrupted: {
-        description:
-          'The member stopped waiting: the request may still go through on the server. A retry sends the same id, which answers the first outcome (or 3005 while it runs).',
+        description: 'moneyFlow.interrupted',
         on: { 'user.retry': { target: 'submitting', actions: 'clearError' } },
       },
       failed: {
-        description: 'No answer to act on (network, 4290, 5000, 3005, another code): the error, and a retry with the same request id.',
+        description: 'moneyFlow.failed',
         on: { 'user.retry': { target: 'submitting', actions: 'clearError' } },
       },
       done: { type: 'final', entry: 'reportDone', description: spec.describe.done },
       sessionEnded: {
         type: 'final',
-        description: 'The server answered 1002: the session is over and the app returns to sign-in.',
+        description: 'shared.sessionEnded',
       },
     },
   });

@@ -10,7 +10,7 @@ import { disconnectActions, eventAccounts } from './disconnected';
 import { providerInput, walletSetup } from './walletSetup';
 
 export const activating = walletSetup.createStateConfig({
-  description: 'Finding the wallet and asking it for accounts and its chain.',
+  description: 'wallet.activating',
   tags: 'activating',
   initial: 'discovering',
   after: {
@@ -24,19 +24,19 @@ export const activating = walletSetup.createStateConfig({
   },
   states: {
     discovering: {
-      description: 'Looking for injected wallets: EIP-6963 announcements, then Phantom, then window.ethereum.',
+      description: 'wallet.activating.discovering',
       invoke: {
         id: 'findProviders',
         src: 'findProviders',
         onDone: [
           {
             guard: { type: 'hasNoProvider', params: ({ event }) => ({ providers: event.output }) },
-            description: 'No wallet yet: give a wallet that injects late a moment to arrive.',
+            description: 'wallet.activating.discovering:done.findProviders[hasNoProvider]',
             target: 'searching',
           },
           {
             guard: { type: 'isEagerWithoutSingleProvider', params: ({ event }) => ({ providers: event.output }) },
-            description: 'An eager connect stays quiet when there are several wallets to choose from: nothing was asked for, and the app does not guess.',
+            description: 'wallet.activating.discovering:done.findProviders[isEagerWithoutSingleProvider]',
             target: '#wallet.idle',
           },
           {
@@ -61,22 +61,21 @@ export const activating = walletSetup.createStateConfig({
       },
     },
     searching: {
-      description:
-        'No wallet was in the page yet. Wallets that inject late (window.ethereum set after load, ethereum#initialized, a late EIP-6963 announcement) get walletSearchTimeout to arrive; the page shows that it is looking.',
+      description: 'wallet.activating.searching',
       invoke: { id: 'watchForProviders', src: 'watchForProviders' },
       after: {
         walletSearchTimeout: {
-          description: "None came: 'Phantom not installed' (spec section 5), and the page offers a way into a wallet.",
+          description: 'wallet.activating.searching:after.walletSearchTimeout',
           target: '#wallet.idle.noWallet',
           actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.providerNotFound } }, 'reportNoWallet'],
         },
       },
       on: {
-        'provider.detected': { description: 'A wallet arrived: look again, now with it.', target: 'discovering' },
+        'provider.detected': { description: 'wallet.activating.searching:provider.detected', target: 'discovering' },
       },
     },
     choosingProvider: {
-      description: 'Several wallets announced themselves: the member picks one (only a member connect gets here).',
+      description: 'wallet.activating.choosingProvider',
       on: {
         'user.chooseProvider': [
           {
@@ -88,7 +87,7 @@ export const activating = walletSetup.createStateConfig({
       },
     },
     readingAccounts: {
-      description: 'Eager connect: eth_accounts, without a prompt. No account means quietly back to idle.',
+      description: 'wallet.activating.readingAccounts',
       invoke: {
         id: 'readAccounts',
         src: 'readAccounts',
@@ -105,7 +104,7 @@ export const activating = walletSetup.createStateConfig({
       },
     },
     requestingAccounts: {
-      description: 'eth_requestAccounts: the wallet asks the member to connect.',
+      description: 'wallet.activating.requestingAccounts',
       invoke: {
         id: 'requestAccounts',
         src: 'requestAccounts',
@@ -124,13 +123,13 @@ export const activating = walletSetup.createStateConfig({
         onError: [
           {
             guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
-            description: '-32002: the wallet already shows a connect prompt; the app waits for it instead of asking again.',
+            description: 'wallet.activating.requestingAccounts:error.requestAccounts[isRequestPending]',
             meta: { walletCodes: [WalletErrorCodes.requestPending], decision: Decisions.walletSwitchFailureKeepsConnection },
             target: 'awaitingWallet',
             actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
           },
           {
-            description: 'The member refused to connect (4001), or the wallet failed: back to idle with the error shown.',
+            description: 'wallet.activating.requestingAccounts:error.requestAccounts',
             meta: { walletCodes: [WalletErrorCodes.userRejected], decision: Decisions.walletSwitchFailureKeepsConnection },
             target: '#wallet.idle',
             actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'resetConnection', 'reportError'],
@@ -139,8 +138,7 @@ export const activating = walletSetup.createStateConfig({
       },
     },
     awaitingWallet: {
-      description:
-        'The wallet already has a request open (-32002). Nothing is sent again: the member finishes it in the wallet, and its answer arrives as a provider event.',
+      description: 'wallet.activating.awaitingWallet',
       invoke: { id: 'listenToProvider', src: 'listenToProvider', input: providerInput },
       on: {
         'provider.accountsChanged': [
@@ -166,7 +164,7 @@ export const activating = walletSetup.createStateConfig({
       },
     },
     readingChain: {
-      description: 'eth_chainId; hex, number and decimal answers are all read.',
+      description: 'wallet.activating.readingChain',
       invoke: {
         id: 'readChainId',
         src: 'readChainId',

@@ -18,7 +18,7 @@ const chainPrompt = walletSetup.createStateConfig({
   tags: 'activating',
   after: {
     walletTimeout: {
-      description: 'The wallet never answered: the prompt ends, the wallet stays connected on its chain.',
+      description: 'wallet.switchingChain:after.walletTimeout',
       meta: { decision: Decisions.walletSwitchFailureKeepsConnection },
       target: 'active',
       actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.timeout } }, 'reportError'],
@@ -42,8 +42,7 @@ const chainPrompt = walletSetup.createStateConfig({
 
 export const switchingChain = walletSetup.createStateConfig({
   ...chainPrompt,
-  description:
-    'wallet_switchEthereumChain {chainId: hex}: the wallet is on another chain than the app. A failure or a cancel only ends the switch: the wallet stays connected on its chain, with the error shown.',
+  description: 'wallet.switchingChain',
   invoke: [
     {
       id: 'switchChain',
@@ -53,8 +52,7 @@ export const switchingChain = walletSetup.createStateConfig({
       onError: [
         {
           guard: { type: 'canAddChain', params: ({ event }) => ({ error: event.error }) },
-          description:
-            '4902, or an answer without a known code (-32603 in any language, as Trust Wallet localises it): the wallet may not know the chain, and app config has its parameters: add it, once.',
+          description: 'wallet.switchingChain:error.switchChain[canAddChain]',
           meta: {
             walletCodes: [WalletErrorCodes.unrecognizedChain, WalletErrorCodes.internalError],
             decision: Decisions.walletSwitchFailureKeepsConnection,
@@ -63,7 +61,7 @@ export const switchingChain = walletSetup.createStateConfig({
         },
         {
           guard: { type: 'cannotSwitchChain', params: ({ event }) => ({ error: event.error }) },
-          description: 'The wallet cannot switch chains for the app: the member switches by hand.',
+          description: 'wallet.switchingChain:error.switchChain[cannotSwitchChain]',
           meta: {
             walletCodes: [WalletErrorCodes.unsupportedMethod, WalletErrorCodes.methodNotFound],
             decision: Decisions.walletSwitchFailureKeepsConnection,
@@ -73,21 +71,20 @@ export const switchingChain = walletSetup.createStateConfig({
         },
         {
           guard: { type: 'isUnrecognizedChainWithoutParams', params: ({ event }) => ({ error: event.error }) },
-          description: '4902 without chain parameters in app config: the switch ends, the wallet stays connected on its chain.',
+          description: 'wallet.switchingChain:error.switchChain[isUnrecognizedChainWithoutParams]',
           meta: { walletCodes: [WalletErrorCodes.unrecognizedChain], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'active',
           actions: [{ type: 'assignNamedError', params: { name: WalletErrorNames.chainParamsMissing } }, 'reportError'],
         },
         {
           guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
-          description: '-32002: a switch is already waiting in the wallet; the app waits for its answer instead of asking again.',
+          description: 'wallet.switchingChain:error.switchChain[isRequestPending]',
           meta: { walletCodes: [WalletErrorCodes.requestPending], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'activating.awaitingWallet',
           actions: { type: 'assignError', params: ({ event }) => ({ error: event.error }) },
         },
         {
-          description:
-            'The member refused the switch (4001), the wallet answered 4902 again after the chain was added, or failed otherwise: the switch ends, the wallet stays connected on its chain.',
+          description: 'wallet.switchingChain:error.switchChain',
           meta: { walletCodes: [WalletErrorCodes.userRejected, WalletErrorCodes.unrecognizedChain], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'active',
           actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],
@@ -104,7 +101,7 @@ export const switchingChain = walletSetup.createStateConfig({
 
 export const addingChain = walletSetup.createStateConfig({
   ...chainPrompt,
-  description: 'wallet_addEthereumChain {...chain params, chainId: hex}, then the activation is retried once.',
+  description: 'wallet.addingChain',
   invoke: [
     {
       id: 'addChain',
@@ -119,7 +116,7 @@ export const addingChain = walletSetup.createStateConfig({
       onError: [
         {
           guard: { type: 'cannotSwitchChain', params: ({ event }) => ({ error: event.error }) },
-          description: 'The wallet cannot add chains for the app either: the member switches by hand.',
+          description: 'wallet.addingChain:error.addChain[cannotSwitchChain]',
           meta: {
             walletCodes: [WalletErrorCodes.unsupportedMethod, WalletErrorCodes.methodNotFound],
             decision: Decisions.walletSwitchFailureKeepsConnection,
@@ -129,13 +126,13 @@ export const addingChain = walletSetup.createStateConfig({
         },
         {
           guard: { type: 'isRequestPending', params: ({ event }) => ({ error: event.error }) },
-          description: '-32002: an add-chain request is already waiting in the wallet; the app waits for its answer.',
+          description: 'wallet.addingChain:error.addChain[isRequestPending]',
           meta: { walletCodes: [WalletErrorCodes.requestPending], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'activating.awaitingWallet',
           actions: ['assignChainAdded', { type: 'assignError', params: ({ event }) => ({ error: event.error }) }],
         },
         {
-          description: 'The member refused to add the chain (4001), or the wallet failed: the wallet stays connected on its chain.',
+          description: 'wallet.addingChain:error.addChain',
           meta: { walletCodes: [WalletErrorCodes.userRejected], decision: Decisions.walletSwitchFailureKeepsConnection },
           target: 'active',
           actions: [{ type: 'assignError', params: ({ event }) => ({ error: event.error }) }, 'reportError'],

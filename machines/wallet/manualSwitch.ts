@@ -10,19 +10,18 @@ import { disconnectActions, eventAccounts, eventDisconnectError } from './discon
 import { listenToProvider, walletSetup } from './walletSetup';
 
 export const switchingManually = walletSetup.createStateConfig({
-  description:
-    "The wallet cannot switch chains for the app: the member switches to the app's network in the wallet, and the page waits for the wallet's chainChanged. The wallet stays connected meanwhile.",
+  description: 'wallet.switchingManually',
   invoke: listenToProvider,
   on: {
     'provider.chainChanged': [
       {
         guard: { type: 'isTargetChain', params: ({ event }) => ({ chainId: event.chainId }) },
-        description: "The member switched to the app's network: connected on it, no reload.",
+        description: 'wallet.switchingManually:provider.chainChanged[isTargetChain]',
         target: 'active',
         actions: ['clearError', { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) }],
       },
       {
-        description: 'Another network: still waiting for the right one.',
+        description: 'wallet.switchingManually:provider.chainChanged',
         actions: { type: 'assignChainId', params: ({ event }) => ({ chainId: event.chainId }) },
       },
     ],
@@ -41,7 +40,7 @@ export const switchingManually = walletSetup.createStateConfig({
       actions: disconnectActions,
     },
     'user.cancel': {
-      description: 'Not now: connected on the wallet’s own network, where the page offers the switch again.',
+      description: 'wallet.switchingManually:user.cancel',
       meta: { decision: Decisions.walletSwitchFailureKeepsConnection },
       target: 'active',
       actions: 'clearError',

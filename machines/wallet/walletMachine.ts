@@ -37,13 +37,12 @@ export function createWalletMachine() {
     initial: 'idle',
     states: {
       idle: {
-        description: 'No wallet connection. An error from the last attempt, if any, is kept for the UI.',
+        description: 'wallet.idle',
         initial: 'ready',
         states: {
-          ready: { description: 'A connect can start: the member taps Connect, or the app connects eagerly at start.' },
+          ready: { description: 'wallet.idle.ready' },
           noWallet: {
-            description:
-              'No wallet was found: the page says so and offers to open it in a wallet app. A wallet that arrives now (it injected even later) still turns the screen into connect.',
+            description: 'wallet.idle.noWallet',
             invoke: { id: 'watchForProviders', src: 'watchForProviders' },
             on: { 'provider.detected': { target: 'ready', actions: 'clearError' } },
           },
@@ -61,7 +60,7 @@ export function createWalletMachine() {
       addingChain,
       switchingManually,
       active: {
-        description: 'Connected: chainId and accounts are set. Provider events keep them in step.',
+        description: 'wallet.active',
         invoke: listenToProvider,
         on: {
           'user.connect': {
@@ -83,7 +82,7 @@ export function createWalletMachine() {
           'provider.disconnect': [
             {
               guard: { type: 'isReconnecting', params: eventDisconnectError },
-              description: 'Code 1013 means the wallet is reconnecting by itself: keep the connection.',
+              description: 'wallet.active:provider.disconnect[isReconnecting]',
               meta: { walletCodes: [WalletErrorCodes.reconnecting] },
               actions: [],
             },

@@ -62,9 +62,8 @@ export const transferMachine = createMoneyFlowMachine<TransferInput, TransferBod
   }),
   editCodes: [ApiCode.insufficientBalance, ApiCode.amountOutOfLimits, ApiCode.requestIdReused, ApiCode.recipientInvalid],
   describe: {
-    editing:
-      'The member picks or pastes a recipient and types an amount; each change is checked (address form and checksum, own address, not in the team list; amount form, minTransfer, balance). A refusal from the server shows here too.',
-    done: 'The transfer is done: the recipient and amount; the balance is read again.',
+    editing: 'transfer.editing',
+    done: 'transfer.done',
   },
 });
 

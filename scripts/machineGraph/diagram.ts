@@ -8,6 +8,12 @@ import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { WalletErrorCodes, walletErrorNameOfCode } from '../../machines/shared/errorNames';
 import type { DefinedTransition } from './modelPaths';
 import { allStateNodes, definedTransitions } from './modelPaths';
+import { atlasTexts, eventLabel, transitionTextKey } from './texts';
+
+export { eventLabel };
+
+/** The English texts of states and transitions (locales/en/atlas.json; the keys are the machines' descriptions). */
+type Texts = Readonly<Record<string, string>>;
 
 /** Where the decision records are, from docs/machines. */
 const decisionsDir = '../decisions';
@@ -33,30 +39,30 @@ export function decisionsOf(machine: AnyStateMachine): string[] {
   return [...new Set(definedTransitions(machine).flatMap((row) => (row.decision ? [row.decision] : [])))];
 }
 
-function notes(row: DefinedTransition): string {
+function notes(row: DefinedTransition, text: string): string {
   const parts: string[] = [];
   if (row.walletCodes.length > 0) parts.push(`wallet ${row.walletCodes.map(walletCodeLabel).join(', ')}`);
   if (row.apiCodes.length > 0) parts.push(`API ${row.apiCodes.join(', ')}`);
-  if (row.description) parts.push(row.description);
+  if (text) parts.push(text);
   if (row.decision) parts.push(decisionLink(row.decision));
   return cell(parts.join('. ').replace(/\.\. /g, '. '));
 }
 
-function statesTable(machine: AnyStateMachine): string[] {
+function statesTable(machine: AnyStateMachine, texts: Texts): string[] {
   const rows = allStateNodes(machine)
     .filter((node) => node !== machine.root)
-    .map((node) => `| ${node.id} | ${[...node.tags].join(', ')} | ${cell(node.description ?? '')} |`);
+    .map((node) => `| ${node.id} | ${[...node.tags].join(', ')} | ${cell(texts[node.description ?? ''] ?? node.description ?? '')} |`);
   return ['## States', '', '| state | tags | what it means |', '|---|---|---|', ...rows, ''];
 }
 
-function walletAnswersTable(rows: DefinedTransition[]): string[] {
+function walletAnswersTable(rows: DefinedTransition[], textOf: (row: DefinedTransition) => string): string[] {
   const byCode = rows.flatMap((row) => row.walletCodes.map((code) => ({ code, row })));
   if (byCode.length === 0) return [];
   byCode.sort((a, b) => Math.abs(a.code) - Math.abs(b.code) || a.row.source.localeCompare(b.row.source));
   const lines = byCode.map(({ code, row }) => {
     const to = row.targets.length > 0 ? row.targets.join(', ') : '(stays)';
     const decided = row.decision ? decisionLink(row.decision) : '';
-    return `| ${walletCodeLabel(code)} | ${row.source} | ${eventLabel(row.event)} | ${to} | ${cell(row.description ?? '')} | ${decided} |`;
+    return `| ${walletCodeLabel(code)} | ${row.source} | ${eventLabel(row.event)} | ${to} | ${cell(textOf(row))} | ${decided} |`;
   });
   return [
     '## What the wallet\'s answers do',
@@ -73,21 +79,21 @@ function walletAnswersTable(rows: DefinedTransition[]): string[] {
 
 const nodeId = (id: string) => id.replace(/\./g, '__');
 
-/** A short, readable event label: "done findProviders", "after walletTimeout", "always". */
-export function eventLabel(event: string): string {
-  return event
-    .replace(/^xstate\.done\.actor\.(.+)$/, 'done $1')
-    .replace(/^xstate\.error\.actor\.(.+)$/, 'error $1')
-    .replace(/^xstate\.after\.([^.]+)\..*$/, 'after $1');
-}
+/**
+ * The diagram's name for a transition's source. A transition on the machine itself (`on` at the root) is taken in
+ * whichever state the machine is; Mermaid would draw the root's id as a state of its own that does not exist, so it
+ * starts from a pseudo-state named "(any state)".
+ */
+const sourceNodeId = (row: DefinedTransition, rootId: string) => (row.source === rootId ? `${nodeId(rootId)}__anyState` : nodeId(row.source));
 
-function arrow(row: DefinedTransition): string[] {
+function arrow(row: DefinedTransition, rootId: string): string[] {
   const label = `${eventLabel(row.event)}${row.guard ? ` [${row.guard}]` : ''}`;
-  const targets = row.targets.length > 0 ? row.targets : [row.source];
-  return targets.map((target) => `${nodeId(row.source)} --> ${nodeId(target)} : ${label}`);
+  const source = sourceNodeId(row, rootId);
+  const targets = row.targets.length > 0 ? row.targets.map(nodeId) : [source];
+  return targets.map((target) => `${source} --> ${target} : ${label}`);
 }
 
-function renderNode(node: AnyStateNode, rows: DefinedTransition[], indent: string): string[] {
+function renderNode(node: AnyStateNode, rows: DefinedTransition[], indent: string, rootId: string): string[] {
   const lines: string[] = [];
   const children = Object.values(node.states) as AnyStateNode[];
   for (const child of children) {
@@ -95,7 +101,7 @@ function renderNode(node: AnyStateNode, rows: DefinedTransition[], indent: strin
     const grandChildren = Object.values(child.states) as AnyStateNode[];
     if (grandChildren.length > 0) {
       lines.push(`${indent}state "${child.key}" as ${id} {`);
-      lines.push(...renderNode(child, rows, `${indent}  `));
+      lines.push(...renderNode(child, rows, `${indent}  `, rootId));
       lines.push(`${indent}}`);
     } else {
       lines.push(`${indent}state "${child.key}" as ${id}`);
@@ -105,7 +111,7 @@ function renderNode(node: AnyStateNode, rows: DefinedTransition[], indent: strin
   if (initial) lines.push(`${indent}[*] --> ${nodeId(initial.id)}`);
   // Transitions are drawn inside the state that holds their source, so composite states stay readable.
   for (const child of children) {
-    for (const row of rows.filter((r) => r.source === child.id)) lines.push(...arrow(row).map((line) => indent + line));
+    for (const row of rows.filter((r) => r.source === child.id)) lines.push(...arrow(row, rootId).map((line) => indent + line));
   }
   return lines;
 }
@@ -122,12 +128,22 @@ export function renderMachineMarkdown(
   pathCount: number,
 ): string {
   const rows = definedTransitions(machine);
-  const rootRows = rows.filter((row) => row.source === machine.root.id);
-  const mermaid = ['stateDiagram-v2', ...renderNode(machine.root, rows, '  '), ...rootRows.flatMap((row) => arrow(row).map((l) => `  ${l}`))];
+  const rootId = machine.root.id;
+  const texts = atlasTexts('en');
+  // A description that is not (yet) a key shows as written; npm run atlas:check asks for its zh and en texts.
+  const textOf = (row: DefinedTransition) => texts[transitionTextKey(entry.name, row)] ?? row.description ?? '';
+  const rootRows = rows.filter((row) => row.source === rootId);
+  const anyState = rootRows.length > 0 ? [`  state "(any state)" as ${nodeId(rootId)}__anyState`] : [];
+  const mermaid = [
+    'stateDiagram-v2',
+    ...renderNode(machine.root, rows, '  ', rootId),
+    ...anyState,
+    ...rootRows.flatMap((row) => arrow(row, rootId).map((l) => `  ${l}`)),
+  ];
   const table = rows.map((row) => {
     const to = row.targets.length > 0 ? row.targets.join(', ') : '(stays)';
     const walked = walkedBy.get(row.key) ?? '**not walked**';
-    return `| ${row.source} | ${eventLabel(row.event)} | ${row.guard ?? ''} | ${to} | ${notes(row)} | ${walked} |`;
+    return `| ${row.source} | ${eventLabel(row.event)} | ${row.guard ?? ''} | ${to} | ${notes(row, textOf(row))} | ${walked} |`;
   });
   return [
     `# ${entry.name} machine`,
@@ -142,8 +158,8 @@ export function renderMachineMarkdown(
     ...mermaid,
     '```',
     '',
-    ...statesTable(machine),
-    ...walletAnswersTable(rows),
+    ...statesTable(machine, texts),
+    ...walletAnswersTable(rows, textOf),
     '## Transitions',
     '',
     '| from | event | guard | to | notes | walked by test path |',

@@ -198,3 +198,46 @@ export function candidatePathsFor(model: MachineModel, transition: DefinedTransi
   }
   return candidates.sort((a, b) => a.steps.length - b.steps.length);
 }
+
+/** One event of a named journey: its type, and the payload fields that pick it among the model's events. */
+export type EventSpec = { type: string } & Record<string, unknown>;
+
+function matchesSpec(event: EventObject, spec: EventSpec): boolean {
+  if (event.type !== spec.type) return false;
+  const fields = event as unknown as Record<string, unknown>;
+  return Object.entries(spec).every(([field, value]) => JSON.stringify(fields[field]) === JSON.stringify(value));
+}
+
+/**
+ * The path a named journey takes through the model's graph, one event after another from the start (the atlas'
+ * storyboards, issue 38). Throws when an event cannot happen where the journey has got to, so a journey that the
+ * machine no longer allows fails the atlas check.
+ *
+ * @param model - the machine's test model
+ * @param specs - the journey's events, each with the payload fields that pick it
+ * @returns the path, ready for walkPath
+ * @example
+ * pathFromEvents(withdrawModel, [{ type: 'field.change', value: '12.5' }, { type: 'user.submit' }]);
+ */
+export function pathFromEvents(model: MachineModel, specs: readonly EventSpec[]): ModelPath {
+  const adjacency = adjacencyOf(model);
+  const entries = Object.values(adjacency);
+  let current = entries[0];
+  const steps: PathStep[] = [];
+  for (const spec of specs) {
+    if (!current) throw new Error(`${model.name}: the journey left the graph before ${spec.type}`);
+    const snapshot = current.state as AnyMachineSnapshot;
+    // The graph lists every event in every state, those the state ignores too: only one it can take counts.
+    const next = (Object.values(current.transitions) as { event: EventObject; state: AnyMachineSnapshot }[]).find(
+      (candidate) => matchesSpec(candidate.event, spec) && (candidate.event.type.startsWith('xstate.after.') || snapshot.can(candidate.event)),
+    );
+    if (!next) throw new Error(`${model.name}: ${JSON.stringify(spec)} cannot happen in ${JSON.stringify(snapshot.value)}`);
+    steps.push({ event: next.event, value: next.state.value, context: next.state.context });
+    current = entries.find(
+      (entry) =>
+        JSON.stringify((entry.state as AnyMachineSnapshot).value) === JSON.stringify(next.state.value) &&
+        JSON.stringify((entry.state as AnyMachineSnapshot).context) === JSON.stringify(next.state.context),
+    );
+  }
+  return { description: steps.map((step) => describeEvent(step.event)).join(' → '), steps };
+}

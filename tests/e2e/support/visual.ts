@@ -24,7 +24,7 @@ import { repoRoot } from './build';
 import { waitForAppConfig } from './journey';
 import { startServer } from './server';
 import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
-import type { TestServer } from './server';
+import type { StartServerOptions, TestServer } from './server';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, settle } from './visualChecks';
 
 export const visualDir = path.join(repoRoot, 'test-results', 'visual');
@@ -352,19 +352,19 @@ export class VisualHarness {
  * const visual = setupVisual('zh');
  * describe('screens in zh', () => { const session = visual.session('zh'); ... });
  */
-export function setupVisual(lng: Lng): VisualHarness {
+export function setupVisual(lng: Lng, serverOptions: StartServerOptions = { chain: true }, reportName = `report-${lng}`): VisualHarness {
   const harness = new VisualHarness();
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {
     // With a chain, so /me offers Top up and its sheet is one of the screens.
-    [server, browser] = await Promise.all([startServer({ chain: true }), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(serverOptions), launchBrowser()]);
     harness.attach(server, browser);
   });
   afterAll(async () => {
     await mkdir(visualDir, { recursive: true });
-    await writeFile(path.join(visualDir, `report-${lng}.json`), `${JSON.stringify(harness.results, null, 2)}\n`);
-    await writeFile(path.join(visualDir, `report-${lng}.txt`), formatReport(harness.results));
+    await writeFile(path.join(visualDir, `${reportName}.json`), `${JSON.stringify(harness.results, null, 2)}\n`);
+    await writeFile(path.join(visualDir, `${reportName}.txt`), formatReport(harness.results));
     await browser?.close();
     await server?.stop();
   });
