@@ -1,11 +1,15 @@
 -- The ledger engine (docs/decisions/0014-ledger-engine.md): every money flow's requests go through ledger_post.
--- This file is the engine's one definition. `database.migrate()` applies it after the migrations on every start
--- (each statement replaces its function as a whole), so what runs is what this file says, top to bottom.
+-- This file is the engine's one definition. `npm run engine` writes it into a drizzle migration of its own, which
+-- drops every function of the engine and creates them again as written here, so the migrations journal says which
+-- version a database runs (docs/decisions/0020-generic-records-and-engine-migrations.md); `npm run engine:check`
+-- fails while this file and the latest engine migration differ. It names no business table: the record template
+-- in ledger_apply is repeated for each table of server/ledger/recordTables.ts.
 --
 -- A batch of requests is four JSON arrays of flat records (server/ledger/engine.ts builds them), each row keyed by
 -- its request's `ord`:
 --   items:    ord, now, scope, endpoint, request_id, body_hash (no scope: no at-most-once key), reject, short_code,
---             limit_code, counter_code, record_table, record_row, result, fill_id ('record' | 'transfer' | 'entry'),
+--             limit_code, counter_code, record_table, record_row, record_id_sequence (the sequence that numbers the
+--             record, if any), result, fill_id ('record' | 'transfer' | 'entry'),
 --             fill_id_key (the result's field it fills, `id` unless said), fill_balance, and for a two-phase transfer
 --             (TigerBeetle's pending, post, void; ledger_pending) either pending_reserve (the first stage of the
 --             pending transfer this request's legs and limits become: pending_held, pending_limits keep them) or
@@ -40,22 +44,6 @@ CREATE OR REPLACE FUNCTION ledger_key_lock(p_scope text, p_endpoint text, p_requ
   SELECT hashtextextended(p_scope || chr(31) || p_endpoint || chr(31) || p_request_id, 4361)
 $$;--> statement-breakpoint
 
--- The member accounts the legs of the requests `p_ords` name, on either side. (Filtering by ord here, rather than
--- building a jsonb of the chosen legs first: aggregating a payout's 100,000 legs again took a second.)
-DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb);--> statement-breakpoint
--- The signatures before counters (a changed signature is a new function; the old one goes).
-DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb);--> statement-breakpoint
--- The signature before the config check.
-DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_refusal(jsonb, jsonb, integer, integer, integer);--> statement-breakpoint
--- The signatures before fan legs.
-DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb, integer[]);--> statement-breakpoint
--- The signature before two-phase transfers (a leg's withdrawal became its request's pending transfer).
-DROP FUNCTION IF EXISTS ledger_leg_rows(jsonb, integer[], bigint[], integer[]) CASCADE;--> statement-breakpoint
-
 -- Every leg of the requests `p_ords`, a fan leg as one row per member it pays, in one pass over the legs: an
 -- ordinary leg has no slice (the unnest of NULL gives no row, and the left join keeps the leg as it is).
 CREATE OR REPLACE FUNCTION ledger_leg_rows(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
@@ -72,6 +60,8 @@ CREATE OR REPLACE FUNCTION ledger_leg_rows(p_legs jsonb, p_fan_to integer[], p_f
   WHERE l.ord = ANY (p_ords) AND (l."fanCount" IS NULL OR f.i IS NOT NULL)
 $$;--> statement-breakpoint
 
+-- The member accounts the legs of the requests `p_ords` name, on either side. (Filtering by ord here, rather than
+-- building a jsonb of the chosen legs first: aggregating a payout's 100,000 legs again took a second.)
 CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
   RETURNS TABLE (member_id integer, asset text)
   LANGUAGE sql STABLE AS $$
@@ -138,50 +128,37 @@ CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_fan_to in
 BEGIN
   RETURN QUERY
   WITH item AS MATERIALIZED (
-    -- Business row ids drawn in request order (the sorted subquery is projected in its order).
-    -- A reserving request's record has its pending transfer's id.
-    SELECT p.*, coalesce(p.pending_new, CASE p.record_table WHEN 'orders' THEN nextval('orders_id_seq') END) AS record_id FROM (
-      SELECT o.*, CASE WHEN o.pending_reserve IS NOT NULL THEN nextval('ledger_pending_id_seq') END AS pending_new FROM (
-        SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_id_key, i.fill_balance, i.record_table,
-          i.record_row, i.pending_reserve, i.pending_held, i.pending_limits, i.pending_id, i.pending_to
-        FROM jsonb_to_recordset(p_items) AS i(ord integer, now timestamptz, scope text, endpoint text, request_id text, body_hash text,
-          result jsonb, fill_id text, fill_id_key text, fill_balance boolean, record_table text, record_row jsonb, pending_reserve text,
-          pending_held jsonb, pending_limits jsonb, pending_id bigint, pending_to text)
-        WHERE i.ord = ANY (p_ords)
-        ORDER BY i.ord
-      ) o
-    ) p
+    -- Record ids drawn in request order (the sorted subquery is projected in its order): a reserving request's
+    -- record has its pending transfer's id, another its table's sequence's next (recordTables.ts), if it has one.
+    SELECT q.*, CASE WHEN q.record_id IS NULL THEN q.record_row ELSE q.record_row || jsonb_build_object('id', q.record_id) END AS record
+    FROM (
+      SELECT p.*, coalesce(p.pending_new, nextval(p.record_id_sequence::regclass)) AS record_id FROM (
+        SELECT o.*, CASE WHEN o.pending_reserve IS NOT NULL THEN nextval('ledger_pending_id_seq') END AS pending_new FROM (
+          SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_id_key, i.fill_balance, i.record_table,
+            i.record_row, i.record_id_sequence, i.pending_reserve, i.pending_held, i.pending_limits, i.pending_id, i.pending_to
+          FROM jsonb_to_recordset(p_items) AS i(ord integer, now timestamptz, scope text, endpoint text, request_id text, body_hash text,
+            result jsonb, fill_id text, fill_id_key text, fill_balance boolean, record_table text, record_row jsonb, record_id_sequence text,
+            pending_reserve text, pending_held jsonb, pending_limits jsonb, pending_id bigint, pending_to text)
+          WHERE i.ord = ANY (p_ords)
+          ORDER BY i.ord
+        ) o
+      ) p
+    ) q
   ), pending_created AS (
     INSERT INTO ledger_pending (id, stage, legs, limits, created_at, updated_at)
     SELECT it.pending_new, it.pending_reserve, it.pending_held, it.pending_limits, it.now, it.now FROM item it WHERE it.pending_new IS NOT NULL
   ), pending_moved AS (
     UPDATE ledger_pending d SET stage = it.pending_to, updated_at = it.now FROM item it WHERE d.id = it.pending_id
-  ), withdrawal_row AS (
-    -- Each business table the flows write has its INSERT here: static SQL keeps its plan, where a dynamic INSERT
-    -- was planned again for every batch (0.7 ms of a batch's lock time on PostgreSQL). A new table adds its line.
-    INSERT INTO withdrawals OVERRIDING SYSTEM VALUE
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::withdrawals, it.record_row || jsonb_build_object('id', it.record_id)) r
-    WHERE it.record_table = 'withdrawals'
-  ), share_pool_payout_row AS (
-    INSERT INTO share_pool_payouts
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::share_pool_payouts, it.record_row) r
-    WHERE it.record_table = 'share_pool_payouts'
-  ), order_row AS (
-    INSERT INTO orders OVERRIDING SYSTEM VALUE
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::orders, it.record_row || jsonb_build_object('id', it.record_id)) r
-    WHERE it.record_table = 'orders'
-  ), top_up_row AS (
-    INSERT INTO top_ups
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::top_ups, it.record_row) r
-    WHERE it.record_table = 'top_ups'
-  ), top_up_release_row AS (
-    INSERT INTO top_up_releases
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::top_up_releases, it.record_row) r
-    WHERE it.record_table = 'top_up_releases'
-  ), withdrawal_failure_row AS (
-    INSERT INTO withdrawal_failures
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::withdrawal_failures, it.record_row) r
-    WHERE it.record_table = 'withdrawal_failures'
+  -- The records: the part between BEGIN and END RECORD TABLE is repeated for each table of recordTables.ts, with
+  -- __table__ its name (npm run engine). One INSERT per table in this static statement keeps its plan, where a
+  -- dynamic INSERT was planned again for every batch (0.7 ms of a batch's lock time on PostgreSQL). The record is
+  -- read as the table's own row type, by column name.
+  -- BEGIN RECORD TABLE
+  ), record___table__ AS (
+    INSERT INTO __table__ OVERRIDING SYSTEM VALUE
+    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::__table__, it.record) r
+    WHERE it.record_table = '__table__'
+  -- END RECORD TABLE
   ), counter_drawn AS (
     UPDATE ledger_counters c SET available = c.available - d.amount
     FROM (

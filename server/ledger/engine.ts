@@ -3,7 +3,8 @@
  * states its request as data (its at-most-once key and body, its linked legs, its limits, its business row, its
  * result) and the engine does the rest alike for all: batching (group commit), lock order, the at-most-once claim
  * and stored outcome, the balance and limit rules, one answer per request. The SQL side is server/ledger/engine.sql,
- * one file applied as a whole; this module turns requests into its items and answers into outcomes.
+ * one file installed whole by its migration (npm run engine); this module turns requests into its items and answers
+ * into outcomes.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { rowsOf, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { createBatcher, type BatcherOptions } from './batcher';
 import { hashBody, sweepOutcomes, type StoredOutcome } from './idempotency';
+import { recordIdSequence, type RecordTable } from './recordTables';
 import { namedStatement } from './statements';
 
 /**
@@ -64,8 +66,7 @@ export interface Limit {
   cap: bigint;
 }
 
-/** The business tables the engine writes (engine.sql's ledger_apply has one INSERT for each). */
-export type RecordTable = 'withdrawals' | 'withdrawal_failures' | 'share_pool_payouts' | 'orders' | 'top_ups' | 'top_up_releases';
+export type { RecordTable } from './recordTables';
 
 /**
  * A two-phase transfer (TigerBeetle's pending, post and void; ledger_pending). `reserve`: the request's legs move
@@ -99,7 +100,11 @@ export interface LedgerRequest {
   legs: readonly (Leg | FanLeg)[];
   limits?: readonly Limit[] | undefined;
   draws?: readonly Draw[] | undefined;
-  /** The business row written with the money (all its columns but `id`, by column name). */
+  /**
+   * The business row written with the money (all its columns but `id`, by column name), into a table registered in
+   * recordTables.ts. Its `id`, if the table has one, is its pending transfer's (a reserving request) or the next of
+   * the table's sequence.
+   */
   record?: { table: RecordTable; row: Record<string, unknown> } | undefined;
   /**
    * The success's result. What only the write knows goes in by placeholder: one field (`id`, or another name such
@@ -179,6 +184,7 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
     counter_code: request.counterCode ?? ApiCode.amountOutOfLimits,
     record_table: request.record?.table ?? null,
     record_row: request.record ? jsonRow(request.record.row) : null,
+    record_id_sequence: request.record ? recordIdSequence(request.record.table) : null,
     ...resultOf(request.result),
     ...pendingOf(request),
   }));
