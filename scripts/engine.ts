@@ -8,6 +8,7 @@
  *
  *   npm run engine          # after editing engine.sql: write the next engine migration
  *   npm run engine:check    # CI: fail when engine.sql has changes no migration installs
+ *   npm run engine -- --replace-latest   # on a branch: rewrite its own engine migration, not merged anywhere yet
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -37,22 +38,25 @@ const textOf = (tag: string) => readFileSync(path.join(migrationsDir, `${tag}.sq
  * @example
  * const { current } = engineMigrationState();
  */
-export function engineMigrationState(): { latest: string | undefined; current: boolean; next: string } {
+export function engineMigrationState(): { latest: string | undefined; current: boolean; next: string; replacement: string } {
   const tags = engineTags();
   const latest = tags.at(-1);
   const texts = tags.map(textOf);
-  const current = latest !== undefined && texts.at(-1) === engineMigration(texts.slice(0, -1));
-  return { latest, current, next: engineMigration(texts) };
+  const replacement = engineMigration(texts.slice(0, -1));
+  return { latest, current: latest !== undefined && texts.at(-1) === replacement, next: engineMigration(texts), replacement };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const check = process.argv.includes('--check');
-  const { latest, current, next } = engineMigrationState();
+  const { latest, current, next, replacement } = engineMigrationState();
   if (current) {
     console.log(`The engine migration ${latest} installs server/ledger/engine.sql as it is.`);
   } else if (check) {
     console.error(`server/ledger/engine.sql differs from what ${latest ?? 'any migration'} installs: run npm run engine and commit the migration`);
     process.exit(1);
+  } else if (process.argv.includes('--replace-latest') && latest !== undefined) {
+    writeFileSync(path.join(migrationsDir, `${latest}.sql`), replacement);
+    console.log(`Rewrote ${latest}.sql: the engine as server/ledger/engine.sql says.`);
   } else {
     const number = latest === undefined ? 1 : Number(ENGINE_TAG.exec(latest)?.[1]) + 1;
     const kit = spawnSync(

@@ -290,36 +290,40 @@ BEGIN
     RETURN;
   END IF;
 
-  -- 1. Request ids: the locks first, then (statements of their own, with snapshots taken after the locks) what
-  -- is stored.
+  -- 1. Request ids: the locks first, then (a statement of its own, with a snapshot taken after the locks) what is
+  -- stored.
   SELECT coalesce(array_agg(i.ord) FILTER (WHERE NOT pg_try_advisory_xact_lock(ledger_key_lock(i.scope, i.endpoint, i.request_id))), '{}')
   INTO v_busy
   FROM jsonb_to_recordset(p_items) AS i(ord integer, scope text, endpoint text, request_id text)
   WHERE i.scope IS NOT NULL;
-  SELECT coalesce(array_agg(k.ord) FILTER (WHERE k.stored), '{}'), coalesce(array_agg(k.ord) FILTER (WHERE NOT k.stored AND k.nth > 1), '{}')
-  INTO v_stored, v_repeats
+  -- One pass over the rest (each pass over the items parses their JSON again): what is stored, the repeats of an id
+  -- new in this batch, the flows' own refusals, the candidates and, among them, the moves of pending transfers.
+  SELECT coalesce(array_agg(k.ord) FILTER (WHERE k.stored), '{}'), coalesce(array_agg(k.ord) FILTER (WHERE k.repeat), '{}'),
+    coalesce(array_agg(k.ord) FILTER (WHERE k.fresh AND k.reject IS NOT NULL), '{}'),
+    coalesce(array_agg(k.ord) FILTER (WHERE k.fresh AND k.reject IS NULL), '{}'),
+    coalesce(array_agg(k.ord) FILTER (WHERE k.fresh AND k.reject IS NULL AND k.pending_id IS NOT NULL), '{}')
+  INTO v_stored, v_repeats, v_refused, v_candidates, v_moves
   FROM (
-    SELECT i.ord,
-      (SELECT true FROM idempotency_keys k WHERE k.scope = i.scope AND k.endpoint = i.endpoint AND k.request_id = i.request_id LIMIT 1)
-        IS NOT NULL AS stored,
-      row_number() OVER (PARTITION BY i.scope, i.endpoint, i.request_id ORDER BY i.ord) AS nth
-    FROM jsonb_to_recordset(p_items) AS i(ord integer, scope text, endpoint text, request_id text)
-    WHERE i.scope IS NOT NULL AND NOT (i.ord = ANY (v_busy))
+    SELECT s.ord, s.reject, s.pending_id, s.stored, NOT s.stored AND s.nth > 1 AS repeat, NOT s.stored AND s.nth = 1 AS fresh
+    FROM (
+      SELECT i.ord, i.reject, i.pending_id,
+        i.scope IS NOT NULL
+          AND (SELECT true FROM idempotency_keys k WHERE k.scope = i.scope AND k.endpoint = i.endpoint AND k.request_id = i.request_id LIMIT 1)
+            IS NOT NULL AS stored,
+        -- (Requests without a key are each their own.)
+        CASE WHEN i.scope IS NULL THEN 1 ELSE row_number() OVER (PARTITION BY i.scope, i.endpoint, i.request_id ORDER BY i.ord) END AS nth
+      FROM jsonb_to_recordset(p_items) AS i(ord integer, scope text, endpoint text, request_id text, reject integer, pending_id bigint)
+      WHERE NOT (i.ord = ANY (v_busy))
+    ) s
   ) k;
-  RETURN QUERY SELECT b.ord, 3005, NULL::jsonb, false FROM unnest(v_busy) AS b(ord);
+  IF cardinality(v_busy) > 0 THEN
+    RETURN QUERY SELECT b.ord, 3005, NULL::jsonb, false FROM unnest(v_busy) AS b(ord);
+  END IF;
   IF cardinality(v_stored) > 0 THEN
     RETURN QUERY SELECT * FROM ledger_stored_answers(p_items, v_stored);
   END IF;
 
-  -- The flows' own refusals.
-  SELECT coalesce(array_agg(i.ord) FILTER (WHERE i.reject IS NOT NULL), '{}'), coalesce(array_agg(i.ord) FILTER (WHERE i.reject IS NULL), '{}')
-  INTO v_refused, v_candidates
-  FROM jsonb_to_recordset(p_items) AS i(ord integer, reject integer)
-  WHERE NOT (i.ord = ANY (v_busy || v_stored || v_repeats));
-
   -- Moves of pending transfers; a void's legs and limits are what its pending transfer holds, reversed.
-  SELECT coalesce(array_agg(i.ord), '{}') INTO v_moves
-  FROM jsonb_to_recordset(p_items) AS i(ord integer, pending_id bigint) WHERE i.pending_id IS NOT NULL AND i.ord = ANY (v_candidates);
   IF cardinality(v_moves) > 0 THEN
     SELECT v_legs || coalesce(jsonb_agg(jsonb_build_object('ord', i.ord, 'n', jsonb_array_length(d.legs) - e.k, 'asset', e.l->'asset',
         'type', e.l->'type', 'amount', e.l->'amount', 'memo', e.l->'memo', 'fromMember', e.l->'toMember', 'fromSystem', e.l->'toSystem',
@@ -370,10 +374,13 @@ BEGIN
   END LOOP;
   -- By primary key, in (member, asset) order (a join: `id = ANY` of a payout's 100,000 ids took half a second).
   PERFORM 1 FROM unnest(v_accounts) AS u(id) JOIN ledger_accounts a ON a.id = u.id ORDER BY a.member_id, a.asset FOR UPDATE OF a;
-  -- The counters after the accounts, in key order: every batch takes its locks in this one order.
-  PERFORM 1 FROM ledger_counters c
-    WHERE c.key = ANY (ARRAY(SELECT x.key FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text) WHERE x.ord = ANY (v_candidates)))
-    ORDER BY c.key FOR UPDATE;
+  -- The counters after the accounts, in key order: every batch takes its locks in this one order. (Most batches
+  -- draw from none: no statement then.)
+  IF jsonb_array_length(p_counters) > 0 THEN
+    PERFORM 1 FROM ledger_counters c
+      WHERE c.key = ANY (ARRAY(SELECT x.key FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text) WHERE x.ord = ANY (v_candidates)))
+      ORDER BY c.key FOR UPDATE;
+  END IF;
   -- The pending transfers after the counters, in id order.
   IF cardinality(v_moves) > 0 THEN
     PERFORM 1 FROM ledger_pending d
