@@ -14,7 +14,6 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { z } from 'zod';
-import { engineStatements } from '../ledger/engineSql';
 import { BatchedPGlite } from './pglite';
 import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
 import * as schema from './schema';
@@ -73,11 +72,6 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
 }
 
-/** The ledger engine's functions (server/ledger/engine.sql), replaced as a whole after the migrations. */
-async function applyEngine(db: Db): Promise<void> {
-  for (const statement of engineStatements()) await db.execute(sql.raw(statement));
-}
-
 async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost']): Promise<Database> {
   // BatchedPGlite: one call into its backend per statement (server/db/pglite.ts); in a worker thread of its own
   // (server/db/pgliteThread.ts), statements run while the request thread answers requests.
@@ -94,10 +88,8 @@ async function openPglite(dataDir: string | undefined, thread: boolean, onLost: 
     db,
     driver: 'pglite',
     // PGlite is one connection inside this process: nothing else can migrate concurrently.
-    migrate: async () => {
-      await migratePglite(db, { migrationsFolder });
-      await applyEngine(db);
-    },
+    // The ledger engine is a migration too (npm run engine, ADR 0021).
+    migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
   };
 }
@@ -124,7 +116,6 @@ async function openNodePg(url: string, poolSize: number): Promise<Database> {
         try {
           const migrating = drizzleNodePg({ client, schema });
           await migrateNodePg(migrating, { migrationsFolder });
-          await applyEngine(migrating);
         } finally {
           await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
         }

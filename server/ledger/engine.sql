@@ -1,11 +1,15 @@
 -- The ledger engine (docs/decisions/0014-ledger-engine.md): every money flow's requests go through ledger_post.
--- This file is the engine's one definition. `database.migrate()` applies it after the migrations on every start
--- (each statement replaces its function as a whole), so what runs is what this file says, top to bottom.
+-- This file is the engine's one definition. `npm run engine` writes it into a drizzle migration of its own, which
+-- drops every function of the engine and creates them again as written here, so the migrations journal says which
+-- version a database runs (docs/decisions/0021-generic-records-and-engine-migrations.md); `npm run engine:check`
+-- fails while this file and the latest engine migration differ. It names no business table: the record template
+-- in ledger_records is repeated for each table of server/ledger/recordTables.ts.
 --
 -- A batch of requests is four JSON arrays of flat records (server/ledger/engine.ts builds them), each row keyed by
 -- its request's `ord`:
 --   items:    ord, now, scope, endpoint, request_id, body_hash (no scope: no at-most-once key), reject, short_code,
---             limit_code, counter_code, record_table, record_row, result, fill_id ('record' | 'transfer' | 'entry'),
+--             limit_code, counter_code, record_table, record_row, record_id_sequence (the sequence that numbers the
+--             record, if any), result, fill_id ('record' | 'transfer' | 'entry'),
 --             fill_id_key (the result's field it fills, `id` unless said), fill_balance, and for a two-phase transfer
 --             (TigerBeetle's pending, post, void; ledger_pending) either pending_reserve (the first stage of the
 --             pending transfer this request's legs and limits become: pending_held, pending_limits keep them) or
@@ -40,22 +44,6 @@ CREATE OR REPLACE FUNCTION ledger_key_lock(p_scope text, p_endpoint text, p_requ
   SELECT hashtextextended(p_scope || chr(31) || p_endpoint || chr(31) || p_request_id, 4361)
 $$;--> statement-breakpoint
 
--- The member accounts the legs of the requests `p_ords` name, on either side. (Filtering by ord here, rather than
--- building a jsonb of the chosen legs first: aggregating a payout's 100,000 legs again took a second.)
-DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb);--> statement-breakpoint
--- The signatures before counters (a changed signature is a new function; the old one goes).
-DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb);--> statement-breakpoint
--- The signature before the config check.
-DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_refusal(jsonb, jsonb, integer, integer, integer);--> statement-breakpoint
--- The signatures before fan legs.
-DROP FUNCTION IF EXISTS ledger_post(jsonb, jsonb, jsonb, jsonb, jsonb);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_apply(jsonb, jsonb, jsonb, jsonb, integer[]);--> statement-breakpoint
-DROP FUNCTION IF EXISTS ledger_member_accounts(jsonb, integer[]);--> statement-breakpoint
--- The signature before two-phase transfers (a leg's withdrawal became its request's pending transfer).
-DROP FUNCTION IF EXISTS ledger_leg_rows(jsonb, integer[], bigint[], integer[]) CASCADE;--> statement-breakpoint
-
 -- Every leg of the requests `p_ords`, a fan leg as one row per member it pays, in one pass over the legs: an
 -- ordinary leg has no slice (the unnest of NULL gives no row, and the left join keeps the leg as it is).
 CREATE OR REPLACE FUNCTION ledger_leg_rows(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
@@ -72,6 +60,8 @@ CREATE OR REPLACE FUNCTION ledger_leg_rows(p_legs jsonb, p_fan_to integer[], p_f
   WHERE l.ord = ANY (p_ords) AND (l."fanCount" IS NULL OR f.i IS NOT NULL)
 $$;--> statement-breakpoint
 
+-- The member accounts the legs of the requests `p_ords` name, on either side. (Filtering by ord here, rather than
+-- building a jsonb of the chosen legs first: aggregating a payout's 100,000 legs again took a second.)
 CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_ords integer[])
   RETURNS TABLE (member_id integer, asset text)
   LANGUAGE sql STABLE AS $$
@@ -126,6 +116,23 @@ CREATE OR REPLACE FUNCTION ledger_refusal(p_legs jsonb, p_limits jsonb, p_counte
     ELSE 0 END
 $$;--> statement-breakpoint
 
+-- Writes the records of one business table, `p_rows` (a JSON array of its rows, by column name, `id` included when
+-- the table has one): the part between BEGIN and END RECORD TABLE is repeated for each table of recordTables.ts,
+-- with __table__ its name (npm run engine). Each table's INSERT is static SQL, so PL/pgSQL keeps its plan, where a
+-- dynamic INSERT was planned again for every batch (0.7 ms of a batch's lock time on PostgreSQL); and it runs only
+-- for a batch that writes that table (an INSERT of no rows in the write statement still cost about 0.1 ms of a
+-- PGlite batch each: its table and indexes opened).
+CREATE OR REPLACE FUNCTION ledger_records(p_table text, p_rows jsonb) RETURNS integer LANGUAGE plpgsql AS $$
+BEGIN
+  -- BEGIN RECORD TABLE
+  IF p_table = '__table__' THEN
+    INSERT INTO __table__ OVERRIDING SYSTEM VALUE SELECT r.* FROM jsonb_populate_recordset(NULL::__table__, p_rows) r;
+    RETURN jsonb_array_length(p_rows);
+  END IF;
+  -- END RECORD TABLE
+  RAISE EXCEPTION 'ledger_records: % is not a record table (server/ledger/recordTables.ts)', p_table;
+END $$;--> statement-breakpoint
+
 -- Writes the requests `p_ords`, known to fit, in one statement for all of them: business rows, account balances,
 -- the transfers, the member entries (each with the running balance and version that one by one would give), the
 -- limits' totals and the stored outcomes. Ids are drawn in request and leg order. The accounts are locked already.
@@ -138,50 +145,31 @@ CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_fan_to in
 BEGIN
   RETURN QUERY
   WITH item AS MATERIALIZED (
-    -- Business row ids drawn in request order (the sorted subquery is projected in its order).
-    -- A reserving request's record has its pending transfer's id.
-    SELECT p.*, coalesce(p.pending_new, CASE p.record_table WHEN 'orders' THEN nextval('orders_id_seq') END) AS record_id FROM (
-      SELECT o.*, CASE WHEN o.pending_reserve IS NOT NULL THEN nextval('ledger_pending_id_seq') END AS pending_new FROM (
-        SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_id_key, i.fill_balance, i.record_table,
-          i.record_row, i.pending_reserve, i.pending_held, i.pending_limits, i.pending_id, i.pending_to
-        FROM jsonb_to_recordset(p_items) AS i(ord integer, now timestamptz, scope text, endpoint text, request_id text, body_hash text,
-          result jsonb, fill_id text, fill_id_key text, fill_balance boolean, record_table text, record_row jsonb, pending_reserve text,
-          pending_held jsonb, pending_limits jsonb, pending_id bigint, pending_to text)
-        WHERE i.ord = ANY (p_ords)
-        ORDER BY i.ord
-      ) o
-    ) p
+    -- Record ids drawn in request order (the sorted subquery is projected in its order): a reserving request's
+    -- record has its pending transfer's id, another its table's sequence's next (recordTables.ts), if it has one.
+    SELECT q.*, CASE WHEN q.record_id IS NULL THEN q.record_row ELSE q.record_row || jsonb_build_object('id', q.record_id) END AS record
+    FROM (
+      SELECT p.*, coalesce(p.pending_new, nextval(p.record_id_sequence::regclass)) AS record_id FROM (
+        SELECT o.*, CASE WHEN o.pending_reserve IS NOT NULL THEN nextval('ledger_pending_id_seq') END AS pending_new FROM (
+          SELECT i.ord, i.now, i.scope, i.endpoint, i.request_id, i.body_hash, i.result, i.fill_id, i.fill_id_key, i.fill_balance, i.record_table,
+            i.record_row, i.record_id_sequence, i.pending_reserve, i.pending_held, i.pending_limits, i.pending_id, i.pending_to
+          FROM jsonb_to_recordset(p_items) AS i(ord integer, now timestamptz, scope text, endpoint text, request_id text, body_hash text,
+            result jsonb, fill_id text, fill_id_key text, fill_balance boolean, record_table text, record_row jsonb, record_id_sequence text,
+            pending_reserve text, pending_held jsonb, pending_limits jsonb, pending_id bigint, pending_to text)
+          WHERE i.ord = ANY (p_ords)
+          ORDER BY i.ord
+        ) o
+      ) p
+    ) q
   ), pending_created AS (
     INSERT INTO ledger_pending (id, stage, legs, limits, created_at, updated_at)
     SELECT it.pending_new, it.pending_reserve, it.pending_held, it.pending_limits, it.now, it.now FROM item it WHERE it.pending_new IS NOT NULL
   ), pending_moved AS (
     UPDATE ledger_pending d SET stage = it.pending_to, updated_at = it.now FROM item it WHERE d.id = it.pending_id
-  ), withdrawal_row AS (
-    -- Each business table the flows write has its INSERT here: static SQL keeps its plan, where a dynamic INSERT
-    -- was planned again for every batch (0.7 ms of a batch's lock time on PostgreSQL). A new table adds its line.
-    INSERT INTO withdrawals OVERRIDING SYSTEM VALUE
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::withdrawals, it.record_row || jsonb_build_object('id', it.record_id)) r
-    WHERE it.record_table = 'withdrawals'
-  ), share_pool_payout_row AS (
-    INSERT INTO share_pool_payouts
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::share_pool_payouts, it.record_row) r
-    WHERE it.record_table = 'share_pool_payouts'
-  ), order_row AS (
-    INSERT INTO orders OVERRIDING SYSTEM VALUE
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::orders, it.record_row || jsonb_build_object('id', it.record_id)) r
-    WHERE it.record_table = 'orders'
-  ), top_up_row AS (
-    INSERT INTO top_ups
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::top_ups, it.record_row) r
-    WHERE it.record_table = 'top_ups'
-  ), top_up_release_row AS (
-    INSERT INTO top_up_releases
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::top_up_releases, it.record_row) r
-    WHERE it.record_table = 'top_up_releases'
-  ), withdrawal_failure_row AS (
-    INSERT INTO withdrawal_failures
-    SELECT r.* FROM item it CROSS JOIN LATERAL jsonb_populate_record(NULL::withdrawal_failures, it.record_row) r
-    WHERE it.record_table = 'withdrawal_failures'
+  ), record AS MATERIALIZED (
+    -- The records, in one call per table that the batch writes (ledger_records); a batch without any makes none.
+    SELECT ledger_records(t.record_table, t.records) AS written
+    FROM (SELECT it.record_table, jsonb_agg(it.record ORDER BY it.ord) AS records FROM item it WHERE it.record_table IS NOT NULL GROUP BY 1) t
   ), counter_drawn AS (
     UPDATE ledger_counters c SET available = c.available - d.amount
     FROM (
@@ -264,7 +252,8 @@ BEGIN
     INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, code, result, created_at)
     SELECT a.scope, a.endpoint, a.request_id, a.body_hash, 0, a.result, a.now FROM answered a WHERE a.scope IS NOT NULL
   )
-  SELECT a.ord, a.result FROM answered a;
+  -- (A plain CTE runs only when read: the one-time filter reads `record` before the first answer.)
+  SELECT a.ord, a.result FROM answered a WHERE (SELECT count(*) FROM record) >= 0;
 END $$;--> statement-breakpoint
 
 -- Posts a batch of requests in the caller's transaction (a statement of its own commits alone) and answers one
@@ -315,36 +304,40 @@ BEGIN
     RETURN;
   END IF;
 
-  -- 1. Request ids: the locks first, then (statements of their own, with snapshots taken after the locks) what
-  -- is stored.
+  -- 1. Request ids: the locks first, then (a statement of its own, with a snapshot taken after the locks) what is
+  -- stored.
   SELECT coalesce(array_agg(i.ord) FILTER (WHERE NOT pg_try_advisory_xact_lock(ledger_key_lock(i.scope, i.endpoint, i.request_id))), '{}')
   INTO v_busy
   FROM jsonb_to_recordset(p_items) AS i(ord integer, scope text, endpoint text, request_id text)
   WHERE i.scope IS NOT NULL;
-  SELECT coalesce(array_agg(k.ord) FILTER (WHERE k.stored), '{}'), coalesce(array_agg(k.ord) FILTER (WHERE NOT k.stored AND k.nth > 1), '{}')
-  INTO v_stored, v_repeats
+  -- One pass over the rest (each pass over the items parses their JSON again): what is stored, the repeats of an id
+  -- new in this batch, the flows' own refusals, the candidates and, among them, the moves of pending transfers.
+  SELECT coalesce(array_agg(k.ord) FILTER (WHERE k.stored), '{}'), coalesce(array_agg(k.ord) FILTER (WHERE k.repeat), '{}'),
+    coalesce(array_agg(k.ord) FILTER (WHERE k.fresh AND k.reject IS NOT NULL), '{}'),
+    coalesce(array_agg(k.ord) FILTER (WHERE k.fresh AND k.reject IS NULL), '{}'),
+    coalesce(array_agg(k.ord) FILTER (WHERE k.fresh AND k.reject IS NULL AND k.pending_id IS NOT NULL), '{}')
+  INTO v_stored, v_repeats, v_refused, v_candidates, v_moves
   FROM (
-    SELECT i.ord,
-      (SELECT true FROM idempotency_keys k WHERE k.scope = i.scope AND k.endpoint = i.endpoint AND k.request_id = i.request_id LIMIT 1)
-        IS NOT NULL AS stored,
-      row_number() OVER (PARTITION BY i.scope, i.endpoint, i.request_id ORDER BY i.ord) AS nth
-    FROM jsonb_to_recordset(p_items) AS i(ord integer, scope text, endpoint text, request_id text)
-    WHERE i.scope IS NOT NULL AND NOT (i.ord = ANY (v_busy))
+    SELECT s.ord, s.reject, s.pending_id, s.stored, NOT s.stored AND s.nth > 1 AS repeat, NOT s.stored AND s.nth = 1 AS fresh
+    FROM (
+      SELECT i.ord, i.reject, i.pending_id,
+        i.scope IS NOT NULL
+          AND (SELECT true FROM idempotency_keys k WHERE k.scope = i.scope AND k.endpoint = i.endpoint AND k.request_id = i.request_id LIMIT 1)
+            IS NOT NULL AS stored,
+        -- (Requests without a key are each their own.)
+        CASE WHEN i.scope IS NULL THEN 1 ELSE row_number() OVER (PARTITION BY i.scope, i.endpoint, i.request_id ORDER BY i.ord) END AS nth
+      FROM jsonb_to_recordset(p_items) AS i(ord integer, scope text, endpoint text, request_id text, reject integer, pending_id bigint)
+      WHERE NOT (i.ord = ANY (v_busy))
+    ) s
   ) k;
-  RETURN QUERY SELECT b.ord, 3005, NULL::jsonb, false FROM unnest(v_busy) AS b(ord);
+  IF cardinality(v_busy) > 0 THEN
+    RETURN QUERY SELECT b.ord, 3005, NULL::jsonb, false FROM unnest(v_busy) AS b(ord);
+  END IF;
   IF cardinality(v_stored) > 0 THEN
     RETURN QUERY SELECT * FROM ledger_stored_answers(p_items, v_stored);
   END IF;
 
-  -- The flows' own refusals.
-  SELECT coalesce(array_agg(i.ord) FILTER (WHERE i.reject IS NOT NULL), '{}'), coalesce(array_agg(i.ord) FILTER (WHERE i.reject IS NULL), '{}')
-  INTO v_refused, v_candidates
-  FROM jsonb_to_recordset(p_items) AS i(ord integer, reject integer)
-  WHERE NOT (i.ord = ANY (v_busy || v_stored || v_repeats));
-
   -- Moves of pending transfers; a void's legs and limits are what its pending transfer holds, reversed.
-  SELECT coalesce(array_agg(i.ord), '{}') INTO v_moves
-  FROM jsonb_to_recordset(p_items) AS i(ord integer, pending_id bigint) WHERE i.pending_id IS NOT NULL AND i.ord = ANY (v_candidates);
   IF cardinality(v_moves) > 0 THEN
     SELECT v_legs || coalesce(jsonb_agg(jsonb_build_object('ord', i.ord, 'n', jsonb_array_length(d.legs) - e.k, 'asset', e.l->'asset',
         'type', e.l->'type', 'amount', e.l->'amount', 'memo', e.l->'memo', 'fromMember', e.l->'toMember', 'fromSystem', e.l->'toSystem',
@@ -395,10 +388,13 @@ BEGIN
   END LOOP;
   -- By primary key, in (member, asset) order (a join: `id = ANY` of a payout's 100,000 ids took half a second).
   PERFORM 1 FROM unnest(v_accounts) AS u(id) JOIN ledger_accounts a ON a.id = u.id ORDER BY a.member_id, a.asset FOR UPDATE OF a;
-  -- The counters after the accounts, in key order: every batch takes its locks in this one order.
-  PERFORM 1 FROM ledger_counters c
-    WHERE c.key = ANY (ARRAY(SELECT x.key FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text) WHERE x.ord = ANY (v_candidates)))
-    ORDER BY c.key FOR UPDATE;
+  -- The counters after the accounts, in key order: every batch takes its locks in this one order. (Most batches
+  -- draw from none: no statement then.)
+  IF jsonb_array_length(p_counters) > 0 THEN
+    PERFORM 1 FROM ledger_counters c
+      WHERE c.key = ANY (ARRAY(SELECT x.key FROM jsonb_to_recordset(p_counters) AS x(ord integer, key text) WHERE x.ord = ANY (v_candidates)))
+      ORDER BY c.key FOR UPDATE;
+  END IF;
   -- The pending transfers after the counters, in id order. A move is sure when its pending transfer is in a stage
   -- it may leave, now that it is locked, and no other request of the batch moves it; the others run one by one.
   IF cardinality(v_moves) > 0 THEN

@@ -3,7 +3,8 @@
  * states its request as data (its at-most-once key and body, its linked legs, its limits, its business row, its
  * result) and the engine does the rest alike for all: batching (group commit), lock order, the at-most-once claim
  * and stored outcome, the balance and limit rules, one answer per request. The SQL side is server/ledger/engine.sql,
- * one file applied as a whole; this module turns requests into its items and answers into outcomes.
+ * one file installed whole by its migration (npm run engine); this module turns requests into its items and answers
+ * into outcomes.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -13,6 +14,7 @@ import { rowsOf, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { createBatcher, type BatcherOptions } from './batcher';
 import { hashBody, sweepOutcomes, type StoredOutcome } from './idempotency';
+import { recordIdSequence, type RecordTable } from './recordTables';
 import { namedStatement } from './statements';
 
 /**
@@ -64,8 +66,7 @@ export interface Limit {
   cap: bigint;
 }
 
-/** The business tables the engine writes (engine.sql's ledger_apply has one INSERT for each). */
-export type RecordTable = 'withdrawals' | 'withdrawal_failures' | 'share_pool_payouts' | 'orders' | 'top_ups' | 'top_up_releases';
+export type { RecordTable } from './recordTables';
 
 /**
  * A two-phase transfer (TigerBeetle's pending, post and void; ledger_pending). `reserve`: the request's legs move
@@ -99,7 +100,11 @@ export interface LedgerRequest {
   legs: readonly (Leg | FanLeg)[];
   limits?: readonly Limit[] | undefined;
   draws?: readonly Draw[] | undefined;
-  /** The business row written with the money (all its columns but `id`, by column name). */
+  /**
+   * The business row written with the money (all its columns but `id`, by column name), into a table registered in
+   * recordTables.ts. Its `id`, if the table has one, is its pending transfer's (a reserving request) or the next of
+   * the table's sequence.
+   */
   record?: { table: RecordTable; row: Record<string, unknown> } | undefined;
   /**
    * The success's result. What only the write knows goes in by placeholder: one field (`id`, or another name such
@@ -129,23 +134,29 @@ const jsonRow = (row: Record<string, unknown>) =>
 const idSources = { $record: 'record', $transfer: 'transfer', $entry: 'entry' } as const;
 const isIdSource = (value: unknown): value is keyof typeof idSources => typeof value === 'string' && value in idSources;
 
+// A field left undefined is left out of the batch's JSON (engine.sql reads an absent field as NULL): less JSON for
+// the database to parse, once per statement that reads the records.
 interface ResultParts {
-  result: Record<string, unknown> | null;
-  fill_id: string | null;
-  fill_id_key: string | null;
-  fill_balance: boolean;
+  result?: Record<string, unknown>;
+  fill_id?: string;
+  fill_id_key?: string;
+  fill_balance?: true;
 }
 
 /** The result's fixed part, and which of its fields the write fills in (engine.sql's fill_id, fill_balance). */
 function resultOf(result: Record<string, unknown> | undefined): ResultParts {
-  if (!result) return { result: null, fill_id: null, fill_id_key: null, fill_balance: false };
+  if (!result) return {};
   const { balanceAfter, ...rest } = result;
-  const idKey = Object.keys(rest).find((key) => isIdSource(rest[key])) ?? null;
+  const idKey = Object.keys(rest).find((key) => isIdSource(rest[key]));
   const fixed = Object.fromEntries(Object.entries(rest).filter(([key]) => key !== idKey));
-  const idSource = idKey === null ? null : idSources[rest[idKey] as keyof typeof idSources];
-  const fillBalance = balanceAfter === '$balanceAfter';
-  if (!fillBalance && balanceAfter !== undefined) fixed.balanceAfter = balanceAfter;
-  return { result: fixed, fill_id: idSource, fill_id_key: idKey, fill_balance: fillBalance };
+  const parts: ResultParts = { result: fixed };
+  if (idKey !== undefined) {
+    parts.fill_id = idSources[rest[idKey] as keyof typeof idSources];
+    parts.fill_id_key = idKey;
+  }
+  if (balanceAfter === '$balanceAfter') parts.fill_balance = true;
+  else if (balanceAfter !== undefined) fixed.balanceAfter = balanceAfter;
+  return parts;
 }
 
 /** A pending phase as engine.sql's item fields: what a reservation holds, or which move it is. */
@@ -169,16 +180,17 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
   const items = requests.map((request, ord) => ({
     ord,
     now: request.now.toISOString(),
-    scope: request.key?.scope ?? null,
-    endpoint: request.key?.endpoint ?? null,
-    request_id: request.key?.requestId ?? null,
-    body_hash: request.key ? hashBody(request.key.body) : null,
-    reject: request.reject ?? null,
+    scope: request.key?.scope,
+    endpoint: request.key?.endpoint,
+    request_id: request.key?.requestId,
+    body_hash: request.key ? hashBody(request.key.body) : undefined,
+    reject: request.reject,
     short_code: request.shortCode ?? ApiCode.insufficientBalance,
     limit_code: request.limitCode ?? ApiCode.amountOutOfLimits,
     counter_code: request.counterCode ?? ApiCode.amountOutOfLimits,
-    record_table: request.record?.table ?? null,
-    record_row: request.record ? jsonRow(request.record.row) : null,
+    record_table: request.record?.table,
+    record_row: request.record ? jsonRow(request.record.row) : undefined,
+    record_id_sequence: request.record ? (recordIdSequence(request.record.table) ?? undefined) : undefined,
     ...resultOf(request.result),
     ...pendingOf(request),
   }));
@@ -191,7 +203,7 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
     for (const leg of request.legs) {
       if (isFan(leg)) {
         if (leg.to.members.length !== leg.amounts.length) throw new Error('a fan leg needs one amount per member');
-        legs.push({ ord, n, asset: leg.asset, type: leg.type, fromSystem: leg.from.system, memo: leg.memo ?? null, fanFrom: fanTo.length + 1, fanCount: leg.amounts.length });
+        legs.push({ ord, n, asset: leg.asset, type: leg.type, fromSystem: leg.from.system, memo: leg.memo ?? undefined, fanFrom: fanTo.length + 1, fanCount: leg.amounts.length });
         for (const member of leg.to.members) fanTo.push(member);
         for (const amount of leg.amounts) fanAmount.push(amount.toString());
         n += leg.amounts.length;
@@ -205,7 +217,7 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
         amount: leg.amount.toString(),
         ...side('from', leg.from),
         ...side('to', leg.to),
-        memo: leg.memo ?? null,
+        memo: leg.memo ?? undefined,
       });
     }
   });

@@ -1,7 +1,8 @@
 /**
  * Migration 0002 moves the balances that were columns on members into the ledger: one issuance transfer per member
  * and asset, the member account holding the balance, the books at zero. Run on every database target from an
- * empty database, applying the migration files in order by hand up to 0002.
+ * empty database, applying the migration files in order by hand up to 0002. Then the ledger engine's migration
+ * (ADR 0021) replaces an engine of other signatures whole.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -74,6 +75,29 @@ for (const target of databaseTargets) {
       const [entries] = await queryRows(database.db, sql`SELECT count(*)::int AS n FROM ledger_entries`, z.object({ n: z.number() }));
       expect(entries?.n).toBe(3);
       await expectBooksBalanced(database.db);
+    });
+
+    it('installs the ledger engine by migration, replacing an engine of other signatures whole', async () => {
+      if (!database) throw new Error('no database');
+      // What an engine that started applies before ADR 0021 could leave: a function of a signature the engine no
+      // longer has. The latest engine migration, applied again, leaves one function of each name.
+      await database.db.execute(sql.raw(`CREATE FUNCTION ledger_post(p_items jsonb) RETURNS integer LANGUAGE sql AS $$ SELECT 1 $$`));
+      const engineTag = laterMigrations('0002_ledger').filter((tag) => /_ledger_engine_\d+$/.test(tag)).at(-1);
+      if (!engineTag) throw new Error('no engine migration');
+      await apply(database, `${engineTag}.sql`);
+      const functions = await queryRows(
+        database.db,
+        sql`SELECT proname AS name, count(*)::int AS n FROM pg_proc WHERE proname LIKE 'ledger\_%' GROUP BY 1 ORDER BY 1`,
+        z.object({ name: z.string(), n: z.number() }),
+      );
+      expect(functions.map((row) => row.name)).toContain('ledger_post');
+      expect(functions.filter((row) => row.n !== 1)).toEqual([]);
+      const [posted] = await queryRows(
+        database.db,
+        sql`SELECT code FROM ledger_post('[{"ord": 0, "now": "2026-11-26T00:00:00Z"}]', '[]', '{}', '{}', '[]', '[]', NULL)`,
+        z.object({ code: z.number() }),
+      );
+      expect(posted?.code).toBe(0);
     });
   });
 }
