@@ -112,7 +112,8 @@ export async function prepareMainRun(storage: (typeof mainStorages)[number], cle
   const [port, chainPort] = [await freePort(), await freePort()];
   // The chain outlives a killed server (as a supervisor's would): it is stopped at the end by its port.
   cleanup.push(() => {
-    spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}`]);
+    // Its own port only (a prefix would also match a longer port of another suite's chain).
+    spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}( |$)`]);
   });
   const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...database.env };
   return { env, port };
