@@ -91,6 +91,33 @@ const sentRow = z.object({
 /** A token amount for the ledger's minor units (6 decimals). */
 export const tokenUnitsOf = (minor: bigint, decimals: number): bigint => minor * 10n ** BigInt(decimals - LEDGER_DECIMALS);
 
+/** The fees a new payment offers over a block's base fee: twice the base fee and a 1 gwei tip. */
+export function feesOver(baseFee: bigint): { baseFee: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
+  const maxPriorityFeePerGas = 1_000_000_000n;
+  return { baseFee, maxPriorityFeePerGas, maxFeePerGas: baseFee * 2n + maxPriorityFeePerGas };
+}
+
+/**
+ * What the hot wallet has on its way: the token of its sent, not yet final payments (one per withdrawal, whichever
+ * attempt) and how many they are. The payer does not spend it again; reconcile shows it.
+ *
+ * @param db - database handle or transaction
+ * @param payer - the hot wallet
+ * @returns token units and the number of payments
+ * @example
+ * const { tokens, count } = await paymentsInFlight(tx, payer.address);
+ */
+export async function paymentsInFlight(db: Db, payer: Address): Promise<{ tokens: bigint; count: number }> {
+  const [row] = await queryRows(
+    db,
+    sql`SELECT coalesce(sum(x.token_amount::numeric), 0)::text AS amount, count(*)::int AS count FROM (
+          SELECT DISTINCT ON (p.withdrawal_id) p.token_amount FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
+          WHERE d.stage = 'sent' AND p.payer = ${payer}) x`,
+    z.object({ amount: z.string(), count: z.number() }),
+  );
+  return { tokens: BigInt(row?.amount ?? '0'), count: row?.count ?? 0 };
+}
+
 /** Fee raised by 12.5 %, rounded up: more than the 10 % nodes ask of a replacement. */
 const raised = (fee: bigint) => (fee * 9n + 7n) / 8n;
 
@@ -137,9 +164,7 @@ export function createPayer(options: PayerOptions): Payer {
 
   async function fees(): Promise<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; baseFee: bigint }> {
     const block = await client.getBlock({ blockTag: 'latest' });
-    const baseFee = block.baseFeePerGas ?? 0n;
-    const maxPriorityFeePerGas = 1_000_000_000n;
-    return { baseFee, maxPriorityFeePerGas, maxFeePerGas: baseFee * 2n + maxPriorityFeePerGas };
+    return feesOver(block.baseFeePerGas ?? 0n);
   }
 
   async function sign(fields: { to: Address; tokenAmount: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }) {
@@ -270,15 +295,9 @@ export function createPayer(options: PayerOptions): Payer {
       );
       if (approved.length === 0) return [];
       // What is already on its way (sent, not mined) is not the payer's to spend again.
-      const [inFlight] = await queryRows(
-        tx,
-        sql`SELECT coalesce(sum(x.token_amount::numeric), 0)::text AS amount, count(*)::int AS count FROM (
-              SELECT DISTINCT ON (p.withdrawal_id) p.token_amount FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
-              WHERE d.stage = 'sent' AND p.payer = ${account.address}) x`,
-        z.object({ amount: z.string(), count: z.number() }),
-      );
-      let tokenLeft = tokenBalance - BigInt(inFlight?.amount ?? '0');
-      let gasLeft = gasBalance - BigInt(inFlight?.count ?? 0) * gasLimit * fee.maxFeePerGas;
+      const inFlight = await paymentsInFlight(tx, account.address);
+      let tokenLeft = tokenBalance - inFlight.tokens;
+      let gasLeft = gasBalance - BigInt(inFlight.count) * gasLimit * fee.maxFeePerGas;
       const payable: (z.output<typeof approvedRow> & { tokenAmount: bigint })[] = [];
       for (const row of approved) {
         const tokenAmount = tokenUnitsOf(row.amount - row.fee, chain.token.decimals);

@@ -10,7 +10,7 @@ import { formatMinor } from '../../api-schema/amount';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
 import { LEDGER_DECIMALS, type Chain } from './chain';
-import { tokenUnitsOf, type Payer } from './payer';
+import { feesOver, paymentsInFlight, tokenUnitsOf, type Payer } from './payer';
 
 const figuresRow = z.object({
   members: bigintText,
@@ -19,7 +19,6 @@ const figuresRow = z.object({
   sent: bigintText,
   approved: bigintText,
   firstApproved: bigintText.nullable(),
-  inFlight: bigintText,
 });
 
 /** A system account's balance: what came in less what went out (system accounts keep no entries). */
@@ -52,18 +51,17 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined) 
             ${systemBalance(systemAccountId('CREDIT', 'held_top_ups'))} AS held,
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'sent') AS sent,
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved') AS approved,
-            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved",
-            (SELECT coalesce(sum(x.token_amount::numeric), 0)::text FROM (
-              SELECT DISTINCT ON (p.withdrawal_id) p.token_amount FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
-              WHERE d.stage = 'sent' ${payer ? sql`AND p.payer = ${payer.address}` : sql``}) x) AS "inFlight"`,
+            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved"`,
       figuresRow,
     ),
   ]);
   if (!figures) throw new Error('reconcile read no figures');
   let waiting: 'token' | 'gas' | null = null;
   if (payer && payerTokens !== undefined && payerGas !== undefined && figures.firstApproved !== null) {
-    const maxFeePerGas = (block.baseFeePerGas ?? 0n) * 2n + 1_000_000_000n;
-    if (tokenUnitsOf(figures.firstApproved, decimals) > payerTokens - figures.inFlight) waiting = 'token';
+    // The payer's own rule (server/chain/payer.ts): what is on its way is not there to spend, at the fees it offers.
+    const { maxFeePerGas } = feesOver(block.baseFeePerGas ?? 0n);
+    const inFlight = await paymentsInFlight(db, payer.address);
+    if (tokenUnitsOf(figures.firstApproved, decimals) > payerTokens - inFlight.tokens) waiting = 'token';
     else if (payer.gasLimit * maxFeePerGas > payerGas) waiting = 'gas';
   }
   return {
