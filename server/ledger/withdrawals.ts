@@ -7,7 +7,7 @@
  * payable for the chain) or `voided` (failed: the engine gives back the legs and the day's total it holds). Each move
  * is an engine request with its own at-most-once key; none is a lock or UPDATE of this flow's own.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
@@ -37,6 +37,17 @@ export type FailureReason = 'rejected' | 'reverted' | 'nonceUsed';
 
 /** The SQL of a stage's status (ledger_pending `d`). */
 export const withdrawalStatusSql = sql.raw(`CASE d.stage WHEN 'held' THEN 'pending' WHEN 'posted' THEN 'done' WHEN 'voided' THEN 'failed' ELSE d.stage END`);
+
+/**
+ * The SQL of a withdrawal's payment hash: the mined attempt, else the latest signed one (null before any).
+ *
+ * @param withdrawalId - the SQL expression of the withdrawal's id
+ * @returns a scalar subquery
+ * @example
+ * sql`SELECT ${paymentHashSql(sql.raw('w.id'))} AS "txHash" FROM withdrawals w`
+ */
+export const paymentHashSql = (withdrawalId: SQL) =>
+  sql`(SELECT p.hash FROM payments p WHERE p.withdrawal_id = ${withdrawalId} ORDER BY p.receipt_status IS NULL, p.created_at DESC LIMIT 1)`;
 
 /** One member's withdrawCredit request. */
 export interface WithdrawalRequest {
@@ -221,7 +232,7 @@ export async function readWithdrawal(db: Db, id: bigint): Promise<WithdrawalView
   const [row] = await queryRows(
     db,
     sql`SELECT w.id, m.address, w.amount, w.fee, ${withdrawalStatusSql} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
-          (SELECT p.hash FROM payments p WHERE p.withdrawal_id = w.id ORDER BY p.receipt_status IS NULL, p.created_at DESC LIMIT 1) AS "txHash",
+          ${paymentHashSql(sql.raw('w.id'))} AS "txHash",
           (SELECT f.reason FROM withdrawal_failures f WHERE f.withdrawal_id = w.id) AS reason
         FROM withdrawals w JOIN members m ON m.id = w.member_id JOIN ledger_pending d ON d.id = w.id
         WHERE w.id = ${id.toString()}::bigint`,
