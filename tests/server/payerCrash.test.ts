@@ -44,6 +44,8 @@ describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($n
     const steps: readonly PayerStep[] = name === 'PostgreSQL' ? ['beforePost'] : PAYER_STEPS;
     const first = await startMain({ ...env, PAYER_FAULT_AT: steps[0] ?? 'signed' });
     running.push(first);
+    // On the storage the suite names, not on another suite's database.
+    expect(first.output()).toContain(storage.banner);
     const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number } }>('/api/dapp/dappParam');
     const member = await signInOverHttp(base, param.chainId);
     const grant = await call<{ id: string }>('/api/admin/grant', {
@@ -101,6 +103,12 @@ describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($n
     const logs = await client.getLogs({ address: param.token.address, event: transferEvent, args: { from: payer, to: member.address }, fromBlock: 0n, toBlock: 'latest' });
     const scale = 10n ** BigInt(param.token.decimals - 6);
     const fee = toMinor((await call<{ withdrawFee: string }>('/api/dapp/dappParam')).withdrawFee);
+    // On a mismatch: each record's payment as the chain sees it, and what the servers said.
+    const diagnosis = async () => {
+      const found = await Promise.all((await records()).map(async (record) => `${record.amount} ${record.txHash} ${await client.getTransactionReceipt({ hash: record.txHash as `0x${string}` }).then((r) => `block ${r.blockNumber} ${r.status}`, (e: Error) => e.name)}`));
+      return [`head ${await client.getBlockNumber()}`, ...found, ...running.map((server) => server.output())].join('\n');
+    };
+    if (logs.length !== amounts.length) console.error(await diagnosis());
     expect(logs.map((log) => formatMinor((log.args.value ?? 0n) / scale)).sort()).toEqual(amounts.map((amount) => formatMinor(toMinor(amount) - fee)).sort());
     // Each record's hash is its payment's.
     const hashes = new Set(logs.map((log) => log.transactionHash));

@@ -26,6 +26,8 @@ describe.each(mainStorages)('top-ups across a kill -9 of the server ($name)', { 
     cleanup.push(() => {
       server.child.kill('SIGKILL');
     });
+    // On the storage the suite names, not on another suite's database.
+    expect(server.output()).toContain(storage.banner);
     const base = `http://127.0.0.1:${port}`;
     const call = apiCaller(base);
     const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number }; treasury: Address }>('/api/dapp/dappParam');

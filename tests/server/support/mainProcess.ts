@@ -33,7 +33,10 @@ export interface RunningMain {
  * const server = await startMain({ PORT: '8090', DATA_DIR: dir });
  */
 export async function startMain(env: Record<string, string>): Promise<RunningMain> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Not the test run's DATABASE_URL (.ci/with-postgres.sh sets it for the shared test database, which other suites
+  // reset and disconnect): PGlite unless `env` names a database of its own.
+  const { DATABASE_URL: _shared, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const keep = (chunk: Buffer) => {
     output += chunk.toString();
@@ -52,12 +55,13 @@ export async function startMain(env: Record<string, string>): Promise<RunningMai
 }
 
 /** PGlite in DATA_DIR always; PostgreSQL too when the run has it (a scratch database of its own). */
-export const mainStorages: { name: string; database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }> }[] = [
-  { name: 'PGlite', database: async () => ({ env: {}, drop: async () => undefined }) },
+export const mainStorages: { name: string; banner: string; database: () => Promise<{ env: Record<string, string>; drop: () => Promise<void> }> }[] = [
+  { name: 'PGlite', banner: '(storage: PGlite in ', database: async () => ({ env: {}, drop: async () => undefined }) },
   ...(postgresUrl
     ? [
         {
           name: 'PostgreSQL',
+          banner: '(storage: PostgreSQL)',
           database: async () => {
             const scratch = await openScratchPostgres(postgresUrl ?? '');
             // Only its URL: the server opens its own pool; close() drops the database at the end.
