@@ -1,16 +1,16 @@
 /**
  * Withdrawals paid on chain across kill -9 of the server at each of the payer's steps (issue 37): `server/main.ts` as
  * `npm start` runs it, with its development chain (anvil, a block a second, 2 confirmations) and its hot wallet, on
- * PGlite in a temp DATA_DIR and on PostgreSQL when the run has it. PAYER_FAULT_AT makes the process kill itself
- * (SIGKILL) when the payer reaches the step: after signing (before the commit), after storing (before the broadcast),
- * after broadcasting, after storing a receipt, before posting (on PostgreSQL before posting). Each
- * start withdraws once more; the last start has no fault. Afterwards every withdrawal is paid exactly once on chain, its record says paid with its hash, the books
- * balance and reconcile agrees. On PostgreSQL two instances then run the payer at once on the same database.
+ * PGlite in a temp DATA_DIR and on PostgreSQL when the run has it, both at once. PAYER_FAULT_AT makes the process
+ * kill itself (SIGKILL) when the payer reaches the step: after signing (before the commit), after storing (before the
+ * broadcast), after broadcasting, after storing a receipt, before posting. Each start withdraws once more; the last
+ * start has no fault. Afterwards every withdrawal is paid exactly once on chain, its record says paid with its hash,
+ * the books balance and reconcile agrees. On PostgreSQL two instances then run the payer at once on one database.
  */
 import { randomUUID } from 'node:crypto';
 import { createPublicClient, erc20Abi, http, parseAbiItem, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { freePort } from '../../server/chain/anvil';
 import { DEV_PAYER_KEY } from '../../server/chain/devChain';
@@ -21,14 +21,21 @@ import { apiCaller, mainStorages, prepareMainRun, signInOverHttp, startMain, typ
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const payer = privateKeyToAccount(DEV_PAYER_KEY).address;
 
-describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($name)', { timeout: 300_000 }, (storage) => {
-  const { name } = storage;
-  const cleanup: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
+// The storages run at once (each its own DATA_DIR, database, ports and chain): the test mostly waits on its servers.
+describe.concurrent('withdrawals paid across a kill -9 of the server', { timeout: 300_000 }, () => {
+  it.for(mainStorages)('pays each withdrawal once when the server is killed at every step of the payer and started again ($name)', async (storage) => {
+    const cleanup: (() => Promise<void> | void)[] = [];
+    try {
+      await payAcrossKills(storage, cleanup);
+    } finally {
+      for (const step of cleanup.splice(0).reverse()) await step();
+    }
   });
+});
 
-  it('pays each withdrawal once when the server is killed at every step of the payer and started again', async () => {
+async function payAcrossKills(storage: (typeof mainStorages)[number], cleanup: (() => Promise<void> | void)[]): Promise<void> {
+  const { name } = storage;
+  {
     const { env, port } = await prepareMainRun(storage, cleanup);
     const running: RunningMain[] = [];
     cleanup.push(() => {
@@ -39,9 +46,7 @@ describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($n
     const admin = { 'x-admin-token': TEST_ADMIN_TOKEN };
 
     // The first start dies at `signed` once there is a withdrawal to sign: the member signs in and is granted first.
-    // On PostgreSQL the kill before posting (every step runs there in payer.test.ts, stopped in process), then two
-    // instances at once: CI's time (each start of server/main.ts is about 10 s).
-    const steps: readonly PayerStep[] = name === 'PostgreSQL' ? ['beforePost'] : PAYER_STEPS;
+    const steps: readonly PayerStep[] = PAYER_STEPS;
     const first = await startMain({ ...env, PAYER_FAULT_AT: steps[0] ?? 'signed' });
     running.push(first);
     // On the storage the suite names, not on another suite's database.
@@ -129,5 +134,5 @@ describe.each(mainStorages)('withdrawals paid across a kill -9 of the server ($n
     await vi.waitFor(async () => expect((await records()).filter((record) => record.status === 'done').length).toBe(amounts.length + more.length), { timeout: 90_000, interval: 500 });
     const after = await client.getLogs({ address: param.token.address, event: transferEvent, args: { from: payer, to: member.address }, fromBlock: 0n, toBlock: 'latest' });
     expect(after.length).toBe(amounts.length + more.length);
-  });
-});
+  }
+}
