@@ -85,6 +85,9 @@ export const adminReconcile = defineEndpoint({
       approved: balanceSchema,
       /** Why they wait: the hot wallet holds too little token (beside what is on its way) or gas money; else null. */
       waiting: z.nullable(z.enum(['token', 'gas'])),
+      /** What posted withdrawals come to whose payment the chain no longer has (a reorganisation deeper than the
+       * confirmations; the payer sends the same bytes again) or has as reverted (the operator's to settle). */
+      lost: balanceSchema,
     }),
   }),
 });

@@ -186,7 +186,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       onError: (error) => app.log.warn({ err: error }, 'top-up watcher round failed; the next round starts from the cursor'),
     });
     const payer = options.payer
-      ? createPayer({ ...options.payer, db: deps.db, chain: options.chain, now: deps.now, onError: (error) => app.log.warn({ err: error }, 'payer round failed; the next round goes on from what is stored') })
+      ? createPayer({
+          ...options.payer,
+          db: deps.db,
+          chain: options.chain,
+          now: deps.now,
+          onError: (error) => app.log.warn({ err: error }, 'payer round failed; the next round goes on from what is stored'),
+          // The posting stands and the stored bytes go out again; the operator sees it in reconcile's `payer.lost`.
+          onLost: (lost) => app.log.error({ withdrawalId: lost.withdrawalId.toString(), hash: lost.hash, reason: lost.reason }, 'a posted payment is no longer on chain'),
+        })
       : undefined;
     deps.chain = { chain: options.chain, watcher, payer };
     if (options.topUpWatcher?.timer) watcher.start();

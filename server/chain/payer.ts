@@ -12,10 +12,13 @@
  * - A receipt at depth posts (status 1) or voids (status 0: the member gets it all back). A nonce the chain used for
  *   another transaction at depth voids too (`nonceUsed`). A receipt that a reorganisation removed is forgotten and
  *   the bytes go out again.
+ * - A posted payment stays watched until `watchBlocks` deep: one a deeper reorganisation removed is lost (its block
+ *   hash cleared) and its stored bytes go out again until it is mined again; the posting stands, and reconcile shows
+ *   what is lost meanwhile.
  * - It never pays more than the hot wallet holds (token, and gas money for the transactions): it waits.
  */
 import { sql } from 'drizzle-orm';
-import { encodeFunctionData, erc20Abi, keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type TransactionReceipt } from 'viem';
+import { BlockNotFoundError, encodeFunctionData, erc20Abi, keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
@@ -45,10 +48,14 @@ export interface PayerOptions {
   gasLimit?: bigint;
   /** A payment not mined this long, with the base fee above what it offers, is replaced. */
   stuckAfterMs?: number;
+  /** How deep a posted payment's block must be before the payer stops checking it is still there (default 64). */
+  watchBlocks?: number;
   now: () => Date;
   /** Called at each step (fault tests kill the process there). */
   onStep?: (step: PayerStep) => void;
   onError?: (error: unknown) => void;
+  /** A posted payment the chain lost (a reorganisation deeper than the confirmations), or mined again as reverted. */
+  onLost?: (lost: { withdrawalId: bigint; hash: Hex; reason: 'reorganised' | 'reverted' }) => void;
 }
 
 /** What a round did, for the tests and the log. */
@@ -59,6 +66,8 @@ export interface PayerRound {
   replaced: number;
   posted: number;
   voided: number;
+  /** Posted payments a reorganisation deeper than the confirmations removed, sent again this round. */
+  lost: number;
   /** Why approved withdrawals wait, if they do. */
   waiting: 'token' | 'gas' | null;
 }
@@ -72,6 +81,7 @@ export interface Payer {
 }
 
 const leaseRow = z.object({ nextNonce: bigintText });
+const postedRow = z.object({ id: bigintText, hash: z.string(), blockNumber: bigintText, blockHash: z.string().nullable() });
 const approvedRow = z.object({ id: bigintText, amount: bigintText, fee: bigintText, address: z.string() });
 const sentRow = z.object({
   id: bigintText,
@@ -137,6 +147,8 @@ export function createPayer(options: PayerOptions): Payer {
   const batch = options.batch ?? 500;
   const gasLimit = options.gasLimit ?? 100_000n;
   const stuckAfterMs = options.stuckAfterMs ?? 30_000;
+  // Two epochs: an Ethereum block this deep is final.
+  const watchBlocks = BigInt(options.watchBlocks ?? 64);
   const step = (name: PayerStep) => options.onStep?.(name);
   const client = chain.client;
   const chainId = chain.settings.chainId;
@@ -156,6 +168,14 @@ export function createPayer(options: PayerOptions): Payer {
     );
     return rows.length > 0;
   }
+
+  // Only "no receipt" is null: any other failure fails the round, never reads as a payment that was not mined (a void
+  // then would refund a member who was paid).
+  const receiptOf = (hash: Hex) =>
+    client.getTransactionReceipt({ hash }).catch((error: unknown) => {
+      if (error instanceof TransactionReceiptNotFoundError) return null;
+      throw error;
+    });
 
   async function broadcast(raws: readonly Hex[]): Promise<void> {
     // Sent all at once (the transport batches them); a node that has one already, or has mined it, says so: fine.
@@ -197,13 +217,6 @@ export function createPayer(options: PayerOptions): Payer {
     const byWithdrawal = new Map<bigint, z.output<typeof sentRow>[]>();
     for (const row of rows) byWithdrawal.set(row.id, [...(byWithdrawal.get(row.id) ?? []), row]);
     const receipts = new Map<string, TransactionReceipt | null>();
-    // Only "no receipt" is null: any other failure fails the round, never reads as a payment that was not mined (a
-    // void then would refund a member who was paid).
-    const receiptOf = (hash: Hex) =>
-      client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-        if (error instanceof TransactionReceiptNotFoundError) return null;
-        throw error;
-      });
     await Promise.all(rows.map(async (row) => receipts.set(row.hash, await receiptOf(row.hash as Hex))));
     // The nonce the chain had used at depth: a payment's nonce below it was used by whatever mined there.
     const settledNonce = BigInt(await client.getTransactionCount({ address: account.address, blockNumber: head >= BigInt(chain.settings.confirmations) ? head - BigInt(chain.settings.confirmations) : 0n }));
@@ -272,6 +285,61 @@ export function createPayer(options: PayerOptions): Payer {
       await broadcast(rebroadcast);
       round.rebroadcast += rebroadcast.length;
     }
+  }
+
+  /**
+   * Checks that the posted payments of the last `watchBlocks` blocks are still on chain (a block at a time: its hash
+   * unchanged, all in it stand). One a reorganisation deeper than the confirmations removed is lost: its block hash is
+   * cleared and all its withdrawal's stored bytes go out again (the same nonce: at most one can be mined) until one is
+   * mined again, which is then recorded. The posting is never undone: the member's debit is final, the payment comes.
+   */
+  async function watchPosted(round: PayerRound, head: bigint): Promise<void> {
+    const rows = await queryRows(
+      db,
+      sql`SELECT p.withdrawal_id AS id, p.hash, p.block_number AS "blockNumber", p.block_hash AS "blockHash"
+          FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
+          WHERE d.stage = 'posted' AND p.payer = ${account.address} AND p.receipt_status IS NOT NULL
+            AND (p.block_hash IS NULL OR p.block_number >= ${(head - watchBlocks).toString()}::bigint)`,
+      postedRow,
+    );
+    if (rows.length === 0) return;
+    const numbers = [...new Set(rows.filter((row) => row.blockHash !== null).map((row) => row.blockNumber))];
+    // A block the chain no longer has at all (it is shorter now) counts as changed.
+    const hashAt = (blockNumber: bigint) =>
+      client.getBlock({ blockNumber }).then(
+        (block) => block.hash,
+        (error: unknown) => {
+          if (error instanceof BlockNotFoundError) return null;
+          throw error;
+        },
+      );
+    const blocks = new Map(await Promise.all(numbers.map(async (number) => [number, await hashAt(number)] as const)));
+    const rebroadcast: Hex[] = [];
+    for (const row of rows.filter((each) => each.blockHash === null || blocks.get(each.blockNumber) !== each.blockHash)) {
+      const attempts = await queryRows(db, sql`SELECT hash, raw FROM payments WHERE withdrawal_id = ${row.id.toString()}::bigint ORDER BY created_at`, z.object({ hash: z.string(), raw: z.string() }));
+      const receipts = await Promise.all(attempts.map((attempt) => receiptOf(attempt.hash as Hex)));
+      const index = receipts.findIndex((receipt) => receipt !== null);
+      const receipt = receipts[index];
+      const mined = attempts[index];
+      if (receipt && mined) {
+        // Mined again (or found in another block): the receipt is kept on the attempt that has it.
+        await db.transaction(async (tx) => {
+          await tx.execute(sql`UPDATE payments SET block_number = NULL, block_hash = NULL, receipt_status = NULL, gas_used = NULL WHERE withdrawal_id = ${row.id.toString()}::bigint AND hash <> ${mined.hash}`);
+          await tx.execute(
+            sql`UPDATE payments SET block_number = ${receipt.blockNumber.toString()}::bigint, block_hash = ${receipt.blockHash}, receipt_status = ${receipt.status === 'success' ? 1 : 0}::int, gas_used = ${receipt.gasUsed.toString()}::bigint WHERE hash = ${mined.hash}`,
+          );
+        });
+        if (receipt.status !== 'success') options.onLost?.({ withdrawalId: row.id, hash: mined.hash as Hex, reason: 'reverted' });
+        continue;
+      }
+      if (row.blockHash !== null) {
+        await db.execute(sql`UPDATE payments SET block_hash = NULL WHERE hash = ${row.hash}`);
+        options.onLost?.({ withdrawalId: row.id, hash: row.hash as Hex, reason: 'reorganised' });
+      }
+      round.lost++;
+      for (const attempt of attempts) rebroadcast.push(attempt.raw as Hex);
+    }
+    if (rebroadcast.length > 0) await broadcast(rebroadcast);
   }
 
   /** Signs approved withdrawals that the hot wallet can pay, stores them as sent, then broadcasts them. */
@@ -353,11 +421,12 @@ export function createPayer(options: PayerOptions): Payer {
   }
 
   async function round(): Promise<PayerRound> {
-    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, waiting: null };
+    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, waiting: null };
     if (!(await lease())) return result;
     result.leader = true;
     const [head, fee] = await Promise.all([client.getBlockNumber({ cacheTime: 0 }), fees()]);
     await follow(result, head, fee);
+    await watchPosted(result, head);
     await catchUpNonce();
     await sendNew(result, fee);
     return result;

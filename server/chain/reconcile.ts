@@ -19,6 +19,7 @@ const figuresRow = z.object({
   sent: bigintText,
   approved: bigintText,
   firstApproved: bigintText.nullable(),
+  lost: bigintText,
 });
 
 /** A system account's balance: what came in less what went out (system accounts keep no entries). */
@@ -51,7 +52,9 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined) 
             ${systemBalance(systemAccountId('CREDIT', 'held_top_ups'))} AS held,
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'sent') AS sent,
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved') AS approved,
-            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved"`,
+            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved",
+            (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'posted'
+              AND EXISTS (SELECT 1 FROM payments p WHERE p.withdrawal_id = w.id AND p.receipt_status IS NOT NULL AND (p.block_hash IS NULL OR p.receipt_status = 0))) AS lost`,
       figuresRow,
     ),
   ]);
@@ -68,6 +71,6 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined) 
     chain: { treasury: formatMinor(treasury / scale), payer: payerTokens === undefined ? null : formatMinor(payerTokens / scale) },
     ledger: { members: formatMinor(figures.members), payable: formatMinor(figures.payable), heldTopUps: formatMinor(figures.held) },
     pendingPayments: formatMinor(figures.sent),
-    payer: { address: payer?.address ?? null, approved: formatMinor(figures.approved), waiting },
+    payer: { address: payer?.address ?? null, approved: formatMinor(figures.approved), waiting, lost: formatMinor(figures.lost) },
   };
 }

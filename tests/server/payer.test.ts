@@ -85,7 +85,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result?.creditBalance;
 
   const reconcileOf = async (app: FastifyInstance) =>
-    envelope<{ chain: { treasury: string; payer: string | null }; ledger: { members: string; payable: string }; pendingPayments: string; payer: { approved: string; waiting: string | null } }>(
+    envelope<{ chain: { treasury: string; payer: string | null }; ledger: { members: string; payable: string }; pendingPayments: string; payer: { approved: string; waiting: string | null; lost: string } }>(
       await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() }),
     ).result;
 
@@ -270,6 +270,61 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await s.testChain.mine(CONFIRMATIONS + 1);
     expect(await payer.round()).toMatchObject({ posted: 1 });
     await expectPaidOnce(s);
+  });
+
+  it.for([
+    { fault: 'a reorganisation deeper than the confirmations', make: (s: Setup) => s.testChain.rpc('anvil_reorg', [CONFIRMATIONS + 2, []]) },
+    { fault: 'the chain rolled back past it', make: (s: Setup) => s.testChain.rpc('anvil_rollback', [CONFIRMATIONS + 2]) },
+  ])('keeps a posted payment that $fault removed: the same bytes go out again, reconcile shows it lost until mined', async ({ make }) => {
+    const s = await setup();
+    // Blocks enough that the fault leaves the hot wallet's funding alone (without it, the payment mined again reverts).
+    await s.testChain.mine(CONFIRMATIONS + 3);
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await payer.round()).toMatchObject({ posted: 1, lost: 0 });
+    const paidIn = async () =>
+      (await queryRows(ctx.db, sql`SELECT hash, block_hash AS "blockHash" FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ hash: z.string(), blockHash: z.string().nullable() })))[0];
+    const before = await paidIn();
+    expect(await s.testChain.chain.client.getTransactionReceipt({ hash: before?.hash as Hex })).toMatchObject({ blockHash: before?.blockHash });
+
+    await make(s);
+    await expect(s.testChain.chain.client.getTransactionReceipt({ hash: before?.hash as Hex })).rejects.toThrow(/could not be found/);
+    // Lost: its block forgotten, the same bytes sent again (the node mines them at once); the posting stands.
+    const lost = await payer.round();
+    expect(lost).toMatchObject({ lost: 1, posted: 0, voided: 0, signed: 0 });
+    expect(await paidIn()).toEqual({ hash: before?.hash, blockHash: null });
+    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '19' } });
+    expect(await stageOf(id)).toBe('posted');
+    expect((await records(s.app, alice)).find((record) => record.amount === '-20')).toMatchObject({ status: 'done', txHash: before?.hash });
+    // Mined again: recorded in its new block, nothing lost, paid once.
+    expect(await payer.round()).toMatchObject({ lost: 0, signed: 0 });
+    const after = await paidIn();
+    expect(after?.blockHash).toMatch(/^0x/);
+    expect(after?.blockHash).not.toBe(before?.blockHash);
+    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '0' } });
+    await expectPaidOnce(s);
+  });
+
+  it('keeps a posted payment mined again as reverted lost in reconcile, for the operator; it is not sent again', async () => {
+    const s = await setup();
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const lost: string[] = [];
+    const payer = s.payer({ onLost: (event) => lost.push(`${event.withdrawalId}:${event.reason}`) });
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await payer.round()).toMatchObject({ posted: 1 });
+    // Rolled back past the hot wallet's funding: the same bytes, mined again, revert.
+    await s.testChain.rpc('anvil_rollback', [CONFIRMATIONS + 2]);
+    expect(await payer.round()).toMatchObject({ lost: 1 });
+    expect(await payer.round()).toMatchObject({ lost: 0, rebroadcast: 0 });
+    expect(lost).toEqual([`${id}:reorganised`, `${id}:reverted`]);
+    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '19' } });
+    expect(await stageOf(id)).toBe('posted');
+    await expectBooksBalanced(ctx.db);
   });
 
   it('fails the round when the node cannot say whether a payment was mined: never voids a payment that may be paid', async () => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { freePort } from '../../../server/chain/anvil';
 import { openScratchPostgres, postgresUrl } from './databases';
 import { TEST_ADMIN_TOKEN } from './ledger';
@@ -115,9 +115,12 @@ export async function prepareMainRun(storage: (typeof mainStorages)[number], cle
   cleanup.push(() => database.drop());
   const [port, chainPort] = [await freePort(), await freePort()];
   // The chain outlives a killed server (as a supervisor's would): it is stopped at the end by its port.
-  cleanup.push(() => {
-    // Its own port only (a prefix would also match a longer port of another suite's chain).
-    spawnSync('pkill', ['-f', `anvil.*--port ${chainPort}( |$)`]);
+  cleanup.push(async () => {
+    // Its own port only (a prefix would also match a longer port of another suite's chain). SIGKILL, and gone before
+    // DATA_DIR is removed: on SIGTERM it writes its state file there while the folder is being removed.
+    const pattern = `anvil.*--port ${chainPort}( |$)`;
+    spawnSync('pkill', ['-KILL', '-f', pattern]);
+    await vi.waitFor(() => expect(spawnSync('pgrep', ['-f', pattern]).status).toBe(1), { timeout: 10_000, interval: 100 });
   });
   const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...database.env };
   return { env, port };
