@@ -34,9 +34,11 @@ const attributeValues = (html: string, pattern: RegExp) => new Set([...html.matc
 
 describe('an atlas machine page', () => {
   let auth: { machine: AtlasMachine; html: string };
+  let wallet: { machine: AtlasMachine; html: string };
+  // ELK lays out the wallet's 61 transitions in about 2 s alone, several times that on CI's two busy cores.
   beforeAll(async () => {
-    auth = await pageOf('auth');
-  });
+    [auth, wallet] = await Promise.all([pageOf('auth'), pageOf('wallet')]);
+  }, 60_000);
 
   it('draws every transition as an edge and every state as a node, each a link to its section', () => {
     const drawn = attributeValues(auth.html, /<g class="edge (?:happy|error)" data-t="([^"]*)"/g);
@@ -65,8 +67,8 @@ describe('an atlas machine page', () => {
     expect(auth.html).toContain('<g class="edge error"');
   });
 
-  it('links only to sections the page has', async () => {
-    for (const { html } of [auth, await pageOf('wallet')]) {
+  it('links only to sections the page has', () => {
+    for (const { html } of [auth, wallet]) {
       const ids = new Set([...html.matchAll(/ id="([^"]+)"/g)].map((match) => match[1]));
       const targets = [...new Set([...html.matchAll(/href="#([^"]+)"/g)].map((match) => match[1] ?? ''))];
       expect(targets.filter((target) => !ids.has(target))).toEqual([]);
