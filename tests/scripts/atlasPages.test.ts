@@ -37,7 +37,9 @@ describe('an atlas machine page', () => {
   let wallet: { machine: AtlasMachine; html: string };
   // ELK lays out the wallet's 61 transitions in about 2 s alone, several times that on CI's two busy cores.
   beforeAll(async () => {
-    [auth, wallet] = await Promise.all([pageOf('auth'), pageOf('wallet')]);
+    // One after the other: the path walker's actors are one registry.
+    auth = await pageOf('auth');
+    wallet = await pageOf('wallet');
   }, 60_000);
 
   it('draws every transition as an edge and every state as a node, each a link to its section', () => {
