@@ -8,78 +8,83 @@
  */
 import { createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, publicActions, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
 import { apiCaller, mainStorages, prepareMainRun, signInOverHttp, startMain } from './support/mainProcess';
 
-describe.each(mainStorages)('top-ups across a kill -9 of the server ($name)', { timeout: 240_000 }, (storage) => {
-  const cleanup: (() => Promise<void> | void)[] = [];
-  afterEach(async () => {
-    for (const step of cleanup.splice(0).reverse()) await step();
-  });
-
-  it('credits each of 20 top-ups once when the server is killed while crediting them and started again', async () => {
-    const { env, port } = await prepareMainRun(storage, cleanup);
-    let server = await startMain(env);
-    cleanup.push(() => {
-      server.child.kill('SIGKILL');
-    });
-    // On the storage the suite names, not on another suite's database.
-    expect(server.output()).toContain(storage.banner);
-    const base = `http://127.0.0.1:${port}`;
-    const call = apiCaller(base);
-    const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number }; treasury: Address }>('/api/dapp/dappParam');
-
-    // A member signs in with a wallet of their own.
-    const { account: member, auth } = await signInOverHttp(base, param.chainId);
-    const credit = async () => (await call<{ creditBalance: string }>('/api/member/meInfo', { headers: { authorization: auth } })).creditBalance;
-
-    const chain = defineChain({ id: param.chainId, name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: param.chain.rpcUrls } } });
-    const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex), chain, transport: http() }).extend(publicActions);
-    await deployer.waitForTransactionReceipt({ hash: await deployer.sendTransaction({ to: member.address, value: parseEther('1') }) });
-    await deployer.waitForTransactionReceipt({
-      hash: await deployer.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [member.address, parseUnits('1000', param.token.decimals)] }),
-    });
-
-    // 20 top-ups of different amounts, one every 400 ms (the node mines a block a second): about 8 s of them.
-    const wallet = createWalletClient({ account: member, chain, transport: http() }).extend(publicActions);
-    const first = await wallet.getTransactionCount({ address: member.address });
-    const amounts = Array.from({ length: 20 }, (_, index) => `${index + 1}.${String(index * 37).padStart(3, '0')}`);
-    const expected = amounts.reduce((sum, amount) => sum + toMinor(amount), 0n);
-    const sending = (async () => {
-      for (const [index, amount] of amounts.entries()) {
-        await wallet.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [param.treasury, parseUnits(amount, param.token.decimals)], nonce: first + index });
-        await new Promise((resolve) => setTimeout(resolve, 400));
-      }
-    })();
-
-    // Killed while they confirm and are credited (two blocks on top, a round every 2 s): some, not all, credited.
-    let beforeKill = '0';
-    await vi.waitFor(
-      async () => {
-        beforeKill = await credit();
-        expect(toMinor(beforeKill)).toBeGreaterThan(0n);
-      },
-      { timeout: 30_000, interval: 100 },
-    );
-    server.child.kill('SIGKILL');
-    await new Promise((resolve) => server.child.once('exit', resolve));
-    // Killed mid-credit: some of the top-ups were credited, not all.
-    expect(toMinor(beforeKill)).toBeLessThan(expected);
-    await sending;
-    server = await startMain(env);
-    await vi.waitFor(async () => expect(await credit()).toBe(formatMinor(expected)), { timeout: 60_000, interval: 250 });
-    console.log(`top-up crash: killed with at least ${beforeKill} of ${formatMinor(expected)} credited; after the restart ${formatMinor(expected)}`);
-    // A few rounds more credit nothing twice.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    expect(await credit()).toBe(formatMinor(expected));
-    const ledger = await call<{ assets: { CREDIT: { total: string; members: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
-    expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
-    // What the treasury holds on chain is what the ledger credited (the dev chain's other top-ups: none).
-    const onChain = await deployer.readContract({ address: param.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [param.treasury] });
-    expect(onChain / 10n ** BigInt(param.token.decimals - 6)).toBe(expected);
-    server.child.kill('SIGTERM');
+// The storages run at once (each its own DATA_DIR, database, ports and chain): the test mostly waits on its servers.
+describe.concurrent('top-ups across a kill -9 of the server', { timeout: 240_000 }, () => {
+  it.for(mainStorages)('credits each of 20 top-ups once when the server is killed while crediting them and started again ($name)', async (storage) => {
+    const cleanup: (() => Promise<void> | void)[] = [];
+    try {
+      await creditAcrossKill(storage, cleanup);
+    } finally {
+      for (const step of cleanup.splice(0).reverse()) await step();
+    }
   });
 });
+
+async function creditAcrossKill(storage: (typeof mainStorages)[number], cleanup: (() => Promise<void> | void)[]): Promise<void> {
+  const { env, port } = await prepareMainRun(storage, cleanup);
+  let server = await startMain(env);
+  cleanup.push(() => {
+    server.child.kill('SIGKILL');
+  });
+  // On the storage the suite names, not on another suite's database.
+  expect(server.output()).toContain(storage.banner);
+  const base = `http://127.0.0.1:${port}`;
+  const call = apiCaller(base);
+  const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number }; treasury: Address }>('/api/dapp/dappParam');
+
+  // A member signs in with a wallet of their own.
+  const { account: member, auth } = await signInOverHttp(base, param.chainId);
+  const credit = async () => (await call<{ creditBalance: string }>('/api/member/meInfo', { headers: { authorization: auth } })).creditBalance;
+
+  const chain = defineChain({ id: param.chainId, name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: param.chain.rpcUrls } } });
+  const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex), chain, transport: http() }).extend(publicActions);
+  await deployer.waitForTransactionReceipt({ hash: await deployer.sendTransaction({ to: member.address, value: parseEther('1') }) });
+  await deployer.waitForTransactionReceipt({
+    hash: await deployer.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [member.address, parseUnits('1000', param.token.decimals)] }),
+  });
+
+  // 20 top-ups of different amounts, one every 400 ms (the node mines a block a second): about 8 s of them.
+  const wallet = createWalletClient({ account: member, chain, transport: http() }).extend(publicActions);
+  const first = await wallet.getTransactionCount({ address: member.address });
+  const amounts = Array.from({ length: 20 }, (_, index) => `${index + 1}.${String(index * 37).padStart(3, '0')}`);
+  const expected = amounts.reduce((sum, amount) => sum + toMinor(amount), 0n);
+  const sending = (async () => {
+    for (const [index, amount] of amounts.entries()) {
+      await wallet.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [param.treasury, parseUnits(amount, param.token.decimals)], nonce: first + index });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
+  })();
+
+  // Killed while they confirm and are credited (two blocks on top, a round every 2 s): some, not all, credited.
+  let beforeKill = '0';
+  await vi.waitFor(
+    async () => {
+      beforeKill = await credit();
+      expect(toMinor(beforeKill)).toBeGreaterThan(0n);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
+  server.child.kill('SIGKILL');
+  await new Promise((resolve) => server.child.once('exit', resolve));
+  // Killed mid-credit: some of the top-ups were credited, not all.
+  expect(toMinor(beforeKill)).toBeLessThan(expected);
+  await sending;
+  server = await startMain(env);
+  await vi.waitFor(async () => expect(await credit()).toBe(formatMinor(expected)), { timeout: 60_000, interval: 250 });
+  console.log(`top-up crash (${storage.name}): killed with at least ${beforeKill} of ${formatMinor(expected)} credited; after the restart ${formatMinor(expected)}`);
+  // A few rounds more credit nothing twice.
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  expect(await credit()).toBe(formatMinor(expected));
+  const ledger = await call<{ assets: { CREDIT: { total: string; members: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+  expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
+  // What the treasury holds on chain is what the ledger credited (the dev chain's other top-ups: none).
+  const onChain = await deployer.readContract({ address: param.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [param.treasury] });
+  expect(onChain / 10n ** BigInt(param.token.decimals - 6)).toBe(expected);
+  server.child.kill('SIGTERM');
+}
