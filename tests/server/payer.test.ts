@@ -139,6 +139,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     for (const attempt of attempts.filter((a) => a.stage === 'posted')) expect(mined.get(attempt.id)).toEqual(['posted:success']);
     const paid = [...expected.values()].reduce((sum, value) => sum + value, 0n);
     const reconciled = await reconcileOf(s.app);
+    expect(reconciled?.payer.lost).toBe('0');
     expect(reconciled?.chain.payer).toBe(formatMinor((parseUnits(fundedTokens, s.testChain.decimals) - paid) / 10n ** BigInt(s.testChain.decimals - 6)));
   }
 

@@ -120,8 +120,8 @@ async function payAcrossKills(storage: (typeof mainStorages)[number], cleanup: (
   const onChain = await client.readContract({ address: param.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [member.address] });
   const ledger = await call<{ assets: { CREDIT: { total: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: admin });
   expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
-  const reconciled = await call<{ pendingPayments: string; payer: { approved: string } }>('/api/admin/reconcile', { headers: admin });
-  expect(reconciled).toMatchObject({ pendingPayments: '0', payer: { approved: '0' } });
+  const reconciled = await call<{ pendingPayments: string; payer: { approved: string; lost: string } }>('/api/admin/reconcile', { headers: admin });
+  expect(reconciled).toMatchObject({ pendingPayments: '0', payer: { approved: '0', lost: '0' } });
   console.log(`payer crash (${name}): killed at ${steps.join(', ')}; ${logs.length} payments, ${formatMinor(onChain / scale)} received, each once`);
 
   if (name !== 'PostgreSQL') return;
