@@ -15,7 +15,6 @@ import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
 import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain } from './chain/devChain';
 import type { PayerStep } from './chain/payer';
 import { toMinor } from '../api-schema/amount';
-import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 
 /** AUTO_APPROVE_MAX on the development chain unless set. */
@@ -117,8 +116,12 @@ export async function main(source: Record<string, string | undefined>): Promise<
     chain: chainStart.chain,
     topUpWatcher: { startBlock: chainStart.startBlock, timer: true },
     autoApproveMax: chainStart.autoApproveMax,
+    // The lease's holder is the instance (host and port), not the process: a restarted server takes its own lease back
+    // at once instead of waiting for it to expire. Two processes under one name would both pay, still each
+    // withdrawal once (nonces are handed out under the lease row's lock, moves are the engine's): the lease only
+    // keeps the others idle.
     payer: chainStart.payerKey
-      ? { key: chainStart.payerKey, holder: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, timer: env.PAYER === 'on', onStep: faultAt(env.PAYER_FAULT_AT) }
+      ? { key: chainStart.payerKey, holder: `${hostname()}:${env.PORT}`, timer: env.PAYER === 'on', onStep: faultAt(env.PAYER_FAULT_AT) }
       : undefined,
   });
 
