@@ -296,10 +296,14 @@ export function createPayer(options: PayerOptions): Payer {
   async function watchPosted(round: PayerRound, head: bigint): Promise<void> {
     const rows = await queryRows(
       db,
+      // Two disjoint halves, each on its index (payments_payer_block_idx, payments_lost_idx).
       sql`SELECT p.withdrawal_id AS id, p.hash, p.block_number AS "blockNumber", p.block_hash AS "blockHash"
           FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
-          WHERE d.stage = 'posted' AND p.payer = ${account.address} AND p.receipt_status IS NOT NULL
-            AND (p.block_hash IS NULL OR p.block_number >= ${(head - watchBlocks).toString()}::bigint)`,
+          WHERE d.stage = 'posted' AND p.payer = ${account.address} AND p.block_hash IS NOT NULL AND p.block_number >= ${(head - watchBlocks).toString()}::bigint
+          UNION ALL
+          SELECT p.withdrawal_id, p.hash, p.block_number, p.block_hash
+          FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
+          WHERE d.stage = 'posted' AND p.payer = ${account.address} AND p.receipt_status IS NOT NULL AND p.block_hash IS NULL`,
       postedRow,
     );
     if (rows.length === 0) return;

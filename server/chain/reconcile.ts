@@ -53,8 +53,8 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined) 
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'sent') AS sent,
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved') AS approved,
             (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved",
-            (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'posted'
-              AND EXISTS (SELECT 1 FROM payments p WHERE p.withdrawal_id = w.id AND p.receipt_status IS NOT NULL AND (p.block_hash IS NULL OR p.receipt_status = 0))) AS lost`,
+            (SELECT coalesce(sum(w.amount - w.fee), 0) FROM payments p JOIN withdrawals w ON w.id = p.withdrawal_id JOIN ledger_pending d ON d.id = w.id
+              WHERE d.stage = 'posted' AND p.receipt_status IS NOT NULL AND (p.block_hash IS NULL OR p.receipt_status = 0)) AS lost`,
       figuresRow,
     ),
   ]);

@@ -294,7 +294,14 @@ export const payments = pgTable(
     receiptStatus: integer('receipt_status'),
     gasUsed: bigint('gas_used', { mode: 'bigint' }),
   },
-  (t) => [index('payments_withdrawal_idx').on(t.withdrawalId), index('payments_payer_nonce_idx').on(t.payer, t.nonce)],
+  (t) => [
+    index('payments_withdrawal_idx').on(t.withdrawalId),
+    index('payments_payer_nonce_idx').on(t.payer, t.nonce),
+    // The payer's watch of recent receipts (server/chain/payer.ts watchPosted) and the receipts the chain lost or
+    // mined as reverted (the watch and reconcile): a round reads these, never the whole table.
+    index('payments_payer_block_idx').on(t.payer, t.blockNumber).where(sql`${t.blockHash} IS NOT NULL`),
+    index('payments_lost_idx').on(t.payer).where(sql`${t.receiptStatus} IS NOT NULL AND (${t.blockHash} IS NULL OR ${t.receiptStatus} = 0)`),
+  ],
 );
 
 /**

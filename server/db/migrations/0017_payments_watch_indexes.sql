@@ -1,0 +1,2 @@
+CREATE INDEX "payments_payer_block_idx" ON "payments" USING btree ("payer","block_number") WHERE "payments"."block_hash" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "payments_lost_idx" ON "payments" USING btree ("payer") WHERE "payments"."receipt_status" IS NOT NULL AND ("payments"."block_hash" IS NULL OR "payments"."receipt_status" = 0);
