@@ -10,30 +10,20 @@
 import { randomUUID } from 'node:crypto';
 import { createPublicClient, erc20Abi, http, parseAbiItem, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { describe, expect, it, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { freePort } from '../../server/chain/anvil';
 import { DEV_PAYER_KEY } from '../../server/chain/devChain';
 import { PAYER_STEPS, type PayerStep } from '../../server/chain/payer';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
-import { apiCaller, mainStorages, prepareMainRun, signInOverHttp, startMain, type RunningMain } from './support/mainProcess';
+import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, type Cleanup, type MainStorage, type RunningMain } from './support/mainProcess';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const payer = privateKeyToAccount(DEV_PAYER_KEY).address;
 
-// The storages run at once (each its own DATA_DIR, database, ports and chain): the test mostly waits on its servers.
-describe.concurrent('withdrawals paid across a kill -9 of the server', { timeout: 300_000 }, () => {
-  it.for(mainStorages)('pays each withdrawal once when the server is killed at every step of the payer and started again ($name)', async (storage) => {
-    const cleanup: (() => Promise<void> | void)[] = [];
-    try {
-      await payAcrossKills(storage, cleanup);
-    } finally {
-      for (const step of cleanup.splice(0).reverse()) await step();
-    }
-  });
-});
+describeOnEveryStorage('withdrawals paid across a kill -9 of the server', 'pays each withdrawal once when the server is killed at every step of the payer and started again ($name)', 300_000, payAcrossKills);
 
-async function payAcrossKills(storage: (typeof mainStorages)[number], cleanup: (() => Promise<void> | void)[]): Promise<void> {
+async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<void> {
   const { name } = storage;
   const { env, port } = await prepareMainRun(storage, cleanup);
   const running: RunningMain[] = [];

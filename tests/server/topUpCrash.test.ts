@@ -8,25 +8,15 @@
  */
 import { createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, publicActions, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { describe, expect, it, vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
-import { apiCaller, mainStorages, prepareMainRun, signInOverHttp, startMain } from './support/mainProcess';
+import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
 
-// The storages run at once (each its own DATA_DIR, database, ports and chain): the test mostly waits on its servers.
-describe.concurrent('top-ups across a kill -9 of the server', { timeout: 240_000 }, () => {
-  it.for(mainStorages)('credits each of 20 top-ups once when the server is killed while crediting them and started again ($name)', async (storage) => {
-    const cleanup: (() => Promise<void> | void)[] = [];
-    try {
-      await creditAcrossKill(storage, cleanup);
-    } finally {
-      for (const step of cleanup.splice(0).reverse()) await step();
-    }
-  });
-});
+describeOnEveryStorage('top-ups across a kill -9 of the server', 'credits each of 20 top-ups once when the server is killed while crediting them and started again ($name)', 240_000, creditAcrossKill);
 
-async function creditAcrossKill(storage: (typeof mainStorages)[number], cleanup: (() => Promise<void> | void)[]): Promise<void> {
+async function creditAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise<void> {
   const { env, port } = await prepareMainRun(storage, cleanup);
   let server = await startMain(env);
   cleanup.push(() => {

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
-import { expect, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../../server/chain/anvil';
 import { openScratchPostgres, postgresUrl } from './databases';
 import { TEST_ADMIN_TOKEN } from './ledger';
@@ -124,4 +124,32 @@ export async function prepareMainRun(storage: (typeof mainStorages)[number], cle
   });
   const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...database.env };
   return { env, port };
+}
+
+export type MainStorage = (typeof mainStorages)[number];
+/** Undo steps a run collects (prepareMainRun's and its own); they run in reverse after it. */
+export type Cleanup = (() => Promise<void> | void)[];
+
+/**
+ * One test per storage, all at once (each its own DATA_DIR, database, ports and chain: the test mostly waits on its
+ * servers), each cleaned up after, however it ends.
+ *
+ * @param suite - the describe's name
+ * @param test - the test's name ($name is the storage)
+ * @param timeout - per test, in ms
+ * @param run - the test's body
+ * @example
+ * describeOnEveryStorage('top-ups across a kill -9', 'credits each once ($name)', 240_000, creditAcrossKill);
+ */
+export function describeOnEveryStorage(suite: string, test: string, timeout: number, run: (storage: MainStorage, cleanup: Cleanup) => Promise<void>): void {
+  describe.concurrent(suite, { timeout }, () => {
+    it.for(mainStorages)(test, async (storage) => {
+      const cleanup: Cleanup = [];
+      try {
+        await run(storage, cleanup);
+      } finally {
+        for (const step of cleanup.splice(0).reverse()) await step();
+      }
+    });
+  });
 }
