@@ -26,6 +26,7 @@ import { bigintText, queryRows, type Db } from '../db/client';
 import { postRequests } from '../ledger/engine';
 import { failureRequest, postingRequest, sendRequest } from '../ledger/withdrawals';
 import { LEDGER_DECIMALS, type Chain } from './chain';
+import { pollLoop } from './pollLoop';
 
 /** The steps a fault test may kill the process at (PAYER_FAULT_AT). */
 export const PAYER_STEPS = ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const;
@@ -131,6 +132,16 @@ export async function paymentsInFlight(db: Db, payer: Address): Promise<{ tokens
 /** Fee raised by 12.5 %, rounded up: more than the 10 % nodes ask of a replacement. */
 const raised = (fee: bigint) => (fee * 9n + 7n) / 8n;
 
+/** Keeps a payment's receipt: its block, status (1 paid, 0 reverted) and gas. */
+const keepReceipt = (db: Db, hash: string, receipt: TransactionReceipt) =>
+  db.execute(
+    sql`UPDATE payments SET block_number = ${receipt.blockNumber.toString()}::bigint, block_hash = ${receipt.blockHash}, receipt_status = ${receipt.status === 'success' ? 1 : 0}::int, gas_used = ${receipt.gasUsed.toString()}::bigint WHERE hash = ${hash}`,
+  );
+
+/** Forgets the receipts kept for these payments (the chain no longer has them, or another attempt has the one). */
+const forgetReceipts = (db: Db, where: ReturnType<typeof sql>) =>
+  db.execute(sql`UPDATE payments SET block_number = NULL, block_hash = NULL, receipt_status = NULL, gas_used = NULL WHERE ${where}`);
+
 /**
  * Creates the payer of one hot wallet.
  *
@@ -229,7 +240,7 @@ export function createPayer(options: PayerOptions): Payer {
       // Receipts kept that the chain no longer has (a reorganisation): forgotten.
       for (const attempt of attempts) {
         if (attempt.blockHash !== null && !receipts.get(attempt.hash)) {
-          await db.execute(sql`UPDATE payments SET block_number = NULL, block_hash = NULL, receipt_status = NULL, gas_used = NULL WHERE hash = ${attempt.hash}`);
+          await forgetReceipts(db, sql`hash = ${attempt.hash}`);
         }
       }
       const first = attempts[0];
@@ -238,9 +249,7 @@ export function createPayer(options: PayerOptions): Payer {
         const receipt = receipts.get(mined.hash);
         if (!receipt) continue;
         if (mined.blockHash !== receipt.blockHash) {
-          await db.execute(
-            sql`UPDATE payments SET block_number = ${receipt.blockNumber.toString()}::bigint, block_hash = ${receipt.blockHash}, receipt_status = ${receipt.status === 'success' ? 1 : 0}::int, gas_used = ${receipt.gasUsed.toString()}::bigint WHERE hash = ${mined.hash}`,
-          );
+          await keepReceipt(db, mined.hash, receipt);
           step('receipt');
         }
         if (head - receipt.blockNumber < BigInt(chain.settings.confirmations)) continue;
@@ -328,10 +337,8 @@ export function createPayer(options: PayerOptions): Payer {
       if (receipt && mined) {
         // Mined again (or found in another block): the receipt is kept on the attempt that has it.
         await db.transaction(async (tx) => {
-          await tx.execute(sql`UPDATE payments SET block_number = NULL, block_hash = NULL, receipt_status = NULL, gas_used = NULL WHERE withdrawal_id = ${row.id.toString()}::bigint AND hash <> ${mined.hash}`);
-          await tx.execute(
-            sql`UPDATE payments SET block_number = ${receipt.blockNumber.toString()}::bigint, block_hash = ${receipt.blockHash}, receipt_status = ${receipt.status === 'success' ? 1 : 0}::int, gas_used = ${receipt.gasUsed.toString()}::bigint WHERE hash = ${mined.hash}`,
-          );
+          await forgetReceipts(tx, sql`withdrawal_id = ${row.id.toString()}::bigint AND hash <> ${mined.hash}`);
+          await keepReceipt(tx, mined.hash, receipt);
         });
         if (receipt.status !== 'success') options.onLost?.({ withdrawalId: row.id, hash: mined.hash as Hex, reason: 'reverted' });
         continue;
@@ -436,29 +443,14 @@ export function createPayer(options: PayerOptions): Payer {
     return result;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = false;
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      running = round()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(schedule);
-    }, options.pollMs ?? 1_000);
-  };
+  const loop = pollLoop(round, options.pollMs ?? 1_000, options.onError);
   return {
     address: account.address,
     gasLimit,
     round,
-    start: () => {
-      stopped = false;
-      schedule();
-    },
+    start: loop.start,
     stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      await loop.stop();
       // A stopping instance gives the lease up, so another takes over at once.
       await db.execute(sql`UPDATE payer_accounts SET lease_until = NULL, lease_holder = NULL WHERE address = ${account.address} AND lease_holder = ${options.holder}`).catch(() => undefined);
     },

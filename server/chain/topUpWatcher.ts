@@ -18,6 +18,7 @@ import { BlockNotFoundError, getAddress, parseAbiItem, type Block } from 'viem';
 import type { Db } from '../db/client';
 import { chainBlocks } from '../db/schema';
 import { toLedgerUnits, type Chain } from './chain';
+import { pollLoop } from './pollLoop';
 import { creditTopUps, releaseHeldTopUps, type TopUpLog } from './topUps';
 
 export const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
@@ -102,8 +103,6 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
   const chainId = settings.chainId;
   const startBlock = options.startBlock ?? 0n;
   let queue: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
 
   const blockAt = (number: bigint): Promise<Block> => client.getBlock({ blockNumber: number, includeTransactions: false });
 
@@ -165,24 +164,13 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
     return next;
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void runOnce()
-        .catch((error: unknown) => options.onError?.(error))
-        .finally(schedule);
-    }, options.pollMs ?? 2_000);
-  };
-
+  const loop = pollLoop(runOnce, options.pollMs ?? 2_000, options.onError);
   return {
     runOnce,
-    start: () => {
-      stopped = false;
-      schedule();
-    },
+    start: loop.start,
     stop: async () => {
-      stopped = true;
-      if (timer) clearTimeout(timer);
+      await loop.stop();
+      // Rounds asked for by hand (runOnce) too.
       await queue;
     },
   };

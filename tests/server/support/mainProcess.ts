@@ -108,7 +108,7 @@ export async function signInOverHttp(base: string, chainId: number, account: Pri
  * @example
  * const { env, port } = await prepareMainRun(storage, cleanup);
  */
-export async function prepareMainRun(storage: (typeof mainStorages)[number], cleanup: (() => Promise<void> | void)[]): Promise<{ env: Record<string, string>; port: number }> {
+export async function prepareMainRun(storage: MainStorage, cleanup: Cleanup): Promise<{ env: Record<string, string>; port: number }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'md-crash-'));
   cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
   const database = await storage.database();
