@@ -76,6 +76,23 @@ function atlasScreens(harness: VisualHarness): VisualScreen[] {
     if (!wallet) throw new Error('the screen needs its wallet');
     return wallet.address;
   };
+  /**
+   * A screen a member reaches after signing in from the invite link with a wallet of their own (one of anvil's keys, on
+   * the app's chain); with keepWallet, `address()` is that wallet's.
+   */
+  const memberScreen = (name: string, key: (typeof anvilKeys)[number], options: { keepWallet?: boolean }, reach: (page: Page, lng: Lng) => Promise<void>): VisualScreen => ({
+    name,
+    path: '/login/DEMO2026',
+    session: 'none',
+    own: {
+      wallet: { chainId: 56, privateKeys: [key] },
+      ...(options.keepWallet ? { prepare: keep } : {}),
+      reach: async (page, lng) => {
+        await signIn(page, lng);
+        await reach(page, lng);
+      },
+    },
+  });
   return [
     {
       name: 'login-connected',
@@ -108,119 +125,51 @@ function atlasScreens(harness: VisualHarness): VisualScreen[] {
     { name: 'announcement-detail-error', path: '/me/announcement/detail/member-handbook', session: 'member', failing: ['/api/dapp/noticeDetail'] },
     { name: 'home-profile-failed', path: '/home', session: 'member', failing: ['/api/member/meInfo'] },
     { name: 'settlement-goods-not-found', path: '/buy/settlement/no-such-goods', session: 'member' },
-    {
-      name: 'team-search-no-match',
-      path: '/login/DEMO2026',
-      session: 'none',
-      own: {
-        wallet: { chainId: 56, privateKeys: [anvilKeys[8]] },
-        reach: async (page, lng) => {
-          await signIn(page, lng);
-          await page.goto('/team/search');
-          await page.getByRole('searchbox').or(page.getByPlaceholder(translate(lng, 'team:search.placeholder'))).first().fill('0xabcdef');
-          await page.getByText(translate(lng, 'team:search.noMatch')).first().waitFor();
-        },
-      },
-    },
-    {
-      name: 'withdraw-summary',
-      path: '/login/DEMO2026',
-      session: 'none',
-      own: {
-        wallet: { chainId: 56, privateKeys: [anvilKeys[6]] },
-        prepare: keep,
-        reach: async (page, lng) => {
-          await signIn(page, lng);
-          await grantCredit(harness, address(), '100');
-          const sheet = await openWithdrawal(page, lng);
-          await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).waitFor();
-        },
-      },
-    },
-    {
-      name: 'withdraw-done',
-      path: '/login/DEMO2026',
-      session: 'none',
-      own: {
-        wallet: { chainId: 56, privateKeys: [anvilKeys[6]] },
-        prepare: keep,
-        reach: async (page, lng) => {
-          await signIn(page, lng);
-          const sheet = await openWithdrawal(page, lng);
-          await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).click();
-          await sheet.getByText(translate(lng, 'credit:withdraw.done.title')).first().waitFor();
-        },
-      },
-    },
-    {
-      name: 'address-book-loaded',
-      path: '/login/DEMO2026',
-      session: 'none',
-      own: {
-        wallet: { chainId: 56, privateKeys: [anvilKeys[9]] },
-        reach: async (page, lng) => {
-          await signIn(page, lng);
-          await callAsMember(page, '/api/member/delivery/add', shippingAddress);
-          await page.goto('/buy/shipping-address');
-          await page.getByText(shippingAddress.detail).first().waitFor();
-        },
-      },
-    },
-    {
-      name: 'settlement-paid',
-      path: '/login/DEMO2026',
-      session: 'none',
-      own: {
-        wallet: { chainId: 56, privateKeys: [anvilKeys[9]] },
-        prepare: keep,
-        reach: async (page, lng) => {
-          await signIn(page, lng);
-          await grantCredit(harness, address(), '500');
-          await callAsMember(page, '/api/member/delivery/add', shippingAddress);
-          await page.goto('/buy/settlement/longjing-tea');
-          await page.getByText(shippingAddress.detail).first().waitFor();
-          await page.getByRole('button', { name: translate(lng, 'buy:settlement.pay'), exact: true }).click();
-          await page.getByRole('region', { name: translate(lng, 'buy:settlement.paid') }).waitFor();
-        },
-      },
-    },
-    {
-      name: 'withdraw-failed',
-      path: '/login/DEMO2026',
-      session: 'none',
-      own: {
-        wallet: { chainId: 56, privateKeys: [anvilKeys[6]] },
-        prepare: keep,
-        reach: async (page, lng) => {
-          await signIn(page, lng);
-          await grantCredit(harness, address(), '100');
-          const sheet = await openWithdrawal(page, lng);
-          // The network drops as the withdrawal goes out: the sheet says so and offers the same request again.
-          await page.route((url) => url.pathname === '/api/member/withdrawCredit', (route) => route.abort('internetdisconnected'));
-          await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).click();
-          await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.failed.retry'), exact: true }).waitFor();
-        },
-      },
-    },
-    {
-      name: 'settlement-sold-out',
-      path: '/login/DEMO2026',
-      session: 'none',
-      own: {
-        wallet: { chainId: 56, privateKeys: [anvilKeys[7]] },
-        prepare: keep,
-        reach: async (page, lng) => {
-          await signIn(page, lng);
-          await grantCredit(harness, address(), '500');
-          // The celadon mug's one unit is bought (here by the same member, through the API); the page then shows
-          // it sold out.
-          const added = await callAsMember<{ deliveryId: string }>(page, '/api/member/delivery/add', shippingAddress);
-          await callAsMember(page, '/api/order/settle', { goodsId: 'jade-mug', quantity: 1, deliveryId: added.deliveryId, requestId: randomUUID() });
-          await page.goto('/buy/settlement/jade-mug');
-          await page.getByText(translate(lng, 'buy:goods.soldOut'), { exact: true }).first().waitFor();
-        },
-      },
-    },
+    memberScreen('team-search-no-match', anvilKeys[8], {}, async (page, lng) => {
+      await page.goto('/team/search');
+      await page.getByRole('searchbox').or(page.getByPlaceholder(translate(lng, 'team:search.placeholder'))).first().fill('0xabcdef');
+      await page.getByText(translate(lng, 'team:search.noMatch')).first().waitFor();
+    }),
+    memberScreen('withdraw-summary', anvilKeys[6], { keepWallet: true }, async (page, lng) => {
+      await grantCredit(harness, address(), '100');
+      const sheet = await openWithdrawal(page, lng);
+      await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).waitFor();
+    }),
+    memberScreen('withdraw-done', anvilKeys[6], { keepWallet: true }, async (page, lng) => {
+      const sheet = await openWithdrawal(page, lng);
+      await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).click();
+      await sheet.getByText(translate(lng, 'credit:withdraw.done.title')).first().waitFor();
+    }),
+    memberScreen('address-book-loaded', anvilKeys[9], {}, async (page) => {
+      await callAsMember(page, '/api/member/delivery/add', shippingAddress);
+      await page.goto('/buy/shipping-address');
+      await page.getByText(shippingAddress.detail).first().waitFor();
+    }),
+    memberScreen('settlement-paid', anvilKeys[9], { keepWallet: true }, async (page, lng) => {
+      await grantCredit(harness, address(), '500');
+      await callAsMember(page, '/api/member/delivery/add', shippingAddress);
+      await page.goto('/buy/settlement/longjing-tea');
+      await page.getByText(shippingAddress.detail).first().waitFor();
+      await page.getByRole('button', { name: translate(lng, 'buy:settlement.pay'), exact: true }).click();
+      await page.getByRole('region', { name: translate(lng, 'buy:settlement.paid') }).waitFor();
+    }),
+    memberScreen('withdraw-failed', anvilKeys[6], { keepWallet: true }, async (page, lng) => {
+      await grantCredit(harness, address(), '100');
+      const sheet = await openWithdrawal(page, lng);
+      // The network drops as the withdrawal goes out: the sheet says so and offers the same request again.
+      await page.route((url) => url.pathname === '/api/member/withdrawCredit', (route) => route.abort('internetdisconnected'));
+      await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.confirm.submit'), exact: true }).click();
+      await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.failed.retry'), exact: true }).waitFor();
+    }),
+    memberScreen('settlement-sold-out', anvilKeys[7], { keepWallet: true }, async (page, lng) => {
+      await grantCredit(harness, address(), '500');
+      // The celadon mug's one unit is bought (here by the same member, through the API); the page then shows
+      // it sold out.
+      const added = await callAsMember<{ deliveryId: string }>(page, '/api/member/delivery/add', shippingAddress);
+      await callAsMember(page, '/api/order/settle', { goodsId: 'jade-mug', quantity: 1, deliveryId: added.deliveryId, requestId: randomUUID() });
+      await page.goto('/buy/settlement/jade-mug');
+      await page.getByText(translate(lng, 'buy:goods.soldOut'), { exact: true }).first().waitFor();
+    }),
   ];
 }
 
