@@ -5,8 +5,9 @@
  */
 import { createPublicClient, erc20Abi, fallback, getAddress, http, type Address, type PublicClient } from 'viem';
 
-/** Token amounts keep 6 decimals in the ledger (API.md, "Envelope"); a token with fewer cannot be represented. */
-export const LEDGER_DECIMALS = 6;
+import { LEDGER_DECIMALS } from './chainReads';
+
+export { LEDGER_DECIMALS };
 
 export interface ChainSettings {
   /** JSON-RPC URLs, tried in order. */
@@ -73,17 +74,4 @@ export async function connectChain(settings: ChainSettings): Promise<Chain> {
     throw new Error(`TOKEN_ADDRESS ${token} has ${decimals} decimals; the ledger keeps ${LEDGER_DECIMALS}, so a token with fewer is refused`);
   }
   return { client, settings: { ...settings, token, treasury: getAddress(settings.treasury) }, token: { address: token, symbol, decimals } };
-}
-
-/**
- * A token amount in the ledger's minor units: rounded down to 6 decimals.
- *
- * @param raw - the token's own units
- * @param decimals - the token's decimals (≥ 6)
- * @returns minor units
- * @example
- * toLedgerUnits(1_234_567_890_123_456_789n, 18); // 1_234_567n
- */
-export function toLedgerUnits(raw: bigint, decimals: number): bigint {
-  return raw / 10n ** BigInt(decimals - LEDGER_DECIMALS);
 }

@@ -18,14 +18,15 @@
  * - It never pays more than the hot wallet holds (token, and gas money for the transactions): it waits.
  */
 import { sql } from 'drizzle-orm';
-import { BlockNotFoundError, encodeFunctionData, erc20Abi, keccak256, TransactionReceiptNotFoundError, type Address, type Hex, type TransactionReceipt } from 'viem';
+import { encodeFunctionData, erc20Abi, keccak256, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { postRequests } from '../ledger/engine';
 import { failureRequest, postingRequest, sendRequest } from '../ledger/withdrawals';
-import { LEDGER_DECIMALS, type Chain } from './chain';
+import type { Chain } from './chain';
+import { blockHashAt, receiptOrNull, tokenUnitsOf } from './chainReads';
 import { pollLoop } from './pollLoop';
 
 /** The steps a fault test may kill the process at (PAYER_FAULT_AT). */
@@ -99,8 +100,6 @@ const sentRow = z.object({
   blockHash: z.string().nullable(),
 });
 
-/** A token amount for the ledger's minor units (6 decimals). */
-export const tokenUnitsOf = (minor: bigint, decimals: number): bigint => minor * 10n ** BigInt(decimals - LEDGER_DECIMALS);
 
 /** The fees a new payment offers over a block's base fee: twice the base fee and a 1 gwei tip. */
 export function feesOver(baseFee: bigint): { baseFee: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } {
@@ -182,11 +181,7 @@ export function createPayer(options: PayerOptions): Payer {
 
   // Only "no receipt" is null: any other failure fails the round, never reads as a payment that was not mined (a void
   // then would refund a member who was paid).
-  const receiptOf = (hash: Hex) =>
-    client.getTransactionReceipt({ hash }).catch((error: unknown) => {
-      if (error instanceof TransactionReceiptNotFoundError) return null;
-      throw error;
-    });
+  const receiptOf = (hash: Hex) => receiptOrNull(client, hash);
 
   async function broadcast(raws: readonly Hex[]): Promise<void> {
     // Sent all at once (the transport batches them); a node that has one already, or has mined it, says so: fine.
@@ -318,14 +313,7 @@ export function createPayer(options: PayerOptions): Payer {
     if (rows.length === 0) return;
     const numbers = [...new Set(rows.filter((row) => row.blockHash !== null).map((row) => row.blockNumber))];
     // A block the chain no longer has at all (it is shorter now) counts as changed.
-    const hashAt = (blockNumber: bigint) =>
-      client.getBlock({ blockNumber }).then(
-        (block) => block.hash,
-        (error: unknown) => {
-          if (error instanceof BlockNotFoundError) return null;
-          throw error;
-        },
-      );
+    const hashAt = (blockNumber: bigint) => blockHashAt(client, blockNumber);
     const blocks = new Map(await Promise.all(numbers.map(async (number) => [number, await hashAt(number)] as const)));
     const rebroadcast: Hex[] = [];
     for (const row of rows.filter((each) => each.blockHash === null || blocks.get(each.blockNumber) !== each.blockHash)) {

@@ -10,7 +10,8 @@ import { formatMinor } from '../../api-schema/amount';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
 import { LEDGER_DECIMALS, type Chain } from './chain';
-import { feesOver, paymentsInFlight, tokenUnitsOf, type Payer } from './payer';
+import { tokenUnitsOf } from './chainReads';
+import { feesOver, paymentsInFlight, type Payer } from './payer';
 
 const figuresRow = z.object({
   members: bigintText,

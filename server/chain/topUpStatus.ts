@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import type { TopUpStatus } from '../../api-schema/member';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { toLedgerUnits, type Chain } from './chain';
+import type { Chain } from './chain';
+import { toLedgerUnits } from './chainReads';
 import { transferEvent, type TopUpWatcher } from './topUpWatcher';
 
 export interface TopUpAnswer {

@@ -17,7 +17,8 @@ import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import { BlockNotFoundError, getAddress, parseAbiItem, type Block } from 'viem';
 import type { Db } from '../db/client';
 import { chainBlocks } from '../db/schema';
-import { toLedgerUnits, type Chain } from './chain';
+import type { Chain } from './chain';
+import { toLedgerUnits } from './chainReads';
 import { pollLoop } from './pollLoop';
 import { creditTopUps, releaseHeldTopUps, type TopUpLog } from './topUps';
 
