@@ -66,17 +66,58 @@ export const adminLedger = defineEndpoint({
   }),
 });
 
+/** A paid withdrawal whose payment the chain lost, mined again as reverted, or mined after its refund (reconcile). */
+const lostPaymentSchema = z.object({
+  withdrawalId: z.string(),
+  address: addressSchema,
+  /** What the member was (or is) to receive. */
+  amount: balanceSchema,
+  hash: txHashSchema,
+  /** `reorganised`: the chain no longer has it (the same bytes go out again); `reverted`: mined again, reverted;
+   * `paidAfterVoid`: mined although the withdrawal was refunded (paid twice). */
+  reason: z.enum(['reorganised', 'reverted', 'paidAfterVoid']),
+});
+
+/** A credited top-up whose transaction a reorganisation removed from the chain for good (reconcile). */
+const reorgedCreditSchema = z.object({
+  txHash: txHashSchema,
+  address: addressSchema,
+  amount: balanceSchema,
+  /** Whether it was credited to a member (else it is held). */
+  credited: z.boolean(),
+});
+
+/** A sent payment not mined for longer than the payer waits (reconcile). */
+const stuckPaymentSchema = z.object({
+  withdrawalId: z.string(),
+  hash: txHashSchema,
+  nonce: z.string(),
+  payer: addressSchema,
+  ageSeconds: z.number(),
+  /** `fee`: the fee is below what the chain asks; `nonceGap`: an earlier nonce of the hot wallet is not mined;
+   * `rotatedKey`: signed by a hot wallet key the server no longer holds; `unmined`: none of these, yet not mined. */
+  reason: z.enum(['fee', 'nonceGap', 'rotatedKey', 'unmined']),
+});
+
 export const adminReconcile = defineEndpoint({
   method: 'GET',
   path: '/api/admin/reconcile',
   access: 'admin',
   summary:
-    'Token balances on chain beside what the ledger owes (members, withdrawals payable, held top-ups) and the payments not yet final; `payer` (added) says what waits and why (added)',
+    'Token on chain beside what the ledger owes, the difference computed, and the lists an operator must act on (lost payments, credits a reorganisation removed, stuck payments); ok is false when any list is not empty or the tokens are short (added)',
   query: undefined,
   body: undefined,
   result: z.object({
+    /** False when `difference` is negative or any list below is not empty. */
+    ok: z.boolean(),
     chain: z.object({ treasury: balanceSchema, payer: z.nullable(balanceSchema) }),
     ledger: z.object({ members: balanceSchema, payable: balanceSchema, heldTopUps: balanceSchema }),
+    /** The token the ledger must be able to pay out: members + payable + heldTopUps. */
+    owed: balanceSchema,
+    /** Treasury and hot wallet (once when they are one), plus payments mined that the ledger has not posted yet. */
+    backing: balanceSchema,
+    /** backing − owed: below zero the tokens are short of what members own. */
+    difference: signedAmountSchema,
     /** What the sent, not yet final, payments pay. */
     pendingPayments: balanceSchema,
     payer: z.object({
@@ -85,10 +126,12 @@ export const adminReconcile = defineEndpoint({
       approved: balanceSchema,
       /** Why they wait: the hot wallet holds too little token (beside what is on its way) or gas money; else null. */
       waiting: z.nullable(z.enum(['token', 'gas'])),
-      /** What posted withdrawals come to whose payment the chain no longer has (a reorganisation deeper than the
-       * confirmations; the payer sends the same bytes again) or has as reverted (the operator's to settle). */
+      /** What the lost payments below come to. */
       lost: balanceSchema,
     }),
+    lostPayments: z.array(lostPaymentSchema),
+    reorgedCredits: z.array(reorgedCreditSchema),
+    stuckPayments: z.array(stuckPaymentSchema),
   }),
 });
 

@@ -1,17 +1,20 @@
 /**
  * The operator's reconcile call (API.md, "Credit on chain"): the token the treasury and the hot wallet hold on chain
- * beside what the ledger owes (members' credit, withdrawals payable, held top-ups), the payments on their way, and
- * why approved withdrawals wait when the hot wallet cannot pay them (the payer never pays more than it holds).
+ * beside what the ledger owes (members' credit, withdrawals payable, held top-ups), the difference computed, and the
+ * lists an operator must act on: lost payments, credits a reorganisation removed, stuck payments. `ok` is false when
+ * the tokens are short or any list is not empty (README, "Credit on chain: what reconcile says").
  */
 import { sql } from 'drizzle-orm';
-import { erc20Abi, type Address } from 'viem';
+import { erc20Abi, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
-import { LEDGER_DECIMALS, type Chain } from './chain';
-import { tokenUnitsOf } from './chainReads';
+import { WithdrawalStage } from '../ledger/withdrawals';
+import type { Chain } from './chain';
+import { receiptOrNull, toLedgerUnits, tokenUnitsOf } from './chainReads';
 import { feesOver, paymentsInFlight, type Payer } from './payer';
+import { lostPayments, stuckPayments } from './paymentWatch';
 
 const figuresRow = z.object({
   members: bigintText,
@@ -20,26 +23,50 @@ const figuresRow = z.object({
   sent: bigintText,
   approved: bigintText,
   firstApproved: bigintText.nullable(),
-  lost: bigintText,
 });
 
 /** A system account's balance: what came in less what went out (system accounts keep no entries). */
 const systemBalance = (id: number) =>
   sql`((SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE credit_account_id = ${id}::int) - (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE debit_account_id = ${id}::int))`;
 
+const candidateRow = z.object({ withdrawalId: bigintText, hash: z.string(), net: bigintText });
+
 /**
- * Reads both sides.
+ * What sent withdrawals come to whose payment the chain has mined as paid, not yet deep enough to post: it has left the
+ * hot wallet while payable still holds it. Read from the chain now, not from the receipts the payer kept (it keeps
+ * one only at its next round).
+ */
+async function minedNotPosted(db: Db, chain: Chain): Promise<bigint> {
+  const candidates = await queryRows(
+    db,
+    sql`SELECT p.withdrawal_id AS "withdrawalId", p.hash, w.amount - w.fee AS net FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
+        JOIN withdrawals w ON w.id = d.id WHERE d.stage = ${WithdrawalStage.sent}`,
+    candidateRow,
+  );
+  const receipts = await Promise.all(candidates.map((candidate) => receiptOrNull(chain.client, candidate.hash as Hex)));
+  const paid = new Map<bigint, bigint>();
+  candidates.forEach((candidate, index) => {
+    if (receipts[index]?.status === 'success') paid.set(candidate.withdrawalId, candidate.net);
+  });
+  return [...paid.values()].reduce((sum, net) => sum + net, 0n);
+}
+
+/** A signed ledger amount as a decimal string. */
+const formatSigned = (minor: bigint) => (minor < 0n ? `-${formatMinor(-minor)}` : formatMinor(minor));
+
+/**
+ * Reads both sides and computes what is off.
  *
  * @param db - database handle
  * @param chain - the app's chain
  * @param payer - the hot wallet's payer, when this server has one
+ * @param now - the server's clock (stuck payments' age)
  * @returns the reconcile call's result, amounts as decimal strings (token amounts rounded down to 6 decimals)
  * @example
- * const figures = await reconcile(db, chain, payer);
+ * const figures = await reconcile(db, chain, payer, new Date());
  */
-export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined) {
+export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, now: Date) {
   const decimals = chain.token.decimals;
-  const scale = 10n ** BigInt(decimals - LEDGER_DECIMALS);
   const balanceOf = (address: Address) => chain.client.readContract({ address: chain.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [address] });
   const [treasury, payerTokens, payerGas, block, [figures]] = await Promise.all([
     balanceOf(chain.settings.treasury),
@@ -53,25 +80,47 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined) 
             ${systemBalance(systemAccountId('CREDIT', 'held_top_ups'))} AS held,
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'sent') AS sent,
             (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved') AS approved,
-            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved",
-            (SELECT coalesce(sum(w.amount - w.fee), 0) FROM payments p JOIN withdrawals w ON w.id = p.withdrawal_id JOIN ledger_pending d ON d.id = w.id
-              WHERE d.stage = 'posted' AND p.receipt_status IS NOT NULL AND (p.block_hash IS NULL OR p.receipt_status = 0)) AS lost`,
+            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved"`,
       figuresRow,
     ),
   ]);
   if (!figures) throw new Error('reconcile read no figures');
   let waiting: 'token' | 'gas' | null = null;
   if (payer && payerTokens !== undefined && payerGas !== undefined && figures.firstApproved !== null) {
-    // The payer's own rule (server/chain/payer.ts): what is on its way is not there to spend, at the fees it offers.
+    // The payer's own rule (server/chain/payer): what is on its way is not there to spend, at the fees it offers.
     const { maxFeePerGas } = feesOver(block.baseFeePerGas ?? 0n);
     const inFlight = await paymentsInFlight(db, payer.address);
     if (tokenUnitsOf(figures.firstApproved, decimals) > payerTokens - inFlight.tokens) waiting = 'token';
     else if (payer.gasLimit * maxFeePerGas > payerGas) waiting = 'gas';
   }
+  const [lost, reorged, stuck, minedUnposted] = await Promise.all([
+    lostPayments(db),
+    // WIRING: reorgedAwayTopUps(db, chainId) from topUps.ts once top-ups keep their block hash.
+    Promise.resolve([] as { txHash: string; address: string; amount: bigint; credited: boolean }[]),
+    stuckPayments(db, chain, payer?.address, now),
+    minedNotPosted(db, chain),
+  ]);
+
+  const treasuryUnits = toLedgerUnits(treasury, decimals);
+  // A hot wallet that is the treasury (PAYER_KEY may hold the treasury's key) is counted once.
+  const payerUnits = payerTokens === undefined ? undefined : toLedgerUnits(payerTokens, decimals);
+  const hotWallet = payer && payer.address !== chain.settings.treasury ? (payerUnits ?? 0n) : 0n;
+  const owed = figures.members + figures.payable + figures.held;
+  // A payment mined but not yet at depth has left the hot wallet while payable still holds it: it backs what it pays.
+  const backing = treasuryUnits + hotWallet + minedUnposted;
+  const difference = backing - owed;
+  const lostTotal = lost.reduce((sum, entry) => sum + entry.amount, 0n);
   return {
-    chain: { treasury: formatMinor(treasury / scale), payer: payerTokens === undefined ? null : formatMinor(payerTokens / scale) },
+    ok: difference >= 0n && lost.length === 0 && reorged.length === 0 && stuck.length === 0,
+    chain: { treasury: formatMinor(treasuryUnits), payer: payerUnits === undefined ? null : formatMinor(payerUnits) },
     ledger: { members: formatMinor(figures.members), payable: formatMinor(figures.payable), heldTopUps: formatMinor(figures.held) },
+    owed: formatMinor(owed),
+    backing: formatMinor(backing),
+    difference: formatSigned(difference),
     pendingPayments: formatMinor(figures.sent),
-    payer: { address: payer?.address ?? null, approved: formatMinor(figures.approved), waiting, lost: formatMinor(figures.lost) },
+    payer: { address: payer?.address ?? null, approved: formatMinor(figures.approved), waiting, lost: formatMinor(lostTotal) },
+    lostPayments: lost.map((entry) => ({ ...entry, withdrawalId: entry.withdrawalId.toString(), amount: formatMinor(entry.amount) })),
+    reorgedCredits: reorged.map((entry) => ({ ...entry, amount: formatMinor(entry.amount) })),
+    stuckPayments: stuck.map((entry) => ({ ...entry, withdrawalId: entry.withdrawalId.toString(), nonce: entry.nonce.toString() })),
   };
 }

@@ -54,7 +54,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
     adminReconcile: async () => {
       if (!deps.chain) throw new NotFoundError();
-      return reconcile(deps.db, deps.chain.chain, deps.chain.payer);
+      return reconcile(deps.db, deps.chain.chain, deps.chain.payer, deps.now());
     },
 
     adminLedger: async () => {
