@@ -1,0 +1,123 @@
+/**
+ * The payer (API.md, "Credit on chain"; docs/decisions/0019-withdrawals-paid-on-chain.md): pays approved withdrawals
+ * in the token from one hot wallet, each at most once whatever crashes, restarts or retries happen. Its parts:
+ *
+ * - lease.ts: one payer per hot wallet, whatever the number of server instances (a lease in payer_accounts) and the
+ *   row's lock around every nonce it hands out.
+ * - sendNew.ts: nonces come from the database. A withdrawal gets its nonce, is signed locally with viem and stored
+ *   (nonce, raw bytes, hash) in the transaction that moves it to `sent`; only then is it broadcast. It never pays more
+ *   than the hot wallet holds (token, and gas money for the transactions): it waits.
+ * - follow.ts: until a receipt exists it only ever broadcasts those bytes again, or replaces a stuck one with the
+ *   same nonce and a higher fee (fees.ts; both kept: whichever is mined is the payment). A receipt at depth posts
+ *   (status 1) or voids (status 0: the member gets it all back). A nonce the chain used for another transaction at
+ *   depth voids too (`nonceUsed`). A receipt that a reorganisation removed is forgotten and the bytes go out again.
+ * - watchPosted.ts: a posted payment stays watched until `watchBlocks` deep: one a deeper reorganisation removed is
+ *   lost (its block hash cleared) and its stored bytes go out again until it is mined again; the posting stands, and
+ *   reconcile shows what is lost meanwhile.
+ * - payments.ts: the SQL of payments and of the withdrawal stages the payer reads.
+ */
+import type { Address, Hex } from 'viem';
+import type { Db } from '../../db/client';
+import type { Chain } from '../chain';
+import { pollLoop } from '../pollLoop';
+import { payerContext } from './context';
+import { currentFees } from './fees';
+import { follow } from './follow';
+import { catchUpNonce, releaseLease, takeLease } from './lease';
+import { sendNew } from './sendNew';
+import { watchPosted } from './watchPosted';
+
+// Importers of './chain/payer' (reconcile) read these from here.
+export { feesOver } from './fees';
+export { paymentsInFlight } from './payments';
+
+/** The steps a fault test may kill the process at (PAYER_FAULT_AT). */
+export const PAYER_STEPS = ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const;
+export type PayerStep = (typeof PAYER_STEPS)[number];
+
+export interface PayerOptions {
+  db: Db;
+  chain: Chain;
+  /** The hot wallet's private key (PAYER_KEY). */
+  key: Hex;
+  /** Who holds the lease: one name per server instance. */
+  holder: string;
+  /** How long a lease lasts unless renewed (a round renews it). */
+  leaseMs?: number;
+  /** How often a round runs on the timer. */
+  pollMs?: number;
+  /** Withdrawals signed per round at most. */
+  batch?: number;
+  /** Gas limit of a payment (one ERC-20 transfer; a new holder's costs about 52,000). */
+  gasLimit?: bigint;
+  /** A payment not mined this long, with the base fee above what it offers, is replaced. */
+  stuckAfterMs?: number;
+  /** How deep a posted payment's block must be before the payer stops checking it is still there (default 64). */
+  watchBlocks?: number;
+  now: () => Date;
+  /** Called at each step (fault tests kill the process there). */
+  onStep?: (step: PayerStep) => void;
+  onError?: (error: unknown) => void;
+  /** A posted payment the chain lost (a reorganisation deeper than the confirmations), or mined again as reverted. */
+  onLost?: (lost: { withdrawalId: bigint; hash: Hex; reason: 'reorganised' | 'reverted' }) => void;
+}
+
+/** What a round did, for the tests and the log. */
+export interface PayerRound {
+  leader: boolean;
+  signed: number;
+  rebroadcast: number;
+  replaced: number;
+  posted: number;
+  voided: number;
+  /** Posted payments a reorganisation deeper than the confirmations removed, sent again this round. */
+  lost: number;
+  /** Why approved withdrawals wait, if they do. */
+  waiting: 'token' | 'gas' | null;
+}
+
+export interface Payer {
+  address: Address;
+  gasLimit: bigint;
+  round(): Promise<PayerRound>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * Creates the payer of one hot wallet.
+ *
+ * @param options - database, chain, key, this instance's name, timings
+ * @returns round() (one pass: lease, follow sent payments, sign new ones), start(), stop()
+ * @example
+ * const payer = createPayer({ db, chain, key: env.PAYER_KEY, holder: instanceId, now });
+ * payer.start();
+ */
+export function createPayer(options: PayerOptions): Payer {
+  const context = payerContext(options);
+
+  async function round(): Promise<PayerRound> {
+    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, waiting: null };
+    if (!(await takeLease(context))) return result;
+    result.leader = true;
+    const [head, fee] = await Promise.all([context.client.getBlockNumber({ cacheTime: 0 }), currentFees(context.client)]);
+    await follow(context, result, head, fee);
+    await watchPosted(context, result, head);
+    await catchUpNonce(context);
+    await sendNew(context, result, fee);
+    return result;
+  }
+
+  const loop = pollLoop(round, options.pollMs ?? 1_000, options.onError);
+  return {
+    address: context.account.address,
+    gasLimit: context.gasLimit,
+    round,
+    start: loop.start,
+    stop: async () => {
+      await loop.stop();
+      // A stopping instance gives the lease up, so another takes over at once.
+      await releaseLease(context).catch(() => undefined);
+    },
+  };
+}

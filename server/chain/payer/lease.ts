@@ -1,0 +1,89 @@
+/**
+ * One payer per hot wallet, whatever the number of server instances: a lease in payer_accounts (holder and expiry,
+ * renewed each round, taken over only once expired) and the row's next nonce, handed out under the row's lock.
+ */
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { bigintText, queryRows, type Db } from '../../db/client';
+import type { PayerContext } from './context';
+
+const leaseRow = z.object({ nextNonce: bigintText });
+
+/**
+ * Takes or renews the lease; the database's clock decides expiry, so instances need not agree on time.
+ *
+ * @param context - the payer's context
+ * @returns true when this instance holds the lease now
+ * @example
+ * if (!(await takeLease(context))) return;
+ */
+export async function takeLease(context: PayerContext): Promise<boolean> {
+  const { db, client, account } = context;
+  const chainNonce = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+  const rows = await queryRows(
+    db,
+    sql`INSERT INTO payer_accounts (address, chain_id, next_nonce, lease_holder, lease_until)
+        VALUES (${account.address}, ${context.chainId}, ${chainNonce.toString()}::bigint, ${context.holder}, clock_timestamp() + ${`${context.leaseMs} milliseconds`}::interval)
+        ON CONFLICT (address) DO UPDATE SET lease_holder = excluded.lease_holder, lease_until = excluded.lease_until
+        WHERE payer_accounts.lease_holder = excluded.lease_holder OR payer_accounts.lease_until IS NULL OR payer_accounts.lease_until < clock_timestamp()
+        RETURNING next_nonce AS "nextNonce"`,
+    leaseRow,
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Gives the lease up, so another instance takes over at once.
+ *
+ * @param context - the payer's context
+ * @example
+ * await releaseLease(context);
+ */
+export async function releaseLease(context: PayerContext): Promise<void> {
+  await context.db.execute(sql`UPDATE payer_accounts SET lease_until = NULL, lease_holder = NULL WHERE address = ${context.account.address} AND lease_holder = ${context.holder}`);
+}
+
+/**
+ * The next nonce, the account's row locked until the transaction ends; undefined when this instance does not hold
+ * the lease.
+ *
+ * @param tx - a transaction
+ * @param context - the payer's context
+ * @returns the next nonce to sign with
+ * @example
+ * const nonce = await lockNextNonce(tx, context);
+ */
+export async function lockNextNonce(tx: Db, context: PayerContext): Promise<bigint | undefined> {
+  const [row] = await queryRows(
+    tx,
+    sql`SELECT next_nonce AS "nextNonce" FROM payer_accounts WHERE address = ${context.account.address} AND lease_holder = ${context.holder} FOR UPDATE`,
+    leaseRow,
+  );
+  return row?.nextNonce;
+}
+
+/**
+ * Records the next nonce after the ones just handed out (in the transaction that stored their payments).
+ *
+ * @param tx - the transaction that locked the row
+ * @param context - the payer's context
+ * @param nextNonce - the first nonce not handed out
+ * @example
+ * await setNextNonce(tx, context, nonce);
+ */
+export async function setNextNonce(tx: Db, context: PayerContext, nextNonce: bigint): Promise<void> {
+  await tx.execute(sql`UPDATE payer_accounts SET next_nonce = ${nextNonce.toString()}::bigint WHERE address = ${context.account.address}`);
+}
+
+/**
+ * Another transaction from the hot wallet (its key used elsewhere) moved the chain's nonce past ours: skip ahead.
+ *
+ * @param context - the payer's context
+ * @example
+ * await catchUpNonce(context);
+ */
+export async function catchUpNonce(context: PayerContext): Promise<void> {
+  const { db, client, account } = context;
+  const chainNonce = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+  await db.execute(sql`UPDATE payer_accounts SET next_nonce = ${chainNonce.toString()}::bigint WHERE address = ${account.address} AND next_nonce < ${chainNonce.toString()}::bigint`);
+}

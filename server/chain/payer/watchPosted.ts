@@ -1,0 +1,54 @@
+/**
+ * Checks that the posted payments of the last `watchBlocks` blocks are still on chain (a block at a time: its hash
+ * unchanged, all in it stand). One a reorganisation deeper than the confirmations removed is lost: its block hash is
+ * cleared and all its withdrawal's stored bytes go out again (the same nonce: at most one can be mined) until one is
+ * mined again, which is then recorded. The posting is never undone: the member's debit is final, the payment comes.
+ */
+import { sql } from 'drizzle-orm';
+import type { Hex } from 'viem';
+import { blockHashAt, receiptOrNull } from '../chainReads';
+import type { PayerContext } from './context';
+import type { PayerRound } from './index';
+import { attemptsOf, forgetReceipts, keepReceipt, markLost, postedToWatch } from './payments';
+
+/**
+ * One pass over the posted payments still watched.
+ *
+ * @param context - the payer's context
+ * @param round - what the round did (lost payments counted here)
+ * @param head - the chain's head this round
+ * @example
+ * await watchPosted(context, round, head);
+ */
+export async function watchPosted(context: PayerContext, round: PayerRound, head: bigint): Promise<void> {
+  const { db, client } = context;
+  const rows = await postedToWatch(db, context.account.address, head - context.watchBlocks);
+  if (rows.length === 0) return;
+  const numbers = [...new Set(rows.filter((row) => row.blockHash !== null).map((row) => row.blockNumber))];
+  // A block the chain no longer has at all (it is shorter now) counts as changed.
+  const blocks = new Map(await Promise.all(numbers.map(async (number) => [number, await blockHashAt(client, number)] as const)));
+  const rebroadcast: Hex[] = [];
+  for (const row of rows.filter((each) => each.blockHash === null || blocks.get(each.blockNumber) !== each.blockHash)) {
+    const attempts = await attemptsOf(db, row.id);
+    const receipts = await Promise.all(attempts.map((attempt) => receiptOrNull(client, attempt.hash)));
+    const index = receipts.findIndex((receipt) => receipt !== null);
+    const receipt = receipts[index];
+    const mined = attempts[index];
+    if (receipt && mined) {
+      // Mined again (or found in another block): the receipt is kept on the attempt that has it.
+      await db.transaction(async (tx) => {
+        await forgetReceipts(tx, sql`withdrawal_id = ${row.id.toString()}::bigint AND hash <> ${mined.hash}`);
+        await keepReceipt(tx, mined.hash, receipt, receipt.status === 'success');
+      });
+      if (receipt.status !== 'success') context.onLost?.({ withdrawalId: row.id, hash: mined.hash, reason: 'reverted' });
+      continue;
+    }
+    if (row.blockHash !== null) {
+      await markLost(db, row.hash);
+      context.onLost?.({ withdrawalId: row.id, hash: row.hash as Hex, reason: 'reorganised' });
+    }
+    round.lost++;
+    for (const attempt of attempts) rebroadcast.push(attempt.raw);
+  }
+  if (rebroadcast.length > 0) await context.broadcast(rebroadcast);
+}
