@@ -2,7 +2,7 @@
  * Money out (issue 37): how fast the payer pays a queue of approved withdrawals on a real node, and the gas a
  * payment costs. A fresh anvil gets the development token (tests/server/support/chain.ts) and a funded hot wallet;
  * 20 signed-in members are granted credit and make 1,000 withdrawals of different amounts through the ledger engine,
- * approved on request (AUTO_APPROVE_MAX). With the node's automine off, one payer round signs, stores and broadcasts
+ * each then approved (as an operator does). With the node's automine off, one payer round signs, stores and broadcasts
  * the queue: that is the figure (goal >= 200 payments/s). Then blocks are mined and rounds post them at depth; the
  * receipts give the gas per payment (the floor is one ERC-20 transfer: about 35,000 to a holder, 52,000 to a new one).
  */
@@ -16,7 +16,7 @@ import { queryRows } from '../server/db/client';
 import { systemAccountId } from '../server/ledger/accounts';
 import { postRequests } from '../server/ledger/engine';
 import { memberIdByAddress } from '../server/ledger/queries';
-import { runWithdrawalBatch, type WithdrawalRequest } from '../server/ledger/withdrawals';
+import { approvalRequest, runWithdrawalBatch, type WithdrawalRequest } from '../server/ledger/withdrawals';
 import { startTestChain } from '../tests/server/support/chain';
 import { signInBoundMember, type BenchServer } from './appServer';
 import { atLeast, detail, emit, ms, rate } from './report';
@@ -57,12 +57,13 @@ export async function benchPayouts(server: BenchServer, storage: 'pglite' | 'pos
       amount: toMinor('10') + BigInt(index % 97) * 10_000n,
       requestId: randomUUID(),
       now,
-      autoApproveMax: toMinor('1000'),
     }));
     for (let offset = 0; offset < requests.length; offset += 64) {
       const outcomes = await runWithdrawalBatch(server.db, requests.slice(offset, offset + 64));
       const refused = outcomes.find((outcome) => outcome.code !== 0);
       if (refused) throw new Error(`a bench withdrawal was refused: ${refused.code}`);
+      const approvals = await postRequests(server.db, outcomes.map((outcome) => approvalRequest(BigInt(z.object({ id: z.string() }).parse(outcome.result).id), now)));
+      if (approvals.some((approval) => approval.code !== 0)) throw new Error('a bench withdrawal was not approved');
     }
 
     await testChain.rpc('evm_setAutomine', [false]);

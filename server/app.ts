@@ -30,6 +30,7 @@ import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
 import { createSettlementInputsReader } from './buy/orders';
 import { LEDGER_BATCHES_IN_FLIGHT } from './ledger/batcher';
+import { createAutoApproval } from './ledger/autoApproval';
 import { createLedgerDesk } from './ledger/engine';
 import type { RouteDeps } from './routes/deps';
 import type { RateLimitRule } from './routes/endpoint';
@@ -100,8 +101,13 @@ export interface BuildAppOptions {
    * (main.ts: yes; tests run rounds themselves).
    */
   topUpWatcher?: { startBlock?: bigint; pollMs?: number; timer?: boolean } | undefined;
-  /** AUTO_APPROVE_MAX in minor units: withdrawals at or below it are approved on request; default 0 (none). */
+  /**
+   * AUTO_APPROVE_MAX in minor units: what one member's withdrawals may have approved on request in a UTC day; default
+   * 0 (none is). Past it, or past autoApproveHourly, a withdrawal waits for an operator (server/ledger/autoApproval.ts).
+   */
   autoApproveMax?: bigint | undefined;
+  /** AUTO_APPROVE_HOURLY in minor units: what all members' withdrawals may have approved on request in an hour; default 10 × autoApproveMax. */
+  autoApproveHourly?: bigint | undefined;
   /**
    * The payer of withdrawals (server/chain/payer.ts), with a chain: PAYER_KEY, this instance's name for the lease,
    * whether it runs on its own timer (main.ts, unless PAYER=off) and the options tests and faults set.
@@ -115,6 +121,9 @@ function fastifyTrustProxy(trustProxy: BuildAppOptions['trustProxy']): boolean |
   if (Array.isArray(trustProxy)) return [...trustProxy];
   return trustProxy === true;
 }
+
+/** AUTO_APPROVE_HOURLY unless set: this many members' daily budgets. */
+const DEFAULT_HOURLY_BUDGETS = 10n;
 
 const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
   loginNonce: { max: 30, timeWindow: 60_000 },
@@ -163,6 +172,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
 
+  const ledger = createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
+  const autoApproveMax = options.autoApproveMax ?? 0n;
   const deps: RouteDeps = {
     db: options.db,
     now: options.now ?? systemClock,
@@ -171,9 +182,13 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
-    ledger: createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT }),
+    ledger,
     settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
-    autoApproveMax: options.autoApproveMax ?? 0n,
+    autoApproval: createAutoApproval({
+      db: options.db,
+      desk: ledger,
+      budget: { perMemberDay: autoApproveMax, perHour: options.autoApproveHourly ?? DEFAULT_HOURLY_BUDGETS * autoApproveMax },
+    }),
   };
 
   if (options.chain) {

@@ -73,9 +73,11 @@ export const envSchema = z.object({
   // The hot wallet that pays withdrawals (0x and 64 hex digits); unset on a real chain: nothing is paid, withdrawals
   // wait approved. The development chain's default is its own funded hot wallet (server/chain/devChain.ts).
   PAYER_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'PAYER_KEY must be 0x and 64 hex digits').optional()),
-  // Withdrawals up to this amount (a decimal, as the API's amounts) are approved on request; default 0 (all wait for an
-  // operator), 1000 on the development chain.
+  // A member's withdrawals are approved on request while their auto-approved total of the UTC day stays within this
+  // amount (a decimal, as the API's amounts); default 0 (all wait for an operator), 1000 on the development chain.
   AUTO_APPROVE_MAX: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_MAX must be an amount such as 100 or 12.5').optional()),
+  // And while all members' auto-approved total of the UTC hour stays within this; default 10 × AUTO_APPROVE_MAX.
+  AUTO_APPROVE_HOURLY: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_HOURLY must be an amount such as 1000 or 12.5').optional()),
   // `off` keeps this instance from paying (another one does; see README, "Paying withdrawals").
   PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).

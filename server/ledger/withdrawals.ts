@@ -2,8 +2,8 @@
  * Credit withdrawals (API.md, "Money" and "Credit on chain") as two-phase transfers of the ledger engine
  * (server/ledger/engine.ts; docs/decisions/0019-withdrawals-paid-on-chain.md). A request reserves: the amount
  * leaves the member for withdrawals payable and the fee moves on to fees, against the day's total, held as a pending
- * transfer. Its stage is the withdrawal's status: `held` (waiting for an operator) or `approved` (at most
- * AUTO_APPROVE_MAX), then `sent` by the payer (server/chain/payer.ts), then `posted` (paid: the net amount leaves
+ * transfer. Its stage is the withdrawal's status: `held` (waiting for an operator) or `approved` (by an operator, or
+ * on request within the auto-approval budgets: server/ledger/autoApproval.ts), then `sent` by the payer (server/chain/payer.ts), then `posted` (paid: the net amount leaves
  * payable for the chain) or `voided` (failed: the engine gives back the legs and the day's total it holds). Each move
  * is an engine request with its own at-most-once key; none is a lock or UPDATE of this flow's own.
  */
@@ -18,6 +18,7 @@ import { bigintText, queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, errorOfApiCode, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
 import { postRequests, VOIDED, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
+import type { AutoApproval } from './autoApproval';
 import { answerOf } from './idempotency';
 
 const PAYABLE = systemAccountId('CREDIT', 'withdrawals_payable');
@@ -56,16 +57,14 @@ export interface WithdrawalRequest {
   amount: bigint;
   requestId: string;
   now: Date;
-  /** AUTO_APPROVE_MAX in minor units: a withdrawal at or below it is approved on request (0: none is). */
-  autoApproveMax?: bigint | undefined;
 }
 
 /**
  * A withdrawal as the engine's request: refused with 3002 outside minWithdraw..maxWithdraw or when the fee would
  * take it all; linked legs (the amount to payable, the fee on to fees), the day's total, the withdrawal row, held as
- * a pending transfer that starts approved at or below AUTO_APPROVE_MAX.
+ * a pending transfer that starts held (its auto-approval is a request of its own: server/ledger/autoApproval.ts).
  *
- * @param request - member, amount, request id, time, AUTO_APPROVE_MAX
+ * @param request - member, amount, request id, time
  * @param config - the app config the batch read (limits and fee)
  * @returns the ledger request
  * @example
@@ -75,7 +74,6 @@ export function withdrawalRequest(request: WithdrawalRequest, config: AppConfig)
   const { memberId, amount, requestId, now } = request;
   const fee = toMinor(config.withdrawFee);
   const outOfLimits = amount < toMinor(config.minWithdraw) || amount > toMinor(config.maxWithdraw) || fee >= amount;
-  const approved = amount <= (request.autoApproveMax ?? 0n);
   const legs: Leg[] = [{ asset: 'CREDIT', type: 'withdraw', from: { member: memberId }, to: { system: PAYABLE }, amount }];
   if (fee > 0n) legs.push({ asset: 'CREDIT', type: 'fee', from: { system: PAYABLE }, to: { system: FEES }, amount: fee });
   return {
@@ -85,9 +83,9 @@ export function withdrawalRequest(request: WithdrawalRequest, config: AppConfig)
     reject: outOfLimits ? ApiCode.amountOutOfLimits : undefined,
     legs,
     limits: [{ memberId, name: DAILY_LIMIT, day: utcDay(now), amount, cap: toMinor(config.dailyWithdrawCap) }],
-    pending: { reserve: approved ? WithdrawalStage.approved : WithdrawalStage.held },
+    pending: { reserve: WithdrawalStage.held },
     record: { table: 'withdrawals', row: { member_id: memberId, amount, fee, created_at: now } },
-    result: { id: '$record', amount: formatMinor(amount), fee: formatMinor(fee), status: approved ? 'approved' : 'pending' },
+    result: { id: '$record', amount: formatMinor(amount), fee: formatMinor(fee), status: 'pending' },
   };
 }
 
@@ -107,19 +105,24 @@ export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRe
 }
 
 /**
- * Withdraws credit for a member through the desk, at most once per request id.
+ * Withdraws credit for a member through the desk, at most once per request id, and approves it on request when the
+ * auto-approval budgets hold it (the status answered is what it is then, the same on a repeat).
  *
  * @param desk - the server's ledger desk
- * @param request - member, amount, request id, time, AUTO_APPROVE_MAX
+ * @param request - member, amount, request id, time
+ * @param autoApproval - the server's auto-approval (none: the withdrawal waits for an operator)
  * @returns the withdrawal
  * @throws AmountOutOfLimitsError (3002), InsufficientBalanceError (3001), RequestIdReusedError (3003),
  *   RequestInProgressError (3005); nothing moved then
  * @example
  * const withdrawal = await withdrawCredit(deps.ledger, { memberId, amount: 20_000_000n, requestId, now });
  */
-export async function withdrawCredit(desk: LedgerDesk, request: WithdrawalRequest) {
+export async function withdrawCredit(desk: LedgerDesk, request: WithdrawalRequest, autoApproval?: AutoApproval) {
   const outcome = await desk.post((config) => withdrawalRequest(request, config), request.now);
-  return answerOf(outcome, endpoints.withdrawCredit.result);
+  const withdrawal = answerOf(outcome, endpoints.withdrawCredit.result);
+  if (!autoApproval) return withdrawal;
+  const held = { id: BigInt(withdrawal.id), memberId: request.memberId, amount: request.amount };
+  return { ...withdrawal, status: await autoApproval.decide(held, request.now) };
 }
 
 /** A move of a withdrawal's pending transfer, keyed once per withdrawal and kind of move. */

@@ -5,6 +5,7 @@ import type { TokenResolver } from '../auth/tokens';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
+import type { AutoApproval } from '../ledger/autoApproval';
 import type { LedgerDesk } from '../ledger/engine';
 import type { SettlementInputsReader } from '../buy/orders';
 import type { Chain } from '../chain/chain';
@@ -31,8 +32,8 @@ export interface RouteDeps {
   settlementInputs: SettlementInputsReader;
   /** Credit on chain: the chain and its top-up watcher; absent on a server without a chain (topUp is 4004 there). */
   chain?: { chain: Chain; watcher: TopUpWatcher; payer?: Payer | undefined } | undefined;
-  /** AUTO_APPROVE_MAX in minor units (0: every withdrawal waits for an operator). */
-  autoApproveMax: bigint;
+  /** Withdrawals approved on request within AUTO_APPROVE_MAX (a member's day) and AUTO_APPROVE_HOURLY (everyone's hour). */
+  autoApproval: AutoApproval;
 }
 
 /**

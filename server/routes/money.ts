@@ -28,13 +28,7 @@ export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     wposRecord: async ({ query, request }) => listWposRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
     withdrawCredit: async ({ body, request }) =>
-      withdrawCredit(deps.ledger, {
-        memberId: requireAuth(request).memberId,
-        amount: toMinor(body.amount),
-        requestId: body.requestId,
-        now: deps.now(),
-        autoApproveMax: deps.autoApproveMax,
-      }),
+      withdrawCredit(deps.ledger, { memberId: requireAuth(request).memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }, deps.autoApproval),
 
     topUp: async ({ body, request }) => {
       const { member } = requireAuth(request);

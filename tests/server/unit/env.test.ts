@@ -40,7 +40,14 @@ describe('readEnv', () => {
 
   it('behavior: reads the payer settings and refuses a bad key, amount or switch', () => {
     const key = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
-    expect(readEnv({ PAYER_KEY: key, AUTO_APPROVE_MAX: '12.5', PAYER: 'off', PAYER_FAULT_AT: 'stored' })).toMatchObject({ PAYER_KEY: key, AUTO_APPROVE_MAX: '12.5', PAYER: 'off', PAYER_FAULT_AT: 'stored' });
+    expect(readEnv({ PAYER_KEY: key, AUTO_APPROVE_MAX: '12.5', AUTO_APPROVE_HOURLY: '100', PAYER: 'off', PAYER_FAULT_AT: 'stored' })).toMatchObject({
+      PAYER_KEY: key,
+      AUTO_APPROVE_MAX: '12.5',
+      AUTO_APPROVE_HOURLY: '100',
+      PAYER: 'off',
+      PAYER_FAULT_AT: 'stored',
+    });
+    expect(() => readEnv({ AUTO_APPROVE_HOURLY: '1e3' })).toThrow(/AUTO_APPROVE_HOURLY must be an amount/);
     expect(() => readEnv({ PAYER_KEY: '0x12' })).toThrow(/PAYER_KEY must be 0x and 64 hex digits/);
     expect(() => readEnv({ AUTO_APPROVE_MAX: '-1' })).toThrow(/AUTO_APPROVE_MAX must be an amount/);
     expect(() => readEnv({ AUTO_APPROVE_MAX: '1.1234567' })).toThrow(/AUTO_APPROVE_MAX must be an amount/);
