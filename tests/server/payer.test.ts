@@ -19,11 +19,13 @@ import { ApiCode } from '../../api-schema/codes';
 import { chainClient } from '../../server/chain/chain';
 import { tokenUnitsOf } from '../../server/chain/chainReads';
 import { createPayer, type Payer, type PayerOptions, type PayerStep } from '../../server/chain/payer';
+import { lostPayments } from '../../server/chain/paymentWatch';
 import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { relayedChain, startRpcRelay, type RpcRelay } from './support/rpcRelay';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 3;
@@ -34,9 +36,18 @@ class Crash extends Error {}
 
 describeWithDatabases('withdrawals paid on chain', (ctx) => {
   const started: TestChain[] = [];
+  const relays: RpcRelay[] = [];
   afterEach(async () => {
+    await Promise.all(relays.splice(0).map((relay) => relay.stop()));
     await Promise.all(started.splice(0).map((testChain) => testChain.stop()));
   });
+
+  /** A relay in front of this test's node, stopped after the test. */
+  async function relayOf(s: Setup): Promise<RpcRelay> {
+    const relay = await startRpcRelay(s.testChain.node.url);
+    relays.push(relay);
+    return relay;
+  }
 
   interface Setup {
     testChain: TestChain;
@@ -362,6 +373,132 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
       await new Promise((resolve) => relay.close(resolve));
     }
     expect(await s.payer().round()).toMatchObject({ posted: 1, voided: 0 });
+    await expectPaidOnce(s);
+  });
+
+  it('never refunds a paid withdrawal whose receipt the node answers null: the block that took its nonce shows it is ours', async () => {
+    const s = await setup();
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    expect(await s.payer().round()).toMatchObject({ signed: 1 });
+    await s.testChain.mine(CONFIRMATIONS + 1);
+    // Issue 42: the receipt read answered "none" while the nonce at depth is past the payment's.
+    const relay = await relayOf(s);
+    relay.on('eth_getTransactionReceipt', () => null);
+    const blind = s.payer({ chain: relayedChain(s.testChain.chain, [relay]) });
+    expect(await blind.round()).toMatchObject({ voided: 0, posted: 0 });
+    expect(await stageOf(id)).toBe('sent');
+    expect(await credit(s.app, alice)).toBe('80');
+    relay.on('eth_getTransactionReceipt', null);
+    expect(await blind.round()).toMatchObject({ posted: 1, voided: 0 });
+    await expectPaidOnce(s);
+  });
+
+  it('decides nothing while the node that answers receipts and blocks lags the one that answers head and nonce; pays once', async () => {
+    const s = await setup();
+    const lag = CONFIRMATIONS + 3;
+    // Blocks enough that the lagging node knows the token and the hot wallet's funding.
+    await s.testChain.mine(lag);
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    expect(await s.payer().round()).toMatchObject({ signed: 1 });
+    const relay = await relayOf(s);
+    relay.lag(lag);
+    // A load balancer's other backend, up to date, answers the head and the nonces.
+    for (const method of ['eth_blockNumber', 'eth_getTransactionCount']) relay.on(method, (params) => s.testChain.rpc(method, params));
+    const lagging = s.payer({ chain: relayedChain(s.testChain.chain, [relay]) });
+    for (let block = 0; block < lag - 1; block++) {
+      await s.testChain.mine(1);
+      expect(await lagging.round()).toMatchObject({ voided: 0, posted: 0 });
+    }
+    expect(await stageOf(id)).toBe('sent');
+    expect(await credit(s.app, alice)).toBe('80');
+    // Caught up: the payment's block is within what it knows.
+    await s.testChain.mine(1);
+    expect(await lagging.round()).toMatchObject({ posted: 1, voided: 0 });
+    await expectPaidOnce(s);
+  });
+
+  /** Another transaction of the hot wallet's key, at `nonce`, sent to the node. */
+  async function sendOwnTransfer(s: Setup, nonce: bigint): Promise<Hex> {
+    const raw = await privateKeyToAccount(s.payerKey).signTransaction({
+      type: 'eip1559',
+      chainId: TEST_NODE_CHAIN_ID,
+      to: s.payerAddress,
+      value: 0n,
+      gas: 21_000n,
+      nonce: Number(nonce),
+      maxFeePerGas: 100n * 10n ** 9n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    });
+    return (await s.testChain.rpc('eth_sendRawTransaction', [raw])) as Hex;
+  }
+
+  const paymentOf = async (id: string) =>
+    (await queryRows(ctx.db, sql`SELECT hash, nonce::text AS nonce, raw FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ hash: z.string(), nonce: z.string(), raw: z.string() })))[0];
+
+  it('voids a payment whose nonce another transaction of the hot wallet took, once that is at depth: the member gets it back', async () => {
+    const s = await setup({ automine: false });
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    const payment = await paymentOf(id);
+    await s.testChain.rpc('anvil_dropTransaction', [payment?.hash]);
+    await sendOwnTransfer(s, BigInt(payment?.nonce ?? '0'));
+    await s.testChain.mine(1);
+    expect(await payer.round()).toMatchObject({ voided: 0 });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await payer.round()).toMatchObject({ voided: 1, posted: 0 });
+    expect(await credit(s.app, alice)).toBe('100');
+    expect((await records(s.app, alice)).find((record) => record.amount === '-20')).toMatchObject({ status: 'failed', reason: 'nonceUsed' });
+    await expectPaidOnce(s);
+  });
+
+  it('records a voided payment mined after all (a deeper reorganisation) as lost, paid after its refund, and says so', async () => {
+    const s = await setup({ automine: false });
+    await s.testChain.mine(CONFIRMATIONS + 3);
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const lost: string[] = [];
+    const payer = s.payer({ onLost: (event) => lost.push(`${event.withdrawalId}:${event.reason}`) });
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    const payment = await paymentOf(id);
+    await s.testChain.rpc('anvil_dropTransaction', [payment?.hash]);
+    await sendOwnTransfer(s, BigInt(payment?.nonce ?? '0'));
+    await s.testChain.mine(CONFIRMATIONS + 1);
+    expect(await payer.round()).toMatchObject({ voided: 1 });
+    // The other transaction's block and those on it replaced: the payment's stored bytes are mined instead.
+    await s.testChain.rpc('anvil_reorg', [CONFIRMATIONS + 1, [[payment?.raw, 0]]]);
+    expect(await payer.round()).toMatchObject({ paidAfterVoid: 1, voided: 0, posted: 0 });
+    expect(await payer.round()).toMatchObject({ paidAfterVoid: 0 });
+    expect(lost).toEqual([`${id}:paidAfterVoid`]);
+    expect(await lostPayments(ctx.db)).toEqual([{ withdrawalId: BigInt(id), address: accounts.alice.address, amount: toMinor('19'), hash: payment?.hash, reason: 'paidAfterVoid' }]);
+    // Paid twice, and visible: the member holds the tokens and the credit; reconcile counts the payment lost.
+    expect(await credit(s.app, alice)).toBe('100');
+    const balance = await s.testChain.chain.client.readContract({ address: s.testChain.token, abi: erc20Abi, functionName: 'balanceOf', args: [accounts.alice.address] });
+    expect(balance).toBe(parseUnits('19', s.testChain.decimals));
+    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '19' } });
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('voids a payment mined with status 1 but no Transfer log (a token that returns false): nothing was paid', async () => {
+    const s = await setup({ automine: false });
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    // For one block the token's code returns false for every call, moving nothing and logging nothing.
+    const code = await s.testChain.rpc('eth_getCode', [s.testChain.token, 'latest']);
+    await s.testChain.rpc('anvil_setCode', [s.testChain.token, '0x600060005260206000f3']);
+    await s.testChain.mine(1);
+    await s.testChain.rpc('anvil_setCode', [s.testChain.token, code]);
+    const payment = await paymentOf(id);
+    expect(await s.testChain.chain.client.getTransactionReceipt({ hash: payment?.hash as Hex })).toMatchObject({ status: 'success', logs: [] });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await payer.round()).toMatchObject({ voided: 1, posted: 0 });
+    expect(await credit(s.app, alice)).toBe('100');
+    expect((await records(s.app, alice)).find((record) => record.amount === '-20')).toMatchObject({ status: 'failed', reason: 'reverted' });
     await expectPaidOnce(s);
   });
 

@@ -1,6 +1,9 @@
 /**
  * Follows every sent withdrawal of the hot wallet: posts or voids at depth, forgets receipts a reorganisation took,
- * broadcasts the stored bytes again or replaces a stuck payment with the same nonce and a higher fee.
+ * broadcasts the stored bytes again or replaces a stuck payment with the same nonce and a higher fee. It decides
+ * from proof, never from absence (issue 42): a receipt answered "none" with the nonce used at depth is looked up in
+ * the block that took the nonce (proofs.ts); one of the payment's own attempts there is mined (posted once its
+ * receipt is read), another transaction voids it (`nonceUsed`), and anything missing waits for a later round.
  */
 import { sql } from 'drizzle-orm';
 import type { Address, Hex, TransactionReceipt } from 'viem';
@@ -12,6 +15,7 @@ import type { PayerContext } from './context';
 import { isStuck, replacementFees, type Fees } from './fees';
 import type { PayerRound } from './index';
 import { forgetReceipts, keepReceipt, sentAttempts, storePayments, type SentAttempt } from './payments';
+import { nonceTaker, paysMember } from './proofs';
 
 /**
  * One pass over the sent withdrawals.
@@ -33,13 +37,13 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
   const receipts = new Map<string, TransactionReceipt | null>();
   await Promise.all(rows.map(async (row) => receipts.set(row.hash, await receiptOrNull(client, row.hash as Hex))));
   // The nonce the chain had used at depth: a payment's nonce below it was used by whatever mined there.
-  const settledNonce = BigInt(await client.getTransactionCount({ address: account.address, blockNumber: head >= context.confirmations ? head - context.confirmations : 0n }));
+  const depthBlock = head >= context.confirmations ? head - context.confirmations : 0n;
+  const settledNonce = BigInt(await client.getTransactionCount({ address: account.address, blockNumber: depthBlock }));
   const now = context.now();
   const rebroadcast: Hex[] = [];
   // Posts and voids at depth, as one batch of the engine.
   const settled: { request: ReturnType<typeof postingRequest>; paid: boolean }[] = [];
   for (const [id, attempts] of byWithdrawal) {
-    const mined = attempts.find((attempt) => receipts.get(attempt.hash));
     // Receipts kept that the chain no longer has (a reorganisation): forgotten.
     for (const attempt of attempts) {
       if (attempt.blockHash !== null && !receipts.get(attempt.hash)) {
@@ -48,21 +52,34 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
     }
     const first = attempts[0];
     if (!first) continue;
+    let mined = attempts.find((attempt) => receipts.get(attempt.hash));
+    if (!mined && first.nonce < settledNonce) {
+      // The nonce is used at depth and no receipt was answered: the block that took it says by what.
+      const taker = await nonceTaker(client, account.address, first.nonce, depthBlock);
+      if (!taker) continue;
+      const own = attempts.find((attempt) => attempt.hash.toLowerCase() === taker.hash.toLowerCase());
+      if (!own) {
+        // Another transaction took it at depth; no attempt of this payment can be mined now.
+        settled.push({ request: failureRequest(id, 'nonceUsed', now), paid: false });
+        continue;
+      }
+      // One of its own: mined. Its receipt is needed to post; until a node answers it, wait.
+      const receipt = await receiptOrNull(client, own.hash as Hex);
+      if (!receipt) continue;
+      receipts.set(own.hash, receipt);
+      mined = own;
+    }
     if (mined) {
       const receipt = receipts.get(mined.hash);
       if (!receipt) continue;
+      const paid = paysMember(receipt, { token: context.token, from: account.address, to: first.address as Address, amount: BigInt(first.tokenAmount) });
       if (mined.blockHash !== receipt.blockHash) {
-        await keepReceipt(db, mined.hash, receipt, receipt.status === 'success');
+        await keepReceipt(db, mined.hash, receipt, paid);
         step('receipt');
       }
       if (head - receipt.blockNumber < context.confirmations) continue;
-      const paid = receipt.status === 'success';
+      // Status 1 without the token's Transfer log moved nothing: it fails as a reverted payment does.
       settled.push({ request: paid ? postingRequest({ id, amount: first.amount, fee: first.fee }, now) : failureRequest(id, 'reverted', now), paid });
-      continue;
-    }
-    if (first.nonce < settledNonce) {
-      // The nonce is used at depth and none of ours is mined: another transaction took it; this one never will be.
-      settled.push({ request: failureRequest(id, 'nonceUsed', now), paid: false });
       continue;
     }
     const latest = attempts[attempts.length - 1] ?? first;

@@ -9,23 +9,27 @@
  *   than the hot wallet holds (token, and gas money for the transactions): it waits.
  * - follow.ts: until a receipt exists it only ever broadcasts those bytes again, or replaces a stuck one with the
  *   same nonce and a higher fee (fees.ts; both kept: whichever is mined is the payment). A receipt at depth posts
- *   (status 1) or voids (status 0: the member gets it all back). A nonce the chain used for another transaction at
- *   depth voids too (`nonceUsed`). A receipt that a reorganisation removed is forgotten and the bytes go out again.
+ *   (status 1 with the token's Transfer log to the member) or voids (else: the member gets it all back). A nonce
+ *   the chain used at depth voids too (`nonceUsed`), only once the block that took it shows another transaction
+ *   (proofs.ts): a receipt answered "none" is never read as "not mined". A receipt that a reorganisation removed
+ *   is forgotten and the bytes go out again.
  * - watchPosted.ts: a posted payment stays watched until `watchBlocks` deep: one a deeper reorganisation removed is
  *   lost (its block hash cleared) and its stored bytes go out again until it is mined again; the posting stands, and
- *   reconcile shows what is lost meanwhile.
+ *   reconcile shows what is lost meanwhile. A voided one's stored bytes stay watched as long: mined after all, it is
+ *   recorded and reported lost (`paidAfterVoid`).
  * - payments.ts: the SQL of payments and of the withdrawal stages the payer reads.
  */
 import type { Address, Hex } from 'viem';
 import type { Db } from '../../db/client';
 import type { Chain } from '../chain';
+import type { LostReason } from '../paymentWatch';
 import { pollLoop } from '../pollLoop';
 import { payerContext } from './context';
 import { currentFees } from './fees';
 import { follow } from './follow';
 import { catchUpNonce, releaseLease, takeLease } from './lease';
 import { sendNew } from './sendNew';
-import { watchPosted } from './watchPosted';
+import { watchPosted, watchVoided } from './watchPosted';
 
 // Importers of './chain/payer' (reconcile) read these from here.
 export { feesOver } from './fees';
@@ -58,8 +62,11 @@ export interface PayerOptions {
   /** Called at each step (fault tests kill the process there). */
   onStep?: (step: PayerStep) => void;
   onError?: (error: unknown) => void;
-  /** A posted payment the chain lost (a reorganisation deeper than the confirmations), or mined again as reverted. */
-  onLost?: (lost: { withdrawalId: bigint; hash: Hex; reason: 'reorganised' | 'reverted' }) => void;
+  /**
+   * A payment lost (logged at error; reconcile lists it): a posted one the chain lost (a reorganisation deeper than
+   * the confirmations) or mined again as reverted, or a voided one mined after all as paid (paid after the refund).
+   */
+  onLost?: (lost: { withdrawalId: bigint; hash: Hex; reason: LostReason }) => void;
 }
 
 /** What a round did, for the tests and the log. */
@@ -72,6 +79,8 @@ export interface PayerRound {
   voided: number;
   /** Posted payments a reorganisation deeper than the confirmations removed, sent again this round. */
   lost: number;
+  /** Voided withdrawals one of whose payments was found mined as paid this round (lost money: paid after refund). */
+  paidAfterVoid: number;
   /** Why approved withdrawals wait, if they do. */
   waiting: 'token' | 'gas' | null;
 }
@@ -97,12 +106,13 @@ export function createPayer(options: PayerOptions): Payer {
   const context = payerContext(options);
 
   async function round(): Promise<PayerRound> {
-    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, waiting: null };
+    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, paidAfterVoid: 0, waiting: null };
     if (!(await takeLease(context))) return result;
     result.leader = true;
     const [head, fee] = await Promise.all([context.client.getBlockNumber({ cacheTime: 0 }), currentFees(context.client)]);
     await follow(context, result, head, fee);
     await watchPosted(context, result, head);
+    await watchVoided(context, result, head);
     await catchUpNonce(context);
     await sendNew(context, result, fee);
     return result;

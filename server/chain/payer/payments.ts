@@ -33,13 +33,15 @@ export async function paymentsInFlight(db: Db, payer: Address): Promise<{ tokens
   return { tokens: BigInt(row?.amount ?? '0'), count: row?.count ?? 0 };
 }
 
-/** A stored attempt: one signed payment of a withdrawal. */
+/** A stored attempt: one signed payment of a withdrawal, to whom and for how much (token units). */
 export interface Attempt {
   hash: Hex;
   raw: Hex;
+  to: Address;
+  tokenAmount: bigint;
 }
 
-const attemptRow = z.object({ hash: z.string(), raw: z.string() });
+const attemptRow = z.object({ hash: z.string(), raw: z.string(), to: z.string(), tokenAmount: z.string() });
 
 /**
  * A withdrawal's attempts, oldest first.
@@ -51,8 +53,40 @@ const attemptRow = z.object({ hash: z.string(), raw: z.string() });
  * const attempts = await attemptsOf(db, 7n);
  */
 export async function attemptsOf(db: Db, withdrawalId: bigint): Promise<Attempt[]> {
-  const rows = await queryRows(db, sql`SELECT hash, raw FROM payments WHERE withdrawal_id = ${withdrawalId.toString()}::bigint ORDER BY created_at`, attemptRow);
-  return rows.map((row) => ({ hash: row.hash as Hex, raw: row.raw as Hex }));
+  const rows = await queryRows(
+    db,
+    sql`SELECT p.hash, p.raw, m.address AS "to", p.token_amount AS "tokenAmount"
+        FROM payments p JOIN withdrawals w ON w.id = p.withdrawal_id JOIN members m ON m.id = w.member_id
+        WHERE p.withdrawal_id = ${withdrawalId.toString()}::bigint ORDER BY p.created_at`,
+    attemptRow,
+  );
+  return rows.map((row) => ({ hash: row.hash as Hex, raw: row.raw as Hex, to: row.to as Address, tokenAmount: BigInt(row.tokenAmount) }));
+}
+
+const voidedRow = z.object({ id: bigintText, hash: z.string(), to: z.string(), tokenAmount: z.string(), blockHash: z.string().nullable() });
+export type VoidedAttempt = z.output<typeof voidedRow>;
+
+/**
+ * The attempts of voided withdrawals whose nonce the chain may still give them: from `fromNonce` on (the hot
+ * wallet's count at the oldest block watched; below it the nonce was taken deeper than any reorganisation watched).
+ *
+ * @param db - database handle
+ * @param payer - the hot wallet
+ * @param fromNonce - the lowest nonce still watched
+ * @returns the attempts with the member, the amount and the receipt's block kept, if any
+ * @example
+ * const rows = await voidedToWatch(db, account.address, 12n);
+ */
+export function voidedToWatch(db: Db, payer: Address, fromNonce: bigint): Promise<VoidedAttempt[]> {
+  return queryRows(
+    db,
+    // On payments_payer_nonce_idx: the hot wallet's latest nonces only.
+    sql`SELECT p.withdrawal_id AS id, p.hash, m.address AS "to", p.token_amount AS "tokenAmount", p.block_hash AS "blockHash"
+        FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id JOIN withdrawals w ON w.id = p.withdrawal_id JOIN members m ON m.id = w.member_id
+        WHERE p.payer = ${payer} AND p.nonce >= ${fromNonce.toString()}::bigint AND d.stage = ${stage(WithdrawalStage.voided)}
+        ORDER BY p.nonce, p.created_at`,
+    voidedRow,
+  );
 }
 
 const sentRow = z.object({

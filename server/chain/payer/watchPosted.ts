@@ -1,15 +1,18 @@
 /**
+ * The watch of settled payments to the reorganisation horizon (`watchBlocks`).
+ *
  * Checks that the posted payments of the last `watchBlocks` blocks are still on chain (a block at a time: its hash
  * unchanged, all in it stand). One a reorganisation deeper than the confirmations removed is lost: its block hash is
  * cleared and all its withdrawal's stored bytes go out again (the same nonce: at most one can be mined) until one is
  * mined again, which is then recorded. The posting is never undone: the member's debit is final, the payment comes.
  */
 import { sql } from 'drizzle-orm';
-import type { Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { blockHashAt, receiptOrNull } from '../chainReads';
 import type { PayerContext } from './context';
 import type { PayerRound } from './index';
-import { attemptsOf, forgetReceipts, keepReceipt, markLost, postedToWatch } from './payments';
+import { attemptsOf, forgetReceipts, keepReceipt, markLost, postedToWatch, voidedToWatch } from './payments';
+import { paysMember } from './proofs';
 
 /**
  * One pass over the posted payments still watched.
@@ -36,11 +39,12 @@ export async function watchPosted(context: PayerContext, round: PayerRound, head
     const mined = attempts[index];
     if (receipt && mined) {
       // Mined again (or found in another block): the receipt is kept on the attempt that has it.
+      const paid = paysMember(receipt, { token: context.token, from: context.account.address, to: mined.to, amount: mined.tokenAmount });
       await db.transaction(async (tx) => {
         await forgetReceipts(tx, sql`withdrawal_id = ${row.id.toString()}::bigint AND hash <> ${mined.hash}`);
-        await keepReceipt(tx, mined.hash, receipt, receipt.status === 'success');
+        await keepReceipt(tx, mined.hash, receipt, paid);
       });
-      if (receipt.status !== 'success') context.onLost?.({ withdrawalId: row.id, hash: mined.hash, reason: 'reverted' });
+      if (!paid) context.onLost?.({ withdrawalId: row.id, hash: mined.hash, reason: 'reverted' });
       continue;
     }
     if (row.blockHash !== null) {
@@ -51,4 +55,33 @@ export async function watchPosted(context: PayerContext, round: PayerRound, head
     for (const attempt of attempts) rebroadcast.push(attempt.raw);
   }
   if (rebroadcast.length > 0) await context.broadcast(rebroadcast);
+}
+
+/**
+ * Watches the stored bytes of voided withdrawals until their nonce is taken deeper than `watchBlocks`: a deeper
+ * reorganisation can remove the transaction that took it and mine one of them after all. One mined is recorded on
+ * its payment (its receipt kept) and, when it paid the member, reported lost (`paidAfterVoid`: the member was refunded
+ * and paid; reconcile lists it for the operator). Nothing is broadcast for them.
+ *
+ * @param context - the payer's context
+ * @param round - what the round did (payments found paid after their refund counted here)
+ * @param head - the chain's head this round
+ * @example
+ * await watchVoided(context, round, head);
+ */
+export async function watchVoided(context: PayerContext, round: PayerRound, head: bigint): Promise<void> {
+  const { db, client, account } = context;
+  const horizon = head > context.watchBlocks ? head - context.watchBlocks : 0n;
+  const fromNonce = BigInt(await client.getTransactionCount({ address: account.address, blockNumber: horizon }));
+  const rows = await voidedToWatch(db, account.address, fromNonce);
+  const receipts = await Promise.all(rows.map((row) => receiptOrNull(client, row.hash as Hex)));
+  for (const [index, row] of rows.entries()) {
+    const receipt = receipts[index];
+    if (!receipt || receipt.blockHash === row.blockHash) continue;
+    const paid = paysMember(receipt, { token: context.token, from: account.address, to: row.to as Address, amount: BigInt(row.tokenAmount) });
+    await keepReceipt(db, row.hash, receipt, paid);
+    if (!paid) continue;
+    round.paidAfterVoid++;
+    context.onLost?.({ withdrawalId: row.id, hash: row.hash as Hex, reason: 'paidAfterVoid' });
+  }
 }
