@@ -253,6 +253,41 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await expectPaidOnce(s);
   });
 
+  it.for([
+    { chain: 'whose base fee is 0', legacy: false },
+    { chain: 'without EIP-1559 pricing (its blocks have no base fee: a legacy gas price)', legacy: true },
+  ])('replaces a payment unmined past its time on a chain $chain: the fee raised by the replacement rule, paid once', async ({ legacy }) => {
+    const s = await setup({ automine: false });
+    await s.testChain.rpc('anvil_setNextBlockBaseFeePerGas', ['0x0']);
+    await s.testChain.mine(1);
+    let chain = s.testChain.chain;
+    if (legacy) {
+      // The node as a pre-London chain's answers its blocks. (anvil --hardfork berlin fills EIP-1559 fees into the
+      // test wallets' own transactions through eth_fillTransaction, then refuses them.)
+      const relay = await relayOf(s);
+      relay.on('eth_getBlockByNumber', async (_params, forward) => ({ ...((await forward()) as object), baseFeePerGas: undefined }));
+      chain = relayedChain(s.testChain.chain, [relay]);
+    }
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer({ stuckAfterMs: 1_000, chain });
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    ctx.clock.advance(2_000);
+    expect(await payer.round()).toMatchObject({ replaced: 1 });
+    await settle(s, payer);
+    const attempts = await queryRows(
+      ctx.db,
+      sql`SELECT raw, max_fee_per_gas AS fee FROM payments WHERE withdrawal_id = ${id}::bigint ORDER BY created_at`,
+      z.object({ raw: z.string(), fee: z.string() }),
+    );
+    expect(attempts.length).toBe(2);
+    // A legacy transaction is an RLP list (0xc0 and above); an EIP-1559 one starts with its type, 0x02.
+    expect(attempts.map((attempt) => attempt.raw.startsWith('0x02'))).toEqual([!legacy, !legacy]);
+    expect(BigInt(attempts[1]?.fee ?? '0')).toBe((BigInt(attempts[0]?.fee ?? '0') * 9n + 7n) / 8n);
+    expect(await stageOf(id)).toBe('posted');
+    await expectPaidOnce(s);
+  });
+
   it('voids a reverted payment (the payer short of gas): the member gets it all back, the record says why', async () => {
     const s = await setup();
     const alice = await member(s.app, accounts.alice, '100');

@@ -27,8 +27,8 @@ export interface PayerContext {
   now: () => Date;
   step: (name: PayerStep) => void;
   onLost: PayerOptions['onLost'];
-  /** Signs a token transfer from the hot wallet; nothing is sent. */
-  sign(fields: { to: Address; tokenAmount: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }): Promise<{ raw: Hex; hash: Hex }>;
+  /** Signs a token transfer from the hot wallet (`legacy`: with `maxFeePerGas` as its gas price); nothing is sent. */
+  sign(fields: { to: Address; tokenAmount: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<{ raw: Hex; hash: Hex }>;
   /** Sends signed bytes; a node that has them already, or has mined them, says so: fine. */
   broadcast(raws: readonly Hex[]): Promise<void>;
 }
@@ -67,17 +67,17 @@ export function payerContext(options: PayerOptions): PayerContext {
     step: (name) => options.onStep?.(name),
     onLost: options.onLost,
     async sign(fields) {
-      const raw = await account.signTransaction({
-        type: 'eip1559',
+      const common = {
         chainId,
         to: token,
         data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [fields.to, fields.tokenAmount] }),
         value: 0n,
         gas: gasLimit,
         nonce: Number(fields.nonce),
-        maxFeePerGas: fields.maxFeePerGas,
-        maxPriorityFeePerGas: fields.maxPriorityFeePerGas,
-      });
+      };
+      const raw = fields.legacy
+        ? await account.signTransaction({ ...common, type: 'legacy', gasPrice: fields.maxFeePerGas })
+        : await account.signTransaction({ ...common, type: 'eip1559', maxFeePerGas: fields.maxFeePerGas, maxPriorityFeePerGas: fields.maxPriorityFeePerGas });
       return { raw, hash: keccak256(raw) };
     },
     async broadcast(raws) {

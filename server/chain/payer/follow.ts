@@ -38,7 +38,11 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
   await Promise.all(rows.map(async (row) => receipts.set(row.hash, await receiptOrNull(client, row.hash as Hex))));
   // The nonce the chain had used at depth: a payment's nonce below it was used by whatever mined there.
   const depthBlock = head >= context.confirmations ? head - context.confirmations : 0n;
-  const settledNonce = BigInt(await client.getTransactionCount({ address: account.address, blockNumber: depthBlock }));
+  const [settledNonce, nextNonce] = await Promise.all([
+    client.getTransactionCount({ address: account.address, blockNumber: depthBlock }).then(BigInt),
+    // The nonce the chain waits for now: only a payment there can be stuck on its own fee.
+    client.getTransactionCount({ address: account.address, blockTag: 'latest' }).then(BigInt),
+  ]);
   const now = context.now();
   const rebroadcast: Hex[] = [];
   // Posts and voids at depth, as one batch of the engine.
@@ -83,9 +87,9 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
       continue;
     }
     const latest = attempts[attempts.length - 1] ?? first;
-    if (isStuck(latest, fee, now, context.stuckAfterMs)) {
+    if (isStuck(latest, fee, now, { stuckAfterMs: context.stuckAfterMs, isNext: first.nonce === nextNonce })) {
       const fees = replacementFees(latest, fee);
-      const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), nonce: first.nonce, ...fees });
+      const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), nonce: first.nonce, legacy: fee.legacy, ...fees });
       await storePayments(db, [
         { ...signed, ...fees, withdrawalId: id, chainId: context.chainId, payer: account.address, nonce: first.nonce, tokenAmount: BigInt(first.tokenAmount), createdAt: now },
       ]);
