@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { addressSchema, amountSchema, balanceSchema, checked, isoDateSchema, requestIdSchema, signedAmountSchema, txHashSchema } from './primitives';
+import { addressSchema, amountSchema, balanceSchema, checked, intAtLeast, isoDateSchema, requestIdSchema, signedAmountSchema, txHashSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 import { withdrawalFailureSchema, withdrawalStatusSchema } from './member';
 
@@ -143,4 +143,19 @@ export const adminDistribute = defineEndpoint({
   query: undefined,
   body: z.optional(z.strictObject({ day: z.optional(z.iso.date()) })),
   result: z.object({ pools: checked(z.number(), z.int(), z.minimum(0)), paid: balanceSchema }),
+});
+
+/** A block number as a decimal string (no leading zero). */
+const blockNumberSchema = checked(z.string(), z.regex(/^(0|[1-9]\d{0,17})$/, 'blockNumber'));
+
+export const adminTopUpsReread = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/topUps/reread',
+  access: 'admin',
+  summary:
+    'Read the top-ups of blocks fromBlock..toBlock again (at most 10,000 blocks, all at depth; else 1001) and credit those not credited yet, each once; ' +
+    'the watcher\'s cursor stays. found: top-ups in the range; credited and held: those this call credited (added)',
+  query: undefined,
+  body: z.strictObject({ fromBlock: blockNumberSchema, toBlock: blockNumberSchema }),
+  result: z.object({ found: intAtLeast(0), credited: intAtLeast(0), held: intAtLeast(0) }),
 });

@@ -19,6 +19,7 @@ export const ApiCode = {
   recipientInvalid: 3004,
   requestInProgress: 3005,
   alreadyDecided: 3006,
+  chainUnavailable: 3007,
   notFound: 4004,
   tooManyRequests: 4290,
   internal: 5000,
@@ -47,6 +48,8 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   3004: 400,
   3005: 409,
   3006: 409,
+  // The chain's node did not answer: a dependency failed, not the server (never a 5xx; retry later).
+  3007: 424,
   4004: 404,
   4290: 429,
   5000: 500,

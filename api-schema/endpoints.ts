@@ -42,6 +42,7 @@ export const endpoints = {
   adminLedger: admin.adminLedger,
   adminDistribute: admin.adminDistribute,
   adminReconcile: admin.adminReconcile,
+  adminTopUpsReread: admin.adminTopUpsReread,
 } satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof endpoints;

@@ -44,6 +44,11 @@ export const RecipientInvalidError = defineApiError('MD_RECIPIENT_INVALID', ApiC
 export const RequestInProgressError = defineApiError('MD_REQUEST_IN_PROGRESS', ApiCode.requestInProgress, 'A request with this request id is still being processed');
 /** 3006: the withdrawal was already decided the other way. */
 export const AlreadyDecidedError = defineApiError('MD_ALREADY_DECIDED', ApiCode.alreadyDecided, 'Already decided otherwise');
+/**
+ * 3007: the chain's node did not answer (down, lagging, or refusing); nothing was moved, try again later. The node's
+ * own message stays out of the answer (viem's name the RPC URL, which carries the provider's key).
+ */
+export const ChainUnavailableError = defineApiError('MD_CHAIN_UNAVAILABLE', ApiCode.chainUnavailable, 'The chain cannot be read now; try again later');
 /** 4004 */
 export const NotFoundError = defineApiError('MD_NOT_FOUND', ApiCode.notFound, 'Not found');
 /** 4290 */

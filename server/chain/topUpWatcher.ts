@@ -1,28 +1,32 @@
 /**
- * The top-up watcher (API.md, "Credit on chain"): reads the token's Transfer logs to the treasury from a cursor kept
- * in the database (chain_blocks) and credits each through the ledger engine (topUps.ts), only once its block has
- * `confirmations` blocks on top and is still on the chain. Each round:
+ * The top-up watcher (API.md, "Credit on chain"; ADR 0018): reads the token's Transfer logs to the treasury from a
+ * cursor kept in the database (chain_blocks) and credits each through the ledger engine (topUps.ts), only once its
+ * block has `confirmations` blocks on top and is still on the chain. It never moves past a block it has not read.
+ * Each round:
  *   1. the chain's head; the newest block deep enough is head - confirmations;
- *   2. the cursor (the last block read and its hash); when the chain no longer has that hash (a reorganisation
- *      deeper than the confirmations), the cursor goes back to the newest kept block the chain still has, and
- *      what follows is read again: a log already credited is left alone, one that was mined again is credited once;
- *   3. the logs of the next range, and the hashes of the blocks they are in and of the range's ends: when any differs
- *      from what the logs say, or the range's first block does not follow the cursor, the chain changed while it was
- *      read and the round ends without crediting (the next round reads again);
- *   4. credit, then move the cursor; a crash between the two reads the range again and credits nothing twice.
+ *   2. the cursor (the last block read and its hash): when the chain has another block at that height (a
+ *      reorganisation deeper than the confirmations), the cursor goes back to the newest kept block the chain still
+ *      has, and what follows is read again: a log already credited is left alone, one mined again is credited once.
+ *      A kept block the node answers "not found" for, while its own head is past it, is doubt: the round fails and
+ *      nothing kept is dropped (a lagging backend is no shorter chain);
+ *   3. the next range, read as topUpReads.ts says: every header, linked to the cursor, and the logs by block hash;
+ *      any doubt ends the round without crediting or moving (the next round reads again);
+ *   4. credit, flag the credits of the range the chain no longer has, then move the cursor; a crash between them
+ *      reads the range again and credits nothing twice.
  * A node that is down or slow fails the round (logged); the server goes on answering, and the next round starts
- * from the cursor. Rounds never overlap: the timer's and the topUp call's share one queue.
+ * from the cursor. Rounds never overlap, and rounds asked for while one waits to start share it (the timer's, the
+ * topUp call's, the operator's re-read queue behind it).
  */
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import { BlockNotFoundError, getAddress, parseAbiItem, type Block } from 'viem';
 import type { Db } from '../db/client';
 import { chainBlocks } from '../db/schema';
 import type { Chain } from './chain';
-import { toLedgerUnits } from './chainReads';
+import { blockHashAt } from './chainReads';
 import { pollLoop } from './pollLoop';
-import { creditTopUps, releaseHeldTopUps, type TopUpLog } from './topUps';
+import { readTopUps } from './topUpReads';
+import { creditTopUps, flagReorgedAway, releaseHeldTopUps } from './topUps';
 
-export const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+export { transferEvent } from './transferEvent';
 
 /** Blocks read in one round at most (a backlog is read over several rounds). */
 const MAX_RANGE = 2_000n;
@@ -69,9 +73,19 @@ export interface RoundResult {
   unsettled: boolean;
 }
 
+/** What an operator's re-read found and credited; `settled` false: a node lagged or disagreed, read it again. */
+export interface RereadResult {
+  found: number;
+  credited: number;
+  held: number;
+  settled: boolean;
+}
+
 export interface TopUpWatcher {
-  /** One round now (queued behind a round under way). */
+  /** One round now: queued behind a round under way, or the round already queued (shared). */
   runOnce(): Promise<RoundResult>;
+  /** Reads blocks `fromBlock`..`toBlock` again (queued like a round), crediting only what was missed. */
+  reread(fromBlock: bigint, toBlock: bigint): Promise<RereadResult>;
   /** Rounds every `pollMs` until stop(). */
   start(): void;
   stop(): Promise<void>;
@@ -103,33 +117,37 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
   const { client, settings } = chain;
   const chainId = settings.chainId;
   const startBlock = options.startBlock ?? 0n;
-  let queue: Promise<unknown> = Promise.resolve();
 
-  const blockAt = (number: bigint): Promise<Block> => client.getBlock({ blockNumber: number, includeTransactions: false });
-
-  /** The cursor: the newest kept block the chain still has (later kept blocks are dropped), or none. */
-  async function cursor(): Promise<{ number: bigint; hash: string; rewound: number } | undefined> {
+  /**
+   * The cursor: the newest kept block the chain still has (later kept blocks are dropped), or none. A kept block is
+   * off the chain only when the node has another block at its height, or its own head is below it; a node that
+   * answers "not found" for a block below its head lags, and the round fails with every kept block still kept.
+   * When no kept block is on the chain (a reorganisation deeper than all of them), the cursor is the block before
+   * the first, kept as such, so that a restart reads from there too.
+   */
+  async function cursor(head: bigint): Promise<{ number: bigint; hash: string; rewound: number } | undefined> {
     const kept = await db.select().from(chainBlocks).where(eq(chainBlocks.chainId, chainId)).orderBy(desc(chainBlocks.number)).limit(KEPT_BLOCKS);
     for (const [index, block] of kept.entries()) {
-      // A block the chain does not have (it is shorter now) is not on it; any other failure fails the round, never
-      // the cursor (a node that stops answering must not send the watcher back to its first block).
-      const onChain = await blockAt(block.number).catch((error: unknown) => {
-        if (error instanceof BlockNotFoundError) return undefined;
-        throw error;
-      });
-      if (onChain?.hash === block.hash) {
+      const hash = await blockHashAt(client, block.number);
+      if (hash === block.hash) {
         if (index > 0) await db.delete(chainBlocks).where(and(eq(chainBlocks.chainId, chainId), gt(chainBlocks.number, block.number)));
         return { number: block.number, hash: block.hash, rewound: index };
       }
+      if (hash === null && block.number <= head) throw new Error(`the node has no block ${block.number} below its head ${head}: it lags; the cursor stays`);
     }
-    if (kept.length > 0) await db.delete(chainBlocks).where(eq(chainBlocks.chainId, chainId));
-    return kept.length > 0 ? { number: startBlock - 1n, hash: '', rewound: kept.length } : undefined;
+    if (kept.length === 0) return undefined;
+    const first = startBlock > 0n ? startBlock - 1n : 0n;
+    const firstHash = await blockHashAt(client, first);
+    if (!firstHash) throw new Error(`the node has no block ${first}: the cursor stays`);
+    await db.delete(chainBlocks).where(eq(chainBlocks.chainId, chainId));
+    await keepBlock(db, chainId, first, firstHash);
+    return { number: first, hash: firstHash, rewound: kept.length };
   }
 
   async function round(): Promise<RoundResult> {
     const head = await client.getBlockNumber({ cacheTime: 0 });
     const deepest = head - BigInt(settings.confirmations);
-    const at = await cursor();
+    const at = await cursor(head);
     const rewound = at?.rewound ?? 0;
     // The cursor, once there is one; the first block only before the first round.
     const from = at ? at.number + 1n : startBlock;
@@ -138,36 +156,58 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
     if (deepest < from) return idle;
     const to = deepest - from + 1n > MAX_RANGE ? from + MAX_RANGE - 1n : deepest;
 
-    const logs = await client.getLogs({ address: settings.token, event: transferEvent, args: { to: settings.treasury }, fromBlock: from, toBlock: to, strict: true });
-    // The hashes of the range's ends and of every block with a log, in one batched request.
-    const numbers = [...new Set([from, to, ...logs.map((log) => log.blockNumber)])];
-    const blocks = new Map((await Promise.all(numbers.map(blockAt))).map((block) => [block.number, block]));
-    const fromBlock = blocks.get(from);
-    const followsCursor = !at?.hash || fromBlock?.parentHash === at.hash;
-    const settled = followsCursor && logs.every((log) => !log.removed && blocks.get(log.blockNumber)?.hash === log.blockHash);
-    if (!settled) return { ...idle, unsettled: true };
-
-    const topUps: TopUpLog[] = logs.flatMap((log) => {
-      const amount = toLedgerUnits(log.args.value, chain.token.decimals);
-      // Less than a millionth of a token is nothing the ledger can hold.
-      return amount > 0n ? [{ txHash: log.transactionHash, logIndex: log.logIndex, from: getAddress(log.args.from), amount, blockNumber: log.blockNumber }] : [];
-    });
-    const { credited, held } = await creditTopUps(db, chainId, topUps, now());
-    const toHash = blocks.get(to)?.hash;
-    if (!toHash) throw new Error(`block ${to} has no hash`);
-    await keepBlock(db, chainId, to, toHash);
+    const read = await readTopUps(chain, from, to, at?.hash);
+    if (!read.settled) return { ...idle, unsettled: true };
+    const when = now();
+    const { credited, held } = await creditTopUps(db, chainId, read.logs, when);
+    await flagReorgedAway(db, chainId, { from, to }, read.logs, when);
+    await keepBlock(db, chainId, to, read.lastHash);
     return { from, to, credited, held, released, rewound, unsettled: false };
   }
 
-  const runOnce = (): Promise<RoundResult> => {
-    const next = queue.then(round, round);
+  /**
+   * The operator's re-read of blocks `fromBlock`..`toBlock` (at depth): credits what is not credited yet, flags what
+   * the chain no longer has, and leaves the cursor where it is.
+   */
+  async function reread(fromBlock: bigint, toBlock: bigint): Promise<RereadResult> {
+    const result: RereadResult = { found: 0, credited: 0, held: 0, settled: true };
+    for (let from = fromBlock; from <= toBlock; from += MAX_RANGE) {
+      const to = from + MAX_RANGE - 1n < toBlock ? from + MAX_RANGE - 1n : toBlock;
+      const read = await readTopUps(chain, from, to);
+      if (!read.settled) return { ...result, settled: false };
+      const when = now();
+      const outcome = await creditTopUps(db, chainId, read.logs, when);
+      await flagReorgedAway(db, chainId, { from, to }, read.logs, when);
+      result.found += read.logs.length;
+      result.credited += outcome.credited;
+      result.held += outcome.held;
+    }
+    return result;
+  }
+
+  let queue: Promise<unknown> = Promise.resolve();
+  /** A round queued and not started yet: whoever asks for one now shares it (it starts after they asked). */
+  let waiting: Promise<RoundResult> | undefined;
+  const enqueue = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(work, work);
     queue = next.catch(() => undefined);
+    return next;
+  };
+
+  const runOnce = (): Promise<RoundResult> => {
+    if (waiting) return waiting;
+    const next = enqueue(() => {
+      waiting = undefined;
+      return round();
+    });
+    waiting = next;
     return next;
   };
 
   const loop = pollLoop(runOnce, options.pollMs ?? 2_000, options.onError);
   return {
     runOnce,
+    reread: (fromBlock, toBlock) => enqueue(() => reread(fromBlock, toBlock)),
     start: loop.start,
     stop: async () => {
       await loop.stop();

@@ -1,10 +1,12 @@
 /**
  * Top-ups as a flow of the ledger engine (API.md, "Credit on chain"; ADR 0014): a token Transfer log to the treasury
- * is a request whose at-most-once key is (chain, transaction hash, log index), whose leg moves the amount from the
- * `chain` system account to the sender's member account (or to `held_top_ups` when the sender is no member yet),
- * and whose business row is the top_ups row. A held top-up reaches its sender at a sign-in: another request, keyed
- * the same way, from `held_top_ups` to the member, with its top_up_releases row. The engine does the locking,
- * batching and balances; this module only states the requests and which logs are new.
+ * is a request whose at-most-once key is (chain, transaction hash, the log's position among its transaction's logs:
+ * what a reorganisation that mines the transaction again cannot change, unlike the log's index in its block), whose
+ * leg moves the amount from the `chain` system account to the sender's member account (or to `held_top_ups` when the
+ * sender is no member yet), and whose business row is the top_ups row. A held top-up reaches its sender at a
+ * sign-in: another request, keyed the same way, from `held_top_ups` to the member, with its top_up_releases row. The
+ * engine does the locking, batching and balances; this module only states the requests, which logs are new, and
+ * which credits the chain no longer has.
  */
 import { sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
@@ -23,18 +25,25 @@ const POST_CHUNK = 500;
 
 /** One Transfer log to the treasury, as the watcher read it. */
 export interface TopUpLog {
+  /** Lower case, as the node answers it. */
   txHash: Hex;
-  logIndex: number;
+  /** The log's index in its transaction's receipt (server/chain/topUpReads.ts). */
+  logPosition: number;
   from: Address;
   /** Ledger minor units (rounded down), > 0. */
   amount: bigint;
   blockNumber: bigint;
+  blockHash: Hex;
 }
 
-const keyOf = (chainId: number, log: { txHash: string; logIndex: number }, endpoint: 'topUp' | 'topUpRelease') => ({
+/**
+ * The engine's key. `/` where the keys of before migration 0018 had `:` and a block's log index: no new key can be
+ * an old one (a row of before 0018 has a position below 0, and the watcher never posts its transaction again).
+ */
+const keyOf = (chainId: number, log: { txHash: string; logPosition: number }, endpoint: 'topUp' | 'topUpRelease') => ({
   scope: `chain:${chainId}`,
   endpoint,
-  requestId: `${log.txHash}:${log.logIndex}`,
+  requestId: `${log.txHash}/${log.logPosition}`,
 });
 
 /**
@@ -58,11 +67,13 @@ export function topUpRequest(chainId: number, log: TopUpLog, memberId: number | 
       row: {
         chain_id: chainId,
         tx_hash: log.txHash,
-        log_index: log.logIndex,
+        log_position: log.logPosition,
         from_address: log.from,
         member_id: memberId ?? null,
         amount: log.amount,
         block_number: log.blockNumber,
+        block_hash: log.blockHash,
+        reorged_at: null,
         created_at: now,
       },
     },
@@ -75,7 +86,7 @@ function releaseRequest(chainId: number, held: HeldTopUp, memberId: number, now:
     key: { ...keyOf(chainId, held, 'topUpRelease'), body: { memberId } },
     now,
     legs: [{ asset: 'CREDIT', type: 'topUp', from: { system: HELD }, to: { member: memberId }, amount: held.amount, memo: held.txHash }],
-    record: { table: 'top_up_releases', row: { chain_id: chainId, tx_hash: held.txHash, log_index: held.logIndex, member_id: memberId, created_at: now } },
+    record: { table: 'top_up_releases', row: { chain_id: chainId, tx_hash: held.txHash, log_position: held.logPosition, member_id: memberId, created_at: now } },
   };
 }
 
@@ -89,13 +100,19 @@ async function postAll(db: Db, requests: readonly LedgerRequest[]): Promise<void
   }
 }
 
-const keyRow = z.object({ txHash: z.string(), logIndex: z.number().int() });
+const keyRow = z.object({ txHash: z.string(), logPosition: z.number().int() });
 const memberRow = z.object({ id: z.number().int(), address: z.string() });
+
+/** The logs as a jsonb recordset's text, for the SQL below. */
+const logsJson = (logs: readonly TopUpLog[]) =>
+  JSON.stringify(logs.map((log) => ({ tx_hash: log.txHash, log_position: log.logPosition, block_number: log.blockNumber.toString(), block_hash: log.blockHash })));
 
 /**
  * Credits the logs not credited yet: each once, to its sender when a member, else held. The top_ups rows are the
  * record of what was credited, kept for good (the engine's stored outcomes expire after a day), so a log read
- * again, after a reorganisation or a restart, is left alone.
+ * again, after a reorganisation or a restart, is left alone. A transaction with a row of before migration 0018 (keyed
+ * by the block's log index, position below 0) was credited whole then, and is left alone whatever its logs' indexes
+ * are now. A log already credited that is now in another block moves its row there (and off reconcile's list).
  *
  * @param db - database handle (not a transaction: each chunk commits on its own)
  * @param chainId - the chain
@@ -107,16 +124,20 @@ const memberRow = z.object({ id: z.number().int(), address: z.string() });
  */
 export async function creditTopUps(db: Db, chainId: number, logs: readonly TopUpLog[], now: Date): Promise<{ credited: number; held: number }> {
   if (logs.length === 0) return { credited: 0, held: 0 };
+  const keys = sql`jsonb_to_recordset(${logsJson(logs)}::jsonb) AS k(tx_hash text, log_position integer, block_number bigint, block_hash text)`;
   const known = await queryRows(
     db,
-    sql`SELECT t.tx_hash AS "txHash", t.log_index AS "logIndex" FROM top_ups t
-        JOIN jsonb_to_recordset(${JSON.stringify(logs.map((log) => ({ tx_hash: log.txHash, log_index: log.logIndex })))}::jsonb) AS k(tx_hash text, log_index integer)
-          ON t.tx_hash = k.tx_hash AND t.log_index = k.log_index
-        WHERE t.chain_id = ${chainId}::int`,
+    sql`SELECT k.tx_hash AS "txHash", k.log_position AS "logPosition" FROM ${keys}
+        WHERE EXISTS (SELECT 1 FROM top_ups t WHERE t.chain_id = ${chainId}::int AND t.tx_hash = k.tx_hash AND (t.log_position = k.log_position OR t.log_position < 0))`,
     keyRow,
   );
-  const seen = new Set(known.map((row) => `${row.txHash}:${row.logIndex}`));
-  const fresh = logs.filter((log) => !seen.has(`${log.txHash}:${log.logIndex}`));
+  // All logs of a transaction are in its one block: its rows move there, when they were recorded elsewhere.
+  await db.execute(sql`UPDATE top_ups t SET block_number = k.block_number, block_hash = k.block_hash, reorged_at = NULL
+    FROM (SELECT DISTINCT ON (k.tx_hash) k.tx_hash, k.block_number, k.block_hash FROM ${keys}) k
+    WHERE t.chain_id = ${chainId}::int AND t.tx_hash = k.tx_hash
+      AND (t.block_hash IS DISTINCT FROM k.block_hash OR t.block_number <> k.block_number OR t.reorged_at IS NOT NULL)`);
+  const seen = new Set(known.map((row) => `${row.txHash}/${row.logPosition}`));
+  const fresh = logs.filter((log) => !seen.has(`${log.txHash}/${log.logPosition}`));
   if (fresh.length === 0) return { credited: 0, held: 0 };
   const senders = [...new Set(fresh.map((log) => log.from))];
   const members = await queryRows(db, sql`SELECT id, address FROM members WHERE address IN (SELECT jsonb_array_elements_text(${JSON.stringify(senders)}::jsonb))`, memberRow);
@@ -129,14 +150,62 @@ export async function creditTopUps(db: Db, chainId: number, logs: readonly TopUp
   return { credited: fresh.length - held, held };
 }
 
+/**
+ * After a settled read of blocks `from`..`to` (every block and its logs read): the credits recorded in those blocks
+ * whose transaction the read did not find are flagged as reorganised away (when not already). Nothing is debited:
+ * what to do is the operator's (reconcile lists them); a transaction mined again later is found, and its row moves
+ * and loses the flag (creditTopUps).
+ *
+ * @param db - database handle
+ * @param chainId - the chain
+ * @param range - the blocks read
+ * @param logs - the top-ups read in them
+ * @param now - when
+ * @returns how many were flagged now
+ * @example
+ * await flagReorgedAway(db, 56, { from: 100n, to: 120n }, logs, now);
+ */
+export async function flagReorgedAway(db: Db, chainId: number, range: { from: bigint; to: bigint }, logs: readonly TopUpLog[], now: Date): Promise<number> {
+  const flagged = await queryRows(
+    db,
+    sql`UPDATE top_ups SET reorged_at = ${now.toISOString()}::timestamptz
+        WHERE chain_id = ${chainId}::int AND block_number BETWEEN ${range.from.toString()}::bigint AND ${range.to.toString()}::bigint AND reorged_at IS NULL
+          AND tx_hash NOT IN (SELECT jsonb_array_elements_text(${JSON.stringify([...new Set(logs.map((log) => log.txHash))])}::jsonb))
+        RETURNING tx_hash AS "txHash"`,
+    z.object({ txHash: z.string() }),
+  );
+  return flagged.length;
+}
+
+const reorgedRow = z.object({ txHash: z.string(), address: z.string(), amount: bigintText, credited: z.boolean() });
+
+/**
+ * The credits whose transaction a reorganisation removed (the watcher read their block again and did not find it),
+ * for reconcile: the sender, the amount, and whether it went to a member (else it is held). Ordered by block.
+ *
+ * @param db - database handle
+ * @param chainId - the chain
+ * @returns the flagged credits
+ * @example
+ * const reorged = await reorgedAwayTopUps(db, 56); // [{ txHash, address, amount: 7_000_000n, credited: true }]
+ */
+export async function reorgedAwayTopUps(db: Db, chainId: number): Promise<{ txHash: string; address: string; amount: bigint; credited: boolean }[]> {
+  return queryRows(
+    db,
+    sql`SELECT tx_hash AS "txHash", from_address AS address, amount, member_id IS NOT NULL AS credited FROM top_ups
+        WHERE chain_id = ${chainId}::int AND reorged_at IS NOT NULL ORDER BY block_number, tx_hash, log_position`,
+    reorgedRow,
+  );
+}
+
 interface HeldTopUp {
   txHash: string;
-  logIndex: number;
+  logPosition: number;
   amount: bigint;
   memberId: number;
 }
 
-const heldRow = z.object({ txHash: z.string(), logIndex: z.number().int(), amount: bigintText, memberId: z.number().int() });
+const heldRow = z.object({ txHash: z.string(), logPosition: z.number().int(), amount: bigintText, memberId: z.number().int() });
 
 /**
  * Credits held top-ups to their senders who are members now: at a sign-in (`address` given) or in the watcher's
@@ -153,11 +222,11 @@ const heldRow = z.object({ txHash: z.string(), logIndex: z.number().int(), amoun
 export async function releaseHeldTopUps(db: Db, chainId: number, now: Date, address?: string): Promise<number> {
   const held = await queryRows(
     db,
-    sql`SELECT t.tx_hash AS "txHash", t.log_index AS "logIndex", t.amount, m.id AS "memberId"
+    sql`SELECT t.tx_hash AS "txHash", t.log_position AS "logPosition", t.amount, m.id AS "memberId"
         FROM top_ups t JOIN members m ON m.address = t.from_address
         WHERE t.member_id IS NULL AND t.chain_id = ${chainId}::int AND (${address ?? null}::text IS NULL OR t.from_address = ${address ?? null}::text)
-          AND NOT EXISTS (SELECT 1 FROM top_up_releases r WHERE r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_index = t.log_index)
-        ORDER BY t.block_number, t.log_index`,
+          AND NOT EXISTS (SELECT 1 FROM top_up_releases r WHERE r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_position = t.log_position)
+        ORDER BY t.block_number, t.tx_hash, t.log_position`,
     heldRow,
   );
   await postAll(

@@ -524,7 +524,8 @@ export const orders = pgTable(
 
 /**
  * Top-ups (API.md, "Credit on chain"): one row per token `Transfer` log to the treasury that was credited, written by
- * the ledger engine with its money, once per (chain, transaction hash, log index). `member_id` is the member credited
+ * the ledger engine with its money, once per (chain, transaction hash, the log's position among its transaction's
+ * logs). `member_id` is the member credited
  * then, or null when the sender was no member yet and the amount was held (top_up_releases says when it reached
  * them). `amount` is minor units (6 decimals), the token amount rounded down.
  */
@@ -533,17 +534,30 @@ export const topUps = pgTable(
   {
     chainId: integer('chain_id').notNull(),
     txHash: text('tx_hash').notNull(),
-    logIndex: integer('log_index').notNull(),
+    /**
+     * The log's position among its transaction's logs (its index in the receipt's logs), which a reorganisation
+     * cannot change, unlike its index in the block. Below 0 for a row credited before migration 0018, keyed by the
+     * block's log index then: -1 - that index; such a transaction counts as credited whole (server/chain/topUps.ts).
+     */
+    logPosition: integer('log_position').notNull(),
     fromAddress: text('from_address').notNull(),
     memberId: integer('member_id'),
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** Where the watcher last read the transaction; the hash is null for a row of before 0018 not read since. */
     blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    blockHash: text('block_hash'),
+    /** When the watcher read the block range it was in and did not find it (a reorganisation removed it); null while on chain. */
+    reorgedAt: timestamp('reorged_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
   (t) => [
-    primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] }),
+    primaryKey({ columns: [t.chainId, t.txHash, t.logPosition] }),
     // Held top-ups by sender, for the release at a sign-in.
     index('top_ups_held_idx').on(t.fromAddress).where(sql`${t.memberId} IS NULL`),
+    // The credits in a block range the watcher read, to find those it no longer has.
+    index('top_ups_block_idx').on(t.chainId, t.blockNumber),
+    // Credits a reorganisation removed, for reconcile.
+    index('top_ups_reorged_idx').on(t.chainId).where(sql`${t.reorgedAt} IS NOT NULL`),
     check('top_ups_amount', sql`${t.amount} > 0`),
   ],
 );
@@ -554,11 +568,12 @@ export const topUpReleases = pgTable(
   {
     chainId: integer('chain_id').notNull(),
     txHash: text('tx_hash').notNull(),
-    logIndex: integer('log_index').notNull(),
+    /** The top_ups row's logPosition. */
+    logPosition: integer('log_position').notNull(),
     memberId: integer('member_id').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logIndex] })],
+  (t) => [primaryKey({ columns: [t.chainId, t.txHash, t.logPosition] })],
 );
 
 /**

@@ -1,11 +1,11 @@
 /**
- * The operator API (API.md, "Operations" and "Credit on chain"): grant, withdrawal/decide, ledger, reconcile and distribute, registered only when
+ * The operator API (API.md, "Operations" and "Credit on chain"): grant, withdrawal/decide, ledger, reconcile, distribute and the top-ups re-read, registered only when
  * ADMIN_TOKEN is set (the access hook checks X-Admin-Token). Grant goes through the same at-most-once mechanism as
  * members' money calls (server/ledger/idempotency.ts), scoped to the operator.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
-import { InvalidParametersError, NotFoundError } from '../errors';
+import { ChainUnavailableError, InvalidParametersError, NotFoundError } from '../errors';
 import { reconcile } from '../chain/reconcile';
 import { checksummedAddress } from '../members/members';
 import { systemAccountId } from '../ledger/accounts';
@@ -18,6 +18,9 @@ import { distribute } from '../ledger/sharePools';
 import { utcDay } from '../clock';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
+
+/** Blocks one re-read of top-ups may cover: one call stays a few hundred batched requests. */
+const REREAD_MAX_BLOCKS = 10_000n;
 
 /**
  * The operator routes.
@@ -55,6 +58,26 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     adminReconcile: async () => {
       if (!deps.chain) throw new NotFoundError();
       return reconcile(deps.db, deps.chain.chain, deps.chain.payer, deps.now());
+    },
+
+    adminTopUpsReread: async ({ body, request }) => {
+      if (!deps.chain) throw new NotFoundError();
+      const fromBlock = BigInt(body.fromBlock);
+      const toBlock = BigInt(body.toBlock);
+      if (toBlock < fromBlock || toBlock - fromBlock + 1n > REREAD_MAX_BLOCKS) throw new InvalidParametersError('toBlock');
+      const { chain, watcher } = deps.chain;
+      const head = await chain.client.getBlockNumber({ cacheTime: 0 }).catch(() => {
+        throw new ChainUnavailableError();
+      });
+      // Only blocks at depth, as the watcher credits them.
+      if (toBlock > head - BigInt(chain.settings.confirmations)) throw new InvalidParametersError('toBlock');
+      const read = await watcher.reread(fromBlock, toBlock).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'top-up re-read failed');
+        throw new ChainUnavailableError();
+      });
+      // A node lagged or disagreed on the range: what was credited before that stays; ask again.
+      if (!read.settled) throw new ChainUnavailableError();
+      return { found: read.found, credited: read.credited, held: read.held };
     },
 
     adminLedger: async () => {

@@ -245,8 +245,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     const receipt = await testChain.chain.client.getTransactionReceipt({ hash });
     await testChain.mine(CONFIRMATIONS);
     // What a round credits, without the cursor it would have moved afterwards.
-    const [log] = receipt.logs;
-    await creditTopUps(ctx.db, testChain.chain.settings.chainId, [{ txHash: hash, logIndex: log?.logIndex ?? 0, from: accounts.alice.address, amount: toMinor('6'), blockNumber: receipt.blockNumber }], ctx.clock.now());
+    await creditTopUps(ctx.db, testChain.chain.settings.chainId, [{ txHash: hash, logPosition: 0, from: accounts.alice.address, amount: toMinor('6'), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash }], ctx.clock.now());
     expect(await watcher.runOnce()).toMatchObject({ credited: 0 });
     expect(await credit(app, alice)).toBe('6');
     await expectCreditedIsOnChain(testChain);

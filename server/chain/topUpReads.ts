@@ -1,0 +1,96 @@
+/**
+ * How the top-up watcher reads a block range (API.md, "Credit on chain"; ADR 0018) so that no answer of a lagging or
+ * disagreeing node can make it skip a top-up:
+ *   1. every block header of the range, in one batched request, must be there and link to the one before (the first
+ *      to the cursor): a block answered "not found", or a hash chain that breaks, is doubt, and the range is read again
+ *      later (a load balancer's backends lag and disagree for seconds);
+ *   2. a block whose header's logs bloom may hold a Transfer of the token to the treasury is asked for its logs by its
+ *      hash (EIP-234): a node that lacks the block answers an error, never "no logs" as it may for a range past its
+ *      head (go-ethereum#24078); a block whose bloom cannot hold one has none (a bloom has no false negatives);
+ *   3. each top-up's position among its transaction's logs comes from the transaction's receipt, which must be in
+ *      the same block. Not `logIndex` minus the first log index of the transaction's matching logs: the transaction
+ *      may log other events, of other contracts, before it. The receipt's logs are all of them, in order.
+ */
+import { BlockNotFoundError, getAddress, hexToBytes, keccak256, pad, toEventSelector, type Block, type Hex } from 'viem';
+import type { Chain } from './chain';
+import { receiptOrNull, toLedgerUnits } from './chainReads';
+import type { TopUpLog } from './topUps';
+import { transferEvent } from './transferEvent';
+
+/** What a range read gives: its top-ups and the hash of its last block, or doubt (read it again later). */
+export type RangeRead = { settled: true; logs: TopUpLog[]; lastHash: Hex } | { settled: false; reason: string };
+
+const TRANSFER_TOPIC = toEventSelector(transferEvent);
+
+/**
+ * Whether a logs bloom (the header's 2048-bit filter, yellow paper 4.3.1) may hold an item: the three bits that
+ * keccak256(item) names are all set.
+ */
+function bloomMayHold(bloom: Uint8Array, item: Hex): boolean {
+  const hash = hexToBytes(keccak256(item));
+  for (let i = 0; i < 6; i += 2) {
+    const bit = (((hash[i] ?? 0) << 8) | (hash[i + 1] ?? 0)) & 2047;
+    if (((bloom[255 - (bit >> 3)] ?? 0) & (1 << (bit & 7))) === 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Reads the top-ups of blocks `from`..`to`.
+ *
+ * @param chain - the connected chain
+ * @param from - the first block
+ * @param to - the last block (at depth)
+ * @param parentHash - the hash `from` must name as its parent (the cursor's), if any
+ * @returns the top-ups (amounts > 0 in ledger units) and the last block's hash, or doubt with its reason
+ * @throws whatever a node answered that is neither a block nor its absence (the round fails, the cursor stays)
+ * @example
+ * const read = await readTopUps(chain, 101n, 120n, cursor.hash);
+ */
+export async function readTopUps(chain: Chain, from: bigint, to: bigint, parentHash?: string): Promise<RangeRead> {
+  const { client, settings } = chain;
+  const numbers = Array.from({ length: Number(to - from + 1n) }, (_, index) => from + BigInt(index));
+  const headers = await Promise.all(
+    numbers.map((blockNumber) =>
+      client.getBlock({ blockNumber, includeTransactions: false }).catch((error: unknown) => {
+        if (error instanceof BlockNotFoundError) return null;
+        throw error;
+      }),
+    ),
+  );
+  let parent = parentHash;
+  const blocks: Block[] = [];
+  for (const [index, header] of headers.entries()) {
+    if (!header?.hash) return { settled: false, reason: `block ${numbers[index]} not found: the node lags` };
+    if (parent !== undefined && header.parentHash !== parent) return { settled: false, reason: `block ${header.number} does not follow the block before it` };
+    parent = header.hash;
+    blocks.push(header);
+  }
+
+  const treasuryTopic = pad(settings.treasury);
+  const candidates = blocks.filter((block) => {
+    const bloom = hexToBytes(block.logsBloom ?? '0x');
+    return bloomMayHold(bloom, settings.token) && bloomMayHold(bloom, TRANSFER_TOPIC) && bloomMayHold(bloom, treasuryTopic);
+  });
+  const found = (
+    await Promise.all(candidates.map((block) => client.getLogs({ blockHash: block.hash ?? '0x', address: settings.token, event: transferEvent, args: { to: settings.treasury }, strict: true })))
+  ).flat();
+  const hashOf = new Map(blocks.map((block) => [block.number, block.hash]));
+  if (found.some((log) => log.removed || hashOf.get(log.blockNumber) !== log.blockHash)) return { settled: false, reason: 'a log is not in the block read' };
+
+  const txHashes = [...new Set(found.map((log) => log.transactionHash))];
+  const receipts = new Map((await Promise.all(txHashes.map((hash) => receiptOrNull(client, hash)))).flatMap((receipt) => (receipt ? [[receipt.transactionHash, receipt]] : [])));
+  const logs: TopUpLog[] = [];
+  for (const log of found) {
+    const receipt = receipts.get(log.transactionHash);
+    if (receipt?.blockHash !== log.blockHash) return { settled: false, reason: `the receipt of ${log.transactionHash} is not in the block read` };
+    const position = receipt.logs.findIndex((entry) => entry.logIndex === log.logIndex);
+    if (position < 0) return { settled: false, reason: `the receipt of ${log.transactionHash} lacks its log` };
+    const amount = toLedgerUnits(log.args.value, chain.token.decimals);
+    // Less than a millionth of a token is nothing the ledger can hold.
+    if (amount > 0n) logs.push({ txHash: log.transactionHash, logPosition: position, from: getAddress(log.args.from), amount, blockNumber: log.blockNumber, blockHash: log.blockHash });
+  }
+  const lastHash = blocks.at(-1)?.hash;
+  if (!lastHash) return { settled: false, reason: 'an empty range' };
+  return { settled: true, logs, lastHash };
+}
