@@ -70,7 +70,7 @@ export interface BuildAppOptions {
   bodyLimit?: number;
   /** Milliseconds to receive a whole request; default 30 s. */
   requestTimeout?: number;
-  /** Per-client limits on the sign-in calls; defaults: loginNonce 30/min, memberSignLogin 10/min. */
+  /** Per-client limits on the sign-in calls and per-member on topUp; defaults: loginNonce 30/min, memberSignLogin 10/min, topUp 60/min. */
   rateLimits?: Partial<RouteDeps['rateLimits']>;
   /** Built SPA folder; default dist/spa; null serves no SPA. */
   spaDir?: string | null;
@@ -128,6 +128,8 @@ const DEFAULT_HOURLY_BUDGETS = 10n;
 const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
   loginNonce: { max: 30, timeWindow: 60_000 },
   memberSignLogin: { max: 10, timeWindow: 60_000 },
+  // Per member (the top-up sheet asks every 3 s: 20 a minute per open sheet).
+  topUp: { max: 60, timeWindow: 60_000 },
 };
 
 /**

@@ -2,17 +2,20 @@
  * POST /api/member/topUp (API.md, "Credit on chain"): the status of one top-up transaction of the caller's, looked at
  * now, so the member's screen moves without waiting for the watcher's next round. It reads the chain and the
  * top_ups rows; when the transaction is deep enough it runs a watcher round (which credits by the chain's logs, never
- * by this call's word) and reads again. Calling it any number of times credits nothing twice.
+ * by this call's word) and reads again. Calling it any number of times credits nothing twice; calls at once share
+ * one round. A node that does not answer is 3007, never an internal error.
  */
 import { sql } from 'drizzle-orm';
-import { decodeEventLog, getAddress, TransactionReceiptNotFoundError, type Hex, type TransactionReceipt } from 'viem';
+import { decodeEventLog, getAddress, type Hex, type TransactionReceipt } from 'viem';
 import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import type { TopUpStatus } from '../../api-schema/member';
 import { bigintText, queryRows, type Db } from '../db/client';
 import type { Chain } from './chain';
-import { toLedgerUnits } from './chainReads';
-import { transferEvent, type TopUpWatcher } from './topUpWatcher';
+import { ChainUnavailableError } from '../errors';
+import { receiptOrNull, toLedgerUnits } from './chainReads';
+import type { TopUpWatcher } from './topUpWatcher';
+import { transferEvent } from './transferEvent';
 
 export interface TopUpAnswer {
   txHash: string;
@@ -76,19 +79,22 @@ export async function topUpStatus(input: { db: Db; chain: Chain; watcher: TopUpW
   const known = await credited();
   if (known) return known;
 
-  let receipt: TransactionReceipt;
-  try {
-    receipt = await chain.client.getTransactionReceipt({ hash: txHash });
-  } catch (error) {
-    if (error instanceof TransactionReceiptNotFoundError) return answer('pending', 0);
-    throw error;
-  }
+  // The node's failures are the chain's, not the server's: a code the member's screen can wait out (3007).
+  const fromChain = <T>(read: Promise<T>): Promise<T> =>
+    read.catch(() => {
+      throw new ChainUnavailableError();
+    });
+  const receipt = await fromChain(receiptOrNull(chain.client, txHash));
+  if (!receipt) return answer('pending', 0);
   if (receipt.status !== 'success') return answer('invalid', 0);
   const amount = callerTopUp(chain, receipt, address);
-  if (amount === undefined) return answer('invalid', 0);
-  const head = await chain.client.getBlockNumber({ cacheTime: 0 });
+  // 0, or less than a millionth of a token: nothing the ledger can credit.
+  if (amount === undefined || amount === 0n) return answer('invalid', 0);
+  const head = await fromChain(chain.client.getBlockNumber({ cacheTime: 0 }));
   const depth = Number(head - receipt.blockNumber);
   if (depth < required) return answer('confirming', depth, amount);
-  await watcher.runOnce();
+  // The round (shared with every caller waiting for one) credits by the chain's logs; when it fails, the timer's
+  // next round will, and this call says what it knows.
+  await watcher.runOnce().catch(() => undefined);
   return (await credited()) ?? answer('confirming', depth, amount);
 }

@@ -19,7 +19,7 @@ export interface RouteDeps {
   now: Clock;
   /** The sites sign-in messages may name (PUBLIC_URL, SIWE_DOMAIN, or the listen addresses). */
   signInSites: SignInSites;
-  rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule };
+  rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule; topUp: RateLimitRule };
   /** ADMIN_TOKEN's checker; the operator routes exist only when it is set. */
   adminToken?: AdminToken | undefined;
   /** loginNonce's nonces, batched. */

@@ -24,10 +24,12 @@ export type EndpointHandler<E extends Endpoint> = (context: EndpointContext<E>) 
 export type Handlers = { [K in EndpointName]?: EndpointHandler<Endpoints[K]> };
 
 export interface RateLimitRule {
-  /** Requests allowed per window and client address. */
+  /** Requests allowed per window and client address (or per what keyGenerator names). */
   max: number;
   /** Window length in milliseconds. */
   timeWindow: number;
+  /** What the count is kept per; default the client address. The access hook has run (request.auth is set). */
+  keyGenerator?: ((request: FastifyRequest) => string) | undefined;
 }
 
 /** Per-endpoint extras that are server policy rather than contract. */

@@ -2,7 +2,7 @@
  * Members' money calls: creditRecord, wposRecord, withdrawCredit and topUp (API.md, "Member" and "Money"). Every call that moves money
  * goes through the ledger engine's desk (server/ledger/engine.ts; ADR 0014): batched, at most once per request id.
  */
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { toMinor } from '../../api-schema/amount';
 import { listCreditRecords, listWposRecords } from '../ledger/queries';
 import { withdrawCredit } from '../ledger/withdrawals';
@@ -22,6 +22,8 @@ import type { RouteDeps } from './deps';
  * await app.register(moneyRoutes, deps);
  */
 export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  // Each topUp may read the chain and run a watcher round: limited per member, wherever they call from.
+  const perMember = { ...deps.rateLimits.topUp, keyGenerator: (request: FastifyRequest) => (request.auth ? `member:${request.auth.memberId}` : request.ip) };
   registerHandlers(app, {
     creditRecord: async ({ query, request }) => listCreditRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
@@ -33,7 +35,8 @@ export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     topUp: async ({ body, request }) => {
       const { member } = requireAuth(request);
       if (!deps.chain) throw new NotFoundError();
-      return topUpStatus({ db: deps.db, ...deps.chain, address: member.address, txHash: body.txHash as `0x${string}` });
+      // Hashes compare as the node answers them, in lower case; an upper-case hash is the same transaction.
+      return topUpStatus({ db: deps.db, ...deps.chain, address: member.address, txHash: body.txHash.toLowerCase() as `0x${string}` });
     },
-  });
+  }, { topUp: { rateLimit: perMember } });
 };

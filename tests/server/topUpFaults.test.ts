@@ -2,7 +2,7 @@
  * Money in against the chain as it really is (issue 42, items 2, 3 and 7), on one real node for the whole file and
  * every database target: a reorganisation past the depth that mines a top-up at another index in its block, one that
  * removes it for good, a backend that answers no logs or no blocks while it lags (the JSON-RPC relay), the operator's
- * re-read of a range. Each test has a treasury of its own and reads from its own first
+ * re-read of a range, and the topUp call's edges. Each test has a treasury of its own and reads from its own first
  * block, so the shared chain's earlier transfers are none of its business. After each: the books balance and nothing
  * is credited twice.
  */
@@ -55,6 +55,8 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
 
   const credit = async (app: FastifyInstance, token: string) =>
     envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result?.creditBalance;
+
+  const topUp = (app: FastifyInstance, token: string, txHash: string) => app.inject({ method: 'POST', url: '/api/member/topUp', headers: authHeaders(token), payload: { txHash } });
 
   async function member(app: FastifyInstance, account: PrivateKeyAccount, tokens = '100') {
     const token = await signInBound(app, account, ctx.clock.now());
@@ -229,5 +231,55 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expectRefused(await reread({ fromBlock: '0', toBlock: '10000' }), ApiCode.invalidParameters);
     expectRefused(await reread({ fromBlock: toBlock.toString(), toBlock: startBlock.toString() }), ApiCode.invalidParameters);
     expectRefused(await reread({ fromBlock: startBlock.toString(), toBlock: (toBlock + 1n).toString() }), ApiCode.invalidParameters);
+  });
+
+  it('topUp: a transfer of 0 or of dust is invalid, a hash in upper case is the same transaction', async () => {
+    const { app, send, treasury } = await setup();
+    const alice = await member(app, accounts.alice);
+    const zero = await send(accounts.alice, '0');
+    const hash = await send(accounts.alice, '2.5');
+    await testChain.mine(CONFIRMATIONS);
+    expect(envelope(await topUp(app, alice, zero))).toMatchObject({ code: 0, result: { status: 'invalid' } });
+    const upper = `0x${hash.slice(2).toUpperCase()}`;
+    expect(envelope(await topUp(app, alice, upper))).toMatchObject({ code: 0, result: { txHash: hash, status: 'credited', amount: '2.5' } });
+    expect(envelope(await topUp(app, alice, upper))).toMatchObject({ code: 0, result: { status: 'credited' } });
+    expect(await credit(app, alice)).toBe('2.5');
+    await expectCreditedIsOnChain(treasury);
+  });
+
+  it('topUp: calls at depth share one watcher round; a node that is down answers 3007, never a 5xx', async () => {
+    const { app, watcher, send, treasury } = await setup({ relayed: true });
+    const alice = await member(app, accounts.alice);
+    const hash = await send(accounts.alice, '3');
+    await testChain.mine(CONFIRMATIONS);
+    // Rounds asked for while one waits to start share it: eight asks, at most two rounds (one head read each).
+    relay.reset();
+    await Promise.all(Array.from({ length: 8 }, () => watcher.runOnce()));
+    expect(relay.count('eth_blockNumber')).toBeLessThanOrEqual(2);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => topUp(app, alice, hash)));
+    for (const answer of answers) expect(envelope(answer)).toMatchObject({ code: 0, result: { status: 'credited', amount: '3' } });
+    relay.down(true);
+    const down = await topUp(app, alice, await send(accounts.alice, '1'));
+    expect(down.statusCode).toBeLessThan(500);
+    expect(envelope(down).code).toBe(ApiCode.chainUnavailable);
+    relay.down(false);
+    expect(await credit(app, alice)).toBe('3');
+    await testChain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    expect(await credit(app, alice)).toBe('4');
+    await expectCreditedIsOnChain(treasury);
+  });
+
+  it('topUp: rate limited per member', async () => {
+    const { send } = await setup();
+    const app = await ctx.app({ chain: { ...testChain.chain }, rateLimits: { topUp: { max: 2, timeWindow: 60_000 } } });
+    const alice = await member(app, accounts.alice);
+    const bob = await member(app, accounts.bob);
+    const hash = await send(accounts.alice, '1');
+    expect(envelope(await topUp(app, alice, hash)).code).toBe(0);
+    expect(envelope(await topUp(app, alice, hash)).code).toBe(0);
+    expectRefused(await topUp(app, alice, hash), ApiCode.tooManyRequests);
+    // Another member on the same address (the tests' client) is not limited by alice's calls.
+    expect(envelope(await topUp(app, bob, hash)).code).toBe(0);
   });
 });

@@ -119,10 +119,12 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     const { testChain, app, watcher } = await setup({ decimals: 18 });
     const alice = await member(app, testChain, accounts.alice, '10');
     await testChain.transfer(accounts.alice, '1.123456789123456789');
-    await testChain.transfer(accounts.alice, '0.000000999999999999');
+    const dust = await testChain.transfer(accounts.alice, '0.000000999999999999');
     await testChain.mine(CONFIRMATIONS);
     expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
     expect(await credit(app, alice)).toBe('1.123456');
+    // topUp says so too, at any depth (it was an internal error: an amount of 0 the contract refuses).
+    expect(await topUp(app, alice, dust)).toMatchObject({ code: 0, result: { status: 'invalid' } });
     await expectBooksBalanced(ctx.db);
   });
 
@@ -227,8 +229,9 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     await expect(watcher.runOnce()).rejects.toThrow();
     expect(await credit(app, alice)).toBe('2');
     expect(envelope(await app.inject({ method: 'GET', url: '/api/dapp/dappParam' })).code).toBe(0);
-    // topUp fails with an internal error while the node is down; nothing is credited by it.
-    expect(envelope(await app.inject({ method: 'POST', url: '/api/member/topUp', headers: authHeaders(alice), payload: { txHash: hash } })).code).toBe(ApiCode.internal);
+    // topUp answers 3007 (HTTP 424, never a 5xx) while the node is down; nothing is credited by it.
+    const down = await app.inject({ method: 'POST', url: '/api/member/topUp', headers: authHeaders(alice), payload: { txHash: hash } });
+    expect([down.statusCode, envelope(down).code]).toEqual([424, ApiCode.chainUnavailable]);
     expect(await credit(app, alice)).toBe('2');
     await expectBooksBalanced(ctx.db);
     // Back, from the state it wrote: the round starts after the block its cursor kept.
