@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parsePublicUrls, parseSiweDomains } from './auth/signInSites';
 import { PAYER_STEPS } from './chain/payer';
+import { rpcUrlProblem } from './chain/rpcUrls';
+import { wellKnownDevKeyIndex } from './chain/wellKnownKeys';
 
 const emptyAsUndefined = (value: unknown) => (value === '' ? undefined : value);
 
@@ -54,16 +56,26 @@ export const envSchema = z.object({
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   // Enables the operator API (API.md, "Operations"); unset, its paths answer 4004.
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional()),
-  // Credit on chain (API.md): the node's JSON-RPC URLs (comma-separated, tried in order); unset, npm start runs a
-  // development chain on DEV_CHAIN_PORT (127.0.0.1) and deploys its own token there.
+  // `production` refuses to start without a real chain (unless DEV_CHAIN=on).
+  NODE_ENV: z.preprocess(emptyAsUndefined, z.string().optional()),
+  // Credit on chain (API.md): the node's JSON-RPC URLs (comma-separated, tried in order; https, or http to a loopback
+  // host). Unset, the development chain runs when asked (developmentChainAsked).
   CHAIN_RPC_URL: z.preprocess(
     emptyAsUndefined,
     z
       .string()
-      .refine((value) => value.split(',').every((url) => /^https?:\/\/\S+$/.test(url.trim())), 'CHAIN_RPC_URL must be comma-separated http(s) URLs')
+      .superRefine((value, context) => {
+        for (const url of value.split(',')) {
+          const problem = rpcUrlProblem(url.trim());
+          if (problem) context.addIssue({ code: 'custom', message: `CHAIN_RPC_URL must be comma-separated http(s) URLs: ${problem}` });
+        }
+      })
       .transform((value) => value.split(',').map((url) => url.trim()))
       .optional(),
   ),
+  // `on` runs the development chain even with NODE_ENV=production; `off` never runs it. Unset: it runs when no chain
+  // setting is given and NODE_ENV is not production (a fresh clone's `npm start`).
+  DEV_CHAIN: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).optional()),
   TOKEN_ADDRESS: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'TOKEN_ADDRESS must be an address').optional()),
   TREASURY_ADDRESS: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'TREASURY_ADDRESS must be an address').optional()),
   CONFIRMATIONS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(10_000).default(12)),
@@ -83,12 +95,51 @@ export const envSchema = z.object({
   // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).
   PAYER_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(PAYER_STEPS).optional()),
 }).superRefine((env, context) => {
-  if (env.CHAIN_RPC_URL && (!env.TOKEN_ADDRESS || !env.TREASURY_ADDRESS)) {
-    context.addIssue({ code: 'custom', path: ['CHAIN_RPC_URL'], message: 'CHAIN_RPC_URL needs TOKEN_ADDRESS and TREASURY_ADDRESS' });
-  }
+  for (const issue of chainSettingIssues(env)) context.addIssue({ code: 'custom', ...issue });
 });
 
 export type ServerEnv = z.infer<typeof envSchema>;
+
+/** What a real chain needs, all of it. */
+const CHAIN_SETTINGS = ['CHAIN_RPC_URL', 'TOKEN_ADDRESS', 'TREASURY_ADDRESS'] as const;
+
+type ChainFields = Pick<ServerEnv, (typeof CHAIN_SETTINGS)[number] | 'NODE_ENV' | 'DEV_CHAIN' | 'PAYER_KEY'>;
+
+/**
+ * Whether the server runs its development chain (server/chain/devChain.ts): only when asked, with DEV_CHAIN=on, or
+ * with no chain setting at all outside production (`npm ci && npm start` on a fresh clone).
+ *
+ * @param env - the validated environment
+ * @returns true to start the development chain
+ * @example
+ * developmentChainAsked(readEnv({})); // true
+ */
+export function developmentChainAsked(env: ChainFields): boolean {
+  if (CHAIN_SETTINGS.some((name) => env[name] !== undefined) || env.DEV_CHAIN === 'off') return false;
+  return env.DEV_CHAIN === 'on' || env.NODE_ENV !== 'production';
+}
+
+/** Fail closed: a chain the settings leave unclear, or a real one with a key anyone holds, does not start. */
+function chainSettingIssues(env: ChainFields): { path: string[]; message: string }[] {
+  const given = CHAIN_SETTINGS.filter((name) => env[name] !== undefined);
+  const missing = CHAIN_SETTINGS.filter((name) => env[name] === undefined);
+  const needs = `a real chain needs ${CHAIN_SETTINGS.join(', ')}`;
+  if (given.length > 0 && missing.length > 0) {
+    return [{ path: [missing[0] ?? 'CHAIN_RPC_URL'], message: `${needs}; missing: ${missing.join(', ')} (set: ${given.join(', ')})` }];
+  }
+  if (given.length === 0) {
+    if (developmentChainAsked(env)) return [];
+    const why = env.DEV_CHAIN === 'off' ? 'DEV_CHAIN is off' : 'NODE_ENV is production';
+    return [{ path: ['CHAIN_RPC_URL'], message: `${why}, so ${needs}; missing: ${missing.join(', ')} (the development chain runs only outside production, or with DEV_CHAIN=on)` }];
+  }
+  const issues: { path: string[]; message: string }[] = [];
+  if (env.DEV_CHAIN === 'on') issues.push({ path: ['DEV_CHAIN'], message: 'DEV_CHAIN=on runs the development chain, but CHAIN_RPC_URL names a real one: set only one' });
+  const devKey = env.PAYER_KEY === undefined ? undefined : wellKnownDevKeyIndex(env.PAYER_KEY);
+  if (devKey !== undefined) {
+    issues.push({ path: ['PAYER_KEY'], message: `PAYER_KEY is anvil's well-known development key (account ${devKey} of its default mnemonic): anyone can spend from it, so a real chain refuses it` });
+  }
+  return issues;
+}
 
 /**
  * Reads and validates the environment.

@@ -7,10 +7,11 @@ import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { buildApp } from './app';
 import { openDatabase } from './db/client';
 import type { WorkerLossOutcome } from './db/pgliteThread';
-import { readEnv, type ServerEnv } from './env';
+import { developmentChainAsked, readEnv, type ServerEnv } from './env';
 import { seed } from './seed/seed';
 import { SEED_TEAM } from './seed/content';
 import { connectChain, type Chain } from './chain/chain';
+import { redactUrl } from './chain/rpcUrls';
 import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
 import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain } from './chain/devChain';
 import type { PayerStep } from './chain/payer';
@@ -44,8 +45,10 @@ interface ChainStart {
 
 /**
  * Connects the app's chain (API.md, "Credit on chain"): CHAIN_RPC_URL with TOKEN_ADDRESS and TREASURY_ADDRESS, whose
- * node must report the app config's chainId; or, unset, the development chain (server/chain/devChain.ts), whose id,
- * node and token the app config then names. Either way dappParam announces the token, treasury and confirmations.
+ * node must report the app config's chainId; or, only when asked (developmentChainAsked: DEV_CHAIN=on, or no chain
+ * setting outside production), the development chain (server/chain/devChain.ts), whose id, node and token the app
+ * config then names. Either way dappParam announces the token, treasury and confirmations. What it prints names the
+ * RPC URLs without path, query or user info (they carry API keys).
  */
 async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
   if (env.CHAIN_RPC_URL && env.TOKEN_ADDRESS && env.TREASURY_ADDRESS) {
@@ -54,8 +57,10 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
     await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
     // Without TOP_UP_START_BLOCK the watcher reads after the head of its first start, kept as its cursor now.
     const startBlock = env.TOP_UP_START_BLOCK ?? (await keepHeadAsFirstCursor(db, chain)) + 1n;
-    return { chain, payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0'), startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${env.CHAIN_RPC_URL.join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
+    return { chain, payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0'), startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${env.CHAIN_RPC_URL.map(redactUrl).join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
   }
+  // readEnv refuses any other case; this is the last guard before a development chain rewrites the app config.
+  if (!developmentChainAsked(env)) throw new Error('no chain settings, and the development chain was not asked for (README, "Run it")');
   const dev = await startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });
   try {
     const chain = await connectChain(dev.settings);

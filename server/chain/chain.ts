@@ -6,6 +6,7 @@
 import { createPublicClient, erc20Abi, fallback, getAddress, http, type Address, type PublicClient } from 'viem';
 
 import { LEDGER_DECIMALS } from './chainReads';
+import { redactingTransport } from './rpcUrls';
 
 export { LEDGER_DECIMALS };
 
@@ -35,7 +36,8 @@ export interface Chain {
 
 /**
  * A public client over the URLs, each with JSON-RPC batching (a round's block headers go in one request) and a
- * 10 s timeout, so a node that hangs stops the watcher's round, not the server.
+ * 10 s timeout, so a node that hangs stops the watcher's round, not the server. Its errors name a URL without its
+ * path, query or user info (server/chain/rpcUrls.ts: they carry API keys, and errors reach the logs).
  *
  * @param rpcUrls - one or more URLs
  * @returns the client
@@ -44,7 +46,7 @@ export interface Chain {
  */
 export function chainClient(rpcUrls: readonly string[]): PublicClient {
   return createPublicClient({
-    transport: fallback(rpcUrls.map((url) => http(url, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 }))),
+    transport: fallback(rpcUrls.map((url) => redactingTransport(url, http(url, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 })))),
     // The watcher polls on its own timer; viem's own polling would only add requests.
     pollingInterval: 1_000,
   });

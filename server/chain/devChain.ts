@@ -1,8 +1,8 @@
 /**
- * The development chain `npm start` runs when CHAIN_RPC_URL is unset (API.md, "Credit on chain"): anvil on
- * 127.0.0.1 with a chain id of its own, its state in DATA_DIR/chain (written every second and at exit, so it
- * survives a restart as the database does), the development token deployed once, the treasury, and the seeded demo
- * members funded. What was deployed is kept in DATA_DIR/chain/deployment.json.
+ * The development chain `npm start` runs when asked (server/env.ts developmentChainAsked; API.md, "Credit on
+ * chain"): anvil on 127.0.0.1 with a chain id of its own, its state in DATA_DIR/chain (written every second and at
+ * exit, so it survives a restart as the database does), the development token deployed once, the treasury, and the
+ * seeded demo members funded. What was deployed is kept in DATA_DIR/chain/deployment.json.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

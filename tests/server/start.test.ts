@@ -1,8 +1,16 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { needsBuild } from '../../scripts/start.mjs';
+import { startTestChain } from './support/chain';
+import { mainStorages, prepareMainRun, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
+import { startRpcRelay } from './support/rpcRelay';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 describe('npm start: needsBuild', () => {
   let root: string;
@@ -81,4 +89,70 @@ describe('npm start: needsBuild', () => {
     await writeFile(path.join(root, 'dist', 'spa', '.vite', 'inputs.json'), '{');
     expect(needsBuild(root)).toBe(true);
   });
+});
+
+/** Runs server/main.ts until it exits (a refused start), with `env` on top of this process's but no NODE_ENV or DATABASE_URL. */
+async function startRefused(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const { DATABASE_URL: _database, NODE_ENV: _nodeEnv, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  return { code, output };
+}
+
+const nothingListensAt = async (port: number) => fetch(`http://127.0.0.1:${port}`).then(() => false, () => true);
+
+/** A test body with its own undo steps, run in reverse however it ends (the tests run at once: each mostly waits). */
+const withCleanup = (run: (cleanup: Cleanup) => Promise<void>) => async () => {
+  const cleanup: Cleanup = [];
+  try {
+    await run(cleanup);
+  } finally {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  }
+};
+
+// A fresh clone's `npm start` (no NODE_ENV, no chain setting) runs the development chain: the kill suites start it so
+// (tests/server/payerCrash.test.ts, topUpCrash.test.ts). tests/server/unit/env.test.ts has every refusal's message.
+describe.concurrent('npm start: the chain it runs, failing closed (issue 42, item 6)', { timeout: 120_000 }, () => {
+
+  it('behavior: refuses a production start without a chain, naming what is missing, and starts no development chain', withCleanup(async (cleanup) => {
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup);
+    const { code, output } = await startRefused({ ...env, NODE_ENV: 'production' });
+    expect(code).toBe(1);
+    expect(output).toContain('NODE_ENV is production, so a real chain needs CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS; missing: CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS');
+    expect(await nothingListensAt(Number(env.DEV_CHAIN_PORT))).toBe(true);
+    expect(existsSync(path.join(env.DATA_DIR ?? '', 'chain'))).toBe(false);
+  }));
+
+  it('behavior: on a real chain prints and logs its RPC URLs without path or query, also when the node fails', withCleanup(async (cleanup) => {
+    const testChain = await startTestChain({ confirmations: 1 });
+    cleanup.push(() => testChain.stop());
+    const relay = await startRpcRelay(testChain.node.url);
+    cleanup.push(() => relay.stop());
+    // The seeded app config is BNB Smart Chain's (56): the relay presents the test chain as it.
+    relay.on('eth_chainId', () => '0x38');
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup);
+    const real = { ...env, TOKEN_ADDRESS: testChain.token, TREASURY_ADDRESS: testChain.treasury, CONFIRMATIONS: '1' };
+    const server = await startMain({ ...real, CHAIN_RPC_URL: `${relay.url}/v1/SECRET-KEY?apikey=SECRET-TOO` });
+    cleanup.push(async () => {
+      server.child.kill('SIGKILL');
+      await server.exited();
+    });
+    expect(server.output()).toContain(`Credit on chain: chain 56 at ${relay.url}/…, token`);
+    // The watcher's failed rounds are logged with viem's error, which names the URL.
+    relay.down(true);
+    await vi.waitFor(() => expect(server.output()).toContain('top-up watcher round failed'), { timeout: 30_000, interval: 200 });
+    expect(server.output()).toContain(`${relay.url}/…`);
+    expect(server.output()).not.toContain('SECRET');
+    // A start whose node is down fails with the same care (on the same DATA_DIR, migrated already).
+    server.child.kill('SIGTERM');
+    await server.exited();
+    const down = await startRefused({ ...real, CHAIN_RPC_URL: `${relay.url}/v1/SECRET-KEY` });
+    expect(down.code).toBe(1);
+    expect(down.output).toContain(`${relay.url}/…`);
+    expect(down.output).not.toContain('SECRET');
+  }));
 });

@@ -1,5 +1,13 @@
+import { toHex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { readEnv } from '../../../server/env';
+import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from '../../../server/chain/devChain';
+import { WELL_KNOWN_DEV_KEYS } from '../../../server/chain/wellKnownKeys';
+import { developmentChainAsked, readEnv } from '../../../server/env';
+
+const token = '0x55d398326f99059fF775485246999027B3197955';
+const treasury = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+const realChain = { CHAIN_RPC_URL: 'https://bsc.example/v1/SECRET-KEY', TOKEN_ADDRESS: token, TREASURY_ADDRESS: treasury };
 
 describe('readEnv', () => {
   it('behavior: applies the defaults', () => {
@@ -7,8 +15,6 @@ describe('readEnv', () => {
   });
 
   it('behavior: reads the chain settings; an RPC URL needs the token and the treasury', () => {
-    const token = '0x55d398326f99059fF775485246999027B3197955';
-    const treasury = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
     expect(readEnv({ CHAIN_RPC_URL: 'https://a.example, https://b.example/rpc', TOKEN_ADDRESS: token, TREASURY_ADDRESS: treasury, CONFIRMATIONS: '15', TOP_UP_START_BLOCK: '123' })).toMatchObject({
       CHAIN_RPC_URL: ['https://a.example', 'https://b.example/rpc'],
       TOKEN_ADDRESS: token,
@@ -16,7 +22,7 @@ describe('readEnv', () => {
       CONFIRMATIONS: 15,
       TOP_UP_START_BLOCK: 123n,
     });
-    expect(() => readEnv({ CHAIN_RPC_URL: 'https://a.example' })).toThrow(/CHAIN_RPC_URL needs TOKEN_ADDRESS and TREASURY_ADDRESS/);
+    expect(() => readEnv({ CHAIN_RPC_URL: 'https://a.example' })).toThrow(/a real chain needs CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS; missing: TOKEN_ADDRESS, TREASURY_ADDRESS/);
     expect(() => readEnv({ CHAIN_RPC_URL: 'ftp://a.example', TOKEN_ADDRESS: token, TREASURY_ADDRESS: treasury })).toThrow(/comma-separated http\(s\) URLs/);
     expect(() => readEnv({ TOKEN_ADDRESS: '0x12' })).toThrow(/TOKEN_ADDRESS must be an address/);
   });
@@ -84,5 +90,66 @@ describe('readEnv', () => {
     [{ PUBLIC_URL: 'https://member.example/app' }, 'PUBLIC_URL'],
   ])('behavior: refuses %j naming the variable', (env, name) => {
     expect(() => readEnv(env)).toThrow(name);
+  });
+
+  describe('fail closed (issue 42, item 6)', () => {
+    it('behavior: runs the development chain only when asked: no chain setting outside production, or DEV_CHAIN=on', () => {
+      expect(developmentChainAsked(readEnv({}))).toBe(true);
+      expect(developmentChainAsked(readEnv({ NODE_ENV: 'development' }))).toBe(true);
+      expect(developmentChainAsked(readEnv({ NODE_ENV: 'production', DEV_CHAIN: 'on' }))).toBe(true);
+      expect(developmentChainAsked(readEnv({ NODE_ENV: 'production', ...realChain }))).toBe(false);
+      expect(developmentChainAsked(readEnv(realChain))).toBe(false);
+    });
+
+    it('behavior: refuses a production start without a chain, naming the missing settings', () => {
+      expect(() => readEnv({ NODE_ENV: 'production' })).toThrow(
+        'NODE_ENV is production, so a real chain needs CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS; missing: CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS',
+      );
+      expect(() => readEnv({ DEV_CHAIN: 'off' })).toThrow(/DEV_CHAIN is off, so a real chain needs .*; missing: CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS/);
+    });
+
+    it.each([
+      [{ TOKEN_ADDRESS: token }, 'missing: CHAIN_RPC_URL, TREASURY_ADDRESS (set: TOKEN_ADDRESS)'],
+      [{ TREASURY_ADDRESS: treasury, NODE_ENV: 'production' }, 'missing: CHAIN_RPC_URL, TOKEN_ADDRESS (set: TREASURY_ADDRESS)'],
+      [{ CHAIN_RPC_URL: 'https://bsc.example', TOKEN_ADDRESS: token }, 'missing: TREASURY_ADDRESS (set: CHAIN_RPC_URL, TOKEN_ADDRESS)'],
+    ])('behavior: refuses a partial chain setting %j in any NODE_ENV, never falling back to the development chain', (env, missing) => {
+      expect(() => readEnv(env)).toThrow(missing);
+    });
+
+    it('behavior: refuses DEV_CHAIN=on beside a real chain', () => {
+      expect(() => readEnv({ ...realChain, DEV_CHAIN: 'on' })).toThrow(/DEV_CHAIN=on runs the development chain, but CHAIN_RPC_URL names a real one/);
+    });
+
+    it("behavior: refuses each of anvil's ten well-known keys as PAYER_KEY on a real chain (the dev chain's and the tests' among them)", () => {
+      const derived = Array.from({ length: 10 }, (_, index) => {
+        const key = mnemonicToAccount('test test test test test test test test test test test junk', { addressIndex: index }).getHdKey().privateKey;
+        return key ? toHex(key) : '';
+      });
+      expect(WELL_KNOWN_DEV_KEYS).toEqual(derived);
+      expect(WELL_KNOWN_DEV_KEYS).toEqual(expect.arrayContaining([DEV_DEPLOYER_KEY, DEV_TREASURY_KEY, DEV_PAYER_KEY]));
+      derived.forEach((key, index) => {
+        expect(() => readEnv({ ...realChain, PAYER_KEY: key.toUpperCase().replace('0X', '0x') })).toThrow(`PAYER_KEY is anvil's well-known development key (account ${index} of its default mnemonic)`);
+      });
+      // On the development chain they are what it runs on.
+      expect(readEnv({ PAYER_KEY: DEV_PAYER_KEY }).PAYER_KEY).toBe(DEV_PAYER_KEY);
+      const ownKey = '0x8f2a55949038a9610f50fb23b5883af3b4ecb3c3bb792cbcefbd1542c692be63';
+      expect(readEnv({ ...realChain, PAYER_KEY: ownKey }).PAYER_KEY).toBe(ownKey);
+    });
+
+    it('behavior: takes https anywhere and http only to a loopback host; the refusal names the URL without its key', () => {
+      for (const url of ['https://bsc.example/v1/key', 'http://127.0.0.1:8545', 'http://127.8.9.10/rpc', 'http://localhost:8545', 'http://[::1]:8545/']) {
+        expect(readEnv({ ...realChain, CHAIN_RPC_URL: url }).CHAIN_RPC_URL).toEqual([url]);
+      }
+      for (const url of ['http://bsc.example/v1/SECRET-KEY', 'http://10.0.0.5:8545/SECRET-KEY', 'http://[::ffff:127.0.0.1]/SECRET-KEY', 'http://127.0.0.1.nip.io/SECRET-KEY']) {
+        let message = '';
+        try {
+          readEnv({ ...realChain, CHAIN_RPC_URL: `https://ok.example, ${url}` });
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(message).toMatch(/CHAIN_RPC_URL must be comma-separated http\(s\) URLs: http:\/\/.*\/… must be https \(http only for a loopback host/);
+        expect(message).not.toContain('SECRET');
+      }
+    });
   });
 });
