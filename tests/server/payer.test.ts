@@ -537,6 +537,40 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await expectPaidOnce(s);
   });
 
+  it('fills a nonce hole another user of the key left (its transaction dropped) with a zero-value transfer; pays once', async () => {
+    const s = await setup({ automine: false });
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    // Another user of the key takes nonce 0 in the node's pool: the payer signs at 1; then the other is dropped.
+    const other = await sendOwnTransfer(s, 0n);
+    const payer = s.payer({ stuckAfterMs: 1_000 });
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    expect((await paymentOf(id))?.nonce).toBe('1');
+    await s.testChain.rpc('anvil_dropTransaction', [other]);
+    await s.testChain.mine(1);
+    expect(await payer.round()).toMatchObject({ filled: 0, replaced: 0 });
+    ctx.clock.advance(2_000);
+    expect(await payer.round()).toMatchObject({ filled: 1, replaced: 0 });
+    await settle(s, payer);
+    expect(await stageOf(id)).toBe('posted');
+    await expectPaidOnce(s);
+  });
+
+  it('follows a rotated key\'s payment to the end: the new key\'s payer sends its stored bytes again and posts it', async () => {
+    const s = await setup({ automine: false });
+    const alice = await member(s.app, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    expect(await s.payer().round()).toMatchObject({ signed: 1 });
+    await s.testChain.rpc('anvil_dropTransaction', [(await paymentOf(id))?.hash]);
+    // PAYER_KEY rotated: another key, another instance; the old key's payment is in flight and the node lost it.
+    const rotated = s.payer({ key: generatePrivateKey(), holder: 'rotated' });
+    expect(await rotated.round()).toMatchObject({ leader: true, rebroadcast: 1, signed: 0 });
+    await s.testChain.mine(CONFIRMATIONS + 1);
+    await settle(s, rotated);
+    expect(await stageOf(id)).toBe('posted');
+    await expectPaidOnce(s);
+  });
+
   for (const crashAt of ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const satisfies readonly PayerStep[]) {
     it(`stops at "${crashAt}" as a crash does; a new payer goes on from what is stored and pays each once`, async () => {
       const s = await setup();

@@ -29,6 +29,8 @@ export interface PayerContext {
   onLost: PayerOptions['onLost'];
   /** Signs a token transfer from the hot wallet (`legacy`: with `maxFeePerGas` as its gas price); nothing is sent. */
   sign(fields: { to: Address; tokenAmount: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<{ raw: Hex; hash: Hex }>;
+  /** Signs a zero-value transfer from the hot wallet to itself at `nonce` (a nonce hole's filler); nothing is sent. */
+  signFiller(fields: { nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<Hex>;
   /** Sends signed bytes; a node that has them already, or has mined them, says so: fine. */
   broadcast(raws: readonly Hex[]): Promise<void>;
 }
@@ -79,6 +81,12 @@ export function payerContext(options: PayerOptions): PayerContext {
         ? await account.signTransaction({ ...common, type: 'legacy', gasPrice: fields.maxFeePerGas })
         : await account.signTransaction({ ...common, type: 'eip1559', maxFeePerGas: fields.maxFeePerGas, maxPriorityFeePerGas: fields.maxPriorityFeePerGas });
       return { raw, hash: keccak256(raw) };
+    },
+    signFiller(fields) {
+      const common = { chainId, to: account.address, value: 0n, gas: 21_000n, nonce: Number(fields.nonce) };
+      return fields.legacy
+        ? account.signTransaction({ ...common, type: 'legacy', gasPrice: fields.maxFeePerGas })
+        : account.signTransaction({ ...common, type: 'eip1559', maxFeePerGas: fields.maxFeePerGas, maxPriorityFeePerGas: fields.maxPriorityFeePerGas });
     },
     async broadcast(raws) {
       // Sent all at once (the transport batches them).

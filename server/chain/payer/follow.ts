@@ -6,7 +6,7 @@
  * receipt is read), another transaction voids it (`nonceUsed`), and anything missing waits for a later round.
  */
 import { sql } from 'drizzle-orm';
-import type { Address, Hex, TransactionReceipt } from 'viem';
+import { isAddressEqual, type Address, type Hex, type TransactionReceipt } from 'viem';
 import { ApiCode } from '../../../api-schema/codes';
 import { postRequests } from '../../ledger/engine';
 import { failureRequest, postingRequest } from '../../ledger/withdrawals';
@@ -18,18 +18,22 @@ import { forgetReceipts, keepReceipt, sentAttempts, storePayments, type SentAtte
 import { nonceTaker, paysMember } from './proofs';
 
 /**
- * One pass over the sent withdrawals.
+ * One pass over the sent withdrawals of one hot wallet: this payer's, or one its key was rotated from (PAYER_KEY
+ * changed), whose payments are followed to the end all the same (stored bytes sent again, posted or voided on the
+ * same proof) but, without its key, never replaced nor their nonce holes filled.
  *
  * @param context - the payer's context
  * @param round - what the round did (counted here)
  * @param head - the chain's head this round
  * @param fee - the fees now
+ * @param payer - the hot wallet whose payments are followed
  * @example
- * await follow(context, round, head, fee);
+ * await follow(context, round, head, fee, account.address);
  */
-export async function follow(context: PayerContext, round: PayerRound, head: bigint, fee: Fees): Promise<void> {
+export async function follow(context: PayerContext, round: PayerRound, head: bigint, fee: Fees, payer: Address): Promise<void> {
   const { db, client, account, step } = context;
-  const rows = await sentAttempts(db, account.address);
+  const own = isAddressEqual(payer, account.address);
+  const rows = await sentAttempts(db, payer);
   if (rows.length === 0) return;
   const byWithdrawal = new Map<bigint, SentAttempt[]>();
   for (const row of rows) byWithdrawal.set(row.id, [...(byWithdrawal.get(row.id) ?? []), row]);
@@ -39,9 +43,9 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
   // The nonce the chain had used at depth: a payment's nonce below it was used by whatever mined there.
   const depthBlock = head >= context.confirmations ? head - context.confirmations : 0n;
   const [settledNonce, nextNonce] = await Promise.all([
-    client.getTransactionCount({ address: account.address, blockNumber: depthBlock }).then(BigInt),
+    client.getTransactionCount({ address: payer, blockNumber: depthBlock }).then(BigInt),
     // The nonce the chain waits for now: only a payment there can be stuck on its own fee.
-    client.getTransactionCount({ address: account.address, blockTag: 'latest' }).then(BigInt),
+    client.getTransactionCount({ address: payer, blockTag: 'latest' }).then(BigInt),
   ]);
   const now = context.now();
   const rebroadcast: Hex[] = [];
@@ -59,7 +63,7 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
     let mined = attempts.find((attempt) => receipts.get(attempt.hash));
     if (!mined && first.nonce < settledNonce) {
       // The nonce is used at depth and no receipt was answered: the block that took it says by what.
-      const taker = await nonceTaker(client, account.address, first.nonce, depthBlock);
+      const taker = await nonceTaker(client, payer, first.nonce, depthBlock);
       if (!taker) continue;
       const own = attempts.find((attempt) => attempt.hash.toLowerCase() === taker.hash.toLowerCase());
       if (!own) {
@@ -76,7 +80,7 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
     if (mined) {
       const receipt = receipts.get(mined.hash);
       if (!receipt) continue;
-      const paid = paysMember(receipt, { token: context.token, from: account.address, to: first.address as Address, amount: BigInt(first.tokenAmount) });
+      const paid = paysMember(receipt, { token: context.token, from: payer, to: first.address as Address, amount: BigInt(first.tokenAmount) });
       if (mined.blockHash !== receipt.blockHash) {
         await keepReceipt(db, mined.hash, receipt, paid);
         step('receipt');
@@ -87,11 +91,11 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
       continue;
     }
     const latest = attempts[attempts.length - 1] ?? first;
-    if (isStuck(latest, fee, now, { stuckAfterMs: context.stuckAfterMs, isNext: first.nonce === nextNonce })) {
+    if (own && isStuck(latest, fee, now, { stuckAfterMs: context.stuckAfterMs, isNext: first.nonce === nextNonce })) {
       const fees = replacementFees(latest, fee);
       const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), nonce: first.nonce, legacy: fee.legacy, ...fees });
       await storePayments(db, [
-        { ...signed, ...fees, withdrawalId: id, chainId: context.chainId, payer: account.address, nonce: first.nonce, tokenAmount: BigInt(first.tokenAmount), createdAt: now },
+        { ...signed, ...fees, withdrawalId: id, chainId: context.chainId, payer, nonce: first.nonce, tokenAmount: BigInt(first.tokenAmount), createdAt: now },
       ]);
       rebroadcast.push(signed.raw);
       round.replaced++;
@@ -109,8 +113,40 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
       else round.voided++;
     });
   }
+  if (own) rebroadcast.push(...(await holeFillers(context, round, rows, nextNonce, fee)));
   if (rebroadcast.length > 0) {
     await context.broadcast(rebroadcast);
     round.rebroadcast += rebroadcast.length;
   }
+}
+
+/**
+ * Fills the nonce holes below this payer's sent payments: a nonce the chain waits for that no payment of ours holds
+ * (another user of the key took it, and its transaction was dropped) blocks every payment above it for ever. Once
+ * the oldest payment above it has waited `stuckAfterMs`, a zero-value transfer to the hot wallet itself is signed at
+ * the missing nonce (not stored: signed again each round while the hole is there; whichever is mined fills it).
+ *
+ * @param context - the payer's context
+ * @param round - what the round did (holes filled counted here)
+ * @param rows - this payer's sent attempts
+ * @param nextNonce - the nonce the chain waits for
+ * @param fee - the fees now
+ * @returns the fillers' signed bytes, to broadcast
+ * @example
+ * rebroadcast.push(...(await holeFillers(context, round, rows, nextNonce, fee)));
+ */
+async function holeFillers(context: PayerContext, round: PayerRound, rows: readonly SentAttempt[], nextNonce: bigint, fee: Fees): Promise<Hex[]> {
+  const held = new Set(rows.map((row) => row.nonce));
+  const above = rows.filter((row) => row.nonce > nextNonce);
+  if (above.length === 0) return [];
+  const highest = above.reduce((a, b) => (a.nonce > b.nonce ? a : b)).nonce;
+  const oldest = Math.min(...above.map((row) => row.createdAt.getTime()));
+  if (context.now().getTime() - oldest < context.stuckAfterMs) return [];
+  const fillers: Hex[] = [];
+  for (let nonce = nextNonce; nonce < highest; nonce++) {
+    if (held.has(nonce)) continue;
+    fillers.push(await context.signFiller({ nonce, legacy: fee.legacy, maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas }));
+    round.filled++;
+  }
+  return fillers;
 }

@@ -17,6 +17,9 @@
  *   lost (its block hash cleared) and its stored bytes go out again until it is mined again; the posting stands, and
  *   reconcile shows what is lost meanwhile. A voided one's stored bytes stay watched as long: mined after all, it is
  *   recorded and reported lost (`paidAfterVoid`).
+ * - Payments of a hot wallet PAYER_KEY was rotated from are followed, watched and sent again as its own are (every
+ *   address in payer_accounts), never replaced; a nonce hole below this payer's payments is filled with a
+ *   zero-value transfer to itself (follow.ts).
  * - payments.ts: the SQL of payments and of the withdrawal stages the payer reads.
  */
 import type { Address, Hex } from 'viem';
@@ -27,7 +30,7 @@ import { pollLoop } from '../pollLoop';
 import { payerContext } from './context';
 import { currentFees } from './fees';
 import { follow } from './follow';
-import { catchUpNonce, releaseLease, takeLease } from './lease';
+import { catchUpNonce, knownPayers, releaseLease, takeLease } from './lease';
 import { sendNew } from './sendNew';
 import { watchPosted, watchVoided } from './watchPosted';
 
@@ -81,6 +84,8 @@ export interface PayerRound {
   lost: number;
   /** Voided withdrawals one of whose payments was found mined as paid this round (lost money: paid after refund). */
   paidAfterVoid: number;
+  /** Nonce holes below this payer's payments filled with a zero-value transfer to itself this round. */
+  filled: number;
   /** Why approved withdrawals wait, if they do. */
   waiting: 'token' | 'gas' | null;
 }
@@ -106,13 +111,16 @@ export function createPayer(options: PayerOptions): Payer {
   const context = payerContext(options);
 
   async function round(): Promise<PayerRound> {
-    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, paidAfterVoid: 0, waiting: null };
+    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, paidAfterVoid: 0, filled: 0, waiting: null };
     if (!(await takeLease(context))) return result;
     result.leader = true;
     const [head, fee] = await Promise.all([context.client.getBlockNumber({ cacheTime: 0 }), currentFees(context.client)]);
-    await follow(context, result, head, fee);
-    await watchPosted(context, result, head);
-    await watchVoided(context, result, head);
+    // This payer's hot wallet first, then any PAYER_KEY was rotated from: their payments are followed to the end.
+    for (const payer of await knownPayers(context)) {
+      await follow(context, result, head, fee, payer);
+      await watchPosted(context, result, head, payer);
+      await watchVoided(context, result, head, payer);
+    }
     await catchUpNonce(context);
     await sendNew(context, result, fee);
     return result;

@@ -3,6 +3,7 @@
  * renewed each round, taken over only once expired) and the row's next nonce, handed out under the row's lock.
  */
 import { sql } from 'drizzle-orm';
+import type { Address } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../../db/client';
 import type { PayerContext } from './context';
@@ -86,4 +87,22 @@ export async function catchUpNonce(context: PayerContext): Promise<void> {
   const { db, client, account } = context;
   const chainNonce = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
   await db.execute(sql`UPDATE payer_accounts SET next_nonce = ${chainNonce.toString()}::bigint WHERE address = ${account.address} AND next_nonce < ${chainNonce.toString()}::bigint`);
+}
+
+/**
+ * Every hot wallet that paid on this chain: this payer's and those PAYER_KEY was rotated from (each took a lease
+ * once), so their payments in flight are followed to the end.
+ *
+ * @param context - the payer's context
+ * @returns the addresses, this payer's first
+ * @example
+ * for (const payer of await knownPayers(context)) await follow(context, round, head, fee, payer);
+ */
+export async function knownPayers(context: PayerContext): Promise<Address[]> {
+  const rows = await queryRows(
+    context.db,
+    sql`SELECT address FROM payer_accounts WHERE chain_id = ${context.chainId} ORDER BY address = ${context.account.address} DESC, address`,
+    z.object({ address: z.string() }),
+  );
+  return rows.map((row) => row.address as Address);
 }

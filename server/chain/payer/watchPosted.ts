@@ -20,12 +20,13 @@ import { paysMember } from './proofs';
  * @param context - the payer's context
  * @param round - what the round did (lost payments counted here)
  * @param head - the chain's head this round
+ * @param payer - the hot wallet whose payments are watched (this payer's, or one its key was rotated from)
  * @example
- * await watchPosted(context, round, head);
+ * await watchPosted(context, round, head, account.address);
  */
-export async function watchPosted(context: PayerContext, round: PayerRound, head: bigint): Promise<void> {
+export async function watchPosted(context: PayerContext, round: PayerRound, head: bigint, payer: Address): Promise<void> {
   const { db, client } = context;
-  const rows = await postedToWatch(db, context.account.address, head - context.watchBlocks);
+  const rows = await postedToWatch(db, payer, head - context.watchBlocks);
   if (rows.length === 0) return;
   const numbers = [...new Set(rows.filter((row) => row.blockHash !== null).map((row) => row.blockNumber))];
   // A block the chain no longer has at all (it is shorter now) counts as changed.
@@ -39,7 +40,7 @@ export async function watchPosted(context: PayerContext, round: PayerRound, head
     const mined = attempts[index];
     if (receipt && mined) {
       // Mined again (or found in another block): the receipt is kept on the attempt that has it.
-      const paid = paysMember(receipt, { token: context.token, from: context.account.address, to: mined.to, amount: mined.tokenAmount });
+      const paid = paysMember(receipt, { token: context.token, from: payer, to: mined.to, amount: mined.tokenAmount });
       await db.transaction(async (tx) => {
         await forgetReceipts(tx, sql`withdrawal_id = ${row.id.toString()}::bigint AND hash <> ${mined.hash}`);
         await keepReceipt(tx, mined.hash, receipt, paid);
@@ -66,19 +67,20 @@ export async function watchPosted(context: PayerContext, round: PayerRound, head
  * @param context - the payer's context
  * @param round - what the round did (payments found paid after their refund counted here)
  * @param head - the chain's head this round
+ * @param payer - the hot wallet whose payments are watched
  * @example
- * await watchVoided(context, round, head);
+ * await watchVoided(context, round, head, account.address);
  */
-export async function watchVoided(context: PayerContext, round: PayerRound, head: bigint): Promise<void> {
-  const { db, client, account } = context;
+export async function watchVoided(context: PayerContext, round: PayerRound, head: bigint, payer: Address): Promise<void> {
+  const { db, client } = context;
   const horizon = head > context.watchBlocks ? head - context.watchBlocks : 0n;
-  const fromNonce = BigInt(await client.getTransactionCount({ address: account.address, blockNumber: horizon }));
-  const rows = await voidedToWatch(db, account.address, fromNonce);
+  const fromNonce = BigInt(await client.getTransactionCount({ address: payer, blockNumber: horizon }));
+  const rows = await voidedToWatch(db, payer, fromNonce);
   const receipts = await Promise.all(rows.map((row) => receiptOrNull(client, row.hash as Hex)));
   for (const [index, row] of rows.entries()) {
     const receipt = receipts[index];
     if (!receipt || receipt.blockHash === row.blockHash) continue;
-    const paid = paysMember(receipt, { token: context.token, from: account.address, to: row.to as Address, amount: BigInt(row.tokenAmount) });
+    const paid = paysMember(receipt, { token: context.token, from: payer, to: row.to as Address, amount: BigInt(row.tokenAmount) });
     await keepReceipt(db, row.hash, receipt, paid);
     if (!paid) continue;
     round.paidAfterVoid++;
