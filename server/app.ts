@@ -209,8 +209,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
           chain: options.chain,
           now: deps.now,
           onError: (error) => app.log.warn({ err: error }, 'payer round failed; the next round goes on from what is stored'),
-          // The posting stands and the stored bytes go out again; the operator sees it in reconcile's `payer.lost`.
-          onLost: (lost) => app.log.error({ withdrawalId: lost.withdrawalId.toString(), hash: lost.hash, reason: lost.reason }, 'a posted payment is no longer on chain'),
+          // Money lost for the operator to settle (reconcile's lostPayments): a posted payment the chain no longer has
+          // (its stored bytes go out again) or has as reverted, or a refunded one mined after all (`paidAfterVoid`).
+          onLost: (lost) => app.log.error({ withdrawalId: lost.withdrawalId.toString(), hash: lost.hash, reason: lost.reason }, 'a payment is lost'),
         })
       : undefined;
     deps.chain = { chain: options.chain, watcher, payer };
