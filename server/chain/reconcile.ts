@@ -15,6 +15,7 @@ import type { Chain } from './chain';
 import { receiptOrNull, toLedgerUnits, tokenUnitsOf } from './chainReads';
 import { feesOver, paymentsInFlight, type Payer } from './payer';
 import { lostPayments, stuckPayments } from './paymentWatch';
+import { reorgedAwayTopUps } from './topUps';
 
 const figuresRow = z.object({
   members: bigintText,
@@ -95,8 +96,7 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
   }
   const [lost, reorged, stuck, minedUnposted] = await Promise.all([
     lostPayments(db),
-    // WIRING: reorgedAwayTopUps(db, chainId) from topUps.ts once top-ups keep their block hash.
-    Promise.resolve([] as { txHash: string; address: string; amount: bigint; credited: boolean }[]),
+    reorgedAwayTopUps(db, chain.settings.chainId),
     stuckPayments(db, chain, payer?.address, now),
     minedNotPosted(db, chain),
   ]);

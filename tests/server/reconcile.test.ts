@@ -12,6 +12,7 @@ import { toMinor } from '../../api-schema/amount';
 import type { Chain } from '../../server/chain/chain';
 import { createPayer } from '../../server/chain/payer';
 import { STUCK_REPORT_AFTER_MS } from '../../server/chain/paymentWatch';
+import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
@@ -28,7 +29,7 @@ interface Reconciled {
   difference: string;
   payer: { lost: string };
   lostPayments: { withdrawalId: string; address: string; amount: string; hash: string; reason: string }[];
-  reorgedCredits: unknown[];
+  reorgedCredits: { txHash: string; address: string; amount: string; credited: boolean }[];
   stuckPayments: { withdrawalId: string; hash: string; reason: string; ageSeconds: number; payer: string }[];
 }
 
@@ -135,5 +136,33 @@ describeWithDatabases('reconcile computes what is off', (ctx) => {
       await testChain.rpc('evm_setAutomine', [true]);
       await testChain.mine(1);
     }
+  });
+
+  it('lists a credited top-up whose transaction a deep reorganisation removed, and clears it once mined again', async () => {
+    const s = await setup({ payerTokens: '0' });
+    await signInBound(s.app, accounts.alice, ctx.clock.now());
+    const watcher = createTopUpWatcher({ db: ctx.db, chain: s.chain, now: ctx.clock.now, startBlock: await testChain.head() });
+    await testChain.fund(accounts.alice.address, '10');
+    const hash = await testChain.transfer(accounts.alice, '7', { to: s.treasury });
+    const raw = await testChain.rpc('eth_getRawTransactionByHash', [hash]);
+    await testChain.mine(CONFIRMATIONS);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
+    expect(await reconcileOf(s.app)).toMatchObject({ ok: true, owed: '7', backing: '7', difference: '0', reorgedCredits: [] });
+    await testChain.rpc('anvil_reorg', [CONFIRMATIONS + 1, []]);
+    await testChain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    // Still credited (never a silent debit), the treasury short of it, and listed for the operator.
+    expect(await reconcileOf(s.app)).toMatchObject({
+      ok: false,
+      owed: '7',
+      backing: '0',
+      difference: '-7',
+      reorgedCredits: [{ txHash: hash, address: accounts.alice.address, amount: '7', credited: true }],
+    });
+    expect(await testChain.rpc('eth_sendRawTransaction', [raw])).toBe(hash);
+    await testChain.mine(CONFIRMATIONS);
+    await watcher.runOnce();
+    expect(await reconcileOf(s.app)).toMatchObject({ ok: true, difference: '0', reorgedCredits: [] });
+    await expectBooksBalanced(ctx.db);
   });
 });
