@@ -109,7 +109,7 @@ export interface BuildAppOptions {
   /** AUTO_APPROVE_HOURLY in minor units: what all members' withdrawals may have approved on request in an hour; default 10 × autoApproveMax. */
   autoApproveHourly?: bigint | undefined;
   /**
-   * The payer of withdrawals (server/chain/payer.ts), with a chain: PAYER_KEY, this instance's name for the lease,
+   * The payer of withdrawals (server/chain/payer/), with a chain: PAYER_KEY, this instance's name for the lease,
    * whether it runs on its own timer (main.ts, unless PAYER=off) and the options tests and faults set.
    */
   payer?: (Pick<PayerOptions, 'key' | 'holder'> & Partial<Pick<PayerOptions, 'pollMs' | 'leaseMs' | 'gasLimit' | 'stuckAfterMs' | 'batch' | 'onStep'>> & { timer?: boolean }) | undefined;

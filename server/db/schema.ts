@@ -259,7 +259,7 @@ export const withdrawalFailures = pgTable('withdrawal_failures', {
 });
 
 /**
- * The payer's hot wallet (server/chain/payer.ts): the next nonce it signs with, and the lease that lets one server
+ * The payer's hot wallet (server/chain/payer/lease.ts): the next nonce it signs with, and the lease that lets one server
  * instance at a time pay from it.
  */
 export const payerAccounts = pgTable('payer_accounts', {
@@ -297,7 +297,7 @@ export const payments = pgTable(
   (t) => [
     index('payments_withdrawal_idx').on(t.withdrawalId),
     index('payments_payer_nonce_idx').on(t.payer, t.nonce),
-    // The payer's watch of recent receipts (server/chain/payer.ts watchPosted) and the receipts the chain lost or
+    // The payer's watch of recent receipts (server/chain/payer/watchPosted.ts) and the receipts the chain lost or
     // mined as reverted (the watch and reconcile): a round reads these, never the whole table.
     index('payments_payer_block_idx').on(t.payer, t.blockNumber).where(sql`${t.blockHash} IS NOT NULL`),
     index('payments_lost_idx').on(t.payer).where(sql`${t.receiptStatus} IS NOT NULL AND (${t.blockHash} IS NULL OR ${t.receiptStatus} = 0)`),
