@@ -83,7 +83,8 @@ export const envSchema = z.object({
   TOP_UP_START_BLOCK: z.preprocess(emptyAsUndefined, z.coerce.bigint().min(0n).optional()),
   DEV_CHAIN_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8545)),
   // The hot wallet that pays withdrawals (0x and 64 hex digits); unset on a real chain: nothing is paid, withdrawals
-  // wait approved. The development chain's default is its own funded hot wallet (server/chain/devChain.ts).
+  // wait approved. The development chain's default is its own funded hot wallet (server/chain/devChain.ts); a real
+  // chain refuses anvil's well-known keys (server/chain/wellKnownKeys.ts).
   PAYER_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'PAYER_KEY must be 0x and 64 hex digits').optional()),
   // A member's withdrawals are approved on request while their auto-approved total of the UTC day stays within this
   // amount (a decimal, as the API's amounts); default 0 (all wait for an operator), 1000 on the development chain.
