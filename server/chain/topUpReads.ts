@@ -7,9 +7,11 @@
  *   2. a block whose header's logs bloom may hold a Transfer of the token to the treasury is asked for its logs by its
  *      hash (EIP-234): a node that lacks the block answers an error, never "no logs" as it may for a range past its
  *      head (go-ethereum#24078); a block whose bloom cannot hold one has none (a bloom has no false negatives);
- *   3. each top-up's position among its transaction's logs comes from the transaction's receipt, which must be in
- *      the same block. Not `logIndex` minus the first log index of the transaction's matching logs: the transaction
- *      may log other events, of other contracts, before it. The receipt's logs are all of them, in order.
+ *   3. each top-up's position among its transaction's logs: `logIndex` minus the index of the transaction's first
+ *      log in the block. Its first top-up log is that first log only when proven (the block's log 0, or the log
+ *      before it is another transaction's, read here too): the transaction may log other events, of other
+ *      contracts, before it. Otherwise the transaction's receipt says: all its logs, in order, and it must be in the
+ *      same block.
  */
 import { BlockNotFoundError, getAddress, hexToBytes, keccak256, pad, toEventSelector, type Block, type Hex } from 'viem';
 import type { Chain } from './chain';
@@ -78,14 +80,31 @@ export async function readTopUps(chain: Chain, from: bigint, to: bigint, parentH
   const hashOf = new Map(blocks.map((block) => [block.number, block.hash]));
   if (found.some((log) => log.removed || hashOf.get(log.blockNumber) !== log.blockHash)) return { settled: false, reason: 'a log is not in the block read' };
 
-  const txHashes = [...new Set(found.map((log) => log.transactionHash))];
-  const receipts = new Map((await Promise.all(txHashes.map((hash) => receiptOrNull(client, hash)))).flatMap((receipt) => (receipt ? [[receipt.transactionHash, receipt]] : [])));
+  // Where each transaction's logs start in its block, when the logs read prove it: its first top-up log is the
+  // block's first log, or the log just before it is another transaction's (a transaction's logs are contiguous).
+  // Else its receipt says (all its logs, in order; it must be in the block read).
+  const byIndex = new Map(found.map((log) => [`${log.blockHash}/${log.logIndex}`, log.transactionHash]));
+  const firstLog = new Map<Hex, { blockHash: Hex; logIndex: number }>();
+  for (const log of found) {
+    const first = firstLog.get(log.transactionHash);
+    if (!first || log.logIndex < first.logIndex) firstLog.set(log.transactionHash, { blockHash: log.blockHash, logIndex: log.logIndex });
+  }
+  const unproven = new Set(
+    [...firstLog].flatMap(([hash, first]) => {
+      const before = byIndex.get(`${first.blockHash}/${first.logIndex - 1}`);
+      return first.logIndex === 0 || (before !== undefined && before !== hash) ? [] : [hash];
+    }),
+  );
+  const receipts = new Map((await Promise.all([...unproven].map((hash) => receiptOrNull(client, hash)))).flatMap((receipt) => (receipt ? [[receipt.transactionHash, receipt]] : [])));
   const logs: TopUpLog[] = [];
   for (const log of found) {
-    const receipt = receipts.get(log.transactionHash);
-    if (receipt?.blockHash !== log.blockHash) return { settled: false, reason: `the receipt of ${log.transactionHash} is not in the block read` };
-    const position = receipt.logs.findIndex((entry) => entry.logIndex === log.logIndex);
-    if (position < 0) return { settled: false, reason: `the receipt of ${log.transactionHash} lacks its log` };
+    let position = log.logIndex - (firstLog.get(log.transactionHash)?.logIndex ?? 0);
+    if (unproven.has(log.transactionHash)) {
+      const receipt = receipts.get(log.transactionHash);
+      if (receipt?.blockHash !== log.blockHash) return { settled: false, reason: `the receipt of ${log.transactionHash} is not in the block read` };
+      position = receipt.logs.findIndex((entry) => entry.logIndex === log.logIndex);
+      if (position < 0) return { settled: false, reason: `the receipt of ${log.transactionHash} lacks its log` };
+    }
     const amount = toLedgerUnits(log.args.value, chain.token.decimals);
     // Less than a millionth of a token is nothing the ledger can hold.
     if (amount > 0n) logs.push({ txHash: log.transactionHash, logPosition: position, from: getAddress(log.args.from), amount, blockNumber: log.blockNumber, blockHash: log.blockHash });

@@ -8,7 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { encodeFunctionData, erc20Abi, parseUnits, type Address, type Hex, type PrivateKeyAccount } from 'viem';
+import { encodeFunctionData, erc20Abi, getContractAddress, parseUnits, type Address, type Hex, type PrivateKeyAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -115,6 +115,37 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(await credit(app, alice)).toBe('9');
     await expectCreditedIsOnChain(treasury);
     expect(await reorgedAwayTopUps(ctx.db, testChain.chain.settings.chainId)).toEqual([]);
+  });
+
+  it('keys a top-up by its place among all its transaction\'s logs, another contract\'s log before it', async () => {
+    const { watcher, treasury } = await setup();
+    const other = await testChain.deployOther();
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await testChain.fund(sender.address, '0');
+    // A contract whose creation pays 1 of the other token to dave, then 2 of the app's token to the treasury.
+    const contract = getContractAddress({ from: sender.address, nonce: 0n });
+    await testChain.fund(contract, '5');
+    await testChain.fund(contract, '5', other);
+    const word = (value: bigint) => value.toString(16).padStart(64, '0');
+    const pay = (token: Address, to: Address, amount: bigint) =>
+      `63a9059cbb60e01b600052` + `73${to.slice(2)}600452` + `7f${word(amount)}602452` + `6000600060446000600073${token.slice(2)}5af150`;
+    const units = 10n ** BigInt(testChain.decimals);
+    const raw = await sender.signTransaction({
+      chainId: testChain.chain.settings.chainId,
+      type: 'eip1559',
+      nonce: 0,
+      data: `0x${pay(other, accounts.dave.address, units)}${pay(testChain.token, treasury, 2n * units)}00`,
+      gas: 300_000n,
+      maxFeePerGas: 100_000_000_000n,
+      maxPriorityFeePerGas: 1_000_000_000n,
+    });
+    const hash = (await testChain.rpc('eth_sendRawTransaction', [raw])) as Hex;
+    const receipt = await testChain.chain.client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    expect(receipt.logs.map((log) => log.address.toLowerCase())).toEqual([other.toLowerCase(), testChain.token.toLowerCase()]);
+    await testChain.mine(CONFIRMATIONS);
+    expect(await watcher.runOnce()).toMatchObject({ held: 1 });
+    expect((await topUpRows()).map((row) => [row.txHash, row.logPosition])).toEqual([[hash, 1]]);
+    await expectCreditedIsOnChain(treasury);
   });
 
   it('never credits again a top-up credited before migration 0018 (keyed by its block log index), even mined at another index', async () => {
