@@ -32,7 +32,7 @@ import { nonceTaker, paysMember } from './proofs';
  */
 export async function follow(context: PayerContext, round: PayerRound, head: bigint, fee: Fees, payer: Address): Promise<void> {
   const { db, client, account, step } = context;
-  const own = isAddressEqual(payer, account.address);
+  const ownKey = isAddressEqual(payer, account.address);
   const rows = await sentAttempts(db, payer);
   if (rows.length === 0) return;
   const byWithdrawal = new Map<bigint, SentAttempt[]>();
@@ -65,17 +65,17 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
       // The nonce is used at depth and no receipt was answered: the block that took it says by what.
       const taker = await nonceTaker(client, payer, first.nonce, depthBlock);
       if (!taker) continue;
-      const own = attempts.find((attempt) => attempt.hash.toLowerCase() === taker.hash.toLowerCase());
-      if (!own) {
+      const ours = attempts.find((attempt) => attempt.hash.toLowerCase() === taker.hash.toLowerCase());
+      if (!ours) {
         // Another transaction took it at depth; no attempt of this payment can be mined now.
         settled.push({ request: failureRequest(id, 'nonceUsed', now), paid: false });
         continue;
       }
       // One of its own: mined. Its receipt is needed to post; until a node answers it, wait.
-      const receipt = await receiptOrNull(client, own.hash as Hex);
+      const receipt = await receiptOrNull(client, ours.hash as Hex);
       if (!receipt) continue;
-      receipts.set(own.hash, receipt);
-      mined = own;
+      receipts.set(ours.hash, receipt);
+      mined = ours;
     }
     if (mined) {
       const receipt = receipts.get(mined.hash);
@@ -91,7 +91,7 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
       continue;
     }
     const latest = attempts[attempts.length - 1] ?? first;
-    if (own && isStuck(latest, fee, now, { stuckAfterMs: context.stuckAfterMs, isNext: first.nonce === nextNonce })) {
+    if (ownKey && isStuck(latest, fee, now, { stuckAfterMs: context.stuckAfterMs, isNext: first.nonce === nextNonce })) {
       const fees = replacementFees(latest, fee);
       const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), nonce: first.nonce, legacy: fee.legacy, ...fees });
       await storePayments(db, [
@@ -113,11 +113,9 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
       else round.voided++;
     });
   }
-  if (own) rebroadcast.push(...(await holeFillers(context, round, rows, nextNonce, fee)));
-  if (rebroadcast.length > 0) {
-    await context.broadcast(rebroadcast);
-    round.rebroadcast += rebroadcast.length;
-  }
+  const fillers = ownKey ? await holeFillers(context, round, rows, nextNonce, fee) : [];
+  if (rebroadcast.length + fillers.length > 0) await context.broadcast([...rebroadcast, ...fillers]);
+  round.rebroadcast += rebroadcast.length;
 }
 
 /**
@@ -133,7 +131,7 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
  * @param fee - the fees now
  * @returns the fillers' signed bytes, to broadcast
  * @example
- * rebroadcast.push(...(await holeFillers(context, round, rows, nextNonce, fee)));
+ * const fillers = await holeFillers(context, round, rows, nextNonce, fee);
  */
 async function holeFillers(context: PayerContext, round: PayerRound, rows: readonly SentAttempt[], nextNonce: bigint, fee: Fees): Promise<Hex[]> {
   const held = new Set(rows.map((row) => row.nonce));
