@@ -124,7 +124,8 @@ export const topUp = defineEndpoint({
   access: 'member',
   summary:
     'Credit on chain (added): ask the server to look at one top-up transaction now. pending: not mined or not seen yet; confirming: ' +
-    'mined, `confirmations` of `required` blocks on top; credited; invalid: no top-up of the caller in it, or reverted. Moves nothing itself',
+    'mined, `confirmations` of `required` blocks on top; credited; invalid: no top-up of the caller in it (or only one below 0.000001), or reverted. ' +
+    'Moves nothing itself. The hash in any letter case; limited per member (4290); 3007 when the chain cannot be read now',
   query: undefined,
   body: z.strictObject({ txHash: txHashSchema }),
   result: z.object({
