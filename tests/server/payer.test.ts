@@ -25,7 +25,7 @@ import { expectRefused } from './support/assertions';
 import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
-import { relayedChain, startRpcRelay, type RpcRelay } from './support/rpcRelay';
+import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 3;
@@ -429,7 +429,10 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await expectPaidOnce(s);
   });
 
-  it('decides nothing while the node that answers receipts and blocks lags the one that answers head and nonce; pays once', async () => {
+  it.for([
+    { providers: 'one provider whose backends disagree', fallback: false },
+    { providers: 'two providers under fallback, the first behind', fallback: true },
+  ])('decides nothing while receipts and blocks come from a node behind the head and nonces ($providers); pays once', async ({ fallback }) => {
     const s = await setup();
     const lag = CONFIRMATIONS + 3;
     // Blocks enough that the lagging node knows the token and the hot wallet's funding.
@@ -437,11 +440,19 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     const alice = await member(s.app, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     expect(await s.payer().round()).toMatchObject({ signed: 1 });
-    const relay = await relayOf(s);
-    relay.lag(lag);
-    // A load balancer's other backend, up to date, answers the head and the nonces.
-    for (const method of ['eth_blockNumber', 'eth_getTransactionCount']) relay.on(method, (params) => s.testChain.rpc(method, params));
-    const lagging = s.payer({ chain: relayedChain(s.testChain.chain, [relay]) });
+    const behind = await relayOf(s);
+    behind.lag(lag);
+    if (fallback) {
+      // The first provider refuses the head (as a rate limit does) and errors past its own: the second answers those.
+      behind.on('eth_blockNumber', () => {
+        throw new RelayError(-32000, 'header not found');
+      });
+    } else {
+      // A load balancer's other backend, up to date, answers the head and the nonces.
+      for (const method of ['eth_blockNumber', 'eth_getTransactionCount']) behind.on(method, (params) => s.testChain.rpc(method, params));
+    }
+    const relays = fallback ? [behind, await relayOf(s)] : [behind];
+    const lagging = s.payer({ chain: relayedChain(s.testChain.chain, relays) });
     for (let block = 0; block < lag - 1; block++) {
       await s.testChain.mine(1);
       expect(await lagging.round()).toMatchObject({ voided: 0, posted: 0 });
