@@ -7,8 +7,8 @@
  *   2. the cursor (the last block read and its hash): when the chain has another block at that height (a
  *      reorganisation deeper than the confirmations), the cursor goes back to the newest kept block the chain still
  *      has, and what follows is read again: a log already credited is left alone, one mined again is credited once.
- *      A kept block the node answers "not found" for, while its own head is past it, is doubt: the round fails and
- *      nothing kept is dropped (a lagging backend is no shorter chain);
+ *      A kept block the node answers "not found" for is doubt: the round ends unsettled and nothing kept is dropped
+ *      (a lagging backend is no shorter chain);
  *   3. the next range, read as topUpReads.ts says: every header, linked to the cursor, and the logs by block hash;
  *      any doubt ends the round without crediting or moving (the next round reads again);
  *   4. credit, flag the credits of the range the chain no longer has, then move the cursor; a crash between them
@@ -69,7 +69,7 @@ export interface RoundResult {
   released: number;
   /** The cursor went back this many kept blocks (a reorganisation below it). */
   rewound: number;
-  /** The chain changed while the range was read: nothing credited, read again next round. */
+  /** A node lagged or the chain changed while the range was read: nothing credited, the cursor kept, read again next round. */
   unsettled: boolean;
 }
 
@@ -119,13 +119,14 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
   const startBlock = options.startBlock ?? 0n;
 
   /**
-   * The cursor: the newest kept block the chain still has (later kept blocks are dropped), or none. A kept block is
-   * off the chain only when the node has another block at its height, or its own head is below it; a node that
-   * answers "not found" for a block below its head lags, and the round fails with every kept block still kept.
-   * When no kept block is on the chain (a reorganisation deeper than all of them), the cursor is the block before
-   * the first, kept as such, so that a restart reads from there too.
+   * The cursor: the newest kept block the chain still has (later kept blocks are dropped), none before the first
+   * round, or doubt. A kept block is off the chain only when the node has another block at its height. A node that
+   * answers "not found" for one lags (or its chain is shorter for now, which only waiting resolves): that is doubt,
+   * and every kept block stays kept; taking it for a shorter chain would send the cursor back, on a backend 64
+   * rounds behind as far as the token's deployment. When no kept block is on the chain (a reorganisation deeper
+   * than all of them), the cursor is the block before the first, kept as such, so that a restart reads from there.
    */
-  async function cursor(head: bigint): Promise<{ number: bigint; hash: string; rewound: number } | undefined> {
+  async function cursor(): Promise<{ number: bigint; hash: string; rewound: number } | 'doubt' | undefined> {
     const kept = await db.select().from(chainBlocks).where(eq(chainBlocks.chainId, chainId)).orderBy(desc(chainBlocks.number)).limit(KEPT_BLOCKS);
     for (const [index, block] of kept.entries()) {
       const hash = await blockHashAt(client, block.number);
@@ -133,12 +134,12 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
         if (index > 0) await db.delete(chainBlocks).where(and(eq(chainBlocks.chainId, chainId), gt(chainBlocks.number, block.number)));
         return { number: block.number, hash: block.hash, rewound: index };
       }
-      if (hash === null && block.number <= head) throw new Error(`the node has no block ${block.number} below its head ${head}: it lags; the cursor stays`);
+      if (hash === null) return 'doubt';
     }
     if (kept.length === 0) return undefined;
     const first = startBlock > 0n ? startBlock - 1n : 0n;
     const firstHash = await blockHashAt(client, first);
-    if (!firstHash) throw new Error(`the node has no block ${first}: the cursor stays`);
+    if (!firstHash) return 'doubt';
     await db.delete(chainBlocks).where(eq(chainBlocks.chainId, chainId));
     await keepBlock(db, chainId, first, firstHash);
     return { number: first, hash: firstHash, rewound: kept.length };
@@ -147,11 +148,12 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
   async function round(): Promise<RoundResult> {
     const head = await client.getBlockNumber({ cacheTime: 0 });
     const deepest = head - BigInt(settings.confirmations);
-    const at = await cursor(head);
+    const at = await cursor();
+    const released = await releaseHeldTopUps(db, chainId, now());
+    if (at === 'doubt') return { from: null, to: null, credited: 0, held: 0, released, rewound: 0, unsettled: true };
     const rewound = at?.rewound ?? 0;
     // The cursor, once there is one; the first block only before the first round.
     const from = at ? at.number + 1n : startBlock;
-    const released = await releaseHeldTopUps(db, chainId, now());
     const idle: RoundResult = { from: null, to: null, credited: 0, held: 0, released, rewound, unsettled: false };
     if (deepest < from) return idle;
     const to = deepest - from + 1n > MAX_RANGE ? from + MAX_RANGE - 1n : deepest;
