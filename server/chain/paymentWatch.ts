@@ -1,13 +1,13 @@
 /**
  * What the operator must act on among the payer's payments (reconcile; README, "Credit on chain: what reconcile
- * says"): the one rule of a lost payment, and the stuck ones with their age and why they are stuck. Read from the
- * payments table and the withdrawals' stages; nothing here moves money.
+ * says"): the lost payments, by the rule in server/ledger/withdrawalLifecycle.ts, and the stuck ones with their age
+ * and why they are stuck. Read from the payments table and the withdrawals' stages; nothing here moves money.
  */
 import { sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { WithdrawalStage } from '../ledger/withdrawals';
+import { lostPaymentSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 import type { Chain } from './chain';
 
 /** Why a payment is lost: see api-schema/admin.ts, reconcile's lostPayments. */
@@ -21,16 +21,6 @@ export interface LostPayment {
   hash: Hex;
   reason: LostReason;
 }
-
-/**
- * The rule of a lost payment, on payments `p` of withdrawals `d` (ledger_pending): a posted withdrawal whose payment's
- * block the chain no longer has (its receipt kept, its block hash cleared) or that was mined again as reverted, and a
- * voided (refunded) withdrawal one of whose payments was mined as paid all the same. The payer's watch and reconcile
- * both read it.
- */
-export const lostPaymentSql = sql`(
-  (d.stage = ${WithdrawalStage.posted} AND p.receipt_status IS NOT NULL AND (p.block_hash IS NULL OR p.receipt_status = 0))
-  OR (d.stage = ${WithdrawalStage.voided} AND p.receipt_status = 1 AND p.block_hash IS NOT NULL))`;
 
 const lostRow = z.object({ withdrawalId: bigintText, address: z.string(), amount: bigintText, hash: z.string(), reason: z.enum(['reorganised', 'reverted', 'paidAfterVoid']) });
 
@@ -46,7 +36,7 @@ export async function lostPayments(db: Db): Promise<LostPayment[]> {
   const rows = await queryRows(
     db,
     sql`SELECT w.id AS "withdrawalId", m.address, w.amount - w.fee AS amount, p.hash,
-          CASE WHEN d.stage = ${WithdrawalStage.voided} THEN 'paidAfterVoid' WHEN p.receipt_status = 0 AND p.block_hash IS NOT NULL THEN 'reverted' ELSE 'reorganised' END AS reason
+          CASE WHEN d.stage = ${stageSql(WithdrawalStage.voided)} THEN 'paidAfterVoid' WHEN p.receipt_status = 0 AND p.block_hash IS NOT NULL THEN 'reverted' ELSE 'reorganised' END AS reason
         FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id JOIN withdrawals w ON w.id = d.id JOIN members m ON m.id = w.member_id
         WHERE ${lostPaymentSql}
         ORDER BY w.id, p.created_at`,
@@ -99,7 +89,7 @@ export async function stuckPayments(db: Db, chain: Chain, currentPayer: Address 
           p.max_fee_per_gas AS "maxFeePerGas", p.max_priority_fee_per_gas AS "maxPriorityFeePerGas",
           (SELECT min(f.created_at) FROM payments f WHERE f.withdrawal_id = p.withdrawal_id) AS "firstSignedAt"
         FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
-        WHERE d.stage = ${WithdrawalStage.sent}
+        WHERE d.stage = ${stageSql(WithdrawalStage.sent)}
           AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.withdrawal_id = p.withdrawal_id AND r.block_hash IS NOT NULL)
         ORDER BY p.withdrawal_id, p.created_at DESC`,
     sentRow,

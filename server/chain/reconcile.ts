@@ -10,10 +10,12 @@ import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
-import { WithdrawalStage } from '../ledger/withdrawals';
+import { netAtStageSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 import type { Chain } from './chain';
 import { receiptOrNull, toLedgerUnits, tokenUnitsOf } from './chainReads';
-import { feesOver, paymentsInFlight, type Payer } from './payer';
+import type { Payer } from './payer';
+import { feesOver } from './payer/fees';
+import { paymentsInFlight } from './payer/payments';
 import { lostPayments, stuckPayments } from './paymentWatch';
 import { reorgedAwayTopUps } from './topUps';
 
@@ -41,7 +43,7 @@ async function minedNotPosted(db: Db, chain: Chain): Promise<bigint> {
   const candidates = await queryRows(
     db,
     sql`SELECT p.withdrawal_id AS "withdrawalId", p.hash, w.amount - w.fee AS net FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id
-        JOIN withdrawals w ON w.id = d.id WHERE d.stage = ${WithdrawalStage.sent}`,
+        JOIN withdrawals w ON w.id = d.id WHERE d.stage = ${stageSql(WithdrawalStage.sent)}`,
     candidateRow,
   );
   const receipts = await Promise.all(candidates.map((candidate) => receiptOrNull(chain.client, candidate.hash as Hex)));
@@ -79,9 +81,9 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
       sql`SELECT (SELECT coalesce(sum(balance), 0) FROM ledger_accounts WHERE asset = 'CREDIT' AND member_id IS NOT NULL) AS members,
             ${systemBalance(systemAccountId('CREDIT', 'withdrawals_payable'))} AS payable,
             ${systemBalance(systemAccountId('CREDIT', 'held_top_ups'))} AS held,
-            (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'sent') AS sent,
-            (SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved') AS approved,
-            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = 'approved' ORDER BY d.id LIMIT 1) AS "firstApproved"`,
+            ${netAtStageSql(WithdrawalStage.sent)} AS sent,
+            ${netAtStageSql(WithdrawalStage.approved)} AS approved,
+            (SELECT w.amount - w.fee FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = ${stageSql(WithdrawalStage.approved)} ORDER BY d.id LIMIT 1) AS "firstApproved"`,
       figuresRow,
     ),
   ]);

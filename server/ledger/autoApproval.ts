@@ -20,7 +20,8 @@ import { utcDay } from '../clock';
 import type { Db } from '../db/client';
 import { errorOfApiCode } from '../errors';
 import type { LedgerDesk, LedgerRequest } from './engine';
-import { approvalRequest, readWithdrawal, type WithdrawalStatus } from './withdrawals';
+import { approvalRequest, readWithdrawal } from './withdrawals';
+import type { WithdrawalStatus } from './withdrawalLifecycle';
 
 /** The budgets in minor units (0: nothing is approved on request). */
 export interface AutoApprovalBudget {

@@ -9,7 +9,7 @@ import { bigintText, queryRows, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { formatMinor } from '../../api-schema/amount';
 import { withdrawalFailureSchema as failureContract, withdrawalStatusSchema as statusContract, type WithdrawalFailure, type WithdrawalStatus } from '../../api-schema/member';
-import { paymentHashSql, withdrawalStatusSql } from './withdrawals';
+import { paymentHashSql, withdrawalStatusSql } from './withdrawalLifecycle';
 
 // The contract's enums (zod mini) as the zod rows here read them.
 const withdrawalStatusSchema = z.enum(statusContract.options);

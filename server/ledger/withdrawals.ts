@@ -7,7 +7,7 @@
  * payable for the chain) or `voided` (failed: the engine gives back the legs and the day's total it holds). Each move
  * is an engine request with its own at-most-once key; none is a lock or UPDATE of this flow's own.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
@@ -17,9 +17,10 @@ import { getAppConfig, type AppConfig } from '../config/appConfig';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, errorOfApiCode, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
-import { postRequests, VOIDED, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
+import { postRequests, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
 import type { AutoApproval } from './autoApproval';
 import { answerOf } from './idempotency';
+import { paymentHashSql, WithdrawalStage, withdrawalStatusSql, type WithdrawalStatus } from './withdrawalLifecycle';
 
 const PAYABLE = systemAccountId('CREDIT', 'withdrawals_payable');
 const FEES = systemAccountId('CREDIT', 'fees');
@@ -27,28 +28,9 @@ const CHAIN = systemAccountId('CREDIT', 'chain');
 /** The name of the daily cap's counter in ledger_limits. */
 const DAILY_LIMIT = 'withdrawCredit';
 
-/** A withdrawal's stages as its pending transfer keeps them. */
-export const WithdrawalStage = { held: 'held', approved: 'approved', sent: 'sent', posted: 'posted', voided: VOIDED } as const;
-
-/** The status API.md names for each stage. */
-export type WithdrawalStatus = 'pending' | 'approved' | 'sent' | 'done' | 'failed';
-
 /** Why a withdrawal failed: the operator failed it, its payment reverted, or its nonce was used by another transaction. */
 export type FailureReason = 'rejected' | 'reverted' | 'nonceUsed';
 
-/** The SQL of a stage's status (ledger_pending `d`). */
-export const withdrawalStatusSql = sql.raw(`CASE d.stage WHEN 'held' THEN 'pending' WHEN 'posted' THEN 'done' WHEN 'voided' THEN 'failed' ELSE d.stage END`);
-
-/**
- * The SQL of a withdrawal's payment hash: the mined attempt, else the latest signed one (null before any).
- *
- * @param withdrawalId - the SQL expression of the withdrawal's id
- * @returns a scalar subquery
- * @example
- * sql`SELECT ${paymentHashSql(sql.raw('w.id'))} AS "txHash" FROM withdrawals w`
- */
-export const paymentHashSql = (withdrawalId: SQL) =>
-  sql`(SELECT p.hash FROM payments p WHERE p.withdrawal_id = ${withdrawalId} ORDER BY p.receipt_status IS NULL, p.created_at DESC LIMIT 1)`;
 
 /** One member's withdrawCredit request. */
 export interface WithdrawalRequest {

@@ -18,7 +18,7 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
-import { withdrawalStatusSql } from '../../server/ledger/withdrawals';
+import { withdrawalStatusSql } from '../../server/ledger/withdrawalLifecycle';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';

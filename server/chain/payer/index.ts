@@ -34,10 +34,6 @@ import { catchUpNonce, knownPayers, releaseLease, takeLease } from './lease';
 import { sendNew } from './sendNew';
 import { watchPosted, watchVoided } from './watchPosted';
 
-// Importers of './chain/payer' (reconcile) read these from here.
-export { feesOver } from './fees';
-export { paymentsInFlight } from './payments';
-
 /** The steps a fault test may kill the process at (PAYER_FAULT_AT). */
 export const PAYER_STEPS = ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const;
 export type PayerStep = (typeof PAYER_STEPS)[number];

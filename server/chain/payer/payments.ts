@@ -1,16 +1,14 @@
 /**
  * The payer's SQL: its payments (the signed attempts of each withdrawal, with their receipts once mined), the
  * withdrawals at the stages it reads, and its account row's next nonce. Stage names are the ledger's
- * (`WithdrawalStage`, server/ledger/withdrawals.ts); the payer moves a withdrawal only through the engine.
+ * (`WithdrawalStage`, server/ledger/withdrawalLifecycle.ts); the payer moves a withdrawal only through the engine.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Address, Hex, TransactionReceipt } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../../db/client';
-import { WithdrawalStage } from '../../ledger/withdrawals';
+import { stageSql as stage, WithdrawalStage } from '../../ledger/withdrawalLifecycle';
 
-/** A stage as an SQL literal (not a parameter: the partial indexes on stages stay usable). */
-const stage = (name: (typeof WithdrawalStage)[keyof typeof WithdrawalStage]) => sql.raw(`'${name}'`);
 
 /**
  * What the hot wallet has on its way: the token of its sent, not yet final payments (one per withdrawal, whichever
