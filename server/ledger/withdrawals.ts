@@ -2,10 +2,11 @@
  * Credit withdrawals (API.md, "Money" and "Credit on chain") as two-phase transfers of the ledger engine
  * (server/ledger/engine.ts; docs/decisions/0019-withdrawals-paid-on-chain.md). A request reserves: the amount
  * leaves the member for withdrawals payable and the fee moves on to fees, against the day's total, held as a pending
- * transfer. Its stage is the withdrawal's status: `held` (waiting for an operator) or `approved` (by an operator, or
- * on request within the auto-approval budgets: server/ledger/autoApproval.ts), then `sent` by the payer (server/chain/payer.ts), then `posted` (paid: the net amount leaves
- * payable for the chain) or `voided` (failed: the engine gives back the legs and the day's total it holds). Each move
- * is an engine request with its own at-most-once key; none is a lock or UPDATE of this flow's own.
+ * transfer. Its stage is the withdrawal's status (server/ledger/withdrawalLifecycle.ts): `held` (waiting for an
+ * operator) or `approved` (by an operator, or on request within the auto-approval budgets:
+ * server/ledger/autoApproval.ts), then `sent` by the payer (server/chain/payer/), then `posted` (paid: the net amount
+ * leaves payable for the chain) or `voided` (failed: the engine gives back the legs and the day's total it holds).
+ * Each move is an engine request with its own at-most-once key; none is a lock or UPDATE of this flow's own.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
