@@ -52,6 +52,8 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
   interface Setup {
     testChain: TestChain;
     app: FastifyInstance;
+    /** Whether the node mines each transaction at once (setup's `automine`). */
+    automine: boolean;
     payerKey: Hex;
     payerAddress: Address;
     /** A payer of the hot wallet on this database (the app's name for the lease unless `holder`). */
@@ -73,12 +75,17 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     });
     const payer = (extra: Partial<PayerOptions> = {}) =>
       createPayer({ db: ctx.db, chain: testChain.chain, key: payerKey, holder: 'app', now: ctx.clock.now, stuckAfterMs: 60_000, ...extra });
-    return { testChain, app, payerKey, payerAddress, payer };
+    return { testChain, app, automine: options.automine ?? true, payerKey, payerAddress, payer };
   }
 
-  async function member(app: FastifyInstance, account: (typeof accounts)['alice'], credit: string): Promise<string> {
-    const token = await signInBound(app, account, ctx.clock.now());
-    expect(envelope(await grant(app, { address: account.address, amount: credit, requestId: randomUUID() })).code).toBe(0);
+  /** A member granted `credit`, backed by as many tokens sent to the treasury (reconcile is then ok). */
+  async function member(s: Setup, account: (typeof accounts)['alice'], credit: string): Promise<string> {
+    const token = await signInBound(s.app, account, ctx.clock.now());
+    expect(envelope(await grant(s.app, { address: account.address, amount: credit, requestId: randomUUID() })).code).toBe(0);
+    // Mined at once even where the test turned automine off (nothing of the payer's is in the pool yet).
+    if (!s.automine) await s.testChain.rpc('evm_setAutomine', [true]);
+    await s.testChain.fund(s.testChain.treasury, credit);
+    if (!s.automine) await s.testChain.rpc('evm_setAutomine', [false]);
     return token;
   }
 
@@ -96,10 +103,29 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
   const credit = async (app: FastifyInstance, token: string) =>
     envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result?.creditBalance;
 
-  const reconcileOf = async (app: FastifyInstance) =>
-    envelope<{ chain: { treasury: string; payer: string | null }; ledger: { members: string; payable: string }; pendingPayments: string; payer: { approved: string; waiting: string | null; lost: string } }>(
-      await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() }),
-    ).result;
+  interface Reconciled {
+    ok: boolean;
+    chain: { treasury: string; payer: string | null };
+    ledger: { members: string; payable: string };
+    difference: string;
+    pendingPayments: string;
+    payer: { approved: string; waiting: string | null; lost: string };
+    lostPayments: { withdrawalId: string; address: string; amount: string; hash: string; reason: string }[];
+    reorgedCredits: unknown[];
+    stuckPayments: unknown[];
+  }
+
+  const reconcileOf = async (app: FastifyInstance) => envelope<Reconciled>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+
+  /** Reconcile as it is when a test leaves one payment lost: ok false, that payment listed, nothing else. */
+  const expectLostInReconcile = async (s: Setup, lost: { id: string; hash: string | undefined; reason: string }) =>
+    expect(await reconcileOf(s.app)).toMatchObject({
+      ok: false,
+      payer: { lost: '19' },
+      lostPayments: [{ withdrawalId: lost.id, address: accounts.alice.address, amount: '19', hash: lost.hash, reason: lost.reason }],
+      reorgedCredits: [],
+      stuckPayments: [],
+    });
 
   const stageOf = async (id: string) => {
     const [row] = await queryRows(ctx.db, sql`SELECT stage FROM ledger_pending WHERE id = ${id}::bigint`, z.object({ stage: z.string() }));
@@ -119,7 +145,8 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   /**
    * Paid at most once: what each member received from the hot wallet on chain is their posted withdrawals' net
-   * amounts, no withdrawal has two mined payments, the books balance, and reconcile shows the hot wallet's balance.
+   * amounts, no withdrawal has two mined payments, the books balance, and reconcile shows the hot wallet's balance
+   * and is ok: the tokens back what the ledger owes, nothing lost, reorganised away or stuck.
    */
   async function expectPaidOnce(s: Setup, fundedTokens = '1000'): Promise<void> {
     await expectBooksBalanced(ctx.db);
@@ -151,13 +178,14 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     for (const attempt of attempts.filter((a) => a.stage === 'posted')) expect(mined.get(attempt.id)).toEqual(['posted:success']);
     const paid = [...expected.values()].reduce((sum, value) => sum + value, 0n);
     const reconciled = await reconcileOf(s.app);
-    expect(reconciled?.payer.lost).toBe('0');
+    expect(reconciled).toMatchObject({ ok: true, payer: { lost: '0' }, lostPayments: [], reorgedCredits: [], stuckPayments: [] });
+    expect(reconciled?.difference).not.toMatch(/^-/);
     expect(reconciled?.chain.payer).toBe(formatMinor((parseUnits(fundedTokens, s.testChain.decimals) - paid) / 10n ** BigInt(s.testChain.decimals - 6)));
   }
 
   it('pays an approved withdrawal once: signed, stored, sent, then posted at depth; the record shows paid and the hash', async () => {
     const s = await setup();
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id, status } = await withdrawn(s.app, alice, '20');
     expect(status).toBe('approved');
     const payer = s.payer();
@@ -181,7 +209,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('waits for the operator above AUTO_APPROVE_MAX; a failed one is refunded and never paid, an approved one is', async () => {
     const s = await setup({ autoApproveMax: '10' });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const small = await withdrawn(s.app, alice, '10');
     const big = await withdrawn(s.app, alice, '30');
     const refused = await withdrawn(s.app, alice, '25');
@@ -201,7 +229,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('never pays more than the hot wallet holds: it waits, reconcile says why, and pays once funded', async () => {
     const s = await setup({ payerTokens: '15' });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     await withdrawn(s.app, alice, '10');
     const second = await withdrawn(s.app, alice, '20');
     const payer = s.payer();
@@ -217,7 +245,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('broadcasts the same bytes again when the node drops the transaction; one payment', async () => {
     const s = await setup({ automine: false });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer();
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -235,7 +263,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('replaces a stuck payment (the base fee raised past it) with the same nonce and a higher fee; whichever is mined pays, once', async () => {
     const s = await setup({ automine: false });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer({ stuckAfterMs: 1_000 });
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -268,7 +296,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
       relay.on('eth_getBlockByNumber', async (_params, forward) => ({ ...((await forward()) as object), baseFeePerGas: undefined }));
       chain = relayedChain(s.testChain.chain, [relay]);
     }
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer({ stuckAfterMs: 1_000, chain });
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -290,7 +318,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('voids a reverted payment (the payer short of gas): the member gets it all back, the record says why', async () => {
     const s = await setup();
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer({ gasLimit: 30_000n });
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -304,7 +332,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('sends again a payment a reorganisation removed before its depth, and posts it once', async () => {
     const s = await setup();
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer();
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -321,13 +349,14 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
   });
 
   it.for([
-    { fault: 'a reorganisation deeper than the confirmations', make: (s: Setup) => s.testChain.rpc('anvil_reorg', [CONFIRMATIONS + 2, []]) },
-    { fault: 'the chain rolled back past it', make: (s: Setup) => s.testChain.rpc('anvil_rollback', [CONFIRMATIONS + 2]) },
-  ])('keeps a posted payment that $fault removed: the same bytes go out again, reconcile shows it lost until mined', async ({ make }) => {
+    { fault: 'a reorganisation deeper than the confirmations', shorter: false },
+    { fault: 'the chain rolled back past it, then grown again past its height', shorter: true },
+  ])('keeps a posted payment that $fault removed: the same bytes go out again, reconcile shows it lost until mined', async ({ shorter }) => {
     const s = await setup();
-    // Blocks enough that the fault leaves the hot wallet's funding alone (without it, the payment mined again reverts).
+    const alice = await member(s, accounts.alice, '100');
+    // Blocks enough that the fault leaves the hot wallet's and the treasury's funding alone (without it, the payment
+    // mined again reverts).
     await s.testChain.mine(CONFIRMATIONS + 3);
-    const alice = await member(s.app, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer();
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -338,13 +367,22 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     const before = await paidIn();
     expect(await s.testChain.chain.client.getTransactionReceipt({ hash: before?.hash as Hex })).toMatchObject({ blockHash: before?.blockHash });
 
-    await make(s);
+    if (shorter) {
+      await s.testChain.rpc('anvil_rollback', [CONFIRMATIONS + 2]);
+      // No block at its height is doubt (a node that lags answers the same): nothing decided, nothing sent.
+      expect(await payer.round()).toMatchObject({ lost: 0, rebroadcast: 0 });
+      expect(await paidIn()).toEqual(before);
+      // Another block at its height: now it is gone.
+      await s.testChain.mine(CONFIRMATIONS + 2);
+    } else {
+      await s.testChain.rpc('anvil_reorg', [CONFIRMATIONS + 2, []]);
+    }
     await expect(s.testChain.chain.client.getTransactionReceipt({ hash: before?.hash as Hex })).rejects.toThrow(/could not be found/);
     // Lost: its block forgotten, the same bytes sent again (the node mines them at once); the posting stands.
     const lost = await payer.round();
     expect(lost).toMatchObject({ lost: 1, posted: 0, voided: 0, signed: 0 });
     expect(await paidIn()).toEqual({ hash: before?.hash, blockHash: null });
-    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '19' } });
+    await expectLostInReconcile(s, { id, hash: before?.hash, reason: 'reorganised' });
     expect(await stageOf(id)).toBe('posted');
     expect((await records(s.app, alice)).find((record) => record.amount === '-20')).toMatchObject({ status: 'done', txHash: before?.hash });
     // Mined again: recorded in its new block, nothing lost, paid once.
@@ -352,32 +390,59 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     const after = await paidIn();
     expect(after?.blockHash).toMatch(/^0x/);
     expect(after?.blockHash).not.toBe(before?.blockHash);
-    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '0' } });
+    await expectPaidOnce(s);
+  });
+
+  it('never flags a posted payment lost while the node lags behind its block: a block answered "not found" is doubt', async () => {
+    const s = await setup();
+    const alice = await member(s, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const lost: string[] = [];
+    const onLost = (event: { withdrawalId: bigint; reason: string }) => lost.push(`${event.withdrawalId}:${event.reason}`);
+    expect(await s.payer({ onLost }).round()).toMatchObject({ signed: 1 });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await s.payer({ onLost }).round()).toMatchObject({ posted: 1 });
+    const kept = async () => (await queryRows(ctx.db, sql`SELECT block_hash AS "blockHash" FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ blockHash: z.string().nullable() })))[0];
+    const before = await kept();
+    expect(before?.blockHash).toMatch(/^0x/);
+    // Issue 42: a node behind the payment's block answers "not found" for the block and for the receipt.
+    const relay = await relayOf(s);
+    relay.lag(CONFIRMATIONS + 2);
+    const lagging = s.payer({ chain: relayedChain(s.testChain.chain, [relay]), onLost });
+    expect(await lagging.round()).toMatchObject({ lost: 0, rebroadcast: 0 });
+    expect(lost).toEqual([]);
+    expect(await kept()).toEqual(before);
+    // Caught up: the same block there, nothing happened.
+    relay.lag(0);
+    expect(await lagging.round()).toMatchObject({ lost: 0, rebroadcast: 0 });
+    expect(lost).toEqual([]);
     await expectPaidOnce(s);
   });
 
   it('keeps a posted payment mined again as reverted lost in reconcile, for the operator; it is not sent again', async () => {
     const s = await setup();
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const lost: string[] = [];
     const payer = s.payer({ onLost: (event) => lost.push(`${event.withdrawalId}:${event.reason}`) });
     expect(await payer.round()).toMatchObject({ signed: 1 });
     await s.testChain.mine(CONFIRMATIONS);
     expect(await payer.round()).toMatchObject({ posted: 1 });
-    // Rolled back past the hot wallet's funding: the same bytes, mined again, revert.
-    await s.testChain.rpc('anvil_rollback', [CONFIRMATIONS + 2]);
+    // Rolled back past the hot wallet's funding (its block, the treasury's, the payment's and those on it), then grown
+    // again past the payment's height: the same bytes, mined again, revert.
+    await s.testChain.rpc('anvil_rollback', [CONFIRMATIONS + 3]);
+    await s.testChain.mine(CONFIRMATIONS + 3);
     expect(await payer.round()).toMatchObject({ lost: 1 });
     expect(await payer.round()).toMatchObject({ lost: 0, rebroadcast: 0 });
     expect(lost).toEqual([`${id}:reorganised`, `${id}:reverted`]);
-    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '19' } });
+    await expectLostInReconcile(s, { id, hash: (await paymentOf(id))?.hash, reason: 'reverted' });
     expect(await stageOf(id)).toBe('posted');
     await expectBooksBalanced(ctx.db);
   });
 
   it('fails the round when the node cannot say whether a payment was mined: never voids a payment that may be paid', async () => {
     const s = await setup();
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     // A relay to the node that fails every receipt read, as a provider in trouble does.
     const relay = createServer((request, response) => {
@@ -413,7 +478,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('never refunds a paid withdrawal whose receipt the node answers null: the block that took its nonce shows it is ours', async () => {
     const s = await setup();
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     expect(await s.payer().round()).toMatchObject({ signed: 1 });
     await s.testChain.mine(CONFIRMATIONS + 1);
@@ -437,7 +502,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     const lag = CONFIRMATIONS + 3;
     // Blocks enough that the lagging node knows the token and the hot wallet's funding.
     await s.testChain.mine(lag);
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     expect(await s.payer().round()).toMatchObject({ signed: 1 });
     const behind = await relayOf(s);
@@ -485,7 +550,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('voids a payment whose nonce another transaction of the hot wallet took, once that is at depth: the member gets it back', async () => {
     const s = await setup({ automine: false });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer();
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -504,7 +569,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
   it('records a voided payment mined after all (a deeper reorganisation) as lost, paid after its refund, and says so', async () => {
     const s = await setup({ automine: false });
     await s.testChain.mine(CONFIRMATIONS + 3);
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const lost: string[] = [];
     const payer = s.payer({ onLost: (event) => lost.push(`${event.withdrawalId}:${event.reason}`) });
@@ -524,13 +589,13 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     expect(await credit(s.app, alice)).toBe('100');
     const balance = await s.testChain.chain.client.readContract({ address: s.testChain.token, abi: erc20Abi, functionName: 'balanceOf', args: [accounts.alice.address] });
     expect(balance).toBe(parseUnits('19', s.testChain.decimals));
-    expect(await reconcileOf(s.app)).toMatchObject({ payer: { lost: '19' } });
+    await expectLostInReconcile(s, { id, hash: payment?.hash, reason: 'paidAfterVoid' });
     await expectBooksBalanced(ctx.db);
   });
 
   it('voids a payment mined with status 1 but no Transfer log (a token that returns false): nothing was paid', async () => {
     const s = await setup({ automine: false });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer();
     expect(await payer.round()).toMatchObject({ signed: 1 });
@@ -550,7 +615,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('fills a nonce hole another user of the key left (its transaction dropped) with a zero-value transfer; pays once', async () => {
     const s = await setup({ automine: false });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     // Another user of the key takes nonce 0 in the node's pool: the payer signs at 1; then the other is dropped.
     const other = await sendOwnTransfer(s, 0n);
@@ -569,7 +634,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('follows a rotated key\'s payment to the end: the new key\'s payer sends its stored bytes again and posts it', async () => {
     const s = await setup({ automine: false });
-    const alice = await member(s.app, accounts.alice, '100');
+    const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
     expect(await s.payer().round()).toMatchObject({ signed: 1 });
     await s.testChain.rpc('anvil_dropTransaction', [(await paymentOf(id))?.hash]);
@@ -585,7 +650,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
   for (const crashAt of ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const satisfies readonly PayerStep[]) {
     it(`stops at "${crashAt}" as a crash does; a new payer goes on from what is stored and pays each once`, async () => {
       const s = await setup();
-      const alice = await member(s.app, accounts.alice, '200');
+      const alice = await member(s, accounts.alice, '200');
       const ids = await Promise.all(['10', '20', '30'].map(async (amount) => (await withdrawn(s.app, alice, amount)).id));
       const crashing = s.payer({
         onStep: (step) => {
@@ -611,8 +676,8 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
 
   it('pays with one payer whatever the instances: two round at once, one holds the lease, each withdrawal paid once', async () => {
     const s = await setup();
-    const alice = await member(s.app, accounts.alice, '500');
-    const bob = await member(s.app, accounts.bob, '500');
+    const alice = await member(s, accounts.alice, '500');
+    const bob = await member(s, accounts.bob, '500');
     for (const [token, amounts] of [
       [alice, ['10', '11', '12.5']],
       [bob, ['13', '14.25', '15']],

@@ -5,6 +5,8 @@
  * unchanged, all in it stand). One a reorganisation deeper than the confirmations removed is lost: its block hash is
  * cleared and all its withdrawal's stored bytes go out again (the same nonce: at most one can be mined) until one is
  * mined again, which is then recorded. The posting is never undone: the member's debit is final, the payment comes.
+ * An absent answer is never proof of absence (issue 42): only another block at the payment's height shows it gone; a
+ * node that answers "not found" for the block (it lags, or the chain is shorter for now) decides nothing.
  */
 import { sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
@@ -29,15 +31,21 @@ export async function watchPosted(context: PayerContext, round: PayerRound, head
   const rows = await postedToWatch(db, payer, head - context.watchBlocks);
   if (rows.length === 0) return;
   const numbers = [...new Set(rows.filter((row) => row.blockHash !== null).map((row) => row.blockNumber))];
-  // A block the chain no longer has at all (it is shorter now) counts as changed.
   const blocks = new Map(await Promise.all(numbers.map(async (number) => [number, await blockHashAt(client, number)] as const)));
   const rebroadcast: Hex[] = [];
-  for (const row of rows.filter((each) => each.blockHash === null || blocks.get(each.blockNumber) !== each.blockHash)) {
+  for (const row of rows) {
+    // Its block: the same (it stands), another (changed), or none answered (null: doubt, the node lags or the chain is
+    // shorter for now). A payment lost already (no block hash) is looked for again each round.
+    const now = row.blockHash === null ? undefined : blocks.get(row.blockNumber);
+    if (row.blockHash !== null && now === row.blockHash) continue;
+    const doubt = row.blockHash !== null && (now === null || now === undefined);
     const attempts = await attemptsOf(db, row.id);
     const receipts = await Promise.all(attempts.map((attempt) => receiptOrNull(client, attempt.hash)));
     const index = receipts.findIndex((receipt) => receipt !== null);
     const receipt = receipts[index];
     const mined = attempts[index];
+    // In doubt, only a receipt in another block than the one kept is news; anything else waits.
+    if (doubt && (!receipt || receipt.blockHash === row.blockHash)) continue;
     if (receipt && mined) {
       // Mined again (or found in another block): the receipt is kept on the attempt that has it.
       const paid = paysMember(receipt, { token: context.token, from: payer, to: mined.to, amount: mined.tokenAmount });
