@@ -28,6 +28,25 @@ export function receiptOrNull(client: PublicClient, hash: Hex): Promise<Transact
 }
 
 /**
+ * The block at a height (with its transactions when asked), or null when the node has no block there (its chain is
+ * shorter, or it lags: callers read null as doubt, never as a shorter chain).
+ *
+ * @param client - the chain's client
+ * @param blockNumber - the height
+ * @param includeTransactions - whether the block comes with its transactions
+ * @returns the block or null
+ * @throws whatever else the node answered
+ * @example
+ * const block = await blockOrNull(client, 120n, true);
+ */
+export function blockOrNull<includeTransactions extends boolean = false>(client: PublicClient, blockNumber: bigint, includeTransactions?: includeTransactions) {
+  return client.getBlock({ blockNumber, includeTransactions }).catch((error: unknown) => {
+    if (error instanceof BlockNotFoundError) return null;
+    throw error;
+  });
+}
+
+/**
  * The hash of the block at a height, or null when the node has no block there (its chain is shorter, or it lags).
  *
  * @param client - the chain's client
@@ -38,13 +57,7 @@ export function receiptOrNull(client: PublicClient, hash: Hex): Promise<Transact
  * if ((await blockHashAt(client, 120n)) !== kept.hash) rewind();
  */
 export function blockHashAt(client: PublicClient, blockNumber: bigint): Promise<Hex | null> {
-  return client.getBlock({ blockNumber, includeTransactions: false }).then(
-    (block) => block.hash,
-    (error: unknown) => {
-      if (error instanceof BlockNotFoundError) return null;
-      throw error;
-    },
-  );
+  return blockOrNull(client, blockNumber).then((block) => block?.hash ?? null);
 }
 
 /**

@@ -13,9 +13,9 @@
  *      contracts, before it. Otherwise the transaction's receipt says: all its logs, in order, and it must be in the
  *      same block.
  */
-import { BlockNotFoundError, getAddress, hexToBytes, keccak256, pad, toEventSelector, type Block, type Hex } from 'viem';
+import { getAddress, hexToBytes, keccak256, pad, toEventSelector, type Block, type Hex } from 'viem';
 import type { Chain } from './chain';
-import { receiptOrNull, toLedgerUnits } from './chainReads';
+import { blockOrNull, receiptOrNull, toLedgerUnits } from './chainReads';
 import type { TopUpLog } from './topUps';
 import { transferEvent } from './transferEvent';
 
@@ -52,14 +52,7 @@ function bloomMayHold(bloom: Uint8Array, item: Hex): boolean {
 export async function readTopUps(chain: Chain, from: bigint, to: bigint, parentHash?: string): Promise<RangeRead> {
   const { client, settings } = chain;
   const numbers = Array.from({ length: Number(to - from + 1n) }, (_, index) => from + BigInt(index));
-  const headers = await Promise.all(
-    numbers.map((blockNumber) =>
-      client.getBlock({ blockNumber, includeTransactions: false }).catch((error: unknown) => {
-        if (error instanceof BlockNotFoundError) return null;
-        throw error;
-      }),
-    ),
-  );
+  const headers = await Promise.all(numbers.map((blockNumber) => blockOrNull(client, blockNumber)));
   let parent = parentHash;
   const blocks: Block[] = [];
   for (const [index, header] of headers.entries()) {

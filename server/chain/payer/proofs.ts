@@ -4,7 +4,8 @@
  * read and its transaction there is not one of the payment's own. Every read here names a block at or below the
  * depth, so any node that has the block answers the same, and one that lacks it answers nothing decisive.
  */
-import { BlockNotFoundError, erc20Abi, isAddressEqual, parseEventLogs, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import { erc20Abi, isAddressEqual, parseEventLogs, type Address, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
+import { blockOrNull } from '../chainReads';
 
 /**
  * Whether a receipt pays the member: status 1 and the token's Transfer log from the hot wallet to the member for the
@@ -56,10 +57,7 @@ export async function nonceTaker(client: PublicClient, account: Address, nonce: 
     if (await passed(middle)) high = middle;
     else low = middle;
   }
-  const block = await client.getBlock({ blockNumber: high, includeTransactions: true }).catch((error: unknown) => {
-    if (error instanceof BlockNotFoundError) return null;
-    throw error;
-  });
+  const block = await blockOrNull(client, high, true);
   if (!block) return null;
   const taker = block.transactions.find((transaction) => isAddressEqual(transaction.from, account) && BigInt(transaction.nonce) === nonce);
   return taker ? { hash: taker.hash, blockNumber: high } : null;
