@@ -67,8 +67,18 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
   const topUpRows = () =>
     queryRows(ctx.db, sql`SELECT tx_hash AS "txHash", log_position AS "logPosition", amount::text AS amount FROM top_ups ORDER BY tx_hash, log_position`, z.object({ txHash: z.string(), logPosition: z.number(), amount: z.string() }));
 
-  /** The books balance, each log is credited once, and the credits are the treasury's tokens on chain now. */
-  async function expectCreditedIsOnChain(treasury: Address) {
+  /** Reconcile as the operator reads it. */
+  const reconcileOf = async (app: FastifyInstance) =>
+    envelope<{ ok: boolean; difference: string; reorgedCredits: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+
+  /**
+   * The books balance, each log is credited once, the credits are the treasury's tokens on chain now, and reconcile
+   * is ok (the treasury backs what is owed; nothing reorganised away, lost or stuck).
+   */
+  async function expectCreditedIsOnChain(app: FastifyInstance, treasury: Address) {
+    const reconciled = await reconcileOf(app);
+    expect(reconciled).toMatchObject({ ok: true, lostPayments: [], reorgedCredits: [], stuckPayments: [] });
+    expect(reconciled?.difference).not.toMatch(/^-/);
     await expectBooksBalanced(ctx.db);
     const onChain = await testChain.chain.client.readContract({ address: testChain.token, abi: erc20Abi, functionName: 'balanceOf', args: [treasury] });
     const rows = await topUpRows();
@@ -113,12 +123,12 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     await watcher.runOnce();
     expect(await topUpRows()).toHaveLength(1);
     expect(await credit(app, alice)).toBe('9');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
     expect(await reorgedAwayTopUps(ctx.db, testChain.chain.settings.chainId)).toEqual([]);
   });
 
   it('keys a top-up by its place among all its transaction\'s logs, another contract\'s log before it', async () => {
-    const { watcher, treasury } = await setup();
+    const { app, watcher, treasury } = await setup();
     const other = await testChain.deployOther();
     const sender = privateKeyToAccount(generatePrivateKey());
     await testChain.fund(sender.address, '0');
@@ -145,7 +155,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     await testChain.mine(CONFIRMATIONS);
     expect(await watcher.runOnce()).toMatchObject({ held: 1 });
     expect((await topUpRows()).map((row) => [row.txHash, row.logPosition])).toEqual([[hash, 1]]);
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
   });
 
   it('never credits again a top-up credited before migration 0018 (keyed by its block log index), even mined at another index', async () => {
@@ -170,7 +180,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     await watcher.runOnce();
     expect(await topUpRows()).toHaveLength(1);
     expect(await credit(app, alice)).toBe('5');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
   });
 
   it('flags a credit whose transaction a deep reorganisation removed, debits nothing, and clears it when mined again', async () => {
@@ -186,6 +196,8 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(await reorgedAwayTopUps(ctx.db, testChain.chain.settings.chainId)).toEqual([
       { txHash: hash, address: accounts.alice.address, amount: 7_000_000n, credited: true },
     ]);
+    // The operator sees it: listed, the treasury 7 short of what is owed, not ok.
+    expect(await reconcileOf(app)).toMatchObject({ ok: false, difference: '-7', reorgedCredits: [{ txHash: hash, address: accounts.alice.address, amount: '7', credited: true }] });
     expect(await credit(app, alice)).toBe('7');
     await expectBooksBalanced(ctx.db);
     expect(await testChain.rpc('eth_sendRawTransaction', [raw])).toBe(hash);
@@ -193,7 +205,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(await watcher.runOnce()).toMatchObject({ credited: 0 });
     expect(await reorgedAwayTopUps(ctx.db, testChain.chain.settings.chainId)).toEqual([]);
     expect(await credit(app, alice)).toBe('7');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
   });
 
   it('never moves past a top-up while a lagging backend answers its logs with none; credits it once it answers', async () => {
@@ -215,7 +227,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     lagging = false;
     await watcher.runOnce();
     expect(await credit(app, alice)).toBe('4');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
   });
 
   it('keeps its cursor when the node answers "not found" for the kept blocks: a restart reads on from it', async () => {
@@ -243,7 +255,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     const restarted = createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock });
     expect(await restarted.runOnce()).toMatchObject({ credited: 1, rewound: 0 });
     expect(await credit(app, alice)).toBe('5');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
   });
 
   it('re-reads a block range on the operator\'s call, crediting only what was missed, once', async () => {
@@ -262,7 +274,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(envelope(await reread({ fromBlock: startBlock.toString(), toBlock: toBlock.toString() }))).toMatchObject({ code: 0, result: { found: 2, credited: 1, held: 0 } });
     expect(envelope(await reread({ fromBlock: startBlock.toString(), toBlock: toBlock.toString() }))).toMatchObject({ code: 0, result: { found: 2, credited: 0, held: 0 } });
     expect(await credit(app, alice)).toBe('7');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
     // Bounded, ordered, and deep enough only.
     expectRefused(await reread({ fromBlock: '0', toBlock: '10000' }), ApiCode.invalidParameters);
     expectRefused(await reread({ fromBlock: toBlock.toString(), toBlock: startBlock.toString() }), ApiCode.invalidParameters);
@@ -280,7 +292,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(envelope(await topUp(app, alice, upper))).toMatchObject({ code: 0, result: { txHash: hash, status: 'credited', amount: '2.5' } });
     expect(envelope(await topUp(app, alice, upper))).toMatchObject({ code: 0, result: { status: 'credited' } });
     expect(await credit(app, alice)).toBe('2.5');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
   });
 
   it('topUp: calls at depth share one watcher round; a node that is down answers 3007, never a 5xx', async () => {
@@ -303,7 +315,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     await testChain.mine(CONFIRMATIONS);
     await watcher.runOnce();
     expect(await credit(app, alice)).toBe('4');
-    await expectCreditedIsOnChain(treasury);
+    await expectCreditedIsOnChain(app, treasury);
   });
 
   it('topUp: rate limited per member', async () => {

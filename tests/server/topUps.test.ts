@@ -21,7 +21,7 @@ import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, systemBalance } from './support/ledger';
+import { adminHeaders, expectBooksBalanced, systemBalance, TEST_ADMIN_TOKEN } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 3;
@@ -36,7 +36,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
   async function setup(options: { decimals?: number; persist?: boolean } = {}) {
     const testChain = await startTestChain({ decimals: options.decimals, confirmations: CONFIRMATIONS, persist: options.persist });
     started.push(testChain);
-    const app = await ctx.app({ chain: testChain.chain, topUpWatcher: { startBlock: testChain.deployBlock }});
+    const app = await ctx.app({ chain: testChain.chain, topUpWatcher: { startBlock: testChain.deployBlock }, adminToken: TEST_ADMIN_TOKEN });
     const watcher = watcherOf(testChain);
     return { testChain, app, watcher };
   }
@@ -57,11 +57,19 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
       await app.inject({ method: 'POST', url: '/api/member/topUp', headers: authHeaders(token), payload: { txHash } }),
     );
 
+  /** Reconcile is ok: the treasury backs what the ledger owes, and nothing is reorganised away, lost or stuck. */
+  async function expectReconciled(app: FastifyInstance) {
+    const reconciled = envelope<{ ok: boolean; difference: string }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+    expect(reconciled).toMatchObject({ ok: true, lostPayments: [], reorgedCredits: [], stuckPayments: [] });
+    expect(reconciled?.difference).not.toMatch(/^-/);
+  }
+
   /**
-   * The books balance, and what the ledger credited (to members and held) is exactly the treasury's token balance
-   * on chain now, in ledger units, from deep enough blocks: every confirmed top-up once, nothing else.
+   * The books balance, what the ledger credited (to members and held) is exactly the treasury's token balance on
+   * chain now, in ledger units, from deep enough blocks: every confirmed top-up once, nothing else; reconcile is ok.
    */
-  async function expectCreditedIsOnChain(testChain: TestChain) {
+  async function expectCreditedIsOnChain(app: FastifyInstance, testChain: TestChain) {
+    await expectReconciled(app);
     await expectBooksBalanced(ctx.db);
     const onChain = await testChain.chain.client.readContract({ address: testChain.token, abi: erc20Abi, functionName: 'balanceOf', args: [testChain.treasury] });
     const [row] = await queryRows(ctx.db, sql`SELECT coalesce(sum(amount), 0)::text AS total FROM top_ups`, z.object({ total: z.string() }));
@@ -93,7 +101,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     expect(await topUp(app, alice, hash)).toMatchObject({ result: { status: 'credited' } });
     expect(await credit(app, alice)).toBe('25.5');
     expect(await records(app, alice)).toEqual([expect.objectContaining({ type: 'topUp', amount: '25.5', balanceAfter: '25.5', status: 'done', txHash: hash })]);
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('credits several top-ups of several members in one block range, each once; another member sees them as invalid', async () => {
@@ -112,7 +120,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     expect(await credit(app, alice)).toBe('4.5');
     expect(await credit(app, bob)).toBe('2.250001');
     expect(await topUp(app, bob, hashes[0] ?? '')).toMatchObject({ code: 0, result: { status: 'invalid' } });
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('rounds an 18-decimal token down to 6 decimals and credits nothing for less than a millionth', async () => {
@@ -126,6 +134,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     // topUp says so too, at any depth (it was an internal error: an amount of 0 the contract refuses).
     expect(await topUp(app, alice, dust)).toMatchObject({ code: 0, result: { status: 'invalid' } });
     await expectBooksBalanced(ctx.db);
+    await expectReconciled(app);
   });
 
   it('holds a top-up from an address that is no member, and credits it at that address first sign-in', async () => {
@@ -135,7 +144,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     await testChain.mine(CONFIRMATIONS);
     expect(await watcher.runOnce()).toMatchObject({ credited: 0, held: 1 });
     expect(await systemBalance(ctx.db, HELD)).toBe(toMinor('12').toString());
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
     const carol = await signInBound(app, accounts.carol, ctx.clock.now());
     expect(await credit(app, carol)).toBe('12');
     expect(await systemBalance(ctx.db, HELD)).toBe('0');
@@ -144,7 +153,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     await signInBound(app, accounts.carol, ctx.clock.now());
     expect(await credit(app, carol)).toBe('12');
     expect((await records(app, carol)).map((record) => [record.type, record.amount])).toEqual([['topUp', '12']]);
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('credits nothing for a Transfer of another contract to the treasury, a transfer to another address, or a reverted one', async () => {
@@ -161,7 +170,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     expect(await watcher.runOnce()).toMatchObject({ credited: 0, held: 0 });
     for (const hash of [fromOther, toElsewhere, reverted]) expect(await topUp(app, alice, hash)).toMatchObject({ code: 0, result: { status: 'invalid' } });
     expect(await credit(app, alice)).toBe('0');
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('never credits a top-up whose block a reorganisation dropped before its depth; credits it once when mined again', async () => {
@@ -175,13 +184,13 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     await testChain.mine(CONFIRMATIONS + 2);
     expect(await watcher.runOnce()).toMatchObject({ credited: 0 });
     expect(await topUp(app, alice, hash)).toMatchObject({ result: { status: 'pending' } });
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
     // The same signed transaction is mined again.
     expect(await testChain.rpc('eth_sendRawTransaction', [raw])).toBe(hash);
     await testChain.mine(CONFIRMATIONS);
     expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
     expect(await credit(app, alice)).toBe('7');
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('follows a reorganisation below its cursor back to the fork, crediting a re-mined top-up once', async () => {
@@ -200,7 +209,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     expect(round.rewound).toBeGreaterThan(0);
     expect(round.credited).toBe(0);
     expect(await credit(app, alice)).toBe('9');
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('credits nothing for a transaction the node dropped before mining it', async () => {
@@ -214,7 +223,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     expect(await watcher.runOnce()).toMatchObject({ credited: 0 });
     expect(await topUp(app, alice, hash)).toMatchObject({ result: { status: 'pending' } });
     expect(await credit(app, alice)).toBe('0');
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('keeps answering while the node is down, and resumes crediting from its cursor when the node is back', async () => {
@@ -238,7 +247,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     await testChain.restart();
     expect(await watcher.runOnce()).toMatchObject({ credited: 1, rewound: 0 });
     expect(await credit(app, alice)).toBe('5');
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('after a crash between crediting and moving the cursor, reads the range again and credits nothing twice', async () => {
@@ -251,7 +260,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     await creditTopUps(ctx.db, testChain.chain.settings.chainId, [{ txHash: hash, logPosition: 0, from: accounts.alice.address, amount: toMinor('6'), blockNumber: receipt.blockNumber, blockHash: receipt.blockHash }], ctx.clock.now());
     expect(await watcher.runOnce()).toMatchObject({ credited: 0 });
     expect(await credit(app, alice)).toBe('6');
-    await expectCreditedIsOnChain(testChain);
+    await expectCreditedIsOnChain(app, testChain);
   });
 
   it('refuses a malformed hash (1001) and answers 4004 on a server without a chain', async () => {
@@ -279,6 +288,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     // The 1 before the first start is not the watcher's; the 2 after it is credited.
     expect(await credit(app, alice)).toBe('2');
     await expectBooksBalanced(ctx.db);
+    await expectReconciled(app);
   });
 
   it('fails a round, and keeps its cursor, when the node answers the head but not a block', async () => {
@@ -320,7 +330,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
       // The cursor stayed: the next round reads on from it, nothing rewound, nothing twice.
       expect(await watcher.runOnce()).toMatchObject({ credited: 1, rewound: 0 });
       expect(await credit(app, alice)).toBe('9');
-      await expectCreditedIsOnChain(testChain);
+      await expectCreditedIsOnChain(app, testChain);
     } finally {
       await new Promise((resolve) => relay.close(resolve));
     }
