@@ -1,8 +1,9 @@
 /**
  * Compiles the contracts under contracts/ with solc-js (the npm `solc` package: the compiler itself, as
  * WebAssembly, so nothing is downloaded) and writes each one's ABI and bytecode to server/chain/artifacts/<Name>.json,
- * which the server deploys from without a compiler. `--check` compiles again and fails when the committed artifact
- * differs (the same rule as the diagrams): the bytecode on the development chain is always what the source says.
+ * which the server (DevToken) and the tests (the SmartAccount pair, an ERC-1271 wallet) deploy from without a
+ * compiler. `--check` compiles again and fails when the committed artifact differs (the same rule as the
+ * diagrams): the bytecode on the development chain is always what the source says.
  *
  *   npm run contracts          # write the artifacts
  *   npm run contracts:check    # CI: fail when they are stale
@@ -14,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const require = createRequire(import.meta.url);
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CONTRACTS = ['DevToken'] as const;
+const CONTRACTS = ['DevToken', 'SmartAccount', 'SmartAccountFactory'] as const;
 export const artifactsDir = path.join(repoRoot, 'server', 'chain', 'artifacts');
 
 interface SolcOutput {
