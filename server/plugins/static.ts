@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { entityTagOf, isNotModified } from './entityTag';
 import { notFoundEnvelope } from './errorHandler';
 import { guessLanguage, localePreloadLink } from './localePreload';
 import { loginDocuments, shellEncoding } from './loginShell';
@@ -77,7 +78,16 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     } catch {
       return reply.code(404).send(notFoundEnvelope());
     }
-    return reply.type('application/json; charset=utf-8').header('cache-control', 'no-cache').send(text);
+    // no-cache keeps every visit current (a new text shows at once, as with index.html) and the tag makes the
+    // check cheap: a repeat visit costs a 304 with no body instead of the whole file. A tag rather than
+    // content-hashed names: i18next-http-backend's loadPath is one template, so hashed names would need a map of
+    // hashes in the entry script (which would then change with every text, and lose its year-long cache) and new
+    // preload links; the tag needs no change in the app. It names the JSON; a br or gzip copy (compression.ts)
+    // carries the same tag, and no range of these files is ever served, the one use of a strong comparison.
+    const tag = entityTagOf(text);
+    reply.header('cache-control', 'no-cache').header('etag', tag);
+    if (isNotModified(request.headers['if-none-match'], tag)) return reply.code(304).send();
+    return reply.type('application/json; charset=utf-8').send(text);
   });
 
   // The seeded goods' images (server/media/goods): small SVG files, served from this origin so the CSP's img-src
