@@ -1,12 +1,14 @@
 /**
  * /me/credit-records through the rendered page: the paged-list machine's loading, empty, error-with-retry and
- * loaded states, each row's type, signed amount, balance after, status and date, and the type filter.
+ * loaded states, each row's type, signed amount, balance after, status and local date and time (on a phone set to
+ * Beijing time; tests/ui/memberClock.test.tsx compares two zones), and the type filter.
  */
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testDappParam, testMeInfo } from '../support/fakeApi';
 import { renderApp } from '../support/renderApp';
+import { inTimeZone } from '../support/timeZone';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
 const pageOf = (list: unknown[], total: number) => ({ code: 0, result: { list, total, page: 1, pageSize: 20 } });
@@ -20,7 +22,9 @@ const record = (id: string, type: string, amount: string, balanceAfter: string, 
 });
 
 describe('/me/credit-records', () => {
-  it('shows a skeleton, then each record with its type, signed amount, balance after, status and date', async () => {
+  inTimeZone('Asia/Shanghai');
+
+  it('shows a skeleton, then each record with its type, signed amount, balance after, status, date and time', async () => {
     const app = await renderApp({ path: '/me/credit-records', stored: signedIn, api: (api) => api.hold('creditRecord', { once: true }) });
     expect(await screen.findByRole('heading', { level: 1, name: 'Credit records' })).toBeTruthy();
     expect(screen.getAllByRole('status').map((element) => element.textContent)).toContain('Loading…');
@@ -36,9 +40,9 @@ describe('/me/credit-records', () => {
     );
     await screen.findByText('Balance 108.00');
     const texts = [...document.querySelectorAll('.credit-records .adm-list-item')].map((row) => row.textContent);
-    expect(texts[0]).toBe('WithdrawalBalance 120.50 · Nov 22, 2026+12.50Failed');
-    expect(texts[1]).toBe('WithdrawalBalance 108.00 · Nov 22, 2026-12.50Waiting for approval');
-    expect(texts[2]).toBe('RewardBalance 120.50 · Nov 22, 2026+120.50Done');
+    expect(texts[0]).toBe('WithdrawalBalance 120.50 · Nov 22, 2026, 16:00+12.50Failed');
+    expect(texts[1]).toBe('WithdrawalBalance 108.00 · Nov 22, 2026, 16:00-12.50Waiting for approval');
+    expect(texts[2]).toBe('RewardBalance 120.50 · Nov 22, 2026, 16:00+120.50Done');
     expect(app.api.callsTo('creditRecord')[0]?.query.get('type')).toBeNull();
   });
 

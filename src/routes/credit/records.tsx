@@ -13,7 +13,7 @@ import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
 import type { FilterOption } from '../../components/FilterChips';
 import { formatAmount } from '../../components/amountFormat';
-import { formatDate } from '../../components/dateFormat';
+import { formatDateTime } from '../../components/dateFormat';
 import { PagedListView } from '../shared/PagedListView';
 import { Screen } from '../shared/Screen';
 import { pageQuery, usePagedList } from '../shared/usePagedList';
@@ -30,9 +30,9 @@ const statusColor = { pending: 'warning', approved: 'primary', sent: 'primary', 
 
 /**
  * /me/credit-records (added to the spec's routes, issue 11) — the member's credit records, newest first, with a
- * type filter; each row is the type, the signed amount, the balance after it, its status and date, and a top-up's
- * transaction linked to the block explorer. A failed withdrawal's refund is a second, positive withdraw record
- * (API.md "Money").
+ * type filter; each row is the type, the signed amount, the balance after it, its status, its date and time on the
+ * member's clock (src/components/dateFormat.ts), and a top-up's transaction linked to the block explorer. A failed
+ * withdrawal's refund is a second, positive withdraw record (API.md "Money").
  */
 export function Component() {
   const { t, i18n } = useTranslation(['credit', 'common']);
@@ -66,7 +66,7 @@ export function Component() {
                 description={
                   <>
                     <span>{t('credit:records.balanceAfter', { amount: formatAmount(record.balanceAfter, { locale }) })}</span>
-                    <span className="row-date"> · {formatDate(record.createdAt, locale)}</span>
+                    <span className="row-date"> · {formatDateTime(record.createdAt, locale)}</span>
                     {record.reason ? (
                       <>
                         <br />

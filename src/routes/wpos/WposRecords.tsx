@@ -9,7 +9,7 @@ import { AmountText } from '../../components/AmountText';
 import { FilterChips, type FilterOption } from '../../components/FilterChips';
 import { shortAddress } from '../../components/ShortAddress';
 import { formatAmount } from '../../components/amountFormat';
-import { formatDate } from '../../components/dateFormat';
+import { formatDateTime } from '../../components/dateFormat';
 import { PagedListView } from '../shared/PagedListView';
 import { pageQuery, usePagedList } from '../shared/usePagedList';
 
@@ -62,7 +62,7 @@ export function WposRecords() {
                       <span>{t(record.amount.startsWith('-') ? 'wpos:records.to' : 'wpos:records.from', { address: shortAddress(record.counterparty) })} · </span>
                     ) : null}
                     <span>{t('wpos:records.balanceAfter', { amount: formatAmount(record.balanceAfter, { locale }) })}</span>
-                    <span className="row-date"> · {formatDate(record.createdAt, locale)}</span>
+                    <span className="row-date"> · {formatDateTime(record.createdAt, locale)}</span>
                   </>
                 }
                 extra={<AmountText amount={record.amount} locale={locale} signed />}

@@ -7,7 +7,7 @@ import { useRootActors } from '../../app/RootActorsContext';
 import { paths } from '../../app/paths';
 import { AmountText } from '../../components/AmountText';
 import { SummaryList } from '../../components/SummaryList';
-import { formatDate } from '../../components/dateFormat';
+import { formatDateTime } from '../../components/dateFormat';
 import { PagedListView } from '../shared/PagedListView';
 import { Screen } from '../shared/Screen';
 import { pageQuery, usePagedList } from '../shared/usePagedList';
@@ -65,7 +65,7 @@ export function Component() {
         renderItems={(items) => (
           <List mode="card" className="rows credit-records">
             {items.map((record) => (
-              <List.Item key={record.id} title={record.source} description={<span className="row-date">{formatDate(record.createdAt, locale)}</span>} extra={<AmountText amount={record.amount} locale={locale} signed />} />
+              <List.Item key={record.id} title={record.source} description={<span className="row-date">{formatDateTime(record.createdAt, locale)}</span>} extra={<AmountText amount={record.amount} locale={locale} signed />} />
             ))}
           </List>
         )}
