@@ -14,6 +14,7 @@ import { AmountText } from '../../components/AmountText';
 import { FormField } from '../../components/FormField';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
+import { formatTime, nextUtcDayStart } from '../../components/dateFormat';
 import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
 import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
 import { WithdrawContext } from './withdrawContext';
@@ -88,8 +89,10 @@ function WithdrawFlow({ onClose, onShowRecords }: WithdrawSheetProps) {
 }
 
 /**
- * The amount, checked as typed. The field is a native input in antd-mobile's list look: antd-mobile's Input cannot
- * carry aria-invalid and aria-describedby, which tie the error to the field for screen readers (as on /register).
+ * The amount, checked as typed; its hint gives the limits and when the daily cap starts again on the member's clock
+ * (the server counts a UTC day, API.md "Money": that is 08:00 in Beijing). The field is a native input in
+ * antd-mobile's list look: antd-mobile's Input cannot carry aria-invalid and aria-describedby, which tie the error to
+ * the field for screen readers (as on /register).
  */
 function AmountForm() {
   const { t } = useTranslation(['credit', 'common']);
@@ -105,6 +108,7 @@ function AmountForm() {
   const canSubmit = WithdrawContext.useSelector(selectCanSubmit);
   const format = (value: string) => formatAmount(value, { locale });
   const numbers = { min: format(limits.minWithdraw), max: format(limits.maxWithdraw), cap: format(limits.dailyWithdrawCap), balance: format(balance) };
+  const capResets = formatTime(nextUtcDayStart(new Date()), locale);
   const errorText = fieldError
     ? t(`credit:withdraw.amount.errors.${fieldError}`, numbers)
     : serverError
@@ -123,7 +127,7 @@ function AmountForm() {
         placeholder={t('credit:withdraw.amount.placeholder')}
         onChange={(event: ChangeEvent<HTMLInputElement>) => actor.send({ type: 'field.change', field: 'amount', value: event.target.value.trim() })}
         error={errorText}
-        hint={t('credit:withdraw.amount.limits', numbers)}
+        hint={t('credit:withdraw.amount.limits', { ...numbers, reset: capResets })}
       />
       <SummaryList
         rows={[
