@@ -419,6 +419,27 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await expectPaidOnce(s);
   });
 
+  it('keeps a sent payment\'s receipt while a node lags behind its block: only a replaced block forgets it', async () => {
+    const s = await setup();
+    const alice = await member(s, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 1 });
+    // Mined at once; the next round keeps its receipt (not deep yet).
+    expect(await payer.round()).toMatchObject({ posted: 0 });
+    const kept = async () => (await queryRows(ctx.db, sql`SELECT block_hash AS "blockHash" FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ blockHash: z.string().nullable() })))[0];
+    const before = await kept();
+    expect(before?.blockHash).toMatch(/^0x/);
+    const relay = await relayOf(s);
+    relay.lag(2);
+    expect(await s.payer({ chain: relayedChain(s.testChain.chain, [relay]) }).round()).toMatchObject({ posted: 0, voided: 0 });
+    expect(await kept()).toEqual(before);
+    relay.lag(0);
+    await s.testChain.mine(CONFIRMATIONS);
+    expect(await payer.round()).toMatchObject({ posted: 1 });
+    await expectPaidOnce(s);
+  });
+
   it('keeps a posted payment mined again as reverted lost in reconcile, for the operator; it is not sent again', async () => {
     const s = await setup();
     const alice = await member(s, accounts.alice, '100');

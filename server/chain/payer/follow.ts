@@ -10,7 +10,7 @@ import { isAddressEqual, type Address, type Hex, type TransactionReceipt } from 
 import { ApiCode } from '../../../api-schema/codes';
 import { postRequests } from '../../ledger/engine';
 import { failureRequest, postingRequest } from '../../ledger/withdrawals';
-import { receiptOrNull } from '../chainReads';
+import { blockHashAt, receiptOrNull } from '../chainReads';
 import type { PayerContext } from './context';
 import { isStuck, replacementFees, type Fees } from './fees';
 import type { PayerRound } from './index';
@@ -52,11 +52,12 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
   // Posts and voids at depth, as one batch of the engine.
   const settled: { request: ReturnType<typeof postingRequest>; paid: boolean }[] = [];
   for (const [id, attempts] of byWithdrawal) {
-    // Receipts kept that the chain no longer has (a reorganisation): forgotten.
+    // A receipt kept whose block the chain replaced (a reorganisation) is forgotten; one a node merely did not answer
+    // (it lags, or has no such block yet) is kept: absence is doubt.
     for (const attempt of attempts) {
-      if (attempt.blockHash !== null && !receipts.get(attempt.hash)) {
-        await forgetReceipts(db, sql`hash = ${attempt.hash}`);
-      }
+      if (attempt.blockHash === null || attempt.blockNumber === null || receipts.get(attempt.hash)) continue;
+      const hashNow = await blockHashAt(client, attempt.blockNumber);
+      if (hashNow !== null && hashNow !== attempt.blockHash) await forgetReceipts(db, sql`hash = ${attempt.hash}`);
     }
     const first = attempts[0];
     if (!first) continue;

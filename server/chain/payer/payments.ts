@@ -99,6 +99,7 @@ const sentRow = z.object({
   address: z.string(),
   tokenAmount: z.string(),
   createdAt: z.coerce.date(),
+  blockNumber: bigintText.nullable(),
   blockHash: z.string().nullable(),
 });
 export type SentAttempt = z.output<typeof sentRow>;
@@ -116,7 +117,8 @@ export function sentAttempts(db: Db, payer: Address): Promise<SentAttempt[]> {
   return queryRows(
     db,
     sql`SELECT w.id, w.amount, w.fee, p.hash, p.nonce, p.raw, p.max_fee_per_gas AS "maxFeePerGas", p.max_priority_fee_per_gas AS "maxPriorityFeePerGas",
-          m.address, p.token_amount AS "tokenAmount", p.created_at AS "createdAt", p.block_hash AS "blockHash"
+          m.address, p.token_amount AS "tokenAmount", p.created_at AS "createdAt",
+          p.block_number AS "blockNumber", p.block_hash AS "blockHash"
         FROM ledger_pending d JOIN withdrawals w ON w.id = d.id JOIN members m ON m.id = w.member_id JOIN payments p ON p.withdrawal_id = w.id
         WHERE d.stage = ${stage(WithdrawalStage.sent)} AND p.payer = ${payer}
         ORDER BY p.nonce, p.created_at`,
