@@ -1,11 +1,13 @@
 /**
- * Sign-In with Ethereum, entirely offline: the strict parser, then the bindings the server cares about, then the
- * signer through local ecrecover (in a worker thread, signerPool.ts), and only then one statement that checks the
- * chain against the app config, uses the nonce, finds or creates the member and stores the token (with an invite
- * code to bind, that statement and the bind share a transaction). A refused attempt therefore writes nothing, and
- * a failure gives the nonce back.
+ * Sign-In with Ethereum: the strict parser, then the bindings the server cares about, then the signer through local
+ * ecrecover (in a worker thread, signerPool.ts) or, when that is not the claimed address and the server has a chain,
+ * the account's own code on the chain (a smart-account wallet: contractSigner.ts), and only then one statement that
+ * checks the chain against the app config, uses the nonce, finds or creates the member and stores the token (with an
+ * invite code to bind, that statement and the bind share a transaction). A refused attempt therefore writes nothing,
+ * and a failure gives the nonce back.
  */
 import { sql } from 'drizzle-orm';
+import type { Address, PublicClient } from 'viem';
 import { z } from 'zod';
 import { getAppConfig } from '../config/appConfig';
 import { PgDialect } from 'drizzle-orm/pg-core';
@@ -19,6 +21,7 @@ import { SiweFormatError } from '../siwe/errors';
 import { parseSiweMessage } from '../siwe/parse';
 import type { SiweFields } from '../siwe/types';
 import { issuedAtOf, isWithinValidity } from '../siwe/verify';
+import { isSignedByContract } from './contractSigner';
 import { signerPool } from './signerPool';
 import { newToken } from './tokens';
 
@@ -38,6 +41,8 @@ export interface SignInInput {
   expectedDomain: string | undefined;
   /** The URI's scheme when the site's is known (PUBLIC_URL); undefined accepts http: and https:. */
   expectedProtocol?: 'http:' | 'https:' | undefined;
+  /** The app chain's client, to verify smart-account wallets (ERC-1271, ERC-6492); without it only EOAs sign in. */
+  chain?: PublicClient | undefined;
   now: Date;
 }
 
@@ -190,6 +195,12 @@ async function startSession(db: Db, input: SessionInput, inviteCode: string): Pr
   return { auth: token.token, memberId: row.memberId, bound: isBound(row) };
 }
 
+/** Whether the claimed account is a contract that accepts the signature (false without a chain). */
+async function isSignedOnChain(input: SignInInput, fields: SiweFields): Promise<boolean> {
+  if (!input.chain) return false;
+  return isSignedByContract(input.chain, { address: fields.address as Address, message: input.message, signature: input.signature });
+}
+
 /** Whether a failure is the unique invite code of a new member colliding with an existing one. */
 function isInviteCodeCollision(error: unknown): boolean {
   for (let cause: unknown = error; typeof cause === 'object' && cause !== null; cause = (cause as { cause?: unknown }).cause) {
@@ -205,7 +216,8 @@ function isInviteCodeCollision(error: unknown): boolean {
  * @param input - message, signature, optional invite code, the expected domain and the time
  * @returns a new token and whether the member is bound
  * @throws InvalidParametersError (1001) for a malformed message, SignatureInvalidError (1005) for a wrong signer,
- *   domain, URI or chain, NonceInvalidError (1004) for an unknown, used or expired nonce or message
+ *   domain, URI or chain, NonceInvalidError (1004) for an unknown, used or expired nonce or message,
+ *   ChainUnavailableError (3007) when the chain was asked about a contract account and did not answer
  * @example
  * const { auth, isFinishedBind } = await signIn(db, { message, signature, expectedDomain: 'member.example', now });
  */
@@ -217,8 +229,8 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
 
   // The one costly step (about 5 ms of CPU), in a worker thread so the event loop serves other requests meanwhile.
   const signer = await signerPool.recover(input.message, input.signature);
-  // Both are EIP-55: the parser requires the checksum and viem returns it.
-  if (signer !== fields.address) throw new SignatureInvalidError();
+  // Both are EIP-55: the parser requires the checksum and viem returns it. Anything else may be a contract account.
+  if (signer !== fields.address && !(await isSignedOnChain(input, fields))) throw new SignatureInvalidError();
   const session: SessionInput = { nonce: fields.nonce, address: fields.address, chainId: fields.chainId, now };
   const { inviteCode } = input;
 

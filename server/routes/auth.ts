@@ -44,6 +44,7 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
           inviteCode: body.inviteCode,
           expectedDomain: site?.host,
           expectedProtocol: site?.protocol,
+          chain: deps.chain?.chain.client,
           now,
         });
         // Top-ups sent before the address was a member reach it now (API.md, "Credit on chain"); should this fail,

@@ -1,8 +1,9 @@
 /**
  * Offline EIP-4361 verification: time window and bindings through viem's validateSiweMessage, the signer through
  * viem's recoverMessageAddress (local ecrecover over the EIP-191 hash). viem's verifySiweMessage is not used: it
- * needs a public client and calls the chain (for EIP-1271 contract wallets), and the server must sign members in
- * without a node.
+ * needs a public client and calls the chain, and an EOA's sign-in must never wait on a node. Contract accounts
+ * (ERC-1271, ERC-6492), which only the chain can verify, are asked of it by server/auth/contractSigner.ts, and only
+ * after ecrecover did not give the claimed address.
  */
 import { isAddressEqual, recoverMessageAddress, type Address, type Hex } from 'viem';
 import { validateSiweMessage } from 'viem/siwe';
