@@ -56,6 +56,9 @@ export default defineConfig({
       // '/api/', not '/api': the source folder /api-schema/ is the dev server's own.
       '/api/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
       '/locales': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      // The goods' images, the app's icons and its manifest (server/plugins/appIdentity.ts) are the server's too.
+      '/media/': { target: 'http://127.0.0.1:8080', changeOrigin: false },
+      '/manifest.webmanifest': { target: 'http://127.0.0.1:8080', changeOrigin: false },
       // The development chain, for the demo wallet (src/dev/devChainFaucet.ts): the page may only reach its origin.
       '/dev-chain': { target: `http://127.0.0.1:${process.env.DEV_CHAIN_PORT ?? '8545'}`, changeOrigin: true, rewrite: () => '/' },
     },

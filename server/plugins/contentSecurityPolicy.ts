@@ -15,7 +15,9 @@ export type CspDirectives = Readonly<Record<string, readonly string[]>>;
  * What the SPA may load: only its own scripts, styles and connections. The built index.html has no inline script
  * or style (Vite emits <script src> and <link rel="stylesheet">), React sets `style` through the DOM property, which
  * CSP does not govern, and antd-mobile's CSS is plain files bundled by Vite. The API and /locales are same-origin.
- * The favicon is a data: URL (index.html).
+ * So are the icons and the web app manifest index.html links (server/plugins/appIdentity.ts): img-src 'self' allows
+ * the icons, and manifest-src, not listed, falls back to default-src 'self' (tests/e2e/appFace.spec.ts loads both
+ * under this policy).
  */
 export const PAGE_POLICY: CspDirectives = {
   'default-src': ["'self'"],
@@ -61,15 +63,15 @@ export function serializeCsp(directives: CspDirectives): string {
 }
 
 /**
- * Tells whether an answer to this URL is never the SPA's HTML: the API, the locales, the fingerprinted assets and
- * the goods' images.
+ * Tells whether an answer to this URL is never the SPA's HTML: the API, the locales, the fingerprinted assets, the
+ * goods' images and the app's icons (/media), and the web app manifest.
  *
  * @param url - the request URL (path and query)
- * @returns true for /api, /locales, /assets and /media paths
+ * @returns true for /api, /locales, /assets and /media paths, and /manifest.webmanifest
  * @example
  * isNeverDocument('/api/member/meInfo'); // true
  */
 export function isNeverDocument(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
-  return ['/api', '/locales', '/assets', '/media'].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  return path === '/manifest.webmanifest' || ['/api', '/locales', '/assets', '/media'].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }

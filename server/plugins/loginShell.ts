@@ -4,11 +4,15 @@
  * page. It is the same markup the app renders first (tests/ui/loginShell.test.tsx compares them), in the language
  * the app will most likely pick (localePreload.ts), classes only (the CSP allows no inline style). React replaces it
  * on its first render; the rest of the page (the invite notice, the wallet card) arrives with the app. The page's
- * texts (common and login) come in the document too, so the app fetches none to start (firstTextsBlock).
+ * texts (common and login) come in the document too, so the app fetches none to start (firstTextsBlock). Its
+ * description is the page's lead in its language, and an invite link's page carries its link preview
+ * (linkPreview.ts).
  */
 import { stat, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { ICON_PATHS } from './appIdentity';
+import { linkPreviewTags, type LinkPreview } from './linkPreview';
 
 /** The element the app renders into; the shell goes inside it. */
 const ROOT = '<div id="root"></div>';
@@ -62,10 +66,12 @@ export function loginShell({ title, appName, lead }: ShellTexts): string {
   );
 }
 
-const textAt = (tree: Json, key: string): string => {
+/** The text at a dotted key; without it, the fallback if one is given, else an error. */
+const textAt = (tree: Json, key: string, fallback?: string): string => {
   const value = key.split('.').reduce<unknown>((node, part) => (typeof node === 'object' && node !== null ? (node as Json)[part] : undefined), tree);
-  if (typeof value !== 'string') throw new Error(`locale text ${key} missing`);
-  return value;
+  if (typeof value === 'string') return value;
+  if (fallback !== undefined) return fallback;
+  throw new Error(`locale text ${key} missing`);
 };
 
 export type ShellEncoding = 'br' | 'gzip' | 'identity';
@@ -89,44 +95,69 @@ export function shellEncoding(acceptEncoding: string | undefined): ShellEncoding
   return 'identity';
 }
 
-interface Variant {
+/** index.html's description: both languages, for pages sent as built. */
+const DESCRIPTION = /<meta name="description" content="[^"]*"\s*\/?>/;
+
+/**
+ * The most documents kept: the two languages' /login and the invite pages asked for most recently. An invite
+ * page is made and compressed on its first request (a few ms at brotli's highest quality) and kept for the next
+ * visitors of the same link; the oldest goes first.
+ */
+export const KEPT_DOCUMENTS = 256;
+
+interface Kept {
   /** mtimes of index.html and the two locale files it was made from. */
   stamp: string;
   /** null when there is no shell to send: index.html has no empty #root, or a text is missing. */
-  bodies: Record<ShellEncoding, Buffer> | null;
+  document: Buffer | null;
+  /** The document in each encoding asked for so far. */
+  encoded: Partial<Record<ShellEncoding, Buffer>>;
 }
 
-/** index.html with the shell in #root, in every encoding; null when it cannot be made. */
-async function makeDocument(language: string, paths: string[]): Promise<Record<ShellEncoding, Buffer> | null> {
+/** index.html with the shell in #root, in the language's own description, and an invite page's preview tags. */
+async function makeDocument(language: string, paths: string[], preview: LinkPreview | undefined): Promise<Buffer | null> {
   const [html = '', common = '{}', login = '{}'] = await Promise.all(paths.map((file) => readFile(file, 'utf8')));
   if (!html.includes(ROOT)) return null;
   const commonTexts = JSON.parse(common) as Json;
   const loginTexts = JSON.parse(login) as Json;
-  const shell = loginShell({ title: textAt(loginTexts, 'title'), appName: textAt(commonTexts, 'layout.appName'), lead: textAt(loginTexts, 'description') });
+  const appName = textAt(commonTexts, 'layout.appName');
+  const lead = textAt(loginTexts, 'description');
+  const shell = loginShell({ title: textAt(loginTexts, 'title'), appName, lead });
   const texts = firstTextsBlock(language, { common: commonTexts, login: loginTexts });
+  // The page's lead is its description, in its one language (index.html's names both): a search result or a link
+  // preview reads the reader's language, and the shell carries the same words, so it costs a few bytes compressed.
+  let head = `<meta name="description" content="${escapeHtml(lead)}">`;
+  if (preview) {
+    // "Member DApp · Invited with code DEMO2026": the login page's own text, so translations stay in one place.
+    const invited = textAt(loginTexts, 'inviteCode.invited', '').replace('{{code}}', preview.inviteCode);
+    head += linkPreviewTags(preview, { title: invited ? `${appName} · ${invited}` : appName, description: lead }, ICON_PATHS.png512);
+  }
+  const withHead = DESCRIPTION.test(html) ? html.replace(DESCRIPTION, head) : html.replace('</head>', `${head}</head>`);
   // The document's language is the texts' own, so the app has no reason to change it as it starts.
-  const document = Buffer.from(html.replace(ROOT, `<div id="root">${shell}</div>${texts}`).replace(/<html lang="[^"]*"/, `<html lang="${language}"`));
-  return {
-    identity: document,
-    br: brotliCompressSync(document, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
-    gzip: gzipSync(document, { level: constants.Z_BEST_COMPRESSION }),
-  };
+  return Buffer.from(withHead.replace(ROOT, `<div id="root">${shell}</div>${texts}`).replace(/<html lang="[^"]*"/, `<html lang="${language}"`));
+}
+
+function encode(document: Buffer, encoding: ShellEncoding): Buffer {
+  if (encoding === 'br') return brotliCompressSync(document, { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } });
+  if (encoding === 'gzip') return gzipSync(document, { level: constants.Z_BEST_COMPRESSION });
+  return document;
 }
 
 /**
- * Makes and keeps the sign-in document per language, compressed once per build (remade when index.html or a locale
- * file it reads changes).
+ * Makes and keeps the sign-in documents, per language and, for an invite link, per invite (its preview tags),
+ * each compressed once (remade when index.html or a locale file it reads changes).
  *
  * @param spaDir - the built SPA (index.html)
  * @param localesDir - the locale files
  * @example
  * const shells = loginDocuments(spaDir, localesDir);
  * const body = await shells.get('en', 'br'); // null: send index.html as built
+ * const invite = await shells.get('zh', 'br', { origin: 'https://member.example', inviteCode: 'DEMO2026' });
  */
 export function loginDocuments(spaDir: string, localesDir: string) {
-  const cache = new Map<string, Variant>();
+  const kept = new Map<string, Kept>();
   return {
-    async get(language: string, encoding: ShellEncoding): Promise<Buffer | null> {
+    async get(language: string, encoding: ShellEncoding, preview?: LinkPreview): Promise<Buffer | null> {
       const paths = [path.join(spaDir, 'index.html'), path.join(localesDir, language, 'common.json'), path.join(localesDir, language, 'login.json')];
       let stamp: string;
       try {
@@ -134,13 +165,18 @@ export function loginDocuments(spaDir: string, localesDir: string) {
       } catch {
         return null;
       }
-      let variant = cache.get(language);
-      if (variant?.stamp !== stamp) {
+      const key = preview ? `${language} ${preview.origin} ${preview.inviteCode}` : language;
+      let entry = kept.get(key);
+      if (entry?.stamp !== stamp) {
         // A locale file without the texts (or not JSON) leaves the page as built: the app shows its own texts.
-        variant = { stamp, bodies: await makeDocument(language, paths).catch(() => null) };
-        cache.set(language, variant);
+        entry = { stamp, document: await makeDocument(language, paths, preview).catch(() => null), encoded: {} };
       }
-      return variant.bodies ? variant.bodies[encoding] : null;
+      // A Map iterates in insertion order: the entry moves to the end, and the first is the one unused longest.
+      kept.delete(key);
+      kept.set(key, entry);
+      if (kept.size > KEPT_DOCUMENTS) kept.delete(kept.keys().next().value ?? key);
+      if (!entry.document) return null;
+      return (entry.encoded[encoding] ??= encode(entry.document, encoding));
     },
   };
 }

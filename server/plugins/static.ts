@@ -9,8 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { registerAppIdentity } from './appIdentity';
 import { entityTagOf, isNotModified } from './entityTag';
 import { notFoundEnvelope } from './errorHandler';
+import { inviteCodeOfPath } from './linkPreview';
 import { guessLanguage, localePreloadLink } from './localePreload';
 import { loginDocuments, shellEncoding } from './loginShell';
 
@@ -30,6 +32,15 @@ const LOGIN_PAGE = /^\/login(?:\/[^/]+)?$/;
 
 function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0] ?? '/';
+}
+
+/**
+ * The site's origin for absolute URLs in a page (link previews): the request's host when it is one of the
+ * server's sites (server/auth/signInSites.ts), else the first configured one; never a host a request made up.
+ */
+function siteOrigin(app: FastifyInstance, request: FastifyRequest): string {
+  const host = app.signInSites.domainFor(request.host);
+  return `${app.signInSites.match(host)?.protocol ?? `${request.protocol}:`}//${host}`;
 }
 
 function isApiOrLocales(urlPath: string): boolean {
@@ -104,6 +115,9 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
     return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(image);
   });
 
+  // The icons and the web app manifest (appIdentity.ts).
+  registerAppIdentity(app, options.localesDir);
+
   const loginPages = spaDir ? loginDocuments(spaDir, options.localesDir) : null;
 
   app.setNotFoundHandler(async (request, reply) => {
@@ -116,7 +130,8 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
         // The sign-in page paints its title and welcome before the script runs, and carries its texts (loginShell.ts):
         // nothing to preload.
         const encoding = shellEncoding(request.headers['accept-encoding']);
-        const body = await loginPages.get(guessLanguage(hints), encoding);
+        const inviteCode = inviteCodeOfPath(urlPath);
+        const body = await loginPages.get(guessLanguage(hints), encoding, inviteCode ? { origin: siteOrigin(app, request), inviteCode } : undefined);
         if (body) {
           reply.header('vary', 'accept-encoding');
           if (encoding !== 'identity') reply.header('content-encoding', encoding);
