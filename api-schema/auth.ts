@@ -16,7 +16,9 @@ export const memberSignLogin = defineEndpoint({
   method: 'POST',
   path: '/api/member/memberSignLogin',
   access: 'public',
-  summary: 'Sign in with an EIP-4361 message and its signature; binds inviteCode when given',
+  summary:
+    'Sign in with an EIP-4361 message and its signature; binds inviteCode when given. ' +
+    "A smart-account wallet's signature (ERC-1271, ERC-6492) is checked on the app's chain: 3007 when it cannot be read now",
   query: undefined,
   body: z.strictObject({
     message: checked(z.string(), z.minLength(1), z.maxLength(4096)),

@@ -12,6 +12,7 @@ export type MemberSignLoginErrorType = ApiFailure<
   | typeof ApiCode.signatureInvalid
   | typeof ApiCode.inviteCodeUnknown
   | typeof ApiCode.bindCycle
+  | typeof ApiCode.chainUnavailable
   | typeof ApiCode.tooManyRequests
   | typeof ApiCode.internal
 >;
