@@ -4,7 +4,7 @@
  * tutorials, so whatever they hold on a real chain is swept within seconds: a real chain refuses them as PAYER_KEY
  * (server/env.ts). The development chain's own keys (server/chain/devChain.ts) and the tests' deployer are among them.
  */
-export const WELL_KNOWN_DEV_KEYS: readonly `0x${string}`[] = [
+export const WELL_KNOWN_DEV_KEYS = [
   '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80',
   '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d',
   '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a',
@@ -15,7 +15,7 @@ export const WELL_KNOWN_DEV_KEYS: readonly `0x${string}`[] = [
   '0x4bbbf85ce3377467afe5d46f804f221813b2bb87f24d81f60f1fcdbf7cbf4356',
   '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97',
   '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6',
-];
+] as const satisfies readonly `0x${string}`[];
 
 /**
  * Which of anvil's default accounts a key is, if it is one.
@@ -26,6 +26,6 @@ export const WELL_KNOWN_DEV_KEYS: readonly `0x${string}`[] = [
  * wellKnownDevKeyIndex('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'); // 0
  */
 export function wellKnownDevKeyIndex(key: string): number | undefined {
-  const index = WELL_KNOWN_DEV_KEYS.indexOf(key.toLowerCase() as `0x${string}`);
+  const index = (WELL_KNOWN_DEV_KEYS as readonly string[]).indexOf(key.toLowerCase());
   return index < 0 ? undefined : index;
 }
