@@ -66,7 +66,10 @@ export function Component() {
                 description={
                   <>
                     <span>{t('credit:records.balanceAfter', { amount: formatAmount(record.balanceAfter, { locale }) })}</span>
-                    <span className="row-date"> · {formatDateTime(record.createdAt, locale)}</span>
+                    <span className="row-date">
+                      {' · '}
+                      <time dateTime={record.createdAt}>{formatDateTime(record.createdAt, locale)}</time>
+                    </span>
                     {record.reason ? (
                       <>
                         <br />

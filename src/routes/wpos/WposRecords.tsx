@@ -62,7 +62,10 @@ export function WposRecords() {
                       <span>{t(record.amount.startsWith('-') ? 'wpos:records.to' : 'wpos:records.from', { address: shortAddress(record.counterparty) })} · </span>
                     ) : null}
                     <span>{t('wpos:records.balanceAfter', { amount: formatAmount(record.balanceAfter, { locale }) })}</span>
-                    <span className="row-date"> · {formatDateTime(record.createdAt, locale)}</span>
+                    <span className="row-date">
+                      {' · '}
+                      <time dateTime={record.createdAt}>{formatDateTime(record.createdAt, locale)}</time>
+                    </span>
                   </>
                 }
                 extra={<AmountText amount={record.amount} locale={locale} signed />}

@@ -65,7 +65,16 @@ export function Component() {
         renderItems={(items) => (
           <List mode="card" className="rows credit-records">
             {items.map((record) => (
-              <List.Item key={record.id} title={record.source} description={<span className="row-date">{formatDateTime(record.createdAt, locale)}</span>} extra={<AmountText amount={record.amount} locale={locale} signed />} />
+              <List.Item
+                key={record.id}
+                title={record.source}
+                description={
+                  <span className="row-date">
+                    <time dateTime={record.createdAt}>{formatDateTime(record.createdAt, locale)}</time>
+                  </span>
+                }
+                extra={<AmountText amount={record.amount} locale={locale} signed />}
+              />
             ))}
           </List>
         )}
