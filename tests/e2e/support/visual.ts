@@ -57,6 +57,11 @@ export interface VisualScreen {
    */
   failing?: readonly string[];
   /**
+   * API paths answered with a fixed body while this screen loads, for rows the seeded member has none of (e.g. the
+   * credit records with their dates and times): { '/api/member/creditRecord': { code: 0, result: ... } }.
+   */
+  answered?: Readonly<Record<string, unknown>>;
+  /**
    * A screen that needs a phone of its own (another wallet, none at all, a mobile browser): it is shown in a fresh
    * context, signed out, and `reach` brings the page to the screen after it opened `path`.
    */
@@ -143,6 +148,18 @@ async function dropCalls(page: Page, apiPaths: readonly string[]): Promise<{ res
   return { restore: () => page.unroute(matches) };
 }
 
+/**
+ * Answers the page's calls to these API paths with the given bodies, until restore().
+ *
+ * @example const answered = await answerCalls(page, { '/api/member/creditRecord': page }); ...; await answered.restore();
+ */
+async function answerCalls(page: Page, answers: Readonly<Record<string, unknown>>): Promise<{ restore: () => Promise<void> }> {
+  if (Object.keys(answers).length === 0) return { restore: async () => undefined };
+  const matches = (url: URL) => Object.hasOwn(answers, url.pathname);
+  await page.route(matches, (route) => route.fulfill({ json: answers[new URL(route.request().url()).pathname] }));
+  return { restore: () => page.unroute(matches) };
+}
+
 /** One phone context of a language: its page, wallet and how far it is signed in. */
 class LanguageSession {
   private context: BrowserContext | null = null;
@@ -218,11 +235,13 @@ class LanguageSession {
     this.problems.policyViolations.length = 0;
     await page.emulateMedia({ colorScheme: colorSchemes[0] });
     const dropped = await dropCalls(page, screen.failing ?? []);
+    const answered = await answerCalls(page, screen.answered ?? {});
     try {
       await page.goto(screen.path);
       return await this.measureInEachScheme(screen, page, network, this.problems);
     } finally {
       await dropped.restore();
+      await answered.restore();
     }
   }
 

@@ -16,6 +16,21 @@ import type { Lng, VisualScreen } from './visual';
 
 const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
 
+const lateUtc = '2026-11-22T23:30:00.000Z';
+const creditRecordsPage = {
+  code: 0,
+  result: {
+    list: [
+      { id: '3', type: 'withdraw', amount: '1234567.5', balanceAfter: '9876543.21', status: 'failed', reason: 'reverted', createdAt: lateUtc },
+      { id: '2', type: 'withdraw', amount: '-1234567.5', balanceAfter: '8641975.71', status: 'pending', createdAt: lateUtc },
+      { id: '1', type: 'topUp', amount: '9876543.21', balanceAfter: '9876543.21', status: 'done', createdAt: lateUtc },
+    ],
+    total: 3,
+    page: 1,
+    pageSize: 20,
+  },
+};
+
 /** Every built screen, with the session it needs (the seeded invite code is DEMO2026). */
 export const screens: readonly VisualScreen[] = [
   { name: 'login', path: '/login', session: 'none' },
@@ -60,6 +75,8 @@ export const screens: readonly VisualScreen[] = [
   { name: 'about', path: '/me/about', session: 'member' },
   { name: 'bots', path: '/me/solbot-list', session: 'member' },
   { name: 'credit-records', path: '/me/credit-records', session: 'member' },
+  // Rows as wide as they get: large amounts, the status, the date and time on the member's clock (issue 44), a reason.
+  { name: 'credit-records-rows', path: '/me/credit-records', session: 'member', answered: { '/api/member/creditRecord': creditRecordsPage } },
   // The withdrawal and top-up sheets open over /me: their open state is in the URL.
   { name: 'withdraw-sheet', path: '/me?sheet=withdraw', session: 'member' },
   { name: 'top-up-sheet', path: '/me?sheet=topUp', session: 'member' },
