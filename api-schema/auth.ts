@@ -22,7 +22,8 @@ export const memberSignLogin = defineEndpoint({
   query: undefined,
   body: z.strictObject({
     message: checked(z.string(), z.minLength(1), z.maxLength(4096)),
-    signature: checked(z.string(), z.regex(/^0x[0-9a-fA-F]+$/, 'signature'), z.maxLength(1024)),
+    // 8,192: a smart account's signature (a passkey's, wrapped for ERC-6492) runs to a few KiB of hex; an EOA's is 132.
+    signature: checked(z.string(), z.regex(/^0x[0-9a-fA-F]+$/, 'signature'), z.maxLength(8192)),
     inviteCode: z.optional(inviteCodeSchema),
   }),
   result: z.object({ auth: checked(z.string(), z.minLength(1)), isFinishedBind: z.boolean() }),

@@ -102,6 +102,15 @@ describeWithDatabases('sign-in with a smart-account wallet', (ctx) => {
     expect(await testChain.chain.client.getCode({ address: counterfactual })).toBeUndefined();
   });
 
+  it('takes a long smart-account signature (passkey accounts\' run to thousands of hex digits, wrapped for ERC-6492)', async () => {
+    const app = await appOnChain();
+    // The factory ignores calldata past its arguments: the same account, a signature of about 6,000 hex digits.
+    const wrap = (signature: Hex) => serializeErc6492Signature({ address: factory, data: `${counterfactualCall}${'ab'.repeat(2_800)}`, signature });
+    const signed = await signedFor(app, counterfactual, owner, wrap);
+    expect(signed.signature.length).toBeGreaterThan(6_000);
+    expect(envelope(await postSignLogin(app, signed)).code).toBe(ApiCode.ok);
+  });
+
   it('refuses a signature by another key than the owner, or a wrapped one that deploys another account, with 1005', async () => {
     const app = await appOnChain();
     const wrongOwner = await signedFor(app, deployed, accounts.mallory);
