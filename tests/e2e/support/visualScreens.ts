@@ -31,6 +31,13 @@ const creditRecordsPage = {
   },
 };
 
+const pageOf = (list: readonly object[], extra: object = {}) => ({ code: 0, result: { list, total: list.length, page: 1, pageSize: 20, ...extra } });
+const wposRecordsPage = pageOf([
+  { id: '2', type: 'transfer', amount: '-1234567.5', balanceAfter: '9876543.21', counterparty: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed', createdAt: lateUtc },
+  { id: '1', type: 'distribution', amount: '1234567.5', balanceAfter: '11111110.71', createdAt: lateUtc },
+]);
+const wposProfitPage = pageOf([{ id: '1', amount: '1234567.5', source: 'Starter', createdAt: lateUtc }], { totalProfit: '1234567.5', todayProfit: '0' });
+
 /** Every built screen, with the session it needs (the seeded invite code is DEMO2026). */
 export const screens: readonly VisualScreen[] = [
   { name: 'login', path: '/login', session: 'none' },
@@ -83,6 +90,9 @@ export const screens: readonly VisualScreen[] = [
   // The WPOS area, and its two sheets open over it.
   { name: 'wpos', path: '/me/wpos', session: 'member' },
   { name: 'wpos-profit', path: '/me/wpos/profit', session: 'member' },
+  // The WPOS and profit records with rows, as wide as they get (issue 44: their date and time).
+  { name: 'wpos-rows', path: '/me/wpos', session: 'member', answered: { '/api/member/wposRecord': wposRecordsPage } },
+  { name: 'wpos-profit-rows', path: '/me/wpos/profit', session: 'member', answered: { '/api/member/wposProfit': wposProfitPage } },
   { name: 'transfer-sheet', path: '/me/wpos?sheet=transfer', session: 'member' },
   { name: 'exchange-sheet', path: '/me/wpos?sheet=exchange', session: 'member' },
   // The shop: goods (one sold out once the journeys buy it; here all in stock) and the member's orders (none yet).
