@@ -4,58 +4,31 @@
  * (server/chain/topUps.ts counts such a transaction as credited whole), and so do their releases. Run on every
  * database target, applying the migration files in order by hand.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { z } from 'zod';
-import { migrationsFolder, queryRows, type Database } from '../../server/db/client';
-import { databaseTargets } from './support/databases';
+import { queryRows } from '../../server/db/client';
+import { applyMigration, describeOnEmptyDatabases, migrationTags } from './support/migrations';
 
-/** The migrations in the order drizzle applies them (meta/_journal.json). */
-function migrations(): string[] {
-  const journal = z.object({ entries: z.array(z.object({ idx: z.number(), tag: z.string() })) }).parse(
-    JSON.parse(readFileSync(path.join(migrationsFolder, 'meta', '_journal.json'), 'utf8')),
-  );
-  return [...journal.entries].sort((a, b) => a.idx - b.idx).map((entry) => entry.tag);
-}
-
-async function apply(database: Database, tag: string): Promise<void> {
-  const text = readFileSync(path.join(migrationsFolder, `${tag}.sql`), 'utf8');
-  for (const statement of text.split('--> statement-breakpoint')) {
-    if (statement.trim()) await database.db.execute(sql.raw(statement));
-  }
-}
-
-for (const target of databaseTargets) {
-  describe(`migration 0018 [${target.name}]`, { timeout: 60_000 }, () => {
-    let database: Database | undefined;
-    beforeAll(async () => {
-      database = await target.open();
-    }, 120_000);
-    afterAll(async () => {
-      await database?.close();
-    });
-
-    it('keeps the block log index of the rows before it as -1 - index, releases too', async () => {
-      if (!database) throw new Error('no database');
-      const { db } = database;
-      const tags = migrations();
-      const at = tags.indexOf('0018_top_ups_keyed_by_transaction');
-      for (const tag of tags.slice(0, at)) await apply(database, tag);
-      const hash = `0x${'ab'.repeat(32)}`;
-      await db.execute(
-        sql.raw(`INSERT INTO top_ups (chain_id, tx_hash, log_index, from_address, member_id, amount, block_number) VALUES
-          (56, '${hash}', 0, '0x${'a'.repeat(40)}', NULL, 1000000, 10), (56, '${hash}', 5, '0x${'a'.repeat(40)}', NULL, 2000000, 10)`),
-      );
-      await db.execute(sql.raw(`INSERT INTO top_up_releases (chain_id, tx_hash, log_index, member_id) VALUES (56, '${hash}', 5, 1)`));
-      for (const tag of tags.slice(at)) await apply(database, tag);
-      const rows = (table: string) =>
-        queryRows(db, sql.raw(`SELECT log_position AS "logPosition" FROM ${table} ORDER BY log_position`), z.object({ logPosition: z.number() }));
-      expect(await rows('top_ups')).toEqual([{ logPosition: -6 }, { logPosition: -1 }]);
-      expect(await rows('top_up_releases')).toEqual([{ logPosition: -6 }]);
-      const [row] = await queryRows(db, sql`SELECT block_hash AS "blockHash", reorged_at AS "reorgedAt" FROM top_ups LIMIT 1`, z.object({ blockHash: z.null(), reorgedAt: z.null() }));
-      expect(row).toEqual({ blockHash: null, reorgedAt: null });
-    });
+describeOnEmptyDatabases('migration 0018', (opened) => {
+  it('keeps the block log index of the rows before it as -1 - index, releases too', async () => {
+    const database = opened();
+    const { db } = database;
+    const tags = migrationTags();
+    const at = tags.indexOf('0018_top_ups_keyed_by_transaction');
+    for (const tag of tags.slice(0, at)) await applyMigration(database, tag);
+    const hash = `0x${'ab'.repeat(32)}`;
+    await db.execute(
+      sql.raw(`INSERT INTO top_ups (chain_id, tx_hash, log_index, from_address, member_id, amount, block_number) VALUES
+        (56, '${hash}', 0, '0x${'a'.repeat(40)}', NULL, 1000000, 10), (56, '${hash}', 5, '0x${'a'.repeat(40)}', NULL, 2000000, 10)`),
+    );
+    await db.execute(sql.raw(`INSERT INTO top_up_releases (chain_id, tx_hash, log_index, member_id) VALUES (56, '${hash}', 5, 1)`));
+    for (const tag of tags.slice(at)) await applyMigration(database, tag);
+    const rows = (table: string) =>
+      queryRows(db, sql.raw(`SELECT log_position AS "logPosition" FROM ${table} ORDER BY log_position`), z.object({ logPosition: z.number() }));
+    expect(await rows('top_ups')).toEqual([{ logPosition: -6 }, { logPosition: -1 }]);
+    expect(await rows('top_up_releases')).toEqual([{ logPosition: -6 }]);
+    const [row] = await queryRows(db, sql`SELECT block_hash AS "blockHash", reorged_at AS "reorgedAt" FROM top_ups LIMIT 1`, z.object({ blockHash: z.null(), reorgedAt: z.null() }));
+    expect(row).toEqual({ blockHash: null, reorgedAt: null });
   });
-}
+});
