@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ICON_PATHS, MANIFEST_PATH } from '../../server/plugins/appIdentity';
 import { PAGE_POLICY, serializeCsp } from '../../server/plugins/contentSecurityPolicy';
 import { spaDir } from './support/build';
 
@@ -19,6 +20,13 @@ describe('built index.html', () => {
     expect(html.indexOf('Content-Security-Policy')).toBeLessThan(html.search(/<script|<link rel="stylesheet"/));
     expect(Buffer.byteLength(html.slice(0, html.indexOf('<meta charset="UTF-8"')), 'utf8')).toBeLessThan(1024);
     expect(serializeCsp(PAGE_POLICY)).not.toContain('frame-ancestors'); // ignored (and reported) in a <meta>
+  });
+
+  it('behavior: keeps the icon, apple-touch-icon and manifest links as written: the server sends those files, not the build', async () => {
+    const html = await readFile(path.join(spaDir, 'index.html'), 'utf8');
+    expect(html).toContain(`<link rel="icon" href="${ICON_PATHS.svg}" type="image/svg+xml" />`);
+    expect(html).toContain(`<link rel="apple-touch-icon" href="${ICON_PATHS.appleTouch}" />`);
+    expect(html).toContain(`<link rel="manifest" href="${MANIFEST_PATH}" />`);
   });
 
   it('behavior: records what it was built from, so npm start, the e2e setup and the bench see any change (scripts/start.mjs needsBuild)', async () => {
