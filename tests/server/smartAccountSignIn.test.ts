@@ -21,14 +21,14 @@ import {
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ApiCode } from '../../api-schema/codes';
+import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import smartAccountArtifact from '../../server/chain/artifacts/SmartAccount.json' with { type: 'json' };
 import factoryArtifact from '../../server/chain/artifacts/SmartAccountFactory.json' with { type: 'json' };
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { relayedChain, startRpcRelay, type RpcRelay } from './support/rpcRelay';
+import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
 import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, type SignedIn } from './support/siwe';
 
 const CONFIRMATIONS = 3;
@@ -142,6 +142,27 @@ describeWithDatabases('sign-in with a smart-account wallet', (ctx) => {
       relay.down(false);
     }
     expect(envelope(await postSignLogin(app, signed)).code).toBe(ApiCode.ok);
+  });
+
+  it('tells a provider error (3007) from a reverted check (1005) in what the node answers eth_call', async () => {
+    relay.reset();
+    const app = await appOnChain({ relayed: true });
+    const answers: [RelayError, ApiCodeValue][] = [
+      [new RelayError(-32005, 'limit exceeded'), ApiCode.chainUnavailable],
+      [new RelayError(3, 'execution reverted'), ApiCode.signatureInvalid],
+      [new RelayError(-32000, 'execution reverted'), ApiCode.signatureInvalid],
+    ];
+    try {
+      for (const [answer, code] of answers) {
+        relay.on('eth_call', () => {
+          throw answer;
+        });
+        const signed = await signedFor(app, deployed, owner);
+        expectRefused(await expectNoDbChange(ctx.db, () => postSignLogin(app, signed)), code);
+      }
+    } finally {
+      relay.reset();
+    }
   });
 
   it('credits a top-up the account sent before it was a member at its sign-in', async () => {
