@@ -110,7 +110,8 @@ export async function signInOverHttp(base: string, chainId: number, account: Pri
  */
 export async function prepareMainRun(storage: MainStorage, cleanup: Cleanup): Promise<{ env: Record<string, string>; port: number }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'md-crash-'));
-  cleanup.push(() => rm(dataDir, { recursive: true, force: true }));
+  // Retries: a killed server's files can still be settling on a busy host (ENOTEMPTY seen under load).
+  cleanup.push(() => rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }));
   const database = await storage.database();
   cleanup.push(() => database.drop());
   const [port, chainPort] = [await freePort(), await freePort()];
