@@ -16,7 +16,9 @@ import { entityTagOf, isNotModified } from './entityTag';
 import { notFoundEnvelope } from './errorHandler';
 import { guessLanguage } from './localePreload';
 
-const iconsDir = fileURLToPath(new URL('../media/icons', import.meta.url));
+/** The icons' folder, found when first served: the UI tests import this module (through the login shell) in jsdom,
+ * where import.meta.url is no file URL. */
+const iconsDir = () => fileURLToPath(new URL('../media/icons', import.meta.url));
 
 /** Where each icon is served; index.html and the manifest name the same paths. */
 export const ICON_PATHS = {
@@ -86,7 +88,7 @@ export function registerAppIdentity(app: FastifyInstance, localesDir: string): v
     const { file } = request.params as { file: string };
     const type = Object.hasOwn(ICON_TYPES, file) ? ICON_TYPES[file] : undefined;
     if (!type) return reply.code(404).send(notFoundEnvelope());
-    const image = await readFile(path.join(iconsDir, file));
+    const image = await readFile(path.join(iconsDir(), file));
     const tag = entityTagOf(image);
     // A day without asking, then a 304 while the file is the same: a new icon reaches everyone within a day.
     reply.header('cache-control', 'public, max-age=86400').header('etag', tag);

@@ -84,9 +84,11 @@ describe('credit withdrawal', () => {
 
     await sheet.getByRole('button', { name: 'View records' }).click();
     await page.waitForURL('**/me/credit-records');
+    // Each record shows its date and time on the member's clock (the page's zone), e.g. "Nov 27, 2026, 07:30".
+    const today = escapeRegExp(await todayInEnglish(page));
     await expect.poll(() => recordRows(page), { timeout: 10_000 }).toEqual([
-      'WithdrawalBalance 87.50 · ' + (await todayInEnglish(page)) + '-12.50Waiting for approval',
-      'RewardBalance 100.00 · ' + (await todayInEnglish(page)) + '+100.00Done',
+      expect.stringMatching(new RegExp(`^WithdrawalBalance 87\\.50 · ${today}, \\d{2}:\\d{2}-12\\.50Waiting for approval$`)),
+      expect.stringMatching(new RegExp(`^RewardBalance 100\\.00 · ${today}, \\d{2}:\\d{2}\\+100\\.00Done$`)),
     ]);
     await screenshot(page, 'credit-5-pending-record');
 
@@ -117,7 +119,9 @@ describe('credit withdrawal', () => {
   });
 });
 
-/** Today's date as the records show it in English (UTC, medium style). */
+/** Today's date as the records show it in English (the page's own zone, medium style), before the time. */
 function todayInEnglish(page: Page): Promise<string> {
-  return page.evaluate(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date()));
+  return page.evaluate(() => new Intl.DateTimeFormat('en', { dateStyle: 'medium' }).format(new Date()));
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
