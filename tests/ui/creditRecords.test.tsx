@@ -85,7 +85,7 @@ describe('/me/credit-records', () => {
       stored: signedIn,
       api: (api) => api.answer('creditRecord', pageOf([{ ...record('4', 'topUp', '25', '25', 'done'), txHash: hash }], 1)),
     });
-    const link = await screen.findByRole('link', { name: `Transaction ${hash}` });
+    const link = await screen.findByRole('link', { name: `${hash.slice(0, 10)}…${hash.slice(-8)}, Transaction ${hash}` });
     expect(link.textContent).toBe('0xd4d4d4d4…d4d4d4d4');
     expect(link.getAttribute('href')).toBe(`${testDappParam.chain.blockExplorerUrls?.[0] ?? ''}/tx/${hash}`);
     expect(document.querySelector('.credit-records .adm-list-item')?.textContent).toContain('Top-up');

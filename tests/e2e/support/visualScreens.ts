@@ -21,9 +21,9 @@ const creditRecordsPage = {
   code: 0,
   result: {
     list: [
-      { id: '3', type: 'withdraw', amount: '1234567.5', balanceAfter: '9876543.21', status: 'failed', reason: 'reverted', createdAt: lateUtc },
+      { id: '3', type: 'withdraw', amount: '1234567.5', balanceAfter: '9876543.21', status: 'failed', reason: 'reverted', txHash: `0x${'d4'.repeat(32)}`, createdAt: lateUtc },
       { id: '2', type: 'withdraw', amount: '-1234567.5', balanceAfter: '8641975.71', status: 'pending', createdAt: lateUtc },
-      { id: '1', type: 'topUp', amount: '9876543.21', balanceAfter: '9876543.21', status: 'done', createdAt: lateUtc },
+      { id: '1', type: 'topUp', amount: '9876543.21', balanceAfter: '9876543.21', status: 'done', txHash: `0x${'e5'.repeat(32)}`, createdAt: lateUtc },
     ],
     total: 3,
     page: 1,
