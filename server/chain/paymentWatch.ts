@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { lostPaymentSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 import type { Chain } from './chain';
+import { pricedOut } from './payer/fees';
 
 /** Why a payment is lost: see api-schema/admin.ts, reconcile's lostPayments. */
 export type LostReason = 'reorganised' | 'reverted' | 'paidAfterVoid';
@@ -110,7 +111,7 @@ export async function stuckPayments(db: Db, chain: Chain, currentPayer: Address 
     if (row.payer !== currentPayer) reason = 'rotatedKey';
     // The chain waits for a nonce below this one that no payment of ours holds: nothing of ours can fill it.
     else if (next < row.nonce && !stored.has(`${row.payer}:${next}`)) reason = 'nonceGap';
-    else if (baseFee + BigInt(row.maxPriorityFeePerGas) > BigInt(row.maxFeePerGas)) reason = 'fee';
+    else if (pricedOut(row, baseFee)) reason = 'fee';
     return {
       withdrawalId: row.withdrawalId,
       hash: row.hash as Hex,

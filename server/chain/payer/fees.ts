@@ -64,7 +64,21 @@ export function isStuck(latest: OfferedFees, fee: Fees, now: Date, rule: { stuck
   if (now.getTime() - latest.createdAt.getTime() < rule.stuckAfterMs) return false;
   if (fee.legacy) return rule.isNext || fee.maxFeePerGas > BigInt(latest.maxFeePerGas);
   if (fee.baseFee === 0n) return rule.isNext;
-  return fee.baseFee + BigInt(latest.maxPriorityFeePerGas) > BigInt(latest.maxFeePerGas);
+  return pricedOut(latest, fee.baseFee);
+}
+
+/**
+ * Whether an EIP-1559 payment's fee cap no longer covers the base fee plus its tip: the rule the payer replaces by
+ * and reconcile names `fee` by.
+ *
+ * @param offered - the payment's fees
+ * @param baseFee - the latest block's base fee
+ * @returns true when it cannot be mined at these prices
+ * @example
+ * if (pricedOut(latest, block.baseFeePerGas ?? 0n)) reason = 'fee';
+ */
+export function pricedOut(offered: Pick<OfferedFees, 'maxFeePerGas' | 'maxPriorityFeePerGas'>, baseFee: bigint): boolean {
+  return baseFee + BigInt(offered.maxPriorityFeePerGas) > BigInt(offered.maxFeePerGas);
 }
 
 /**
