@@ -13,7 +13,7 @@ export const assetSchema = z.enum(['CREDIT', 'WPOS']);
 export const adminGrant = defineEndpoint({
   method: 'POST',
   path: '/api/admin/grant',
-  access: 'admin',
+  access: 'operator:finance',
   summary: 'Grant a member CREDIT or WPOS from issuance (a reward record); at most once per requestId (added)',
   query: undefined,
   body: z.strictObject({
@@ -44,7 +44,7 @@ export const withdrawalSchema = z.object({
 export const adminWithdrawalDecide = defineEndpoint({
   method: 'POST',
   path: '/api/admin/withdrawal/decide',
-  access: 'admin',
+  access: 'operator:finance',
   summary: 'Approve a pending withdrawal for payment, or fail a pending or approved one (failed refunds it); the same decision again returns it, anything else is 3006 (added)',
   query: undefined,
   body: z.strictObject({ id: checked(z.string(), z.regex(/^[1-9]\d{0,17}$/, 'id')), status: z.enum(['approved', 'failed']) }),
@@ -56,7 +56,7 @@ const assetTotalsSchema = z.object({ members: balanceSchema, system: signedAmoun
 export const adminLedger = defineEndpoint({
   method: 'GET',
   path: '/api/admin/ledger',
-  access: 'admin',
+  access: 'operator:finance',
   summary: 'Ledger totals per asset (total must be "0") and the number of negative member accounts (must be 0) (added)',
   query: undefined,
   body: undefined,
@@ -102,7 +102,7 @@ const stuckPaymentSchema = z.object({
 export const adminReconcile = defineEndpoint({
   method: 'GET',
   path: '/api/admin/reconcile',
-  access: 'admin',
+  access: 'operator:finance',
   summary:
     'Token on chain beside what the ledger owes, the difference computed, and the lists an operator must act on (lost payments, credits a reorganisation removed, stuck payments); ok is false when any list is not empty or the tokens are short (added)',
   query: undefined,
@@ -138,7 +138,7 @@ export const adminReconcile = defineEndpoint({
 export const adminDistribute = defineEndpoint({
   method: 'POST',
   path: '/api/admin/distribute',
-  access: 'admin',
+  access: 'operator:finance',
   summary: 'Run the share-pool distribution of a day (default today UTC); again for the same day pays nothing more (added)',
   query: undefined,
   body: z.optional(z.strictObject({ day: z.optional(z.iso.date()) })),
@@ -151,7 +151,7 @@ const blockNumberSchema = checked(z.string(), z.regex(/^(0|[1-9]\d{0,17})$/, 'bl
 export const adminTopUpsReread = defineEndpoint({
   method: 'POST',
   path: '/api/admin/topUps/reread',
-  access: 'admin',
+  access: 'operator:finance',
   summary:
     'Read the top-ups of blocks fromBlock..toBlock again (at most 10,000 blocks, all at depth; else 1001) and credit those not credited yet, each once; ' +
     'the watcher\'s cursor stays. found: top-ups in the range; credited and held: those this call credited (added)',

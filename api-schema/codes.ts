@@ -10,6 +10,8 @@ export const ApiCode = {
   bindRequired: 1003,
   nonceInvalid: 1004,
   signatureInvalid: 1005,
+  /** An operator without the role the call needs (docs/API.md, "Operators"). */
+  roleRequired: 1006,
   inviteCodeUnknown: 2001,
   recommenderAlreadyBound: 2002,
   bindCycle: 2003,
@@ -39,6 +41,7 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   1003: 403,
   1004: 400,
   1005: 400,
+  1006: 403,
   2001: 404,
   2002: 409,
   2003: 409,

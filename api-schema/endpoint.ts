@@ -1,11 +1,34 @@
 import type { ZodMiniType } from 'zod/mini';
 
+/** The operators' roles (docs/API.md, "Operators"); `admin` holds every role. */
+export const operatorRoles = ['finance', 'support', 'content', 'admin'] as const;
+export type OperatorRole = (typeof operatorRoles)[number];
+
+/**
+ * An operator call: `operator` lets any signed-in operator in (their own session, keys), `operator:<role>` only an
+ * operator holding that role or `admin`.
+ */
+export type OperatorAccess = 'operator' | `operator:${OperatorRole}`;
+
 /**
  * Who may call an endpoint: anyone, any valid token (temporary or main), only a bound member's token (API.md: "a
- * temporary token may only bind, read meInfo and read public data"), or an operator with X-Admin-Token (API.md,
- * "Operations").
+ * temporary token may only bind, read meInfo and read public data"), or an operator (docs/API.md, "Operators").
+ * A member's token never opens an operator call, nor an operator's a member call.
  */
-export type EndpointAccess = 'public' | 'token' | 'member' | 'admin';
+export type EndpointAccess = 'public' | 'token' | 'member' | OperatorAccess;
+
+/**
+ * Whether an access level is an operator call, and the role it needs (undefined: any operator).
+ *
+ * @example
+ * operatorRoleOf('operator:finance'); // { role: 'finance' }
+ * operatorRoleOf('member'); // undefined
+ */
+export function operatorRoleOf(access: EndpointAccess): { role: OperatorRole | undefined } | undefined {
+  if (access === 'operator') return { role: undefined };
+  if (access.startsWith('operator:')) return { role: access.slice('operator:'.length) as OperatorRole };
+  return undefined;
+}
 
 export interface Endpoint<
   TQuery extends ZodMiniType | undefined = ZodMiniType | undefined,

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { allApiCodes, ApiCode, httpStatusOf } from '../api-schema/codes';
-import type { Endpoint } from '../api-schema/endpoint';
+import { operatorRoleOf, type Endpoint } from '../api-schema/endpoint';
 import { endpoints } from '../api-schema/endpoints';
 import { envelopeOf } from '../api-schema/primitives';
 
@@ -30,24 +30,33 @@ function queryParameters(query: z.ZodMiniType): JsonSchema[] {
   return Object.entries(properties).map(([name, property]) => ({ name, in: 'query', required: required.has(name), schema: property }));
 }
 
-const ACCESS_TEXT: Record<Endpoint['access'], string> = {
+const MEMBER_ACCESS_TEXT: Record<'public' | 'token' | 'member', string> = {
   public: 'No token needed.',
   token: 'Needs a token; a temporary token (recommender not bound) is enough.',
   member: 'Needs a bound member’s token; a temporary token gets 1003.',
-  admin: 'Operators only: X-Admin-Token must equal the server’s ADMIN_TOKEN (1002 otherwise); without ADMIN_TOKEN the path answers 4004.',
 };
 
-const SECURITY: Record<Endpoint['access'], JsonSchema[]> = { public: [], token: [{ token: [] }], member: [{ token: [] }], admin: [{ adminToken: [] }] };
+function accessText(access: Endpoint['access']): string {
+  const operator = operatorRoleOf(access);
+  if (!operator) return MEMBER_ACCESS_TEXT[access as keyof typeof MEMBER_ACCESS_TEXT];
+  const who = operator.role === undefined || operator.role === 'admin' ? `an operator${operator.role ? ' with the admin role' : ''}` : `an operator with the ${operator.role} or admin role`;
+  return `Operators only: ${who}, by an operator session or API key (1002 without one; 1006 without the role).`;
+}
+
+function securityOf(access: Endpoint['access']): JsonSchema[] {
+  if (operatorRoleOf(access)) return [{ operatorToken: [] }, { adminToken: [] }];
+  return access === 'public' ? [] : [{ token: [] }];
+}
 
 function operation(name: string, endpoint: Endpoint): JsonSchema {
   const bodyOptional = endpoint.body ? endpoint.body.safeParse(undefined).success : true;
   return {
     operationId: name,
     summary: endpoint.summary,
-    description: ACCESS_TEXT[endpoint.access],
+    description: accessText(endpoint.access),
     tags: [endpoint.path.split('/')[2] ?? 'api'],
     'x-access': endpoint.access,
-    security: SECURITY[endpoint.access],
+    security: securityOf(endpoint.access),
     ...(endpoint.query ? { parameters: queryParameters(endpoint.query) } : {}),
     ...(endpoint.body
       ? { requestBody: { required: !bodyOptional, content: { 'application/json': { schema: jsonSchema(endpoint.body, 'input') } } } }
@@ -86,7 +95,8 @@ export function buildOpenApiDocument(): JsonSchema {
     components: {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token from memberSignLogin, bare (quotes removed) or as "Bearer <token>".' },
-        adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'The server’s ADMIN_TOKEN (operators only).' },
+        operatorToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An operator session token or API key, as "Bearer <token>" (operators only).' },
+        adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'The server’s ADMIN_TOKEN: deprecated bootstrap, acts as an admin.' },
       },
       schemas: {
         ApiCode: {

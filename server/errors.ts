@@ -26,6 +26,8 @@ export const BindRequiredError = defineApiError('MD_BIND_REQUIRED', ApiCode.bind
 export const NonceInvalidError = defineApiError('MD_NONCE_INVALID', ApiCode.nonceInvalid, 'Sign-in nonce or message expired, unknown or used');
 /** 1005: the signature is not the message address's, or domain, URI or chain is wrong. */
 export const SignatureInvalidError = defineApiError('MD_SIGNATURE_INVALID', ApiCode.signatureInvalid, 'Signature or message binding invalid');
+/** 1006: an operator without the role an operator call needs (docs/API.md, "Operators"). */
+export const RoleRequiredError = defineApiError('MD_ROLE_REQUIRED', ApiCode.roleRequired, 'Operator role required');
 /** 2001 */
 export const InviteCodeUnknownError = defineApiError('MD_INVITE_CODE_UNKNOWN', ApiCode.inviteCodeUnknown, 'Invite code unknown');
 /** 2002 */

@@ -1,15 +1,19 @@
 /**
- * Access levels of api-schema (public, token, member, admin) enforced in one onRequest hook, before the body is even
- * parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003, and
- * an admin endpoint wants X-Admin-Token equal to ADMIN_TOKEN (1002 otherwise; without ADMIN_TOKEN its routes are
- * not registered, so the path is 4004).
+ * Access levels of api-schema (public, token, member, operator) enforced in one onRequest hook, before the body is
+ * even parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003.
+ * An operator call wants an operator's session token or API key (OperatorResolver), or the deprecated bootstrap
+ * X-Admin-Token equal to ADMIN_TOKEN (an admin); 1002 without one, 1006 without the role. Members' tokens and
+ * operators' live in different tables, so neither opens the other's calls. Deny by default: a route with no level is
+ * public only if it says so (contract routes always do).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
 import type { AdminToken } from '../auth/adminToken';
+import { operatorRoleOf, type OperatorRole } from '../../api-schema/endpoint';
 import { tokenFromHeader, type AuthContext, type TokenResolver } from '../auth/tokens';
 import type { Clock } from '../clock';
-import { BindRequiredError, NotSignedInError } from '../errors';
+import { BindRequiredError, NotSignedInError, RoleRequiredError } from '../errors';
+import { holdsRole, type OperatorActor, type OperatorResolver } from '../ops/actor';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,13 +33,19 @@ declare module 'fastify' {
  * @example
  * installAccessControl(app, { tokens: createTokenResolver(db, 1), now });
  */
-export function installAccessControl(app: FastifyInstance, deps: { tokens: TokenResolver; now: Clock; adminToken?: AdminToken | undefined }): void {
+export function installAccessControl(
+  app: FastifyInstance,
+  deps: { tokens: TokenResolver; now: Clock; adminToken?: AdminToken | undefined; operators?: OperatorResolver | undefined },
+): void {
   app.decorateRequest('auth', null);
+  app.decorateRequest('operator', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
     if (access === undefined || access === 'public') return;
-    if (access === 'admin') {
-      if (!deps.adminToken?.matches(request.headers['x-admin-token'])) throw new NotSignedInError();
+    const operatorCall = operatorRoleOf(access);
+    if (operatorCall) {
+      request.operator = await operatorOf(request, deps);
+      if (operatorCall.role !== undefined && !holdsRole(request.operator, operatorCall.role)) throw new RoleRequiredError();
       return;
     }
     const token = tokenFromHeader(request.headers.authorization);
@@ -44,6 +54,23 @@ export function installAccessControl(app: FastifyInstance, deps: { tokens: Token
     if (access === 'member' && !auth.bound) throw new BindRequiredError();
     request.auth = auth;
   });
+}
+
+const BOOTSTRAP_ROLES: readonly OperatorRole[] = ['admin'];
+
+/** The operator behind an operator call's credentials, or 1002. */
+async function operatorOf(
+  request: FastifyRequest,
+  deps: { now: Clock; adminToken?: AdminToken | undefined; operators?: OperatorResolver | undefined },
+): Promise<OperatorActor> {
+  if (request.headers['x-admin-token'] !== undefined) {
+    if (!deps.adminToken?.matches(request.headers['x-admin-token'])) throw new NotSignedInError();
+    return { address: null, roles: BOOTSTRAP_ROLES, via: 'bootstrap', credentialId: '' };
+  }
+  const bearer = tokenFromHeader(request.headers.authorization);
+  const actor = bearer === undefined ? undefined : await deps.operators?.resolve(bearer, deps.now());
+  if (!actor) throw new NotSignedInError();
+  return actor;
 }
 
 /**
