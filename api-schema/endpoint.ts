@@ -6,9 +6,9 @@ export type OperatorRole = (typeof operatorRoles)[number];
 
 /**
  * An operator call: `operator` lets any signed-in operator in (their own session, keys), `operator:<role>` only an
- * operator holding that role or `admin`.
+ * operator holding that role or `admin`, `operator:<role>,<role>` one holding either (or `admin`).
  */
-export type OperatorAccess = 'operator' | `operator:${OperatorRole}`;
+export type OperatorAccess = 'operator' | `operator:${OperatorRole}` | 'operator:finance,support';
 
 /**
  * Who may call an endpoint: anyone, any valid token (temporary or main), only a bound member's token (API.md: "a
@@ -18,15 +18,16 @@ export type OperatorAccess = 'operator' | `operator:${OperatorRole}`;
 export type EndpointAccess = 'public' | 'token' | 'member' | OperatorAccess;
 
 /**
- * Whether an access level is an operator call, and the role it needs (undefined: any operator).
+ * Whether an access level is an operator call, and the roles that may make it besides `admin` (undefined: any
+ * operator).
  *
  * @example
- * operatorRoleOf('operator:finance'); // { role: 'finance' }
- * operatorRoleOf('member'); // undefined
+ * operatorRolesOf('operator:finance,support'); // { roles: ['finance', 'support'] }
+ * operatorRolesOf('member'); // undefined
  */
-export function operatorRoleOf(access: EndpointAccess): { role: OperatorRole | undefined } | undefined {
-  if (access === 'operator') return { role: undefined };
-  if (access.startsWith('operator:')) return { role: access.slice('operator:'.length) as OperatorRole };
+export function operatorRolesOf(access: EndpointAccess): { roles: readonly OperatorRole[] | undefined } | undefined {
+  if (access === 'operator') return { roles: undefined };
+  if (access.startsWith('operator:')) return { roles: access.slice('operator:'.length).split(',') as OperatorRole[] };
   return undefined;
 }
 

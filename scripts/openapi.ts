@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { allApiCodes, ApiCode, httpStatusOf } from '../api-schema/codes';
-import { operatorRoleOf, type Endpoint } from '../api-schema/endpoint';
+import { operatorRolesOf, type Endpoint } from '../api-schema/endpoint';
 import { endpoints } from '../api-schema/endpoints';
 import { envelopeOf } from '../api-schema/primitives';
 
@@ -37,14 +37,15 @@ const MEMBER_ACCESS_TEXT: Record<'public' | 'token' | 'member', string> = {
 };
 
 function accessText(access: Endpoint['access']): string {
-  const operator = operatorRoleOf(access);
+  const operator = operatorRolesOf(access);
   if (!operator) return MEMBER_ACCESS_TEXT[access as keyof typeof MEMBER_ACCESS_TEXT];
-  const who = operator.role === undefined || operator.role === 'admin' ? `an operator${operator.role ? ' with the admin role' : ''}` : `an operator with the ${operator.role} or admin role`;
+  const roles = operator.roles?.filter((role) => role !== 'admin') ?? [];
+  const who = operator.roles === undefined ? 'any operator' : roles.length === 0 ? 'an operator with the admin role' : `an operator with the ${roles.join(', ')} or admin role`;
   return `Operators only: ${who}, by an operator session or API key (1002 without one; 1006 without the role).`;
 }
 
 function securityOf(access: Endpoint['access']): JsonSchema[] {
-  if (operatorRoleOf(access)) return [{ operatorToken: [] }, { adminToken: [] }];
+  if (operatorRolesOf(access)) return [{ operatorToken: [] }, { adminToken: [] }];
   return access === 'public' ? [] : [{ token: [] }];
 }
 

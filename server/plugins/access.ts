@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
 import type { AdminToken } from '../auth/adminToken';
-import { operatorRoleOf, type OperatorRole } from '../../api-schema/endpoint';
+import { operatorRolesOf, type OperatorRole } from '../../api-schema/endpoint';
 import { tokenFromHeader, type AuthContext, type TokenResolver } from '../auth/tokens';
 import type { Clock } from '../clock';
 import { BindRequiredError, NotSignedInError, RoleRequiredError } from '../errors';
@@ -42,10 +42,12 @@ export function installAccessControl(
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
     if (access === undefined || access === 'public') return;
-    const operatorCall = operatorRoleOf(access);
+    const operatorCall = operatorRolesOf(access);
     if (operatorCall) {
-      request.operator = await operatorOf(request, deps);
-      if (operatorCall.role !== undefined && !holdsRole(request.operator, operatorCall.role)) throw new RoleRequiredError();
+      const operator = await operatorOf(request, deps);
+      request.operator = operator;
+      const { roles } = operatorCall;
+      if (roles !== undefined && !roles.some((role) => holdsRole(operator, role))) throw new RoleRequiredError();
       return;
     }
     const token = tokenFromHeader(request.headers.authorization);
