@@ -590,3 +590,107 @@ export const chainBlocks = pgTable(
   },
   (t) => [primaryKey({ columns: [t.chainId, t.number] })],
 );
+
+/**
+ * Operators (docs/API.md, "Operators"): the people who run the app, each by wallet address, with their roles
+ * (finance, support, content, admin; admin holds every role). A removed operator keeps the row (removed_at), so the
+ * audit log's addresses stay explained; adding them again clears it.
+ */
+export const operators = pgTable(
+  'operators',
+  {
+    /** EIP-55, as the strict SIWE parser and viem's getAddress give it. */
+    address: text('address').primaryKey(),
+    roles: text('roles').array().notNull(),
+    addedAt: timestamp('added_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Who added them: an operator's address, or null for the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed. */
+    addedBy: text('added_by'),
+    removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    check('operators_roles_known', sql`cardinality(${t.roles}) > 0 AND ${t.roles} <@ ARRAY['finance', 'support', 'content', 'admin']::text[]`),
+  ],
+);
+
+/** Operator sign-in nonces: as members' (nonces), in a table of their own so neither sign-in can use the other's. */
+export const operatorNonces = pgTable(
+  'operator_nonces',
+  {
+    value: text('value').primaryKey(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('operator_nonces_expires_at_idx').on(t.expiresAt)],
+);
+
+/** Operator sessions: only the token's sha256 is stored; a session lives 12 hours and ends at logout or removal. */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    hash: text('hash').primaryKey(),
+    address: text('address')
+      .notNull()
+      .references(() => operators.address),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [index('operator_sessions_address_idx').on(t.address)],
+);
+
+/**
+ * Operators' API keys for scripts: `mdk_<id>_<secret>` (32 random bytes), shown once; only the whole key's sha256 is
+ * stored. A key acts with its roles as far as its creator still holds them, and dies with its creator's removal.
+ */
+export const operatorApiKeys = pgTable(
+  'operator_api_keys',
+  {
+    id: text('id').primaryKey(),
+    label: text('label').notNull(),
+    roles: text('roles').array().notNull(),
+    hash: text('hash').notNull().unique(),
+    createdBy: text('created_by')
+      .notNull()
+      .references(() => operators.address),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, mode: 'date' }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('operator_api_keys_created_by_idx').on(t.createdBy),
+    check('operator_api_keys_roles_known', sql`cardinality(${t.roles}) > 0 AND ${t.roles} <@ ARRAY['finance', 'support', 'content', 'admin']::text[]`),
+  ],
+);
+
+/**
+ * Every operator act (server/ops/audit.ts): who (address, roles, how they signed in), what (the action, its target,
+ * before and after), when, the request id and the client address. Append-only in the database: a trigger of
+ * migration 0019 refuses UPDATE, DELETE and TRUNCATE, whoever asks. No foreign keys: a row outlives what it names.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Null for the bootstrap ADMIN_TOKEN, a setting or the CLI (nobody in particular). */
+    actorAddress: text('actor_address'),
+    actorRoles: text('actor_roles').array().notNull(),
+    /** session, apiKey, bootstrap, cli, setting or seed. */
+    via: text('via').notNull(),
+    /** The contract name of the call (opsOperatorPut, adminGrant, ...). */
+    action: text('action').notNull(),
+    target: text('target'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    requestId: text('request_id'),
+    clientAddress: text('client_address'),
+  },
+  (t) => [
+    index('audit_log_at_idx').on(t.at, t.id),
+    index('audit_log_actor_idx').on(t.actorAddress, t.id),
+    index('audit_log_action_idx').on(t.action, t.id),
+    index('audit_log_target_idx').on(t.target, t.id),
+  ],
+);

@@ -35,9 +35,22 @@ const TEST_RATE_LIMITS = { loginNonce: { max: 1000, timeWindow: 60_000 }, member
  * Empties every table (identities restart, so ids are predictable) and seeds again.
  */
 export async function resetDatabase(db: Db): Promise<void> {
-  await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config, ledger_entries, ledger_transfers, ledger_limits, withdrawals, ledger_accounts, idempotency_keys, bots, share_pool_payouts, share_pools, orders, delivery_addresses, goods, ledger_counters, top_ups, top_up_releases, chain_blocks, ledger_pending, withdrawal_failures, payer_accounts, payments RESTART IDENTITY CASCADE`);
+  await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config, ledger_entries, ledger_transfers, ledger_limits, withdrawals, ledger_accounts, idempotency_keys, bots, share_pool_payouts, share_pools, orders, delivery_addresses, goods, ledger_counters, top_ups, top_up_releases, chain_blocks, ledger_pending, withdrawal_failures, payer_accounts, payments, operator_api_keys, operator_sessions, operator_nonces, operators RESTART IDENTITY CASCADE`);
+  await clearAuditLog(db);
   forgetAllowedRecipients();
   await seed(db);
+}
+
+/**
+ * Empties the append-only audit log between tests: the table's owner may switch its trigger off (migration 0019),
+ * which only the tests do, inside one transaction so no other statement ever sees it off.
+ */
+async function clearAuditLog(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only`);
+    await tx.execute(sql`TRUNCATE audit_log RESTART IDENTITY`);
+    await tx.execute(sql`ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only`);
+  });
 }
 
 export interface DescribeOptions {
