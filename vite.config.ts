@@ -9,13 +9,14 @@ import { precompress } from './scripts/vite/precompressPlugin';
 import { reactRouterProduction } from './scripts/vite/reactRouterProductionPlugin';
 import { robotsTxt } from './scripts/vite/robotsTxtPlugin';
 import { atlasDevServer } from './scripts/vite/atlasPlugin';
+import { isOpsBuild, opsDesk } from './scripts/vite/opsDeskPlugin';
 
 /** Unit files that need a module graph of their own (they mock a module, or test when one loads). */
 const isolatedUnitFiles = ['tests/server/inviteCodeCollision.test.ts', 'src/app/selectors.test.ts', 'src/api/contractLoader.test.ts'];
 
 // One config for the SPA build and for the three test projects (unit, ui, e2e).
 export default defineConfig({
-  plugins: [react(), reactRouterProduction(), cspMeta(), robotsTxt(), buildInputs(), precompress(), atlasDevServer()],
+  plugins: [react(), reactRouterProduction(), cspMeta(), robotsTxt(), buildInputs({ merge: isOpsBuild() }), opsDesk(), precompress(), atlasDevServer()],
   publicDir: false,
   css: {
     postcss: {

@@ -5,7 +5,7 @@
  * dist/spa/.vite/inputs.json as paths relative to the repository root. Dependencies under node_modules are covered
  * by package-lock.json, which is always an input.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
 
@@ -15,11 +15,13 @@ export const FIXED_BUILD_INPUTS = ['index.html', 'package-lock.json', 'tsconfig.
 /**
  * The Vite plugin.
  *
+ * @param options - `merge`: add to the record the build before wrote (the desk's build after the member app's,
+ *   scripts/vite/opsDeskPlugin.ts), instead of replacing it
  * @returns a plugin that writes dist/spa/.vite/inputs.json after `vite build`
  * @example
  * export default defineConfig({ plugins: [react(), buildInputs()] });
  */
-export function buildInputs(): Plugin {
+export function buildInputs({ merge = false }: { merge?: boolean } = {}): Plugin {
   let config: ResolvedConfig | undefined;
   let moduleFiles: string[] = [];
   return {
@@ -46,6 +48,10 @@ export function buildInputs(): Plugin {
         if (relative) files.add(relative);
       }
       const outDir = path.resolve(root, config.build.outDir, '.vite');
+      if (merge) {
+        const before = await readFile(path.join(outDir, 'inputs.json'), 'utf8').then((text) => JSON.parse(text) as unknown, () => []);
+        if (Array.isArray(before)) for (const file of before) if (typeof file === 'string') files.add(file);
+      }
       await mkdir(outDir, { recursive: true });
       await writeFile(path.join(outDir, 'inputs.json'), `${JSON.stringify([...files].sort(), null, 1)}\n`);
     },

@@ -4,7 +4,7 @@
  * (@fastify/static's preCompressed, server/plugins/static.ts). Files under 1 KiB, and copies that would not be
  * smaller, are skipped: the server then sends the file as it is.
  */
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
@@ -36,6 +36,9 @@ async function* filesUnder(dir: string): AsyncGenerator<string> {
  * @returns the encodings written (none when the file is small or does not shrink)
  */
 export async function precompressFile(file: string): Promise<('br' | 'gz')[]> {
+  // The desk's build (opsDeskPlugin.ts) compressed the files before this pass did: a copy newer than its file stays.
+  const copyTime = await stat(`${file}.br`).then((copy) => copy.mtimeMs, () => -1);
+  if (copyTime >= (await stat(file)).mtimeMs) return [];
   const source = await readFile(file);
   if (source.length < MIN_BYTES) return [];
   const [br, gz] = await Promise.all([

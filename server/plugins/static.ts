@@ -29,6 +29,8 @@ const GOODS_IMAGE = /^[a-z0-9-]{1,64}\.svg$/;
 const goodsMediaDir = fileURLToPath(new URL('../media/goods', import.meta.url));
 /** /login and /login/:inviteCode: the pages sent with the sign-in shell. */
 const LOGIN_PAGE = /^\/login(?:\/[^/]+)?$/;
+/** /ops and /ops/…: the operators' desk, a build of its own (ops.html; scripts/vite/opsDeskPlugin.ts). */
+const OPS_PAGE = /^\/ops(?:\/|$)/;
 
 function pathOf(request: FastifyRequest): string {
   return request.url.split('?')[0] ?? '/';
@@ -119,6 +121,7 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
   registerAppIdentity(app, options.localesDir);
 
   const loginPages = spaDir ? loginDocuments(spaDir, options.localesDir) : null;
+  const hasOpsDesk = spaDir !== null && existsSync(path.join(spaDir, 'ops.html'));
 
   app.setNotFoundHandler(async (request, reply) => {
     const urlPath = pathOf(request);
@@ -138,6 +141,7 @@ export async function registerStatic(app: FastifyInstance, options: StaticOption
           return reply.send(body);
         }
       }
+      if (hasOpsDesk && OPS_PAGE.test(urlPath)) return reply.sendFile('ops.html');
       return reply.header('link', localePreloadLink(urlPath, hints)).sendFile('index.html');
     }
     return reply.code(404).send(notFoundEnvelope());
