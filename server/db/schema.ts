@@ -256,6 +256,68 @@ export const withdrawalFailures = pgTable('withdrawal_failures', {
   withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }).primaryKey(),
   reason: text('reason').notNull(),
   createdAt: createdAt(),
+  /** What the operator who failed it wrote (adminWithdrawalDecide's reason); null for the chain's failures. */
+  note: text('note'),
+});
+
+/**
+ * Operators' approvals of withdrawals (server/ops/withdrawalApprovals.ts): one row per withdrawal and operator
+ * address, so the same operator approving twice counts once. Above APPROVAL_QUORUM_ABOVE two rows approve it.
+ */
+export const withdrawalApprovals = pgTable(
+  'withdrawal_approvals',
+  {
+    withdrawalId: bigint('withdrawal_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => withdrawals.id),
+    /** The operator's EIP-55 address (the bootstrap ADMIN_TOKEN, nobody in particular, never has a row). */
+    operator: text('operator').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.withdrawalId, t.operator] })],
+);
+
+/** Members whose withdrawals an operator froze (server/members/freezes.ts); unfreezing deletes the row. */
+export const memberFreezes = pgTable('member_freezes', {
+  memberId: integer('member_id')
+    .primaryKey()
+    .references(() => members.id),
+  reason: text('reason').notNull(),
+  /** The operator's address; null for the bootstrap ADMIN_TOKEN. */
+  frozenBy: text('frozen_by'),
+  frozenAt: timestamp('frozen_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * Operators' grants (amount > 0) and deductions (< 0) with their reason (server/ledger/adjustments.ts): written by
+ * the ledger engine with the two-phase transfer whose id it shares (ledger_pending: `waiting` for a second operator
+ * above APPROVAL_QUORUM_ABOVE, else `posted` at once).
+ */
+export const opsAdjustments = pgTable(
+  'ops_adjustments',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id),
+    asset: text('asset').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    reason: text('reason').notNull(),
+    requestId: text('request_id').notNull(),
+    /** The requesting operator's address; null for the bootstrap ADMIN_TOKEN. */
+    requestedBy: text('requested_by'),
+    createdAt: createdAt(),
+  },
+  (t) => [check('ops_adjustments_amount', sql`${t.amount} <> 0`)],
+);
+
+/** A waiting adjustment's confirmation by a second operator, written by the ledger engine with its move. */
+export const opsAdjustmentConfirmations = pgTable('ops_adjustment_confirmations', {
+  adjustmentId: bigint('adjustment_id', { mode: 'bigint' })
+    .primaryKey()
+    .references(() => opsAdjustments.id),
+  confirmedBy: text('confirmed_by').notNull(),
+  createdAt: createdAt(),
 });
 
 /**
