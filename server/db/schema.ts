@@ -217,16 +217,26 @@ export const withdrawals = pgTable(
   'withdrawals',
   {
     id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id),
+    /** The member paid; null for the return of a held top-up to its sender (docs/decisions/0024-held-top-ups-returned-as-withdrawals.md). */
+    memberId: integer('member_id').references(() => members.id),
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     fee: bigint('fee', { mode: 'bigint' }).notNull(),
     createdAt: createdAt(),
+    /** A return's: whom it pays (the top-up's sender) and the top_ups row it returns. */
+    toAddress: text('to_address'),
+    topUpTxHash: text('top_up_tx_hash'),
+    topUpLogPosition: integer('top_up_log_position'),
   },
-  // No index beyond the key: nothing reads withdrawals by member (the daily cap reads ledger_limits), and every
-  // index is one more write per withdrawal (ADR 0012).
-  (t) => [check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.fee} >= 0 AND ${t.fee} < ${t.amount}`)],
+  // No index on members' withdrawals: nothing reads them by member (the daily cap reads ledger_limits), and every
+  // index is one more write per withdrawal (ADR 0012). Returns are few, and found by their top-up.
+  (t) => [
+    check('withdrawals_amounts', sql`${t.amount} > 0 AND ${t.fee} >= 0 AND ${t.fee} < ${t.amount}`),
+    check(
+      'withdrawals_payee',
+      sql`(${t.memberId} IS NULL) = (${t.toAddress} IS NOT NULL) AND (${t.toAddress} IS NULL) = (${t.topUpTxHash} IS NULL) AND (${t.topUpTxHash} IS NULL) = (${t.topUpLogPosition} IS NULL)`,
+    ),
+    index('withdrawals_top_up_idx').on(t.topUpTxHash, t.topUpLogPosition).where(sql`${t.topUpTxHash} IS NOT NULL`),
+  ],
 );
 
 /**
