@@ -23,6 +23,9 @@ export const recordTables = {
   orders: { idSequence: 'orders_id_seq' },
   top_ups: {},
   top_up_releases: {},
+  // An adjustment's id is its pending transfer's; its confirmation is keyed by it.
+  ops_adjustments: {},
+  ops_adjustment_confirmations: {},
 } as const satisfies Record<string, RecordTableSpec>;
 
 /** A business table the engine writes. */
