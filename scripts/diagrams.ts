@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { machineEntries } from './machineGraph/models';
 import { buyMachineEntries } from '../machines/buy/buyPathModels';
+import { opsMachineEntries } from '../machines/ops/opsPathModels';
 import { planPaths } from './machineGraph/pathWalker';
 import { decisionsOf, renderMachineMarkdown } from './machineGraph/diagram';
 import { definedTransitions } from './machineGraph/modelPaths';
@@ -17,7 +18,7 @@ const check = process.argv.includes('--check');
 async function render(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const indexRows: string[] = [];
-  for (const entry of [...machineEntries, ...buyMachineEntries]) {
+  for (const entry of [...machineEntries, ...buyMachineEntries, ...opsMachineEntries]) {
     const walkedBy = new Map<string, string>();
     let pathCount = 0;
     for (const model of entry.models) {

@@ -1,0 +1,172 @@
+/**
+ * The desk's machines' test models: each machine's input and every event it may get, answers included, for the
+ * generated path tests (tests/machines/ops*.paths.test.ts) and the diagrams (scripts/diagrams.ts). The shape of
+ * scripts/machineGraph's MachineModel and MachineEntry without importing it, as machines/buy/buyPathModels.ts does.
+ * Data only: nothing here runs.
+ */
+import type { AnyStateMachine, EventObject } from 'xstate';
+import { heldTopUpMachine } from './heldTopUpMachine';
+import type { DecidableTopUp } from './heldTopUpMachine';
+import { opsActionMachine } from './opsActionMachine';
+import { opsSessionMachine } from './opsSessionMachine';
+import type { Operator, OpsStoredSession } from './opsSessionMachine';
+import { withdrawalDecisionMachine } from './withdrawalDecisionMachine';
+import type { DecidableWithdrawal } from './withdrawalDecisionMachine';
+
+type ModelEvent = EventObject & Record<string, unknown>;
+
+export interface OpsMachineModel {
+  name: string;
+  machine: AnyStateMachine;
+  input?: unknown;
+  events: readonly ModelEvent[];
+}
+
+export const financeOperator: Operator = { address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', roles: ['finance'] };
+export const secondOperator = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+const otherAccount = '0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc';
+/** The request id the screen makes when the operator confirms (crypto.randomUUID()). */
+export const opsRequestId = '8e2b1c4d-5a6f-4b7c-9d8e-0f1a2b3c4d5e';
+
+const ok = <T>(result: T) => ({ code: 0, result });
+const refused = (code: number) => ({ code, result: null });
+const done = (id: string, output: unknown): ModelEvent => ({ type: `xstate.done.actor.${id}`, output });
+const thrown = (id: string, name = 'TypeError'): ModelEvent => ({ type: `xstate.error.actor.${id}`, error: { name } });
+
+export const opsNonce = { nonce: 'Op5xv9Lm2Pz8Rt4W', issuedAt: '2026-11-27T10:00:00.000Z', expirationTime: '2026-11-27T10:05:00.000Z' };
+
+const sessionEvents: ModelEvent[] = [
+  { type: 'user.signIn', address: financeOperator.address, chainId: 56 },
+  { type: 'user.cancel' },
+  { type: 'user.signOut' },
+  { type: 'user.retry' },
+  { type: 'wallet.accountChanged', address: financeOperator.address.toLowerCase() },
+  { type: 'wallet.accountChanged', address: otherAccount },
+  { type: 'wallet.disconnected' },
+  { type: 'server.tokenExpired' },
+  done('fetchNonce', ok(opsNonce)),
+  done('fetchNonce', refused(4290)),
+  thrown('fetchNonce'),
+  done('signMessage', { message: 'siwe message', signature: '0xsig' }),
+  thrown('signMessage', 'UserRejectedError'),
+  done('signIn', ok({ token: 'ops-token', expiresAt: '2026-11-28T10:00:00.000Z', operator: financeOperator })),
+  done('signIn', refused(1005)),
+  thrown('signIn'),
+  done('loadOperator', ok(financeOperator)),
+  done('loadOperator', refused(1002)),
+  done('loadOperator', refused(-1)),
+  thrown('loadOperator'),
+  done('revokeToken', ok(null)),
+  thrown('revokeToken'),
+];
+
+const sessionModel = (name: string, input: OpsStoredSession): OpsMachineModel => ({ name, machine: opsSessionMachine, input, events: sessionEvents });
+
+export const opsSessionModels = [
+  sessionModel('opsSession', { token: null, operator: null }),
+  sessionModel('opsSession (restored token)', { token: 'ops-token', operator: financeOperator }),
+];
+
+/** A pending withdrawal above the quorum threshold: two approvers needed. */
+export const largeWithdrawal: DecidableWithdrawal = { id: '41', status: 'pending', approvals: [], approvalsNeeded: 2 };
+
+const decisionEvents: ModelEvent[] = [
+  { type: 'user.approve' },
+  { type: 'user.fail' },
+  { type: 'reason.change', reason: 'the member asked to cancel' },
+  { type: 'reason.change', reason: '  ' },
+  { type: 'user.confirmFail' },
+  { type: 'user.retry' },
+  { type: 'user.cancel' },
+  done('decide', ok({ id: '41', status: 'pending', approvals: [{ address: financeOperator.address }], waitsForSecondApproval: true })),
+  done('decide', ok({ id: '41', status: 'approved', approvals: [{ address: secondOperator }, { address: financeOperator.address }] })),
+  done('decide', ok({ id: '41', status: 'failed' })),
+  done('decide', refused(3006)),
+  done('decide', refused(3008)),
+  thrown('decide'),
+];
+
+export const withdrawalDecisionModels: OpsMachineModel[] = [
+  { name: 'withdrawalDecision', machine: withdrawalDecisionMachine, input: { withdrawal: largeWithdrawal, operator: financeOperator.address }, events: decisionEvents },
+  {
+    name: 'withdrawalDecision (approved by this operator)',
+    machine: withdrawalDecisionMachine,
+    input: { withdrawal: { ...largeWithdrawal, approvals: [{ address: financeOperator.address.toLowerCase() }] }, operator: financeOperator.address },
+    events: decisionEvents,
+  },
+  {
+    name: 'withdrawalDecision (paid)',
+    machine: withdrawalDecisionMachine,
+    input: { withdrawal: { ...largeWithdrawal, status: 'paid' }, operator: financeOperator.address },
+    events: decisionEvents,
+  },
+];
+
+export const heldTopUp: DecidableTopUp = {
+  txHash: '0x8f3c2a1b4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e6f708192a3b4c5d6e7f8',
+  logPosition: 0,
+  state: 'held',
+  reorged: false,
+};
+
+const topUpEvents: ModelEvent[] = [
+  { type: 'user.release' },
+  { type: 'user.return' },
+  { type: 'address.change', address: '0x12' },
+  { type: 'address.change', address: secondOperator },
+  { type: 'user.confirm', requestId: opsRequestId },
+  { type: 'user.retry' },
+  { type: 'user.cancel' },
+  done('release', ok({ ...heldTopUp, state: 'released', releasedTo: secondOperator })),
+  done('release', refused(4004)),
+  thrown('release'),
+  done('giveBack', ok({ ...heldTopUp, state: 'returning' })),
+  done('giveBack', refused(3006)),
+  thrown('giveBack'),
+];
+
+export const heldTopUpModels: OpsMachineModel[] = [
+  { name: 'heldTopUp', machine: heldTopUpMachine, input: { topUp: heldTopUp }, events: topUpEvents },
+  { name: 'heldTopUp (reorganised)', machine: heldTopUpMachine, input: { topUp: { ...heldTopUp, reorged: true } }, events: topUpEvents },
+];
+
+export const opsActionModel: OpsMachineModel = {
+  name: 'opsAction',
+  machine: opsActionMachine,
+  events: [
+    { type: 'user.run', request: { ids: ['41', '42'] } },
+    { type: 'user.retry' },
+    { type: 'user.dismiss' },
+    done('act', ok({ results: [] })),
+    done('act', refused(1006)),
+    thrown('act'),
+  ],
+};
+
+/** The desk's machines for the diagrams index, after the others. */
+export const opsMachineEntries = [
+  {
+    name: 'opsSession',
+    source: 'machines/ops/opsSessionMachine.ts',
+    summary: "The operators' desk's sign-in: the desk's own SIWE statement and token, the stored session checked, the roles, sign-out.",
+    models: opsSessionModels,
+  },
+  {
+    name: 'withdrawalDecision',
+    source: 'machines/ops/withdrawalDecisionMachine.ts',
+    summary: 'An operator approves a withdrawal (a second, different approver above the quorum threshold) or fails it with a reason.',
+    models: withdrawalDecisionModels,
+  },
+  {
+    name: 'heldTopUp',
+    source: 'machines/ops/heldTopUpMachine.ts',
+    summary: 'A held top-up released to a member or returned on chain to its sender, once, one request id for every retry.',
+    models: heldTopUpModels,
+  },
+  {
+    name: 'opsAction',
+    source: 'machines/ops/opsActionMachine.ts',
+    summary: "One act of the desk that answers once (bulk approval, sign-out everywhere, freeze, grant, keys): the same request on retry, the answer kept until dismissed.",
+    models: [opsActionModel],
+  },
+];
