@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { lostPaymentSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
+import { lostPaymentSql, payeeJoinSql, payeeSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 import type { Chain } from './chain';
 import { pricedOut } from './payer/fees';
 
@@ -36,9 +36,9 @@ const lostRow = z.object({ withdrawalId: bigintText, address: z.string(), amount
 export async function lostPayments(db: Db): Promise<LostPayment[]> {
   const rows = await queryRows(
     db,
-    sql`SELECT w.id AS "withdrawalId", m.address, w.amount - w.fee AS amount, p.hash,
+    sql`SELECT w.id AS "withdrawalId", ${payeeSql} AS address, w.amount - w.fee AS amount, p.hash,
           CASE WHEN d.stage = ${stageSql(WithdrawalStage.voided)} THEN 'paidAfterVoid' WHEN p.receipt_status = 0 AND p.block_hash IS NOT NULL THEN 'reverted' ELSE 'reorganised' END AS reason
-        FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id JOIN withdrawals w ON w.id = d.id JOIN members m ON m.id = w.member_id
+        FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id JOIN withdrawals w ON w.id = d.id ${payeeJoinSql}
         WHERE ${lostPaymentSql}
         ORDER BY w.id, p.created_at`,
     lostRow,

@@ -4,7 +4,8 @@
  * what a reorganisation that mines the transaction again cannot change, unlike the log's index in its block), whose
  * leg moves the amount from the `chain` system account to the sender's member account (or to `held_top_ups` when the
  * sender is no member yet), and whose business row is the top_ups row. A held top-up reaches its sender at a
- * sign-in: another request, keyed the same way, from `held_top_ups` to the member, with its top_up_releases row. The
+ * sign-in: another request, keyed the same way, from `held_top_ups` to the member, with its top_up_releases row
+ * (or an operator releases it to a member, or returns it to the sender on chain: heldTopUps.ts). The
  * engine does the locking, batching and balances; this module only states the requests, which logs are new, and
  * which credits the chain no longer has.
  */
@@ -16,6 +17,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
 import { postRequests, type LedgerRequest } from '../ledger/engine';
+import { stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 
 const CHAIN = systemAccountId('CREDIT', 'chain');
 const HELD = systemAccountId('CREDIT', 'held_top_ups');
@@ -45,6 +47,32 @@ const keyOf = (chainId: number, log: { txHash: string; logPosition: number }, en
   endpoint,
   requestId: `${log.txHash}/${log.logPosition}`,
 });
+
+/**
+ * The key of a held top-up's decision: its release to a member (at its sender's sign-in, or by an operator) or its
+ * return to the sender (server/chain/heldTopUps.ts). One key for both, so that whichever is posted first wins and
+ * the other is refused by the engine (another body) or waits (in progress). A return the chain failed (voided:
+ * the amount is held again) frees the top-up for a new decision, keyed by the number of failed returns.
+ *
+ * @param chainId - the chain
+ * @param log - the top-up
+ * @param failedReturns - its voided returns
+ * @returns the engine's key, without its body
+ * @example
+ * decisionKey(56, { txHash, logPosition: 0 }, 0); // { scope: 'chain:56', endpoint: 'topUpRelease', requestId: '0xab…/0' }
+ */
+export function decisionKey(chainId: number, log: { txHash: string; logPosition: number }, failedReturns: number) {
+  const key = keyOf(chainId, log, 'topUpRelease');
+  return failedReturns === 0 ? key : { ...key, requestId: `${key.requestId}#${failedReturns}` };
+}
+
+/** Whether top-up `t` has a return under way or paid (a withdrawal of no member that is not voided). */
+export const liveReturnSql = sql`EXISTS (SELECT 1 FROM withdrawals w JOIN ledger_pending d ON d.id = w.id
+  WHERE w.top_up_tx_hash = t.tx_hash AND w.top_up_log_position = t.log_position AND d.stage <> ${stageSql(WithdrawalStage.voided)})`;
+
+/** How many returns of top-up `t` the chain failed (voided). */
+export const failedReturnsSql = sql`(SELECT count(*)::int FROM withdrawals w JOIN ledger_pending d ON d.id = w.id
+  WHERE w.top_up_tx_hash = t.tx_hash AND w.top_up_log_position = t.log_position AND d.stage = ${stageSql(WithdrawalStage.voided)})`;
 
 /**
  * A top-up log as the engine's request.
@@ -81,22 +109,36 @@ export function topUpRequest(chainId: number, log: TopUpLog, memberId: number | 
   };
 }
 
-function releaseRequest(chainId: number, held: HeldTopUp, memberId: number, now: Date): LedgerRequest {
+/**
+ * A held top-up's release to a member: from `held_top_ups` to the member, with its top_up_releases row.
+ *
+ * @param chainId - the chain
+ * @param held - the top-up, its amount and its failed returns
+ * @param memberId - the member credited
+ * @param now - when
+ * @returns the request
+ * @example
+ * await postRequests(db, [releaseRequest(56, held, memberId, now)]);
+ */
+export function releaseRequest(chainId: number, held: HeldTopUp, memberId: number, now: Date): LedgerRequest {
   return {
-    key: { ...keyOf(chainId, held, 'topUpRelease'), body: { memberId } },
+    key: { ...decisionKey(chainId, held, held.failedReturns), body: { memberId } },
     now,
     legs: [{ asset: 'CREDIT', type: 'topUp', from: { system: HELD }, to: { member: memberId }, amount: held.amount, memo: held.txHash }],
     record: { table: 'top_up_releases', row: { chain_id: chainId, tx_hash: held.txHash, log_position: held.logPosition, member_id: memberId, created_at: now } },
   };
 }
 
-/** Posts requests in chunks; every outcome must be a success (a first one, or the stored answer of a repeat). */
-async function postAll(db: Db, requests: readonly LedgerRequest[]): Promise<void> {
+/**
+ * Posts requests in chunks; every outcome must be a success (a first one, or the stored answer of a repeat), or one
+ * of `tolerated`.
+ */
+async function postAll(db: Db, requests: readonly LedgerRequest[], tolerated: readonly number[] = []): Promise<void> {
   for (let start = 0; start < requests.length; start += POST_CHUNK) {
     const outcomes = await postRequests(db, requests.slice(start, start + POST_CHUNK));
-    const failed = outcomes.find((outcome) => outcome.code !== ApiCode.ok);
     // 3005: another instance is crediting the same log right now; it will have credited it when this one looks again.
-    if (failed && failed.code !== ApiCode.requestInProgress) throw new Error(`crediting top-ups: the ledger answered ${failed.code}`);
+    const failed = outcomes.find((outcome) => outcome.code !== ApiCode.ok && outcome.code !== ApiCode.requestInProgress && !tolerated.includes(outcome.code));
+    if (failed) throw new Error(`crediting top-ups: the ledger answered ${failed.code}`);
   }
 }
 
@@ -198,18 +240,21 @@ export async function reorgedAwayTopUps(db: Db, chainId: number): Promise<{ txHa
   );
 }
 
-interface HeldTopUp {
+/** A held top-up as a decision needs it. */
+export interface HeldTopUp {
   txHash: string;
   logPosition: number;
   amount: bigint;
-  memberId: number;
+  /** Its returns the chain failed (voided), for its decision's key. */
+  failedReturns: number;
 }
 
-const heldRow = z.object({ txHash: z.string(), logPosition: z.number().int(), amount: bigintText, memberId: z.number().int() });
+const heldRow = z.object({ txHash: z.string(), logPosition: z.number().int(), amount: bigintText, failedReturns: z.number().int(), memberId: z.number().int() });
 
 /**
  * Credits held top-ups to their senders who are members now: at a sign-in (`address` given) or in the watcher's
- * round (every sender). Each at most once (its key, and the top_up_releases row).
+ * round (every sender). Each at most once (its key, and the top_up_releases row); none an operator has decided
+ * (released to another member, or returned: server/chain/heldTopUps.ts).
  *
  * @param db - database handle
  * @param chainId - the chain
@@ -222,16 +267,19 @@ const heldRow = z.object({ txHash: z.string(), logPosition: z.number().int(), am
 export async function releaseHeldTopUps(db: Db, chainId: number, now: Date, address?: string): Promise<number> {
   const held = await queryRows(
     db,
-    sql`SELECT t.tx_hash AS "txHash", t.log_position AS "logPosition", t.amount, m.id AS "memberId"
+    sql`SELECT t.tx_hash AS "txHash", t.log_position AS "logPosition", t.amount, ${failedReturnsSql} AS "failedReturns", m.id AS "memberId"
         FROM top_ups t JOIN members m ON m.address = t.from_address
         WHERE t.member_id IS NULL AND t.chain_id = ${chainId}::int AND (${address ?? null}::text IS NULL OR t.from_address = ${address ?? null}::text)
           AND NOT EXISTS (SELECT 1 FROM top_up_releases r WHERE r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_position = t.log_position)
+          AND NOT ${liveReturnSql}
         ORDER BY t.block_number, t.tx_hash, t.log_position`,
     heldRow,
   );
+  // 3003: an operator decided it meanwhile (released it to another member, or returned it): it is theirs.
   await postAll(
     db,
     held.map((row) => releaseRequest(chainId, row, row.memberId, now)),
+    [ApiCode.requestIdReused],
   );
   return held.length;
 }

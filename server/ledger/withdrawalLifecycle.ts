@@ -31,6 +31,15 @@ export const stageSql = (name: WithdrawalStageName): SQL => sql.raw(`'${name}'`)
 export const withdrawalStatusSql = sql.raw(`CASE d.stage ${Object.entries(STATUS_OF_STAGE).map(([stage, status]) => `WHEN '${stage}' THEN '${status}'`).join(' ')} ELSE d.stage END`);
 
 /**
+ * The SQL of whom withdrawal `w` pays: its member (`m`, joined by payeeJoinSql), or, for the return of a held
+ * top-up (server/chain/heldTopUps.ts: a withdrawal of no member), the top-up's sender.
+ */
+export const payeeSql = sql`coalesce(w.to_address, m.address)`;
+
+/** The join payeeSql reads, after withdrawals `w`. */
+export const payeeJoinSql = sql`LEFT JOIN members m ON m.id = w.member_id`;
+
+/**
  * The SQL of a withdrawal's payment hash: the mined attempt, else the latest signed one (null before any).
  *
  * @param withdrawalId - the SQL expression of the withdrawal's id

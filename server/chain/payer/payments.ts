@@ -7,7 +7,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Address, Hex, TransactionReceipt } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../../db/client';
-import { stageSql as stage, WithdrawalStage } from '../../ledger/withdrawalLifecycle';
+import { payeeJoinSql, payeeSql, stageSql as stage, WithdrawalStage } from '../../ledger/withdrawalLifecycle';
 
 
 /**
@@ -53,8 +53,8 @@ const attemptRow = z.object({ hash: z.string(), raw: z.string(), to: z.string(),
 export async function attemptsOf(db: Db, withdrawalId: bigint): Promise<Attempt[]> {
   const rows = await queryRows(
     db,
-    sql`SELECT p.hash, p.raw, m.address AS "to", p.token_amount AS "tokenAmount"
-        FROM payments p JOIN withdrawals w ON w.id = p.withdrawal_id JOIN members m ON m.id = w.member_id
+    sql`SELECT p.hash, p.raw, ${payeeSql} AS "to", p.token_amount AS "tokenAmount"
+        FROM payments p JOIN withdrawals w ON w.id = p.withdrawal_id ${payeeJoinSql}
         WHERE p.withdrawal_id = ${withdrawalId.toString()}::bigint ORDER BY p.created_at`,
     attemptRow,
   );
@@ -79,8 +79,8 @@ export function voidedToWatch(db: Db, payer: Address, fromNonce: bigint): Promis
   return queryRows(
     db,
     // On payments_payer_nonce_idx: the hot wallet's latest nonces only.
-    sql`SELECT p.withdrawal_id AS id, p.hash, m.address AS "to", p.token_amount AS "tokenAmount", p.block_hash AS "blockHash"
-        FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id JOIN withdrawals w ON w.id = p.withdrawal_id JOIN members m ON m.id = w.member_id
+    sql`SELECT p.withdrawal_id AS id, p.hash, ${payeeSql} AS "to", p.token_amount AS "tokenAmount", p.block_hash AS "blockHash"
+        FROM payments p JOIN ledger_pending d ON d.id = p.withdrawal_id JOIN withdrawals w ON w.id = p.withdrawal_id ${payeeJoinSql}
         WHERE p.payer = ${payer} AND p.nonce >= ${fromNonce.toString()}::bigint AND d.stage = ${stage(WithdrawalStage.voided)}
         ORDER BY p.nonce, p.created_at`,
     voidedRow,
@@ -117,9 +117,9 @@ export function sentAttempts(db: Db, payer: Address): Promise<SentAttempt[]> {
   return queryRows(
     db,
     sql`SELECT w.id, w.amount, w.fee, p.hash, p.nonce, p.raw, p.max_fee_per_gas AS "maxFeePerGas", p.max_priority_fee_per_gas AS "maxPriorityFeePerGas",
-          m.address, p.token_amount AS "tokenAmount", p.created_at AS "createdAt",
+          ${payeeSql} AS address, p.token_amount AS "tokenAmount", p.created_at AS "createdAt",
           p.block_number AS "blockNumber", p.block_hash AS "blockHash"
-        FROM ledger_pending d JOIN withdrawals w ON w.id = d.id JOIN members m ON m.id = w.member_id JOIN payments p ON p.withdrawal_id = w.id
+        FROM ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql} JOIN payments p ON p.withdrawal_id = w.id
         WHERE d.stage = ${stage(WithdrawalStage.sent)} AND p.payer = ${payer}
         ORDER BY p.nonce, p.created_at`,
     sentRow,
@@ -246,7 +246,7 @@ export type ApprovedWithdrawal = z.output<typeof approvedRow>;
 export function approvedWithdrawals(db: Db, limit: number): Promise<ApprovedWithdrawal[]> {
   return queryRows(
     db,
-    sql`SELECT w.id, w.amount, w.fee, m.address FROM ledger_pending d JOIN withdrawals w ON w.id = d.id JOIN members m ON m.id = w.member_id
+    sql`SELECT w.id, w.amount, w.fee, ${payeeSql} AS address FROM ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql}
         WHERE d.stage = ${stage(WithdrawalStage.approved)} ORDER BY d.id LIMIT ${limit}::int`,
     approvedRow,
   );

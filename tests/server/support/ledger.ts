@@ -199,7 +199,7 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
         FROM (SELECT * FROM ledger_limits WHERE name = 'withdrawCredit') d
         FULL JOIN (SELECT w.member_id, (w.created_at AT TIME ZONE 'UTC')::date AS day, sum(w.amount) AS total
                    FROM withdrawals w JOIN ledger_pending p ON p.id = w.id
-                   WHERE p.stage <> 'voided' GROUP BY 1, 2) w ON w.member_id = d.member_id AND w.day = d.day
+                   WHERE p.stage <> 'voided' AND w.member_id IS NOT NULL GROUP BY 1, 2) w ON w.member_id = d.member_id AND w.day = d.day
         WHERE d.total IS DISTINCT FROM coalesce(w.total, 0)`,
     z.object({ memberId: z.number(), total: big.nullable(), summed: big.nullable() }),
   );
@@ -222,11 +222,12 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
           w.amount, w.fee, w.member_id AS "memberId"
         FROM withdrawals w JOIN ledger_pending p ON p.id = w.id LEFT JOIN ledger_transfers t ON t.pending_id = w.id
         GROUP BY w.id, p.stage`,
-    z.object({ id: big, stage: z.string(), legs: z.string().nullable(), amount: big, fee: big, memberId: z.number() }),
+    z.object({ id: big, stage: z.string(), legs: z.string().nullable(), amount: big, fee: big, memberId: z.number().nullable() }),
   );
   const accountOf = await memberCreditAccounts(db);
   const unexpected = moves.filter((row) => {
-    const member = accountOf.get(row.memberId);
+    // A withdrawal of no member returns a held top-up to its sender: it leaves held_top_ups.
+    const member = row.memberId === null ? systemAccountId('CREDIT', 'held_top_ups') : accountOf.get(row.memberId);
     const reserve = [`withdraw:${member}>3:${row.amount}`, ...(row.fee > 0n ? [`fee:3>2:${row.fee}`] : [])];
     const expected: Record<string, string[]> = {
       posted: [...reserve, `payout:3>7:${row.amount - row.fee}`],
@@ -238,6 +239,19 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     return row.legs !== want && !(row.stage === 'posted' && row.legs === legacyPosted);
   });
   expect(unexpected).toEqual([]);
+  // held_top_ups holds exactly the held top-ups still undecided: those credited to no member, less the released ones
+  // and those a return (a withdrawal of no member) not voided took, each return for its top-up's amount.
+  const held = await queryRows(
+    db,
+    sql`SELECT (SELECT coalesce(sum(t.amount), 0) FROM top_ups t WHERE t.member_id IS NULL
+            AND NOT EXISTS (SELECT 1 FROM top_up_releases r WHERE r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_position = t.log_position)
+            AND NOT EXISTS (SELECT 1 FROM withdrawals w JOIN ledger_pending p ON p.id = w.id
+              WHERE w.top_up_tx_hash = t.tx_hash AND w.top_up_log_position = t.log_position AND p.stage <> 'voided')) AS undecided,
+          (SELECT count(*) FROM withdrawals w LEFT JOIN top_ups t ON t.tx_hash = w.top_up_tx_hash AND t.log_position = w.top_up_log_position
+            WHERE w.member_id IS NULL AND (t.amount IS DISTINCT FROM w.amount OR w.fee <> 0 OR t.member_id IS NOT NULL))::int AS "badReturns"`,
+    z.object({ undecided: big, badReturns: z.number() }),
+  );
+  expect(held.map((row) => [row.undecided, row.badReturns])).toEqual([[BigInt(await systemBalance(db, systemAccountId('CREDIT', 'held_top_ups'))), 0]]);
   // Every share-pool payout is one business row per pool and day, and its transfers are exactly what the row says.
   const payouts = await queryRows(
     db,
