@@ -41,14 +41,31 @@ export const withdrawalSchema = z.object({
   reason: z.optional(withdrawalFailureSchema),
 });
 
+/** One operator's approval of a withdrawal (the bootstrap ADMIN_TOKEN is nobody in particular: never listed). */
+export const approvalSchema = z.object({ address: addressSchema, approvedAt: isoDateSchema });
+
 export const adminWithdrawalDecide = defineEndpoint({
   method: 'POST',
   path: '/api/admin/withdrawal/decide',
   access: 'operator:finance',
-  summary: 'Approve a pending withdrawal for payment, or fail a pending or approved one (failed refunds it); the same decision again returns it, anything else is 3006 (added)',
+  summary:
+    'Approve a pending withdrawal for payment, or fail a pending or approved one (failed refunds it; `reason` is kept as its note); the same decision again returns it, anything else is 3006. ' +
+    'Above APPROVAL_QUORUM_ABOVE an approval needs two different operators (the same one twice counts once; the bootstrap ADMIN_TOKEN: 1006): the first answers it pending, waitsForSecondApproval true. ' +
+    "A frozen member's withdrawal cannot be approved (3008) (added)",
   query: undefined,
-  body: z.strictObject({ id: checked(z.string(), z.regex(/^[1-9]\d{0,17}$/, 'id')), status: z.enum(['approved', 'failed']) }),
-  result: withdrawalSchema,
+  body: z.strictObject({
+    id: checked(z.string(), z.regex(/^[1-9]\d{0,17}$/, 'id')),
+    status: z.enum(['approved', 'failed']),
+    reason: z.optional(checked(z.string(), z.minLength(1), z.maxLength(500))),
+  }),
+  result: z.extend(withdrawalSchema, {
+    /** What the operator who failed it wrote. */
+    note: z.optional(z.string()),
+    /** The operators who approved it so far. */
+    approvals: z.optional(z.array(approvalSchema)),
+    /** True when it waits for a second, different operator's approval. */
+    waitsForSecondApproval: z.optional(z.boolean()),
+  }),
 });
 
 const assetTotalsSchema = z.object({ members: balanceSchema, system: signedAmountSchema, total: signedAmountSchema });

@@ -22,6 +22,8 @@ export const ApiCode = {
   requestInProgress: 3005,
   alreadyDecided: 3006,
   chainUnavailable: 3007,
+  /** An operator froze the member's withdrawals (docs/API.md, "Operators: finance calls"). */
+  withdrawalsFrozen: 3008,
   notFound: 4004,
   tooManyRequests: 4290,
   internal: 5000,
@@ -53,6 +55,8 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   3006: 409,
   // The chain's node did not answer: a dependency failed, not the server (never a 5xx; retry later).
   3007: 424,
+  // Forbidden for this member until support lifts it: not a state that settles by itself (409), and retrying is no use.
+  3008: 403,
   4004: 404,
   4290: 429,
   5000: 500,

@@ -4,6 +4,7 @@ import * as wpos from './wpos';
 import * as dapp from './dapp';
 import * as buy from './buy';
 import * as admin from './admin';
+import * as opsFinance from './opsFinance';
 import type { Endpoint } from './endpoint';
 
 /** Every call of API.md, by name. The server registers these; the client calls them; openapi.json lists them. */
@@ -43,6 +44,13 @@ export const endpoints = {
   adminDistribute: admin.adminDistribute,
   adminReconcile: admin.adminReconcile,
   adminTopUpsReread: admin.adminTopUpsReread,
+  opsWithdrawals: opsFinance.opsWithdrawals,
+  opsWithdrawalsApprove: opsFinance.opsWithdrawalsApprove,
+  opsMember: opsFinance.opsMember,
+  opsMemberSignOut: opsFinance.opsMemberSignOut,
+  opsMemberFreeze: opsFinance.opsMemberFreeze,
+  opsAdjust: opsFinance.opsAdjust,
+  opsAdjustConfirm: opsFinance.opsAdjustConfirm,
 } satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof endpoints;

@@ -23,6 +23,7 @@ import { answerClientError } from './plugins/clientErrors';
 import { installCompression } from './plugins/compression';
 import { registerAtlas } from './plugins/atlas';
 import { adminRoutes } from './routes/admin';
+import { opsFinanceRoutes } from './routes/opsFinance';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
 import { buyRoutes } from './routes/buy';
@@ -109,6 +110,11 @@ export interface BuildAppOptions {
   /** AUTO_APPROVE_HOURLY in minor units: what all members' withdrawals may have approved on request in an hour; default 10 × autoApproveMax. */
   autoApproveHourly?: bigint | undefined;
   /**
+   * APPROVAL_QUORUM_ABOVE in minor units: above it a withdrawal's approval and an operator's adjustment need two
+   * different operators (server/ops/withdrawalApprovals.ts); default DEFAULT_APPROVAL_QUORUM_ABOVE.
+   */
+  approvalQuorumAbove?: bigint | undefined;
+  /**
    * The payer of withdrawals (server/chain/payer/), with a chain: PAYER_KEY, this instance's name for the lease,
    * whether it runs on its own timer (main.ts, unless PAYER=off) and the options tests and faults set.
    */
@@ -121,6 +127,9 @@ function fastifyTrustProxy(trustProxy: BuildAppOptions['trustProxy']): boolean |
   if (Array.isArray(trustProxy)) return [...trustProxy];
   return trustProxy === true;
 }
+
+/** APPROVAL_QUORUM_ABOVE unless set: 1000 CREDIT. */
+export const DEFAULT_APPROVAL_QUORUM_ABOVE = 1000_000000n;
 
 /** AUTO_APPROVE_HOURLY unless set: this many members' daily budgets. */
 const DEFAULT_HOURLY_BUDGETS = 10n;
@@ -191,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       desk: ledger,
       budget: { perMemberDay: autoApproveMax, perHour: options.autoApproveHourly ?? DEFAULT_HOURLY_BUDGETS * autoApproveMax },
     }),
+    approvalQuorumAbove: options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE,
   };
 
   if (options.chain) {
@@ -242,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(dappRoutes, deps);
   await app.register(buyRoutes, deps);
   if (deps.adminToken) await app.register(adminRoutes, deps);
+  await app.register(opsFinanceRoutes, deps);
   registerAtlas(app, options.atlasDir ?? path.join(repoRoot, 'docs', 'atlas'));
   await registerStatic(app, {
     spaDir: options.spaDir === undefined ? path.join(repoRoot, 'dist', 'spa') : options.spaDir,

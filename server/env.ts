@@ -91,6 +91,9 @@ export const envSchema = z.object({
   AUTO_APPROVE_MAX: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_MAX must be an amount such as 100 or 12.5').optional()),
   // And while all members' auto-approved total of the UTC hour stays within this; default 10 × AUTO_APPROVE_MAX.
   AUTO_APPROVE_HOURLY: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_HOURLY must be an amount such as 1000 or 12.5').optional()),
+  // Above this amount (CREDIT, a decimal) a withdrawal's approval and an operator's grant or deduction need two
+  // different operators (server/ops/withdrawalApprovals.ts); default 1000.
+  APPROVAL_QUORUM_ABOVE: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'APPROVAL_QUORUM_ABOVE must be an amount such as 1000 or 12.5').optional()),
   // `off` keeps this instance from paying (another one does; see README, "Paying withdrawals").
   PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).

@@ -51,6 +51,8 @@ export const AlreadyDecidedError = defineApiError('MD_ALREADY_DECIDED', ApiCode.
  * own message stays out of the answer (viem's name the RPC URL, which carries the provider's key).
  */
 export const ChainUnavailableError = defineApiError('MD_CHAIN_UNAVAILABLE', ApiCode.chainUnavailable, 'The chain cannot be read now; try again later');
+/** 3008: an operator froze the member's withdrawals (docs/API.md, "Operators: finance calls"). */
+export const WithdrawalsFrozenError = defineApiError('MD_WITHDRAWALS_FROZEN', ApiCode.withdrawalsFrozen, 'Withdrawals are frozen for this member');
 /** 4004 */
 export const NotFoundError = defineApiError('MD_NOT_FOUND', ApiCode.notFound, 'Not found');
 /** 4290 */

@@ -122,6 +122,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
     topUpWatcher: { startBlock: chainStart.startBlock, timer: true },
     autoApproveMax: chainStart.autoApproveMax,
     autoApproveHourly: env.AUTO_APPROVE_HOURLY === undefined ? undefined : toMinor(env.AUTO_APPROVE_HOURLY),
+    approvalQuorumAbove: env.APPROVAL_QUORUM_ABOVE === undefined ? undefined : toMinor(env.APPROVAL_QUORUM_ABOVE),
     // The lease's holder is the instance (host and port), not the process: a restarted server takes its own lease back
     // at once instead of waiting for it to expire. Two processes under one name would both pay, still each
     // withdrawal once (nonces are handed out under the lease row's lock, moves are the engine's): the lease only

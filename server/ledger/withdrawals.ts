@@ -132,18 +132,20 @@ export function approvalRequest(id: bigint, now: Date): LedgerRequest {
  * @param id - the withdrawal
  * @param reason - why
  * @param now - when
+ * @param note - what the operator wrote, when failing it
  * @returns the ledger request (3006 from any other stage)
  * @example
  * await postRequests(db, [failureRequest(7n, 'rejected', now)]);
  */
-export function failureRequest(id: bigint, reason: FailureReason, now: Date): LedgerRequest {
+export function failureRequest(id: bigint, reason: FailureReason, now: Date, note?: string): LedgerRequest {
   const byOperator = reason === 'rejected';
   return {
     key: moveKey(id, byOperator ? 'fail' : 'void'),
     now,
     legs: [],
     pending: { id, from: byOperator ? [WithdrawalStage.held, WithdrawalStage.approved] : [WithdrawalStage.sent], to: WithdrawalStage.voided },
-    record: { table: 'withdrawal_failures', row: { withdrawal_id: id, reason, created_at: now } },
+    // The operator's note is what they wrote, not part of the move: a repeat with another note is the same failure.
+    record: { table: 'withdrawal_failures', row: { withdrawal_id: id, reason, created_at: now, ...(note === undefined ? {} : { note }) } },
   };
 }
 
@@ -190,6 +192,7 @@ const withdrawalRow = z.object({
   updatedAt: z.coerce.date(),
   txHash: z.string().nullable(),
   reason: z.enum(['rejected', 'reverted', 'nonceUsed']).nullable(),
+  note: z.string().nullable(),
 });
 
 export interface WithdrawalView {
@@ -202,6 +205,8 @@ export interface WithdrawalView {
   decidedAt: string | null;
   txHash?: string;
   reason?: FailureReason;
+  /** What the operator who failed it wrote. */
+  note?: string;
 }
 
 /**
@@ -219,8 +224,9 @@ export async function readWithdrawal(db: Db, id: bigint): Promise<WithdrawalView
     db,
     sql`SELECT w.id, m.address, w.amount, w.fee, ${withdrawalStatusSql} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
           ${paymentHashSql(sql.raw('w.id'))} AS "txHash",
-          (SELECT f.reason FROM withdrawal_failures f WHERE f.withdrawal_id = w.id) AS reason
+          f.reason, f.note
         FROM withdrawals w JOIN members m ON m.id = w.member_id JOIN ledger_pending d ON d.id = w.id
+          LEFT JOIN withdrawal_failures f ON f.withdrawal_id = w.id
         WHERE w.id = ${id.toString()}::bigint`,
     withdrawalRow,
   );
@@ -235,6 +241,7 @@ export async function readWithdrawal(db: Db, id: bigint): Promise<WithdrawalView
     decidedAt: row.status === 'pending' ? null : row.updatedAt.toISOString(),
     ...(row.txHash ? { txHash: row.txHash } : {}),
     ...(row.reason ? { reason: row.reason } : {}),
+    ...(row.note ? { note: row.note } : {}),
   };
 }
 
@@ -249,12 +256,12 @@ export async function readWithdrawal(db: Db, id: bigint): Promise<WithdrawalView
  * @example
  * const withdrawal = await decideWithdrawal(db, { id: 7n, status: 'failed', now });
  */
-export async function decideWithdrawal(db: Db, input: { id: bigint; status: 'approved' | 'failed'; now: Date }): Promise<WithdrawalView> {
+export async function decideWithdrawal(db: Db, input: { id: bigint; status: 'approved' | 'failed'; now: Date; note?: string | undefined }): Promise<WithdrawalView> {
   const { id, status, now } = input;
   const before = await readWithdrawal(db, id);
   if (!before) throw new NotFoundError();
   if (before.status === status) return before;
-  const [moved] = await postRequests(db, [status === 'approved' ? approvalRequest(id, now) : failureRequest(id, 'rejected', now)]);
+  const [moved] = await postRequests(db, [status === 'approved' ? approvalRequest(id, now) : failureRequest(id, 'rejected', now, input.note)]);
   if (moved === undefined) throw new Error(`deciding withdrawal ${id} got no outcome`);
   const after = await readWithdrawal(db, id);
   if (!after) throw new NotFoundError();

@@ -1,5 +1,5 @@
 /**
- * The operator API (API.md, "Operations" and "Credit on chain"): grant, withdrawal/decide, ledger, reconcile, distribute and the top-ups re-read, registered only when
+ * The operator API (API.md, "Operations" and "Credit on chain"): grant, ledger, reconcile, distribute and the top-ups re-read (withdrawal/decide is a finance call: routes/opsFinance.ts), registered only when
  * ADMIN_TOKEN is set (the access hook checks X-Admin-Token). Grant goes through the same at-most-once mechanism as
  * members' money calls (server/ledger/idempotency.ts), scoped to the operator.
  */
@@ -13,7 +13,6 @@ import { answerOf } from '../ledger/idempotency';
 import { ApiCode } from '../../api-schema/codes';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../ledger/queries';
-import { decideWithdrawal } from '../ledger/withdrawals';
 import { distribute } from '../ledger/sharePools';
 import { utcDay } from '../clock';
 import { registerHandlers } from './endpoint';
@@ -52,8 +51,6 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       );
       return answerOf(outcome, endpoints.adminGrant.result);
     },
-
-    adminWithdrawalDecide: async ({ body }) => decideWithdrawal(deps.db, { id: BigInt(body.id), status: body.status, now: deps.now() }),
 
     adminReconcile: async () => {
       if (!deps.chain) throw new NotFoundError();

@@ -34,6 +34,8 @@ export interface RouteDeps {
   chain?: { chain: Chain; watcher: TopUpWatcher; payer?: Payer | undefined } | undefined;
   /** Withdrawals approved on request within AUTO_APPROVE_MAX (a member's day) and AUTO_APPROVE_HOURLY (everyone's hour). */
   autoApproval: AutoApproval;
+  /** APPROVAL_QUORUM_ABOVE in minor units: above it a withdrawal's approval or an adjustment needs two different operators. */
+  approvalQuorumAbove: bigint;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { toMinor } from '../../api-schema/amount';
 import { listCreditRecords, listWposRecords } from '../ledger/queries';
 import { withdrawCredit } from '../ledger/withdrawals';
+import { refuseFrozen } from '../members/freezes';
 import { requireAuth } from '../plugins/access';
 import { topUpStatus } from '../chain/topUpStatus';
 import { NotFoundError } from '../errors';
@@ -29,8 +30,13 @@ export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
     wposRecord: async ({ query, request }) => listWposRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
-    withdrawCredit: async ({ body, request }) =>
-      withdrawCredit(deps.ledger, { memberId: requireAuth(request).memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }, deps.autoApproval),
+    withdrawCredit: async ({ body, request }) => {
+      const { memberId } = requireAuth(request);
+      // A frozen member's withdrawal is refused before it is a request (3008, not kept as the request id's outcome):
+      // the same request id works once an operator unfreezes them.
+      await refuseFrozen(deps.db, memberId);
+      return withdrawCredit(deps.ledger, { memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }, deps.autoApproval);
+    },
 
     topUp: async ({ body, request }) => {
       const { member } = requireAuth(request);

@@ -1,0 +1,207 @@
+/**
+ * The withdrawals as the operators' desk lists them (docs/API.md, "Operators: finance calls"): each with its queue
+ * status, read from its stage and payments through server/ledger/withdrawalLifecycle.ts (a lost payment is reconcile's
+ * rule, a stuck one reconcile's age without the chain's reason), its approvals so far and how many it needs.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { formatMinor } from '../../api-schema/amount';
+import type { queueStatusSchema } from '../../api-schema/opsFinance';
+import { STUCK_REPORT_AFTER_MS } from '../chain/paymentWatch';
+import { bigintText, queryRows, type Db } from '../db/client';
+import { lostPaymentSql, paymentHashSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
+
+export type QueueStatus = z.infer<typeof queueStatusSchema>;
+
+export interface Approval {
+  address: string;
+  approvedAt: string;
+}
+
+export interface QueuedWithdrawal {
+  id: string;
+  address: string;
+  amount: string;
+  fee: string;
+  status: QueueStatus;
+  createdAt: string;
+  decidedAt: string | null;
+  txHash?: string;
+  reason?: 'rejected' | 'reverted' | 'nonceUsed';
+  note?: string;
+  approvals: Approval[];
+  approvalsNeeded: number;
+}
+
+/**
+ * How many different operators must approve a withdrawal of `amount`: two above the quorum threshold, else one.
+ *
+ * @param amount - minor units, as the member asked (fee included)
+ * @param quorumAbove - APPROVAL_QUORUM_ABOVE in minor units
+ * @returns 1 or 2
+ * @example
+ * approvalsNeeded(1_500_000_000n, 1_000_000_000n); // 2
+ */
+export function approvalsNeeded(amount: bigint, quorumAbove: bigint): 1 | 2 {
+  return amount > quorumAbove ? 2 : 1;
+}
+
+/** A sent withdrawal none of whose payments is mined, the first signed at least STUCK_REPORT_AFTER_MS before `now`. */
+const stuckSql = (now: Date) => sql`(d.stage = ${stageSql(WithdrawalStage.sent)}
+  AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.withdrawal_id = w.id AND r.block_hash IS NOT NULL)
+  AND (SELECT min(f.created_at) FROM payments f WHERE f.withdrawal_id = w.id) <= ${new Date(now.getTime() - STUCK_REPORT_AFTER_MS).toISOString()}::timestamptz)`;
+
+const lostSql = sql`EXISTS (SELECT 1 FROM payments p WHERE p.withdrawal_id = w.id AND ${lostPaymentSql})`;
+
+/** The queue status of withdrawal `w` at its pending transfer `d`. */
+const statusSql = (now: Date) => sql`CASE
+  WHEN d.stage IN (${stageSql(WithdrawalStage.posted)}, ${stageSql(WithdrawalStage.voided)}) AND ${lostSql} THEN 'lost'
+  WHEN d.stage = ${stageSql(WithdrawalStage.held)} THEN 'pending'
+  WHEN d.stage = ${stageSql(WithdrawalStage.approved)} THEN 'approved'
+  WHEN ${stuckSql(now)} THEN 'stuck'
+  WHEN d.stage = ${stageSql(WithdrawalStage.sent)} THEN 'sent'
+  WHEN d.stage = ${stageSql(WithdrawalStage.posted)} THEN 'paid'
+  ELSE 'failed' END`;
+
+/** A status filter as stage predicates first (the open stages' partial index serves pending, approved, sent and stuck). */
+function statusFilter(status: QueueStatus, now: Date): SQL {
+  switch (status) {
+    case 'pending':
+      return sql`d.stage = ${stageSql(WithdrawalStage.held)}`;
+    case 'approved':
+      return sql`d.stage = ${stageSql(WithdrawalStage.approved)}`;
+    case 'sent':
+      return sql`d.stage = ${stageSql(WithdrawalStage.sent)} AND NOT ${stuckSql(now)}`;
+    case 'stuck':
+      return stuckSql(now);
+    case 'paid':
+      return sql`d.stage = ${stageSql(WithdrawalStage.posted)} AND NOT ${lostSql}`;
+    case 'failed':
+      return sql`d.stage = ${stageSql(WithdrawalStage.voided)} AND NOT ${lostSql}`;
+    case 'lost':
+      return sql`d.stage IN (${stageSql(WithdrawalStage.posted)}, ${stageSql(WithdrawalStage.voided)}) AND ${lostSql}`;
+  }
+}
+
+/** Whom withdrawal `w` pays: its member `m`, or the sender a held top-up's return pays (a withdrawal of no member). */
+const PAYEE = sql`coalesce(w.to_address, m.address)`;
+
+const queueRow = z.object({
+  id: bigintText,
+  address: z.string(),
+  amount: bigintText,
+  fee: bigintText,
+  status: z.enum(['pending', 'approved', 'sent', 'stuck', 'failed', 'lost', 'paid']),
+  createdAt: z.coerce.date(),
+  updatedAt: z.coerce.date(),
+  txHash: z.string().nullable(),
+  reason: z.enum(['rejected', 'reverted', 'nonceUsed']).nullable(),
+  note: z.string().nullable(),
+});
+
+const approvalRow = z.object({ withdrawalId: bigintText, operator: z.string(), createdAt: z.coerce.date() });
+
+/**
+ * The operators' approvals of some withdrawals, oldest first.
+ *
+ * @param db - database handle
+ * @param ids - the withdrawals
+ * @returns approvals by withdrawal id (decimal)
+ * @example
+ * const approvals = await approvalsOf(db, [7n]);
+ */
+export async function approvalsOf(db: Db, ids: readonly bigint[]): Promise<Map<string, Approval[]>> {
+  const byId = new Map<string, Approval[]>();
+  if (ids.length === 0) return byId;
+  const rows = await queryRows(
+    db,
+    sql`SELECT withdrawal_id AS "withdrawalId", operator, created_at AS "createdAt" FROM withdrawal_approvals
+        WHERE withdrawal_id = ANY (${`{${ids.join(',')}}`}::bigint[]) ORDER BY created_at, operator`,
+    approvalRow,
+  );
+  for (const row of rows) {
+    const key = row.withdrawalId.toString();
+    byId.set(key, [...(byId.get(key) ?? []), { address: row.operator, approvedAt: row.createdAt.toISOString() }]);
+  }
+  return byId;
+}
+
+async function queueRows(db: Db, where: SQL, now: Date, limit: number): Promise<z.infer<typeof queueRow>[]> {
+  return queryRows(
+    db,
+    sql`SELECT w.id, ${PAYEE} AS address, w.amount, w.fee, ${statusSql(now)} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
+          ${paymentHashSql(sql.raw('w.id'))} AS "txHash", f.reason, f.note
+        FROM ledger_pending d JOIN withdrawals w ON w.id = d.id LEFT JOIN members m ON m.id = w.member_id
+          LEFT JOIN withdrawal_failures f ON f.withdrawal_id = w.id
+        WHERE ${where}
+        ORDER BY d.id DESC LIMIT ${limit}::int`,
+    queueRow,
+  );
+}
+
+async function viewsOf(db: Db, rows: z.infer<typeof queueRow>[], quorumAbove: bigint): Promise<QueuedWithdrawal[]> {
+  const approvals = await approvalsOf(db, rows.map((row) => row.id));
+  return rows.map((row) => ({
+    id: row.id.toString(),
+    address: row.address,
+    amount: formatMinor(row.amount),
+    fee: formatMinor(row.fee),
+    status: row.status,
+    createdAt: row.createdAt.toISOString(),
+    decidedAt: row.status === 'pending' ? null : row.updatedAt.toISOString(),
+    ...(row.txHash ? { txHash: row.txHash } : {}),
+    ...(row.reason ? { reason: row.reason } : {}),
+    ...(row.note ? { note: row.note } : {}),
+    approvals: approvals.get(row.id.toString()) ?? [],
+    approvalsNeeded: approvalsNeeded(row.amount, quorumAbove),
+  }));
+}
+
+export interface QueueQuery {
+  status?: QueueStatus | undefined;
+  /** The member's EIP-55 address. */
+  address?: string | undefined;
+  /** The last id of the page before: this page starts below it. */
+  cursor?: bigint | undefined;
+  limit: number;
+  now: Date;
+  quorumAbove: bigint;
+}
+
+/**
+ * A page of the queue, newest first.
+ *
+ * @param db - database handle
+ * @param query - filters, cursor, page size, the clock and the quorum threshold
+ * @returns the page and the cursor of the next one (null when this is the last)
+ * @example
+ * const page = await listQueue(db, { status: 'pending', limit: 50, now, quorumAbove });
+ */
+export async function listQueue(db: Db, query: QueueQuery): Promise<{ list: QueuedWithdrawal[]; nextCursor: string | null }> {
+  const where: SQL[] = [sql`true`];
+  if (query.status) where.push(statusFilter(query.status, query.now));
+  if (query.address !== undefined) where.push(sql`${PAYEE} = ${query.address}::text`);
+  if (query.cursor !== undefined) where.push(sql`d.id < ${query.cursor.toString()}::bigint`);
+  // One more than the page: whether a next page exists.
+  const rows = await queueRows(db, sql.join(where, sql` AND `), query.now, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const list = await viewsOf(db, page, query.quorumAbove);
+  return { list, nextCursor: rows.length > query.limit ? (list.at(-1)?.id ?? null) : null };
+}
+
+/**
+ * One withdrawal as the queue shows it.
+ *
+ * @param db - database handle
+ * @param id - the withdrawal
+ * @param now - the clock (stuck)
+ * @param quorumAbove - the quorum threshold
+ * @returns the view, or undefined for an unknown id
+ * @example
+ * const view = await queuedWithdrawal(db, 7n, now, quorumAbove);
+ */
+export async function queuedWithdrawal(db: Db, id: bigint, now: Date, quorumAbove: bigint): Promise<QueuedWithdrawal | undefined> {
+  const rows = await queueRows(db, sql`d.id = ${id.toString()}::bigint`, now, 1);
+  const [view] = await viewsOf(db, rows, quorumAbove);
+  return view;
+}

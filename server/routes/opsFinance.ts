@@ -1,0 +1,155 @@
+/**
+ * The finance calls of the operators' desk (docs/API.md, "Operators: finance calls"): the withdrawals' queue and bulk
+ * approval by quorum, a member's lookup, sign-out and freeze, and adjustments with their confirmation. Money moves
+ * through the ledger desk (its own transaction), then the act's audit row is written; the other acts write theirs in
+ * the act's transaction.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { toMinor } from '../../api-schema/amount';
+import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
+import type { Db } from '../db/client';
+import { apiCodeOf, InvalidParametersError, NotFoundError } from '../errors';
+import { adjust, confirmAdjustment, readAdjustment } from '../ledger/adjustments';
+import { memberIdByAddress } from '../ledger/queries';
+import { decideWithdrawal, readWithdrawal } from '../ledger/withdrawals';
+import { freezeOf, setFreeze } from '../members/freezes';
+import { checksummedAddress } from '../members/members';
+import { requireOperator } from '../ops/actor';
+import { auditOf, recordAudit, type AuditAct } from '../ops/audit';
+import { lookUpMember, signMemberOut } from '../ops/memberLookup';
+import { approveWithdrawal } from '../ops/withdrawalApprovals';
+import { listQueue, queuedWithdrawal } from '../ops/withdrawalQueue';
+import { registerHandlers } from './endpoint';
+import type { RouteDeps } from './deps';
+
+/** The member of an address the body names (1001 for a bad checksum, 4004 for no member). */
+async function memberOf(db: Db, address: string): Promise<{ address: string; memberId: number }> {
+  const checksummed = checksummedAddress(address, 'address');
+  const memberId = await memberIdByAddress(db, checksummed);
+  if (memberId === undefined) throw new NotFoundError();
+  return { address: checksummed, memberId };
+}
+
+/**
+ * The finance routes.
+ *
+ * @param app - plugin scope
+ * @param deps - database, clock, ledger desk, the quorum threshold
+ * @returns when registered
+ * @example
+ * await app.register(opsFinanceRoutes, deps);
+ */
+export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  const approvalDeps = { db: deps.db, desk: deps.ledger, quorumAbove: deps.approvalQuorumAbove };
+  const audit = (request: FastifyRequest, act: AuditAct, db: Db = deps.db) => recordAudit(db, auditOf(request, deps.now(), act));
+
+  /** One approval, audited: the withdrawal before and after, and the approvals so far. */
+  async function approveAudited(request: FastifyRequest, action: string, id: bigint) {
+    const now = deps.now();
+    const before = await readWithdrawal(deps.db, id);
+    const outcome = await approveWithdrawal(approvalDeps, { id, actor: requireOperator(request), now });
+    await audit(request, {
+      action,
+      target: id,
+      before: before && { status: before.status },
+      after: { status: outcome.withdrawal.status, approvals: outcome.approvals.map((approval) => approval.address), waitsForSecondApproval: outcome.waitsForSecondApproval },
+    });
+    return outcome;
+  }
+
+  registerHandlers(app, {
+    adminWithdrawalDecide: async ({ body, request }) => {
+      const id = BigInt(body.id);
+      if (body.status === 'approved') {
+        if (body.reason !== undefined) throw new InvalidParametersError('reason');
+        const outcome = await approveAudited(request, 'adminWithdrawalDecide', id);
+        return { ...outcome.withdrawal, approvals: outcome.approvals, waitsForSecondApproval: outcome.waitsForSecondApproval };
+      }
+      const before = await readWithdrawal(deps.db, id);
+      const after = await decideWithdrawal(deps.db, { id, status: 'failed', now: deps.now(), note: body.reason });
+      await audit(request, { action: 'adminWithdrawalDecide', target: id, before: before && { status: before.status }, after: { status: after.status, note: after.note ?? null } });
+      return after;
+    },
+
+    opsWithdrawals: async ({ query }) => {
+      const address = query.address === undefined ? undefined : checksummedAddress(query.address, 'address');
+      return listQueue(deps.db, {
+        status: query.status,
+        address,
+        cursor: query.cursor === undefined ? undefined : BigInt(query.cursor),
+        limit: query.limit,
+        now: deps.now(),
+        quorumAbove: deps.approvalQuorumAbove,
+      });
+    },
+
+    opsWithdrawalsApprove: async ({ body, request }) => {
+      const results = [];
+      // One at a time, in order: each answer is what adminWithdrawalDecide would have answered then.
+      for (const text of body.ids) {
+        const id = BigInt(text);
+        try {
+          const outcome = await approveAudited(request, 'opsWithdrawalsApprove', id);
+          const withdrawal = await queuedWithdrawal(deps.db, id, deps.now(), deps.approvalQuorumAbove);
+          results.push({ id: text, code: ApiCode.ok, ...(withdrawal ? { withdrawal } : {}), waitsForSecondApproval: outcome.waitsForSecondApproval });
+        } catch (error) {
+          const code: ApiCodeValue | undefined = apiCodeOf(error);
+          if (code === undefined) throw error;
+          results.push({ id: text, code });
+        }
+      }
+      return { results };
+    },
+
+    opsMember: async ({ query }) => {
+      const member = await lookUpMember(deps.db, query.q, deps.now());
+      if (!member) throw new NotFoundError();
+      return member;
+    },
+
+    opsMemberSignOut: async ({ body, request }) => {
+      const { address, memberId } = await memberOf(deps.db, body.address);
+      const revoked = await deps.db.transaction(async (tx) => {
+        const count = await signMemberOut(tx, memberId, deps.now());
+        await audit(request, { action: 'opsMemberSignOut', target: address, after: { revoked: count } }, tx);
+        return count;
+      });
+      return { revoked };
+    },
+
+    opsMemberFreeze: async ({ body, request }) => {
+      const { address, memberId } = await memberOf(deps.db, body.address);
+      const actor = requireOperator(request);
+      const frozen = await deps.db.transaction(async (tx) => {
+        const before = await freezeOf(tx, memberId);
+        const after = await setFreeze(tx, { memberId, frozen: body.frozen, reason: body.reason, by: actor.address, now: deps.now() });
+        await audit(request, { action: 'opsMemberFreeze', target: address, before: { frozen: before }, after: { frozen: after, reason: body.reason } }, tx);
+        return after;
+      });
+      return { address, frozen };
+    },
+
+    opsAdjust: async ({ body, request }) => {
+      const address = checksummedAddress(body.address, 'address');
+      const memberId = await memberIdByAddress(deps.db, address);
+      const negative = body.amount.startsWith('-');
+      const magnitude = toMinor(negative ? body.amount.slice(1) : body.amount);
+      const actor = requireOperator(request);
+      const adjustment = await adjust(
+        approvalDeps,
+        { memberId, address, asset: body.asset, amount: negative ? -magnitude : magnitude, reason: body.reason, requestId: body.requestId, by: actor.address, now: deps.now() },
+        actor,
+      );
+      await audit(request, { action: 'opsAdjust', target: address, after: adjustment, requestId: body.requestId });
+      return adjustment;
+    },
+
+    opsAdjustConfirm: async ({ body, request }) => {
+      const id = BigInt(body.id);
+      const before = await readAdjustment(deps.db, id);
+      const after = await confirmAdjustment(approvalDeps, { id, actor: requireOperator(request), now: deps.now() });
+      await audit(request, { action: 'opsAdjustConfirm', target: id, before, after });
+      return after;
+    },
+  });
+};
