@@ -4,6 +4,7 @@ import * as wpos from './wpos';
 import * as dapp from './dapp';
 import * as buy from './buy';
 import * as admin from './admin';
+import * as ops from './ops';
 import * as opsFinance from './opsFinance';
 import type { Endpoint } from './endpoint';
 
@@ -44,6 +45,17 @@ export const endpoints = {
   adminDistribute: admin.adminDistribute,
   adminReconcile: admin.adminReconcile,
   adminTopUpsReread: admin.adminTopUpsReread,
+  opsLoginNonce: ops.opsLoginNonce,
+  opsSignIn: ops.opsSignIn,
+  opsMe: ops.opsMe,
+  opsLogout: ops.opsLogout,
+  opsOperators: ops.opsOperators,
+  opsOperatorPut: ops.opsOperatorPut,
+  opsOperatorRemove: ops.opsOperatorRemove,
+  opsKeys: ops.opsKeys,
+  opsKeyCreate: ops.opsKeyCreate,
+  opsKeyRevoke: ops.opsKeyRevoke,
+  opsAudit: ops.opsAudit,
   opsWithdrawals: opsFinance.opsWithdrawals,
   opsWithdrawalsApprove: opsFinance.opsWithdrawalsApprove,
   opsMember: opsFinance.opsMember,

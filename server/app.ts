@@ -23,6 +23,8 @@ import { answerClientError } from './plugins/clientErrors';
 import { installCompression } from './plugins/compression';
 import { registerAtlas } from './plugins/atlas';
 import { adminRoutes } from './routes/admin';
+import { opsRoutes } from './routes/ops';
+import { createOperatorResolver } from './ops/resolver';
 import { opsFinanceRoutes } from './routes/opsFinance';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -86,7 +88,10 @@ export interface BuildAppOptions {
    * proxy addresses or CIDR ranges. Default false.
    */
   trustProxy?: boolean | number | readonly string[];
-  /** ADMIN_TOKEN (at least 32 characters): enables the operator API under /api/admin; unset, those paths are 4004. */
+  /**
+   * ADMIN_TOKEN (at least 32 characters): deprecated bootstrap, sent as X-Admin-Token it acts as an admin with no
+   * address (docs/API.md, "Operators"); operators sign in with their wallets or use API keys instead.
+   */
   adminToken?: string | undefined;
   /** Read batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. Money batches run one at a time (LEDGER_BATCHES_IN_FLIGHT). */
   batchesInFlight?: number;
@@ -193,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
+    operators: createOperatorResolver(options.db, options.batchesInFlight ?? 1),
     ledger,
     settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
     autoApproval: createAutoApproval({
@@ -244,6 +250,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await installCompression(app);
   await app.register(rateLimit, { global: false, errorResponseBuilder: () => new TooManyRequestsError() });
   installAccessControl(app, deps);
+  if (deps.adminToken) {
+    app.log.warn('ADMIN_TOKEN is deprecated: operators sign in at /ops with their wallets, scripts use API keys (README, "Operators")');
+  }
 
   await app.register(authRoutes, deps);
   await app.register(memberRoutes, deps);
@@ -251,7 +260,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(wposRoutes, deps);
   await app.register(dappRoutes, deps);
   await app.register(buyRoutes, deps);
-  if (deps.adminToken) await app.register(adminRoutes, deps);
+  // Operator calls are always there; who may make them is the access hook's (docs/API.md, "Operators").
+  await app.register(opsRoutes, deps);
+  await app.register(adminRoutes, deps);
   await app.register(opsFinanceRoutes, deps);
   registerAtlas(app, options.atlasDir ?? path.join(repoRoot, 'docs', 'atlas'));
   await registerStatic(app, {

@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import type { Address, PublicClient } from 'viem';
 import { z } from 'zod';
+import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
 import { getAppConfig } from '../config/appConfig';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { preparedPerDb, rowsOf, type Db } from '../db/client';
@@ -100,7 +101,7 @@ function isFresh(fields: SiweFields, now: Date): boolean {
  * chain than the app config (a wrong chain outranks the 1004 of a stale message, as the order of the checks has
  * always said), else 1004.
  */
-async function refuseStale(db: Db, chainId: number): Promise<never> {
+export async function refuseStale(db: Db, chainId: number): Promise<never> {
   const config = await getAppConfig(db);
   if (chainId !== config.chainId) throw new SignatureInvalidError();
   throw new NonceInvalidError();
@@ -195,8 +196,39 @@ async function startSession(db: Db, input: SessionInput, inviteCode: string): Pr
   return { auth: token.token, memberId: row.memberId, bound: isBound(row) };
 }
 
+/**
+ * Everything a sign-in checks before it writes, for members and operators alike: the strict parser (1001), the
+ * statement (1005: a member's sign-in refuses the operators' statement, an operator's any other), domain and URI
+ * (1005), time (1004, or 1005 for another chain), then the signer (1005). The nonce and the chain in the app config
+ * are checked by the caller's own writing statement.
+ *
+ * @param db - database handle (reads the app config only to tell a stale message's wrong chain)
+ * @param input - message, signature, the expected site, the chain for smart accounts, the time
+ * @param statementAllowed - whether the message's statement (undefined when it has none) is one this sign-in takes
+ * @returns the message's fields
+ * @throws InvalidParametersError, SignatureInvalidError, NonceInvalidError, ChainUnavailableError as signIn
+ * @example
+ * const fields = await verifySignedMessage(db, input, (statement) => statement === OPERATOR_SIGN_IN_STATEMENT);
+ */
+export async function verifySignedMessage(
+  db: Db,
+  input: Omit<SignInInput, 'inviteCode'>,
+  statementAllowed: (statement: string | undefined) => boolean,
+): Promise<SiweFields> {
+  const fields = parseStrictly(input.message);
+  if (!statementAllowed(fields.statement)) throw new SignatureInvalidError();
+  checkBindings(fields, input.expectedDomain, input.expectedProtocol);
+  if (!isFresh(fields, input.now)) return refuseStale(db, fields.chainId);
+
+  // The one costly step (about 5 ms of CPU), in a worker thread so the event loop serves other requests meanwhile.
+  const signer = await signerPool.recover(input.message, input.signature);
+  // Both are EIP-55: the parser requires the checksum and viem returns it. Anything else may be a contract account.
+  if (signer !== fields.address && !(await isSignedOnChain(input, fields))) throw new SignatureInvalidError();
+  return fields;
+}
+
 /** Whether the claimed account is a contract that accepts the signature (false without a chain). */
-async function isSignedOnChain(input: SignInInput, fields: SiweFields): Promise<boolean> {
+async function isSignedOnChain(input: Omit<SignInInput, 'inviteCode'>, fields: SiweFields): Promise<boolean> {
   if (!input.chain) return false;
   return isSignedByContract(input.chain, { address: fields.address as Address, message: input.message, signature: input.signature });
 }
@@ -223,14 +255,7 @@ function isInviteCodeCollision(error: unknown): boolean {
  */
 export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> {
   const { now } = input;
-  const fields = parseStrictly(input.message);
-  checkBindings(fields, input.expectedDomain, input.expectedProtocol);
-  if (!isFresh(fields, now)) return refuseStale(db, fields.chainId);
-
-  // The one costly step (about 5 ms of CPU), in a worker thread so the event loop serves other requests meanwhile.
-  const signer = await signerPool.recover(input.message, input.signature);
-  // Both are EIP-55: the parser requires the checksum and viem returns it. Anything else may be a contract account.
-  if (signer !== fields.address && !(await isSignedOnChain(input, fields))) throw new SignatureInvalidError();
+  const fields = await verifySignedMessage(db, input, (statement) => statement !== OPERATOR_SIGN_IN_STATEMENT);
   const session: SessionInput = { nonce: fields.nonce, address: fields.address, chainId: fields.chainId, now };
   const { inviteCode } = input;
 

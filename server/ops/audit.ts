@@ -87,6 +87,25 @@ export function auditOf(request: FastifyRequest, at: Date, act: AuditAct, actor:
 }
 
 /**
+ * Who acts on a request, when and from where, without the act (for functions that write their own audit row).
+ *
+ * @param request - the call
+ * @param at - when (deps.now())
+ * @param actor - the actor (default: the request's operator)
+ * @returns the entry's context
+ * @example
+ * await putOperator(db, change, auditContextOf(request, deps.now()));
+ */
+export function auditContextOf(
+  request: FastifyRequest,
+  at: Date,
+  actor: Pick<OperatorActor, 'address' | 'roles' | 'via'> = requireOperator(request),
+): Omit<AuditEntry, 'action' | 'target' | 'before' | 'after'> {
+  const { action: _action, target: _target, before: _before, after: _after, ...context } = auditOf(request, at, { action: '' }, actor);
+  return context;
+}
+
+/**
  * Appends one row to the audit log; pass the act's transaction so both commit together.
  *
  * @param db - database or transaction handle

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AdminToken } from '../auth/adminToken';
 import type { NonceIssuer } from '../auth/nonces';
 import type { TokenResolver } from '../auth/tokens';
+import type { OperatorResolver } from '../ops/actor';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
@@ -20,12 +21,14 @@ export interface RouteDeps {
   /** The sites sign-in messages may name (PUBLIC_URL, SIWE_DOMAIN, or the listen addresses). */
   signInSites: SignInSites;
   rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule; topUp: RateLimitRule };
-  /** ADMIN_TOKEN's checker; the operator routes exist only when it is set. */
+  /** ADMIN_TOKEN's checker: the deprecated bootstrap, an admin with no address (docs/API.md, "Operators"). */
   adminToken?: AdminToken | undefined;
   /** loginNonce's nonces, batched. */
   nonces: NonceIssuer;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
+  /** The access hook's operator session and API key reads, batched (server/ops/resolver.ts). */
+  operators: OperatorResolver;
   /** The ledger engine's desk: every money flow's requests, batched, each batch built from the app config the desk keeps. */
   ledger: LedgerDesk;
   /** What settlements read before the engine (price, address), batched. */

@@ -391,10 +391,10 @@ describeWithDatabases('ledger', (ctx) => {
     );
   });
 
-  it('has no operator API without ADMIN_TOKEN (4004), and refuses a short one', async () => {
+  it('without ADMIN_TOKEN the bootstrap header opens no operator call (1002), and a short one is refused', async () => {
     const app = await ctx.app();
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }), ApiCode.notFound);
-    expectRefused(await grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }), ApiCode.notFound);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }), ApiCode.notSignedIn);
+    expectRefused(await grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }), ApiCode.notSignedIn);
     await expect(ctx.app({ adminToken: 'short' })).rejects.toThrow(/32 characters/);
   });
 
