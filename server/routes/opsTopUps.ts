@@ -1,0 +1,64 @@
+/**
+ * The operators' held top-ups (README, "Held top-ups"; docs/API.md, "Held top-ups"): the list, a release to a member and a
+ * return to the sender on chain (server/chain/heldTopUps.ts). Each act and its audit row commit together.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { NotFoundError } from '../errors';
+import { listHeldTopUps, readHeldTopUp, releaseHeldTopUpTo, returnHeldTopUp, type DecisionState, type TopUpKey } from '../chain/heldTopUps';
+import type { Db } from '../db/client';
+import { memberIdByAddress } from '../ledger/queries';
+import { checksummedAddress } from '../members/members';
+import { auditOf, recordAudit } from '../ops/audit';
+import { registerHandlers } from './endpoint';
+import type { RouteDeps } from './deps';
+
+/**
+ * The held top-ups' routes (operator:finance).
+ *
+ * @param app - plugin scope
+ * @param deps - database, clock, chain
+ * @returns when registered
+ * @example
+ * await app.register(opsTopUpsRoutes, deps);
+ */
+export const opsTopUpsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  /** The chain this server credits top-ups from (4004 without one). */
+  const chainOf = () => {
+    if (!deps.chain) throw new NotFoundError();
+    return deps.chain.chain;
+  };
+  /** The top-up's key as stored (hashes in lower case). */
+  const keyOf = (body: { txHash: string; logPosition: number }): TopUpKey => ({ txHash: body.txHash.toLowerCase(), logPosition: body.logPosition });
+
+  /** Runs an act and writes its audit row in one transaction; answers the top-up as it is then. */
+  async function decide(
+    request: Parameters<typeof auditOf>[0],
+    action: 'opsHeldTopUpRelease' | 'opsHeldTopUpReturn',
+    body: { txHash: string; logPosition: number; requestId: string },
+    act: (tx: Db, chainId: number, key: TopUpKey) => Promise<{ before: DecisionState; after: DecisionState }>,
+  ) {
+    const chain = chainOf();
+    const key = keyOf(body);
+    await deps.db.transaction(async (tx) => {
+      const { before, after } = await act(tx, chain.settings.chainId, key);
+      await recordAudit(tx, auditOf(request, deps.now(), { action, target: `${key.txHash}/${key.logPosition}`, before, after, requestId: body.requestId }));
+    });
+    const view = await readHeldTopUp(deps.db, chain, key);
+    if (!view) throw new NotFoundError();
+    return view;
+  }
+
+  registerHandlers(app, {
+    opsHeldTopUps: async ({ query }) => listHeldTopUps(deps.db, chainOf(), { state: query.state, cursor: query.cursor, limit: query.limit }),
+
+    opsHeldTopUpRelease: async ({ body, request }) => {
+      const address = checksummedAddress(body.address, 'address');
+      const memberId = await memberIdByAddress(deps.db, address);
+      if (memberId === undefined) throw new NotFoundError();
+      return decide(request, 'opsHeldTopUpRelease', body, (tx, chainId, key) => releaseHeldTopUpTo(tx, chainId, key, memberId, deps.now()));
+    },
+
+    opsHeldTopUpReturn: async ({ body, request }) =>
+      decide(request, 'opsHeldTopUpReturn', body, (tx, chainId, key) => returnHeldTopUp(tx, chainId, key, deps.now())),
+  });
+};

@@ -1,0 +1,262 @@
+/**
+ * Held top-ups in the operators' desk (issue 43; README, "Credit on chain: held top-ups"), on one real node (anvil)
+ * for the file and every database target: senders that are no member send real token transfers to the treasury,
+ * the watcher holds them, and an operator lists them, releases one to a member or has the payer return one to its
+ * sender on chain. Each is decided once, whoever races: two operators returning it, a release and the sender's own
+ * first sign-in. After every money test the books balance and reconcile is ok.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { parseAbiItem, parseUnits, type Address, type Hex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiCode } from '../../api-schema/codes';
+import { createPayer, type Payer } from '../../server/chain/payer';
+import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
+import { queryRows } from '../../server/db/client';
+import { systemAccountId } from '../../server/ledger/accounts';
+import { expectRefused } from './support/assertions';
+import { startTestChain, type TestChain } from './support/chain';
+import { describeWithDatabases } from './support/harness';
+import { adminHeaders, expectBooksBalanced, systemBalance, TEST_ADMIN_TOKEN } from './support/ledger';
+import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
+
+const CONFIRMATIONS = 2;
+const HELD = systemAccountId('CREDIT', 'held_top_ups');
+const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+
+let testChain: TestChain;
+beforeAll(async () => {
+  testChain = await startTestChain({ confirmations: CONFIRMATIONS });
+}, 60_000);
+afterAll(async () => {
+  await testChain.stop();
+});
+
+interface HeldTopUp {
+  txHash: string;
+  logPosition: number;
+  from: string;
+  amount: string;
+  blockNumber: string;
+  seenAt: string;
+  senderIsContract: boolean | null;
+  reorged: boolean;
+  state: string;
+  releasedTo?: string;
+  returnId?: string;
+  returnTxHash?: string;
+}
+
+describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
+  interface Setup {
+    app: FastifyInstance;
+    /** A second instance on PostgreSQL (its own pool), the same app on PGlite. */
+    other: FastifyInstance;
+    /** The watcher's round: credits (or holds) what is at depth. */
+    watch(): Promise<void>;
+    payerAddress: Address;
+    payer(): Payer;
+  }
+
+  async function setup(): Promise<Setup> {
+    // The chain is the file's: this test reads only the blocks after its start (its database starts empty).
+    const startBlock = (await testChain.head()) + 1n;
+    const payerKey = generatePrivateKey();
+    const payerAddress = privateKeyToAccount(payerKey).address;
+    await testChain.fund(payerAddress, '1000');
+    const [app, other = app] = await ctx.instances({ chain: testChain.chain, adminToken: TEST_ADMIN_TOKEN, topUpWatcher: { startBlock } });
+    const watcher = createTopUpWatcher({ db: ctx.db, chain: testChain.chain, now: ctx.clock.now, startBlock });
+    const payer = () => createPayer({ db: ctx.db, chain: testChain.chain, key: payerKey, holder: 'app', now: ctx.clock.now });
+    return {
+      app: app as FastifyInstance,
+      other: other as FastifyInstance,
+      watch: async () => {
+        await testChain.mine(CONFIRMATIONS);
+        await watcher.runOnce();
+      },
+      payerAddress,
+      payer,
+    };
+  }
+
+  /** A sender that is no member: a fresh wallet with tokens, which sends `amount` to the treasury. */
+  async function heldFrom(amount: string): Promise<{ sender: PrivateKeyAccount; txHash: Hex }> {
+    const sender = privateKeyToAccount(generatePrivateKey());
+    await testChain.fund(sender.address, amount);
+    const txHash = await testChain.transfer(sender, amount);
+    return { sender, txHash };
+  }
+
+  const list = async (app: FastifyInstance, query: Record<string, string> = {}) =>
+    envelope<{ list: HeldTopUp[]; nextCursor: string | null }>(await app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: adminHeaders(), query }));
+
+  const release = (app: FastifyInstance, txHash: string, address: string) =>
+    app.inject({ method: 'POST', url: '/api/admin/topUps/release', headers: adminHeaders(), payload: { txHash, logPosition: 0, address, requestId: randomUUID() } });
+
+  const giveBack = (app: FastifyInstance, txHash: string) =>
+    app.inject({ method: 'POST', url: '/api/admin/topUps/return', headers: adminHeaders(), payload: { txHash, logPosition: 0, requestId: randomUUID() } });
+
+  const credit = async (app: FastifyInstance, token: string) =>
+    envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result?.creditBalance;
+
+  /** The books balance and reconcile is ok: the tokens back what the ledger owes, nothing lost, reorganised away or stuck. */
+  async function expectSettledBooks(app: FastifyInstance) {
+    await expectBooksBalanced(ctx.db);
+    const reconciled = envelope<{ ok: boolean; difference: string }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+    expect(reconciled).toMatchObject({ ok: true, lostPayments: [], reorgedCredits: [], stuckPayments: [] });
+  }
+
+  /** What the hot wallet paid `to` on chain since the file's chain started, in token units. */
+  async function paidOnChain(from: Address, to: Address): Promise<bigint> {
+    const logs = await testChain.chain.client.getLogs({ address: testChain.token, event: transferEvent, args: { from, to }, fromBlock: 0n, toBlock: 'latest' });
+    return logs.reduce((sum, log) => sum + (log.args.value ?? 0n), 0n);
+  }
+
+  /** Payer rounds, a block mined after each, until no return or withdrawal is approved or sent. */
+  async function settle(payer: Payer): Promise<void> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      await payer.round();
+      const [open] = await queryRows(ctx.db, sql`SELECT count(*)::int AS n FROM ledger_pending WHERE stage IN ('sent', 'approved')`, z.object({ n: z.number() }));
+      if (open?.n === 0) return;
+      await testChain.mine(1);
+    }
+    throw new Error('payments did not settle in 20 rounds');
+  }
+
+  /** The audit rows of held top-ups' acts, oldest first. */
+  const audited = () =>
+    queryRows(
+      ctx.db,
+      sql`SELECT action, target, via, request_id AS "requestId", before->>'state' AS "before", after->>'state' AS "after" FROM audit_log
+          WHERE action LIKE 'opsHeldTopUp%' ORDER BY id`,
+      z.object({ action: z.string(), target: z.string(), via: z.string(), requestId: z.string(), before: z.string(), after: z.string() }),
+    );
+
+  const withdrawalRows = () => queryRows(ctx.db, sql`SELECT id::text, amount::text, to_address AS "to" FROM withdrawals WHERE member_id IS NULL`, z.object({ id: z.string(), amount: z.string(), to: z.string() }));
+
+  it('lists held top-ups oldest first, a page at a time, with whether the sender is a contract', async () => {
+    const s = await setup();
+    const first = await heldFrom('1.5');
+    const second = await heldFrom('2');
+    const member = await signInBound(s.app, accounts.alice, ctx.clock.now());
+    await testChain.fund(accounts.alice.address, '3');
+    await testChain.transfer(accounts.alice, '3');
+    // The second sender has code now (as a contract or an account that delegates to one has).
+    await testChain.rpc('anvil_setCode', [second.sender.address, '0x60006000fd']);
+    await s.watch();
+    expect(await credit(s.app, member)).toBe('3');
+
+    const page1 = await list(s.app, { limit: '1' });
+    expect(page1).toMatchObject({
+      code: 0,
+      result: { list: [{ txHash: first.txHash, logPosition: 0, from: first.sender.address, amount: '1.5', senderIsContract: false, reorged: false, state: 'held' }] },
+    });
+    expect(page1.result?.nextCursor).toMatch(/^\d+:0x[0-9a-f]{64}:0$/);
+    const page2 = await list(s.app, { limit: '1', cursor: page1.result?.nextCursor ?? '' });
+    expect(page2.result).toEqual({ list: [expect.objectContaining({ txHash: second.txHash, amount: '2', senderIsContract: true, state: 'held' })], nextCursor: null });
+    expect(page2.result?.list[0]?.seenAt).toBe(ctx.clock.now().toISOString());
+    expect((await list(s.app, { state: 'released' })).result).toEqual({ list: [], nextCursor: null });
+    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', query: { limit: '101' }, headers: adminHeaders() }), ApiCode.invalidParameters);
+    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held' }), ApiCode.notSignedIn);
+    expect(await systemBalance(ctx.db, HELD)).toBe('3500000');
+    await expectSettledBooks(s.app);
+  });
+
+  it('releases a held top-up to a member once; then it is neither released elsewhere nor returned', async () => {
+    const s = await setup();
+    const { txHash } = await heldFrom('4.25');
+    const bob = await signInBound(s.app, accounts.bob, ctx.clock.now());
+    await signInBound(s.app, accounts.carol, ctx.clock.now());
+    await s.watch();
+    expectRefused(await release(s.app, txHash, accounts.dave.address), ApiCode.notFound);
+    expectRefused(await release(s.app, `0x${'ab'.repeat(32)}`, accounts.bob.address), ApiCode.notFound);
+
+    const requestId = randomUUID();
+    const released = envelope<HeldTopUp>(
+      await s.app.inject({
+        method: 'POST',
+        url: '/api/admin/topUps/release',
+        headers: adminHeaders(),
+        payload: { txHash: txHash.toUpperCase().replace('0X', '0x'), logPosition: 0, address: accounts.bob.address, requestId },
+      }),
+    );
+    expect(released).toMatchObject({ code: 0, result: { txHash, state: 'released', releasedTo: accounts.bob.address, amount: '4.25' } });
+    expect(await credit(s.app, bob)).toBe('4.25');
+    const records = envelope<{ list: { type: string; amount: string }[] }>(await s.app.inject({ method: 'GET', url: '/api/member/creditRecord', headers: authHeaders(bob) })).result?.list;
+    expect(records).toEqual([expect.objectContaining({ type: 'topUp', amount: '4.25' })]);
+    // The same release again answers it as it is; anything else is decided already.
+    expect(envelope(await release(s.app, txHash, accounts.bob.address))).toMatchObject({ code: 0, result: { state: 'released' } });
+    expectRefused(await release(s.app, txHash, accounts.carol.address), ApiCode.alreadyDecided);
+    expectRefused(await giveBack(s.app, txHash), ApiCode.alreadyDecided);
+    expect(await credit(s.app, bob)).toBe('4.25');
+    expect((await list(s.app)).result?.list).toEqual([]);
+    expect((await list(s.app, { state: 'released' })).result?.list).toEqual([expect.objectContaining({ txHash, releasedTo: accounts.bob.address })]);
+    expect(await systemBalance(ctx.db, HELD)).toBe('0');
+    // One audit row per act done (the release, and its repeat), none for those refused.
+    const target = `${txHash}/0`;
+    expect(await audited()).toEqual([
+      { action: 'opsHeldTopUpRelease', target, via: 'bootstrap', requestId, before: 'held', after: 'released' },
+      { action: 'opsHeldTopUpRelease', target, via: 'bootstrap', requestId: expect.any(String), before: 'released', after: 'released' },
+    ]);
+    await expectSettledBooks(s.app);
+  });
+
+  it('returns a held top-up to its sender on chain exactly once, though two operators return it at once and the payer restarts', async () => {
+    const s = await setup();
+    const { sender, txHash } = await heldFrom('7.5');
+    await s.watch();
+    // Two operators at once, on two instances where there are two.
+    const answers = await Promise.all([giveBack(s.app, txHash), giveBack(s.other, txHash)]);
+    const codes = answers.map((answer) => envelope(answer).code).sort((a, b) => a - b);
+    expect([[0, 0], [0, ApiCode.requestInProgress]]).toContainEqual(codes);
+    const returns = await withdrawalRows();
+    expect(returns).toEqual([{ id: expect.any(String), amount: '7500000', to: sender.address }]);
+    expect(envelope(await giveBack(s.app, txHash))).toMatchObject({ code: 0, result: { state: 'returning', returnId: returns[0]?.id } });
+    expectRefused(await release(s.app, txHash, accounts.alice.address), ApiCode.notFound);
+    await signInBound(s.app, accounts.alice, ctx.clock.now());
+    expectRefused(await release(s.app, txHash, accounts.alice.address), ApiCode.alreadyDecided);
+
+    // Signed and stored by one payer, which then stops as a crash stops it; another takes over and pays nothing twice.
+    expect(await s.payer().round()).toMatchObject({ signed: 1 });
+    const afterRestart = s.payer();
+    await testChain.mine(CONFIRMATIONS);
+    await settle(afterRestart);
+    expect(await afterRestart.round()).toMatchObject({ signed: 0, posted: 0 });
+    expect(await paidOnChain(s.payerAddress, sender.address)).toBe(parseUnits('7.5', testChain.decimals));
+    const returned = (await list(s.app, { state: 'returned' })).result?.list;
+    expect(returned).toEqual([expect.objectContaining({ txHash, state: 'returned', returnId: returns[0]?.id, returnTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })]);
+    expect(await systemBalance(ctx.db, HELD)).toBe('0');
+    expect((await audited()).map((row) => [row.action, row.before, row.after])).toContainEqual(['opsHeldTopUpReturn', 'held', 'returning']);
+    // The sender signing in now finds nothing to release.
+    const token = await signInBound(s.app, sender, ctx.clock.now());
+    expect(await credit(s.app, token)).toBe('0');
+    await expectSettledBooks(s.app);
+  });
+
+  it('a release racing the sender\'s first sign-in credits the top-up once: one of them wins', async () => {
+    const s = await setup();
+    const senders = [await heldFrom('3'), await heldFrom('5')];
+    const dave = await signInBound(s.app, accounts.dave, ctx.clock.now());
+    await s.watch();
+    for (const { sender, txHash } of senders) {
+      // The operator releases it to Dave while its sender signs in for the first time (on another instance, if any).
+      const [operator, signedIn] = await Promise.all([release(s.app, txHash, accounts.dave.address), signIn(s.other, sender, ctx.clock.now(), { inviteCode: 'DEMO2026' })]);
+      expect([ApiCode.ok, ApiCode.alreadyDecided, ApiCode.requestInProgress]).toContain(envelope(operator).code);
+      // A sign-in that lost the race left it to the watcher's next round, which credits nothing more.
+      await s.watch();
+      const [view] = (await list(s.app, { state: 'released' })).result?.list.filter((item) => item.txHash === txHash) ?? [];
+      expect(view?.releasedTo).toBeDefined();
+      const senderCredit = await credit(s.app, signedIn.auth);
+      expect(senderCredit).toBe(view?.releasedTo === sender.address ? (txHash === senders[0]?.txHash ? '3' : '5') : '0');
+    }
+    const daveCredit = Number(await credit(s.app, dave));
+    const released = (await list(s.app, { state: 'released' })).result?.list ?? [];
+    expect(released).toHaveLength(2);
+    expect(daveCredit).toBe(released.filter((item) => item.releasedTo === accounts.dave.address).reduce((sum, item) => sum + Number(item.amount), 0));
+    expect(await systemBalance(ctx.db, HELD)).toBe('0');
+    await expectSettledBooks(s.app);
+  });
+});
