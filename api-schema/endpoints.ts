@@ -5,6 +5,7 @@ import * as dapp from './dapp';
 import * as buy from './buy';
 import * as admin from './admin';
 import * as ops from './ops';
+import * as opsTopUps from './opsTopUps';
 import * as opsFinance from './opsFinance';
 import type { Endpoint } from './endpoint';
 
@@ -56,6 +57,9 @@ export const endpoints = {
   opsKeyCreate: ops.opsKeyCreate,
   opsKeyRevoke: ops.opsKeyRevoke,
   opsAudit: ops.opsAudit,
+  opsHeldTopUps: opsTopUps.opsHeldTopUps,
+  opsHeldTopUpRelease: opsTopUps.opsHeldTopUpRelease,
+  opsHeldTopUpReturn: opsTopUps.opsHeldTopUpReturn,
   opsWithdrawals: opsFinance.opsWithdrawals,
   opsWithdrawalsApprove: opsFinance.opsWithdrawalsApprove,
   opsMember: opsFinance.opsMember,

@@ -25,6 +25,7 @@ import { registerAtlas } from './plugins/atlas';
 import { adminRoutes } from './routes/admin';
 import { opsRoutes } from './routes/ops';
 import { createOperatorResolver } from './ops/resolver';
+import { opsTopUpsRoutes } from './routes/opsTopUps';
 import { opsFinanceRoutes } from './routes/opsFinance';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -263,6 +264,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // Operator calls are always there; who may make them is the access hook's (docs/API.md, "Operators").
   await app.register(opsRoutes, deps);
   await app.register(adminRoutes, deps);
+  await app.register(opsTopUpsRoutes, deps);
   await app.register(opsFinanceRoutes, deps);
   registerAtlas(app, options.atlasDir ?? path.join(repoRoot, 'docs', 'atlas'));
   await registerStatic(app, {
