@@ -21,10 +21,17 @@ import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, expectBooksBalanced, systemBalance, TEST_ADMIN_TOKEN } from './support/ledger';
+import { addOperator, bearer, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 2;
 const HELD = systemAccountId('CREDIT', 'held_top_ups');
+/** Two finance operators and a support operator (fixed keys: stable addresses). */
+const operators = {
+  ann: privateKeyToAccount('0x6666666666666666666666666666666666666666666666666666666666666666'),
+  ben: privateKeyToAccount('0x7777777777777777777777777777777777777777777777777777777777777777'),
+  sue: privateKeyToAccount('0x8888888888888888888888888888888888888888888888888888888888888888'),
+};
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 
 let testChain: TestChain;
@@ -58,7 +65,11 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     /** The watcher's round: credits (or holds) what is at depth. */
     watch(): Promise<void>;
     payerAddress: Address;
-    payer(): Payer;
+    payer(options?: { gasLimit?: bigint }): Payer;
+    /** The operators' session headers: Ann and Ben hold finance, Sue support. */
+    ann: Record<string, string>;
+    ben: Record<string, string>;
+    sue: Record<string, string>;
   }
 
   async function setup(): Promise<Setup> {
@@ -69,8 +80,15 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     await testChain.fund(payerAddress, '1000');
     const [app, other = app] = await ctx.instances({ chain: testChain.chain, adminToken: TEST_ADMIN_TOKEN, topUpWatcher: { startBlock } });
     const watcher = createTopUpWatcher({ db: ctx.db, chain: testChain.chain, now: ctx.clock.now, startBlock });
-    const payer = () => createPayer({ db: ctx.db, chain: testChain.chain, key: payerKey, holder: 'app', now: ctx.clock.now });
+    const payer = (options: { gasLimit?: bigint } = {}) => createPayer({ db: ctx.db, chain: testChain.chain, key: payerKey, holder: 'app', now: ctx.clock.now, ...options });
+    await addOperator(ctx.db, operators.ann.address, ['finance']);
+    await addOperator(ctx.db, operators.ben.address, ['finance']);
+    await addOperator(ctx.db, operators.sue.address, ['support']);
+    const session = async (account: PrivateKeyAccount) => bearer((await signInOperator(app as FastifyInstance, account, ctx.clock.now())).token);
     return {
+      ann: await session(operators.ann),
+      ben: await session(operators.ben),
+      sue: await session(operators.sue),
       app: app as FastifyInstance,
       other: other as FastifyInstance,
       watch: async () => {
@@ -93,11 +111,11 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
   const list = async (app: FastifyInstance, query: Record<string, string> = {}) =>
     envelope<{ list: HeldTopUp[]; nextCursor: string | null }>(await app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: adminHeaders(), query }));
 
-  const release = (app: FastifyInstance, txHash: string, address: string) =>
-    app.inject({ method: 'POST', url: '/api/admin/topUps/release', headers: adminHeaders(), payload: { txHash, logPosition: 0, address, requestId: randomUUID() } });
+  const release = (app: FastifyInstance, txHash: string, address: string, headers = adminHeaders()) =>
+    app.inject({ method: 'POST', url: '/api/admin/topUps/release', headers, payload: { txHash, logPosition: 0, address, requestId: randomUUID() } });
 
-  const giveBack = (app: FastifyInstance, txHash: string) =>
-    app.inject({ method: 'POST', url: '/api/admin/topUps/return', headers: adminHeaders(), payload: { txHash, logPosition: 0, requestId: randomUUID() } });
+  const giveBack = (app: FastifyInstance, txHash: string, headers = adminHeaders()) =>
+    app.inject({ method: 'POST', url: '/api/admin/topUps/return', headers, payload: { txHash, logPosition: 0, requestId: randomUUID() } });
 
   const credit = async (app: FastifyInstance, token: string) =>
     envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result?.creditBalance;
@@ -130,9 +148,9 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
   const audited = () =>
     queryRows(
       ctx.db,
-      sql`SELECT action, target, via, request_id AS "requestId", before->>'state' AS "before", after->>'state' AS "after" FROM audit_log
-          WHERE action LIKE 'opsHeldTopUp%' ORDER BY id`,
-      z.object({ action: z.string(), target: z.string(), via: z.string(), requestId: z.string(), before: z.string(), after: z.string() }),
+      sql`SELECT action, target, actor_address AS actor, via, request_id AS "requestId", before->>'state' AS "before", after->>'state' AS "after"
+          FROM audit_log WHERE action LIKE 'opsHeldTopUp%' ORDER BY id`,
+      z.object({ action: z.string(), target: z.string(), actor: z.string().nullable(), via: z.string(), requestId: z.string(), before: z.string(), after: z.string() }),
     );
 
   const withdrawalRows = () => queryRows(ctx.db, sql`SELECT id::text, amount::text, to_address AS "to" FROM withdrawals WHERE member_id IS NULL`, z.object({ id: z.string(), amount: z.string(), to: z.string() }));
@@ -161,6 +179,9 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     expect((await list(s.app, { state: 'released' })).result).toEqual({ list: [], nextCursor: null });
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', query: { limit: '101' }, headers: adminHeaders() }), ApiCode.invalidParameters);
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held' }), ApiCode.notSignedIn);
+    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: s.sue }), ApiCode.roleRequired);
+    expectRefused(await giveBack(s.app, first.txHash, s.sue), ApiCode.roleRequired);
+    expect((await list(s.app)).result?.list).toHaveLength(2);
     expect(await systemBalance(ctx.db, HELD)).toBe('3500000');
     await expectSettledBooks(s.app);
   });
@@ -179,7 +200,7 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
       await s.app.inject({
         method: 'POST',
         url: '/api/admin/topUps/release',
-        headers: adminHeaders(),
+        headers: s.ann,
         payload: { txHash: txHash.toUpperCase().replace('0X', '0x'), logPosition: 0, address: accounts.bob.address, requestId },
       }),
     );
@@ -198,8 +219,8 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     // One audit row per act done (the release, and its repeat), none for those refused.
     const target = `${txHash}/0`;
     expect(await audited()).toEqual([
-      { action: 'opsHeldTopUpRelease', target, via: 'bootstrap', requestId, before: 'held', after: 'released' },
-      { action: 'opsHeldTopUpRelease', target, via: 'bootstrap', requestId: expect.any(String), before: 'released', after: 'released' },
+      { action: 'opsHeldTopUpRelease', target, actor: operators.ann.address, via: 'session', requestId, before: 'held', after: 'released' },
+      { action: 'opsHeldTopUpRelease', target, actor: null, via: 'bootstrap', requestId: expect.any(String), before: 'released', after: 'released' },
     ]);
     await expectSettledBooks(s.app);
   });
@@ -208,8 +229,8 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     const s = await setup();
     const { sender, txHash } = await heldFrom('7.5');
     await s.watch();
-    // Two operators at once, on two instances where there are two.
-    const answers = await Promise.all([giveBack(s.app, txHash), giveBack(s.other, txHash)]);
+    // Two finance operators at once, on two instances where there are two.
+    const answers = await Promise.all([giveBack(s.app, txHash, s.ann), giveBack(s.other, txHash, s.ben)]);
     const codes = answers.map((answer) => envelope(answer).code).sort((a, b) => a - b);
     expect([[0, 0], [0, ApiCode.requestInProgress]]).toContainEqual(codes);
     const returns = await withdrawalRows();
@@ -229,10 +250,38 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     const returned = (await list(s.app, { state: 'returned' })).result?.list;
     expect(returned).toEqual([expect.objectContaining({ txHash, state: 'returned', returnId: returns[0]?.id, returnTxHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) })]);
     expect(await systemBalance(ctx.db, HELD)).toBe('0');
-    expect((await audited()).map((row) => [row.action, row.before, row.after])).toContainEqual(['opsHeldTopUpReturn', 'held', 'returning']);
+    const returnActs = (await audited()).filter((row) => row.before === 'held');
+    expect(returnActs).toEqual([expect.objectContaining({ action: 'opsHeldTopUpReturn', after: 'returning' })]);
+    expect([operators.ann.address, operators.ben.address]).toContain(returnActs[0]?.actor);
     // The sender signing in now finds nothing to release.
     const token = await signInBound(s.app, sender, ctx.clock.now());
     expect(await credit(s.app, token)).toBe('0');
+    await expectSettledBooks(s.app);
+  });
+
+  it('a return the chain fails (reverted) gives the amount back to held; the top-up is decided again, once', async () => {
+    const s = await setup();
+    const { sender, txHash } = await heldFrom('6');
+    await s.watch();
+    expect(envelope(await giveBack(s.app, txHash, s.ann))).toMatchObject({ code: 0, result: { state: 'returning' } });
+    // Too little gas: the transfer reverts, and the payer voids the return at depth.
+    const starved = s.payer({ gasLimit: 30_000n });
+    expect(await starved.round()).toMatchObject({ signed: 1 });
+    await testChain.mine(CONFIRMATIONS);
+    expect(await starved.round()).toMatchObject({ voided: 1, posted: 0 });
+    expect((await list(s.app)).result?.list).toEqual([expect.objectContaining({ txHash, state: 'held' })]);
+    expect(await systemBalance(ctx.db, HELD)).toBe('6000000');
+    await expectSettledBooks(s.app);
+    // Decided again: returned once more, now paid; a release after it is refused.
+    expect(envelope(await giveBack(s.app, txHash, s.ben))).toMatchObject({ code: 0, result: { state: 'returning' } });
+    expect(envelope(await giveBack(s.app, txHash, s.ann))).toMatchObject({ code: 0, result: { state: 'returning' } });
+    await signInBound(s.app, accounts.alice, ctx.clock.now());
+    expectRefused(await release(s.app, txHash, accounts.alice.address, s.ann), ApiCode.alreadyDecided);
+    await settle(s.payer());
+    expect(await paidOnChain(s.payerAddress, sender.address)).toBe(parseUnits('6', testChain.decimals));
+    expect((await withdrawalRows()).map((row) => row.amount)).toEqual(['6000000', '6000000']);
+    expect((await list(s.app, { state: 'returned' })).result?.list).toEqual([expect.objectContaining({ txHash })]);
+    expect(await systemBalance(ctx.db, HELD)).toBe('0');
     await expectSettledBooks(s.app);
   });
 
