@@ -7,7 +7,7 @@ import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { adminTokenOf } from './auth/adminToken';
 import { configuredSites, listenSites, SignInSites } from './auth/signInSites';
@@ -94,6 +94,8 @@ export interface BuildAppOptions {
    * address (docs/API.md, "Operators"); operators sign in with their wallets or use API keys instead.
    */
   adminToken?: string | undefined;
+  /** Told of every route as it is registered (the authorization matrix test lists the operator calls with it). */
+  onRoute?: ((route: RouteOptions) => void) | undefined;
   /** Read batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. Money batches run one at a time (LEDGER_BATCHES_IN_FLIGHT). */
   batchesInFlight?: number;
   /**
@@ -169,6 +171,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // What Node's parser refuses (a 64 KiB URL: 431) is answered with the envelope too.
     clientErrorHandler: answerClientError,
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);

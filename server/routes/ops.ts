@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OperatorRole } from '../../api-schema/endpoint';
+import { endpoints } from '../../api-schema/endpoints';
 import { auditQuerySchema } from '../../api-schema/ops';
 import { RoleRequiredError } from '../errors';
 import { checksummedAddress } from '../members/members';
@@ -48,6 +49,11 @@ function apiKeyOut(row: ApiKeyRow) {
  * await app.register(opsRoutes, deps);
  */
 export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  // After the access hook, before the body is read: a key is made by a person at the desk, never by another key or
+  // the shared bootstrap token, so a leaked key cannot mint more (1006, whatever the body).
+  app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.url === endpoints.opsKeyCreate.path && request.operator?.via !== 'session') throw new RoleRequiredError();
+  });
   registerHandlers(
     app,
     {
@@ -102,8 +108,6 @@ export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
       opsKeyCreate: async ({ body, request }) => {
         const actor = requireOperator(request);
-        // A key is made by a person at the desk, never by another key or the shared bootstrap token: a leaked key
-        // cannot mint more.
         if (actor.via !== 'session' || actor.address === null) throw new RoleRequiredError();
         if (!body.roles.every((role: OperatorRole) => holdsRole(actor, role))) throw new RoleRequiredError();
         const { key, apiKey } = await createApiKey(deps.db, { label: body.label, roles: body.roles, createdBy: actor.address }, auditContextOf(request, deps.now()));

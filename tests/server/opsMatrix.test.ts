@@ -1,0 +1,157 @@
+/**
+ * The authorization matrix (OWASP ASVS V4: deny by default, authorization on every call, tested as a matrix): every
+ * route the app registers under /api/admin × every credential an operator call can meet → allowed or denied, as the
+ * table below says. "Allowed" means the access hook let the call through: any answer but 1002 or 1006 (a probe body
+ * fails validation with 1001, a call that needs a chain answers 4004; neither changes anything). "Denied" is exactly
+ * 1002 (no valid operator credential) or 1006 (a credential without the role). A registered /api/admin route without
+ * a row here fails the test, and so does a row for a route that is gone: a new call needs its rule first.
+ */
+import type { LightMyRequestResponse, RouteOptions } from 'fastify';
+import { privateKeyToAccount } from 'viem/accounts';
+import { expect, it } from 'vitest';
+import { ApiCode } from '../../api-schema/codes';
+import { operatorRoles, type OperatorRole } from '../../api-schema/endpoint';
+import { describeWithDatabases } from './support/harness';
+import { adminHeaders, TEST_ADMIN_TOKEN } from './support/ledger';
+import { addOperator, bearer, createKey, signInOperator } from './support/ops';
+import { accounts, signInBound } from './support/siwe';
+
+/** Who may make a call: anyone, any operator, or an operator holding one of these roles (admin always may). */
+type Rule = { who: 'public' } | { who: 'operator' } | { who: OperatorRole[] };
+/** Only a person signed in at the desk (a session), never an API key or the bootstrap token (answered 1006). */
+type Expected = Rule & { sessionOnly?: true };
+
+const anyone: Expected = { who: 'public' };
+const operator: Expected = { who: 'operator' };
+const finance: Expected = { who: ['finance'] };
+const financeOrSupport: Expected = { who: ['finance', 'support'] };
+const admin: Expected = { who: ['admin'] };
+
+/** The table: every operator route, by method and path. */
+const EXPECTED: Record<string, Expected> = {
+  // Identity (docs/API.md, "Operators").
+  'GET /api/admin/auth/nonce': anyone,
+  'POST /api/admin/auth/signIn': anyone,
+  'GET /api/admin/me': operator,
+  'POST /api/admin/auth/logout': operator,
+  'GET /api/admin/operators': admin,
+  'POST /api/admin/operators/put': admin,
+  'POST /api/admin/operators/remove': admin,
+  'GET /api/admin/keys': operator,
+  'POST /api/admin/keys/create': { ...operator, sessionOnly: true },
+  'POST /api/admin/keys/revoke': operator,
+  'GET /api/admin/audit': admin,
+  'GET /api/admin/audit.csv': admin,
+  // Money and the chain.
+  'POST /api/admin/grant': finance,
+  'POST /api/admin/withdrawal/decide': finance,
+  'GET /api/admin/ledger': finance,
+  'GET /api/admin/reconcile': finance,
+  'POST /api/admin/distribute': finance,
+  'POST /api/admin/topUps/reread': finance,
+  'GET /api/admin/topUps/held': finance,
+  'POST /api/admin/topUps/release': finance,
+  'POST /api/admin/topUps/return': finance,
+  'GET /api/admin/withdrawals': finance,
+  'POST /api/admin/withdrawals/approve': finance,
+  'GET /api/admin/member': financeOrSupport,
+  'POST /api/admin/member/signOut': financeOrSupport,
+  'POST /api/admin/member/freeze': financeOrSupport,
+  'POST /api/admin/adjust': finance,
+  'POST /api/admin/adjust/confirm': finance,
+};
+
+type Credential =
+  | { kind: 'session' | 'apiKey'; role: OperatorRole; headers: Record<string, string> }
+  | { kind: 'bootstrap' | 'member' | 'expiredSession' | 'revokedKey' | 'none'; headers: Record<string, string> };
+
+/** What a credential gets on a call: allowed, or the exact refusal. */
+function expectedAnswer(rule: Expected, credential: Credential): 'allowed' | typeof ApiCode.notSignedIn | typeof ApiCode.roleRequired {
+  if (rule.who === 'public') return 'allowed';
+  if (credential.kind === 'member' || credential.kind === 'expiredSession' || credential.kind === 'revokedKey' || credential.kind === 'none') return ApiCode.notSignedIn;
+  const roles: readonly OperatorRole[] = 'role' in credential ? [credential.role] : ['admin'];
+  const holds = rule.who === 'operator' || roles.includes('admin') || rule.who.some((role) => roles.includes(role));
+  if (!holds) return ApiCode.roleRequired;
+  if (rule.sessionOnly && credential.kind !== 'session') return ApiCode.roleRequired;
+  return 'allowed';
+}
+
+function answerOf(response: LightMyRequestResponse): 'allowed' | number {
+  if (!String(response.headers['content-type']).startsWith('application/json')) return 'allowed';
+  const { code } = response.json<{ code: number }>();
+  return code === ApiCode.notSignedIn || code === ApiCode.roleRequired ? code : 'allowed';
+}
+
+/** One key per operator: fixed, so addresses are stable (never use them for anything real). */
+const operatorWallets: Record<OperatorRole, ReturnType<typeof privateKeyToAccount>> = {
+  finance: privateKeyToAccount(`0x${'a1'.repeat(32)}`),
+  support: privateKeyToAccount(`0x${'a2'.repeat(32)}`),
+  content: privateKeyToAccount(`0x${'a3'.repeat(32)}`),
+  admin: privateKeyToAccount(`0x${'a4'.repeat(32)}`),
+};
+
+describeWithDatabases('the operators’ authorization matrix', (ctx) => {
+  it('answers every registered operator route × every credential as the table says, and the table names every route', { timeout: 120_000 }, async () => {
+    const registered = new Set<string>();
+    const app = await ctx.app({
+      adminToken: TEST_ADMIN_TOKEN,
+      onRoute: (route: RouteOptions) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        for (const method of methods) if (method !== 'HEAD' && route.url.startsWith('/api/admin')) registered.add(`${method} ${route.url}`);
+      },
+    });
+    await app.ready();
+    // Deny by default: a route without a rule, or a rule without its route, is a failure to fix first.
+    expect([...registered].filter((route) => !(route in EXPECTED)), 'registered /api/admin routes without a row in EXPECTED').toEqual([]);
+    expect(Object.keys(EXPECTED).filter((route) => !registered.has(route)), 'rows of EXPECTED whose route is not registered').toEqual([]);
+
+    // An expired session first (12 hours later it is dead), then everyone else.
+    for (const role of operatorRoles) await addOperator(ctx.db, operatorWallets[role].address, [role]);
+    const expired = await signInOperator(app, operatorWallets.admin, ctx.clock.now());
+    ctx.clock.advance(12 * 60 * 60 * 1000 + 1000);
+    const credentials: Credential[] = [];
+    for (const role of operatorRoles) {
+      const { token } = await signInOperator(app, operatorWallets[role], ctx.clock.now());
+      credentials.push({ kind: 'session', role, headers: bearer(token) });
+      credentials.push({ kind: 'apiKey', role, headers: bearer((await createKey(app, token, [role], `matrix ${role}`)).key) });
+    }
+    const adminToken = (await signInOperator(app, operatorWallets.admin, ctx.clock.now())).token;
+    const revoked = await createKey(app, adminToken, ['admin'], 'matrix revoked');
+    await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: bearer(adminToken), payload: { id: revoked.id } });
+    credentials.push(
+      { kind: 'bootstrap', headers: adminHeaders() },
+      { kind: 'member', headers: bearer(await signInBound(app, accounts.alice, ctx.clock.now())) },
+      { kind: 'expiredSession', headers: bearer(expired.token) },
+      { kind: 'revokedKey', headers: bearer(revoked.key) },
+      { kind: 'none', headers: {} },
+    );
+
+    const mismatches: string[] = [];
+    for (const route of [...registered].sort()) {
+      const [method = 'GET', url = ''] = route.split(' ');
+      const rule = EXPECTED[route];
+      if (!rule) continue;
+      const answers = await Promise.all(
+        credentials.map((credential) =>
+          app.inject({
+            method: method as 'GET' | 'POST',
+            url,
+            headers: { ...credential.headers, host: 'member.test' },
+            // A body no call accepts: an allowed call stops at validation (1001) and changes nothing.
+            ...(method === 'POST' ? { payload: { matrixProbe: true } } : {}),
+          }),
+        ),
+      );
+      answers.forEach((response, index) => {
+        const credential = credentials[index];
+        if (!credential) return;
+        const want = expectedAnswer(rule, credential);
+        const got = answerOf(response);
+        if (got !== want) mismatches.push(`${route} with ${credential.kind}${'role' in credential ? `:${credential.role}` : ''}: expected ${want}, got ${got} (${response.body.slice(0, 120)})`);
+      });
+    }
+    expect(mismatches).toEqual([]);
+    // The matrix's size, for the closing note: routes × credentials.
+    console.info(`authorization matrix: ${registered.size} routes × ${credentials.length} credentials = ${registered.size * credentials.length} calls`);
+  });
+});
