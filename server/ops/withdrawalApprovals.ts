@@ -45,7 +45,7 @@ const APPROVED_OR_LATER = new Set(['approved', 'sent', 'done']);
  * @param deps - database, desk, quorum threshold
  * @param input - the withdrawal, the operator, time
  * @returns the withdrawal, its approvals and whether it waits for a second operator
- * @throws NotFoundError (4004), AlreadyDecidedError (3006) unless pending or approved, WithdrawalsFrozenError (3008),
+ * @throws NotFoundError (4004), AlreadyDecidedError (3006) when failed, WithdrawalsFrozenError (3008),
  *   RoleRequiredError (1006) for the bootstrap ADMIN_TOKEN above the threshold
  * @example
  * const { waitsForSecondApproval } = await approveWithdrawal(deps, { id: 7n, actor, now });
@@ -56,7 +56,8 @@ export async function approveWithdrawal(deps: ApprovalDeps, input: { id: bigint;
   const approvalsNow = async () => (await approvalsOf(db, [id])).get(id.toString()) ?? [];
   const before = await readWithdrawal(db, id);
   if (!before) throw new NotFoundError();
-  if (before.status === 'approved') return { withdrawal: before, approvals: await approvalsNow(), waitsForSecondApproval: false };
+  // Approved already (and maybe sent or paid since): the same decision again answers it as it is.
+  if (APPROVED_OR_LATER.has(before.status)) return { withdrawal: before, approvals: await approvalsNow(), waitsForSecondApproval: false };
   if (before.status !== 'pending') throw new AlreadyDecidedError();
   const memberId = await memberIdByAddress(db, before.address);
   if (memberId !== undefined) await refuseFrozen(db, memberId);
