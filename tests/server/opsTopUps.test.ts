@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
 import { createPayer, type Payer } from '../../server/chain/payer';
+import { markLost } from '../../server/chain/payer/payments';
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { queryRows } from '../../server/db/client';
 import { systemAccountId } from '../../server/ledger/accounts';
@@ -257,6 +258,12 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     const token = await signInBound(s.app, sender, ctx.clock.now());
     expect(await credit(s.app, token)).toBe('0');
     await expectSettledBooks(s.app);
+    // Lost as a withdrawal's payment is (its block gone, as the payer's watch records it): reconcile names the sender.
+    await markLost(ctx.db, returned?.[0]?.returnTxHash ?? '');
+    expect(envelope(await s.app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: s.ann })).result).toMatchObject({
+      ok: false,
+      lostPayments: [{ withdrawalId: returns[0]?.id, address: sender.address, amount: '7.5', reason: 'reorganised' }],
+    });
   });
 
   it('a return the chain fails (reverted) gives the amount back to held; the top-up is decided again, once', async () => {
