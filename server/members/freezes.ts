@@ -1,6 +1,8 @@
 /**
  * A member's withdrawals frozen by an operator (docs/API.md, "Operators: finance calls"): while frozen, the member's
- * withdrawCredit is refused with 3008 and no operator can approve their pending withdrawals (3008). Withdrawals
+ * withdrawCredit is refused with 3008, nothing of theirs is approved on request, and no operator can approve their
+ * pending withdrawals (3008). The checks read the freeze before each step, not under a lock of the ledger: a
+ * withdrawal already past them when a freeze commits may still be reserved, and then waits pending. Withdrawals
  * approved before the freeze are still paid: freezing stops what starts, an operator fails an approved one to stop it.
  * One row per frozen member (member_freezes); unfreezing deletes it, and the audit log keeps the history.
  */
@@ -8,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
 import { WithdrawalsFrozenError } from '../errors';
+import type { AutoApproval } from '../ledger/autoApproval';
 
 export interface Freeze {
   reason: string;
@@ -46,8 +49,30 @@ export async function freezeOf(db: Db, memberId: number): Promise<Freeze | null>
  * await refuseFrozen(db, memberId);
  */
 export async function refuseFrozen(db: Db, memberId: number): Promise<void> {
+  if (await isFrozen(db, memberId)) throw new WithdrawalsFrozenError();
+}
+
+async function isFrozen(db: Db, memberId: number): Promise<boolean> {
   const [row] = await queryRows(db, sql`SELECT 1 AS one FROM member_freezes WHERE member_id = ${memberId}::int`, z.object({ one: z.number() }));
-  if (row) throw new WithdrawalsFrozenError();
+  return row !== undefined;
+}
+
+/**
+ * The auto-approval of a server that leaves a frozen member's withdrawal pending: a withdrawal that passed the
+ * refusal just before a freeze landed is not approved on request (and no operator can approve it while frozen).
+ *
+ * @param db - database handle
+ * @param autoApproval - the server's auto-approval
+ * @returns the same, checking the freeze first
+ * @example
+ * const autoApproval = unlessFrozen(db, createAutoApproval({ db, desk, budget }));
+ */
+export function unlessFrozen(db: Db, autoApproval: AutoApproval): AutoApproval {
+  return {
+    async decide(withdrawal, now) {
+      return (await isFrozen(db, withdrawal.memberId)) ? 'pending' : autoApproval.decide(withdrawal, now);
+    },
+  };
 }
 
 /**

@@ -13,8 +13,11 @@ import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
+import type { AutoApproval } from '../../server/ledger/autoApproval';
 import { postRequests } from '../../server/ledger/engine';
+import { memberIdByAddress } from '../../server/ledger/queries';
 import { postingRequest, sendRequest } from '../../server/ledger/withdrawals';
+import { unlessFrozen } from '../../server/members/freezes';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
@@ -232,6 +235,11 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     expectRefused(await withdraw(s.app, s.alice, { amount: '20', requestId }), ApiCode.withdrawalsFrozen);
     expectRefused(await approve(s.app, s.ben, held), ApiCode.withdrawalsFrozen);
     expect(await stageOf(held)).toBe('held');
+    // A withdrawal that passed the refusal just before the freeze landed is not approved on request either.
+    const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
+    const approveAll: AutoApproval = { decide: async () => 'approved' };
+    expect(await unlessFrozen(ctx.db, approveAll).decide({ id: BigInt(held), memberId: memberId ?? 0, amount: toMinor('20') }, ctx.clock.now())).toBe('pending');
+    expect(await unlessFrozen(ctx.db, approveAll).decide({ id: 1n, memberId: (await memberIdByAddress(ctx.db, accounts.bob.address)) ?? 0, amount: 1n }, ctx.clock.now())).toBe('approved');
     // Another member is not frozen; failing a frozen member's withdrawal (a refund) is allowed.
     expect(envelope(await withdraw(s.app, s.bob, { amount: '20', requestId: randomUUID() })).code).toBe(0);
     const lookup = envelope<{ frozen: { reason: string } | null }>(await s.app.inject({ method: 'GET', url: '/api/admin/member', headers: s.ann.headers, query: { q: accounts.alice.address } }));
