@@ -281,6 +281,7 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     const content = await operatorWithSession(ctx.db, ['content'], ctx.clock.now());
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/member', headers: content.headers, query: { q: accounts.alice.address } }), ApiCode.roleRequired);
     expect((await auditActions()).filter((row) => row.action === 'opsMemberSignOut')).toEqual([{ action: 'opsMemberSignOut', actor: support.address, target: accounts.alice.address }]);
+    await expectBooksBalanced(ctx.db);
   });
 
   it('grants and deducts with a reason, never below zero; above the threshold a second operator confirms, once', async () => {
