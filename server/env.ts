@@ -54,8 +54,10 @@ export const envSchema = z.object({
       return value.split(',').map((entry) => entry.trim());
     }),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
-  // Enables the operator API (API.md, "Operations"); unset, its paths answer 4004.
+  // Deprecated bootstrap: sent as X-Admin-Token it acts as an admin with no address (docs/API.md, "Operators").
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional()),
+  // The first admin (README, "Operators"): made an admin at start while there is no admin, audited as the setting's act.
+  OPS_FIRST_ADMIN: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'OPS_FIRST_ADMIN must be an address').optional()),
   // `production` refuses to start without a real chain (unless DEV_CHAIN=on).
   NODE_ENV: z.preprocess(emptyAsUndefined, z.string().optional()),
   // Credit on chain (API.md): the node's JSON-RPC URLs (comma-separated, tried in order; https, or http to a loopback

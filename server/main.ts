@@ -9,6 +9,9 @@ import { openDatabase } from './db/client';
 import type { WorkerLossOutcome } from './db/pgliteThread';
 import { developmentChainAsked, readEnv, type ServerEnv } from './env';
 import { seed } from './seed/seed';
+import { addFirstAdmin } from './ops/operators';
+import { seedDemoOperator } from './ops/demoOperator';
+import { getAddress } from 'viem';
 import { SEED_TEAM } from './seed/content';
 import { connectChain, type Chain } from './chain/chain';
 import { redactUrl } from './chain/rpcUrls';
@@ -108,6 +111,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
   await database.migrate();
   await seed(database.db, { demoTeam: true });
   const chainStart = await startChain(env, database.db);
+  await addOperatorsAtStart(env, database.db);
 
   const app = await buildApp({
     db: database.db,
@@ -164,6 +168,21 @@ export async function main(source: Record<string, string | undefined>): Promise<
   // Sign-in works only at these (ADR 0007); with the defaults they include the machine's LAN addresses.
   console.log(`Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);
   return url;
+}
+
+/**
+ * The first admin (README, "Operators"): OPS_FIRST_ADMIN while there is no admin; else, on the development chain
+ * outside production, the demo operator (server/ops/demoOperator.ts), whose key is public, so never on a real chain.
+ */
+async function addOperatorsAtStart(env: ServerEnv, db: Db): Promise<void> {
+  const now = new Date();
+  if (env.OPS_FIRST_ADMIN) {
+    const context = { at: now, actorAddress: null, actorRoles: [], via: 'setting' as const, requestId: null, clientAddress: null };
+    if (await addFirstAdmin(db, getAddress(env.OPS_FIRST_ADMIN), context)) console.log(`Operators: ${getAddress(env.OPS_FIRST_ADMIN)} is the first admin (OPS_FIRST_ADMIN)`);
+  }
+  if (!env.CHAIN_RPC_URL && env.NODE_ENV !== 'production' && (await seedDemoOperator(db, now))) {
+    console.log('Operators: the demo operator (anvil account 9, README "Operators") is an admin; sign in at /ops');
+  }
 }
 
 interface LossHandling {

@@ -1,0 +1,32 @@
+/**
+ * The demo operator of a development start (README, "Operators"): anvil's tenth well-known account, an admin in the
+ * seed data when `npm start` runs the development chain outside production and there is no admin yet, so a fresh
+ * clone signs in at /ops with it. Not the development chain's deployer (0), treasury (1, also README's top-up
+ * example) or payer (2). Its key is public: a real chain never seeds it (main.ts).
+ */
+import { privateKeyToAccount } from 'viem/accounts';
+import { WELL_KNOWN_DEV_KEYS } from '../chain/wellKnownKeys';
+import type { Db } from '../db/client';
+import { addFirstAdmin } from './operators';
+
+export const DEMO_OPERATOR_KEY = WELL_KNOWN_DEV_KEYS[9];
+/** 0xa0Ee7A142d267C1f36714E4a8F75612F20a79720 */
+export const DEMO_OPERATOR_ADDRESS = privateKeyToAccount(DEMO_OPERATOR_KEY).address;
+
+/**
+ * Makes the demo operator an admin when there is no admin yet (audited as the seed's act).
+ *
+ * @param db - database handle
+ * @param now - the current instant
+ * @returns whether it was added
+ * @example
+ * await seedDemoOperator(db, new Date());
+ */
+export async function seedDemoOperator(db: Db, now: Date): Promise<boolean> {
+  return addFirstAdmin(
+    db,
+    DEMO_OPERATOR_ADDRESS,
+    { at: now, actorAddress: null, actorRoles: [], via: 'seed', requestId: null, clientAddress: null },
+    'seedDemoOperator',
+  );
+}
