@@ -64,7 +64,7 @@ export const opsHeldTopUpRelease = defineEndpoint({
   access: 'operator:finance',
   summary:
     'Credit a held top-up to a member (4004 when the address is no member): once; racing its sender\'s first sign-in, one of the two credits it. ' +
-    'The same release again returns it; one released elsewhere or returned is 3006; a reorganised one 1001 (added)',
+    'The same release again returns it; one released elsewhere or returned is 3006; a reorganised one 1001; 3005 while a failed return of it may still be mined (added)',
   query: undefined,
   body: z.strictObject({ ...heldTopUpKey, address: addressSchema }),
   result: heldTopUpSchema,
@@ -76,7 +76,7 @@ export const opsHeldTopUpReturn = defineEndpoint({
   access: 'operator:finance',
   summary:
     'Have the payer pay a held top-up back to its sender on chain, at most once, as it pays withdrawals (a withdrawal of no member, approved). ' +
-    'The same return again returns it; one released is 3006; a reorganised one 1001 (added)',
+    'The same return again returns it; one released is 3006; a reorganised one 1001; 3005 while a failed return of it may still be mined (added)',
   query: undefined,
   body: z.strictObject(heldTopUpKey),
   result: heldTopUpSchema,

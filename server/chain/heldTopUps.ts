@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { AlreadyDecidedError, errorOfApiCode, InvalidParametersError, NotFoundError, RequestInProgressError } from '../errors';
+import { AlreadyDecidedError, ChainUnavailableError, errorOfApiCode, InvalidParametersError, NotFoundError, RequestInProgressError } from '../errors';
 import { systemAccountId } from '../ledger/accounts';
 import { postRequests, type LedgerRequest, type PostedOutcome } from '../ledger/engine';
 import { paymentHashSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
@@ -173,6 +173,43 @@ async function decidable(db: Db, chainId: number, key: TopUpKey): Promise<ViewRo
   const [row] = await heldRows(db, chainId, sql`h."txHash" = ${key.txHash} AND h."logPosition" = ${key.logPosition}::int`, 1);
   if (!row) throw new NotFoundError();
   return row;
+}
+
+/** How deep the payer watches a voided payment's nonce (its default `watchBlocks`, ADR 0023). */
+const VOIDED_WATCH_BLOCKS = 64n;
+
+const watchedRow = z.object({ payer: z.string(), nonce: bigintText });
+
+/**
+ * Refuses a new decision while a voided return of the top-up may still be mined after all: one of its payments has a
+ * nonce the payer's watch of voided payments still follows (watchPosted.ts, watchVoided: the hot wallet's count at
+ * `VOIDED_WATCH_BLOCKS` below the head is not past it). Deciding then could pay the sender twice.
+ *
+ * @param db - database handle
+ * @param chain - the app's chain
+ * @param key - the top-up
+ * @throws RequestInProgressError (3005: ask again later), ChainUnavailableError (3007: the chain did not answer)
+ * @example
+ * await refuseWhileReturnWatched(db, chain, { txHash, logPosition: 0 });
+ */
+export async function refuseWhileReturnWatched(db: Db, chain: Chain, key: TopUpKey): Promise<void> {
+  const rows = await queryRows(
+    db,
+    sql`SELECT p.payer, max(p.nonce) AS nonce FROM withdrawals w JOIN ledger_pending d ON d.id = w.id JOIN payments p ON p.withdrawal_id = w.id
+        WHERE w.top_up_tx_hash = ${key.txHash} AND w.top_up_log_position = ${key.logPosition}::int AND d.stage = ${stageSql(WithdrawalStage.voided)}
+        GROUP BY p.payer`,
+    watchedRow,
+  );
+  if (rows.length === 0) return;
+  const watched = await (async () => {
+    const head = await chain.client.getBlockNumber({ cacheTime: 0 });
+    const horizon = head > VOIDED_WATCH_BLOCKS ? head - VOIDED_WATCH_BLOCKS : 0n;
+    const counts = await Promise.all(rows.map((row) => chain.client.getTransactionCount({ address: row.payer as Address, blockNumber: horizon })));
+    return rows.some((row, index) => row.nonce >= BigInt(counts[index] ?? 0));
+  })().catch(() => {
+    throw new ChainUnavailableError();
+  });
+  if (watched) throw new RequestInProgressError();
 }
 
 /** A decision's outcome: done (first, or the stored answer of the same decision), else why not. */

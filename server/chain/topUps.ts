@@ -254,7 +254,8 @@ const heldRow = z.object({ txHash: z.string(), logPosition: z.number().int(), am
 /**
  * Credits held top-ups to their senders who are members now: at a sign-in (`address` given) or in the watcher's
  * round (every sender). Each at most once (its key, and the top_up_releases row); none an operator has decided
- * (released to another member, or returned: server/chain/heldTopUps.ts).
+ * (released to another member, or returned: server/chain/heldTopUps.ts), nor one whose return the chain failed: a
+ * voided payment may still be mined after all, and only an operator's decision checks it no longer can.
  *
  * @param db - database handle
  * @param chainId - the chain
@@ -271,7 +272,7 @@ export async function releaseHeldTopUps(db: Db, chainId: number, now: Date, addr
         FROM top_ups t JOIN members m ON m.address = t.from_address
         WHERE t.member_id IS NULL AND t.chain_id = ${chainId}::int AND (${address ?? null}::text IS NULL OR t.from_address = ${address ?? null}::text)
           AND NOT EXISTS (SELECT 1 FROM top_up_releases r WHERE r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_position = t.log_position)
-          AND NOT ${liveReturnSql}
+          AND NOT ${liveReturnSql} AND ${failedReturnsSql} = 0
         ORDER BY t.block_number, t.tx_hash, t.log_position`,
     heldRow,
   );

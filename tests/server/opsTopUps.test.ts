@@ -279,7 +279,12 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     expect((await list(s.app)).result?.list).toEqual([expect.objectContaining({ txHash, state: 'held' })]);
     expect(await systemBalance(ctx.db, HELD)).toBe('6000000');
     await expectSettledBooks(s.app);
-    // Decided again: returned once more, now paid; a release after it is refused.
+    // Its sender signing in now is not credited: only an operator decides it again, and not while the payer still
+    // watches the failed payment (mined after all, it would pay twice); then once.
+    const senderToken = await signInBound(s.app, sender, ctx.clock.now());
+    expect(await credit(s.app, senderToken)).toBe('0');
+    expectRefused(await giveBack(s.app, txHash, s.ben), ApiCode.requestInProgress);
+    await testChain.mine(64);
     expect(envelope(await giveBack(s.app, txHash, s.ben))).toMatchObject({ code: 0, result: { state: 'returning' } });
     expect(envelope(await giveBack(s.app, txHash, s.ann))).toMatchObject({ code: 0, result: { state: 'returning' } });
     await signInBound(s.app, accounts.alice, ctx.clock.now());
