@@ -1,9 +1,14 @@
 /** The audit log: rows written by recordAudit, and append-only in the database whatever the app's handle tries. */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { ApiCode } from '../../api-schema/codes';
 import { auditLog } from '../../server/db/schema';
 import { recordAudit, type AuditEntry } from '../../server/ops/audit';
+import { csvCell } from '../../server/ops/auditQuery';
+import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
+import { addOperator, bearer, signInOperator } from './support/ops';
+import { accounts, envelope } from './support/siwe';
 
 function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {
@@ -70,5 +75,79 @@ describeWithDatabases('audit log', (ctx) => {
       await ctx.db.execute(sql`TRUNCATE operators CASCADE`);
       expect(await ctx.db.select({ id: auditLog.id }).from(auditLog)).toHaveLength(1);
     });
+  });
+});
+
+describeWithDatabases('opsAudit and the CSV export', (ctx) => {
+  const at = (minute: number) => new Date(Date.UTC(2026, 4, 1, 10, minute));
+  const alice = accounts.alice.address;
+  const bob = accounts.bob.address;
+
+  async function setup() {
+    await addOperator(ctx.db, alice, ['admin']);
+    const app = await ctx.app();
+    const { token } = await signInOperator(app, accounts.alice, ctx.clock.now());
+    // Adding alice (cliAdd) and her sign-in (opsSignIn) wrote two rows; these five follow.
+    await recordAudit(ctx.db, entry({ at: at(1), actorAddress: alice, action: 'opsOperatorPut', target: bob }));
+    await recordAudit(ctx.db, entry({ at: at(2), actorAddress: bob, action: 'adminGrant', target: alice }));
+    await recordAudit(ctx.db, entry({ at: at(3), actorAddress: bob, action: 'adminGrant', target: bob, after: { memo: '=HYPERLINK("http://evil.test","x")' } }));
+    await recordAudit(ctx.db, entry({ at: at(4), actorAddress: null, via: 'bootstrap', actorRoles: ['admin'], action: 'opsOperatorRemove', target: bob }));
+    await recordAudit(ctx.db, entry({ at: at(5), actorAddress: alice, action: 'opsKeyRevoke', target: '-1+1', requestId: '@SUM(A1)', clientAddress: '10.0.0.1' }));
+    return { app, headers: bearer(token) };
+  }
+
+  async function audit(app: Awaited<ReturnType<typeof setup>>['app'], headers: Record<string, string>, query: Record<string, string>) {
+    const response = await app.inject({ method: 'GET', url: '/api/admin/audit', headers, query });
+    return envelope<{ list: { id: string; action: string; target: string | null; actorAddress: string | null }[]; nextCursor: string | null }>(response);
+  }
+
+  it('filters by actor, action, target and time, newest first', async () => {
+    const { app, headers } = await setup();
+    const actions = async (query: Record<string, string>) => (await audit(app, headers, query)).result?.list.map((row) => `${row.action}:${row.target}`);
+    expect(await actions({ actor: bob })).toEqual([`adminGrant:${bob}`, `adminGrant:${alice}`]);
+    expect(await actions({ action: 'adminGrant', target: bob })).toEqual([`adminGrant:${bob}`]);
+    expect(await actions({ from: at(2).toISOString(), to: at(4).toISOString() })).toEqual([`adminGrant:${bob}`, `adminGrant:${alice}`]);
+    expect(await actions({ actor: accounts.carol.address })).toEqual([]);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/audit', headers, query: { actor: 'nobody' } }), ApiCode.invalidParameters, 'actor');
+  });
+
+  it('pages with a cursor until nextCursor is null', async () => {
+    const { app, headers } = await setup();
+    const seen: string[] = [];
+    let cursor: string | null | undefined;
+    for (let page = 0; page < 10; page++) {
+      const body = await audit(app, headers, { limit: '2', ...(cursor ? { cursor } : {}) });
+      seen.push(...(body.result?.list.map((row) => row.action) ?? []));
+      cursor = body.result?.nextCursor;
+      if (cursor === null) break;
+    }
+    expect(cursor).toBeNull();
+    expect(seen).toEqual(['opsKeyRevoke', 'opsOperatorRemove', 'adminGrant', 'adminGrant', 'opsOperatorPut', 'opsSignIn', 'cliAdd']);
+  });
+
+  it('exports the same rows as CSV, every cell quoted and formula-safe', async () => {
+    const { app, headers } = await setup();
+    const response = await app.inject({ method: 'GET', url: '/api/admin/audit.csv', headers, query: { actor: bob } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="audit.csv"');
+    const lines = response.body.split('\r\n');
+    expect(lines[0]).toBe('id,at,actorAddress,actorRoles,via,action,target,before,after,requestId,clientAddress');
+    expect(lines).toHaveLength(4);
+    // A JSON cell starts with {, so it stays as it is; a cell starting with = + - @ gets a quote first.
+    expect(lines[1]).toContain('"{""memo"":""=HYPERLINK(');
+    const all = (await app.inject({ method: 'GET', url: '/api/admin/audit.csv', headers })).body;
+    expect(all).toContain(`"'-1+1"`);
+    expect(all).toContain(`"'@SUM(A1)"`);
+  });
+
+  it('csvCell quotes, doubles quotes and defuses formulas', () => {
+    expect(csvCell('plain')).toBe('"plain"');
+    expect(csvCell('a "b", c\nd')).toBe('"a ""b"", c\nd"');
+    expect(csvCell('=1+1')).toBe(`"'=1+1"`);
+    expect(csvCell('+1')).toBe(`"'+1"`);
+    expect(csvCell('-1')).toBe(`"'-1"`);
+    expect(csvCell('@x')).toBe(`"'@x"`);
+    expect(csvCell('\tx')).toBe(`"'\tx"`);
   });
 });
