@@ -111,6 +111,9 @@ export default defineConfig({
           include: ['tests/e2e/**/*.spec.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Two journeys at a time where a file runs them concurrently (walletBrowsers.spec.ts): each mostly waits on
+          // the page, and more than two pages loading at once beside the other worker starve CI's two cores.
+          maxConcurrency: 2,
           globalSetup: ['tests/e2e/support/globalSetup.ts'],
         },
       },

@@ -32,8 +32,8 @@ function freshKey(): (typeof anvilKeys)[number] {
   return key;
 }
 
-async function openWith(locale: string, wallet: TestWalletOptions): Promise<Opened & { wallet: TestWallet }> {
-  const opened = await e2e.open({ locale, wallet: { privateKeys: [freshKey()], ...wallet } });
+async function openWith(locale: string, wallet: TestWalletOptions, owner: { id: string }): Promise<Opened & { wallet: TestWallet }> {
+  const opened = await e2e.open({ locale, wallet: { privateKeys: [freshKey()], ...wallet }, owner });
   if (!opened.wallet) throw new Error('this journey needs the test wallet');
   return { ...opened, wallet: opened.wallet };
 }
@@ -48,13 +48,15 @@ async function connectAndSignIn(page: Opened['page'], wallet: TestWallet, lng: L
   expect(JSON.parse((await readSession(page)).TOKEN_STORE ?? 'null')).toEqual(expect.any(String));
 }
 
-describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
+// The journeys of a language at once: each mostly waits on the page (its 3 s search for a wallet, the sign-in), in a
+// context and with a key of its own.
+describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
   const t = (key: string, values: Record<string, string> = {}) =>
     Object.entries(values).reduce((text, [name, value]) => text.replace(`{{${name}}}`, value), translate(lng, key));
   const chain = 'BNB Smart Chain';
 
-  it('a wallet that injects by an inline <script> at document start (Android WebView) signs in under the CSP', async () => {
-    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'inlineScript', setWindowEthereum: true });
+  it('a wallet that injects by an inline <script> at document start (Android WebView) signs in under the CSP', async ({ task }) => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'inlineScript', setWindowEthereum: true }, task);
     const document = await page.goto('/login/DEMO2026');
     // The header no longer holds the script policy; the page's <meta> does, from where it is parsed.
     expect(document?.headers()['content-security-policy']).toBe("object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'");
@@ -64,8 +66,8 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     expect(problems.errors).toEqual([]);
   });
 
-  it('a wallet that injects after load (ethereum#initialized) is waited for, then the member connects', async () => {
-    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' });
+  it('a wallet that injects after load (ethereum#initialized) is waited for, then the member connects', async ({ task }) => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' }, task);
     await page.goto('/login/DEMO2026');
     // The eager connect at start found nothing yet: the page says it is looking, and the wallet arrives meanwhile.
     await page.getByText(t('common:wallet.prompts.searchingDetail'), { exact: true }).waitFor();
@@ -76,9 +78,9 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     expect(problems.errors).toEqual([]);
   });
 
-  it('a wallet that injects after the page gave up turns "no wallet" back into connect', async () => {
+  it('a wallet that injects after the page gave up turns "no wallet" back into connect', async ({ task }) => {
     // The wallet arrives only once the page has given up (a fixed delay raced the page's own wait on a busy machine).
-    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' });
+    const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' }, task);
     await page.goto('/login/DEMO2026');
     const noWallet = page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') });
     await noWallet.waitFor();
@@ -89,8 +91,8 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     expect(problems.errors).toEqual([]);
   });
 
-  it("Trust Wallet's unknown chain as -32603 in Chinese: the app adds the chain once and signs in", async () => {
-    const { page, wallet, problems } = await openWith(locale, { chainId: 1 });
+  it("Trust Wallet's unknown chain as -32603 in Chinese: the app adds the chain once and signs in", async ({ task }) => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 1 }, task);
     wallet.failNext('wallet_switchEthereumChain', { code: -32603, message: '无法识别的链 ID "0x38"。请先使用 wallet_addEthereumChain 添加该链。' });
     await page.goto('/login/DEMO2026');
     await waitForAppConfig(page);
@@ -101,8 +103,8 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     expect(problems.errors).toEqual([]);
   });
 
-  it('a wallet that cannot switch chains (4200): the member switches by hand and the page carries on without a reload', async () => {
-    const { page, wallet, problems } = await openWith(locale, { chainId: 1 });
+  it('a wallet that cannot switch chains (4200): the member switches by hand and the page carries on without a reload', async ({ task }) => {
+    const { page, wallet, problems } = await openWith(locale, { chainId: 1 }, task);
     const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
     wallet.failAlways('wallet_switchEthereumChain', unsupported).failAlways('wallet_addEthereumChain', unsupported);
     await page.goto('/login/DEMO2026');
@@ -121,8 +123,8 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     expect(problems.errors).toEqual([]);
   });
 
-  it('a phone browser without a wallet offers to open the invite link in a wallet app, or to copy it', async () => {
-    const { context, page, problems } = await e2e.open({ locale, wallet: null, userAgent: ANDROID_CHROME });
+  it('a phone browser without a wallet offers to open the invite link in a wallet app, or to copy it', async ({ task }) => {
+    const { context, page, problems } = await e2e.open({ locale, wallet: null, userAgent: ANDROID_CHROME, owner: task });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     // The wallet's link leaves the app: answer it here and read what it carried.
     await context.route('https://link.trustwallet.com/**', (route) => route.fulfill({ contentType: 'text/plain', body: 'Trust Wallet' }));
@@ -144,8 +146,8 @@ describe.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
     expect(problems.errors).toEqual([]);
   });
 
-  it('a desktop browser without a wallet keeps the message alone', async () => {
-    const { page, problems } = await e2e.open({ locale, wallet: null });
+  it('a desktop browser without a wallet keeps the message alone', async ({ task }) => {
+    const { page, problems } = await e2e.open({ locale, wallet: null, owner: task });
     await page.goto('/login/DEMO2026');
     await page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') }).waitFor();
     expect(await page.getByRole('region', { name: t('common:wallet.openIn.title') }).count()).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * Shared set-up for journey files: one real server and one Chromium per file, a new phone context per test
- * (closed after it), and the steps several journeys share.
+ * (closed after it, also when tests run concurrently), and the steps several journeys share.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -22,6 +22,11 @@ export interface OpenOptions {
   wallet?: TestWalletOptions | null;
   /** The browser's user agent; default Chromium's own (a desktop one). */
   userAgent?: string;
+  /**
+   * The test that opens it, for a test that runs concurrently with others (it.concurrent, given its context's
+   * `task`): after it, only its own contexts are closed and checked. Without it, every unowned context is.
+   */
+  owner?: { id: string };
 }
 
 export interface Opened {
@@ -51,16 +56,19 @@ export interface JourneyHarness {
 export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHarness {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
-  const contexts: BrowserContext[] = [];
-  const watched: PageProblems[] = [];
+  /** Each open context and its problems, under the test that owns it ('' for tests that run one at a time). */
+  const opened = new Map<string, { context: BrowserContext; problems: PageProblems }[]>();
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer(serverOptions), launchBrowser()]);
   });
-  afterEach(async () => {
-    await Promise.all(contexts.splice(0).map((context) => context.close()));
+  afterEach(async ({ task }) => {
+    const own = [...(opened.get(task.id) ?? []), ...(opened.get('') ?? [])];
+    opened.delete(task.id);
+    opened.delete('');
+    await Promise.all(own.map(({ context }) => context.close()));
     // Every journey runs under the server's real CSP and Permissions-Policy: a violation anywhere fails it.
-    expect(watched.splice(0).flatMap((problems) => problems.policyViolations)).toEqual([]);
+    expect(own.flatMap(({ problems }) => problems.policyViolations)).toEqual([]);
   });
   afterAll(async () => {
     await browser?.close();
@@ -76,15 +84,15 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
       if (!browser) throw new Error('the browser is not launched (use inside a test)');
       return browser;
     },
-    async open({ locale, wallet: walletOptions = {}, userAgent }: OpenOptions = {}) {
+    async open({ locale, wallet: walletOptions = {}, userAgent, owner }: OpenOptions = {}) {
       const context = await newPhoneContext(harness.browser, {
         baseURL: harness.server.url,
         ...(locale ? { locale } : {}),
         ...(userAgent ? { userAgent } : {}),
       });
-      contexts.push(context);
       const problems: PageProblems = { errors: [], policyViolations: [] };
-      watched.push(problems);
+      const key = owner?.id ?? '';
+      opened.set(key, [...(opened.get(key) ?? []), { context, problems }]);
       await reportPolicyViolations(context, problems);
       const wallet = walletOptions === null ? null : await TestWallet.install(context, walletOptions);
       const page = await context.newPage();
