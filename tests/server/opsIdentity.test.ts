@@ -220,6 +220,14 @@ describeWithDatabases('operators and roles', (ctx) => {
     expect(list.result?.operators).toHaveLength(1);
   });
 
+  it('a server with ADMIN_TOKEN warns at start that it is deprecated; one without does not', async () => {
+    const lines: string[] = [];
+    const stream = { write: (line: string) => lines.push(line) };
+    await ctx.app({ adminToken: TEST_ADMIN_TOKEN, logger: { level: 'warn', stream } });
+    await ctx.app({ logger: { level: 'warn', stream } });
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([expect.stringMatching(/^ADMIN_TOKEN is deprecated/)]);
+  });
+
   it('the deprecated bootstrap token acts as an admin with no address', async () => {
     const { app } = await adminSession();
     expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: adminHeaders() }))).toEqual({ code: 0, result: { address: null, roles: ['admin'], via: 'bootstrap' } });
