@@ -1,0 +1,63 @@
+/**
+ * The calls the desk makes, by name, with their schemas (api-schema: ops.ts, opsFinance.ts, opsTopUps.ts and the
+ * operator calls of admin.ts). Only the desk's bundle imports this: the member app never loads an operator schema.
+ */
+import * as z from 'zod/mini';
+import { adminReconcile, adminTopUpsReread, adminWithdrawalDecide } from '../../../api-schema/admin';
+import {
+  opsAudit,
+  opsKeyCreate,
+  opsKeyRevoke,
+  opsKeys,
+  opsLoginNonce,
+  opsLogout,
+  opsMe,
+  opsOperatorPut,
+  opsOperatorRemove,
+  opsOperators,
+  opsSignIn,
+} from '../../../api-schema/ops';
+import { opsAdjust, opsAdjustConfirm, opsMember, opsMemberFreeze, opsMemberSignOut, opsWithdrawals, opsWithdrawalsApprove } from '../../../api-schema/opsFinance';
+import { opsHeldTopUpRelease, opsHeldTopUpReturn, opsHeldTopUps } from '../../../api-schema/opsTopUps';
+import { dappParam } from '../../../api-schema/dapp';
+
+export const opsEndpoints = {
+  dappParam,
+  opsLoginNonce,
+  opsSignIn,
+  opsMe,
+  opsLogout,
+  opsOperators,
+  opsOperatorPut,
+  opsOperatorRemove,
+  opsKeys,
+  opsKeyCreate,
+  opsKeyRevoke,
+  opsAudit,
+  opsWithdrawals,
+  opsWithdrawalsApprove,
+  adminWithdrawalDecide,
+  opsMember,
+  opsMemberSignOut,
+  opsMemberFreeze,
+  opsAdjust,
+  opsAdjustConfirm,
+  opsHeldTopUps,
+  opsHeldTopUpRelease,
+  opsHeldTopUpReturn,
+  adminReconcile,
+  adminTopUpsReread,
+};
+
+export type OpsEndpoints = typeof opsEndpoints;
+export type OpsEndpointName = keyof OpsEndpoints;
+
+/** API.md "Envelope". */
+export const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.optional(z.string()), result: z.optional(z.unknown()) });
+
+type InputOf<T> = T extends z.ZodMiniType ? z.input<T> : undefined;
+export type OpsResult<TName extends OpsEndpointName> = z.output<OpsEndpoints[TName]['result']>;
+export type OpsQuery<TName extends OpsEndpointName> = InputOf<OpsEndpoints[TName]['query']>;
+export type OpsBody<TName extends OpsEndpointName> = InputOf<OpsEndpoints[TName]['body']>;
+/** A list endpoint's item. */
+export type OpsItem<TName extends OpsEndpointName, TField extends string = 'list'> = OpsResult<TName> extends { [K in TField]: readonly (infer TItem)[] } ? TItem : never;

@@ -1,0 +1,82 @@
+/**
+ * The desk's per-screen actors: a document load (the member app's resource machine, so every read has its
+ * loading, error-with-retry and loaded states), one act that answers once, a withdrawal's decision and a held
+ * top-up's. Each lives as long as the component that made it.
+ */
+import { useActorRef, useSelector } from '@xstate/react';
+import { useState } from 'react';
+import type { SnapshotFrom } from 'xstate';
+import { fromPromise } from 'xstate';
+import type { ResourceAnswer } from '../../machines/resource/resourceMachine';
+import { createHeldTopUpMachine } from '../../machines/ops/heldTopUpMachine';
+import type { DecidableTopUp, ReleaseInput, ReturnInput } from '../../machines/ops/heldTopUpMachine';
+import { createOpsActionMachine } from '../../machines/ops/opsActionMachine';
+import { createWithdrawalDecisionMachine } from '../../machines/ops/withdrawalDecisionMachine';
+import type { DecidableWithdrawal, DecidedWithdrawal, DecideInput } from '../../machines/ops/withdrawalDecisionMachine';
+import type { Answer } from '../../machines/shared/answer';
+import { provideBuilt } from '../../machines/shared/provideBuilt';
+import { useResource } from '../routes/shared/useResource';
+import type { OpsEndpointName, OpsQuery, OpsResult } from './api/opsContract';
+import { useDesk } from './DeskContext';
+
+/**
+ * A read of the desk's API for a query (the resource machine): change the query with `user.changeQuery`, read again
+ * with the same query.
+ *
+ * @example const queue = useDeskRead('opsWithdrawals', { status: 'pending' });
+ */
+export function useDeskRead<TName extends OpsEndpointName>(name: TName, query: OpsQuery<TName>) {
+  const { api } = useDesk();
+  return useResource<OpsResult<TName>, OpsQuery<TName>>((input): Promise<ResourceAnswer<OpsResult<TName>>> => api.call(name, { query: input }), query);
+}
+
+/**
+ * One act that answers once (machines/ops/opsActionMachine.ts), made with the screen's call.
+ *
+ * @example const approve = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }));
+ */
+export function useDeskAction<TRequest, TResult>(act: (request: TRequest) => Promise<Answer<TResult>>) {
+  const [logic] = useState(() =>
+    provideBuilt(createOpsActionMachine<TRequest, TResult>(), {
+      actors: {
+        act: fromPromise<Answer<TResult>, { request: TRequest | null }>(({ input }) =>
+          input.request === null ? Promise.resolve({ code: -1, result: null }) : act(input.request),
+        ),
+      },
+    }),
+  );
+  return useActorRef(logic);
+}
+
+/** A withdrawal's decision by the signed-in operator. */
+export function useWithdrawalDecision(withdrawal: DecidableWithdrawal, operator: string) {
+  const { api } = useDesk();
+  const [logic] = useState(() =>
+    provideBuilt(createWithdrawalDecisionMachine(), {
+      actors: {
+        decide: fromPromise<Answer<DecidedWithdrawal>, DecideInput>(({ input }) => api.call('adminWithdrawalDecide', { body: input })),
+      },
+    }),
+  );
+  return useActorRef(logic, { input: { withdrawal, operator } });
+}
+
+/** A held top-up's release or return. */
+export function useHeldTopUp(topUp: DecidableTopUp) {
+  const { api } = useDesk();
+  const [logic] = useState(() =>
+    provideBuilt(createHeldTopUpMachine(), {
+      actors: {
+        release: fromPromise<Answer<DecidableTopUp>, ReleaseInput>(({ input }) => api.call('opsHeldTopUpRelease', { body: input })),
+        giveBack: fromPromise<Answer<DecidableTopUp>, ReturnInput>(({ input }) => api.call('opsHeldTopUpReturn', { body: input })),
+      },
+    }),
+  );
+  return useActorRef(logic, { input: { topUp } });
+}
+
+/** The signed-in operator (null while signed out). */
+export function useOperator() {
+  const { session } = useDesk();
+  return useSelector(session, (snapshot: SnapshotFrom<typeof session>) => (snapshot.matches('signedIn') ? snapshot.context.operator : null));
+}

@@ -1,0 +1,208 @@
+/**
+ * Members (issue 43): a member by address or invite code, with balances, records, team and sessions; sign them out
+ * everywhere, freeze or unfreeze their withdrawals with a reason, grant or deduct with a reason (above the quorum
+ * threshold a second finance operator confirms it).
+ */
+import Button from 'antd-mobile/es/components/button';
+import { useState } from 'react';
+import type { FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { holdsRole } from '../../../machines/ops/opsSelectors';
+import { FormField } from '../../components/FormField';
+import { ListState } from '../../components/ListState';
+import type { OpsResult } from '../api/opsContract';
+import { useDesk } from '../DeskContext';
+import { useDeskAction, useDeskRead, useOperator } from '../deskHooks';
+import { ActionState } from '../parts/ActionState';
+import { MemberRecords, MemberSummary } from '../parts/MemberCard';
+import type { MemberView } from '../parts/MemberCard';
+import { ReadState, readAgain } from '../parts/ReadState';
+
+const queryPattern = /^(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{4,16})$/;
+const adjustPattern = /^-?(0|[1-9]\d{0,11})(\.\d{1,6})?$/;
+
+export function Screen() {
+  const { t } = useTranslation('ops');
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const [text, setText] = useState(q);
+  const search = (event: FormEvent) => {
+    event.preventDefault();
+    if (queryPattern.test(text.trim())) setParams({ q: text.trim() });
+  };
+  return (
+    <section aria-labelledby="members-title">
+      <h2 id="members-title" className="desk-screen-title">
+        {t('screens.members')}
+      </h2>
+      <form className="desk-form" role="search" onSubmit={search}>
+        <FormField
+          id="member-query"
+          label={t('members.query')}
+          hint={t('members.queryHint')}
+          error={text.trim() !== '' && !queryPattern.test(text.trim()) ? t('members.queryInvalid') : null}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+        />
+        <Button type="submit" color="primary" shape="rounded">
+          {t('members.find')}
+        </Button>
+      </form>
+      {q && queryPattern.test(q) ? <MemberLookup key={q} q={q} /> : <ListState state="empty" title={t('members.prompt')} />}
+    </section>
+  );
+}
+
+function MemberLookup({ q }: { q: string }) {
+  const member = useDeskRead('opsMember', { q });
+  return (
+    <ReadState actor={member} isEmpty={() => false} emptyTitle="">
+      {(value) => <MemberDetail member={value} onChanged={() => readAgain(member)} />}
+    </ReadState>
+  );
+}
+
+function MemberDetail({ member, onChanged }: { member: MemberView; onChanged: () => void }) {
+  const { t } = useTranslation('ops');
+  const { api } = useDesk();
+  const operator = useOperator();
+  const signOut = useDeskAction((request: { address: string }) => api.call('opsMemberSignOut', { body: request }));
+  const freeze = useDeskAction((request: { address: string; frozen: boolean; reason: string }) => api.call('opsMemberFreeze', { body: request }));
+  const [freezeReason, setFreezeReason] = useState('');
+  return (
+    <div className="desk-columns">
+      <div className="card desk-form">
+        <MemberSummary member={member} />
+        <h3 className="card-title">{t('members.records')}</h3>
+        <MemberRecords member={member} />
+      </div>
+      <div className="desk-form">
+        <section className="card desk-form" aria-labelledby="sign-out-title">
+          <h3 id="sign-out-title" className="card-title">
+            {t('members.signOutTitle')}
+          </h3>
+          <p className="desk-muted">{t('members.signOutLead', { count: member.sessions })}</p>
+          <Button color="danger" fill="outline" shape="rounded" onClick={() => signOut.send({ type: 'user.run', request: { address: member.address } })}>
+            {t('members.signOut')}
+          </Button>
+          <ActionState
+            actor={signOut}
+            busyText={t('members.signingOut')}
+            done={(result: OpsResult<'opsMemberSignOut'> | null) => <p>{t('members.signedOut', { count: result?.revoked ?? 0 })}</p>}
+          />
+        </section>
+        <section className="card desk-form" aria-labelledby="freeze-title">
+          <h3 id="freeze-title" className="card-title">
+            {member.frozen ? t('members.unfreezeTitle') : t('members.freezeTitle')}
+          </h3>
+          <form
+            className="desk-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (freezeReason.trim()) freeze.send({ type: 'user.run', request: { address: member.address, frozen: member.frozen === null, reason: freezeReason.trim() } });
+            }}
+          >
+            <label htmlFor="freeze-reason" className="field-label">
+              {t('members.reason')}
+            </label>
+            <textarea id="freeze-reason" rows={2} maxLength={500} value={freezeReason} onChange={(event) => setFreezeReason(event.target.value)} />
+            <Button type="submit" color={member.frozen ? 'primary' : 'danger'} shape="rounded" disabled={freezeReason.trim() === ''}>
+              {member.frozen ? t('members.unfreeze') : t('members.freeze')}
+            </Button>
+          </form>
+          <ActionState
+            actor={freeze}
+            busyText={t('members.saving')}
+            done={(result: OpsResult<'opsMemberFreeze'> | null) => <FreezeDone frozen={result?.frozen !== null && result?.frozen !== undefined} onShown={onChanged} />}
+          />
+        </section>
+        {holdsRole(operator, 'finance') ? <Adjust address={member.address} onChanged={onChanged} /> : null}
+      </div>
+    </div>
+  );
+}
+
+function FreezeDone({ frozen, onShown }: { frozen: boolean; onShown: () => void }) {
+  const { t } = useTranslation('ops');
+  return (
+    <>
+      <p>{frozen ? t('members.frozenNow') : t('members.unfrozenNow')}</p>
+      <Button size="small" fill="none" onClick={onShown}>
+        {t('actions.readAgain')}
+      </Button>
+    </>
+  );
+}
+
+function Adjust({ address, onChanged }: { address: string; onChanged: () => void }) {
+  const { t } = useTranslation('ops');
+  const { api } = useDesk();
+  const [form, setForm] = useState({ asset: 'CREDIT' as 'CREDIT' | 'WPOS', amount: '', reason: '' });
+  const [confirmId, setConfirmId] = useState('');
+  const adjust = useDeskAction((request: { address: string; asset: 'CREDIT' | 'WPOS'; amount: string; reason: string; requestId: string }) => api.call('opsAdjust', { body: request }));
+  const confirm = useDeskAction((request: { id: string }) => api.call('opsAdjustConfirm', { body: request }));
+  const amountValid = adjustPattern.test(form.amount) && /[1-9]/.test(form.amount);
+  const described = (result: OpsResult<'opsAdjust'> | null) =>
+    result ? (
+      <>
+        <p>{result.status === 'waiting' ? t('members.adjustWaiting', { id: result.id }) : t('members.adjustDone', { id: result.id })}</p>
+        <Button size="small" fill="none" onClick={onChanged}>
+          {t('actions.readAgain')}
+        </Button>
+      </>
+    ) : null;
+  return (
+    <section className="card desk-form" aria-labelledby="adjust-title">
+      <h3 id="adjust-title" className="card-title">
+        {t('members.adjustTitle')}
+      </h3>
+      <p className="desk-muted">{t('members.adjustLead')}</p>
+      <form
+        className="desk-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (amountValid && form.reason.trim()) adjust.send({ type: 'user.run', request: { address, ...form, reason: form.reason.trim(), requestId: crypto.randomUUID() } });
+        }}
+      >
+        <label htmlFor="adjust-asset" className="field-label">
+          {t('members.asset')}
+        </label>
+        <select id="adjust-asset" value={form.asset} onChange={(event) => setForm({ ...form, asset: event.target.value === 'WPOS' ? 'WPOS' : 'CREDIT' })}>
+          <option value="CREDIT">CREDIT</option>
+          <option value="WPOS">WPOS</option>
+        </select>
+        <FormField
+          id="adjust-amount"
+          label={t('members.amount')}
+          hint={t('members.amountHint')}
+          error={form.amount !== '' && !amountValid ? t('members.amountInvalid') : null}
+          inputMode="decimal"
+          value={form.amount}
+          onChange={(event) => setForm({ ...form, amount: event.target.value.trim() })}
+        />
+        <label htmlFor="adjust-reason" className="field-label">
+          {t('members.reason')}
+        </label>
+        <textarea id="adjust-reason" rows={2} maxLength={500} value={form.reason} onChange={(event) => setForm({ ...form, reason: event.target.value })} />
+        <Button type="submit" color="primary" shape="rounded" disabled={!amountValid || form.reason.trim() === ''}>
+          {form.amount.startsWith('-') ? t('members.deduct') : t('members.grant')}
+        </Button>
+      </form>
+      <ActionState actor={adjust} busyText={t('members.saving')} done={described} />
+      <form
+        className="desk-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (/^[1-9]\d{0,17}$/.test(confirmId.trim())) confirm.send({ type: 'user.run', request: { id: confirmId.trim() } });
+        }}
+      >
+        <FormField id="adjust-confirm" label={t('members.confirmId')} hint={t('members.confirmHint')} error={null} inputMode="numeric" value={confirmId} onChange={(event) => setConfirmId(event.target.value)} />
+        <Button type="submit" fill="outline" shape="rounded" disabled={!/^[1-9]\d{0,17}$/.test(confirmId.trim())}>
+          {t('members.confirmAdjust')}
+        </Button>
+      </form>
+      <ActionState actor={confirm} busyText={t('members.saving')} done={described} />
+    </section>
+  );
+}

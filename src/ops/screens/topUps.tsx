@@ -1,0 +1,210 @@
+/**
+ * Top-ups (issue 43): the top-ups held for senders that are no member, each released to a member after the
+ * operator's check or returned on chain to its sender (once either way), and the re-read of a block range
+ * (README, "Re-reading blocks").
+ */
+import { useSelector } from '@xstate/react';
+import Button from 'antd-mobile/es/components/button';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { selectHeldTopUpError, selectHeldTopUpState, selectHeldTopUpView, selectReleaseAddress } from '../../../machines/ops/opsSelectors';
+import { checkAddress } from '../../../machines/shared/address';
+import { AmountText } from '../../components/AmountText';
+import { ErrorText } from '../../components/ErrorText';
+import { FilterChips } from '../../components/FilterChips';
+import { FormField } from '../../components/FormField';
+import { StatusPanel } from '../../components/StatusPanel';
+import { SummaryList } from '../../components/SummaryList';
+import { TransactionLink } from '../../components/TransactionLink';
+import { formatDateTime } from '../../components/dateFormat';
+import type { OpsItem, OpsQuery, OpsResult } from '../api/opsContract';
+import { useDesk } from '../DeskContext';
+import { useExplorer } from '../deskChain';
+import { deskErrorText } from '../deskErrors';
+import { useDeskAction, useDeskRead, useHeldTopUp } from '../deskHooks';
+import { ActionState } from '../parts/ActionState';
+import { ReadState, readAgain } from '../parts/ReadState';
+
+type HeldTopUp = OpsItem<'opsHeldTopUps'>;
+type HeldState = NonNullable<OpsQuery<'opsHeldTopUps'>['state']>;
+const states: readonly HeldState[] = ['held', 'released', 'returning', 'returned'];
+const blockPattern = /^(0|[1-9]\d{0,17})$/;
+
+export function Screen() {
+  const { t } = useTranslation('ops');
+  const [params, setParams] = useSearchParams();
+  const state: HeldState = states.includes(params.get('state') as HeldState) ? (params.get('state') as HeldState) : 'held';
+  const held = useDeskRead('opsHeldTopUps', { state });
+  const choose = (next: HeldState) => {
+    setParams({ state: next });
+    held.send({ type: 'user.changeQuery', query: { state: next } });
+  };
+  return (
+    <section aria-labelledby="top-ups-title">
+      <h2 id="top-ups-title" className="desk-screen-title">
+        {t('screens.topUps')}
+      </h2>
+      <div className="desk-columns">
+        <div>
+          <FilterChips label={t('topUps.stateLabel')} options={states.map((value) => ({ value, label: t(`topUps.state.${value}`) }))} value={state} onChange={choose} />
+          <ReadState actor={held} isEmpty={(value) => value.list.length === 0} emptyTitle={t('topUps.empty', { state: t(`topUps.state.${state}`) })}>
+            {(value) => (
+              <ul className="desk-list" aria-label={t('topUps.list')}>
+                {value.list.map((item) => (
+                  <HeldTopUpItem key={`${item.txHash}:${String(item.logPosition)}:${item.state}`} topUp={item} onChanged={() => readAgain(held)} />
+                ))}
+              </ul>
+            )}
+          </ReadState>
+        </div>
+        <Reread />
+      </div>
+    </section>
+  );
+}
+
+function HeldTopUpItem({ topUp, onChanged }: { topUp: HeldTopUp; onChanged: () => void }) {
+  const { t, i18n } = useTranslation('ops');
+  const locale = i18n.resolvedLanguage ?? 'zh';
+  const explorer = useExplorer();
+  const decision = useHeldTopUp(topUp);
+  const view = useSelector(decision, selectHeldTopUpView);
+  const address = useSelector(decision, selectReleaseAddress);
+  const error = useSelector(decision, selectHeldTopUpError);
+  const decided = useSelector(decision, selectHeldTopUpState);
+  const changed = useRef(onChanged);
+  useEffect(() => {
+    if (decided !== topUp.state) changed.current();
+  }, [decided, topUp.state]);
+  const addressError = address === '' ? null : checkAddress(address);
+  const canConfirm = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
+  const confirm = () => decision.send({ type: 'user.confirm', requestId: crypto.randomUUID() });
+  return (
+    <li className="desk-item">
+      <SummaryList
+        rows={[
+          { label: t('topUps.fields.from'), value: topUp.from },
+          { label: t('topUps.fields.amount'), value: <AmountText amount={topUp.amount} symbol="CREDIT" locale={locale} /> },
+          { label: t('topUps.fields.block'), value: topUp.blockNumber },
+          { label: t('topUps.fields.seenAt'), value: formatDateTime(topUp.seenAt, locale) },
+          {
+            label: t('topUps.fields.sender'),
+            value: topUp.senderIsContract === null ? t('topUps.senderUnknown') : topUp.senderIsContract ? t('topUps.senderContract') : t('topUps.senderAccount'),
+          },
+          { label: t('topUps.fields.state'), value: t(`topUps.state.${decided}`) },
+          ...(topUp.releasedTo ? [{ label: t('topUps.fields.releasedTo'), value: topUp.releasedTo }] : []),
+        ]}
+      />
+      <TransactionLink label={t('topUps.fields.transfer')} hash={topUp.txHash} explorer={explorer} />
+      {topUp.returnTxHash ? <TransactionLink label={t('topUps.fields.returnPayment')} hash={topUp.returnTxHash} explorer={explorer} /> : null}
+      {topUp.reorged ? (
+        <p className="desk-badge" data-tone="danger">
+          {t('topUps.reorged')}
+        </p>
+      ) : null}
+      <div className="desk-form" aria-live="polite">
+        {view === 'ready' ? (
+          <div className="desk-actions">
+            <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.release' })}>
+              {t('topUps.release')}
+            </Button>
+            <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.return' })}>
+              {t('topUps.return')}
+            </Button>
+          </div>
+        ) : null}
+        {view === 'releaseForm' ? (
+          <form
+            className="desk-form"
+            onSubmit={(event) => {
+              event.preventDefault();
+              confirm();
+            }}
+          >
+            <FormField
+              id={`release-${topUp.txHash}-${String(topUp.logPosition)}`}
+              label={t('topUps.releaseTo')}
+              hint={t('topUps.releaseHint')}
+              error={addressError ? t(`topUps.addressError.${addressError}`) : null}
+              placeholder="0x…"
+              value={address}
+              onChange={(event) => decision.send({ type: 'address.change', address: event.target.value })}
+            />
+            <div className="desk-actions">
+              <Button type="submit" color="primary" shape="rounded" disabled={!canConfirm}>
+                {t('topUps.confirmRelease')}
+              </Button>
+              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
+                {t('common:wallet.actions.cancel')}
+              </Button>
+            </div>
+          </form>
+        ) : null}
+        {view === 'confirmingReturn' ? (
+          <>
+            <p>{t('topUps.returnText', { from: topUp.from })}</p>
+            <div className="desk-actions">
+              <Button color="primary" shape="rounded" onClick={confirm}>
+                {t('topUps.confirmReturn')}
+              </Button>
+              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
+                {t('common:wallet.actions.cancel')}
+              </Button>
+            </div>
+          </>
+        ) : null}
+        {view === 'releasing' ? <StatusPanel message={t('topUps.releasing')} /> : null}
+        {view === 'returning' ? <StatusPanel message={t('topUps.returning')} /> : null}
+        {view === 'refused' ? (
+          <>
+            <ErrorText text={deskErrorText(t, (key) => i18n.exists(key), error)} />
+            <div className="desk-actions">
+              <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.retry' })}>
+                {t('common:actions.retry')}
+              </Button>
+              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
+                {t('actions.back')}
+              </Button>
+            </div>
+          </>
+        ) : null}
+      </div>
+    </li>
+  );
+}
+
+function Reread() {
+  const { t } = useTranslation('ops');
+  const { api } = useDesk();
+  const [range, setRange] = useState({ fromBlock: '', toBlock: '' });
+  const reread = useDeskAction((request: { fromBlock: string; toBlock: string }) => api.call('adminTopUpsReread', { body: request }));
+  const valid = blockPattern.test(range.fromBlock) && blockPattern.test(range.toBlock) && BigInt(range.fromBlock) <= BigInt(range.toBlock);
+  const busy = useSelector(reread, (snapshot) => snapshot.hasTag('busy'));
+  return (
+    <section className="card desk-form" aria-labelledby="reread-title">
+      <h3 id="reread-title" className="card-title">
+        {t('topUps.rereadTitle')}
+      </h3>
+      <p className="desk-muted">{t('topUps.rereadLead')}</p>
+      <form
+        className="desk-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (valid) reread.send({ type: 'user.run', request: range });
+        }}
+      >
+        <FormField id="reread-from" label={t('topUps.fromBlock')} error={null} inputMode="numeric" value={range.fromBlock} onChange={(event) => setRange({ ...range, fromBlock: event.target.value.trim() })} />
+        <FormField id="reread-to" label={t('topUps.toBlock')} error={null} inputMode="numeric" value={range.toBlock} onChange={(event) => setRange({ ...range, toBlock: event.target.value.trim() })} />
+        <Button type="submit" color="primary" shape="rounded" disabled={!valid || busy}>
+          {t('topUps.reread')}
+        </Button>
+      </form>
+      <ActionState
+        actor={reread}
+        busyText={t('topUps.rereading')}
+        done={(result: OpsResult<'adminTopUpsReread'> | null) => <p>{t('topUps.rereadDone', { found: result?.found ?? 0, credited: result?.credited ?? 0, held: result?.held ?? 0 })}</p>}
+      />
+    </section>
+  );
+}

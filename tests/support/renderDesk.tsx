@@ -1,0 +1,111 @@
+/**
+ * Renders the operators' desk for UI tests as src/ops/main.tsx starts it: the real desk actors over fakes at the
+ * boundaries (a fake fetch that answers each call by its path, a fake EIP-1193 wallet, storage in memory), the real
+ * routes in a memory router, and the bundled English texts.
+ */
+import { act, render } from '@testing-library/react';
+import type { RenderResult } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter } from 'react-router-dom';
+import { afterEach } from 'vitest';
+import { createI18n } from '../../src/i18n/i18n';
+import { DeskApp } from '../../src/ops/DeskApp';
+import { createDeskActors } from '../../src/ops/deskActors';
+import type { DeskActors } from '../../src/ops/deskActors';
+import { deskRoutes } from '../../src/ops/deskRoutes';
+import { createDeskStorage } from '../../src/ops/deskStorage';
+import { createFakeEip1193Provider } from './fakeEip1193Provider';
+import type { FakeEip1193Provider } from './fakeEip1193Provider';
+import { testDappParam } from './fakeApi';
+import { englishResources } from './renderApp';
+
+export const financeAddress = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
+
+/** An answer of the fake API: an envelope, or a promise of one (held until the test resolves it). */
+export type DeskAnswer = { code: number; result?: unknown } | Promise<{ code: number; result?: unknown }>;
+/** Answers by "METHOD /path"; each handler gets the query or body. */
+export type DeskHandlers = Record<string, (input: { query: URLSearchParams; body: unknown; authorization: string | null }) => DeskAnswer>;
+
+export interface DeskCall {
+  key: string;
+  query: URLSearchParams;
+  body: unknown;
+  authorization: string | null;
+}
+
+export interface RenderedDesk extends RenderResult {
+  actors: DeskActors;
+  router: ReturnType<typeof createMemoryRouter>;
+  provider: FakeEip1193Provider;
+  calls: DeskCall[];
+  store: Map<string, string>;
+  user: ReturnType<typeof userEvent.setup>;
+  /** Replaces (or adds) an answer. */
+  answer(key: string, handler: DeskHandlers[string]): void;
+}
+
+const mounted: DeskActors[] = [];
+afterEach(() => {
+  for (const actors of mounted.splice(0)) actors.stop();
+});
+
+export interface RenderDeskOptions {
+  path?: string;
+  /** A signed-in operator's stored session (token and roles); none: signed out. */
+  signedInAs?: { roles: readonly string[]; address?: string } | null;
+  handlers?: DeskHandlers;
+}
+
+/**
+ * Renders the desk.
+ *
+ * @example const desk = await renderDesk({ path: '/ops/reconcile', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/reconcile': () => ({ code: 0, result }) } });
+ */
+export async function renderDesk({ path = '/ops', signedInAs = null, handlers = {} }: RenderDeskOptions = {}): Promise<RenderedDesk> {
+  const store = new Map<string, string>();
+  const operator = signedInAs ? { address: signedInAs.address ?? financeAddress, roles: signedInAs.roles } : null;
+  if (operator) {
+    store.set('OPS_TOKEN', JSON.stringify('ops-token'));
+    store.set('OPS_OPERATOR', JSON.stringify(operator));
+  }
+  const answers: DeskHandlers = {
+    'GET /api/dapp/dappParam': () => ({ code: 0, result: testDappParam }),
+    'GET /api/admin/me': () => (operator ? { code: 0, result: { ...operator, via: 'session' } } : { code: 1002 }),
+    'POST /api/admin/auth/logout': () => ({ code: 0, result: {} }),
+    ...handlers,
+  };
+  const calls: DeskCall[] = [];
+  const fetchImpl: typeof fetch = async (input, init) => {
+    const url = new URL(String(input), 'http://desk.test');
+    const key = `${init?.method ?? 'GET'} ${url.pathname}`;
+    const headers = (init?.headers ?? {}) as Record<string, string>;
+    const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
+    const call = { key, query: url.searchParams, body, authorization: headers.Authorization ?? null };
+    calls.push(call);
+    const handler = answers[key];
+    const envelope = handler ? await handler(call) : { code: 4004 };
+    return new Response(JSON.stringify(envelope), { status: 200, headers: { 'content-type': 'application/json' } });
+  };
+  const provider = createFakeEip1193Provider({ chainId: testDappParam.chainId, accounts: [], grantAccounts: [financeAddress] });
+  const storage = createDeskStorage({ getItem: (key) => store.get(key) ?? null, setItem: (key, value) => void store.set(key, value), removeItem: (key) => void store.delete(key) });
+  const actors = createDeskActors({
+    storage,
+    loadProviders: async () => [{ id: 'io.metamask', name: 'MetaMask', provider }],
+    watchProviders: () => () => undefined,
+    site: { domain: 'desk.test', uri: 'http://desk.test' },
+    fetchImpl,
+    connectEagerly: false,
+  });
+  mounted.push(actors);
+  const i18n = createI18n({ resources: englishResources, lng: 'en' });
+  await i18n.init();
+  const router = createMemoryRouter(deskRoutes, { initialEntries: [path] });
+  const user = userEvent.setup();
+  let result: RenderResult | undefined;
+  await act(async () => {
+    result = render(<DeskApp i18n={i18n} actors={actors} router={router} />);
+    await Promise.resolve();
+  });
+  if (!result) throw new Error('the desk did not render');
+  return { ...result, actors, router, provider, calls, store, user, answer: (key, handler) => void (answers[key] = handler) };
+}

@@ -1,0 +1,279 @@
+/**
+ * The operators' desk (issue 43, Deliver 3): signing in with the desk's own message and token, the operator's
+ * address and roles, screens hidden by role, and every screen's loading, empty, error-with-retry and loaded states.
+ */
+import { screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { OPS_SIGN_IN_STATEMENT } from '../../machines/ops/opsSessionMachine';
+import { financeAddress, renderDesk } from '../support/renderDesk';
+
+const nonce = { nonce: 'Op5xv9Lm2Pz8Rt4W', issuedAt: '2026-11-27T10:00:00.000Z', expirationTime: '2026-11-27T10:05:00.000Z' };
+const second = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+const member = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+const withdrawal = (id: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  address: member,
+  amount: '2500',
+  fee: '1',
+  status: 'pending',
+  createdAt: '2026-11-27T09:00:00.000Z',
+  decidedAt: null,
+  approvals: [],
+  approvalsNeeded: 2,
+  ...extra,
+});
+
+const memberAnswer = {
+  address: member,
+  inviteCode: 'AB12CD34',
+  recommender: null,
+  createdAt: '2026-11-20T09:00:00.000Z',
+  balances: { CREDIT: '120.5', WPOS: '3' },
+  team: { direct: 2, total: 5 },
+  sessions: 1,
+  frozen: null,
+  records: [{ id: '7', asset: 'CREDIT', type: 'withdraw', amount: '-2500', balanceAfter: '120.5', status: 'pending', createdAt: '2026-11-27T09:00:00.000Z' }],
+};
+
+describe('the desk: sign-in', () => {
+  it('behavior: an operator connects, signs the desk\'s own message, and sees their address, roles and screens', async () => {
+    const desk = await renderDesk({
+      handlers: {
+        'GET /api/admin/auth/nonce': () => ({ code: 0, result: nonce }),
+        'POST /api/admin/auth/signIn': () => ({ code: 0, result: { token: 'ops-token-new', expiresAt: '2026-11-27T22:00:00.000Z', operator: { address: financeAddress, roles: ['finance'] } } }),
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [], nextCursor: null } }),
+      },
+    });
+    await desk.user.click(await screen.findByRole('button', { name: 'Connect wallet' }));
+    // The first wallet request of the file loads viem on demand.
+    await desk.user.click(await screen.findByRole('button', { name: 'Sign in to the desk' }, { timeout: 10_000 }));
+    const navigation = await screen.findByRole('navigation', { name: "The desk's screens" });
+    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Withdrawals', 'Top-ups', 'Reconcile', 'Members', 'API keys']);
+    expect(screen.getByText('Finance')).toBeTruthy();
+    const signIn = desk.calls.find((call) => call.key === 'POST /api/admin/auth/signIn');
+    expect((signIn?.body as { message: string }).message).toContain(`\n\n${OPS_SIGN_IN_STATEMENT}\n\n`);
+    expect(desk.store.get('OPS_TOKEN')).toBe('"ops-token-new"');
+    expect(desk.store.has('TOKEN_STORE')).toBe(false);
+    await waitFor(() => expect(desk.calls.some((call) => call.key === 'GET /api/admin/withdrawals' && call.authorization === 'Bearer ops-token-new')).toBe(true));
+  }, 15_000);
+
+  it('behavior: a refused address (1006) stays signed out and says why', async () => {
+    const desk = await renderDesk({
+      handlers: {
+        'GET /api/admin/auth/nonce': () => ({ code: 0, result: nonce }),
+        'POST /api/admin/auth/signIn': () => ({ code: 1006 }),
+      },
+    });
+    await desk.user.click(await screen.findByRole('button', { name: 'Connect wallet' }));
+    await desk.user.click(await screen.findByRole('button', { name: 'Sign in to the desk' }));
+    expect(await screen.findByText('Your roles do not allow this, or this address is no operator.')).toBeTruthy();
+    expect(desk.store.has('OPS_TOKEN')).toBe(false);
+   }, 15_000);
+
+  it('behavior: signing out forgets the desk\'s token and ends it on the server', async () => {
+    const desk = await renderDesk({ path: '/ops/keys', signedInAs: { roles: ['support'] }, handlers: { 'GET /api/admin/keys': () => ({ code: 0, result: { keys: [] } }) } });
+    await desk.user.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByRole('button', { name: 'Connect wallet' })).toBeTruthy();
+    expect(desk.store.has('OPS_TOKEN')).toBe(false);
+    expect(desk.calls.some((call) => call.key === 'POST /api/admin/auth/logout' && call.authorization === 'Bearer ops-token')).toBe(true);
+  });
+
+  it('behavior: a screen the roles do not see says so, and the menu leaves it out', async () => {
+    await renderDesk({ path: '/ops/withdrawals', signedInAs: { roles: ['support'] } });
+    expect(await screen.findByText('This screen is for operators with the role: Finance.')).toBeTruthy();
+    const navigation = screen.getByRole('navigation', { name: "The desk's screens" });
+    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'API keys']);
+  });
+
+  it('behavior: a token the server refuses (1002) ends the session', async () => {
+    const desk = await renderDesk({ path: '/ops/reconcile', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/reconcile': () => ({ code: 1002 }) } });
+    expect(await screen.findByRole('button', { name: 'Connect wallet' })).toBeTruthy();
+    expect(desk.store.has('OPS_TOKEN')).toBe(false);
+  });
+});
+
+describe('the desk: withdrawals', () => {
+  it('behavior: loading, then an error with a retry, then the queue', async () => {
+    let answer: (value: { code: number; result?: unknown }) => void = () => undefined;
+    const desk = await renderDesk({
+      path: '/ops/withdrawals',
+      signedInAs: { roles: ['finance'] },
+      handlers: { 'GET /api/admin/withdrawals': () => new Promise((resolve) => (answer = resolve)) },
+    });
+    expect(await screen.findByText('Loading…')).toBeTruthy();
+    answer({ code: -1 });
+    await desk.user.click(await screen.findByRole('button', { name: 'Try again' }));
+    answer({ code: 0, result: { list: [withdrawal('41')], nextCursor: null } });
+    expect(await screen.findByRole('button', { name: 'Open withdrawal #41' })).toBeTruthy();
+    expect(screen.getByText('0 of 2 approvals')).toBeTruthy();
+  });
+
+  it('behavior: an empty tab says so', async () => {
+    await renderDesk({ path: '/ops/withdrawals?status=stuck', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [], nextCursor: null } }) } });
+    expect(await screen.findByText('No withdrawals are Stuck.')).toBeTruthy();
+  });
+
+  it('behavior: the first approval above the threshold waits for a second approver; the member is beside it', async () => {
+    const desk = await renderDesk({
+      path: '/ops/withdrawals?status=pending&id=41',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('41')], nextCursor: null } }),
+        'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
+        'POST /api/admin/withdrawal/decide': () => ({
+          code: 0,
+          result: { ...withdrawal('41'), approvals: [{ address: financeAddress, approvedAt: '2026-11-27T09:30:00.000Z' }], waitsForSecondApproval: true },
+        }),
+      },
+    });
+    expect(await screen.findByText('Above the threshold: 2 different finance operators must approve it.')).toBeTruthy();
+    expect(await screen.findByText('AB12CD34')).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText(/Waiting for a second approver \(1 of 2\)/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawal/decide')?.body).toEqual({ id: '41', status: 'approved' });
+  });
+
+  it('behavior: failing takes a reason; a refusal says why and can be retried', async () => {
+    const decide = [{ code: 3006 }, { code: 0, result: { ...withdrawal('41', { approvalsNeeded: 1 }), status: 'failed', note: 'asked to cancel' } }];
+    const desk = await renderDesk({
+      path: '/ops/withdrawals?status=pending&id=41',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('41', { approvalsNeeded: 1 })], nextCursor: null } }),
+        'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
+        'POST /api/admin/withdrawal/decide': () => decide.shift() ?? { code: -1 },
+      },
+    });
+    await desk.user.click(await screen.findByRole('button', { name: 'Fail with a reason…' }));
+    const confirm = screen.getByRole('button', { name: 'Fail and refund' });
+    expect(confirm.hasAttribute('disabled')).toBe(true);
+    await desk.user.type(screen.getByLabelText("Reason (the member's record keeps it)"), 'asked to cancel');
+    await desk.user.click(screen.getByRole('button', { name: 'Fail and refund' }));
+    expect(await screen.findByText('Already decided otherwise (by another operator, or the chain). Read the list again.')).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(desk.calls.filter((call) => call.key === 'POST /api/admin/withdrawal/decide')).toHaveLength(2));
+    expect(desk.calls.filter((call) => call.key === 'POST /api/admin/withdrawal/decide').map((call) => call.body)).toEqual([
+      { id: '41', status: 'failed', reason: 'asked to cancel' },
+      { id: '41', status: 'failed', reason: 'asked to cancel' },
+    ]);
+  });
+
+  it('behavior: bulk approval sends the chosen ids and says what each became', async () => {
+    const desk = await renderDesk({
+      path: '/ops/withdrawals',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('41'), withdrawal('42', { approvalsNeeded: 1 })], nextCursor: null } }),
+        'POST /api/admin/withdrawals/approve': () => ({
+          code: 0,
+          result: { results: [{ id: '41', code: 0, waitsForSecondApproval: true }, { id: '42', code: 3008 }] },
+        }),
+      },
+    });
+    await desk.user.click(await screen.findByLabelText('Select withdrawal #41'));
+    await desk.user.click(screen.getByLabelText('Select withdrawal #42'));
+    await desk.user.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
+    expect(await screen.findByText('0 approved; 1 wait for a second approver.')).toBeTruthy();
+    expect(screen.getByText(/#42: This member's withdrawals are frozen/)).toBeTruthy();
+    expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawals/approve')?.body).toEqual({ ids: ['41', '42'] });
+  });
+});
+
+describe('the desk: top-ups, reconcile, members, keys', () => {
+  const held = {
+    txHash: `0x${'ab'.repeat(32)}`,
+    logPosition: 0,
+    from: second,
+    amount: '25',
+    blockNumber: '120',
+    seenAt: '2026-11-27T08:00:00.000Z',
+    senderIsContract: true,
+    reorged: false,
+    state: 'held',
+  };
+
+  it('behavior: a held top-up is released to a member with one request id', async () => {
+    const desk = await renderDesk({
+      path: '/ops/top-ups',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/topUps/held': () => ({ code: 0, result: { list: [held], nextCursor: null } }),
+        'POST /api/admin/topUps/release': () => ({ code: 0, result: { ...held, state: 'released', releasedTo: member } }),
+      },
+    });
+    await desk.user.click(await screen.findByRole('button', { name: 'Release to a member…' }));
+    await desk.user.type(screen.getByLabelText('Member address'), member);
+    await desk.user.click(screen.getByRole('button', { name: 'Release' }));
+    await waitFor(() => expect(desk.calls.some((call) => call.key === 'POST /api/admin/topUps/release')).toBe(true));
+    const body = desk.calls.find((call) => call.key === 'POST /api/admin/topUps/release')?.body as Record<string, unknown>;
+    expect(body).toMatchObject({ txHash: held.txHash, logPosition: 0, address: member });
+    expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('behavior: reconcile lists what is off with what to do', async () => {
+    await renderDesk({
+      path: '/ops/reconcile',
+      signedInAs: { roles: ['admin'] },
+      handlers: {
+        'GET /api/admin/reconcile': () => ({
+          code: 0,
+          result: {
+            ok: false,
+            chain: { treasury: '100', payer: '10' },
+            ledger: { members: '90', payable: '15', heldTopUps: '0' },
+            owed: '105',
+            backing: '110',
+            difference: '5',
+            pendingPayments: '0',
+            payer: { address: second, approved: '15', waiting: 'gas', lost: '0' },
+            lostPayments: [],
+            reorgedCredits: [],
+            stuckPayments: [{ withdrawalId: '9', hash: `0x${'cd'.repeat(32)}`, nonce: '4', payer: second, ageSeconds: 600, reason: 'fee' }],
+          },
+        }),
+      },
+    });
+    expect(await screen.findByText('Not OK: act on what is listed below.')).toBeTruthy();
+    expect(screen.getByText('The payer raises the fee by itself: check the gas money.')).toBeTruthy();
+    expect(screen.getByText('Approved withdrawals wait: fund the hot wallet.')).toBeTruthy();
+    expect(screen.getAllByText('Nothing to act on.')).toHaveLength(2);
+  });
+
+  it('behavior: a member not found says so with a retry; a found one shows balances and acts', async () => {
+    const answers = [{ code: 4004 }, { code: 0, result: memberAnswer }];
+    const desk = await renderDesk({
+      path: '/ops/members',
+      signedInAs: { roles: ['support'] },
+      handlers: { 'GET /api/admin/member': () => answers.shift() ?? { code: -1 }, 'POST /api/admin/member/signOut': () => ({ code: 0, result: { revoked: 1 } }) },
+    });
+    expect(await screen.findByText('Find a member by address or invite code.')).toBeTruthy();
+    await desk.user.type(screen.getByLabelText('Address or invite code'), 'AB12CD34');
+    await desk.user.click(screen.getByRole('button', { name: 'Find' }));
+    expect(await screen.findByText('Not found: no such member, operator or record.')).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('2 direct, 5 in all')).toBeTruthy();
+    // Support does not grant or deduct (finance's call).
+    expect(screen.queryByRole('heading', { name: 'Grant or deduct' })).toBeNull();
+    await desk.user.click(screen.getByRole('button', { name: 'Sign the member out everywhere' }));
+    expect(await screen.findByText('1 sessions ended.')).toBeTruthy();
+  });
+
+  it('behavior: a new API key is shown once', async () => {
+    const key = `mdk_${'0123456789abcdef'}_${'A'.repeat(43)}`;
+    const apiKey = { id: '0123456789abcdef', label: 'payouts', roles: ['finance'], createdBy: financeAddress, createdAt: '2026-11-27T09:00:00.000Z', lastUsedAt: null, revokedAt: null };
+    const desk = await renderDesk({
+      path: '/ops/keys',
+      signedInAs: { roles: ['finance'] },
+      handlers: { 'GET /api/admin/keys': () => ({ code: 0, result: { keys: [] } }), 'POST /api/admin/keys/create': () => ({ code: 0, result: { id: apiKey.id, key, apiKey } }) },
+    });
+    expect(await screen.findByText('No API keys yet.')).toBeTruthy();
+    await desk.user.type(screen.getByLabelText('What it is for'), 'payouts');
+    await desk.user.click(screen.getByLabelText('Finance'));
+    await desk.user.click(screen.getByRole('button', { name: 'Create the key' }));
+    expect(await screen.findByText(key)).toBeTruthy();
+    expect(screen.getByText('Copy it now: it is shown only this once.')).toBeTruthy();
+    expect(desk.calls.find((call) => call.key === 'POST /api/admin/keys/create')?.body).toEqual({ label: 'payouts', roles: ['finance'] });
+  });
+});
