@@ -173,8 +173,14 @@ export async function main(source: Record<string, string | undefined>): Promise<
 /**
  * The first admin (README, "Operators"): OPS_FIRST_ADMIN while there is no admin; else, on the development chain
  * outside production, the demo operator (server/ops/demoOperator.ts), whose key is public, so never on a real chain.
+ *
+ * @param env - the validated environment
+ * @param db - database handle (migrated, seeded)
+ * @returns when done
+ * @example
+ * await addOperatorsAtStart(env, database.db);
  */
-async function addOperatorsAtStart(env: ServerEnv, db: Db): Promise<void> {
+export async function addOperatorsAtStart(env: Pick<ServerEnv, 'OPS_FIRST_ADMIN' | 'CHAIN_RPC_URL' | 'NODE_ENV'>, db: Db): Promise<void> {
   const now = new Date();
   if (env.OPS_FIRST_ADMIN) {
     const context = { at: now, actorAddress: null, actorRoles: [], via: 'setting' as const, requestId: null, clientAddress: null };

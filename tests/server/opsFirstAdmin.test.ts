@@ -8,11 +8,12 @@ import { expect, it } from 'vitest';
 import { WELL_KNOWN_DEV_KEYS } from '../../server/chain/wellKnownKeys';
 import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from '../../server/chain/devChain';
 import { auditLog } from '../../server/db/schema';
+import { addOperatorsAtStart } from '../../server/main';
 import { runOpsCli } from '../../server/ops/cli';
 import { DEMO_OPERATOR_ADDRESS, DEMO_OPERATOR_KEY, seedDemoOperator } from '../../server/ops/demoOperator';
 import { addFirstAdmin, listOperators } from '../../server/ops/operators';
 import { openScratchPostgres, postgresUrl } from './support/databases';
-import { describeWithDatabases } from './support/harness';
+import { describeWithDatabases, resetDatabase } from './support/harness';
 import { signInOperator } from './support/ops';
 import { accounts } from './support/siwe';
 
@@ -48,6 +49,20 @@ describeWithDatabases('the first admin', (ctx) => {
     const app = await ctx.app();
     const signedIn = await signInOperator(app, privateKeyToAccount(DEMO_OPERATOR_KEY), ctx.clock.now());
     expect(signedIn.operator).toEqual({ address: DEMO_OPERATOR_ADDRESS, roles: ['admin'] });
+  });
+
+  it('at start: the demo operator only on the development chain outside production; OPS_FIRST_ADMIN before it', async () => {
+    const admins = async () => (await listOperators(ctx.db)).map((operator) => operator.address);
+    await addOperatorsAtStart({ CHAIN_RPC_URL: ['https://rpc.example'], NODE_ENV: undefined, OPS_FIRST_ADMIN: undefined }, ctx.db);
+    await addOperatorsAtStart({ CHAIN_RPC_URL: undefined, NODE_ENV: 'production', OPS_FIRST_ADMIN: undefined }, ctx.db);
+    expect(await admins()).toEqual([]);
+    await addOperatorsAtStart({ CHAIN_RPC_URL: undefined, NODE_ENV: undefined, OPS_FIRST_ADMIN: accounts.alice.address.toLowerCase() }, ctx.db);
+    expect(await admins()).toEqual([accounts.alice.address]);
+    await resetDatabase(ctx.db);
+    await addOperatorsAtStart({ CHAIN_RPC_URL: undefined, NODE_ENV: undefined, OPS_FIRST_ADMIN: undefined }, ctx.db);
+    expect(await admins()).toEqual([DEMO_OPERATOR_ADDRESS]);
+    const [row] = await ctx.db.select().from(auditLog);
+    expect(row).toMatchObject({ action: 'seedDemoOperator', via: 'seed', target: DEMO_OPERATOR_ADDRESS });
   });
 
   it('the CLI adds, lists and removes operators, audited as via cli, and keeps one admin', async () => {
