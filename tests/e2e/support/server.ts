@@ -13,6 +13,7 @@ import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../server
 import { ensureSpaBuilt, spaDir } from './build';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { toMinor } from '../../../api-schema/amount';
+import { seedDemoOperator } from '../../../server/ops/demoOperator';
 
 /** Names the migrated and seeded PGlite folder that servers copy (set by globalSetup; unset: start from nothing). */
 export const PGLITE_TEMPLATE_ENV = 'MEMBER_DAPP_E2E_PGLITE_TEMPLATE';
@@ -55,6 +56,12 @@ export interface StartServerOptions {
    * (chain id, RPC URL, token, treasury, 2 confirmations), and the top-up watcher on a fast timer.
    */
   chain?: boolean;
+  /** AUTO_APPROVE_MAX in CREDIT with a chain; default '1000' (the development chain's). */
+  autoApproveMax?: string;
+  /** APPROVAL_QUORUM_ABOVE in CREDIT; default the server's (1000). */
+  approvalQuorumAbove?: string;
+  /** Seed the demo operator (README "Operators": anvil account 9) as an admin, as `npm start` does on a fresh clone. */
+  demoOperator?: boolean;
 }
 
 /**
@@ -67,7 +74,7 @@ export interface StartServerOptions {
  * await page.goto(`${server.url}/login/DEMO2026`);
  * await server.stop();
  */
-export async function startServer({ adminToken, chain: withChain = false }: StartServerOptions = {}): Promise<TestServer> {
+export async function startServer({ adminToken, chain: withChain = false, autoApproveMax = '1000', approvalQuorumAbove, demoOperator = false }: StartServerOptions = {}): Promise<TestServer> {
   await ensureSpaBuilt();
   const testChain = withChain ? await startTestChain({ confirmations: 2 }) : undefined;
   // The hot wallet that pays withdrawals (issue 37): a key of its own, funded with the token and gas.
@@ -80,6 +87,7 @@ export async function startServer({ adminToken, chain: withChain = false }: Star
   try {
     await database.migrate();
     await seed(database.db);
+    if (demoOperator) await seedDemoOperator(database.db, new Date());
     if (testChain) {
       await patchAppConfig(database.db, {
         chainId: TEST_NODE_CHAIN_ID,
@@ -93,11 +101,12 @@ export async function startServer({ adminToken, chain: withChain = false }: Star
       db: database.db,
       spaDir,
       ...(adminToken ? { adminToken } : {}),
+      ...(approvalQuorumAbove === undefined ? {} : { approvalQuorumAbove: toMinor(approvalQuorumAbove) }),
       ...(testChain
         ? {
             chain: testChain.chain,
             topUpWatcher: { startBlock: testChain.deployBlock, pollMs: 250, timer: true },
-            autoApproveMax: toMinor('1000'),
+            autoApproveMax: toMinor(autoApproveMax),
             payer: { key: payerKey, holder: 'e2e', pollMs: 250, timer: true },
           }
         : {}),

@@ -1,0 +1,194 @@
+/**
+ * The operators' desk end to end (issue 43) in Debian Chromium against the real server with a real chain (anvil,
+ * the payer on it), withdrawals up to 10 CREDIT a day approved on request and two operators needed above 100
+ * (APPROVAL_QUORUM_ABOVE). The demo operator of the seed (README "Operators", anvil account 9) signs in at /ops with
+ * a test wallet signing the desk's SIWE message with viem; a member's withdrawals of 50 and 150 wait in the queue;
+ * the operator approves both, the second waits for a second approver, whom a second operator's wallet signing in
+ * through the API gives; the payer pays both; the desk lists them paid with explorer links and the member's credit
+ * records show them paid. A member's token opens none of the desk's calls: the desk shows its sign-in.
+ * Screens under test-results/screenshots/ops-*.png.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
+import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
+import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
+import { screenshot } from './support/browser';
+import { setupJourneys, signInThroughInvite } from './support/journey';
+import { e2eAdminToken, operator as bootstrapCall } from './support/operator';
+import type { Envelope } from './support/operator';
+import { translate } from './support/visual';
+import { anvilKeys } from './wallet/keys';
+
+const e2e = setupJourneys({ chain: true, adminToken: e2eAdminToken, demoOperator: true, autoApproveMax: '10', approvalQuorumAbove: '100' });
+
+const t = (key: string, values: Record<string, string | number> = {}) =>
+  Object.entries(values).reduce((text, [field, value]) => text.replaceAll(`{{${field}}}`, String(value)), translate('en', key));
+
+const memberKey = anvilKeys[4];
+const secondOperatorKey = anvilKeys[8];
+
+function node() {
+  const chain = e2e.server.chain;
+  if (!chain) throw new Error('this file needs the server with a chain');
+  return chain;
+}
+
+const walletOn = (privateKey: `0x${string}`) => ({ chainId: TEST_NODE_CHAIN_ID, privateKeys: [privateKey], rpcUrl: node().node.url });
+
+/** A call to the server with a bearer (an operator's session token, or a member's token to be refused). */
+async function call<T>(path: string, bearer: string, body?: unknown): Promise<Envelope<T>> {
+  const response = await fetch(`${e2e.server.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Envelope<T>;
+}
+
+/** A member call from the page with the page's own token, answered with the result (code 0 expected). */
+async function callAsMember<T>(page: Page, url: string, body: unknown): Promise<T> {
+  return page.evaluate(
+    async ({ url, body }) => {
+      const token = (window.localStorage.getItem('TOKEN_STORE') ?? '').replaceAll('"', '');
+      const response = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: token }, body: JSON.stringify(body) });
+      const answer = (await response.json()) as { code: number; result: unknown };
+      if (answer.code !== 0) throw new Error(`${url} answered ${answer.code}`);
+      return answer.result;
+    },
+    { url, body },
+  ) as Promise<T>;
+}
+
+/** A second operator's wallet signs the desk's message with viem and signs in through the API, as the desk does. */
+async function signInOperatorByApi(privateKey: `0x${string}`): Promise<string> {
+  const account = privateKeyToAccount(privateKey);
+  const nonce = await fetch(`${e2e.server.url}/api/admin/auth/nonce?address=${account.address}`).then((response) => response.json() as Promise<Envelope<{ nonce: string }>>);
+  if (!nonce.result) throw new Error(`opsLoginNonce answered ${nonce.code}`);
+  const origin = new URL(e2e.server.url);
+  const message = createSiweMessage({
+    domain: origin.host,
+    uri: origin.origin,
+    chainId: TEST_NODE_CHAIN_ID,
+    version: '1',
+    statement: OPERATOR_SIGN_IN_STATEMENT,
+    issuedAt: new Date(),
+    address: account.address,
+    nonce: nonce.result.nonce,
+  });
+  const response = await fetch(`${e2e.server.url}/api/admin/auth/signIn`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
+  });
+  const answer = (await response.json()) as Envelope<{ token: string }>;
+  if (!answer.result) throw new Error(`opsSignIn answered ${answer.code}`);
+  return answer.result.token;
+}
+
+/** The desk's sign-in at /ops with the page's test wallet: connect, sign the desk's message, land on a screen. */
+async function signInAtDesk(page: Page): Promise<void> {
+  await page.goto('/ops');
+  await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).click();
+  await page.getByRole('button', { name: t('ops:signIn.action'), exact: true }).click();
+  await page.getByRole('navigation', { name: t('ops:shell.menu') }).waitFor();
+}
+
+describe('the operators desk', () => {
+  it("a member's token opens none of the desk's calls: the desk shows its sign-in", async () => {
+    const { page, wallet } = await e2e.open({ wallet: walletOn(memberKey) });
+    if (!wallet) throw new Error('no wallet');
+    await signInThroughInvite(page, wallet);
+    const memberToken = ((await page.evaluate(() => window.localStorage.getItem('TOKEN_STORE'))) ?? '').replaceAll('"', '');
+    expect(memberToken).not.toBe('');
+    for (const path of ['/api/admin/me', '/api/admin/withdrawals?status=pending']) expect((await call(path, memberToken)).code, path).toBe(1002);
+    // The member's token put where the desk keeps its own: the desk checks it, drops it and asks for a sign-in.
+    await page.evaluate((token) => window.localStorage.setItem('OPS_TOKEN', JSON.stringify(token)), memberToken);
+    await page.goto('/ops');
+    // The wallet the member app connected stays connected: the desk offers its own sign-in.
+    await page.getByRole('button', { name: t('ops:signIn.action'), exact: true }).waitFor();
+    expect(await page.getByRole('navigation', { name: t('ops:shell.menu') }).count()).toBe(0);
+    expect(await page.evaluate(() => window.localStorage.getItem('OPS_TOKEN'))).toBeNull();
+    await screenshot(page, 'ops-1-member-token-sign-in');
+  });
+
+  it('approves two withdrawals above AUTO_APPROVE_MAX (one by a quorum of two); the payer pays both, seen paid by desk and member', async () => {
+    const member = privateKeyToAccount(memberKey);
+    const { page: memberPage, wallet: memberWallet } = await e2e.open({ wallet: walletOn(memberKey) });
+    if (!memberWallet) throw new Error('no wallet');
+    await signInThroughInvite(memberPage, memberWallet);
+    expect((await bootstrapCall(e2e, '/api/admin/grant', { address: member.address, asset: 'CREDIT', amount: '300', requestId: randomUUID() })).code).toBe(0);
+    const small = await callAsMember<{ id: string; status: string }>(memberPage, '/api/member/withdrawCredit', { amount: '50', requestId: randomUUID() });
+    const large = await callAsMember<{ id: string; status: string }>(memberPage, '/api/member/withdrawCredit', { amount: '150', requestId: randomUUID() });
+    expect([small.status, large.status]).toEqual(['pending', 'pending']);
+
+    // The demo operator signs in at /ops with the test wallet (viem signs the desk's message in Node).
+    const { page, wallet } = await e2e.open({ wallet: walletOn(DEMO_OPERATOR_KEY) });
+    await signInAtDesk(page);
+    expect(wallet?.signedMessages.at(-1)?.message).toContain(OPERATOR_SIGN_IN_STATEMENT);
+    await page.waitForURL('**/ops/withdrawals');
+    const queue = page.getByRole('list', { name: t('ops:withdrawals.queue') });
+    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: small.id }) }).waitFor();
+    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: large.id }) }).waitFor();
+    await screenshot(page, 'ops-2-queue');
+
+    // 50: one approval is enough; it goes to the payer.
+    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: small.id }) }).click();
+    const detail = (id: string) => page.getByRole('article', { name: t('ops:withdrawals.detailTitle', { id }) });
+    await detail(small.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
+    await detail(small.id).getByText(t('ops:withdrawals.approvedWaitsPayer')).waitFor();
+
+    // 150, above the quorum threshold: the first approval waits for a second, different approver.
+    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: large.id }) }).click();
+    await detail(large.id).getByText(t('ops:withdrawals.quorum', { need: 2 })).waitFor();
+    await detail(large.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
+    await detail(large.id).getByText(t('ops:withdrawals.awaitingSecond', { have: 1, need: 2 })).waitFor();
+    await screenshot(page, 'ops-3-awaiting-second');
+    const demoToken = ((await page.evaluate(() => window.localStorage.getItem('OPS_TOKEN'))) ?? '').replaceAll('"', '');
+    // The same operator again counts once.
+    const again = await call<{ status: string; waitsForSecondApproval?: boolean }>('/api/admin/withdrawal/decide', demoToken, { id: large.id, status: 'approved' });
+    expect([again.code, again.result?.status, again.result?.waitsForSecondApproval]).toEqual([0, 'pending', true]);
+
+    // The admin adds a second finance operator, whose own wallet signs in and gives the second approval.
+    const second = privateKeyToAccount(secondOperatorKey);
+    expect((await call('/api/admin/operators/put', demoToken, { address: second.address, roles: ['finance'] })).code).toBe(0);
+    const secondToken = await signInOperatorByApi(secondOperatorKey);
+    const decided = await call<{ status: string }>('/api/admin/withdrawal/decide', secondToken, { id: large.id, status: 'approved' });
+    expect(decided.code).toBe(0);
+    expect(decided.result?.status).toBe('approved');
+
+    // The payer sends both; two blocks on top and they are paid (the node mines a payment at once).
+    const paidIds = async () => {
+      await node().mine(1);
+      const paid = await call<{ list: { id: string; txHash?: string }[] }>('/api/admin/withdrawals?status=paid', demoToken);
+      return (paid.result?.list ?? []).filter((item) => item.txHash).map((item) => item.id).sort();
+    };
+    await expect.poll(paidIds, { timeout: 30_000, interval: 250 }).toEqual([small.id, large.id].sort());
+
+    // The desk lists them paid, each with its payment on the explorer.
+    await page.getByRole('group', { name: t('ops:withdrawals.statusLabel') }).getByRole('button', { name: t('ops:withdrawals.status.paid'), exact: true }).click();
+    for (const id of [large.id, small.id]) {
+      await queue.getByRole('button', { name: t('ops:withdrawals.open', { id }) }).click();
+      const link = detail(id).getByRole('link', { name: new RegExp(t('ops:withdrawals.fields.payment')) });
+      expect(await link.getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);
+    }
+    await screenshot(page, 'ops-4-paid');
+
+    // The member's credit records show both paid, linked to their transactions.
+    await memberPage.goto('/me/credit-records');
+    const rows = memberPage.locator('.credit-records .adm-list-item');
+    const paidRows = async () => {
+      const texts = await rows.allTextContents();
+      return texts.filter((text) => text.includes(t('credit:records.withdrawalStatus.done'))).length;
+    };
+    await expect.poll(async () => (await memberPage.reload(), await rows.first().waitFor(), await paidRows()), { timeout: 15_000, interval: 500 }).toBe(2);
+    for (const amount of ['-50.00', '-150.00']) {
+      const row = rows.filter({ hasText: amount });
+      expect(await row.getByRole('link').getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);
+    }
+    await screenshot(memberPage, 'ops-5-member-paid');
+  });
+});
