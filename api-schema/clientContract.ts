@@ -5,7 +5,8 @@ import * as z from 'zod/mini';
  * client loads this module (and zod with it) on its first call, so /login renders before it arrives
  * (src/api/contractLoader.ts); the server imports api-schema directly.
  */
-export { endpoints } from './endpoints';
+// The member app's calls only: an operator call's schemas are the desk's bundle's (memberEndpoints.ts).
+export { memberEndpoints as endpoints } from './memberEndpoints';
 export { dappParamSchema } from './dapp';
 
 /** API.md "Envelope": `{ code, message?, result? }`; `result` is checked against the endpoint afterwards. */

@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import type { EndpointName, Endpoints } from '../../api-schema/endpoints';
+import type { MemberEndpointName as EndpointName, MemberEndpoints as Endpoints } from '../../api-schema/memberEndpoints';
 import type { Answer } from '../../machines/shared/answer';
 import type { ApiResult, EndpointResult } from './client';
 

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { ApiCode } from '../../api-schema/codes';
 import type { Endpoint } from '../../api-schema/endpoint';
-import type { EndpointName, Endpoints } from '../../api-schema/endpoints';
+import type { MemberEndpointName as EndpointName, MemberEndpoints as Endpoints } from '../../api-schema/memberEndpoints';
 import { loadClientContract } from './contractLoader';
 
 /**
