@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { launchBrowser, reportPolicyViolations, watchPage } from './support/browser';
+import { releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser } from './support/browser';
 import type { PageProblems } from './support/browser';
 import { startServer } from './support/server';
 import type { TestServer } from './support/server';
@@ -22,11 +22,11 @@ let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  [server, browser] = await Promise.all([startServer(), workerBrowser()]);
 });
 
 afterAll(async () => {
-  await browser?.close();
+  await releaseWorkerBrowser(browser);
   await server?.stop();
 });
 

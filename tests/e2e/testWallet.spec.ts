@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { verifyMessage } from 'viem';
-import { launchBrowser, newPhoneContext } from './support/browser';
+import { newPhoneContext, releaseWorkerBrowser, workerBrowser } from './support/browser';
 import { anvilKeys } from './wallet/keys';
 import { TestWallet } from './wallet/testWallet';
 import type { TestWalletOptions } from './wallet/testWallet';
@@ -15,14 +15,14 @@ let browser: Browser;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
 });
 afterEach(async () => {
   await context?.close();
   context = undefined;
 });
 afterAll(async () => {
-  await browser.close();
+  await releaseWorkerBrowser(browser);
 });
 
 async function blankPage(options: TestWalletOptions = {}): Promise<{ page: Page; wallet: TestWallet }> {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newPhoneContext } from './support/browser';
+import { newPhoneContext, releaseWorkerBrowser, workerBrowser } from './support/browser';
 import { viewportWidth } from './support/visual';
 import { checkAxe, checkOverflow, checkTouchTargets } from './support/visualChecks';
 
@@ -28,13 +28,13 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  browser = await launchBrowser();
+  browser = await workerBrowser();
   context = await newPhoneContext(browser, { baseURL: 'http://checks.test' });
   page = await context.newPage();
   await page.setContent(brokenPage);
 });
 afterAll(async () => {
-  await browser.close();
+  await releaseWorkerBrowser(browser);
 });
 
 describe('visual checks', () => {

@@ -1,6 +1,7 @@
 /**
  * Debian's Chromium driven by playwright-core (DESIGN.md, "Testing in a real browser"): never a downloaded
- * browser. One browser per spec file, a new phone-sized context per test.
+ * browser. One browser per test worker (workerBrowser), shared by the spec files it runs, a new phone-sized context
+ * per test.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -37,6 +38,38 @@ export const screenshotDir = path.join(repoRoot, 'test-results', 'screenshots');
  */
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumArgs });
+}
+
+let launched: Promise<Browser> | undefined;
+
+/**
+ * The test worker's browser: launched by the first spec file that asks, then shared by every file the worker runs
+ * (the e2e project keeps one module graph per worker: isolate false), instead of a launch and a close per file
+ * (1-3 s each on CI's two cores). A file closes the contexts it opens, never this browser: playwright closes it when
+ * the worker stops (on its SIGTERM, or at exit).
+ *
+ * @returns the connected browser
+ * @example
+ * beforeAll(async () => { browser = await workerBrowser(); });
+ */
+export async function workerBrowser(): Promise<Browser> {
+  const current = launched ? await launched.catch(() => undefined) : undefined;
+  if (current?.isConnected()) return current;
+  launched = launchBrowser();
+  return launched;
+}
+
+/**
+ * Ends a spec file's use of the worker's browser: closes every context still open (the worker runs one file at a
+ * time, so they are the file's), as closing its own browser did, and keeps the browser for the next file.
+ *
+ * @param browser - from workerBrowser (nothing happens when it is undefined: the file's beforeAll failed)
+ * @returns when the contexts are closed
+ * @example
+ * afterAll(() => releaseWorkerBrowser(browser));
+ */
+export async function releaseWorkerBrowser(browser: Browser | undefined): Promise<void> {
+  await Promise.all((browser?.contexts() ?? []).map((context) => context.close()));
 }
 
 export interface PhoneContextOptions {

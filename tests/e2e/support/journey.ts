@@ -1,12 +1,12 @@
 /**
- * Shared set-up for journey files: one real server and one Chromium per file, a new phone context per test
+ * Shared set-up for journey files: one real server per file and the worker's Chromium, a new phone context per test
  * (closed after it, also when tests run concurrently), and the steps several journeys share.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
-import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './browser';
+import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser } from './browser';
 import type { PageProblems } from './browser';
 import { startServer } from './server';
 import type { StartServerOptions, TestServer } from './server';
@@ -60,7 +60,7 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
   const opened = new Map<string, { context: BrowserContext; problems: PageProblems }[]>();
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(serverOptions), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(serverOptions), workerBrowser()]);
   });
   afterEach(async ({ task }) => {
     const own = [...(opened.get(task.id) ?? []), ...(opened.get('') ?? [])];
@@ -71,7 +71,7 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
     expect(own.flatMap(({ problems }) => problems.policyViolations)).toEqual([]);
   });
   afterAll(async () => {
-    await browser?.close();
+    await releaseWorkerBrowser(browser);
     await server?.stop();
   });
 

@@ -1,5 +1,5 @@
 /**
- * Harness of the visual check (tests/e2e/support/visualScreens.ts, issue 9, item 5): one real server and one Chromium for the file, one
+ * Harness of the visual check (tests/e2e/support/visualScreens.ts, issue 9, item 5): one real server for the file and the worker's Chromium, one
  * phone context per language (signed in once, then reused screen after screen), each screen opened once and shown
  * light then dark, a 375 px wide screenshot of each under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of
  * visualChecks.ts.
@@ -18,7 +18,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
 import { anvilKeys } from '../wallet/keys';
-import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './browser';
+import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser } from './browser';
 import type { PageProblems } from './browser';
 import { repoRoot } from './build';
 import { waitForAppConfig } from './journey';
@@ -377,14 +377,14 @@ export function setupVisual(lng: Lng, serverOptions: StartServerOptions = { chai
   let browser: Browser | undefined;
   beforeAll(async () => {
     // With a chain, so /me offers Top up and its sheet is one of the screens.
-    [server, browser] = await Promise.all([startServer(serverOptions), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(serverOptions), workerBrowser()]);
     harness.attach(server, browser);
   });
   afterAll(async () => {
     await mkdir(visualDir, { recursive: true });
     await writeFile(path.join(visualDir, `${reportName}.json`), `${JSON.stringify(harness.results, null, 2)}\n`);
     await writeFile(path.join(visualDir, `${reportName}.txt`), formatReport(harness.results));
-    await browser?.close();
+    await releaseWorkerBrowser(browser);
     await server?.stop();
   });
   return harness;
