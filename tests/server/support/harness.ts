@@ -35,7 +35,7 @@ const TEST_RATE_LIMITS = { loginNonce: { max: 1000, timeWindow: 60_000 }, member
  * Empties every table (identities restart, so ids are predictable) and seeds again.
  */
 export async function resetDatabase(db: Db): Promise<void> {
-  await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config, ledger_entries, ledger_transfers, ledger_limits, withdrawals, ledger_accounts, idempotency_keys, bots, share_pool_payouts, share_pools, orders, delivery_addresses, goods, ledger_counters, top_ups, top_up_releases, chain_blocks, ledger_pending, withdrawal_failures, payer_accounts, payments, operator_api_keys, operator_sessions, operator_nonces, operators RESTART IDENTITY CASCADE`);
+  await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config, ledger_entries, ledger_transfers, ledger_limits, withdrawals, ledger_accounts, idempotency_keys, bots, share_pool_payouts, share_pools, orders, delivery_addresses, goods, ledger_counters, top_ups, top_up_releases, chain_blocks, ledger_pending, withdrawal_failures, payer_accounts, payments, operator_api_keys, operator_sessions, operator_nonces, operators, withdrawal_approvals, member_freezes, ops_adjustment_confirmations, ops_adjustments RESTART IDENTITY CASCADE`);
   await clearAuditLog(db);
   forgetAllowedRecipients();
   await seed(db);
