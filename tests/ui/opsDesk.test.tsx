@@ -135,6 +135,23 @@ describe('the desk: withdrawals', () => {
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawal/decide')?.body).toEqual({ id: '41', status: 'approved' });
   });
 
+  it('behavior: an approved withdrawal leaves the pending tab, and its detail stays open saying so', async () => {
+    const lists = [{ list: [withdrawal('42', { approvalsNeeded: 1 })], nextCursor: null }, { list: [], nextCursor: null }];
+    const desk = await renderDesk({
+      path: '/ops/withdrawals?status=pending&id=42',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: lists.shift() ?? { list: [], nextCursor: null } }),
+        'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
+        'POST /api/admin/withdrawal/decide': () => ({ code: 0, result: { ...withdrawal('42'), status: 'approved', approvals: [{ address: financeAddress, approvedAt: '2026-11-27T09:30:00.000Z' }] } }),
+      },
+    });
+    await desk.user.click(await screen.findByRole('button', { name: 'Approve' }));
+    expect(await screen.findByText('No withdrawals are Pending.')).toBeTruthy();
+    const detail = screen.getByRole('article', { name: 'Withdrawal #42' });
+    expect(within(detail).getByText("Approved: the payer sends it to the member's address.")).toBeTruthy();
+  });
+
   it('behavior: failing takes a reason; a refusal says why and can be retried', async () => {
     const decide = [{ code: 3006 }, { code: 0, result: { ...withdrawal('41', { approvalsNeeded: 1 }), status: 'failed', note: 'asked to cancel' } }];
     const desk = await renderDesk({

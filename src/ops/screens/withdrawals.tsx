@@ -52,7 +52,11 @@ export function Screen() {
   const [checked, setChecked] = useState<readonly string[]>([]);
   const queue = useDeskRead('opsWithdrawals', { status, ...(member ? { address: member } : {}) });
   const bulk = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }));
-  const selected = useSelector(queue, (snapshot) => snapshot.context.value?.list.find((item) => item.id === selectedId) ?? null);
+  const listed = useSelector(queue, (snapshot) => snapshot.context.value?.list.find((item) => item.id === selectedId) ?? null);
+  // A decided withdrawal leaves its tab when the queue is read again; its detail stays open with what was decided.
+  const [pinned, setPinned] = useState<Withdrawal | null>(null);
+  if (listed && listed !== pinned) setPinned(listed);
+  const selected = listed ?? (pinned?.id === selectedId ? pinned : null);
   const locale = i18n.resolvedLanguage ?? 'zh';
 
   const setQuery = (next: { status?: QueueStatus; address?: string; id?: string | null }) => {
