@@ -50,10 +50,19 @@ export const queryPagePlatformNotice = defineEndpoint({
   method: 'GET',
   path: '/api/dapp/queryPagePlatformNotice',
   access: 'public',
-  summary: 'Announcements, newest first',
+  summary: 'Published announcements, pinned first, then newest first',
   query: z.extend(pageQuerySchema, langShape),
   body: undefined,
-  result: pageOf(z.object({ noticeId: z.string(), title: z.string(), summary: z.string(), publishedAt: isoDateSchema })),
+  result: pageOf(
+    z.object({
+      noticeId: z.string(),
+      title: z.string(),
+      summary: z.string(),
+      publishedAt: isoDateSchema,
+      /** True when an operator pinned it (absent otherwise): pinned notices come first (added). */
+      pinned: z.optional(z.boolean()),
+    }),
+  ),
 });
 
 export const noticeDetail = defineEndpoint({

@@ -1,6 +1,7 @@
 /**
  * Announcements and the about page. A translation missing in the requested language falls back to zh, the
- * source language (DESIGN.md, "Browser details"); notices dated in the future stay hidden until then.
+ * source language (DESIGN.md, "Browser details"); notices dated in the future stay hidden until then, and drafts
+ * (no publication date) always. Pinned notices come first.
  */
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -19,6 +20,12 @@ function langsFor(lang: Lang): Lang[] {
 /** 0 for the requested language, 1 for the fallback: sorts the wanted translation first. */
 function langRank(lang: Lang) {
   return sql<number>`CASE WHEN ${notices.lang} = ${lang} THEN 0 ELSE 1 END`;
+}
+
+/** A published notice's date (the queries above read only published ones, so it is never null there). */
+function publishedIso(publishedAt: Date | null): string {
+  if (!publishedAt) throw new Error('a published notice without its date');
+  return publishedAt.toISOString();
 }
 
 export interface PageQuery {
@@ -46,6 +53,7 @@ export async function listNotices(db: Db, query: PageQuery, now: Date): Promise<
       title: notices.title,
       summary: notices.summary,
       publishedAt: notices.publishedAt,
+      pinned: notices.pinned,
     })
     .from(notices)
     .where(visible)
@@ -55,13 +63,14 @@ export async function listNotices(db: Db, query: PageQuery, now: Date): Promise<
     db
       .select()
       .from(best)
-      .orderBy(desc(best.publishedAt), asc(best.noticeId))
+      .orderBy(desc(best.pinned), desc(best.publishedAt), asc(best.noticeId))
       .limit(query.pageSize)
       .offset((query.page - 1) * query.pageSize),
     db.select({ total: sql<number>`count(DISTINCT ${notices.id})::int` }).from(notices).where(visible),
   ]);
   return {
-    list: rows.map((row) => ({ ...row, publishedAt: row.publishedAt.toISOString() })),
+    // `pinned` only when true, so an unpinned notice reads as before.
+    list: rows.map(({ pinned, ...row }) => ({ ...row, publishedAt: publishedIso(row.publishedAt), ...(pinned ? { pinned } : {}) })),
     total: counted?.total ?? 0,
     page: query.page,
     pageSize: query.pageSize,
@@ -86,7 +95,7 @@ export async function getNotice(db: Db, noticeId: string, lang: Lang, now: Date)
     .where(and(eq(notices.id, noticeId), inArray(notices.lang, langsFor(lang)), lte(notices.publishedAt, now)))
     .orderBy(langRank(lang))
     .limit(1);
-  return row ? { ...row, publishedAt: row.publishedAt.toISOString() } : undefined;
+  return row ? { ...row, publishedAt: publishedIso(row.publishedAt) } : undefined;
 }
 
 /**

@@ -133,9 +133,15 @@ export const notices = pgTable(
     lang: text('lang').notNull(),
     title: text('title').notNull(),
     summary: text('summary').notNull(),
-    /** HTML; the client sanitises it before rendering (API.md, "Public data"). */
+    /**
+     * HTML, sanitised by the server when an operator saves it (server/content/sanitize.ts, the member app's rule);
+     * the client sanitises it again before rendering (API.md, "Public data").
+     */
     content: text('content').notNull(),
-    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }).notNull(),
+    /** Null while a draft or unpublished (members see only published notices); the same in every translation. */
+    publishedAt: timestamp('published_at', { withTimezone: true, mode: 'date' }),
+    /** Pinned notices come first in the members' list; the same in every translation. */
+    pinned: boolean('pinned').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.id, t.lang] }), index('notices_lang_published_at_idx').on(t.lang, t.publishedAt)],
 );
@@ -539,6 +545,8 @@ export const goods = pgTable(
     price: bigint('price', { mode: 'bigint' }).notNull(),
     /** The list's order. */
     position: integer('position').notNull(),
+    /** Members see and buy only listed goods; an operator unlists instead of deleting (orders keep their goods). */
+    listed: boolean('listed').notNull().default(true),
   },
   (t) => [check('goods_price', sql`${t.price} > 0`), index('goods_position_idx').on(t.position, t.id)],
 );
