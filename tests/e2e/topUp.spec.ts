@@ -122,8 +122,13 @@ describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }
       const original = wallet.requestsOf('eth_sendTransaction')[0]?.answer;
       if (!original?.ok) throw new Error('the wallet sent nothing');
       const originalHash = original.result as Hex;
-      // Seen pending by the page's watch first, as a wallet's own pending list would show it.
-      await page.waitForTimeout(2_000);
+      // Seen pending by the page's watch first, as a wallet's own pending list would show it: the watch has read the
+      // transaction (its nonce) through the wallet. Waited for, where a 2 s sleep stood.
+      await expect
+        .poll(() => wallet.requestsOf('eth_getTransactionByHash').some(({ params, answer }) => Array.isArray(params) && params[0] === originalHash && answer.ok && answer.result !== null), {
+          timeout: 15_000,
+        })
+        .toBe(true);
       // The member speeds it up in the wallet: the same transfer and nonce with a higher fee.
       const pending = await node().chain.client.getTransaction({ hash: originalHash });
       const speedUp = createWalletClient({ account: privateKeyToAccount(key), transport: http(node().node.url) });
