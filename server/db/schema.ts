@@ -594,11 +594,22 @@ export const orders = pgTable(
     status: text('status').notNull().default('paid'),
     address: jsonb('address').notNull(),
     createdAt: createdAt(),
+    /** Set by support when it ships (docs/API.md, "Operators: orders"), with the tracking number and time. */
+    carrier: text('carrier'),
+    trackingNumber: text('tracking_number'),
+    shippedAt: timestamp('shipped_at', { withTimezone: true, mode: 'date' }),
+    /** Set by support when it cancels an unshipped order; its refund is in the same transaction. */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+    cancelReason: text('cancel_reason'),
   },
   (t) => [
     index('orders_member_idx').on(t.memberId, t.id),
+    // The desk's lists by status, newest first.
+    index('orders_status_idx').on(t.status, t.id),
     check('orders_amounts', sql`${t.quantity} BETWEEN 1 AND 999 AND ${t.amount} > 0`),
-    check('orders_status', sql`${t.status} IN ('pending', 'paid', 'shipped', 'failed')`),
+    check('orders_status', sql`${t.status} IN ('pending', 'paid', 'shipped', 'failed', 'cancelled')`),
+    check('orders_shipped', sql`(${t.status} = 'shipped') = (${t.shippedAt} IS NOT NULL AND ${t.carrier} IS NOT NULL AND ${t.trackingNumber} IS NOT NULL)`),
+    check('orders_cancelled', sql`(${t.status} = 'cancelled') = (${t.cancelledAt} IS NOT NULL AND ${t.cancelReason} IS NOT NULL)`),
   ],
 );
 
