@@ -90,6 +90,9 @@ async function signInOperatorByApi(privateKey: `0x${string}`): Promise<string> {
 }
 
 /** The desk's sign-in at /ops with the page's test wallet: connect, sign the desk's message, land on a screen. */
+/** A queue row's button: its name is what it shows, the withdrawal's number first. */
+const row = (queue: ReturnType<Page['getByRole']>, id: string) => queue.getByRole('button', { name: new RegExp(`^#${id} `) });
+
 async function signInAtDesk(page: Page): Promise<void> {
   await page.goto('/ops');
   await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).click();
@@ -131,18 +134,18 @@ describe('the operators desk', () => {
     expect(wallet?.signedMessages.at(-1)?.message).toContain(OPERATOR_SIGN_IN_STATEMENT);
     await page.waitForURL('**/ops/withdrawals');
     const queue = page.getByRole('list', { name: t('ops:withdrawals.queue') });
-    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: small.id }) }).waitFor();
-    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: large.id }) }).waitFor();
+    await row(queue, small.id).waitFor();
+    await row(queue, large.id).waitFor();
     await screenshot(page, 'ops-2-queue');
 
     // 50: one approval is enough; it goes to the payer.
-    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: small.id }) }).click();
+    await row(queue, small.id).click();
     const detail = (id: string) => page.getByRole('article', { name: t('ops:withdrawals.detailTitle', { id }) });
     await detail(small.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
     await detail(small.id).getByText(t('ops:withdrawals.approvedWaitsPayer')).waitFor();
 
     // 150, above the quorum threshold: the first approval waits for a second, different approver.
-    await queue.getByRole('button', { name: t('ops:withdrawals.open', { id: large.id }) }).click();
+    await row(queue, large.id).click();
     await detail(large.id).getByText(t('ops:withdrawals.quorum', { need: 2 })).waitFor();
     await detail(large.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
     await detail(large.id).getByText(t('ops:withdrawals.awaitingSecond', { have: 1, need: 2 })).waitFor();
@@ -171,7 +174,7 @@ describe('the operators desk', () => {
     // The desk lists them paid, each with its payment on the explorer.
     await page.getByRole('group', { name: t('ops:withdrawals.statusLabel') }).getByRole('button', { name: t('ops:withdrawals.status.paid'), exact: true }).click();
     for (const id of [large.id, small.id]) {
-      await queue.getByRole('button', { name: t('ops:withdrawals.open', { id }) }).click();
+      await row(queue, id).click();
       const link = detail(id).getByRole('link', { name: new RegExp(t('ops:withdrawals.fields.payment')) });
       expect(await link.getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);
     }
@@ -186,8 +189,8 @@ describe('the operators desk', () => {
     };
     await expect.poll(async () => (await memberPage.reload(), await rows.first().waitFor(), await paidRows()), { timeout: 15_000, interval: 500 }).toBe(2);
     for (const amount of ['-50.00', '-150.00']) {
-      const row = rows.filter({ hasText: amount });
-      expect(await row.getByRole('link').getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);
+      const record = rows.filter({ hasText: amount });
+      expect(await record.getByRole('link').getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);
     }
     await screenshot(memberPage, 'ops-5-member-paid');
   });

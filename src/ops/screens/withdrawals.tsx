@@ -146,9 +146,9 @@ export function Screen() {
                           <span className="visually-hidden">{t('withdrawals.select', { id: item.id })}</span>
                         </label>
                       ) : null}
-                      <button type="button" className="desk-item-button desk-row-main" onClick={() => setQuery({ id: item.id })} aria-label={t('withdrawals.open', { id: item.id })}>
+                      <button type="button" className="desk-item-button desk-row-main" onClick={() => setQuery({ id: item.id })}>
                         <span className="desk-row">
-                          <strong>#{item.id}</strong>
+                          <strong>#{item.id}</strong>{' '}
                           <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />
                           <ShortAddress address={item.address} />
                           <ApprovalBadge have={item.approvals.length} need={item.approvalsNeeded} status={item.status} />

@@ -1,0 +1,216 @@
+/**
+ * The visual check of the operators' desk (issue 43): every desk screen, at 375 px (a phone: 375×812 at 2×, touch)
+ * and at 1280 px (a desk), in zh and en, light and dark, with the member screens' checks (visualChecks.ts): settled,
+ * no sideways overflow, touch targets at least 44 px tall on the phone, no serious or critical axe-core violation,
+ * no CSP or Permissions-Policy violation nor page error. Screenshots are test-results/visual/<screen>.<lng>.<scheme>.png
+ * at 375 px and <screen>-1280.<lng>.<scheme>.png at 1280 px; failures are gathered in report-ops.txt.
+ *
+ * Kept short: one server (with a chain, so reconcile reads one), the run's one browser, one context per language and
+ * width signed in once with the seed's demo operator (README "Operators"), each screen opened once and shown light
+ * then dark on the same page. A file of its own so CI's two workers share it with the member screens' two.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
+import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
+import { TestWallet } from './wallet/testWallet';
+import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './support/browser';
+import type { PageProblems } from './support/browser';
+import { repoRoot } from './support/build';
+import { startServer } from './support/server';
+import type { TestServer } from './support/server';
+import { colorSchemes, formatReport, localeOf, translate, variantName, visualDir } from './support/visual';
+import type { Lng, VisualResult } from './support/visual';
+import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, settle } from './support/visualChecks';
+
+/** A desk screen: where it is, and calls answered with fixed rows (for lists the fresh seed has none of). */
+interface DeskScreen {
+  name: string;
+  path: string;
+  answered?: Readonly<Record<string, unknown>>;
+}
+
+const lateUtc = '2026-11-22T23:30:00.000Z';
+const seededMember = '0xd56eAB5E43ad8E33F5f3dF2296B7fBCd513165bB';
+/** The queue as wide as it gets: a large amount waiting for its second approver, and one waiting for its first. */
+const withdrawalsPage = {
+  code: 0,
+  result: {
+    list: [
+      {
+        id: '123456',
+        address: seededMember,
+        amount: '1234567.5',
+        fee: '1',
+        status: 'pending',
+        createdAt: lateUtc,
+        decidedAt: null,
+        approvals: [{ address: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720', approvedAt: lateUtc }],
+        approvalsNeeded: 2,
+      },
+      { id: '123455', address: seededMember, amount: '50', fee: '1', status: 'pending', createdAt: lateUtc, decidedAt: null, approvals: [], approvalsNeeded: 1 },
+    ],
+    nextCursor: null,
+  },
+};
+
+/** Every desk screen an admin sees (src/ops/deskPaths.ts), the sign-in first. */
+export const deskScreens: readonly DeskScreen[] = [
+  { name: 'ops-withdrawals', path: '/ops/withdrawals' },
+  { name: 'ops-withdrawal', path: '/ops/withdrawals?status=pending&id=123456', answered: { '/api/admin/withdrawals': withdrawalsPage } },
+  { name: 'ops-top-ups', path: '/ops/top-ups' },
+  { name: 'ops-reconcile', path: '/ops/reconcile' },
+  { name: 'ops-members', path: '/ops/members' },
+  { name: 'ops-member', path: '/ops/members?q=DEMO2026' },
+  { name: 'ops-keys', path: '/ops/keys' },
+  { name: 'ops-operators', path: '/ops/operators' },
+  { name: 'ops-audit', path: '/ops/audit' },
+];
+
+const widths = [375, 1280] as const;
+type Width = (typeof widths)[number];
+
+const shotName = (screen: string, width: Width) => (width === 375 ? screen : `${screen}-${width}`);
+
+let server: TestServer | undefined;
+let browser: Browser | undefined;
+const results: VisualResult[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer({ chain: true, demoOperator: true }), launchBrowser()]);
+});
+afterAll(async () => {
+  await mkdir(visualDir, { recursive: true });
+  await writeFile(path.join(visualDir, 'report-ops.json'), `${JSON.stringify(results, null, 2)}\n`);
+  await writeFile(path.join(visualDir, 'report-ops.txt'), formatReport(results));
+  await browser?.close();
+  await server?.stop();
+});
+
+/** One language at one width: a context with the demo operator's wallet, its page, and what it reports. */
+class DeskVariant {
+  private context: BrowserContext | null = null;
+  private page: Page | null = null;
+  private network: NetworkWatch | null = null;
+  private readonly problems: PageProblems = { errors: [], policyViolations: [] };
+
+  constructor(
+    readonly lng: Lng,
+    readonly width: Width,
+  ) {}
+
+  private async open(): Promise<{ page: Page; network: NetworkWatch }> {
+    if (this.page && this.network) return { page: this.page, network: this.network };
+    if (!server || !browser) throw new Error('no server or browser');
+    const options = { baseURL: server.url, locale: localeOf[this.lng] };
+    const context =
+      this.width === 375
+        ? await newPhoneContext(browser, options)
+        : await browser.newContext({ ...options, viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+    context.setDefaultTimeout(10_000);
+    this.context = context;
+    await reportPolicyViolations(context, this.problems);
+    await TestWallet.install(context, { chainId: TEST_NODE_CHAIN_ID, privateKeys: [DEMO_OPERATOR_KEY], ...(server.chain ? { rpcUrl: server.chain.node.url } : {}) });
+    this.page = await context.newPage();
+    watchPage(this.page, this.problems);
+    this.network = new NetworkWatch(this.page);
+    return { page: this.page, network: this.network };
+  }
+
+  /** The sign-in screen as an operator first sees it, then signs in (connect, sign the desk's message). */
+  async signIn(): Promise<VisualResult[]> {
+    const { page, network } = await this.open();
+    await page.emulateMedia({ colorScheme: colorSchemes[0] });
+    await page.goto('/ops');
+    const signIn = page.getByRole('button', { name: translate(this.lng, 'ops:signIn.action'), exact: true });
+    const connect = page.getByRole('button', { name: translate(this.lng, 'common:wallet.actions.connect'), exact: true });
+    await signIn.or(connect).first().waitFor();
+    const shown = await this.measureInEachScheme({ name: 'ops-sign-in', path: '/ops' }, page, network, '/ops');
+    if (await connect.isVisible()) await connect.click();
+    await signIn.click();
+    await page.getByRole('navigation', { name: translate(this.lng, 'ops:shell.menu') }).waitFor();
+    return shown;
+  }
+
+  async check(screen: DeskScreen): Promise<VisualResult[]> {
+    const { page, network } = await this.open();
+    this.problems.errors.length = 0;
+    this.problems.policyViolations.length = 0;
+    await page.emulateMedia({ colorScheme: colorSchemes[0] });
+    const answers = screen.answered ?? {};
+    const matches = (url: URL) => Object.hasOwn(answers, url.pathname);
+    if (Object.keys(answers).length > 0) await page.route(matches, (route) => route.fulfill({ json: answers[new URL(route.request().url()).pathname] }));
+    try {
+      await page.goto(screen.path);
+      return await this.measureInEachScheme(screen, page, network, new URL(screen.path, 'http://x').pathname);
+    } finally {
+      if (Object.keys(answers).length > 0) await page.unroute(matches);
+    }
+  }
+
+  private async measureInEachScheme(screen: DeskScreen, page: Page, network: NetworkWatch, expectPath: string): Promise<VisualResult[]> {
+    const shown: VisualResult[] = [];
+    for (const [index, colorScheme] of colorSchemes.entries()) {
+      if (index > 0) await page.emulateMedia({ colorScheme });
+      const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: index > 0 });
+      const pathname = new URL(page.url()).pathname;
+      if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the desk went to ${pathname}`);
+      await mkdir(visualDir, { recursive: true });
+      const file = path.join(visualDir, `${shotName(screen.name, this.width)}.${variantName(this.lng, colorScheme)}.png`);
+      await page.screenshot({ path: file, fullPage: true, scale: 'css', animations: 'disabled', caret: 'hide' });
+      const result: VisualResult = {
+        screen: shotName(screen.name, this.width),
+        path: screen.path,
+        variant: variantName(this.lng, colorScheme),
+        url: page.url(),
+        screenshot: path.relative(repoRoot, file),
+        settle: settleProblems,
+        overflow: await checkOverflow(page, this.width),
+        // 44 px targets are the phone's rule; a desk's mouse needs no more than the design gives.
+        touchTargets: this.width === 375 ? await checkTouchTargets(page) : [],
+        axe: await checkAxe(page),
+        policy: [...this.problems.policyViolations, ...this.problems.errors.map((error) => `page error: ${error}`)],
+      };
+      results.push(result);
+      shown.push(result);
+      this.problems.errors.length = 0;
+      this.problems.policyViolations.length = 0;
+    }
+    return shown;
+  }
+
+  async close(): Promise<void> {
+    await this.context?.close();
+    this.context = null;
+  }
+}
+
+function expectClean(shown: readonly VisualResult[]): void {
+  for (const result of shown) {
+    const where = `${result.screen} ${result.variant} (${result.screenshot})`;
+    expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
+    expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
+    expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
+    expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
+    expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
+  }
+}
+
+for (const lng of ['zh', 'en'] as const) {
+  for (const width of widths) {
+    describe(`desk screens in ${lng} at ${width} px`, () => {
+      const variant = new DeskVariant(lng, width);
+      afterAll(() => variant.close());
+      it('ops-sign-in (/ops)', async () => {
+        expectClean(await variant.signIn());
+      });
+      for (const screen of deskScreens) {
+        it(`${screen.name} (${screen.path})`, async () => {
+          expectClean(await variant.check(screen));
+        });
+      }
+    });
+  }
+}
