@@ -19,7 +19,12 @@ export const addressFieldsSchema = z.object({
 export const deliveryAddressSchema = z.extend(addressFieldsSchema, { deliveryId: z.string() });
 export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 
-const orderStatusSchema = z.enum(['pending', 'paid', 'shipped', 'failed']);
+/**
+ * An order's status: `paid` (to ship), `shipped` (with carrier and tracking number), `cancelled` (by an operator
+ * before shipping; the amount is back in the member's credit and the units in stock, docs/API.md "Operators:
+ * orders"). `pending` and `failed` are never written today.
+ */
+export const orderStatusSchema = z.enum(['pending', 'paid', 'shipped', 'failed', 'cancelled']);
 const deliveryIdSchema = checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId'));
 
 /** Goods names are in the member's language (an extension of API.md: `lang`, zh by default, as for notices). */
@@ -62,8 +67,27 @@ export const orderSettle = defineEndpoint({
   }),
   result: z.object({ orderId: z.string(), amount: amountSchema, status: orderStatusSchema }),
 });
+/**
+ * A member's order. Once shipped it carries `carrier`, `trackingNumber` and `shippedAt`; once cancelled,
+ * `cancelledAt` (the refund's time: credit and stock went back with it).
+ */
+export const memberOrderSchema = z.object({
+  orderId: z.string(),
+  goods: goodsSchema,
+  quantity: checked(z.number(), z.int()),
+  amount: amountSchema,
+  status: orderStatusSchema,
+  address: deliveryAddressSchema,
+  createdAt: isoDateSchema,
+  carrier: z.optional(z.string()),
+  trackingNumber: z.optional(z.string()),
+  shippedAt: z.optional(isoDateSchema),
+  cancelledAt: z.optional(isoDateSchema),
+});
+export type MemberOrder = z.infer<typeof memberOrderSchema>;
+
 export const orderList = defineEndpoint({
   method: 'GET', path: '/api/order/list', access: 'member', summary: 'Own orders (added)',
   query: z.extend(pageQuerySchema, langShape), body: undefined,
-  result: pageOf(z.object({ orderId: z.string(), goods: goodsSchema, quantity: checked(z.number(), z.int()), amount: amountSchema, status: orderStatusSchema, address: deliveryAddressSchema, createdAt: isoDateSchema })),
+  result: pageOf(memberOrderSchema),
 });

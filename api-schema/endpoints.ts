@@ -7,6 +7,7 @@ import * as admin from './admin';
 import * as ops from './ops';
 import * as opsTopUps from './opsTopUps';
 import * as opsFinance from './opsFinance';
+import * as opsOrders from './opsOrders';
 import type { Endpoint } from './endpoint';
 
 /** Every call of API.md, by name. The server registers these; the client calls them; openapi.json lists them. */
@@ -67,6 +68,9 @@ export const endpoints = {
   opsMemberFreeze: opsFinance.opsMemberFreeze,
   opsAdjust: opsFinance.opsAdjust,
   opsAdjustConfirm: opsFinance.opsAdjustConfirm,
+  opsOrders: opsOrders.opsOrders,
+  opsOrderShip: opsOrders.opsOrderShip,
+  opsOrderCancel: opsOrders.opsOrderCancel,
 } satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof endpoints;

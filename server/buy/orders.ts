@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
-import type { DeliveryAddress } from '../../api-schema/buy';
+import { orderStatusSchema, type DeliveryAddress, type MemberOrder } from '../../api-schema/buy';
 import { ApiCode } from '../../api-schema/codes';
 import { bigintText, queryRows, rowsOf, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
@@ -80,7 +80,7 @@ const inputsStatement = namedStatement(
       ORDER BY i.n`,
 );
 
-const addressShape = z.object({ deliveryId: z.string(), name: z.string(), phone: z.string(), region: z.string(), detail: z.string(), isDefault: z.boolean() });
+export const addressShape = z.object({ deliveryId: z.string(), name: z.string(), phone: z.string(), region: z.string(), detail: z.string(), isDefault: z.boolean() });
 const inputsRow = z.object({ price: bigintText.nullable(), address: addressShape.nullable() });
 
 export interface SettlementInputs {
@@ -136,23 +136,38 @@ const orderRow = z.object({
   stock: bigintText,
   quantity: z.number().int(),
   amount: bigintText,
-  status: z.enum(['pending', 'paid', 'shipped', 'failed']),
+  status: z.enum(orderStatusSchema.options),
   address: addressShape,
   createdAt: z.coerce.date(),
+  carrier: z.string().nullable(),
+  trackingNumber: z.string().nullable(),
+  shippedAt: z.coerce.date().nullable(),
+  cancelledAt: z.coerce.date().nullable(),
   total: z.number().int(),
 });
+
+/** An order's shipment and cancellation as the API writes them: each field only once it is set. */
+export function orderProgress(row: { carrier: string | null; trackingNumber: string | null; shippedAt: Date | null; cancelledAt: Date | null }) {
+  return {
+    ...(row.carrier === null ? {} : { carrier: row.carrier }),
+    ...(row.trackingNumber === null ? {} : { trackingNumber: row.trackingNumber }),
+    ...(row.shippedAt === null ? {} : { shippedAt: row.shippedAt.toISOString() }),
+    ...(row.cancelledAt === null ? {} : { cancelledAt: row.cancelledAt.toISOString() }),
+  };
+}
 
 /**
  * A page of the member's orders, newest first, each with its goods as they are now and its address as it was.
  *
  * @example await listOrders(db, { memberId, page: 1, pageSize: 20, lang: 'zh' });
  */
-export async function listOrders(db: Db, query: { memberId: number; page: number; pageSize: number; lang: Lang }) {
+export async function listOrders(db: Db, query: { memberId: number; page: number; pageSize: number; lang: Lang }): Promise<{ list: MemberOrder[]; total: number; page: number; pageSize: number }> {
   const name = query.lang === 'en' ? sql.raw('g.name_en') : sql.raw('g.name_zh');
   const rows = await queryRows(
     db,
     sql`SELECT o.id, o.goods_id AS "goodsId", ${name} AS name, g.image, g.price, coalesce(c.available, 0) AS stock, o.quantity, o.amount,
-          o.status, o.address, o.created_at AS "createdAt", (count(*) OVER ())::int AS total
+          o.status, o.address, o.created_at AS "createdAt", o.carrier, o.tracking_number AS "trackingNumber", o.shipped_at AS "shippedAt",
+          o.cancelled_at AS "cancelledAt", (count(*) OVER ())::int AS total
         FROM orders o JOIN goods g ON g.id = o.goods_id ${joinStockCounter}
         WHERE o.member_id = ${query.memberId}
         ORDER BY o.id DESC LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
@@ -168,6 +183,7 @@ export async function listOrders(db: Db, query: { memberId: number; page: number
       status: row.status,
       address: row.address,
       createdAt: row.createdAt.toISOString(),
+      ...orderProgress(row),
     })),
     total,
     page: query.page,

@@ -26,6 +26,7 @@ const operator: Expected = { who: 'operator' };
 const finance: Expected = { who: ['finance'] };
 const financeOrSupport: Expected = { who: ['finance', 'support'] };
 const admin: Expected = { who: ['admin'] };
+const support: Expected = { who: ['support'] };
 
 /** The table: every operator route, by method and path. */
 const EXPECTED: Record<string, Expected> = {
@@ -59,6 +60,10 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/member/freeze': financeOrSupport,
   'POST /api/admin/adjust': finance,
   'POST /api/admin/adjust/confirm': finance,
+  // Orders (docs/API.md, "Operators: orders").
+  'GET /api/admin/orders': support,
+  'POST /api/admin/orders/ship': support,
+  'POST /api/admin/orders/cancel': support,
 };
 
 type Credential =

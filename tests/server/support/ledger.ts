@@ -262,20 +262,31 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     z.object({ recorded: big, holders: z.number(), moved: big, transfers: z.number() }),
   );
   expect(payouts.map((row) => [row.moved, row.transfers])).toEqual(payouts.map((row) => [row.recorded, row.holders]));
-  // The sales account holds exactly the paid orders, one `order` transfer each, and every seeded goods item's stock
-  // left plus what its orders took is the seeded stock.
+  // The sales account holds exactly the orders not cancelled (paid or shipped): one `order` transfer in for each
+  // order, and one back out, its refund, for each cancelled one. Every seeded goods item's stock left plus what its
+  // orders not cancelled took is the seeded stock.
+  const salesId = systemAccountId('CREDIT', 'sales');
   const sales = await queryRows(
     db,
-    sql`SELECT (SELECT coalesce(sum(amount), 0) FROM orders WHERE status = 'paid') AS ordered,
-          (SELECT count(*) FROM orders WHERE status = 'paid')::int AS orders,
-          (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE type = 'order' AND credit_account_id = ${systemAccountId('CREDIT', 'sales')}) AS moved,
+    sql`SELECT (SELECT coalesce(sum(amount), 0) FROM orders WHERE status <> 'cancelled') AS ordered,
+          (SELECT count(*) + count(*) FILTER (WHERE status = 'cancelled') FROM orders)::int AS orders,
+          (SELECT coalesce(sum(CASE WHEN credit_account_id = ${salesId} THEN amount ELSE -amount END), 0) FROM ledger_transfers
+            WHERE type = 'order' AND ${salesId} IN (credit_account_id, debit_account_id)) AS moved,
           (SELECT count(*) FROM ledger_transfers WHERE type = 'order')::int AS transfers`,
     z.object({ ordered: big, orders: z.number(), moved: big, transfers: z.number() }),
   );
   expect(sales.map((row) => [row.moved, row.transfers])).toEqual(sales.map((row) => [row.ordered, row.orders]));
+  // Each cancelled order's refund is one transfer of its amount, and only a cancelled order has one.
+  const refunds = await queryRows(
+    db,
+    sql`SELECT o.id, o.status, o.amount, (SELECT count(*) FROM ledger_transfers t WHERE t.memo = 'refund:' || o.id AND t.amount = o.amount)::int AS refunds
+        FROM orders o WHERE (o.status = 'cancelled') <> ((SELECT count(*) FROM ledger_transfers t WHERE t.memo = 'refund:' || o.id AND t.amount = o.amount) = 1)`,
+    z.object({ id: big, status: z.string(), amount: big, refunds: z.number() }),
+  );
+  expect(refunds).toEqual([]);
   const stock = await queryRows(
     db,
-    sql`SELECT g.id, coalesce(c.available, 0) + coalesce((SELECT sum(quantity) FROM orders o WHERE o.goods_id = g.id), 0) AS total
+    sql`SELECT g.id, coalesce(c.available, 0) + coalesce((SELECT sum(quantity) FROM orders o WHERE o.goods_id = g.id AND o.status <> 'cancelled'), 0) AS total
         FROM goods g LEFT JOIN ledger_counters c ON c.key = 'stock:' || g.id ORDER BY g.id`,
     z.object({ id: z.string(), total: big }),
   );
