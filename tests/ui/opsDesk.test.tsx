@@ -10,6 +10,7 @@ import { financeAddress, renderDesk } from '../support/renderDesk';
 const nonce = { nonce: 'Op5xv9Lm2Pz8Rt4W', issuedAt: '2026-11-27T10:00:00.000Z', expirationTime: '2026-11-27T10:05:00.000Z' };
 const second = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
 const member = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+// Typing into the forms takes seconds on a loaded 2-core runner: each test has 15 s (its assertions say what failed).
 
 const withdrawal = (id: string, extra: Record<string, unknown> = {}) => ({
   id,
@@ -36,7 +37,7 @@ const memberAnswer = {
   records: [{ id: '7', asset: 'CREDIT', type: 'withdraw', amount: '-2500', balanceAfter: '120.5', status: 'pending', createdAt: '2026-11-27T09:00:00.000Z' }],
 };
 
-describe('the desk: sign-in', () => {
+describe('the desk: sign-in', { timeout: 15_000 }, () => {
   it('behavior: an operator connects, signs the desk\'s own message, and sees their address, roles and screens', async () => {
     const desk = await renderDesk({
       handlers: {
@@ -93,7 +94,7 @@ describe('the desk: sign-in', () => {
   });
 });
 
-describe('the desk: withdrawals', () => {
+describe('the desk: withdrawals', { timeout: 15_000 }, () => {
   it('behavior: loading, then an error with a retry, then the queue', async () => {
     let answer: (value: { code: number; result?: unknown }) => void = () => undefined;
     const desk = await renderDesk({
@@ -107,6 +108,22 @@ describe('the desk: withdrawals', () => {
     answer({ code: 0, result: { list: [withdrawal('41')], nextCursor: null } });
     expect(await screen.findByRole('button', { name: /^#41 / })).toBeTruthy();
     expect(screen.getByText('0 of 2 approvals')).toBeTruthy();
+  });
+
+  it('behavior: a queue longer than a page goes on to the next page and back', async () => {
+    const desk = await renderDesk({
+      path: '/ops/withdrawals',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': ({ query }) =>
+          query.get('cursor') === '41' ? { code: 0, result: { list: [withdrawal('40')], nextCursor: null } } : { code: 0, result: { list: [withdrawal('41')], nextCursor: '41' } },
+      },
+    });
+    await desk.user.click(await screen.findByRole('button', { name: 'Next page' }));
+    expect(await screen.findByRole('button', { name: /^#40 / })).toBeTruthy();
+    expect(desk.calls.filter((call) => call.key === 'GET /api/admin/withdrawals').map((call) => call.query.get('cursor'))).toEqual([null, '41']);
+    await desk.user.click(screen.getByRole('button', { name: 'Newest first' }));
+    expect(await screen.findByRole('button', { name: /^#41 / })).toBeTruthy();
   });
 
   it('behavior: an empty tab says so', async () => {
@@ -198,7 +215,7 @@ describe('the desk: withdrawals', () => {
   });
 });
 
-describe('the desk: top-ups, reconcile, members, keys', () => {
+describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () => {
   const held = {
     txHash: `0x${'ab'.repeat(32)}`,
     logPosition: 0,

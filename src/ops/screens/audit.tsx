@@ -4,6 +4,7 @@
  * filters (GET /api/admin/audit.csv, fetched with the operator's token).
  */
 import Button from 'antd-mobile/es/components/button';
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
@@ -12,6 +13,7 @@ import { formatDateTime } from '../../components/dateFormat';
 import type { OpsQuery } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskRead } from '../deskHooks';
+import { PageButtons } from '../parts/PageButtons';
 import { ReadState } from '../parts/ReadState';
 
 type Filters = { actor: string; action: string; target: string; from: string; to: string };
@@ -35,6 +37,7 @@ export function Screen() {
   const [filters, setFilters] = useState<Filters>(empty);
   const [exportFailed, setExportFailed] = useState(false);
   const audit = useDeskRead('opsAudit', {} as OpsQuery<'opsAudit'>);
+  const nextCursor = useSelector(audit, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const apply = () => audit.send({ type: 'user.changeQuery', query: queryOf(filters) as OpsQuery<'opsAudit'> });
   const exportCsv = async () => {
     const blob = await api.download('/api/admin/audit.csv', queryOf(filters));
@@ -101,6 +104,7 @@ export function Screen() {
           </ul>
         )}
       </ReadState>
+      <PageButtons actor={audit} nextCursor={nextCursor} />
     </section>
   );
 }

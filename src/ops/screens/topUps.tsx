@@ -24,6 +24,7 @@ import { useExplorer } from '../deskChain';
 import { deskErrorText } from '../deskErrors';
 import { useDeskAction, useDeskRead, useHeldTopUp } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
+import { PageButtons } from '../parts/PageButtons';
 import { ReadState, readAgain } from '../parts/ReadState';
 
 type HeldTopUp = OpsItem<'opsHeldTopUps'>;
@@ -36,6 +37,7 @@ export function Screen() {
   const [params, setParams] = useSearchParams();
   const state: HeldState = states.includes(params.get('state') as HeldState) ? (params.get('state') as HeldState) : 'held';
   const held = useDeskRead('opsHeldTopUps', { state });
+  const nextCursor = useSelector(held, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const choose = (next: HeldState) => {
     setParams({ state: next });
     held.send({ type: 'user.changeQuery', query: { state: next } });
@@ -57,6 +59,7 @@ export function Screen() {
               </ul>
             )}
           </ReadState>
+          <PageButtons actor={held} nextCursor={nextCursor} />
         </div>
         <Reread />
       </div>

@@ -33,6 +33,7 @@ import { deskErrorText } from '../deskErrors';
 import { useDeskAction, useDeskRead, useOperator, useWithdrawalDecision } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { MemberCard } from '../parts/MemberCard';
+import { PageButtons } from '../parts/PageButtons';
 import { ReadState, readAgain } from '../parts/ReadState';
 
 type Withdrawal = OpsItem<'opsWithdrawals'>;
@@ -57,6 +58,7 @@ export function Screen() {
   const [pinned, setPinned] = useState<Withdrawal | null>(null);
   if (listed && listed !== pinned) setPinned(listed);
   const selected = listed ?? (pinned?.id === selectedId ? pinned : null);
+  const nextCursor = useSelector(queue, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const locale = i18n.resolvedLanguage ?? 'zh';
 
   const setQuery = (next: { status?: QueueStatus; address?: string; id?: string | null }) => {
@@ -161,6 +163,7 @@ export function Screen() {
               </ul>
             )}
           </ReadState>
+          <PageButtons actor={queue} nextCursor={nextCursor} />
         </div>
         <div>
           {selected ? (
