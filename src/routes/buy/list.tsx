@@ -62,7 +62,7 @@ function GoodsList({ lang }: { lang: Lang }) {
   );
 }
 
-/** The member's orders, newest first, each with the address as it was at settlement. */
+/** The member's orders, newest first, each with the address as it was at settlement, and its shipment or refund. */
 function OrderList({ lang }: { lang: Lang }) {
   const { t, i18n } = useTranslation(['buy', 'common']);
   const { api } = useRootActors();
@@ -84,12 +84,26 @@ function OrderList({ lang }: { lang: Lang }) {
                   {order.address.name} {order.address.phone} · {order.address.region} {order.address.detail}
                   <br />
                   <span className="row-date">{formatDate(order.createdAt, locale)}</span>
+                  {order.shippedAt !== undefined ? (
+                    <>
+                      <br />
+                      <span className="order-shipment">
+                        {t('buy:orders.shipment', { date: formatDate(order.shippedAt, locale), carrier: order.carrier, trackingNumber: order.trackingNumber })}
+                      </span>
+                    </>
+                  ) : null}
+                  {order.cancelledAt !== undefined ? (
+                    <>
+                      <br />
+                      <span className="order-shipment">{t('buy:orders.refunded', { date: formatDate(order.cancelledAt, locale) })}</span>
+                    </>
+                  ) : null}
                 </span>
               }
               extra={
                 <span className="order-extra">
                   <AmountText amount={order.amount} symbol="CREDIT" locale={locale} />
-                  <Tag color={order.status === 'paid' ? 'success' : 'default'} fill="outline">
+                  <Tag color={order.status === 'paid' ? 'success' : order.status === 'shipped' ? 'primary' : 'default'} fill="outline">
                     {t(`buy:orders.status.${order.status}`)}
                   </Tag>
                 </span>
