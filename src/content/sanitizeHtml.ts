@@ -1,14 +1,9 @@
 /**
- * Notice and about-page HTML from the server, made safe to render (API.md: "the client sanitises content").
- * DOMPurify removes scripts, event handlers, javascript: URLs and the like; on top of its defaults, frames, forms
- * and their controls never survive, and every link opens in a new tab with rel="noopener noreferrer", so a
- * notice can neither run code nor take over the app's tab.
+ * Notice and about-page HTML from the server, made safe to render by the one rule of api-schema/richText.ts (the
+ * server applies the same rule when an operator saves).
  */
 import DOMPurify from 'dompurify';
-
-// Inline style would also break the CSP (style-src 'self'); a <template> keeps a script inert only until someone clones it.
-const forbiddenTags = ['iframe', 'frame', 'frameset', 'object', 'embed', 'form', 'input', 'button', 'select', 'textarea', 'style', 'link', 'meta', 'base', 'template', 'noscript'];
-const forbiddenAttributes = ['style', 'formaction', 'action', 'srcdoc'];
+import { richTextLinkHook, richTextPurifyConfig } from '../../api-schema/richText';
 
 let purifier: ReturnType<typeof DOMPurify> | null = null;
 
@@ -16,12 +11,7 @@ let purifier: ReturnType<typeof DOMPurify> | null = null;
 function getPurifier(): ReturnType<typeof DOMPurify> {
   if (purifier) return purifier;
   const instance = DOMPurify(window);
-  instance.addHook('afterSanitizeAttributes', (node) => {
-    if (node.tagName === 'A' && node.hasAttribute('href')) {
-      node.setAttribute('target', '_blank');
-      node.setAttribute('rel', 'noopener noreferrer');
-    }
-  });
+  instance.addHook('afterSanitizeAttributes', richTextLinkHook);
   purifier = instance;
   return instance;
 }
@@ -36,10 +26,5 @@ function getPurifier(): ReturnType<typeof DOMPurify> {
  * // '<a href="https://example.org" target="_blank" rel="noopener noreferrer">x</a>'
  */
 export function sanitizeHtml(html: string): string {
-  return getPurifier().sanitize(html, {
-    FORBID_TAGS: forbiddenTags,
-    FORBID_ATTR: forbiddenAttributes,
-    ADD_ATTR: ['target'],
-    ALLOW_DATA_ATTR: false,
-  });
+  return getPurifier().sanitize(html, richTextPurifyConfig);
 }
