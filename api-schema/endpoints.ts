@@ -7,6 +7,7 @@ import * as admin from './admin';
 import * as ops from './ops';
 import * as opsTopUps from './opsTopUps';
 import * as opsFinance from './opsFinance';
+import * as opsContent from './opsContent';
 import * as opsOrders from './opsOrders';
 import type { Endpoint } from './endpoint';
 
@@ -68,6 +69,17 @@ export const endpoints = {
   opsMemberFreeze: opsFinance.opsMemberFreeze,
   opsAdjust: opsFinance.opsAdjust,
   opsAdjustConfirm: opsFinance.opsAdjustConfirm,
+  opsNotices: opsContent.opsNotices,
+  opsNoticePut: opsContent.opsNoticePut,
+  opsNoticePublish: opsContent.opsNoticePublish,
+  opsAbout: opsContent.opsAbout,
+  opsAboutPut: opsContent.opsAboutPut,
+  opsGoods: opsContent.opsGoods,
+  opsGoodsPut: opsContent.opsGoodsPut,
+  opsPools: opsContent.opsPools,
+  opsPoolPut: opsContent.opsPoolPut,
+  opsBots: opsContent.opsBots,
+  opsBotPut: opsContent.opsBotPut,
   opsOrders: opsOrders.opsOrders,
   opsOrderShip: opsOrders.opsOrderShip,
   opsOrderCancel: opsOrders.opsOrderCancel,

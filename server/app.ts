@@ -27,6 +27,7 @@ import { opsRoutes } from './routes/ops';
 import { createOperatorResolver } from './ops/resolver';
 import { opsTopUpsRoutes } from './routes/opsTopUps';
 import { opsFinanceRoutes } from './routes/opsFinance';
+import { opsContentRoutes } from './routes/opsContent';
 import { opsOrdersRoutes } from './routes/opsOrders';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -270,6 +271,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(adminRoutes, deps);
   await app.register(opsTopUpsRoutes, deps);
   await app.register(opsFinanceRoutes, deps);
+  await app.register(opsContentRoutes, deps);
   await app.register(opsOrdersRoutes, deps);
   registerAtlas(app, options.atlasDir ?? path.join(repoRoot, 'docs', 'atlas'));
   await registerStatic(app, {

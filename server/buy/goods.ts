@@ -47,7 +47,7 @@ const toItem = (row: z.infer<typeof goodsRow>): GoodsItem => ({
 const nameColumn = (lang: Lang) => (lang === 'en' ? sql.raw('g.name_en') : sql.raw('g.name_zh'));
 
 /**
- * A page of goods in the seeded order.
+ * A page of the listed goods in list order (an operator's unlisted ones are hidden).
  *
  * @example await listGoods(db, { page: 1, pageSize: 20, lang: 'en' });
  */
@@ -55,7 +55,7 @@ export async function listGoods(db: Db, query: { page: number; pageSize: number;
   const rows = await queryRows(
     db,
     sql`SELECT g.id, ${nameColumn(query.lang)} AS name, g.image, g.price, coalesce(c.available, 0) AS stock, (count(*) OVER ())::int AS total
-        FROM goods g ${joinStockCounter}
+        FROM goods g ${joinStockCounter} WHERE g.listed
         ORDER BY g.position, g.id LIMIT ${query.pageSize} OFFSET ${(query.page - 1) * query.pageSize}`,
     goodsRow,
   );
@@ -64,12 +64,12 @@ export async function listGoods(db: Db, query: { page: number; pageSize: number;
 }
 
 async function countGoods(db: Db): Promise<number> {
-  const [row] = await queryRows(db, sql`SELECT count(*)::int AS total FROM goods`, z.object({ total: z.number().int() }));
+  const [row] = await queryRows(db, sql`SELECT count(*)::int AS total FROM goods WHERE listed`, z.object({ total: z.number().int() }));
   return row?.total ?? 0;
 }
 
 /**
- * One goods item with its price in minor units, or null.
+ * One listed goods item with its price in minor units, or null (unknown or unlisted).
  *
  * @example const goods = await goodsById(db, 'longjing-tea', 'zh');
  */
@@ -77,7 +77,7 @@ export async function goodsById(db: Db, id: string, lang: Lang): Promise<(GoodsI
   const [row] = await queryRows(
     db,
     sql`SELECT g.id, ${nameColumn(lang)} AS name, g.image, g.price, coalesce(c.available, 0) AS stock
-        FROM goods g ${joinStockCounter} WHERE g.id = ${id}`,
+        FROM goods g ${joinStockCounter} WHERE g.id = ${id} AND g.listed`,
     goodsRow,
   );
   return row ? { ...toItem(row), priceMinor: row.price } : null;

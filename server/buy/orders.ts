@@ -2,7 +2,7 @@
  * Settlement (API.md "Buy flow": order/settle) as a flow of the ledger engine: one `order` leg from the member's
  * credit to the sales account, a draw of the quantity from the goods' stock counter, and the order row with its
  * copy of the address, all in one batch transaction, at most once per request id. The checks come in API.md's order:
- * 4004 (goods or address unknown to this member, decided here), then 3002 (stock) and 3001 (balance), which the
+ * 4004 (goods unknown or unlisted, or an address not this member's, decided here), then 3002 (stock) and 3001 (balance), which the
  * engine decides under its locks.
  */
 import { sql } from 'drizzle-orm';
@@ -75,7 +75,7 @@ const inputsStatement = namedStatement(
           'region', a.region, 'detail', a.detail, 'isDefault', a.is_default) END AS address
       FROM unnest(${p('goodsIds')}::text[], ${p('deliveryIds')}::bigint[], ${p('memberIds')}::int[]) WITH ORDINALITY
         AS i(goods_id, delivery_id, member_id, n)
-      LEFT JOIN goods g ON g.id = i.goods_id
+      LEFT JOIN goods g ON g.id = i.goods_id AND g.listed
       LEFT JOIN delivery_addresses a ON a.id = i.delivery_id AND a.member_id = i.member_id
       ORDER BY i.n`,
 );

@@ -26,6 +26,7 @@ const operator: Expected = { who: 'operator' };
 const finance: Expected = { who: ['finance'] };
 const financeOrSupport: Expected = { who: ['finance', 'support'] };
 const admin: Expected = { who: ['admin'] };
+const content: Expected = { who: ['content'] };
 const support: Expected = { who: ['support'] };
 
 /** The table: every operator route, by method and path. */
@@ -60,6 +61,18 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/member/freeze': financeOrSupport,
   'POST /api/admin/adjust': finance,
   'POST /api/admin/adjust/confirm': finance,
+  // Content (docs/API.md, "Operators: content").
+  'GET /api/admin/content/notices': content,
+  'POST /api/admin/content/notices/put': content,
+  'POST /api/admin/content/notices/publish': content,
+  'GET /api/admin/content/about': content,
+  'POST /api/admin/content/about/put': content,
+  'GET /api/admin/content/goods': content,
+  'POST /api/admin/content/goods/put': content,
+  'GET /api/admin/content/pools': content,
+  'POST /api/admin/content/pools/put': content,
+  'GET /api/admin/content/bots': content,
+  'POST /api/admin/content/bots/put': content,
   // Orders (docs/API.md, "Operators: orders").
   'GET /api/admin/orders': support,
   'POST /api/admin/orders/ship': support,
