@@ -107,8 +107,9 @@ export function createHeldTopUpMachine() {
     context: ({ input }) => ({ topUp: input.topUp, address: '', requestId: null, attempt: null, error: null }),
     initial: 'sorting',
     states: {
-      sorting: { always: [{ guard: 'isUndecided', target: 'ready' }, { target: 'closed' }] },
+      sorting: { description: 'heldTopUp.sorting', always: [{ guard: 'isUndecided', target: 'ready' }, { target: 'closed' }] },
       ready: {
+        description: 'heldTopUp.ready',
         on: {
           'user.release': { target: 'releaseForm', actions: 'clearForm' },
           'user.return': { target: 'confirmingReturn', actions: 'clearForm' },
@@ -116,6 +117,7 @@ export function createHeldTopUpMachine() {
       },
       /** The operator types the member it goes to (after their own check of who sent it). */
       releaseForm: {
+        description: 'heldTopUp.releaseForm',
         on: {
           'address.change': { actions: { type: 'assignAddress', params: ({ event }) => ({ address: event.address }) } },
           'user.confirm': {
@@ -127,6 +129,7 @@ export function createHeldTopUpMachine() {
         },
       },
       confirmingReturn: {
+        description: 'heldTopUp.confirmingReturn',
         on: {
           'user.confirm': {
             target: 'returning',
@@ -136,6 +139,7 @@ export function createHeldTopUpMachine() {
         },
       },
       releasing: {
+        description: 'heldTopUp.releasing',
         tags: 'busy',
         invoke: {
           src: 'release',
@@ -145,6 +149,7 @@ export function createHeldTopUpMachine() {
         },
       },
       returning: {
+        description: 'heldTopUp.returning',
         tags: 'busy',
         invoke: {
           src: 'giveBack',
@@ -155,13 +160,14 @@ export function createHeldTopUpMachine() {
       },
       /** Refused (3006 decided elsewhere, 4004 no such member, 1001 reorganised) or dropped: the same request again, or back. */
       refused: {
+        description: 'heldTopUp.refused',
         on: {
           'user.retry': [{ guard: 'isAttemptRelease', target: 'releasing' }, { target: 'returning' }],
           'user.cancel': { target: 'sorting', actions: 'clearForm' },
         },
       },
       /** Released, returning or returned, or reorganised: nothing more to decide. */
-      closed: {},
+      closed: { description: 'heldTopUp.closed' },
     },
   });
 }

@@ -46,9 +46,11 @@ export function createOpsActionMachine<TRequest, TResult>() {
     initial: 'idle',
     states: {
       idle: {
+        description: 'opsAction.idle',
         on: { 'user.run': { target: 'running', actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) } } },
       },
       running: {
+        description: 'opsAction.running',
         tags: 'busy',
         invoke: {
           src: 'act',
@@ -66,12 +68,14 @@ export function createOpsActionMachine<TRequest, TResult>() {
         },
       },
       done: {
+        description: 'opsAction.done',
         on: {
           'user.dismiss': { target: 'idle', actions: 'clear' },
           'user.run': { target: 'running', actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) } },
         },
       },
       refused: {
+        description: 'opsAction.refused',
         on: {
           'user.retry': 'running',
           'user.dismiss': { target: 'idle', actions: 'clear' },

@@ -139,9 +139,11 @@ export function createOpsSessionMachine() {
     },
     states: {
       restoring: {
+        description: 'opsSession.restoring',
         always: [{ guard: 'hasToken', target: 'checking' }, { target: 'signedOut', actions: 'clearSession' }],
       },
       checking: {
+        description: 'opsSession.checking',
         tags: 'busy',
         invoke: {
           src: 'loadOperator',
@@ -164,12 +166,14 @@ export function createOpsSessionMachine() {
         },
       },
       checkFailed: {
+        description: 'opsSession.checkFailed',
         on: {
           'user.retry': { target: 'checking', actions: 'clearError' },
           'user.signOut': 'signingOut',
         },
       },
       signedOut: {
+        description: 'opsSession.signedOut',
         on: {
           'user.signIn': {
             target: 'signingIn',
@@ -178,6 +182,7 @@ export function createOpsSessionMachine() {
         },
       },
       signingIn: {
+        description: 'opsSession.signingIn',
         tags: 'busy',
         initial: 'fetchingNonce',
         on: {
@@ -194,6 +199,7 @@ export function createOpsSessionMachine() {
         },
         states: {
           fetchingNonce: {
+            description: 'opsSession.signingIn.fetchingNonce',
             invoke: {
               src: 'fetchNonce',
               id: 'fetchNonce',
@@ -216,6 +222,7 @@ export function createOpsSessionMachine() {
             },
           },
           signingMessage: {
+            description: 'opsSession.signingIn.signingMessage',
             invoke: {
               src: 'signMessage',
               id: 'signMessage',
@@ -238,6 +245,7 @@ export function createOpsSessionMachine() {
             },
           },
           verifying: {
+            description: 'opsSession.signingIn.verifying',
             invoke: {
               src: 'signIn',
               id: 'signIn',
@@ -262,6 +270,7 @@ export function createOpsSessionMachine() {
         },
       },
       signedIn: {
+        description: 'opsSession.signedIn',
         on: {
           'user.signOut': 'signingOut',
           'wallet.accountChanged': {
@@ -271,6 +280,7 @@ export function createOpsSessionMachine() {
         },
       },
       signingOut: {
+        description: 'opsSession.signingOut',
         tags: 'busy',
         entry: 'removeStoredSession',
         invoke: {

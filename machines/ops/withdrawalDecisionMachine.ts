@@ -103,6 +103,7 @@ export function createWithdrawalDecisionMachine() {
     states: {
       /** Where the withdrawal stands decides what the operator may do. */
       sorting: {
+        description: 'withdrawalDecision.sorting',
         always: [
           { guard: 'isApproved', target: 'approved' },
           { guard: { type: 'isPending' }, target: 'pending' },
@@ -110,19 +111,22 @@ export function createWithdrawalDecisionMachine() {
         ],
       },
       pending: {
+        description: 'withdrawalDecision.pending',
         initial: 'sorting',
         on: { 'user.fail': { target: 'failForm', actions: 'clearForm' } },
         states: {
-          sorting: { always: [{ guard: 'isApprovedByMe', target: 'awaitingSecond' }, { target: 'ready' }] },
-          ready: { on: { 'user.approve': '#withdrawalDecision.approving' } },
+          sorting: { description: 'withdrawalDecision.pending.sorting', always: [{ guard: 'isApprovedByMe', target: 'awaitingSecond' }, { target: 'ready' }] },
+          ready: { description: 'withdrawalDecision.pending.ready', on: { 'user.approve': '#withdrawalDecision.approving' } },
           /** Approved by this operator; a second, different finance operator must approve it too. */
-          awaitingSecond: {},
+          awaitingSecond: { description: 'withdrawalDecision.pending.awaitingSecond' },
         },
       },
       approved: {
+        description: 'withdrawalDecision.approved',
         on: { 'user.fail': { target: 'failForm', actions: 'clearForm' } },
       },
       failForm: {
+        description: 'withdrawalDecision.failForm',
         on: {
           'reason.change': { actions: { type: 'assignReason', params: ({ event }) => ({ reason: event.reason }) } },
           'user.confirmFail': { guard: 'hasReason', target: 'failing' },
@@ -130,6 +134,7 @@ export function createWithdrawalDecisionMachine() {
         },
       },
       approving: {
+        description: 'withdrawalDecision.approving',
         tags: 'busy',
         entry: { type: 'assignAttempt', params: { attempt: 'approve' } },
         invoke: {
@@ -148,6 +153,7 @@ export function createWithdrawalDecisionMachine() {
         },
       },
       failing: {
+        description: 'withdrawalDecision.failing',
         tags: 'busy',
         entry: { type: 'assignAttempt', params: { attempt: 'fail' } },
         invoke: {
@@ -167,13 +173,14 @@ export function createWithdrawalDecisionMachine() {
       },
       /** The call was refused or dropped: retry what was tried, or go back. */
       refused: {
+        description: 'withdrawalDecision.refused',
         on: {
           'user.retry': [{ guard: 'isAttemptApprove', target: 'approving' }, { target: 'failing' }],
           'user.cancel': { target: 'sorting', actions: 'clearForm' },
         },
       },
       /** Sent, paid, failed, stuck or lost: nothing for an operator to decide here. */
-      closed: {},
+      closed: { description: 'withdrawalDecision.closed' },
     },
   });
 }

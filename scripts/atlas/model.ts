@@ -14,6 +14,7 @@ import type { AnyStateMachine, AnyStateNode, EventObject, StateValue } from 'xst
 import { machineEntries } from '../machineGraph/models';
 import type { MachineEntry } from '../machineGraph/models';
 import { buyMachineEntries } from '../../machines/buy/buyPathModels';
+import { opsMachineEntries } from '../../machines/ops/opsPathModels';
 import { planPaths } from '../machineGraph/pathWalker';
 import { allStateNodes, definedTransitions } from '../machineGraph/modelPaths';
 import type { DefinedTransition, MachineModel, ModelPath } from '../machineGraph/modelPaths';
@@ -88,11 +89,12 @@ export const machineGroups: ReadonlyArray<{ id: string; machines: readonly strin
   { id: 'memberArea', machines: ['copy', 'pagedList', 'search', 'resource'] },
   { id: 'money', machines: ['withdraw', 'transfer', 'exchange', 'topUp'] },
   { id: 'shop', machines: ['settlement', 'addressForm', 'addressBook'] },
+  { id: 'operators', machines: ['opsSession', 'withdrawalDecision', 'heldTopUp', 'opsAction'] },
 ];
 
 /** Every machine entry, in index order. */
 export function atlasEntries(): MachineEntry[] {
-  return [...machineEntries, ...(buyMachineEntries as unknown as MachineEntry[])];
+  return [...machineEntries, ...(buyMachineEntries as unknown as MachineEntry[]), ...(opsMachineEntries as unknown as MachineEntry[])];
 }
 
 const withoutMachine = (id: string) => id.split('.').slice(1).join('.');

@@ -11,6 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shotsInUse } from '../../../scripts/atlas/screens';
+import { DEMO_OPERATOR_KEY } from '../../../server/ops/demoOperator';
+import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
 import { anvilKeys } from '../wallet/keys';
 import type { TestWallet } from '../wallet/testWallet';
 import { waitForAppConfig } from './journey';
@@ -18,6 +20,7 @@ import { e2eAdminToken } from './operator';
 import { inSessionOrder, setupVisual, translate } from './visual';
 import type { Lng, VisualHarness, VisualScreen } from './visual';
 import { screens as visualScreens } from './visualScreens';
+import { deskScreens } from './deskScreens';
 
 const rejected = { code: 4001, message: 'User rejected the request.' };
 
@@ -64,6 +67,55 @@ async function openWithdrawal(page: Page, lng: Lng) {
   await sheet.getByLabel(translate(lng, 'credit:withdraw.amount.label')).fill('12.5');
   await sheet.getByRole('button', { name: translate(lng, 'credit:withdraw.next'), exact: true }).click();
   return sheet;
+}
+
+/**
+ * The desk's screens (tests/e2e/support/deskScreens.ts) on a phone of their own with the seed's demo operator's wallet
+ * (README "Operators"): the sign-in as it first shows, the others after signing in at /ops.
+ */
+function deskShots(harness: VisualHarness): VisualScreen[] {
+  const wallet = () => ({ chainId: TEST_NODE_CHAIN_ID, privateKeys: [DEMO_OPERATOR_KEY], ...(harness.server.chain ? { rpcUrl: harness.server.chain.node.url } : {}) });
+  const signInButton = (page: Page, lng: Lng) => page.getByRole('button', { name: translate(lng, 'ops:signIn.action'), exact: true });
+  const signIn: VisualScreen = {
+    name: 'ops-sign-in',
+    path: '/ops',
+    session: 'none',
+    own: {
+      get wallet() {
+        return wallet();
+      },
+      reach: async (page, lng) => {
+        await signInButton(page, lng).or(page.getByRole('button', { name: translate(lng, 'common:wallet.actions.connect'), exact: true })).first().waitFor();
+      },
+    },
+  };
+  const screens = deskScreens.map(
+    (screen): VisualScreen => ({
+      name: screen.name,
+      path: '/ops',
+      expectPath: new URL(screen.path, 'http://x').pathname,
+      session: 'none',
+      own: {
+        get wallet() {
+          return wallet();
+        },
+        reach: async (page, lng) => {
+          const connect = page.getByRole('button', { name: translate(lng, 'common:wallet.actions.connect'), exact: true });
+          await signInButton(page, lng).or(connect).first().waitFor();
+          if (await connect.isVisible()) await connect.click();
+          await signInButton(page, lng).click();
+          await page.getByRole('navigation', { name: translate(lng, 'ops:shell.menu') }).waitFor();
+          const answers = screen.answered ?? {};
+          await page.route(
+            (url) => Object.hasOwn(answers, url.pathname),
+            (route) => route.fulfill({ json: answers[new URL(route.request().url()).pathname] }),
+          );
+          await page.goto(screen.path);
+        },
+      },
+    }),
+  );
+  return [signIn, ...screens];
 }
 
 /** The atlas' own screens, for one harness (their journeys call its server). */
@@ -190,9 +242,9 @@ export function describeAtlasShotsIn(lng: Lng): void {
     });
     return;
   }
-  const harness = setupVisual(lng, { chain: true, adminToken: e2eAdminToken }, `atlas-${lng}`);
+  const harness = setupVisual(lng, { chain: true, adminToken: e2eAdminToken, demoOperator: true }, `atlas-${lng}`);
   const wanted = new Set(shotsInUse());
-  const own = atlasScreens(harness);
+  const own = [...atlasScreens(harness), ...deskShots(harness)];
   const all = [...visualScreens.filter((screen) => wanted.has(screen.name)), ...own.filter((screen) => wanted.has(screen.name))];
   describe(`atlas screens in ${lng}`, () => {
     const session = harness.session(lng);
