@@ -403,7 +403,7 @@ export const ledgerLimits = pgTable(
 
 /**
  * Share pools (API.md "WPOS"): each pays its daily amount (`total_amount`, WPOS minor units) at 00:00 UTC to the
- * members holding at least `min_holding`, pro rata to their balances. Seeded; nothing in the app edits them.
+ * members holding at least `min_holding`, pro rata to their balances. Seeded; the content role edits them (opsPoolPut).
  */
 export const sharePools = pgTable(
   'share_pools',
@@ -533,7 +533,10 @@ export const ledgerCounters = pgTable(
   (t) => [check('ledger_counters_available', sql`${t.available} >= 0`)],
 );
 
-/** Goods of the buy flow (API.md "Buy flow"): seeded; the stock is the counter `stock:<id>` in ledger_counters. */
+/**
+ * Goods of the buy flow (API.md "Buy flow"): seeded, edited by the content role (opsGoodsPut); the stock is the
+ * counter `stock:<id>` in ledger_counters.
+ */
 export const goods = pgTable(
   'goods',
   {
