@@ -11,7 +11,8 @@ export interface DeskScreen {
 }
 
 const lateUtc = '2026-11-22T23:30:00.000Z';
-const seededMember = '0xd56eAB5E43ad8E33F5f3dF2296B7fBCd513165bB';
+/** The seed's inviter (DEMO2026), so the member beside a withdrawal is found. */
+const seededMember = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 /** The queue as wide as it gets: a large amount waiting for its second approver, and one waiting for its first. */
 const withdrawalsPage = {
   code: 0,
