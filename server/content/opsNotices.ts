@@ -41,6 +41,11 @@ export interface Preview {
 
 type NoticeRow = typeof notices.$inferSelect;
 
+/** Whether sanitising changed a body the operator sent (stored beside sent, by language). */
+function changedBy(stored: Partial<Record<Lang, { body: string }>>, sent: Partial<Record<Lang, { body: string } | undefined>>): boolean {
+  return LANGS.some((lang) => sent[lang] !== undefined && stored[lang]?.body !== sent[lang]?.body);
+}
+
 /** Rows of one or more notices as the desk's notices (a notice without its zh row shows its en text in zh's place). */
 function noticesOf(rows: readonly NoticeRow[]): OpsNotice[] {
   const byId = new Map<string, NoticeRow[]>();
@@ -89,9 +94,9 @@ export async function readOpsNotice(db: Db, id: string, options: { forUpdate?: b
 }
 
 /** A translation as stored: sanitised body, and a summary from its text when none was written. */
-function storedText(input: NoticeTextInput): NoticeText {
-  const body = sanitizeContent(input.body);
-  const summary = input.summary?.trim() ? input.summary.trim() : textSummary(body, SUMMARY_MAX);
+async function storedText(input: NoticeTextInput): Promise<NoticeText> {
+  const body = await sanitizeContent(input.body);
+  const summary = input.summary?.trim() ? input.summary.trim() : await textSummary(body, SUMMARY_MAX);
   return { title: input.title.trim(), summary, body };
 }
 
@@ -108,7 +113,7 @@ export async function putNotice(
   input: { zh: NoticeTextInput; en?: NoticeTextInput | undefined },
 ): Promise<{ before: OpsNotice | undefined; after: OpsNotice; preview: Preview }> {
   const before = await readOpsNotice(tx, id, { forUpdate: true });
-  const texts: Partial<Record<Lang, NoticeText>> = { zh: storedText(input.zh), ...(input.en ? { en: storedText(input.en) } : {}) };
+  const texts: Partial<Record<Lang, NoticeText>> = { zh: await storedText(input.zh), ...(input.en ? { en: await storedText(input.en) } : {}) };
   const state = { publishedAt: before?.publishedAt ? new Date(before.publishedAt) : null, pinned: before?.pinned ?? false };
   for (const lang of LANGS) {
     const text = texts[lang];
@@ -119,7 +124,7 @@ export async function putNotice(
   await tx.delete(notices).where(and(eq(notices.id, id), notInArray(notices.lang, Object.keys(texts))));
   const after = await readOpsNotice(tx, id);
   if (!after) throw new Error(`notice ${id} not saved`);
-  const changedBySanitiser = [input.zh, input.en].some((text) => text !== undefined && sanitizeContent(text.body) !== text.body);
+  const changedBySanitiser = changedBy(texts, input);
   return { before, after, preview: { zh: after.zh.body, en: after.en?.body ?? null, changedBySanitiser } };
 }
 
@@ -182,11 +187,12 @@ export async function putAbout(
   for (const lang of langs) {
     const text = input[lang];
     if (!text) continue;
-    const row = { title: text.title.trim(), content: sanitizeContent(text.body) };
+    const row = { title: text.title.trim(), content: await sanitizeContent(text.body) };
     await tx.insert(about).values({ lang, ...row }).onConflictDoUpdate({ target: about.lang, set: row });
   }
   await tx.delete(about).where(notInArray(about.lang, langs));
   const after = await readOpsAbout(tx);
-  const changedBySanitiser = [input.zh, input.en].some((text) => text !== undefined && sanitizeContent(text.body) !== text.body);
+  const stored = { zh: after.zh ?? undefined, en: after.en ?? undefined };
+  const changedBySanitiser = changedBy(stored, input);
   return { before, after, preview: { zh: after.zh?.body ?? '', en: after.en?.body ?? null, changedBySanitiser } };
 }
