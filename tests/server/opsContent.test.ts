@@ -300,6 +300,36 @@ describeWithDatabases('operators: content', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
+  it('a stock change racing members’ purchases loses no unit: each is counted once, in the audit row or the order', { timeout: 60_000 }, async () => {
+    const { content } = await desk(ctx);
+    const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const appOf = (index: number) => apps[index % apps.length] as FastifyInstance;
+    const buyers = Array.from({ length: 6 }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, 'b')}`));
+    const carts = [];
+    for (const [index, buyer] of buyers.entries()) {
+      const app = appOf(index);
+      const token = authHeaders(await signInBound(app, buyer, ctx.clock.now()));
+      expect(envelope(await grant(app, { address: buyer.address, asset: 'CREDIT', amount: '100', requestId: randomUUID() })).code).toBe(0);
+      const { deliveryId } = await ok<{ deliveryId: string }>(
+        post(app, '/api/member/delivery/add', token, { name: '李雷', phone: '138 0013 8000', region: '浙江省 / 杭州市 / 西湖区', detail: '文三路 100 号', isDefault: true }),
+      );
+      carts.push({ app, token, deliveryId });
+    }
+    const answers = await Promise.all([
+      ...carts.map(({ app, token, deliveryId }) => post(app, '/api/order/settle', token, { goodsId: 'member-notebook', quantity: 1, deliveryId, requestId: randomUUID() })),
+      post(appOf(1), '/api/admin/content/goods/put', content, { id: 'member-notebook', nameZh: '会员笔记本', nameEn: 'Member notebook', price: '19.9', stock: 3, listed: true }),
+    ]);
+    for (const answer of answers) expect([ApiCode.ok, ApiCode.amountOutOfLimits]).toContain(envelope(answer).code);
+    const sold = answers.slice(0, carts.length).filter((answer) => envelope(answer).code === ApiCode.ok).length;
+    const [change] = (await auditRows(ctx)).filter((row) => row.action === 'opsGoodsPut');
+    const before = (change?.before as { stock: number }).stock;
+    // Sales before the change drew from 1000 (the change's `before` says how many); sales after it from 3.
+    expect(sold - (1000 - before)).toBeLessThanOrEqual(3);
+    const item = (await get<{ list: { id: string; stock: number; held: number }[] }>(appOf(0), '/api/admin/content/goods', content)).list.find((goods) => goods.id === 'member-notebook');
+    expect(item).toMatchObject({ held: sold, stock: 3 - (sold - (1000 - before)) });
+    await expectBooksBalanced(ctx.db);
+  });
+
   it('edits and creates share pools as members see them', async () => {
     const { app, content } = await desk(ctx);
     const edited = await ok(post(app, '/api/admin/content/pools/put', content, { id: '1', name: 'Starter', totalAmount: '150.25', minHolding: '0' }));
