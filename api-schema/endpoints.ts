@@ -1,8 +1,3 @@
-import * as auth from './auth';
-import * as member from './member';
-import * as wpos from './wpos';
-import * as dapp from './dapp';
-import * as buy from './buy';
 import * as admin from './admin';
 import * as ops from './ops';
 import * as opsTopUps from './opsTopUps';
@@ -10,38 +5,12 @@ import * as opsFinance from './opsFinance';
 import * as opsContent from './opsContent';
 import * as opsOrders from './opsOrders';
 import type { Endpoint } from './endpoint';
+import { memberEndpoints } from './memberEndpoints';
 
 /** Every call of API.md, by name. The server registers these; the client calls them; openapi.json lists them. */
 export const endpoints = {
-  loginNonce: auth.loginNonce,
-  memberSignLogin: auth.memberSignLogin,
-  bindRecommendRelation: auth.bindRecommendRelation,
-  logout: auth.logout,
-  meInfo: member.meInfo,
-  creditRecord: member.creditRecord,
-  withdrawCredit: member.withdrawCredit,
-  topUp: member.topUp,
-  team: member.team,
-  teamSearch: member.teamSearch,
-  wposProfit: wpos.wposProfit,
-  wposRecord: wpos.wposRecord,
-  getRentValidBindMemberAddress: wpos.getRentValidBindMemberAddress,
-  transferWpos: wpos.transferWpos,
-  flashExchange: wpos.flashExchange,
-  getSharePools: wpos.getSharePools,
-  dappParam: dapp.dappParam,
-  queryPagePlatformNotice: dapp.queryPagePlatformNotice,
-  noticeDetail: dapp.noticeDetail,
-  aboutOur: dapp.aboutOur,
-  solbotList: dapp.solbotList,
-  goodsList: buy.goodsList,
-  goodsDetail: buy.goodsDetail,
-  deliveryList: buy.deliveryList,
-  deliveryAdd: buy.deliveryAdd,
-  deliveryEdit: buy.deliveryEdit,
-  deliveryDelete: buy.deliveryDelete,
-  orderSettle: buy.orderSettle,
-  orderList: buy.orderList,
+  // The member app's calls (its client contract carries these only), then the operators'.
+  ...memberEndpoints,
   adminGrant: admin.adminGrant,
   adminWithdrawalDecide: admin.adminWithdrawalDecide,
   adminLedger: admin.adminLedger,
