@@ -230,7 +230,32 @@ export async function readWithdrawal(db: Db, id: bigint): Promise<WithdrawalView
         WHERE w.id = ${id.toString()}::bigint`,
     withdrawalRow,
   );
-  if (!row) return undefined;
+  return row ? withdrawalViewOf(row) : undefined;
+}
+
+/** A withdrawal's row as the operators' reads select it; `status` is the read's own set. */
+export interface WithdrawalViewRow<S extends string> {
+  id: bigint;
+  address: string;
+  amount: bigint;
+  fee: bigint;
+  status: S;
+  createdAt: Date;
+  updatedAt: Date;
+  txHash: string | null;
+  reason: FailureReason | null;
+  note: string | null;
+}
+
+/**
+ * What every operator's view of a withdrawal shows (readWithdrawal here, the desk's queue in server/ops).
+ *
+ * @param row - the selected row
+ * @returns amounts as decimal strings, times as ISO text, absent fields left out
+ * @example
+ * withdrawalViewOf(row); // { id: '7', status: 'pending', decidedAt: null, ... }
+ */
+export function withdrawalViewOf<S extends string>(row: WithdrawalViewRow<S>): Omit<WithdrawalView, 'status'> & { status: S } {
   return {
     id: row.id.toString(),
     address: row.address,

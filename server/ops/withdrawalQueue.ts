@@ -5,10 +5,10 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { formatMinor } from '../../api-schema/amount';
 import type { queueStatusSchema } from '../../api-schema/opsFinance';
 import { STUCK_REPORT_AFTER_MS } from '../chain/paymentWatch';
 import { bigintText, queryRows, type Db } from '../db/client';
+import { withdrawalViewOf } from '../ledger/withdrawals';
 import { lostPaymentSql, paymentHashSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
@@ -142,16 +142,7 @@ async function queueRows(db: Db, where: SQL, now: Date, limit: number): Promise<
 async function viewsOf(db: Db, rows: z.infer<typeof queueRow>[], quorumAbove: bigint): Promise<QueuedWithdrawal[]> {
   const approvals = await approvalsOf(db, rows.map((row) => row.id));
   return rows.map((row) => ({
-    id: row.id.toString(),
-    address: row.address,
-    amount: formatMinor(row.amount),
-    fee: formatMinor(row.fee),
-    status: row.status,
-    createdAt: row.createdAt.toISOString(),
-    decidedAt: row.status === 'pending' ? null : row.updatedAt.toISOString(),
-    ...(row.txHash ? { txHash: row.txHash } : {}),
-    ...(row.reason ? { reason: row.reason } : {}),
-    ...(row.note ? { note: row.note } : {}),
+    ...withdrawalViewOf(row),
     approvals: approvals.get(row.id.toString()) ?? [],
     approvalsNeeded: approvalsNeeded(row.amount, quorumAbove),
   }));
