@@ -5,9 +5,8 @@ import { useTranslation } from 'react-i18next';
 import type { ActorRefFrom } from 'xstate';
 import type { createOpsActionMachine } from '../../../machines/ops/opsActionMachine';
 import { selectActionError, selectActionResult, selectActionView } from '../../../machines/ops/opsSelectors';
-import { ErrorText } from '../../components/ErrorText';
 import { StatusPanel } from '../../components/StatusPanel';
-import { deskErrorText } from '../deskErrors';
+import { Refused } from './Refused';
 
 interface ActionStateProps<TRequest, TResult> {
   actor: ActorRefFrom<ReturnType<typeof createOpsActionMachine<TRequest, TResult>>>;
@@ -18,7 +17,7 @@ interface ActionStateProps<TRequest, TResult> {
 
 /** An act's wait, refusal (with the same request again) and answer, with a way to close the answer. */
 export function ActionState<TRequest, TResult>({ actor, busyText, done }: ActionStateProps<TRequest, TResult>) {
-  const { t, i18n } = useTranslation('ops');
+  const { t } = useTranslation('ops');
   const view = useSelector(actor, selectActionView);
   const result = useSelector(actor, selectActionResult<TRequest, TResult>);
   const error = useSelector(actor, selectActionError);
@@ -26,15 +25,7 @@ export function ActionState<TRequest, TResult>({ actor, busyText, done }: Action
   if (view === 'refused') {
     return (
       <div className="desk-form">
-        <ErrorText text={deskErrorText(t, (key) => i18n.exists(key), error)} />
-        <div className="desk-actions">
-          <Button color="primary" shape="rounded" onClick={() => actor.send({ type: 'user.retry' })}>
-            {t('common:actions.retry')}
-          </Button>
-          <Button fill="outline" shape="rounded" onClick={() => actor.send({ type: 'user.dismiss' })}>
-            {t('actions.close')}
-          </Button>
-        </div>
+        <Refused error={error} onRetry={() => actor.send({ type: 'user.retry' })} onLeave={() => actor.send({ type: 'user.dismiss' })} leaveLabel={t('actions.close')} />
       </div>
     );
   }

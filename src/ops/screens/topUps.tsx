@@ -11,7 +11,6 @@ import { useSearchParams } from 'react-router-dom';
 import { selectHeldTopUpError, selectHeldTopUpState, selectHeldTopUpView, selectReleaseAddress } from '../../../machines/ops/opsSelectors';
 import { checkAddress } from '../../../machines/shared/address';
 import { AmountText } from '../../components/AmountText';
-import { ErrorText } from '../../components/ErrorText';
 import { FilterChips } from '../../components/FilterChips';
 import { FormField } from '../../components/FormField';
 import { StatusPanel } from '../../components/StatusPanel';
@@ -21,10 +20,10 @@ import { formatDateTime } from '../../components/dateFormat';
 import type { OpsItem, OpsQuery, OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useExplorer } from '../deskChain';
-import { deskErrorText } from '../deskErrors';
 import { useDeskAction, useDeskRead, useHeldTopUp } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { PageButtons } from '../parts/PageButtons';
+import { Refused } from '../parts/Refused';
 import { ReadState, readAgain } from '../parts/ReadState';
 
 type HeldTopUp = OpsItem<'opsHeldTopUps'>;
@@ -160,17 +159,7 @@ function HeldTopUpItem({ topUp, onChanged }: { topUp: HeldTopUp; onChanged: () =
         {view === 'releasing' ? <StatusPanel message={t('topUps.releasing')} /> : null}
         {view === 'returning' ? <StatusPanel message={t('topUps.returning')} /> : null}
         {view === 'refused' ? (
-          <>
-            <ErrorText text={deskErrorText(t, (key) => i18n.exists(key), error)} />
-            <div className="desk-actions">
-              <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.retry' })}>
-                {t('common:actions.retry')}
-              </Button>
-              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
-                {t('actions.back')}
-              </Button>
-            </div>
-          </>
+          <Refused error={error} onRetry={() => decision.send({ type: 'user.retry' })} onLeave={() => decision.send({ type: 'user.cancel' })} leaveLabel={t('actions.back')} />
         ) : null}
       </div>
     </li>

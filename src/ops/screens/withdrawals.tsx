@@ -34,6 +34,7 @@ import { useDeskAction, useDeskRead, useOperator, useWithdrawalDecision } from '
 import { ActionState } from '../parts/ActionState';
 import { MemberCard } from '../parts/MemberCard';
 import { PageButtons } from '../parts/PageButtons';
+import { Refused } from '../parts/Refused';
 import { ReadState, readAgain } from '../parts/ReadState';
 
 type Withdrawal = OpsItem<'opsWithdrawals'>;
@@ -298,17 +299,7 @@ function WithdrawalDetail({ withdrawal, onChanged, onClose }: { withdrawal: With
         {view === 'approving' ? <StatusPanel message={t('withdrawals.approving')} /> : null}
         {view === 'failing' ? <StatusPanel message={t('withdrawals.failing')} /> : null}
         {view === 'refused' ? (
-          <>
-            <ErrorText text={deskErrorText(t, (key) => i18n.exists(key), error)} />
-            <div className="desk-actions">
-              <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.retry' })}>
-                {t('common:actions.retry')}
-              </Button>
-              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
-                {t('actions.back')}
-              </Button>
-            </div>
-          </>
+          <Refused error={error} onRetry={() => decision.send({ type: 'user.retry' })} onLeave={() => decision.send({ type: 'user.cancel' })} leaveLabel={t('actions.back')} />
         ) : null}
         {view === 'closed' ? <p className="desk-muted">{t('withdrawals.closed', { status: t(`withdrawals.status.${decided}`) })}</p> : null}
       </div>
