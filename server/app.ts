@@ -37,6 +37,7 @@ import { createTokenResolver } from './auth/tokens';
 import { createSettlementInputsReader } from './buy/orders';
 import { LEDGER_BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { createAutoApproval } from './ledger/autoApproval';
+import { unlessFrozen } from './members/freezes';
 import { createLedgerDesk } from './ledger/engine';
 import type { RouteDeps } from './routes/deps';
 import type { RateLimitRule } from './routes/endpoint';
@@ -207,11 +208,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     operators: createOperatorResolver(options.db, options.batchesInFlight ?? 1),
     ledger,
     settlementInputs: createSettlementInputsReader(options.db, options.batchesInFlight ?? 1),
-    autoApproval: createAutoApproval({
-      db: options.db,
-      desk: ledger,
-      budget: { perMemberDay: autoApproveMax, perHour: options.autoApproveHourly ?? DEFAULT_HOURLY_BUDGETS * autoApproveMax },
-    }),
+    // A frozen member's withdrawal is never approved on request (server/members/freezes.ts).
+    autoApproval: unlessFrozen(
+      options.db,
+      createAutoApproval({
+        db: options.db,
+        desk: ledger,
+        budget: { perMemberDay: autoApproveMax, perHour: options.autoApproveHourly ?? DEFAULT_HOURLY_BUDGETS * autoApproveMax },
+      }),
+      options.batchesInFlight ?? 1,
+    ),
     approvalQuorumAbove: options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE,
   };
 

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { preparedPerDb, type Db } from '../db/client';
 import { createBatcher } from '../ledger/batcher';
-import { members, tokens } from '../db/schema';
+import { memberFreezes, members, tokens } from '../db/schema';
 import { creditAccount, creditAccountJoin, memberRecordColumns, recommender, wposAccount, wposAccountJoin, type MemberRecord } from '../members/members';
 
 export const TOKEN_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -18,6 +18,8 @@ export interface AuthContext {
   bound: boolean;
   /** The member as read together with the token (one statement): what meInfo answers. */
   member: MemberRecord;
+  /** Whether an operator froze the member's withdrawals (server/members/freezes.ts), read in the same statement. */
+  withdrawalsFrozen: boolean;
 }
 
 /**
@@ -92,7 +94,7 @@ interface TokenLookup {
 
 /**
  * Finds the members of tokens that are known, unexpired and not revoked, with each member's meInfo columns, in one
- * statement (the token rows, their members, the recommenders and ledger accounts).
+ * statement (the token rows, their members, the recommenders, ledger accounts and freezes).
  *
  * @param db - database handle
  * @param lookups - token hashes, each with the instant it is checked at
@@ -106,7 +108,13 @@ export async function resolveTokenHashes(db: Db, lookups: readonly TokenLookup[]
   return lookups.map(({ tokenHash, now }) => {
     const row = byHash.get(tokenHash);
     if (!row || row.expiresAt.getTime() <= now.getTime()) return undefined;
-    return { memberId: row.memberId, tokenHash, bound: row.recommenderId !== null || row.isRoot, member: row.member };
+    return {
+      memberId: row.memberId,
+      tokenHash,
+      bound: row.recommenderId !== null || row.isRoot,
+      member: row.member,
+      withdrawalsFrozen: row.frozenMemberId !== null,
+    };
   });
 }
 
@@ -155,12 +163,14 @@ const resolveQueryOf = preparedPerDb((db) =>
       recommenderId: members.recommenderId,
       isRoot: members.isRoot,
       member: memberRecordColumns,
+      frozenMemberId: memberFreezes.memberId,
     })
     .from(tokens)
     .innerJoin(members, eq(members.id, tokens.memberId))
     .leftJoin(recommender, eq(recommender.id, members.recommenderId))
     .leftJoin(creditAccount, creditAccountJoin)
     .leftJoin(wposAccount, wposAccountJoin)
+    .leftJoin(memberFreezes, eq(memberFreezes.memberId, members.id))
     .where(and(sql`${tokens.hash} = ANY(${sql.placeholder('hashes')}::text[])`, isNull(tokens.revokedAt)))
     .prepare('resolve_tokens'),
 );

@@ -6,10 +6,9 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { toMinor } from '../../api-schema/amount';
 import { listCreditRecords, listWposRecords } from '../ledger/queries';
 import { withdrawCredit } from '../ledger/withdrawals';
-import { refuseFrozen, unlessFrozen } from '../members/freezes';
 import { requireAuth } from '../plugins/access';
 import { topUpStatus } from '../chain/topUpStatus';
-import { NotFoundError } from '../errors';
+import { NotFoundError, WithdrawalsFrozenError } from '../errors';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
 
@@ -25,18 +24,17 @@ import type { RouteDeps } from './deps';
 export const moneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   // Each topUp may read the chain and run a watcher round: limited per member, wherever they call from.
   const perMember = { ...deps.rateLimits.topUp, keyGenerator: (request: FastifyRequest) => (request.auth ? `member:${request.auth.memberId}` : request.ip) };
-  const frozenAware = unlessFrozen(deps.db, deps.autoApproval);
   registerHandlers(app, {
     creditRecord: async ({ query, request }) => listCreditRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
     wposRecord: async ({ query, request }) => listWposRecords(deps.db, { ...query, memberId: requireAuth(request).memberId }),
 
     withdrawCredit: async ({ body, request }) => {
-      const { memberId } = requireAuth(request);
+      const { memberId, withdrawalsFrozen } = requireAuth(request);
       // A frozen member's withdrawal is refused before it is a request (3008, not kept as the request id's outcome):
-      // the same request id works once an operator unfreezes them.
-      await refuseFrozen(deps.db, memberId);
-      return withdrawCredit(deps.ledger, { memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }, frozenAware);
+      // the same request id works once an operator unfreezes them. The freeze was read with the token.
+      if (withdrawalsFrozen) throw new WithdrawalsFrozenError();
+      return withdrawCredit(deps.ledger, { memberId, amount: toMinor(body.amount), requestId: body.requestId, now: deps.now() }, deps.autoApproval);
     },
 
     topUp: async ({ body, request }) => {

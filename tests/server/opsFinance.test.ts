@@ -238,8 +238,8 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     // A withdrawal that passed the refusal just before the freeze landed is not approved on request either.
     const memberId = await memberIdByAddress(ctx.db, accounts.alice.address);
     const approveAll: AutoApproval = { decide: async () => 'approved' };
-    expect(await unlessFrozen(ctx.db, approveAll).decide({ id: BigInt(held), memberId: memberId ?? 0, amount: toMinor('20') }, ctx.clock.now())).toBe('pending');
-    expect(await unlessFrozen(ctx.db, approveAll).decide({ id: 1n, memberId: (await memberIdByAddress(ctx.db, accounts.bob.address)) ?? 0, amount: 1n }, ctx.clock.now())).toBe('approved');
+    expect(await unlessFrozen(ctx.db, approveAll, 1).decide({ id: BigInt(held), memberId: memberId ?? 0, amount: toMinor('20') }, ctx.clock.now())).toBe('pending');
+    expect(await unlessFrozen(ctx.db, approveAll, 1).decide({ id: 1n, memberId: (await memberIdByAddress(ctx.db, accounts.bob.address)) ?? 0, amount: 1n }, ctx.clock.now())).toBe('approved');
     // Another member is not frozen; failing a frozen member's withdrawal (a refund) is allowed.
     expect(envelope(await withdraw(s.app, s.bob, { amount: '20', requestId: randomUUID() })).code).toBe(0);
     const lookup = envelope<{ frozen: { reason: string } | null }>(await s.app.inject({ method: 'GET', url: '/api/admin/member', headers: s.ann.headers, query: { q: accounts.alice.address } }));
