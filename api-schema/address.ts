@@ -1,5 +1,5 @@
 /**
- * The shipping address's field rules (API.md "Buy flow and shipping addresses"), one statement for the contract's
+ * The shipping address's field rules (docs/API.md "Buy flow and shipping addresses"), one statement for the contract's
  * schema, the server and the address form's machine: plain text trimmed to 1..max characters without `<` or `>`,
  * and a mobile number (mainland China's 1[3-9] and nine digits with no prefix or +86; any other +country by
  * libphonenumber-js, the kept port of Google's libphonenumber, instead of a hand-written table of countries).

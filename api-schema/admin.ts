@@ -4,7 +4,7 @@ import { defineEndpoint } from './endpoint';
 import { withdrawalFailureSchema, withdrawalStatusSchema } from './member';
 
 /**
- * The operator API (API.md, "Operations"): enabled only when the server has ADMIN_TOKEN; requests carry
+ * The operator API (docs/API.md, "Operations"): enabled only when the server has ADMIN_TOKEN; requests carry
  * X-Admin-Token. Not part of the SPA: the client never imports this module.
  */
 

@@ -1,11 +1,11 @@
 /**
- * The one amount rule (API.md "Money"), for the app, the server and the contract's schemas alike: amounts travel as
+ * The one amount rule (docs/API.md "Money"), for the app, the server and the contract's schemas alike: amounts travel as
  * decimal strings and are kept, compared and added as bigint minor units with 6 decimals, never as floats. The
  * schemas' patterns are built from the same constants, so a string the contract lets through is one this module
  * reads, and what it writes the contract accepts.
  */
 
-/** Decimals of one minor unit (API.md "Envelope": the server stores integer minor units, 6 decimals). */
+/** Decimals of one minor unit (docs/API.md "Envelope": the server stores integer minor units, 6 decimals). */
 export const amountDecimals = 6;
 /** The most integer digits a request amount may have. */
 export const maxIntegerDigits = 12;
@@ -69,7 +69,7 @@ export function formatMinor(units: bigint): string {
 export type ExchangeFrom = 'WPOS' | 'CREDIT';
 
 /**
- * What a flash exchange pays out (API.md "Money"): the rate is CREDIT per 1 WPOS; WPOS→CREDIT receives
+ * What a flash exchange pays out (docs/API.md "Money"): the rate is CREDIT per 1 WPOS; WPOS→CREDIT receives
  * amount × rate, CREDIT→WPOS amount ÷ rate, each rounded down to 6 decimals, in minor units throughout. The server
  * moves this and the app previews it, so both read this one function. 0 (the server's 3002) when the rate is not
  * positive or the result rounds to nothing.

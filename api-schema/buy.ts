@@ -27,7 +27,7 @@ export type DeliveryAddress = z.infer<typeof deliveryAddressSchema>;
 export const orderStatusSchema = z.enum(['pending', 'paid', 'shipped', 'failed', 'cancelled']);
 const deliveryIdSchema = checked(z.string(), z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'deliveryId'));
 
-/** Goods names are in the member's language (an extension of API.md: `lang`, zh by default, as for notices). */
+/** Goods names are in the member's language (an extension of docs/API.md: `lang`, zh by default, as for notices). */
 const langShape = { lang: z._default(langSchema, 'zh') };
 
 export const goodsList = defineEndpoint({
@@ -45,7 +45,7 @@ export const deliveryList = defineEndpoint({
 export const deliveryAdd = defineEndpoint({
   method: 'POST', path: '/api/member/delivery/add', access: 'member',
   summary: 'Add a shipping address; at most once per requestId when one is given (added)',
-  // requestId (optional, an extension of API.md): a save retried after a dropped answer adds the address once.
+  // requestId (optional, an extension of docs/API.md): a save retried after a dropped answer adds the address once.
   query: undefined, body: z.strictObject({ ...addressFieldsSchema.shape, requestId: z.optional(requestIdSchema) }), result: deliveryAddressSchema,
 });
 export const deliveryEdit = defineEndpoint({

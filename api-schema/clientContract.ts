@@ -9,5 +9,5 @@ import * as z from 'zod/mini';
 export { memberEndpoints as endpoints } from './memberEndpoints';
 export { dappParamSchema } from './dapp';
 
-/** API.md "Envelope": `{ code, message?, result? }`; `result` is checked against the endpoint afterwards. */
+/** docs/API.md "Envelope": `{ code, message?, result? }`; `result` is checked against the endpoint afterwards. */
 export const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.optional(z.string()), result: z.optional(z.unknown()) });

@@ -1,5 +1,5 @@
 /**
- * Envelope codes of API.md ("Codes"). The client shows `Common.{code}` for each; every code here has a text in
+ * Envelope codes of docs/API.md ("Codes"). The client shows `Common.{code}` for each; every code here has a text in
  * every locale (tests/i18n checks that).
  */
 export const ApiCode = {
@@ -34,7 +34,7 @@ export type ApiCodeValue = (typeof ApiCode)[ApiCodeName];
 
 export const allApiCodes: readonly ApiCodeValue[] = Object.values(ApiCode);
 
-/** HTTP status the server sends with each failure code (API.md, "Envelope"). */
+/** HTTP status the server sends with each failure code (docs/API.md, "Envelope"). */
 export const httpStatusOf: Record<ApiCodeValue, number> = {
   0: 200,
   [-1]: 500,

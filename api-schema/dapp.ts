@@ -26,7 +26,7 @@ export const dappParamSchema = z.object({
   minTransfer: amountSchema,
   siweDomain: checked(z.string(), z.minLength(1)),
   siweStatement: z.string(),
-  /** Credit on chain (API.md): the ERC-20 that backs CREDIT, where top-ups go, blocks on top before they count. */
+  /** Credit on chain (docs/API.md): the ERC-20 that backs CREDIT, where top-ups go, blocks on top before they count. */
   token: z.optional(z.object({ address: addressSchema, symbol: checked(z.string(), z.minLength(1), z.maxLength(11)), decimals: checked(z.number(), z.int(), z.minimum(6), z.maximum(36)) })),
   treasury: z.optional(addressSchema),
   confirmations: z.optional(checked(z.number(), z.int(), z.minimum(0))),

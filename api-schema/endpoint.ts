@@ -11,7 +11,7 @@ export type OperatorRole = (typeof operatorRoles)[number];
 export type OperatorAccess = 'operator' | `operator:${OperatorRole}` | 'operator:finance,support';
 
 /**
- * Who may call an endpoint: anyone, any valid token (temporary or main), only a bound member's token (API.md: "a
+ * Who may call an endpoint: anyone, any valid token (temporary or main), only a bound member's token (docs/API.md: "a
  * temporary token may only bind, read meInfo and read public data"), or an operator (docs/API.md, "Operators").
  * A member's token never opens an operator call, nor an operator's a member call.
  */

@@ -7,7 +7,7 @@ import * as opsOrders from './opsOrders';
 import type { Endpoint } from './endpoint';
 import { memberEndpoints } from './memberEndpoints';
 
-/** Every call of API.md, by name. The server registers these; the client calls them; openapi.json lists them. */
+/** Every call of docs/API.md, by name. The server registers these; the client calls them; openapi.json lists them. */
 export const endpoints = {
   // The member app's calls (its client contract carries these only), then the operators'.
   ...memberEndpoints,

@@ -39,7 +39,7 @@ export const meInfo = defineEndpoint({
 });
 
 /**
- * A withdrawal's status (API.md, "Credit on chain"): pending (waiting for an operator) → approved → sent (its payment
+ * A withdrawal's status (docs/API.md, "Credit on chain"): pending (waiting for an operator) → approved → sent (its payment
  * signed and broadcast) → done (at depth) | failed (refunded; `reason` says why). Every other record is done.
  */
 export const withdrawalStatusSchema = z.enum(['pending', 'approved', 'sent', 'done', 'failed']);

@@ -17,7 +17,7 @@ export function checked<T extends z.ZodMiniType>(schema: T, ...checks: z.core.$Z
 /** A 0x-prefixed 20-byte address. The server additionally requires the EIP-55 checksum where it matters. */
 export const addressSchema = checked(z.string(), z.regex(/^0x[0-9a-fA-F]{40}$/, 'address'));
 /**
- * An amount in a request: a decimal string > 0 with at most 12 integer digits and 6 decimals (API.md, "Money"); the
+ * An amount in a request: a decimal string > 0 with at most 12 integer digits and 6 decimals (docs/API.md, "Money"); the
  * server keeps integer minor units. "0", "0.000000", "-1", "1.0000001" and 13 integer digits are refused.
  */
 export const amountSchema = checked(
@@ -56,7 +56,7 @@ export function pageOf<T extends z.ZodMiniType>(item: T) {
   });
 }
 
-/** The response envelope: `{ code, message?, result? }` (API.md "Envelope"). */
+/** The response envelope: `{ code, message?, result? }` (docs/API.md "Envelope"). */
 // @__NO_SIDE_EFFECTS__
 export function envelopeOf<T extends z.ZodMiniType>(result: T) {
   return z.object({

@@ -1,5 +1,5 @@
 /**
- * The one rule for notice and about-page HTML (API.md: "the client sanitises content"), read by the member app
+ * The one rule for notice and about-page HTML (docs/API.md: "the client sanitises content"), read by the member app
  * (src/content/sanitizeHtml.ts, in the browser) and by the server (server/content/sanitize.ts, in jsdom, when an
  * operator saves), both with DOMPurify, so what the desk previews is what members render. DOMPurify removes scripts,
  * event handlers, javascript: URLs and the like; on top of its defaults, frames, forms and their controls never

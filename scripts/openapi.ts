@@ -65,7 +65,7 @@ function operation(name: string, endpoint: Endpoint): JsonSchema {
     responses: {
       200: { description: 'Success: code 0 with the result.', content: { 'application/json': { schema: jsonSchema(envelopeOf(endpoint.result), 'output') } } },
       default: {
-        description: 'Failure: a non-zero code of API.md with its HTTP status (see components.schemas.ApiCode).',
+        description: 'Failure: a non-zero code of docs/API.md with its HTTP status (see components.schemas.ApiCode).',
         content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
       },
     },
@@ -90,7 +90,7 @@ export function buildOpenApiDocument(): JsonSchema {
     info: {
       title: 'Member DApp API',
       version: '1',
-      description: 'GENERATED from api-schema by `npm run openapi`; do not edit. The prose contract is API.md.',
+      description: 'GENERATED from api-schema by `npm run openapi`; do not edit. The prose contract is docs/API.md.',
     },
     paths,
     components: {

@@ -106,7 +106,7 @@ export interface BuildAppOptions {
    * crosses midnight sees no payout it did not ask for; main.ts turns it on.
    */
   payoutTimer?: boolean;
-  /** Credit on chain (API.md): the connected chain; without it there are no top-ups (topUp answers 4004). */
+  /** Credit on chain (docs/API.md): the connected chain; without it there are no top-ups (topUp answers 4004). */
   chain?: Chain | undefined;
   /**
    * The top-up watcher's first block (the token's deployment) and whether it runs on its own timer every `pollMs`

@@ -60,7 +60,7 @@ export const envSchema = z.object({
   OPS_FIRST_ADMIN: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'OPS_FIRST_ADMIN must be an address').optional()),
   // `production` refuses to start without a real chain (unless DEV_CHAIN=on).
   NODE_ENV: z.preprocess(emptyAsUndefined, z.string().optional()),
-  // Credit on chain (API.md): the node's JSON-RPC URLs (comma-separated, tried in order; https, or http to a loopback
+  // Credit on chain (docs/API.md): the node's JSON-RPC URLs (comma-separated, tried in order; https, or http to a loopback
   // host). Unset, the development chain runs when asked (developmentChainAsked).
   CHAIN_RPC_URL: z.preprocess(
     emptyAsUndefined,

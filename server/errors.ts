@@ -1,5 +1,5 @@
 /**
- * The server's failures, one @fastify/error class per API.md code (as fastify-type-provider-zod's src/errors.ts
+ * The server's failures, one @fastify/error class per docs/API.md code (as fastify-type-provider-zod's src/errors.ts
  * defines its own). Each carries the HTTP status from api-schema/codes.ts; the error handler reads the envelope
  * code back with apiCodeOf. Messages are short English for logs and curl users; the client shows Common.{code}.
  */
@@ -16,7 +16,7 @@ function defineApiError<Args extends unknown[] = []>(code: string, apiCode: ApiC
   return constructor;
 }
 
-/** 1001: a request field fails its schema; the message is the field name alone (API.md, "Codes"). */
+/** 1001: a request field fails its schema; the message is the field name alone (docs/API.md, "Codes"). */
 export const InvalidParametersError = defineApiError<[field: string]>('MD_INVALID_PARAMETERS', ApiCode.invalidParameters, '%s');
 /** 1002: no token, or an unknown, expired or revoked one. */
 export const NotSignedInError = defineApiError('MD_NOT_SIGNED_IN', ApiCode.notSignedIn, 'Not signed in');
@@ -62,7 +62,7 @@ export const TooManyRequestsError = defineApiError('MD_TOO_MANY_REQUESTS', ApiCo
  * The envelope code of an error thrown by server code, if it is one of ours.
  *
  * @param error - anything caught
- * @returns the API.md code, or undefined for foreign errors
+ * @returns the docs/API.md code, or undefined for foreign errors
  * @example
  * apiCodeOf(new NotFoundError()); // 4004
  */

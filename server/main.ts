@@ -47,7 +47,7 @@ interface ChainStart {
 }
 
 /**
- * Connects the app's chain (API.md, "Credit on chain"): CHAIN_RPC_URL with TOKEN_ADDRESS and TREASURY_ADDRESS, whose
+ * Connects the app's chain (docs/API.md, "Credit on chain"): CHAIN_RPC_URL with TOKEN_ADDRESS and TREASURY_ADDRESS, whose
  * node must report the app config's chainId; or, only when asked (developmentChainAsked: DEV_CHAIN=on, or no chain
  * setting outside production), the development chain (server/chain/devChain.ts), whose id, node and token the app
  * config then names. Either way dappParam announces the token, treasury and confirmations. What it prints names the

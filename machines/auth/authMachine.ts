@@ -1,5 +1,5 @@
 /**
- * Sign-in and binding (spec section 4, API.md "Authentication"). The member signs an EIP-4361 message with the
+ * Sign-in and binding (spec section 4, docs/API.md "Authentication"). The member signs an EIP-4361 message with the
  * connected wallet; the server answers with an auth token and whether a recommender is bound. The token is always
  * stored as the temporary token first, and becomes the main token only once bound: at once when isFinishedBind,
  * or after binding with an invite code (set-token with no value promotes the temporary token). A session is

@@ -17,7 +17,7 @@ export interface UserInfo {
   [field: string]: unknown;
 }
 
-/** What an API call answers (API.md "Envelope"); the client turns every failure into a code. */
+/** What an API call answers (docs/API.md "Envelope"); the client turns every failure into a code. */
 export interface ApiAnswer<T> {
   code: number;
   result?: T;
@@ -78,7 +78,7 @@ export type AuthEvent =
   | { type: 'server.tokenExpired' }
   | { type: 'app.refreshProfile' };
 
-/** Envelope code for an unknown, expired or revoked token (API.md "Codes"). */
+/** Envelope code for an unknown, expired or revoked token (docs/API.md "Codes"). */
 export const tokenRejectedCode = ApiCode.notSignedIn;
 
 export const apiError = (code: number): ErrorInfo => ({ name: ApiErrorName, code });

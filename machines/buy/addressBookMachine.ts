@@ -1,5 +1,5 @@
 /**
- * The shipping address book (spec: /buy/shipping-address; API.md "Buy flow and shipping addresses"): the member's
+ * The shipping address book (spec: /buy/shipping-address; docs/API.md "Buy flow and shipping addresses"): the member's
  * addresses, the default first as the server answers them. The member chooses one for the settlement (the machine
  * ends with its deliveryId as output), makes another the default (an edit with `isDefault: true`; the server turns
  * the old one off), or deletes one after confirming. After each change the list is read again, since the server

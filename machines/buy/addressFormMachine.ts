@@ -1,5 +1,5 @@
 /**
- * Adding and editing a shipping address (spec: /buy/shipping-address/add and /edit/:deliveryId; API.md "Buy flow and
+ * Adding and editing a shipping address (spec: /buy/shipping-address/add and /edit/:deliveryId; docs/API.md "Buy flow and
  * shipping addresses"): name, mobile number, region (the picker's 'province / city / district'), detail and the
  * default switch. Each field is checked as typed by the contract's own rule (api-schema/address.ts) and shows its
  * problem once touched or after a save attempt; only a form whose every field passes is sent. The server's refusals:
@@ -93,7 +93,7 @@ export const addressFormMachine = setup({
   guards: {
     isFormValid: ({ context }) => isFormValid(context.form, context.internationalPhone),
     isDirty: ({ context }) => isFormChanged(context.form, startForm(context)),
-    /** API.md: `isDefault: false` on the current default leaves it the default, so the switch cannot turn it off. */
+    /** docs/API.md: `isDefault: false` on the current default leaves it the default, so the switch cannot turn it off. */
     canChangeDefault: ({ context }, params: { isDefault: boolean }) => params.isDefault || !context.original?.isDefault,
     isOk: codeIn(ApiCode.ok),
     isSignedOutAnswer: codeIn(ApiCode.notSignedIn),

@@ -36,7 +36,7 @@ export const selectNeedsPhoneRules = (snapshot: AddressFormSnapshot): boolean =>
 /** True when leaving would lose changes (the page asks first, through user.leave). */
 export const selectIsDirty = (snapshot: AddressFormSnapshot): boolean =>
   isFormChanged(snapshot.context.form, snapshot.context.original ? formOf(snapshot.context.original) : blankAddressForm);
-/** True when the default switch cannot be turned off (editing the current default: API.md keeps it the default). */
+/** True when the default switch cannot be turned off (editing the current default: docs/API.md keeps it the default). */
 export const selectDefaultLocked = (snapshot: AddressFormSnapshot): boolean =>
   snapshot.context.form.isDefault && !snapshot.can({ type: 'field.setDefault', isDefault: false });
 

@@ -23,7 +23,7 @@ export type SaveAddressAnswer = Answer<DeliveryAddress> & { field?: string | nul
 export const blankAddressForm: AddressForm = { name: '', phone: '', region: '', detail: '', isDefault: false };
 
 /**
- * The edit that makes a listed address the default: the address as it is with `isDefault: true` (API.md: the server
+ * The edit that makes a listed address the default: the address as it is with `isDefault: true` (docs/API.md: the server
  * turns the old default off).
  */
 export function defaultEditOf(address: DeliveryAddress | null): SaveAddressInput {

@@ -1,6 +1,6 @@
 /**
  * What the buy flow's three machines (settlement, address form, address book) read from the contract
- * (api-schema/buy.ts, API.md "Buy flow and shipping addresses"), and the few pieces they share: answers, the
+ * (api-schema/buy.ts, docs/API.md "Buy flow and shipping addresses"), and the few pieces they share: answers, the
  * server's refusal as a plain { name, code }, and the quantity one order may hold.
  */
 import type * as z from 'zod/mini';

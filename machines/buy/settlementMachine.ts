@@ -1,5 +1,5 @@
 /**
- * Settlement (spec: /buy/settlement/:id?; API.md "Buy flow and shipping addresses"): the member sees the goods, the
+ * Settlement (spec: /buy/settlement/:id?; docs/API.md "Buy flow and shipping addresses"): the member sees the goods, the
  * chosen shipping address and what the order costs against the credit balance, sets the quantity, and pays. The
  * money-flow skeleton's rules hold (machines/shared/moneyFlow.ts, ADR 0011): the request id the page creates at
  * confirm is sent by every retry, so an order is paid at most once, and 1002 ends the flow. What is its own: the

@@ -1,5 +1,5 @@
 /**
- * Withdrawing credit (spec: the member area's credit withdrawal; API.md "Member" withdrawCredit and "Money"), an
+ * Withdrawing credit (spec: the member area's credit withdrawal; docs/API.md "Member" withdrawCredit and "Money"), an
  * instance of the money-flow skeleton (machines/shared/moneyFlow.ts). The member types an amount, checked as typed
  * against the app config's limits and the balance, with the fixed fee and what arrives shown beside it; confirms a
  * summary; and the withdrawal goes out with the request id created at that moment. The skeleton keeps the id for
@@ -31,7 +31,7 @@ export interface WithdrawBody {
   amount: string;
 }
 
-/** What withdrawCredit answers (API.md "Member"). */
+/** What withdrawCredit answers (docs/API.md "Member"). */
 export type WithdrawResult = z.output<typeof withdrawCredit.result>;
 /** The envelope of withdrawCredit: code 0 with the result, or another code (-1 for network failures). */
 export type WithdrawAnswer = Answer<WithdrawResult>;

@@ -28,7 +28,7 @@ export function selectReceive(snapshot: WithdrawSnapshot): string | null {
 }
 
 /**
- * What happens next to the recorded withdrawal, from the status withdrawCredit answered (API.md, "Credit on
+ * What happens next to the recorded withdrawal, from the status withdrawCredit answered (docs/API.md, "Credit on
  * chain"): `review` (pending: an operator approves it first), `payment` (approved or sent: the payer sends it to the
  * member's address), `paid` (done), `refunded` (failed); null before it is recorded.
  */

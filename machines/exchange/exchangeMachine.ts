@@ -1,5 +1,5 @@
 /**
- * The flash exchange between WPOS and credit (API.md "WPOS" flashExchange and "Money": the rate is CREDIT per 1 WPOS,
+ * The flash exchange between WPOS and credit (docs/API.md "WPOS" flashExchange and "Money": the rate is CREDIT per 1 WPOS,
  * each result rounded down to 6 decimals), an instance of the money-flow skeleton (machines/shared/moneyFlow.ts).
  * The member picks the direction and types what to pay; the amount is checked as typed against the balance of the
  * asset paid, and an amount that would receive 0 (the server's 3002) is refused before any request. What arrives is

@@ -5,7 +5,7 @@
  * its query (a type filter, the language) in the context, so changing it starts the list again.
  *
  * Pages answer with the API's envelope: `code` 0 and a page `{ list, total, page, pageSize }`, or another code
- * (API.md "Codes"; -1 for network failures). The list is complete when it holds `total` rows or a page came back
+ * (docs/API.md "Codes"; -1 for network failures). The list is complete when it holds `total` rows or a page came back
  * empty, so a server whose total shrinks meanwhile cannot keep the member loading forever.
  */
 import { assign, fromPromise, setup } from 'xstate';
@@ -13,7 +13,7 @@ import type { ErrorInfo } from '../shared/errorInfo';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';
 import type { Answer } from '../shared/answer';
 
-/** One page as the API sends it (API.md "Envelope": lists are pages). */
+/** One page as the API sends it (docs/API.md "Envelope": lists are pages). */
 export interface Page<TItem> {
   list: readonly TItem[];
   total: number;
@@ -52,7 +52,7 @@ export interface PagedListInput<TQuery> {
   pageSize?: number;
 }
 
-/** Rows per page unless the screen says otherwise (API.md: pageSize 1..100, default 20). */
+/** Rows per page unless the screen says otherwise (docs/API.md: pageSize 1..100, default 20). */
 export const defaultPageSize = 20;
 
 /**

@@ -9,7 +9,7 @@ export function isInviteCode(value: string): boolean {
   return inviteCodePattern.test(value);
 }
 
-/** The fewest hex characters a team search needs (API.md "Member": team/search). */
+/** The fewest hex characters a team search needs (docs/API.md "Member": team/search). */
 export const minSearchHexLength = 4;
 
 export type AddressKeywordCheck = 'empty' | 'tooShort' | 'notHex' | 'ok';

@@ -1,5 +1,5 @@
 /**
- * Transferring WPOS to a member of the team (API.md "WPOS" transferWpos), an instance of the money-flow skeleton
+ * Transferring WPOS to a member of the team (docs/API.md "WPOS" transferWpos), an instance of the money-flow skeleton
  * (machines/shared/moneyFlow.ts). The member picks a recipient from the getRentValidBindMemberAddress list or pastes
  * one, and types an amount; both are checked as typed: the address's form and checksum, then whether it is the
  * member's own or outside the list (both 3004 on the server, so refused before any request), the amount against

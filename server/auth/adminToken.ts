@@ -1,5 +1,5 @@
 /**
- * The operator's token (API.md, "Operations"): ADMIN_TOKEN from the environment, at least 32 characters, sent as
+ * The operator's token (docs/API.md, "Operations"): ADMIN_TOKEN from the environment, at least 32 characters, sent as
  * X-Admin-Token. Compared in constant time over sha256 digests, so neither the content nor the length of the
  * expected token leaks through timing.
  */

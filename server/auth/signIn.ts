@@ -70,7 +70,7 @@ function urlOf(uri: string): URL | undefined {
 }
 
 /**
- * Domain and URI: a message made for another site is refused with 1005 (API.md, "Codes"). The domain must be the
+ * Domain and URI: a message made for another site is refused with 1005 (docs/API.md, "Codes"). The domain must be the
  * allowed site the request came to, the URI an http(s) URL on that same authority (with the site's scheme when
  * known). The chain, the third binding, is checked against the app config by the sign-in statement itself
  * (startSession), so a sign-in reads the config without a statement of its own.

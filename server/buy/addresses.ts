@@ -1,5 +1,5 @@
 /**
- * Shipping addresses (API.md "Buy flow and shipping addresses"). Each change runs in a transaction that first locks
+ * Shipping addresses (docs/API.md "Buy flow and shipping addresses"). Each change runs in a transaction that first locks
  * the member's row, so two requests of one member never race on the count or the default; the database's own rules
  * (migration 0013: one default, at most 20) back the code up.
  */
@@ -9,7 +9,7 @@ import type { Db } from '../db/client';
 import { deliveryAddresses } from '../db/schema';
 import { AmountOutOfLimitsError, NotFoundError } from '../errors';
 
-/** API.md: a member holds at most 20 addresses. */
+/** docs/API.md: a member holds at most 20 addresses. */
 export const MAX_ADDRESSES = 20;
 
 export type AddressFields = Omit<DeliveryAddress, 'deliveryId'>;

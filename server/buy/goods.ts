@@ -1,5 +1,5 @@
 /**
- * Goods of the buy flow (API.md "Buy flow"): the list in its seeded order and one item, each with its stock, which
+ * Goods of the buy flow (docs/API.md "Buy flow"): the list in its seeded order and one item, each with its stock, which
  * is the ledger counter `stock:<id>` (settlement draws from it through the ledger engine).
  */
 import { sql } from 'drizzle-orm';

@@ -1,7 +1,7 @@
 /**
- * Settlement (API.md "Buy flow": order/settle) as a flow of the ledger engine: one `order` leg from the member's
+ * Settlement (docs/API.md "Buy flow": order/settle) as a flow of the ledger engine: one `order` leg from the member's
  * credit to the sales account, a draw of the quantity from the goods' stock counter, and the order row with its
- * copy of the address, all in one batch transaction, at most once per request id. The checks come in API.md's order:
+ * copy of the address, all in one batch transaction, at most once per request id. The checks come in docs/API.md's order:
  * 4004 (goods unknown or unlisted, or an address not this member's, decided here), then 3002 (stock) and 3001 (balance), which the
  * engine decides under its locks.
  */

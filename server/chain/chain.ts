@@ -1,5 +1,5 @@
 /**
- * The server's connection to the app's chain (API.md, "Credit on chain"): a viem public client over the JSON-RPC
+ * The server's connection to the app's chain (docs/API.md, "Credit on chain"): a viem public client over the JSON-RPC
  * URLs of CHAIN_RPC_URL (viem's `fallback`: the next URL when one fails), and the token that backs CREDIT, whose
  * decimals are read from the chain at start.
  */

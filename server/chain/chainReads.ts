@@ -1,5 +1,5 @@
 /**
- * The chain reads the payer, the top-up watcher, the topUp call and reconcile share (API.md, "Credit on chain"), each
+ * The chain reads the payer, the top-up watcher, the topUp call and reconcile share (docs/API.md, "Credit on chain"), each
  * with one rule for absence: only the node's own "not found" is null; any other failure (a timeout, a 5xx, a rate
  * limit) throws, so a caller's round fails instead of reading a node that did not answer as a chain without the thing.
  * An answer of absence is still only what one node knew: callers decide nothing final from it alone.
@@ -7,7 +7,7 @@
  */
 import { BlockNotFoundError, TransactionReceiptNotFoundError, type Hex, type PublicClient, type TransactionReceipt } from 'viem';
 
-/** Token amounts keep 6 decimals in the ledger (API.md, "Envelope"); a token with fewer cannot be represented. */
+/** Token amounts keep 6 decimals in the ledger (docs/API.md, "Envelope"); a token with fewer cannot be represented. */
 export const LEDGER_DECIMALS = 6;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The development chain `npm start` runs when asked (server/env.ts developmentChainAsked; API.md, "Credit on
+ * The development chain `npm start` runs when asked (server/env.ts developmentChainAsked; docs/API.md, "Credit on
  * chain"): anvil on 127.0.0.1 with a chain id of its own, its state in DATA_DIR/chain (written every second and at
  * exit, so it survives a restart as the database does), the development token deployed once, the treasury, and the
  * seeded demo members funded. What was deployed is kept in DATA_DIR/chain/deployment.json.

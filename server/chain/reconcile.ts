@@ -1,5 +1,5 @@
 /**
- * The operator's reconcile call (API.md, "Credit on chain"): the token the treasury and the hot wallet hold on chain
+ * The operator's reconcile call (docs/API.md, "Credit on chain"): the token the treasury and the hot wallet hold on chain
  * beside what the ledger owes (members' credit, withdrawals payable, held top-ups), the difference computed, and the
  * lists an operator must act on: lost payments, credits a reorganisation removed, stuck payments. `ok` is false when
  * the tokens are short or any list is not empty (README, "Credit on chain: what reconcile says").

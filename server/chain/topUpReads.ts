@@ -1,5 +1,5 @@
 /**
- * How the top-up watcher reads a block range (API.md, "Credit on chain"; ADR 0018) so that no answer of a lagging or
+ * How the top-up watcher reads a block range (docs/API.md, "Credit on chain"; ADR 0018) so that no answer of a lagging or
  * disagreeing node can make it skip a top-up:
  *   1. every block header of the range, in one batched request, must be there and link to the one before (the first
  *      to the cursor): a block answered "not found", or a hash chain that breaks, is doubt, and the range is read again

@@ -1,5 +1,5 @@
 /**
- * POST /api/member/topUp (API.md, "Credit on chain"): the status of one top-up transaction of the caller's, looked at
+ * POST /api/member/topUp (docs/API.md, "Credit on chain"): the status of one top-up transaction of the caller's, looked at
  * now, so the member's screen moves without waiting for the watcher's next round. It reads the chain and the
  * top_ups rows; when the transaction is deep enough it runs a watcher round (which credits by the chain's logs, never
  * by this call's word) and reads again. Calling it any number of times credits nothing twice; calls at once share

@@ -1,5 +1,5 @@
 /**
- * The top-up watcher (API.md, "Credit on chain"; ADR 0018): reads the token's Transfer logs to the treasury from a
+ * The top-up watcher (docs/API.md, "Credit on chain"; ADR 0018): reads the token's Transfer logs to the treasury from a
  * cursor kept in the database (chain_blocks) and credits each through the ledger engine (topUps.ts), only once its
  * block has `confirmations` blocks on top and is still on the chain. It never moves past a block it has not read.
  * Each round:

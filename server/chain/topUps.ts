@@ -1,5 +1,5 @@
 /**
- * Top-ups as a flow of the ledger engine (API.md, "Credit on chain"; ADR 0014): a token Transfer log to the treasury
+ * Top-ups as a flow of the ledger engine (docs/API.md, "Credit on chain"; ADR 0014): a token Transfer log to the treasury
  * is a request whose at-most-once key is (chain, transaction hash, the log's position among its transaction's logs:
  * what a reorganisation that mines the transaction again cannot change, unlike the log's index in its block), whose
  * leg moves the amount from the `chain` system account to the sender's member account (or to `held_top_ups` when the

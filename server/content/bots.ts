@@ -1,4 +1,4 @@
-/** The bots list (API.md, "Public data": solbotList). */
+/** The bots list (docs/API.md, "Public data": solbotList). */
 import { asc, count, desc } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { solbotList } from '../../api-schema/dapp';

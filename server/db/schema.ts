@@ -2,7 +2,7 @@
  * The one database schema (Drizzle), shared by PGlite and node-postgres. drizzle-kit turns changes here into the
  * versioned SQL files in server/db/migrations (`npm run db:generate`); commit both together (STYLE.md, "Commits").
  *
- * Money is integer minor units with 6 decimals (API.md, "Envelope"), held in bigint columns read as JS bigint so no
+ * Money is integer minor units with 6 decimals (docs/API.md, "Envelope"), held in bigint columns read as JS bigint so no
  * amount ever passes through a float. Balances live only in the ledger (ledger_accounts, ledger_transfers,
  * ledger_entries; docs/decisions/0010-ledger.md) and carry CHECK constraints: a bug may fail a request, never make a
  * member balance negative.
@@ -135,7 +135,7 @@ export const notices = pgTable(
     summary: text('summary').notNull(),
     /**
      * HTML, sanitised by the server when an operator saves it (server/content/sanitize.ts, the member app's rule);
-     * the client sanitises it again before rendering (API.md, "Public data").
+     * the client sanitises it again before rendering (docs/API.md, "Public data").
      */
     content: text('content').notNull(),
     /** Null while a draft or unpublished (members see only published notices); the same in every translation. */
@@ -402,7 +402,7 @@ export const ledgerLimits = pgTable(
 );
 
 /**
- * Share pools (API.md "WPOS"): each pays its daily amount (`total_amount`, WPOS minor units) at 00:00 UTC to the
+ * Share pools (docs/API.md "WPOS"): each pays its daily amount (`total_amount`, WPOS minor units) at 00:00 UTC to the
  * members holding at least `min_holding`, pro rata to their balances. Seeded; the content role edits them (opsPoolPut).
  */
 export const sharePools = pgTable(
@@ -496,7 +496,7 @@ export const ledgerEntries = pgTable(
 );
 
 /**
- * The first outcome of each money request, by (scope, endpoint, requestId) (API.md, "Money: one ledger, at most once
+ * The first outcome of each money request, by (scope, endpoint, requestId) (docs/API.md, "Money: one ledger, at most once
  * per request id"). A request writes its row in the same transaction as its money (or with its rejection), while it
  * holds a transaction-scoped advisory lock on the key, so there is never a row without its outcome (ADR 0012).
  * Kept at least 24 hours (server/ledger/idempotency.ts).
@@ -534,7 +534,7 @@ export const ledgerCounters = pgTable(
 );
 
 /**
- * Goods of the buy flow (API.md "Buy flow"): seeded, edited by the content role (opsGoodsPut); the stock is the
+ * Goods of the buy flow (docs/API.md "Buy flow"): seeded, edited by the content role (opsGoodsPut); the stock is the
  * counter `stock:<id>` in ledger_counters.
  */
 export const goods = pgTable(
@@ -617,7 +617,7 @@ export const orders = pgTable(
 );
 
 /**
- * Top-ups (API.md, "Credit on chain"): one row per token `Transfer` log to the treasury that was credited, written by
+ * Top-ups (docs/API.md, "Credit on chain"): one row per token `Transfer` log to the treasury that was credited, written by
  * the ledger engine with its money, once per (chain, transaction hash, the log's position among its transaction's
  * logs). `member_id` is the member credited
  * then, or null when the sender was no member yet and the amount was held (top_up_releases says when it reached

@@ -1,5 +1,5 @@
 /**
- * The flash exchange (API.md "WPOS" and "Money") as a flow of the ledger engine (server/ledger/engine.ts): two
+ * The flash exchange (docs/API.md "WPOS" and "Money") as a flow of the ledger engine (server/ledger/engine.ts): two
  * linked legs, what the member pays into the paid asset's exchange account and what the member receives out of the
  * other asset's, at the rate in the app config, rounded down by the one amount rule (api-schema/amount.ts). Both
  * move or neither; each is an `exchange` record of its asset.

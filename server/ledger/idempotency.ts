@@ -1,5 +1,5 @@
 /**
- * At most once per request id (API.md, "Money: one ledger, at most once per request id"): the ledger engine
+ * At most once per request id (docs/API.md, "Money: one ledger, at most once per request id"): the ledger engine
  * (engine.sql's ledger_post) keeps it for every money flow; runOnce below keeps it, with the same key lock
  * (ledger_key_lock) and the same stored outcomes, for work that moves no money.
  *
@@ -20,7 +20,7 @@ import { rowsOf, type Db } from '../db/client';
 import { apiCodeOf, errorOfApiCode } from '../errors';
 import { namedStatement } from './statements';
 
-/** Outcomes are kept this long at least (API.md says 24 hours). */
+/** Outcomes are kept this long at least (docs/API.md says 24 hours). */
 export const OUTCOME_RETENTION_MS = 48 * 60 * 60 * 1000;
 /** One request in this many sweeps the expired outcomes. */
 const SWEEP_EVERY = 256;

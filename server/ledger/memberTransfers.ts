@@ -1,7 +1,7 @@
 /**
  * Member-to-member transfers as a flow of the ledger engine (server/ledger/engine.ts), ready for WPOS's
  * transferWpos: one linked leg from the sender's account to the recipient's, at most once per the sender's request
- * id. The route decides who may receive (API.md: only the caller's getRentValidBindMemberAddress list, else 3004)
+ * id. The route decides who may receive (docs/API.md: only the caller's getRentValidBindMemberAddress list, else 3004)
  * and passes that as `recipientAllowed`; the engine checks the balance (3001) under both accounts' locks.
  */
 import { formatMinor } from '../../api-schema/amount';

@@ -1,5 +1,5 @@
 /**
- * The share pools (API.md "WPOS"): at 00:00 UTC each pool pays its daily amount from the WPOS pools account to the
+ * The share pools (docs/API.md "WPOS"): at 00:00 UTC each pool pays its daily amount from the WPOS pools account to the
  * members holding at least its minimum, pro rata to their balances, each share rounded down (the remainder stays
  * unpaid). A pool's payout is one request of the ledger engine (server/ledger/engine.ts) with one fan leg to its holders, and
  * a day's pools are one batch in one transaction, so it is set-based and all or nothing: a crash half-way commits

@@ -12,7 +12,7 @@ import { VOIDED } from './engine';
 export const WithdrawalStage = { held: 'held', approved: 'approved', sent: 'sent', posted: 'posted', voided: VOIDED } as const;
 export type WithdrawalStageName = (typeof WithdrawalStage)[keyof typeof WithdrawalStage];
 
-/** The status API.md names for each stage. */
+/** The status docs/API.md names for each stage. */
 export type WithdrawalStatus = 'pending' | 'approved' | 'sent' | 'done' | 'failed';
 
 const STATUS_OF_STAGE: Record<WithdrawalStageName, WithdrawalStatus> = { held: 'pending', approved: 'approved', sent: 'sent', posted: 'done', voided: 'failed' };

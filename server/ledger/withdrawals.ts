@@ -1,5 +1,5 @@
 /**
- * Credit withdrawals (API.md, "Money" and "Credit on chain") as two-phase transfers of the ledger engine
+ * Credit withdrawals (docs/API.md, "Money" and "Credit on chain") as two-phase transfers of the ledger engine
  * (server/ledger/engine.ts; docs/decisions/0019-withdrawals-paid-on-chain.md). A request reserves: the amount
  * leaves the member for withdrawals payable and the fee moves on to fees, against the day's total, held as a pending
  * transfer. Its stage is the withdrawal's status (server/ledger/withdrawalLifecycle.ts): `held` (waiting for an
@@ -271,7 +271,7 @@ export function withdrawalViewOf<S extends string>(row: WithdrawalViewRow<S>): O
 }
 
 /**
- * The operator's decision (API.md, "Operations"): a pending withdrawal approved or failed, an approved one failed.
+ * The operator's decision (docs/API.md, "Operations"): a pending withdrawal approved or failed, an approved one failed.
  * Deciding again what it already is returns it unchanged; anything else is 3006.
  *
  * @param db - database handle (the decision commits on its own)

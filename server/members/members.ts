@@ -43,7 +43,7 @@ const toBigInt = (value: unknown): bigint => BigInt(value as string | number | b
 /**
  * The columns meInfo answers with, for a select from members left-joined to `recommender`, `creditAccount` and
  * `wposAccount`; resolveToken reads them with the token, so a meInfo request is one statement. The balances are
- * the member's ledger accounts (API.md: "meInfo's balances are the member accounts").
+ * the member's ledger accounts (docs/API.md: "meInfo's balances are the member accounts").
  */
 export const memberRecordColumns = {
   address: members.address,
@@ -139,7 +139,7 @@ const recipientStatement = namedStatement(
 const recipientRow = z.object({ id: z.number().int(), inTeam: z.boolean() });
 
 /**
- * Who a transfer would pay: the member of the address and whether the caller may pay it (API.md: only the members
+ * Who a transfer would pay: the member of the address and whether the caller may pay it (docs/API.md: only the members
  * of getRentValidBindMemberAddress, the caller's downline; never itself, an upline or a stranger). One lookup in
  * the member tree's closure table.
  *

@@ -1,5 +1,5 @@
 /**
- * The team screens: a member's downline page by page, and search by address fragment (API.md, "Member"). Both read
+ * The team screens: a member's downline page by page, and search by address fragment (docs/API.md, "Member"). Both read
  * the closure table member_tree, so neither walks the tree; search starts from the few members whose address has
  * the keyword's 4-character windows (members.address_grams, GIN) and keeps those below the caller (ADR 0009).
  */

@@ -1,6 +1,6 @@
 /**
  * Requests Node's HTTP parser refuses before Fastify sees them (headers over the 16 KiB limit, a malformed request
- * line, a request sent too slowly) still get the API.md envelope, as every other refusal does: 1001 naming the part
+ * line, a request sent too slowly) still get the docs/API.md envelope, as every other refusal does: 1001 naming the part
  * at fault, with the status Node would give and the hardening headers. Written to the raw socket because there is no
  * request or reply yet; Fastify calls this as its clientErrorHandler.
  */

@@ -1,5 +1,5 @@
 /**
- * One error handler for the whole server: every failure leaves as the API.md envelope with the HTTP status of
+ * One error handler for the whole server: every failure leaves as the docs/API.md envelope with the HTTP status of
  * api-schema/codes.ts. Schema failures name the field (1001); our @fastify/error classes carry their code;
  * Fastify's own request errors (body too large, bad JSON, wrong content type) are bad input too; anything else
  * is 5000, logged with the request id and answered without internals.

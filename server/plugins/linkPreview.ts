@@ -23,7 +23,7 @@ export interface PreviewTexts {
 const escapeAttribute = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
- * The invite code of a sign-in page's path, when it is one a member could have (API.md's inviteCode: 4 to 16
+ * The invite code of a sign-in page's path, when it is one a member could have (docs/API.md's inviteCode: 4 to 16
  * letters or digits); anything else gets no preview.
  *
  * @param urlPath - the request's path, e.g. /login/DEMO2026

@@ -3,7 +3,7 @@
  * with %2f, or double-encoded), control characters (%00 and the like), backslashes, empty segments, malformed
  * percent-encoding and targets over MAX_TARGET_LENGTH. Fastify's rewriteUrl sends each of them to one internal
  * route, so the answer goes through the same hooks as any other (security headers, request id) and leaves as the
- * API.md envelope: 1001 "path" with 400, or 414 for a target that is too long. Targets longer than Node's
+ * docs/API.md envelope: 1001 "path" with 400, or 414 for a target that is too long. Targets longer than Node's
  * header limit (16 KiB) never reach Fastify: Node answers 431 itself.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,6 @@
 /**
- * The operator API (API.md, "Operations" and "Credit on chain"): grant, ledger, reconcile, distribute and the top-ups re-read (withdrawal/decide is a finance call: routes/opsFinance.ts), registered only when
- * ADMIN_TOKEN is set (the access hook checks X-Admin-Token). Grant goes through the same at-most-once mechanism as
+ * The operator API (docs/API.md, "Operations" and "Credit on chain"): grant, ledger, reconcile, distribute and the top-ups re-read (withdrawal/decide is a finance call: routes/opsFinance.ts), open to
+ * finance operators (the access hook checks the role; X-Admin-Token only as the deprecated bootstrap). Grant goes through the same at-most-once mechanism as
  * members' money calls (server/ledger/idempotency.ts), scoped to the operator.
  */
 import type { FastifyPluginAsync } from 'fastify';

@@ -1,4 +1,4 @@
-/** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (API.md, "Authentication"). */
+/** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (docs/API.md, "Authentication"). */
 import type { FastifyPluginAsync } from 'fastify';
 import { getAddress, isAddress } from 'viem';
 import { parseSiweMessage } from 'viem/siwe';
@@ -47,7 +47,7 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
           chain: deps.chain?.chain.client,
           now,
         });
-        // Top-ups sent before the address was a member reach it now (API.md, "Credit on chain"); should this fail,
+        // Top-ups sent before the address was a member reach it now (docs/API.md, "Credit on chain"); should this fail,
         // the watcher's next round releases them, so the sign-in stands.
         const { address } = parseSiweMessage(body.message);
         if (deps.chain && address) {

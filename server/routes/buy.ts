@@ -1,5 +1,5 @@
 /**
- * The buy flow (API.md "Buy flow and shipping addresses"): goods, the member's shipping addresses, settlement through
+ * The buy flow (docs/API.md "Buy flow and shipping addresses"): goods, the member's shipping addresses, settlement through
  * the ledger engine's desk (batched, at most once per request id) and the member's orders.
  */
 import type { FastifyPluginAsync } from 'fastify';

@@ -1,4 +1,4 @@
-/** Public data: dappParam, notices, about, bots (API.md, "Public data"). */
+/** Public data: dappParam, notices, about, bots (docs/API.md, "Public data"). */
 import type { FastifyPluginAsync } from 'fastify';
 import { getAppConfig } from '../config/appConfig';
 import { listBots } from '../content/bots';

@@ -1,4 +1,4 @@
-/** Member area: meInfo, team and team search (API.md, "Member"). */
+/** Member area: meInfo, team and team search (docs/API.md, "Member"). */
 import type { FastifyPluginAsync } from 'fastify';
 import { InvalidParametersError } from '../errors';
 import { toMeInfo } from '../members/members';

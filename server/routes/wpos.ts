@@ -1,5 +1,5 @@
 /**
- * The WPOS area (API.md "WPOS"): the recipients a member may pay, transfers and the flash exchange through the
+ * The WPOS area (docs/API.md "WPOS"): the recipients a member may pay, transfers and the flash exchange through the
  * ledger engine's desk (batched, at most once per request id; ADR 0014), the share pools and the profit they paid.
  * wposRecord is with the other records in money.ts.
  */

@@ -255,7 +255,7 @@ export const SEED_TEAM: SeedTeamMember[] = [
   { address: '0x05aFf3EB4641343B9f7f6fBf98Be84847E6b6e0C', inviteCode: 'DEMOTM06', recommenderCode: 'DEMOTM03', createdAt: new Date('2026-04-01T08:00:00.000Z') },
 ];
 
-/** A seeded share pool (API.md "WPOS"): its daily amount and minimum holding in WPOS, as decimal strings. */
+/** A seeded share pool (docs/API.md "WPOS"): its daily amount and minimum holding in WPOS, as decimal strings. */
 export interface SeedSharePool {
   id: number;
   name: string;

@@ -1,5 +1,5 @@
 /**
- * The real side of the auth machine: the sign-in calls of API.md, the EIP-4361 message built with viem's siwe
+ * The real side of the auth machine: the sign-in calls of docs/API.md, the EIP-4361 message built with viem's siwe
  * helpers and signed by the connected wallet, and the spec's storage keys for the session.
  */
 import { fromPromise } from 'xstate';

@@ -5,7 +5,7 @@ import type { MemberEndpointName as EndpointName, MemberEndpoints as Endpoints }
 import { loadClientContract } from './contractLoader';
 
 /**
- * The API client (spec sections 6-8, API.md "Envelope"): one base path, JSON, a 50 s timeout, the Authorization
+ * The API client (spec sections 6-8, docs/API.md "Envelope"): one base path, JSON, a 50 s timeout, the Authorization
  * header from the stored token, both directions validated with the contract schemas, and a translated `message`
  * on every result. It never throws: every failure is a code (request errors are only logged, spec section 8).
  * Endpoints are named, not imported: their schemas load with the first call (src/api/contractLoader.ts).

@@ -1,5 +1,5 @@
 /**
- * Amounts are decimal strings (API.md "Envelope"): formatting never goes through a float. The integer part is
+ * Amounts are decimal strings (docs/API.md "Envelope"): formatting never goes through a float. The integer part is
  * grouped by Intl as a bigint (exact at any size), the fraction is kept as written, trimmed to at most 6 digits
  * (the ledger's minor units) and of trailing zeros.
  */

@@ -1,5 +1,5 @@
 /**
- * Dates and times from the API (ISO-8601 UTC, API.md) shown on the member's own clock: in the runtime's time zone
+ * Dates and times from the API (ISO-8601 UTC, docs/API.md) shown on the member's own clock: in the runtime's time zone
  * (the phone's), in the app's language. `timeZone` exists for tests of these functions; screens never pass it.
  */
 
@@ -33,7 +33,7 @@ export function formatTime(date: Date, locale: string, timeZone?: string): strin
 
 /**
  * The next 00:00 UTC after `now`: where the server's UTC day, and with it the daily withdrawal cap, starts again
- * (API.md "Money": today's UTC total).
+ * (docs/API.md "Money": today's UTC total).
  *
  * @example nextUtcDayStart(new Date('2026-11-23T13:00:00Z')) // 2026-11-24T00:00:00.000Z
  */

@@ -45,7 +45,7 @@ function get(target: string): Buffer {
 }
 
 type Answer =
-  /** The API.md envelope, 4xx, code 1001 or 4004 (also for what Node's parser refuses before Fastify). */
+  /** The docs/API.md envelope, 4xx, code 1001 or 4004 (also for what Node's parser refuses before Fastify). */
   | { envelope: 1001 | 4004; status: number }
   /** The SPA's index.html (its router shows the 404 page). */
   | 'spa';

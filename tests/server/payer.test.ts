@@ -1,5 +1,5 @@
 /**
- * Money out (issue 37; API.md, "Credit on chain"), on a real node started by each test (anvil) and every database
+ * Money out (issue 37; docs/API.md, "Credit on chain"), on a real node started by each test (anvil) and every database
  * target: members withdraw through HTTP, the operator approves or fails, and the payer pays from its hot wallet with
  * real signed transactions. Faults are made with the node's own methods (automine off, anvil_dropTransaction, the
  * next block's base fee raised, anvil_reorg) and with the payer stopped at a step, as a crash stops it. After each

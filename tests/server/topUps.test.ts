@@ -1,5 +1,5 @@
 /**
- * Money in (API.md, "Credit on chain"), on a real node started by each test (anvil) and every database target:
+ * Money in (docs/API.md, "Credit on chain"), on a real node started by each test (anvil) and every database target:
  * members send real signed token transfers to the treasury, the watcher credits each once at its depth, and the
  * faults are made with the node's own methods (anvil_reorg, anvil_dropTransaction, automine off, the node stopped).
  * After each, the books balance and the ledger's credited total is the confirmed top-ups on chain.

@@ -12,7 +12,7 @@ import type { MeInfo } from '../../api-schema/member';
 import { nonceAnswer } from '../../scripts/machineGraph/auth.model';
 import { accountA, bscChainParams } from '../../scripts/machineGraph/wallet.model';
 
-/** What the server sends: API.md "Envelope". */
+/** What the server sends: docs/API.md "Envelope". */
 export interface Envelope {
   code: number;
   message?: string;

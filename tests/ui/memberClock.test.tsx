@@ -1,7 +1,7 @@
 /**
  * Dates on the member's own clock (issue 44): the credit, WPOS and profit records show the date and time of a known
  * instant in the phone's time zone, in en and zh, and the withdrawal sheet says when the daily cap (a UTC day on the
- * server, API.md "Money") starts again, in that zone. Each block sets the runtime's zone (tests/support/timeZone.ts).
+ * server, docs/API.md "Money") starts again, in that zone. Each block sets the runtime's zone (tests/support/timeZone.ts).
  */
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The payer (API.md, "Credit on chain"; docs/decisions/0019-withdrawals-paid-on-chain.md): pays approved withdrawals
+ * The payer (docs/API.md, "Credit on chain"; docs/decisions/0019-withdrawals-paid-on-chain.md): pays approved withdrawals
  * in the token from one hot wallet, each at most once whatever crashes, restarts or retries happen. Its parts:
  *
  * - lease.ts: one payer per hot wallet, whatever the number of server instances (a lease in payer_accounts) and the

@@ -52,7 +52,7 @@ export const opsEndpoints = {
 export type OpsEndpoints = typeof opsEndpoints;
 export type OpsEndpointName = keyof OpsEndpoints;
 
-/** API.md "Envelope". */
+/** docs/API.md "Envelope". */
 export const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.optional(z.string()), result: z.optional(z.unknown()) });
 
 type InputOf<T> = T extends z.ZodMiniType ? z.input<T> : undefined;

@@ -24,7 +24,7 @@ export function CreditEntries() {
   const sheet = useSheetParam('withdraw');
   const topUp = useSheetParam('topUp');
   const { config } = useRootActors();
-  // Top-ups exist where the server names the token that backs credit (API.md, "Credit on chain").
+  // Top-ups exist where the server names the token that backs credit (docs/API.md, "Credit on chain").
   const canTopUp = useSelector(config, selectDappParam)?.token !== undefined;
   const showRecords = () => void navigate(paths.creditRecords.href(), { replace: true });
 

@@ -18,7 +18,7 @@ import { PagedListView } from '../shared/PagedListView';
 import { Screen } from '../shared/Screen';
 import { pageQuery, usePagedList } from '../shared/usePagedList';
 
-/** The record types of API.md "Member" creditRecord, and "all" (no type sent). */
+/** The record types of docs/API.md "Member" creditRecord, and "all" (no type sent). */
 const recordTypes = ['withdraw', 'exchange', 'order', 'reward', 'transfer', 'topUp'] as const;
 type RecordType = (typeof recordTypes)[number];
 type RecordFilter = RecordType | 'all';
@@ -32,7 +32,7 @@ const statusColor = { pending: 'warning', approved: 'primary', sent: 'primary', 
  * /me/credit-records (added to the spec's routes, issue 11) — the member's credit records, newest first, with a
  * type filter; each row is the type, the signed amount, the balance after it, its status, its date and time on the
  * member's clock (src/components/dateFormat.ts), and a top-up's transaction linked to the block explorer. A failed
- * withdrawal's refund is a second, positive withdraw record (API.md "Money").
+ * withdrawal's refund is a second, positive withdraw record (docs/API.md "Money").
  */
 export function Component() {
   const { t, i18n } = useTranslation(['credit', 'common']);

@@ -90,7 +90,7 @@ function WithdrawFlow({ onClose, onShowRecords }: WithdrawSheetProps) {
 
 /**
  * The amount, checked as typed; its hint gives the limits and when the daily cap starts again on the member's clock
- * (the server counts a UTC day, API.md "Money": that is 08:00 in Beijing). The field is a native input in
+ * (the server counts a UTC day, docs/API.md "Money": that is 08:00 in Beijing). The field is a native input in
  * antd-mobile's list look: antd-mobile's Input cannot carry aria-invalid and aria-describedby, which tie the error to
  * the field for screen readers (as on /register).
  */

@@ -21,7 +21,7 @@ interface PoolsQuery {
 const pad = (value: number) => String(value).padStart(2, '0');
 
 /**
- * /me/wpos's share pools (API.md "Share pools"): each pool's daily amount, minimum holding, the member's share if it
+ * /me/wpos's share pools (docs/API.md "Share pools"): each pool's daily amount, minimum holding, the member's share if it
  * paid now, and a live countdown to the next payout; read again once that payout is due.
  */
 export function SharePools() {

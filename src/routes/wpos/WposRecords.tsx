@@ -14,7 +14,7 @@ import { PagedListView } from '../shared/PagedListView';
 import { pageQuery, usePagedList } from '../shared/usePagedList';
 
 type RecordType = ItemOf<'wposRecord'>['type'];
-/** The record types of API.md "WPOS" wposRecord (the contract's enum, checked against it by the type). */
+/** The record types of docs/API.md "WPOS" wposRecord (the contract's enum, checked against it by the type). */
 const recordTypes = ['transfer', 'exchange', 'reward', 'distribution'] as const satisfies readonly RecordType[];
 type RecordFilter = RecordType | 'all';
 interface RecordsQuery {
@@ -23,7 +23,7 @@ interface RecordsQuery {
 
 /**
  * /me/wpos's records, newest first: all of them as the member scrolls, filtered by type; a transfer names the other
- * member (API.md "WPOS" wposRecord).
+ * member (docs/API.md "WPOS" wposRecord).
  */
 export function WposRecords() {
   const { t, i18n } = useTranslation(['wpos', 'common']);

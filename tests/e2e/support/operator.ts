@@ -1,5 +1,5 @@
 /**
- * The operator API as the e2e journeys call it (API.md "Operations"): a POST with the file's ADMIN_TOKEN to the
+ * The operator API as the e2e journeys call it (docs/API.md "Operations"): a POST with the file's ADMIN_TOKEN to the
  * server the journeys run against.
  */
 import type { JourneyHarness } from './journey';

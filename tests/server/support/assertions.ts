@@ -5,7 +5,7 @@ import type { Db } from '../../../server/db/client';
 import { snapshotDb } from './snapshot';
 import { envelope } from './siwe';
 
-/** Asserts a refusal: the envelope code, the HTTP status API.md pairs with it, and (optionally) the message. */
+/** Asserts a refusal: the envelope code, the HTTP status docs/API.md pairs with it, and (optionally) the message. */
 export function expectRefused(response: LightMyRequestResponse, code: ApiCodeValue, message?: string, status = httpStatusOf[code]): void {
   const body = envelope(response);
   expect({ status: response.statusCode, code: body.code }).toEqual({ status, code });
