@@ -1,7 +1,7 @@
 /**
- * The calls the desk makes, by name, with their schemas (api-schema: ops.ts, opsFinance.ts, opsTopUps.ts, opsContent.ts
- * and the operator calls of admin.ts). Only the desk's bundle imports this: the member app never loads an operator
- * schema.
+ * The calls the desk makes, by name, with their schemas (api-schema: ops.ts, opsFinance.ts, opsTopUps.ts, opsContent.ts,
+ * opsOrders.ts and the operator calls of admin.ts). Only the desk's bundle imports this: the member app never loads an
+ * operator schema.
  */
 import * as z from 'zod/mini';
 import { adminReconcile, adminTopUpsReread, adminWithdrawalDecide } from '../../../api-schema/admin';
@@ -20,6 +20,7 @@ import {
 } from '../../../api-schema/ops';
 import { opsAdjust, opsAdjustConfirm, opsMember, opsMemberFreeze, opsMemberSignOut, opsWithdrawals, opsWithdrawalsApprove } from '../../../api-schema/opsFinance';
 import { opsHeldTopUpRelease, opsHeldTopUpReturn, opsHeldTopUps } from '../../../api-schema/opsTopUps';
+import { opsOrderCancel, opsOrderShip, opsOrders } from '../../../api-schema/opsOrders';
 import { opsAbout, opsAboutPut, opsBotPut, opsBots, opsGoods, opsGoodsPut, opsNoticePublish, opsNoticePut, opsNotices, opsPoolPut, opsPools } from '../../../api-schema/opsContent';
 import { dappParam } from '../../../api-schema/dapp';
 
@@ -49,6 +50,9 @@ export const opsEndpoints = {
   opsHeldTopUpReturn,
   adminReconcile,
   adminTopUpsReread,
+  opsOrders,
+  opsOrderShip,
+  opsOrderCancel,
   opsNotices,
   opsNoticePut,
   opsNoticePublish,
