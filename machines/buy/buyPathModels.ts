@@ -42,22 +42,23 @@ const refused = (code: number) => ({ code, result: null });
 const done = (id: string, output: unknown): ModelEvent => ({ type: `xstate.done.actor.${id}`, output });
 const thrown = (id: string): ModelEvent => ({ type: `xstate.error.actor.${id}`, error: { name: 'TypeError' } });
 
-/** A load of the mug and both addresses; the balance only when asked for (the model's page gives 30). */
-export function checkoutOf(goods: Goods = mug, list: DeliveryAddress[] = [home, office], balance: string | null = '30'): CheckoutLoad {
-  return { goods: ok(goods), addresses: ok({ list }), balance: balance === null ? null : ok(balance) };
+/** A load of the goods, the addresses and the member's balance on the server (30 credit unless said). */
+export function checkoutOf(goods: Goods = mug, list: DeliveryAddress[] = [home, office], balance = '30'): CheckoutLoad {
+  return { goods: ok(goods), addresses: ok({ list }), balance: ok(balance) };
 }
-const failedLoad = (code: number, withBalance: boolean): CheckoutLoad => ({ goods: refused(code), addresses: ok({ list: [] }), balance: withBalance ? ok('30') : null });
 
 /** The answers a load can give that the settlement tells apart, for one of its three loads. */
-const loadAnswers = (id: string, loaded: CheckoutLoad[], withBalance: boolean): ModelEvent[] => [
+const loadAnswers = (id: string, loaded: CheckoutLoad[]): ModelEvent[] => [
   ...loaded.map((load) => done(id, load)),
-  done(id, failedLoad(4004, withBalance)),
-  done(id, failedLoad(-1, withBalance)),
-  done(id, { ...checkoutOf(mug, [home], withBalance ? '30' : null), addresses: refused(1002) }),
+  done(id, { ...checkoutOf(mug, []), goods: refused(4004) }),
+  // The goods and addresses read, the balance not: nothing to weigh the order against.
+  done(id, { ...checkoutOf(), balance: refused(-1) }),
+  done(id, { ...checkoutOf(mug, [home]), addresses: refused(1002) }),
   thrown(id),
 ];
 
-export const settlementInput = { goodsId: 'mug', balance: '30' };
+/** The page gives the route's goods only: the balance is the server's, read with them. */
+export const settlementInput = { goodsId: 'mug' };
 
 export const settlementModel: BuyMachineModel = {
   name: 'settlement',
@@ -75,9 +76,9 @@ export const settlementModel: BuyMachineModel = {
     { type: 'user.cancel' },
     { type: 'user.restart' },
     { type: 'user.pickGoods', goodsId: 'mug' },
-    ...loadAnswers('loadCheckout', [checkoutOf(mug, [home, office], null), checkoutOf(mug, [], null)], false),
-    ...loadAnswers('checkBeforePaying', [checkoutOf(), checkoutOf({ ...mug, price: '13' })], true),
-    ...loadAnswers('refreshCheckout', [checkoutOf({ ...mug, stock: 1 })], true),
+    ...loadAnswers('loadCheckout', [checkoutOf(), checkoutOf(mug, [])]),
+    ...loadAnswers('checkBeforePaying', [checkoutOf(), checkoutOf({ ...mug, price: '13' })]),
+    ...loadAnswers('refreshCheckout', [checkoutOf({ ...mug, stock: 1 })]),
     done('settle', ok({ orderId: 'o1', amount: '25', status: 'paid' })),
     ...[1002, 3002, 4004, -1].map((code) => done('settle', refused(code))),
     thrown('settle'),

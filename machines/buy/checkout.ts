@@ -21,11 +21,11 @@ export interface CheckoutFacts {
   changed: boolean;
 }
 
-/** What the loadCheckout actor answers: each call's envelope; `balance` null when it was not asked for. */
+/** What the loadCheckout actor answers: each call's envelope, meInfo's creditBalance read with the goods every time. */
 export interface CheckoutLoad {
   goods: Answer<Goods>;
   addresses: Answer<AddressList>;
-  balance: Answer<string> | null;
+  balance: Answer<string>;
 }
 
 /** Why the member cannot confirm yet, in the order the page says it. */
@@ -77,7 +77,7 @@ const samePrice = (a: Goods, b: Goods) => parseAmount(a.price) === parseAmount(b
  * quantity (less stock than ordered), or the chosen address (deleted meanwhile). Stock that still covers the order
  * is no change the member must confirm again.
  *
- * @example applyLoad(facts, { goods: { code: 0, result: cheaper }, addresses, balance: null }).changed // true
+ * @example applyLoad(facts, { goods: { code: 0, result: cheaper }, addresses, balance }).changed // true
  */
 export function applyLoad(facts: CheckoutFacts, load: CheckoutLoad): CheckoutFacts {
   if (!isAnswered(load.goods) || !isAnswered(load.addresses)) return facts;
@@ -85,7 +85,7 @@ export function applyLoad(facts: CheckoutFacts, load: CheckoutLoad): CheckoutFac
   const addresses = load.addresses.result.list;
   const deliveryId = chooseAddress(addresses, facts.deliveryId);
   const quantity = clampQuantity(facts.quantity, goods);
-  const balance = load.balance && isAnswered(load.balance) ? load.balance.result : facts.balance;
+  const balance = isAnswered(load.balance) ? load.balance.result : facts.balance;
   const before = facts.goods;
   const moved = before !== null && (!samePrice(before, goods) || quantity !== facts.quantity || (facts.deliveryId !== null && deliveryId !== facts.deliveryId));
   return { goods, addresses, deliveryId, balance, quantity, changed: facts.changed || moved };

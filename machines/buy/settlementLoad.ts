@@ -21,10 +21,10 @@ type GuardArgs = { context: SettlementContext };
 type LoadParams = { load: CheckoutLoad };
 type LoadDone = { event: { output: CheckoutLoad } };
 
-const answersOf = (load: CheckoutLoad): Answer<unknown>[] => [load.goods, load.addresses, ...(load.balance ? [load.balance] : [])];
+const answersOf = (load: CheckoutLoad): Answer<unknown>[] => [load.goods, load.addresses, load.balance];
 const failing = (answer: Answer<unknown>) => answer.code !== ApiCode.ok || answer.result === null;
 
-/** The code to show for a failed load: the first failing call's, -1 when no balance is known at all. */
+/** The code to show for a failed load: the first failing call's, -1 when none says more. */
 export function failureCodeOf(load: CheckoutLoad): number {
   return answersOf(load).find(failing)?.code ?? ApiCode.clientFailure;
 }
@@ -32,8 +32,7 @@ export function failureCodeOf(load: CheckoutLoad): number {
 const guards = {
   isSignedOutLoad: (_: GuardArgs, params: LoadParams) => answersOf(params.load).some((answer) => answer.code === ApiCode.notSignedIn),
   isGoodsGone: (_: GuardArgs, params: LoadParams) => params.load.goods.code === ApiCode.notFound || params.load.goods.code === ApiCode.invalidParameters,
-  isLoadFailure: ({ context }: GuardArgs, params: LoadParams) =>
-    answersOf(params.load).some(failing) || (params.load.balance === null && context.balance === null),
+  isLoadFailure: (_: GuardArgs, params: LoadParams) => answersOf(params.load).some(failing),
   /** Price, quantity and address as the member confirmed them, and the order still payable. */
   isCheckoutUnchanged: ({ context }: GuardArgs, params: LoadParams) => {
     const next = applyLoad(context, params.load);

@@ -3,7 +3,7 @@
  * chosen shipping address and what the order costs against the credit balance, sets the quantity, and pays. The
  * money-flow skeleton's rules hold (machines/shared/moneyFlow.ts, ADR 0011): the request id the page creates at
  * confirm is sent by every retry, so an order is paid at most once, and 1002 ends the flow. What is its own: the
- * goods, addresses and balance are loaded first; the settle body carries no price, so the goods are read again
+ * goods, addresses and the server's balance (never the one the session stored) are loaded first; the settle body carries no price, so the goods are read again
  * before paying and a moved price (or too little stock, or a deleted address) sends the member back to confirm the
  * new figures with a new id; 3001, 3002 and 3003 do the same after reading everything again; 4004 (goods gone, or
  * an address that is not the member's) is a refusal nothing moved for, so the member starts over.
@@ -19,7 +19,7 @@ import type { LoadCheckoutInput, SettleAnswer, SettleInput, SettlementContext, S
 
 export type * from './settlementTypes';
 
-const loadInput = (context: SettlementContext, withBalance: boolean): LoadCheckoutInput => ({ goodsId: context.goodsId ?? '', withBalance });
+const loadInput = (context: SettlementContext): LoadCheckoutInput => ({ goodsId: context.goodsId ?? '' });
 
 /** Where each load's outcomes lead: the first load, the check before paying, the reload after a refusal. */
 const loadTargets: Record<'first' | 'check' | 'refresh', LoadTargets> = {
@@ -37,7 +37,10 @@ export const settlementMachine = setup({
     transitionMeta: {} as TransitionMeta,
   },
   actors: {
-    /** Reads goodsDetail, deliveryList and (when asked) meInfo's balance at once; resolves with their envelopes. */
+    /**
+     * Reads goodsDetail, deliveryList and meInfo's balance at once; resolves with their envelopes. The balance is the
+     * server's at every load, never one the page kept: a top-up, grant or payout since then counts.
+     */
     loadCheckout: fromPromise<CheckoutLoad, LoadCheckoutInput>(async () => notProvided('settlement', 'loadCheckout')),
     /** Sends orderSettle with the request id; resolves with the envelope and never needs to throw. */
     settle: fromPromise<SettleAnswer, SettleInput>(async () => notProvided('settlement', 'settle')),
@@ -82,7 +85,7 @@ export const settlementMachine = setup({
     goods: null,
     addresses: [],
     deliveryId: input.deliveryId ?? null,
-    balance: input.balance ?? null,
+    balance: null,
     quantity: 1,
     changed: false,
     requestId: null,
@@ -108,7 +111,7 @@ export const settlementMachine = setup({
     loading: {
       description: 'settlement.loading',
       tags: 'busy',
-      invoke: { id: 'loadCheckout', src: 'loadCheckout', input: ({ context }) => loadInput(context, context.balance === null), ...loadOutcomes.transitions(loadTargets.first) },
+      invoke: { id: 'loadCheckout', src: 'loadCheckout', input: ({ context }) => loadInput(context), ...loadOutcomes.transitions(loadTargets.first) },
     },
     loadFailed: {
       description: 'shared.loadFailed',
@@ -147,14 +150,14 @@ export const settlementMachine = setup({
     checking: {
       description: 'settlement.checking',
       tags: 'busy',
-      invoke: { id: 'checkBeforePaying', src: 'loadCheckout', input: ({ context }) => loadInput(context, true), ...loadOutcomes.transitions(loadTargets.check) },
+      invoke: { id: 'checkBeforePaying', src: 'loadCheckout', input: ({ context }) => loadInput(context), ...loadOutcomes.transitions(loadTargets.check) },
       on: { 'user.cancel': { target: 'ready', actions: 'dropRequest', description: 'settlement.checking:user.cancel' } },
     },
     paying: payingState,
     refreshing: {
       description: 'settlement.refreshing',
       tags: 'busy',
-      invoke: { id: 'refreshCheckout', src: 'loadCheckout', input: ({ context }) => loadInput(context, true), ...loadOutcomes.transitions(loadTargets.refresh) },
+      invoke: { id: 'refreshCheckout', src: 'loadCheckout', input: ({ context }) => loadInput(context), ...loadOutcomes.transitions(loadTargets.refresh) },
     },
     interrupted: {
       description: 'settlement.interrupted',

@@ -13,8 +13,6 @@ export interface SettlementInput {
   goodsId?: string | null;
   /** An address chosen in the address book before coming (back) here; the default otherwise. */
   deliveryId?: string | null;
-  /** meInfo creditBalance when the page has it; loaded with the goods otherwise. */
-  balance?: string | null;
 }
 
 /** Why the server refused for good (nothing moved, a retry answers the same): the key of the translated reason. */
@@ -43,8 +41,6 @@ export type SettlementEvent =
 
 export interface LoadCheckoutInput {
   goodsId: string;
-  /** Whether to read meInfo's creditBalance as well. */
-  withBalance: boolean;
 }
 
 /** What orderSettle takes besides the request id. */

@@ -8,7 +8,7 @@ import { atlasEntries, toAtlasPath } from './model';
 import { nonceAnswer, userInfoA } from '../machineGraph/auth.model';
 import { withdrawRequestId } from '../machineGraph/withdraw.model';
 import { topUpHash } from '../machineGraph/topUp.model';
-import { buyRequestId, checkoutOf, home, mug, office } from '../../machines/buy/buyPathModels';
+import { buyRequestId, checkoutOf, mug } from '../../machines/buy/buyPathModels';
 import { pathFromEvents } from '../machineGraph/modelPaths';
 import type { EventSpec } from '../machineGraph/modelPaths';
 import { walkPath } from '../machineGraph/pathWalker';
@@ -103,7 +103,7 @@ export const journeyDefinitions: readonly JourneyDefinition[] = [
     machine: 'settlement',
     id: 'settlementStockRanShort',
     events: [
-      { type: 'xstate.done.actor.loadCheckout', output: checkoutOf(mug, [home, office], null) },
+      { type: 'xstate.done.actor.loadCheckout', output: checkoutOf() },
       { type: 'user.confirm', requestId: buyRequestId },
       { type: 'xstate.done.actor.checkBeforePaying', output: checkoutOf() },
       { type: 'xstate.done.actor.settle', output: { code: 3002, result: null } },

@@ -47,8 +47,9 @@ export function addressBookActors(api: ApiClient) {
 }
 
 /**
- * The settlement's actors for settlementMachine.provide(): goods, addresses and (when asked) the credit balance read
- * at once, and orderSettle with the confirmation's request id.
+ * The settlement's actors for settlementMachine.provide(): goods, addresses and the credit balance read at once
+ * (meInfo every time: the session's stored balance may be from before a top-up), and orderSettle with the
+ * confirmation's request id.
  *
  * @param api - the app's API client
  * @returns the two promise actors, each resolving with envelopes
@@ -61,10 +62,9 @@ export function settlementActors(api: ApiClient, lang: 'zh' | 'en') {
       const [goods, addresses, member] = await Promise.all([
         fetchGoods(api, { id: input.goodsId, lang }),
         fetchAddresses(api),
-        input.withBalance ? fetchMeInfo(api) : Promise.resolve(null),
+        fetchMeInfo(api),
       ]);
-      const balance = member ? { code: member.code, result: member.result?.creditBalance ?? null } : null;
-      return { goods, addresses, balance };
+      return { goods, addresses, balance: { code: member.code, result: member.result?.creditBalance ?? null } };
     }),
     settle: fromPromise<SettleAnswer, SettleInput>(({ input }) => settleOrder(api, { ...input.body, requestId: input.requestId })),
   };

@@ -9,11 +9,12 @@ import * as select from '../../machines/buy/settlementSelectors';
 import { startSettlement as start } from './settlementHarness';
 
 describe('settlement: the order before paying', () => {
-  it('loads the goods and addresses with the default preselected; the page gave the balance, so it is not asked', async () => {
+  it('loads the goods, the addresses with the default preselected and the balance on the server', async () => {
     const flow = start();
     expect(select.selectIsBusy(flow.snapshot())).toBe(true);
-    expect(flow.loads).toEqual([{ goodsId: 'mug', withBalance: false }]);
-    await flow.load(checkoutOf(mug, [home, office], null));
+    expect(select.selectBalance(flow.snapshot())).toBeNull();
+    expect(flow.loads).toEqual([{ goodsId: 'mug' }]);
+    await flow.load(checkoutOf());
     expect(select.selectSettlementView(flow.snapshot())).toBe('ready');
     expect(select.selectChosenAddress(flow.snapshot())).toEqual(home);
     expect(select.selectBalance(flow.snapshot())).toBe('30');
@@ -22,7 +23,7 @@ describe('settlement: the order before paying', () => {
 
   it('keeps the quantity within 1..min(stock, 999): the stepper asks can(), a typed number is brought within', async () => {
     const flow = start();
-    await flow.load(checkoutOf(mug, [home, office], null));
+    await flow.load(checkoutOf());
     expect(select.selectQuantityLimit(flow.snapshot())).toBe(3);
     expect(select.selectCanDecrement(flow.snapshot())).toBe(false);
     flow.actor.send({ type: 'quantity.inc' });
@@ -39,7 +40,7 @@ describe('settlement: the order before paying', () => {
 
   it('stops at 999 whatever the stock', async () => {
     const flow = start();
-    await flow.load(checkoutOf({ ...mug, stock: 5000, price: '0.01' }, [home], null));
+    await flow.load(checkoutOf({ ...mug, stock: 5000, price: '0.01' }, [home]));
     flow.actor.send({ type: 'quantity.set', quantity: 1000 });
     expect(select.selectQuantity(flow.snapshot())).toBe(999);
     expect(select.selectTotal(flow.snapshot())).toBe('9.99');
@@ -47,8 +48,8 @@ describe('settlement: the order before paying', () => {
   });
 
   it('says the balance is short before paying, by how much, and what to get (bigint minor units)', async () => {
-    const flow = start({ goodsId: 'mug', balance: '37.499999' });
-    await flow.load(checkoutOf(mug, [home, office], null));
+    const flow = start();
+    await flow.load(checkoutOf(mug, [home, office], '37.499999'));
     flow.actor.send({ type: 'quantity.set', quantity: 3 });
     expect(select.selectTotal(flow.snapshot())).toBe('37.5');
     expect(select.selectBlockers(flow.snapshot())).toEqual(['balanceShort']);
@@ -64,7 +65,7 @@ describe('settlement: the order before paying', () => {
 
   it('needs an address when the member has none; one just added is read and chosen', async () => {
     const flow = start();
-    await flow.load(checkoutOf(mug, [], null));
+    await flow.load(checkoutOf(mug, []));
     expect(select.selectNeedsAddress(flow.snapshot())).toBe(true);
     expect(select.selectCanConfirm(flow.snapshot())).toBe(false);
     flow.actor.send({ type: 'user.chooseAddress', deliveryId: 'd9' });
@@ -79,7 +80,7 @@ describe('settlement: the order before paying', () => {
 
   it('does not pay to an address it could not read: a failed reload leaves the member needing one', async () => {
     const flow = start();
-    await flow.load(checkoutOf(mug, [home], null));
+    await flow.load(checkoutOf(mug, [home]));
     flow.actor.send({ type: 'user.chooseAddress', deliveryId: 'd9' });
     await flow.load({ ...checkoutOf(), goods: { code: 5000, result: null } });
     expect(select.selectSettlementView(flow.snapshot())).toBe('ready');
@@ -92,19 +93,31 @@ describe('settlement: the order before paying', () => {
 
   it('preselects the address chosen in the book, or the default when it is not there', async () => {
     const chosen = start({ ...settlementInput, deliveryId: office.deliveryId });
-    await chosen.load(checkoutOf(mug, [home, office], null));
+    await chosen.load(checkoutOf());
     expect(select.selectChosenAddress(chosen.snapshot())).toEqual(office);
     const gone = start({ ...settlementInput, deliveryId: 'd404' });
-    await gone.load(checkoutOf(mug, [home, office], null));
+    await gone.load(checkoutOf());
     expect(select.selectChosenAddress(gone.snapshot())).toEqual(home);
     expect(select.selectChanged(gone.snapshot())).toBe(false);
+  });
+
+  it('does not weigh the order against a balance it could not read: the member retries, and then may pay', async () => {
+    const flow = start();
+    await flow.load({ ...checkoutOf(), balance: { code: 5000, result: null } });
+    expect(select.selectSettlementView(flow.snapshot())).toBe('loadFailed');
+    expect(select.selectSettlementError(flow.snapshot())).toEqual({ name: 'ApiError', code: 5000 });
+    flow.actor.send({ type: 'user.retry' });
+    expect(flow.loads).toEqual([{ goodsId: 'mug' }, { goodsId: 'mug' }]);
+    await flow.load(checkoutOf(mug, [home], '100'));
+    expect(select.selectBalance(flow.snapshot())).toBe('100');
+    expect(select.selectCanConfirm(flow.snapshot())).toBe(true);
   });
 
   it('without goods in the route, asks to pick goods first; loads the ones picked', async () => {
     const flow = start({});
     expect(select.selectSettlementView(flow.snapshot())).toBe('noGoods');
     flow.actor.send({ type: 'user.pickGoods', goodsId: 'mug' });
-    expect(flow.loads).toEqual([{ goodsId: 'mug', withBalance: true }]);
+    expect(flow.loads).toEqual([{ goodsId: 'mug' }]);
     await flow.load(checkoutOf());
     expect(select.selectSettlementView(flow.snapshot())).toBe('ready');
   });

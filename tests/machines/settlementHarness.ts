@@ -2,7 +2,7 @@
  * The settlement machine with fake actors that answer only when the test says, recording what each call was given.
  */
 import { createActor, fromPromise } from 'xstate';
-import { buyRequestId, checkoutOf, home, mug, office, settlementInput } from '../../machines/buy/buyPathModels';
+import { buyRequestId, checkoutOf, settlementInput } from '../../machines/buy/buyPathModels';
 import type { CheckoutLoad } from '../../machines/buy/checkout';
 import { settlementMachine, type LoadCheckoutInput, type SettleAnswer, type SettleInput, type SettlementInput } from '../../machines/buy/settlementMachine';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
@@ -47,7 +47,7 @@ export function startSettlement(input: SettlementInput = settlementInput) {
 
 /** Loaded, two units chosen, confirmed with `requestId`, and the figures read again unchanged: now paying. */
 export async function payingTwo(flow: SettlementFlow, requestId = buyRequestId) {
-  await flow.load(checkoutOf(mug, [home, office], null));
+  await flow.load(checkoutOf());
   flow.actor.send({ type: 'quantity.inc' });
   flow.actor.send({ type: 'user.confirm', requestId });
   await flow.load(checkoutOf());

@@ -11,7 +11,7 @@ describe('settlement: paying at most once', () => {
   it('reads the figures again, then pays with the body and id of the confirmation; every retry sends the same', async () => {
     const flow = start();
     await payingTwo(flow);
-    expect(flow.loads.at(-1)).toEqual({ goodsId: 'mug', withBalance: true });
+    expect(flow.loads.at(-1)).toEqual({ goodsId: 'mug' });
     for (const code of [-1, 4290, 5000, 3005]) {
       await flow.settle(code);
       expect(select.selectSettlementView(flow.snapshot())).toBe('failed');
@@ -33,7 +33,7 @@ describe('settlement: paying at most once', () => {
 
   it('shows a moved price instead of paying it: confirm again, with a new id', async () => {
     const flow = start();
-    await flow.load(checkoutOf(mug, [home, office], null));
+    await flow.load(checkoutOf());
     flow.actor.send({ type: 'user.confirm', requestId: 'id-1' });
     await flow.load(checkoutOf({ ...mug, price: '13' }));
     expect(select.selectSettlementView(flow.snapshot())).toBe('ready');
@@ -49,7 +49,7 @@ describe('settlement: paying at most once', () => {
 
   it('pays when only the stock moved and still covers the quantity', async () => {
     const flow = start();
-    await flow.load(checkoutOf(mug, [home, office], null));
+    await flow.load(checkoutOf());
     flow.actor.send({ type: 'user.confirm', requestId: 'id-1' });
     await flow.load(checkoutOf({ ...mug, stock: 2 }));
     expect(select.selectSettlementView(flow.snapshot())).toBe('paying');
@@ -57,7 +57,7 @@ describe('settlement: paying at most once', () => {
 
   it('goes back when the chosen address was deleted meanwhile: the default is chosen and shown as changed', async () => {
     const flow = start({ ...settlementInput, deliveryId: office.deliveryId });
-    await flow.load(checkoutOf(mug, [home, office], null));
+    await flow.load(checkoutOf());
     flow.actor.send({ type: 'user.confirm', requestId: 'id-1' });
     await flow.load(checkoutOf(mug, [home]));
     expect(select.selectSettlementView(flow.snapshot())).toBe('ready');
@@ -100,7 +100,7 @@ describe('settlement: paying at most once', () => {
     expect(select.selectCanRestart(flow.snapshot())).toBe(true);
     flow.actor.send({ type: 'user.restart' });
     expect(flow.snapshot().context).toMatchObject({ requestId: null, refusal: null, error: null });
-    await flow.load({ goods: { code: 4004, result: null }, addresses: { code: 0, result: { list: [] } }, balance: null });
+    await flow.load({ goods: { code: 4004, result: null }, addresses: { code: 0, result: { list: [] } }, balance: { code: 0, result: '30' } });
     expect(select.selectSettlementView(flow.snapshot())).toBe('goodsNotFound');
   });
 

@@ -2,18 +2,18 @@
  * The settlement machine's generated paths through the rendered /buy/settlement/:id? page (tests/support/
  * routeUiPaths.ts): the goods, quantity, address and figures the member decides on, the check before paying, the
  * payment and its outcomes as the member sees them. Each load is answered call by call as the real actor makes them
- * (goodsDetail, deliveryList and, only when the machine asks for the balance, meInfo), and every orderSettle must
- * carry the order and the confirmation's request id.
+ * (goodsDetail, deliveryList and meInfo for the balance, every time), and every orderSettle must carry the order and
+ * the confirmation's request id. The session stores a balance of 0 throughout: the page must never weigh the order
+ * against it.
  */
-import { act, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatMinor, parseAmount } from '../../api-schema/amount';
-import { buyRequestId, settlementModel, settlementModelWithoutGoods } from '../../machines/buy/buyPathModels';
+import { buyRequestId, home, mug, settlementModel, settlementModelWithoutGoods } from '../../machines/buy/buyPathModels';
 import type { CheckoutLoad } from '../../machines/buy/checkout';
 import type { SettleAnswer, SettlementContext, SettlementInput } from '../../machines/buy/settlementMachine';
 import type { ErrorInfo } from '../../machines/shared/errorInfo';
 import type { MachineModel } from '../../scripts/machineGraph/modelPaths';
-import { accountA } from '../../scripts/machineGraph/wallet.model';
 import { paths } from '../../src/app/paths';
 import { formatAmount } from '../../src/components/amountFormat';
 import { STORAGE_KEYS } from '../../src/storage/keys';
@@ -88,18 +88,13 @@ async function answerLoad(app: RenderedApp, load: CheckoutLoad, context: Settlem
   const goods = await app.api.next('goodsDetail');
   expect(goods.query.get('id')).toBe(context.goodsId);
   const addresses = await app.api.next('deliveryList');
-  const member = load.balance === null ? null : await app.api.next('meInfo');
-  // The balance is read with the goods exactly when the machine asks for it.
-  const calls = app.api.calls;
-  const withTheGoods = calls.slice(calls.findLastIndex((call) => call.endpoint === 'goodsDetail')).map((call) => call.endpoint);
-  expect(withTheGoods.includes('meInfo')).toBe(load.balance !== null);
+  // The balance is read with the goods every time, whatever the session stored.
+  const member = await app.api.next('meInfo');
   await act(async () => {
     answerWith(goods, load.goods);
     answerWith(addresses, load.addresses);
-    if (member && load.balance) {
-      const balance = load.balance.result;
-      answerWith(member, { code: load.balance.code, result: balance === null ? null : memberWith(balance) });
-    }
+    const balance = load.balance.result;
+    answerWith(member, { code: load.balance.code, result: balance === null ? null : memberWith(balance) });
     await Promise.resolve();
   });
 }
@@ -230,16 +225,13 @@ await describeRouteUiPaths<SettlementUiAction>({
   models: [settlementModel, settlementModelWithoutGoods],
   mapStep,
   render: (model) => {
-    const { goodsId, balance } = inputOf(model);
-    const token = { [STORAGE_KEYS.token]: '"token-bound"' };
+    const { goodsId } = inputOf(model);
     return renderApp({
       path: paths.settlement.href(goodsId ?? undefined),
-      // The page hands the machine the member's balance: the model's, or none while the profile is not read yet.
-      stored: balance
-        ? { ...token, [STORAGE_KEYS.userInfo]: JSON.stringify(memberWith(balance)) }
-        : { ...token, [STORAGE_KEYS.sessionAddress]: JSON.stringify(accountA) },
+      // A session restored with a stale balance of 0: the session's own profile read sees 0 as well.
+      stored: { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(memberWith('0')) },
       api: (api) => {
-        if (balance) api.answer('meInfo', { code: 0, result: memberWith(balance) }, { once: true });
+        api.answer('meInfo', { code: 0, result: memberWith('0') }, { once: true });
         for (const endpoint of ['meInfo', 'goodsDetail', 'deliveryList', 'orderSettle'] as const) api.hold(endpoint);
       },
     });
@@ -256,4 +248,24 @@ await describeRouteUiPaths<SettlementUiAction>({
     { key: 'settlement.paying|xstate.error.actor.settle|0', reason: `xstate.error.actor.settle: ${neverRejects}` },
     { key: 'settlement.refreshing|xstate.error.actor.refreshCheckout|0', reason: `xstate.error.actor.refreshCheckout: ${neverRejects}` },
   ],
+});
+
+describe('the balance the order is weighed against', () => {
+  it("is the server's: with 0 stored from before a top-up and 100 on the server, Pay enables", async () => {
+    const app = await renderApp({
+      path: paths.settlement.href(mug.id),
+      stored: { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(memberWith('0')) },
+      api: (api) => {
+        // The session's own read of the profile is still under way (held), as on a slow network.
+        api.hold('meInfo', { once: true });
+        api.answer('meInfo', { code: 0, result: memberWith('100') });
+        api.answer('goodsDetail', { code: 0, result: mug });
+        api.answer('deliveryList', { code: 0, result: { list: [home] } });
+      },
+    });
+    const t = translated(app);
+    await waitFor(() => expect(button(t, 'buy:settlement.pay').hasAttribute('disabled')).toBe(false));
+    expect(figure(t('buy:settlement.balance'))).toBe(money('100'));
+    expectAlerts([]);
+  });
 });

@@ -32,7 +32,7 @@ import { settlementActors } from '../../actors/buyActors';
 import { useRootActors } from '../../app/RootActorsContext';
 import { errorKey } from '../../app/errorKey';
 import { paths } from '../../app/paths';
-import { selectDappParam, selectMember } from '../../app/selectors';
+import { selectDappParam } from '../../app/selectors';
 import { AmountText } from '../../components/AmountText';
 import { ErrorText } from '../../components/ErrorText';
 import { ListState } from '../../components/ListState';
@@ -248,12 +248,12 @@ function SettlementFlow({ actor, returnTo }: { actor: SettlementActor; returnTo:
 function Settlement({ goodsId, deliveryId }: { goodsId: string | null; deliveryId: string | null }) {
   const { i18n } = useTranslation();
   const { api, auth } = useRootActors();
-  const member = useSelector(auth, selectMember);
   const lang = i18n.resolvedLanguage === 'en' ? 'en' : 'zh';
   const [logic] = useState(() =>
     settlementMachine.provide({ actors: settlementActors(api, lang), actions: { reportPaid: () => auth.send({ type: 'app.refreshProfile' }) } }),
   );
-  const actor = useActorRef(logic, { input: { goodsId, deliveryId, balance: member?.creditBalance ?? null } });
+  // No balance from the session: the one it stored may be from before a top-up, a grant or a payout; the machine reads it.
+  const actor = useActorRef(logic, { input: { goodsId, deliveryId } });
   return <SettlementFlow actor={actor} returnTo={paths.settlement.href(goodsId ?? undefined)} />;
 }
 
