@@ -9,6 +9,8 @@ import { heldTopUpMachine } from './heldTopUpMachine';
 import type { DecidableTopUp } from './heldTopUpMachine';
 import { opsActionMachine } from './opsActionMachine';
 import { opsSessionMachine } from './opsSessionMachine';
+import { orderShippingMachine } from './orderShippingMachine';
+import type { ShippableOrder } from './orderShippingMachine';
 import type { Operator, OpsStoredSession } from './opsSessionMachine';
 import { withdrawalDecisionMachine } from './withdrawalDecisionMachine';
 import type { DecidableWithdrawal } from './withdrawalDecisionMachine';
@@ -130,6 +132,30 @@ export const heldTopUpModels: OpsMachineModel[] = [
   { name: 'heldTopUp (reorganised)', machine: heldTopUpMachine, input: { topUp: { ...heldTopUp, reorged: true } }, events: topUpEvents },
 ];
 
+/** A paid order, to ship. */
+export const paidOrder: ShippableOrder = { id: '1207', status: 'paid' };
+
+const orderEvents: ModelEvent[] = [
+  { type: 'user.ship' },
+  { type: 'user.refund' },
+  { type: 'carrier.change', carrier: '顺丰速运' },
+  { type: 'tracking.change', trackingNumber: 'SF1234567890' },
+  { type: 'tracking.change', trackingNumber: 'no' },
+  { type: 'reason.change', reason: 'the goods are out of stock at the warehouse' },
+  { type: 'reason.change', reason: '  ' },
+  { type: 'user.confirm', requestId: opsRequestId },
+  { type: 'user.retry' },
+  { type: 'user.cancel' },
+  done('ship', ok({ ...paidOrder, status: 'shipped', carrier: '顺丰速运', trackingNumber: 'SF1234567890' })),
+  done('ship', refused(3006)),
+  thrown('ship'),
+  done('refund', ok({ ...paidOrder, status: 'cancelled', cancelReason: 'the goods are out of stock at the warehouse' })),
+  done('refund', refused(3006)),
+  thrown('refund'),
+];
+
+export const orderShippingModels: OpsMachineModel[] = [{ name: 'orderShipping', machine: orderShippingMachine, input: { order: paidOrder }, events: orderEvents }];
+
 export const opsActionModel: OpsMachineModel = {
   name: 'opsAction',
   machine: opsActionMachine,
@@ -162,6 +188,12 @@ export const opsMachineEntries = [
     source: 'machines/ops/heldTopUpMachine.ts',
     summary: 'A held top-up released to a member or returned on chain to its sender, once, one request id for every retry.',
     models: heldTopUpModels,
+  },
+  {
+    name: 'orderShipping',
+    source: 'machines/ops/orderShippingMachine.ts',
+    summary: 'A paid order shipped with its carrier and tracking number, or cancelled with a reason and refunded once (one request id for every retry).',
+    models: orderShippingModels,
   },
   {
     name: 'opsAction',

@@ -7,6 +7,7 @@ import type { ErrorInfo } from '../shared/errorInfo';
 import type { createHeldTopUpMachine } from './heldTopUpMachine';
 import type { createOpsActionMachine } from './opsActionMachine';
 import type { OpsSessionMachine, Operator } from './opsSessionMachine';
+import type { OrderShippingMachine, ShippableOrder } from './orderShippingMachine';
 import type { WithdrawalDecisionMachine } from './withdrawalDecisionMachine';
 
 type SessionSnapshot = SnapshotFrom<OpsSessionMachine>;
@@ -74,6 +75,27 @@ export function selectHeldTopUpView(snapshot: HeldTopUpSnapshot): HeldTopUpView 
 export const selectReleaseAddress = (snapshot: HeldTopUpSnapshot): string => snapshot.context.address;
 export const selectHeldTopUpError = (snapshot: HeldTopUpSnapshot): ErrorInfo | null => snapshot.context.error;
 export const selectHeldTopUpState = (snapshot: HeldTopUpSnapshot): string => snapshot.context.topUp.state;
+
+type OrderShippingSnapshot = SnapshotFrom<OrderShippingMachine>;
+
+export type OrderShippingView = 'ready' | 'shipForm' | 'refundForm' | 'shipping' | 'refunding' | 'refused' | 'shipped' | 'closed';
+
+export function selectOrderView(snapshot: OrderShippingSnapshot): OrderShippingView {
+  for (const view of ['ready', 'shipForm', 'refundForm', 'shipping', 'refunding', 'refused', 'shipped'] as const) {
+    if (snapshot.matches(view)) return view;
+  }
+  return 'closed';
+}
+
+/** What the operator typed: the shipment's carrier and tracking number, or the cancellation's reason. */
+export const selectOrderForm = (snapshot: OrderShippingSnapshot): { carrier: string; trackingNumber: string; reason: string } => ({
+  carrier: snapshot.context.carrier,
+  trackingNumber: snapshot.context.trackingNumber,
+  reason: snapshot.context.reason,
+});
+export const selectOrderError = (snapshot: OrderShippingSnapshot): ErrorInfo | null => snapshot.context.error;
+/** The order as the last answer has it (shipped with its carrier, or cancelled with its reason). */
+export const selectShippingOrder = (snapshot: OrderShippingSnapshot): ShippableOrder => snapshot.context.order;
 
 type ActionSnapshot<TRequest, TResult> = SnapshotFrom<ReturnType<typeof createOpsActionMachine<TRequest, TResult>>>;
 

@@ -89,7 +89,7 @@ export const machineGroups: ReadonlyArray<{ id: string; machines: readonly strin
   { id: 'memberArea', machines: ['copy', 'pagedList', 'search', 'resource'] },
   { id: 'money', machines: ['withdraw', 'transfer', 'exchange', 'topUp'] },
   { id: 'shop', machines: ['settlement', 'addressForm', 'addressBook'] },
-  { id: 'operators', machines: ['opsSession', 'withdrawalDecision', 'heldTopUp', 'opsAction'] },
+  { id: 'operators', machines: ['opsSession', 'withdrawalDecision', 'heldTopUp', 'orderShipping', 'opsAction'] },
 ];
 
 /** Every machine entry, in index order. */

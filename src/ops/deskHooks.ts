@@ -1,7 +1,7 @@
 /**
  * The desk's per-screen actors: a document load (the member app's resource machine, so every read has its
- * loading, error-with-retry and loaded states), one act that answers once, a withdrawal's decision and a held
- * top-up's. Each lives as long as the component that made it.
+ * loading, error-with-retry and loaded states), one act that answers once, a withdrawal's decision, a held
+ * top-up's and an order's shipment. Each lives as long as the component that made it.
  */
 import { useActorRef, useSelector } from '@xstate/react';
 import { useState } from 'react';
@@ -11,6 +11,8 @@ import type { ResourceAnswer } from '../../machines/resource/resourceMachine';
 import { createHeldTopUpMachine } from '../../machines/ops/heldTopUpMachine';
 import type { DecidableTopUp, ReleaseInput, ReturnInput } from '../../machines/ops/heldTopUpMachine';
 import { createOpsActionMachine } from '../../machines/ops/opsActionMachine';
+import { createOrderShippingMachine } from '../../machines/ops/orderShippingMachine';
+import type { RefundInput, ShipInput, ShippableOrder } from '../../machines/ops/orderShippingMachine';
 import { createWithdrawalDecisionMachine } from '../../machines/ops/withdrawalDecisionMachine';
 import type { DecidableWithdrawal, DecidedWithdrawal, DecideInput } from '../../machines/ops/withdrawalDecisionMachine';
 import type { Answer } from '../../machines/shared/answer';
@@ -73,6 +75,20 @@ export function useHeldTopUp(topUp: DecidableTopUp) {
     }),
   );
   return useActorRef(logic, { input: { topUp } });
+}
+
+/** An order's shipment or cancellation with refund. */
+export function useOrderShipping(order: ShippableOrder) {
+  const { api } = useDesk();
+  const [logic] = useState(() =>
+    provideBuilt(createOrderShippingMachine(), {
+      actors: {
+        ship: fromPromise<Answer<ShippableOrder>, ShipInput>(({ input }) => api.call('opsOrderShip', { body: input })),
+        refund: fromPromise<Answer<ShippableOrder>, RefundInput>(({ input }) => api.call('opsOrderCancel', { body: input })),
+      },
+    }),
+  );
+  return useActorRef(logic, { input: { order } });
 }
 
 /** The signed-in operator (null while signed out). */

@@ -6,6 +6,7 @@ export const deskScreens = [
   { id: 'topUps', path: '/ops/top-ups', roles: ['finance'] },
   { id: 'reconcile', path: '/ops/reconcile', roles: ['finance'] },
   { id: 'members', path: '/ops/members', roles: ['finance', 'support'] },
+  { id: 'orders', path: '/ops/orders', roles: ['support'] },
   { id: 'keys', path: '/ops/keys', roles: [] },
   { id: 'operators', path: '/ops/operators', roles: ['admin'] },
   { id: 'audit', path: '/ops/audit', roles: ['admin'] },

@@ -40,6 +40,7 @@ export const deskRoutes: RouteObject[] = [
       screen('topUps', () => import('./screens/topUps')),
       screen('reconcile', () => import('./screens/reconcile')),
       screen('members', () => import('./screens/members')),
+      screen('orders', () => import('./screens/orders')),
       screen('keys', () => import('./screens/keys')),
       screen('operators', () => import('./screens/operators')),
       screen('audit', () => import('./screens/audit')),

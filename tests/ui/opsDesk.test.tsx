@@ -84,7 +84,7 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
     await renderDesk({ path: '/ops/withdrawals', signedInAs: { roles: ['support'] } });
     expect(await screen.findByText('This screen is for operators with the role: Finance.')).toBeTruthy();
     const navigation = screen.getByRole('navigation', { name: "The desk's screens" });
-    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'API keys']);
+    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'Orders', 'API keys']);
   });
 
   it('behavior: a token the server refuses (1002) ends the session', async () => {

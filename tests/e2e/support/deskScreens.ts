@@ -35,6 +35,37 @@ const withdrawalsPage = {
   },
 };
 
+/** Orders to ship as long as they get: a long goods name, a large amount, an address across three lines. */
+const delivery = { name: '欧阳娜娜', phone: '138 0013 8000', region: '新疆维吾尔自治区 / 伊犁哈萨克自治州 / 霍尔果斯市', detail: '亚欧南路 1888 号国际商贸城 12 栋 2 单元 1203 室', isDefault: true };
+const ordersPage = {
+  code: 0,
+  result: {
+    list: [
+      {
+        id: '123456',
+        address: seededMember,
+        goods: { id: 'tea-gift', name: { zh: '武夷山大红袍特级礼盒装 500 克（双罐）', en: 'Wuyi Da Hong Pao premium gift box, 500 g (two tins)' }, image: '/goods/tea.webp' },
+        quantity: 12,
+        amount: '1234567.5',
+        status: 'paid',
+        delivery: { ...delivery, deliveryId: 'd-1' },
+        createdAt: lateUtc,
+      },
+      {
+        id: '123455',
+        address: seededMember,
+        goods: { id: 'cup', name: { zh: '保温杯', en: 'Travel mug' }, image: '/goods/cup.webp' },
+        quantity: 1,
+        amount: '50',
+        status: 'paid',
+        delivery: { ...delivery, detail: '文三路 100 号', deliveryId: 'd-2' },
+        createdAt: lateUtc,
+      },
+    ],
+    nextCursor: '123455',
+  },
+};
+
 /** Every desk screen an admin sees (src/ops/deskPaths.ts), the sign-in first. */
 export const deskScreens: readonly DeskScreen[] = [
   { name: 'ops-withdrawals', path: '/ops/withdrawals' },
@@ -43,6 +74,7 @@ export const deskScreens: readonly DeskScreen[] = [
   { name: 'ops-reconcile', path: '/ops/reconcile' },
   { name: 'ops-members', path: '/ops/members' },
   { name: 'ops-member', path: '/ops/members?q=DEMO2026' },
+  { name: 'ops-orders', path: '/ops/orders', answered: { '/api/admin/orders': ordersPage } },
   { name: 'ops-keys', path: '/ops/keys' },
   { name: 'ops-operators', path: '/ops/operators' },
   { name: 'ops-audit', path: '/ops/audit' },
