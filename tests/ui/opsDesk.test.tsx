@@ -194,6 +194,20 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     ]);
   });
 
+  it('behavior: a failed withdrawal says why in the operator\'s words, not the API\'s', async () => {
+    await renderDesk({
+      path: '/ops/withdrawals?status=failed&id=43',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('43', { status: 'failed', reason: 'reverted', approvalsNeeded: 1 })], nextCursor: null } }),
+        'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
+      },
+    });
+    const detail = await screen.findByRole('article', { name: 'Withdrawal #43' });
+    expect(within(detail).getByText('Its payment reverted on chain (refunded)')).toBeTruthy();
+    expect(within(detail).queryByText('reverted')).toBeNull();
+  });
+
   it('behavior: bulk approval sends the chosen ids and says what each became', async () => {
     const desk = await renderDesk({
       path: '/ops/withdrawals',

@@ -243,7 +243,7 @@ function WithdrawalDetail({ withdrawal, onChanged, onClose }: { withdrawal: With
             value: `${approval.address} · ${formatDateTime(approval.approvedAt, locale)}`,
           })),
           ...(withdrawal.note ? [{ label: t('withdrawals.fields.note'), value: withdrawal.note }] : []),
-          ...(withdrawal.reason ? [{ label: t('withdrawals.fields.reason'), value: withdrawal.reason }] : []),
+          ...(withdrawal.reason ? [{ label: t('withdrawals.fields.reason'), value: t(`withdrawals.failure.${withdrawal.reason}`) }] : []),
         ]}
       />
       {withdrawal.txHash ? <TransactionLink label={t('withdrawals.fields.payment')} hash={withdrawal.txHash} explorer={explorer} /> : null}
