@@ -100,7 +100,7 @@ describe('the desk: orders', { timeout: 15_000 }, () => {
     await screen.findByRole('article', { name: /^#1207 / });
     await desk.user.click(within(item('1207')).getByRole('button', { name: 'Cancel and refund…' }));
     expect(within(item('1207')).getByRole('button', { name: 'Cancel and refund' }).hasAttribute('disabled')).toBe(true);
-    await desk.user.type(within(item('1207')).getByLabelText("Reason (the member's order keeps it)"), 'out of stock');
+    await desk.user.type(within(item('1207')).getByLabelText('Reason (kept in the audit log; the member does not see it)'), 'out of stock');
     await desk.user.click(within(item('1207')).getByRole('button', { name: 'Cancel and refund' }));
     await desk.user.click(await within(item('1207')).findByRole('button', { name: 'Try again' }));
     expect(await within(item('1207')).findByText("Cancelled: the member's credit and the stock are back.")).toBeTruthy();
