@@ -38,6 +38,7 @@ export const endpoints = {
   opsMemberFreeze: opsFinance.opsMemberFreeze,
   opsAdjust: opsFinance.opsAdjust,
   opsAdjustConfirm: opsFinance.opsAdjustConfirm,
+  opsAdjustmentsPending: opsFinance.opsAdjustmentsPending,
   opsNotices: opsContent.opsNotices,
   opsNoticePut: opsContent.opsNoticePut,
   opsNoticePublish: opsContent.opsNoticePublish,

@@ -186,3 +186,17 @@ export const opsAdjustConfirm = defineEndpoint({
   body: z.strictObject({ id: idSchema }),
   result: adjustmentSchema,
 });
+
+export const opsAdjustmentsPending = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/adjust/pending',
+  access: 'operator:finance',
+  summary:
+    'Adjustments waiting for a second operator (above APPROVAL_QUORUM_ABOVE), oldest first, each with who asked for it; `limit` 1..100 (default 50), the next page from `nextCursor` (added)',
+  query: z.object({
+    cursor: z.optional(idSchema),
+    limit: z._default(checked(z.coerce.number(), z.int(), z.minimum(1), z.maximum(100)), 50),
+  }),
+  body: undefined,
+  result: z.object({ list: z.array(adjustmentSchema), nextCursor: z.nullable(z.string()) }),
+});

@@ -117,16 +117,13 @@ const adjustmentRow = z.object({
   confirmedAt: z.coerce.date().nullable(),
 });
 
-async function readRow(db: Db, id: bigint): Promise<z.infer<typeof adjustmentRow> | undefined> {
-  const [row] = await queryRows(
-    db,
-    sql`SELECT a.id, a.member_id AS "memberId", m.address, a.asset, a.amount, a.reason, d.stage, a.requested_by AS "requestedBy",
+const adjustmentColumns = sql`SELECT a.id, a.member_id AS "memberId", m.address, a.asset, a.amount, a.reason, d.stage, a.requested_by AS "requestedBy",
           a.created_at AS "requestedAt", c.confirmed_by AS "confirmedBy", c.created_at AS "confirmedAt"
         FROM ops_adjustments a JOIN members m ON m.id = a.member_id JOIN ledger_pending d ON d.id = a.id
-          LEFT JOIN ops_adjustment_confirmations c ON c.adjustment_id = a.id
-        WHERE a.id = ${id.toString()}::bigint`,
-    adjustmentRow,
-  );
+          LEFT JOIN ops_adjustment_confirmations c ON c.adjustment_id = a.id`;
+
+async function readRow(db: Db, id: bigint): Promise<z.infer<typeof adjustmentRow> | undefined> {
+  const [row] = await queryRows(db, sql`${adjustmentColumns} WHERE a.id = ${id.toString()}::bigint`, adjustmentRow);
   return row;
 }
 
@@ -157,6 +154,22 @@ function viewOf(row: z.infer<typeof adjustmentRow>): AdjustmentView {
 export async function readAdjustment(db: Db, id: bigint): Promise<AdjustmentView | undefined> {
   const row = await readRow(db, id);
   return row ? viewOf(row) : undefined;
+}
+
+/**
+ * The adjustments waiting for a second operator's confirmation, oldest first, a page at a time.
+ *
+ * @param db - database handle
+ * @param page - after this id (the previous page's last), at most `limit`
+ * @returns the page and the cursor of the next one (null: no more)
+ * @example
+ * const { list, nextCursor } = await listWaitingAdjustments(db, { limit: 50 });
+ */
+export async function listWaitingAdjustments(db: Db, page: { cursor?: bigint | undefined; limit: number }): Promise<{ list: AdjustmentView[]; nextCursor: string | null }> {
+  const after = page.cursor === undefined ? sql`` : sql` AND a.id > ${page.cursor.toString()}::bigint`;
+  const rows = await queryRows(db, sql`${adjustmentColumns} WHERE d.stage = ${Stage.waiting}${after} ORDER BY a.id LIMIT ${page.limit + 1}`, adjustmentRow);
+  const list = rows.slice(0, page.limit).map(viewOf);
+  return { list, nextCursor: rows.length > page.limit ? (list.at(-1)?.id ?? null) : null };
 }
 
 const idResult = z.object({ id: z.union([z.string(), z.number()]) });

@@ -1,15 +1,15 @@
 /**
  * The finance calls of the operators' desk (docs/API.md, "Operators: finance calls"): the withdrawals' queue and bulk
- * approval by quorum, a member's lookup, sign-out and freeze, and adjustments with their confirmation. Money moves
- * through the ledger desk (its own transaction), then the act's audit row is written; the other acts write theirs in
- * the act's transaction.
+ * approval by quorum, a member's lookup, sign-out and freeze, and adjustments with their confirmation (and the list
+ * of those waiting for it). Money moves through the ledger desk (its own transaction), then the act's audit row is
+ * written; the other acts write theirs in the act's transaction.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import type { Db } from '../db/client';
 import { apiCodeOf, InvalidParametersError, NotFoundError } from '../errors';
-import { adjust, confirmAdjustment, readAdjustment } from '../ledger/adjustments';
+import { adjust, confirmAdjustment, listWaitingAdjustments, readAdjustment } from '../ledger/adjustments';
 import { memberIdByAddress } from '../ledger/queries';
 import { decideWithdrawal, readWithdrawal } from '../ledger/withdrawals';
 import { freezeOf, setFreeze } from '../members/freezes';
@@ -143,6 +143,8 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
       await audit(request, { action: 'opsAdjust', target: address, after: adjustment, requestId: body.requestId });
       return adjustment;
     },
+
+    opsAdjustmentsPending: async ({ query }) => listWaitingAdjustments(deps.db, { cursor: query.cursor === undefined ? undefined : BigInt(query.cursor), limit: query.limit }),
 
     opsAdjustConfirm: async ({ body, request }) => {
       const id = BigInt(body.id);

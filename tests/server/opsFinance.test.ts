@@ -325,6 +325,33 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     expect((await auditActions()).filter((row) => row.action.startsWith('opsAdjust')).length).toBeGreaterThanOrEqual(9);
   });
 
+  it('lists the adjustments waiting for a second operator, oldest first, a page at a time; a confirmed one leaves the list', async () => {
+    const s = await setup('50');
+    type Pending = { list: { id: string; amount: string; status: string; requestedBy: string | null; address: string }[]; nextCursor: string | null };
+    const pending = async (query: Record<string, string> = {}) => {
+      const body = envelope<Pending>(await s.app.inject({ method: 'GET', url: '/api/admin/adjust/pending', headers: s.ann.headers, query }));
+      expect(body.code).toBe(0);
+      return body.result ?? { list: [], nextCursor: null };
+    };
+    expect(await pending()).toEqual({ list: [], nextCursor: null });
+    // One at or below the threshold moves at once and is never listed; three above it wait.
+    expect(envelope(await adjust(s.app, s.ann, { address: accounts.alice.address, amount: '100', requestId: randomUUID() })).code).toBe(0);
+    const ids: string[] = [];
+    for (const amount of ['500', '-120', '101']) {
+      ids.push(envelope<{ id: string }>(await adjust(s.app, s.ann, { address: accounts.alice.address, amount, reason: 'promotion', requestId: randomUUID() })).result?.id ?? '');
+    }
+    const first = await pending({ limit: '2' });
+    expect(first.list.map((item) => [item.id, item.amount, item.status, item.requestedBy, item.address])).toEqual([
+      [ids[0], '500', 'waiting', s.ann.address, accounts.alice.address],
+      [ids[1], '-120', 'waiting', s.ann.address, accounts.alice.address],
+    ]);
+    expect(first.nextCursor).toBe(ids[1]);
+    expect((await pending({ limit: '2', cursor: first.nextCursor ?? '' })).list.map((item) => item.id)).toEqual([ids[2]]);
+    expect(envelope(await confirmAdjust(s.app, s.ben, ids[0] ?? '')).code).toBe(0);
+    expect(await pending()).toMatchObject({ list: [{ id: ids[1] }, { id: ids[2] }], nextCursor: null });
+    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/adjust/pending', headers: s.ann.headers, query: { cursor: '0' } }), ApiCode.invalidParameters);
+  });
+
   it('moves an adjustment at most once per request id, however many arrive at once on however many instances', async () => {
     const s = await setup('0');
     const instances = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN, approvalQuorumAbove: toMinor(QUORUM) });

@@ -61,6 +61,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/member/freeze': financeOrSupport,
   'POST /api/admin/adjust': finance,
   'POST /api/admin/adjust/confirm': finance,
+  'GET /api/admin/adjust/pending': finance,
   // Content (docs/API.md, "Operators: content").
   'GET /api/admin/content/notices': content,
   'POST /api/admin/content/notices/put': content,

@@ -308,6 +308,35 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     expect(await screen.findByText('1 sessions ended.')).toBeTruthy();
   });
 
+  it('behavior: finance sees the grants waiting for a second operator and confirms one; its own says another confirms it', async () => {
+    const waiting = (id: string, requestedBy: string) => ({
+      id,
+      address: member,
+      asset: 'CREDIT',
+      amount: '-500',
+      reason: 'duplicate top-up',
+      status: 'waiting',
+      requestedBy,
+      requestedAt: '2026-11-27T09:00:00.000Z',
+    });
+    const lists = [[waiting('12', second), waiting('13', financeAddress)], [waiting('13', financeAddress)]];
+    const desk = await renderDesk({
+      path: '/ops/members',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/adjust/pending': () => ({ code: 0, result: { list: lists.shift() ?? [], nextCursor: null } }),
+        'POST /api/admin/adjust/confirm': ({ body }) => ({ code: 0, result: { ...waiting((body as { id: string }).id, second), status: 'done', confirmedBy: financeAddress } }),
+      },
+    });
+    const list = await screen.findByRole('list', { name: 'Waiting for a second operator' });
+    expect(within(list).getByText('You asked for it: another finance operator confirms it.')).toBeTruthy();
+    expect(within(list).queryByRole('button', { name: 'Confirm #13' })).toBeNull();
+    await desk.user.click(within(list).getByRole('button', { name: 'Confirm #12' }));
+    expect(await screen.findByText('Done (#12).')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Confirm #12' })).toBeNull());
+    expect(desk.calls.find((call) => call.key === 'POST /api/admin/adjust/confirm')?.body).toEqual({ id: '12' });
+  });
+
   it('behavior: a new API key is shown once', async () => {
     const key = `mdk_${'0123456789abcdef'}_${'A'.repeat(43)}`;
     const apiKey = { id: '0123456789abcdef', label: 'payouts', roles: ['finance'], createdBy: financeAddress, createdAt: '2026-11-27T09:00:00.000Z', lastUsedAt: null, revokedAt: null };

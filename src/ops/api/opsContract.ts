@@ -18,7 +18,7 @@ import {
   opsOperators,
   opsSignIn,
 } from '../../../api-schema/ops';
-import { opsAdjust, opsAdjustConfirm, opsMember, opsMemberFreeze, opsMemberSignOut, opsWithdrawals, opsWithdrawalsApprove } from '../../../api-schema/opsFinance';
+import { opsAdjust, opsAdjustConfirm, opsAdjustmentsPending, opsMember, opsMemberFreeze, opsMemberSignOut, opsWithdrawals, opsWithdrawalsApprove } from '../../../api-schema/opsFinance';
 import { opsHeldTopUpRelease, opsHeldTopUpReturn, opsHeldTopUps } from '../../../api-schema/opsTopUps';
 import { opsOrderCancel, opsOrderShip, opsOrders } from '../../../api-schema/opsOrders';
 import { opsAbout, opsAboutPut, opsBotPut, opsBots, opsGoods, opsGoodsPut, opsNoticePublish, opsNoticePut, opsNotices, opsPoolPut, opsPools } from '../../../api-schema/opsContent';
@@ -45,6 +45,7 @@ export const opsEndpoints = {
   opsMemberFreeze,
   opsAdjust,
   opsAdjustConfirm,
+  opsAdjustmentsPending,
   opsHeldTopUps,
   opsHeldTopUpRelease,
   opsHeldTopUpReturn,

@@ -1,7 +1,7 @@
 /**
  * Members (issue 43): a member by address or invite code, with balances, records, team and sessions; sign them out
  * everywhere, freeze or unfreeze their withdrawals with a reason, grant or deduct with a reason (above the quorum
- * threshold a second finance operator confirms it).
+ * threshold a second finance operator confirms it, from the list of those waiting).
  */
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { useDesk } from '../DeskContext';
 import { useDeskAction, useDeskRead, useOperator } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { MemberRecords, MemberSummary } from '../parts/MemberCard';
+import { PendingAdjustments } from '../parts/PendingAdjustments';
 import type { MemberView } from '../parts/MemberCard';
 import { ReadState, readAgain } from '../parts/ReadState';
 
@@ -24,6 +25,7 @@ const adjustPattern = /^-?(0|[1-9]\d{0,11})(\.\d{1,6})?$/;
 
 export function Screen() {
   const { t } = useTranslation('ops');
+  const operator = useOperator();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [text, setText] = useState(q);
@@ -50,6 +52,7 @@ export function Screen() {
         </Button>
       </form>
       {q && queryPattern.test(q) ? <MemberLookup key={q} q={q} /> : <ListState state="empty" title={t('members.prompt')} />}
+      {holdsRole(operator, 'finance') ? <PendingAdjustments /> : null}
     </section>
   );
 }
@@ -139,9 +142,7 @@ function Adjust({ address, onChanged }: { address: string; onChanged: () => void
   const { t } = useTranslation('ops');
   const { api } = useDesk();
   const [form, setForm] = useState({ asset: 'CREDIT' as 'CREDIT' | 'WPOS', amount: '', reason: '' });
-  const [confirmId, setConfirmId] = useState('');
   const adjust = useDeskAction((request: { address: string; asset: 'CREDIT' | 'WPOS'; amount: string; reason: string; requestId: string }) => api.call('opsAdjust', { body: request }));
-  const confirm = useDeskAction((request: { id: string }) => api.call('opsAdjustConfirm', { body: request }));
   const amountValid = adjustPattern.test(form.amount) && /[1-9]/.test(form.amount);
   const described = (result: OpsResult<'opsAdjust'> | null) =>
     result ? (
@@ -190,19 +191,6 @@ function Adjust({ address, onChanged }: { address: string; onChanged: () => void
         </Button>
       </form>
       <ActionState actor={adjust} busyText={t('members.saving')} done={described} />
-      <form
-        className="desk-form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (/^[1-9]\d{0,17}$/.test(confirmId.trim())) confirm.send({ type: 'user.run', request: { id: confirmId.trim() } });
-        }}
-      >
-        <FormField id="adjust-confirm" label={t('members.confirmId')} hint={t('members.confirmHint')} error={null} inputMode="numeric" value={confirmId} onChange={(event) => setConfirmId(event.target.value)} />
-        <Button type="submit" fill="outline" shape="rounded" disabled={!/^[1-9]\d{0,17}$/.test(confirmId.trim())}>
-          {t('members.confirmAdjust')}
-        </Button>
-      </form>
-      <ActionState actor={confirm} busyText={t('members.saving')} done={described} />
     </section>
   );
 }
