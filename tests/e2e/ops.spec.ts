@@ -5,7 +5,8 @@
  * a test wallet signing the desk's SIWE message with viem; a member's withdrawals of 50 and 150 wait in the queue;
  * the operator approves both, the second waits for a second approver, whom a second operator's wallet signing in
  * through the API gives; the payer pays both; the desk lists them paid with explorer links and the member's credit
- * records show them paid. A member's token opens none of the desk's calls: the desk shows its sign-in.
+ * records show them paid. A member's token opens none of the desk's calls: the desk shows its sign-in. A member's
+ * paid order is shipped at /ops/orders with its carrier and tracking number, which the member's order list then shows.
  * Screens under test-results/screenshots/ops-*.png.
  */
 import { randomUUID } from 'node:crypto';
@@ -30,6 +31,7 @@ const t = (key: string, values: Record<string, string | number> = {}) =>
 
 const memberKey = anvilKeys[4];
 const secondOperatorKey = anvilKeys[8];
+const buyerKey = anvilKeys[5];
 
 function node() {
   const chain = e2e.server.chain;
@@ -193,5 +195,49 @@ describe('the operators desk', () => {
       expect(await record.getByRole('link').getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);
     }
     await screenshot(memberPage, 'ops-5-member-paid');
+  });
+  it('ships a member\'s paid order at /ops/orders with carrier and tracking; the member\'s order list shows them', async () => {
+    const buyer = privateKeyToAccount(buyerKey);
+    const { page: memberPage, wallet: memberWallet } = await e2e.open({ wallet: walletOn(buyerKey) });
+    if (!memberWallet) throw new Error('no wallet');
+    await signInThroughInvite(memberPage, memberWallet);
+    expect((await bootstrapCall(e2e, '/api/admin/grant', { address: buyer.address, asset: 'CREDIT', amount: '200', requestId: randomUUID() })).code).toBe(0);
+    // The member buys one seeded tea (the buy flow's own journey is buy.spec.ts): an address, then the settlement.
+    const delivery = await callAsMember<{ deliveryId: string }>(memberPage, '/api/member/delivery/add', {
+      name: 'Li Lei',
+      phone: '138 0013 8000',
+      region: '浙江省 / 杭州市 / 西湖区',
+      detail: 'Wensan Road 100',
+      isDefault: true,
+    });
+    const order = await callAsMember<{ orderId: string; status: string }>(memberPage, '/api/order/settle', {
+      goodsId: 'longjing-tea',
+      quantity: 1,
+      deliveryId: delivery.deliveryId,
+      requestId: randomUUID(),
+    });
+    expect(order.status).toBe('paid');
+
+    // The operator finds it to ship, with its delivery address, and ships it.
+    const { page } = await e2e.open({ wallet: walletOn(DEMO_OPERATOR_KEY) });
+    await signInAtDesk(page);
+    await page.getByRole('navigation', { name: t('ops:shell.menu') }).getByRole('link', { name: t('ops:screens.orders'), exact: true }).click();
+    const item = page.getByRole('article', { name: new RegExp(`^#${order.orderId} `) });
+    await item.getByText('浙江省 / 杭州市 / 西湖区 Wensan Road 100').waitFor();
+    await item.getByRole('button', { name: t('ops:orders.ship'), exact: true }).click();
+    await item.getByLabel(t('ops:orders.carrier'), { exact: true }).fill('SF Express');
+    await item.getByLabel(t('ops:orders.trackingNumber'), { exact: true }).fill('SF1234567890');
+    await item.getByRole('button', { name: t('ops:orders.confirmShip'), exact: true }).click();
+    await item.getByText(t('ops:orders.shippedNow', { carrier: 'SF Express', trackingNumber: 'SF1234567890' })).waitFor();
+    await screenshot(page, 'ops-6-order-shipped');
+
+    // The member's orders show it shipped with the carrier and tracking number.
+    await memberPage.goto('/buy-list?tab=orders');
+    const row = memberPage.locator('.orders .adm-list-item').filter({ hasText: 'SF1234567890' });
+    await row.waitFor();
+    const text = (await row.textContent()) ?? '';
+    expect(text).toContain(t('buy:orders.status.shipped'));
+    expect(text).toMatch(/by SF Express, tracking number SF1234567890/);
+    await screenshot(memberPage, 'ops-7-member-shipped');
   });
 });
