@@ -1,7 +1,8 @@
 /**
  * Activation (spec section 4): find the wallet, read or request its accounts, read its chain, then either go
  * active or ask to switch to the app's chain. A member connect asks (eth_requestAccounts); an eager connect at
- * start only reads (eth_accounts) and falls back to idle quietly.
+ * start only reads (eth_accounts) and falls back to idle quietly. With several wallets in the page the eager
+ * connect reads the one the member connected last (remembered by its rdns), and gives up only without one.
  */
 import { notGuard } from '../shared/guards';
 import { WalletErrorCodes, WalletErrorNames } from '../shared/errorNames';
@@ -33,6 +34,12 @@ export const activating = walletSetup.createStateConfig({
             guard: { type: 'hasNoProvider', params: ({ event }) => ({ providers: event.output }) },
             description: 'wallet.activating.discovering:done.findProviders[hasNoProvider]',
             target: 'searching',
+          },
+          {
+            guard: { type: 'isEagerWithRememberedProvider', params: ({ event }) => ({ providers: event.output }) },
+            description: 'wallet.activating.discovering:done.findProviders[isEagerWithRememberedProvider]',
+            target: 'readingAccounts',
+            actions: { type: 'assignRememberedProvider', params: ({ event }) => ({ providers: event.output }) },
           },
           {
             guard: { type: 'isEagerWithoutSingleProvider', params: ({ event }) => ({ providers: event.output }) },

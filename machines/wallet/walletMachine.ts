@@ -5,7 +5,8 @@
  * code the app knows) it adds the chain from app config and retries the activation once; a wallet that cannot
  * switch at all (4200, -32601) gets the member to switch by hand. A wallet that injects late gets a few seconds to
  * arrive. An eager connect at start only reads what the wallet already allows (eth_accounts) and falls back to idle
- * quietly. Provider events keep accounts and chain in step while connected.
+ * quietly, unless the wallet the member connected last is among several in the page: that one is read. Provider
+ * events keep accounts and chain in step while connected.
  *
  * Active means chainId and accounts are set and no activation is running (spec section 3).
  *
@@ -52,7 +53,10 @@ export function createWalletMachine() {
             target: 'activating',
             actions: { type: 'assignConnectRequest', params: ({ event }) => ({ chainId: event.chainId, chainParams: event.chainParams }) },
           },
-          'app.connectEagerly': { target: 'activating', actions: 'assignEagerRequest' },
+          'app.connectEagerly': {
+            target: 'activating',
+            actions: { type: 'assignEagerRequest', params: ({ event }) => ({ providerId: event.providerId }) },
+          },
         },
       },
       activating,
@@ -61,6 +65,8 @@ export function createWalletMachine() {
       switchingManually,
       active: {
         description: 'wallet.active',
+        // The wallet connected, whichever way: the one to reconnect to at the next start among several.
+        entry: { type: 'rememberProvider', params: ({ context }) => ({ providerId: context.providerId }) },
         invoke: listenToProvider,
         on: {
           'user.connect': {
@@ -68,7 +74,7 @@ export function createWalletMachine() {
             target: 'switchingChain',
             actions: { type: 'assignTarget', params: ({ event }) => ({ chainId: event.chainId, chainParams: event.chainParams }) },
           },
-          'user.disconnect': { target: 'idle', actions: ['resetConnection', 'clearError'] },
+          'user.disconnect': { target: 'idle', actions: ['resetConnection', 'clearError', 'forgetProvider'] },
           'provider.accountsChanged': [
             {
               guard: notGuard({ type: 'hasAccounts', params: eventAccounts }),

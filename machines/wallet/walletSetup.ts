@@ -38,11 +38,16 @@ export interface WalletContext {
   chainParams: AddChainParameters | null;
   /** Set once the chain was added in this activation, so a second 4902 ends it instead of looping. */
   chainAdded: boolean;
+  /**
+   * The wallet the member last connected (its EIP-6963 rdns, as the app remembered it): with several wallets in the
+   * page, the eager connect at start reconnects to this one instead of giving up.
+   */
+  rememberedProviderId: string | null;
 }
 
 export type WalletEvent =
   | { type: 'user.connect'; chainId?: number; chainParams?: AddChainParameters | null }
-  | { type: 'app.connectEagerly' }
+  | { type: 'app.connectEagerly'; providerId?: string | null }
   | { type: 'user.chooseProvider'; providerId: string }
   | { type: 'user.cancel' }
   | { type: 'user.disconnect' }
@@ -74,6 +79,7 @@ export const initialContext: WalletContext = {
   targetChainId: null,
   chainParams: null,
   chainAdded: false,
+  rememberedProviderId: null,
 };
 
 export const walletSetup = setup({
@@ -104,7 +110,12 @@ export const walletSetup = setup({
       targetChainId: params.chainId ?? null,
       chainParams: params.chainParams ?? null,
     })),
-    assignEagerRequest: assign({ mode: 'eager' as const, error: null, chainAdded: false }),
+    assignEagerRequest: assign((_, params: { providerId?: string | null }) => ({
+      mode: 'eager' as const,
+      error: null,
+      chainAdded: false,
+      rememberedProviderId: params.providerId ?? null,
+    })),
     assignTarget: assign((_, params: { chainId?: number; chainParams?: AddChainParameters | null }) => ({
       error: null,
       chainAdded: false,
@@ -116,6 +127,10 @@ export const walletSetup = setup({
       providerId: params.providers[0]?.id ?? null,
     })),
     assignProviderId: assign((_, params: { providerId: string }) => ({ providerId: params.providerId })),
+    assignRememberedProvider: assign(({ context }, params: { providers: ProviderInfo[] }) => ({
+      providers: params.providers,
+      providerId: context.rememberedProviderId,
+    })),
     assignAccounts: assign((_, params: { accounts: readonly string[] }) => ({ accounts: [...params.accounts] })),
     assignChainId: assign(({ context }, params: { chainId: unknown }) => ({
       chainId: parseChainId(params.chainId) ?? context.chainId,
@@ -137,6 +152,12 @@ export const walletSetup = setup({
     reportError: () => {
       // Replaced by the app with its logger; the error itself is kept in context for the UI.
     },
+    rememberProvider: (_, _params: { providerId: string | null }) => {
+      // Provided by the app: the connected wallet's id (EIP-6963 rdns) is stored for the eager connect at the next start.
+    },
+    forgetProvider: () => {
+      // Provided by the app: the member disconnected, so no wallet is reconnected at the next start.
+    },
   },
   guards: {
     hasNoProvider: (_, params: { providers: ProviderInfo[] }) => params.providers.length === 0,
@@ -144,6 +165,9 @@ export const walletSetup = setup({
       context.mode === 'eager' && params.providers.length !== 1,
     hasManyProviders: (_, params: { providers: ProviderInfo[] }) => params.providers.length > 1,
     isEager: ({ context }) => context.mode === 'eager',
+    /** An eager connect that finds the wallet the member connected last among those in the page. */
+    isEagerWithRememberedProvider: ({ context }, params: { providers: ProviderInfo[] }) =>
+      context.mode === 'eager' && params.providers.some((provider) => provider.id === context.rememberedProviderId),
     isKnownProvider: ({ context }, params: { providerId: string }) =>
       context.providers.some((provider) => provider.id === params.providerId),
     hasAccounts: (_, params: { accounts: readonly string[] }) => params.accounts.length > 0,

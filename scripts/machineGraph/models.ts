@@ -28,7 +28,7 @@ export const machineEntries: MachineEntry[] = [
   {
     name: 'wallet',
     source: 'machines/wallet/walletMachine.ts',
-    summary: 'Wallet connection: discovery, accounts, switching and adding the chain, provider events.',
+    summary: 'Wallet connection: discovery, the wallet remembered among several, accounts, switching and adding the chain, provider events.',
     models: [walletModel],
   },
   {

@@ -27,6 +27,8 @@ export const walletModel: MachineModel = {
     { type: 'user.connect', chainId: 56, chainParams: bscChainParams },
     { type: 'user.connect', chainId: 56 },
     { type: 'app.connectEagerly' },
+    // The wallet the member connected last, remembered by its id (an EIP-6963 rdns) from the visit before.
+    { type: 'app.connectEagerly', providerId: 'phantom' },
     { type: 'user.chooseProvider', providerId: 'phantom' },
     { type: 'user.chooseProvider', providerId: 'not.announced' },
     { type: 'user.cancel' },

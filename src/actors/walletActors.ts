@@ -27,6 +27,14 @@ export interface WalletActorsParameters {
   logger?: WalletLogger;
   /** Per-request wallet timeout; the machine has its own overall one. */
   requestTimeoutMs?: number;
+  /** Keeps the wallet the member connected (its id, an EIP-6963 rdns) for the next start; none by default. */
+  rememberedWallet?: RememberedWallet;
+}
+
+/** Where the wallet the member connected last is kept between visits. */
+export interface RememberedWallet {
+  remember(providerId: string): void;
+  forget(): void;
 }
 
 /** The wallet requests of the provider the member chose, for the sign-in actors. */
@@ -43,7 +51,7 @@ export interface WalletSession {
  * @returns the provided machine and the session used by sign-in to reach the same wallet
  * @example const { machine, session } = provideWalletMachine({ loadProviders, watchProviders });
  */
-export function provideWalletMachine({ loadProviders, watchProviders, logger = console, requestTimeoutMs = 0 }: WalletActorsParameters) {
+export function provideWalletMachine({ loadProviders, watchProviders, logger = console, requestTimeoutMs = 0, rememberedWallet }: WalletActorsParameters) {
   const providers = new Map<string, DiscoveredProvider>();
   const requests = new Map<string, WalletRequests>();
   const session: WalletSession = {
@@ -104,6 +112,10 @@ export function provideWalletMachine({ loadProviders, watchProviders, logger = c
       // 'No accounts returned' (and a warning costs a phone's start-up a few ms when a debugger listens).
       reportNoWallet: ({ context }) => logger.debug('wallet:', context.error),
       reportError: ({ context }) => logger.warn('wallet:', context.error),
+      rememberProvider: (_, params: { providerId: string | null }) => {
+        if (params.providerId) rememberedWallet?.remember(params.providerId);
+      },
+      forgetProvider: () => rememberedWallet?.forget(),
     },
   });
   return { machine, session };

@@ -17,6 +17,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { createApiClient } from '../api/client';
 import type { ApiClient, CreateApiClientParameters } from '../api/client';
 import type { BrowserStorage } from '../storage/browserStorage';
+import { REMEMBERED_WALLET_KEY } from '../storage/keys';
 import type { DiscoveredProvider, Eip1193Provider } from '../wallet/types';
 
 export interface RootActors {
@@ -45,6 +46,12 @@ export interface CreateRootActorsParameters {
   connectEagerly?: boolean;
   /** The actors' clock for delays (tests pass xstate's SimulatedClock); the real one by default. */
   clock?: ActorOptions<AnyActorLogic>['clock'];
+}
+
+/** The wallet the member connected last (src/storage/keys.ts REMEMBERED_WALLET_KEY), or null. */
+function readRememberedWallet(storage: BrowserStorage): string | null {
+  const stored = storage.readJson(REMEMBERED_WALLET_KEY);
+  return typeof stored === 'string' && stored !== '' ? stored : null;
 }
 
 /**
@@ -76,7 +83,11 @@ function* rootActorSteps({
   };
   const api = makeClient(() => storage.readAuthorization());
 
-  const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, watchProviders, logger });
+  const rememberedWallet = {
+    remember: (providerId: string) => void storage.writeJson(REMEMBERED_WALLET_KEY, providerId),
+    forget: () => void storage.remove(REMEMBERED_WALLET_KEY),
+  };
+  const { machine: walletLogic, session } = provideWalletMachine({ loadProviders, watchProviders, logger, rememberedWallet });
   const wallet = createActor(walletLogic, actorOptions);
   yield;
   const config = createActor(provideConfigMachine({ api, storage }), actorOptions);
@@ -118,7 +129,7 @@ function* rootActorSteps({
   auth.start();
   yield;
   wallet.start();
-  if (connectEagerly) wallet.send({ type: 'app.connectEagerly' });
+  if (connectEagerly) wallet.send({ type: 'app.connectEagerly', providerId: readRememberedWallet(storage) });
 
   return {
     api,

@@ -25,6 +25,7 @@ const idleWallet: WalletContext = {
   targetChainId: null,
   chainParams: null,
   chainAdded: false,
+  rememberedProviderId: null,
 };
 
 function walletAt(value: StateValue, context: Partial<WalletContext> = {}) {

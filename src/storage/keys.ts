@@ -2,7 +2,7 @@
  * Local storage keys, exactly as the spec names them (spec section 3, "Local browser storage items"), plus the
  * language key the i18next detector caches under (the spec does not show its name; i18next's default is kept),
  * plus one key of our own: the address the stored tokens belong to (docs/decisions/0008-session-address.md); and,
- * below, the top-up sheet's own.
+ * below, the top-up sheet's own and the wallet the member connected last.
  */
 export const STORAGE_KEYS = {
   /** The user-info record, as JSON. */
@@ -29,4 +29,11 @@ export const STORAGE_KEYS = {
  */
 export const PENDING_TOP_UP_KEY = 'PENDING_TOP_UP';
 
-export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | typeof PENDING_TOP_UP_KEY;
+/**
+ * Not in the spec: the wallet the member connected last, its EIP-6963 rdns (or 'injected', 'phantom') as a JSON
+ * string, so that with several wallets in the page the eager connect at start reconnects to it
+ * (machines/wallet/activating.ts). Removed when the member disconnects; kept across sign-outs, as the wallet is.
+ */
+export const REMEMBERED_WALLET_KEY = 'WALLET_RDNS';
+
+export type StorageKey = (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS] | typeof PENDING_TOP_UP_KEY | typeof REMEMBERED_WALLET_KEY;

@@ -202,8 +202,10 @@ export async function renderApp(options: RenderAppOptions = {}): Promise<Rendere
   const nextDiscovery = () =>
     waitFor(
       () => {
-        const deferred = pendingDiscoveries.shift();
+        // The newest look-up: an older one was given up (a cancelled activation), and its answer reaches no one.
+        const deferred = pendingDiscoveries.pop();
         if (!deferred) throw new Error('the app is not looking for wallets');
+        pendingDiscoveries.length = 0;
         return deferred;
       },
       { interval: 5 },

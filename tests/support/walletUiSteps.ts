@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import type { ProviderInfo, WalletContext } from '../../machines/wallet/walletMachine';
 import { walletMachine } from '../../machines/wallet/walletMachine';
 import { selectDappParam } from '../../src/app/selectors';
+import { REMEMBERED_WALLET_KEY } from '../../src/storage/keys';
 import { UnknownWalletError } from '../../src/wallet/errors';
 import type { FakeEvent, ProviderErrorInit } from './fakeEip1193Provider';
 import { testDappParam } from './fakeApi';
@@ -69,6 +70,7 @@ export const mapWalletStep: StepMapper<WalletUiAction> = (step, { index }) => {
   const type = event.type;
   switch (type) {
     case 'app.connectEagerly':
+      // The wallet remembered from the visit before is in storage when the page starts (walletRenderOptions).
       return index === 0 ? action({ kind: 'startEagerly' }) : unmapped('the app connects eagerly only at start');
     case 'user.connect':
       return event.chainId === testDappParam.chainId && isDeepStrictEqual(event.chainParams, testDappParam.chain)
@@ -120,9 +122,11 @@ export const mapWalletStep: StepMapper<WalletUiAction> = (step, { index }) => {
 
 /** How the app is rendered for a wallet path: every wallet request and every discovery waits for the path. */
 export function walletRenderOptions(path: ModelPath): RenderAppOptions {
+  const first = path.steps[0]?.event as { type: string; providerId?: string } | undefined;
   return {
     path: '/login',
-    connectEagerly: path.steps[0]?.event.type === 'app.connectEagerly',
+    connectEagerly: first?.type === 'app.connectEagerly',
+    ...(first?.type === 'app.connectEagerly' && first.providerId ? { stored: { [REMEMBERED_WALLET_KEY]: JSON.stringify(first.providerId) } } : {}),
     discovery: 'manual',
     holdWalletRequests: walletRequestMethods,
   };
@@ -275,13 +279,17 @@ export function expectWalletView(app: RenderedApp, value: PathStep['value'], con
  * @param app - The rendered app.
  * @param step - The path step just produced.
  */
-export async function expectWalletStep(app: RenderedApp, step: Pick<PathStep, 'value' | 'context'>): Promise<void> {
+export async function expectWalletStep(app: RenderedApp, step: Pick<PathStep, 'value' | 'context'> & { event?: { type: string } }): Promise<void> {
   await waitFor(
     () => {
       const snapshot = app.actors.wallet.getSnapshot();
       expect(snapshot.value).toEqual(step.value);
       expect(snapshot.context).toEqual(step.context);
       expectWalletView(app, step.value, step.context as WalletContext);
+      // The wallet connected is the one to reconnect to at the next start; one the member disconnected is not.
+      const remembered = app.browserStorage.readJson(REMEMBERED_WALLET_KEY);
+      if (step.value === 'active') expect(remembered).toBe((step.context as WalletContext).providerId);
+      if (step.event?.type === 'user.disconnect') expect(remembered).toBeUndefined();
     },
     { interval: 5 },
   );
