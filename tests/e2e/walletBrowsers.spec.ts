@@ -2,7 +2,8 @@
  * The wallet browsers members really use (issue 17), in Chromium against the real server and its real headers,
  * in en and zh: a wallet that injects by inline script at document start, wallets that inject after load, Trust
  * Wallet's unknown chain answered as -32603 in Chinese, and a wallet that cannot switch chains (imToken before
- * 2.10). Every journey ends signed in; setupJourneys fails any of them on a CSP violation or a page error.
+ * 2.10), and two wallet extensions at once, the one the member chose reconnected after a reload. Every journey
+ * ends signed in; setupJourneys fails any of them on a CSP violation or a page error.
  * src/wallet/walletQuirks.ts lists these behaviours with their sources.
  */
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { translate } from './support/visual';
 import type { Lng } from './support/visual';
 import { WALLET_LINKS } from '../../src/wallet/walletLinks';
 import { anvilKeys } from './wallet/keys';
-import { injectTestWalletNow } from './wallet/testWallet';
+import { TestWallet as InstalledWallet, injectTestWalletNow } from './wallet/testWallet';
 import type { TestWallet, TestWalletOptions } from './wallet/testWallet';
 
 const e2e = setupJourneys();
@@ -120,6 +121,29 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     await page.waitForURL('**/home');
     expect(await page.evaluate(() => Reflect.get(window, '__sameDocument'))).toBe(true);
     expect(wallet.requestsOf('wallet_switchEthereumChain').map((request) => request.answer)).toEqual([{ ok: false, error: unsupported }]);
+    expect(problems.errors).toEqual([]);
+  });
+
+  it('two wallets: the one the member chose is remembered by its rdns and reconnected after a reload', async ({ task }) => {
+    const { context, page, wallet: first, problems } = await openWith(locale, { chainId: 56 }, task);
+    const second = await InstalledWallet.install(context, { chainId: 56, privateKeys: [freshKey()], announce: { name: 'Second Wallet', rdns: 'dev.member.second' } });
+    await page.goto('/login/DEMO2026');
+    await waitForAppConfig(page);
+    await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).click();
+    await page.getByRole('button', { name: 'Second Wallet', exact: true }).click();
+    await page.getByRole('button', { name: t('login:signIn.label'), exact: true }).click();
+    await page.waitForURL('**/home');
+    expect(second.signedMessages.at(-1)?.address).toBe(second.address);
+    expect(await page.evaluate(() => window.localStorage.getItem('WALLET_RDNS'))).toBe('"dev.member.second"');
+
+    // The eager connect at the reload finds both wallets: it reads the remembered one, without a prompt.
+    const before = second.requests.length;
+    await page.reload();
+    const sinceReload = () => second.requests.slice(before).map((request) => request.method);
+    await expect.poll(sinceReload, { timeout: 10_000 }).toContain('eth_chainId');
+    expect(sinceReload()).not.toContain('eth_requestAccounts');
+    expect(second.requests.slice(before).find((request) => request.method === 'eth_accounts')?.answer).toEqual({ ok: true, result: [second.address] });
+    expect(first.requests).toEqual([]);
     expect(problems.errors).toEqual([]);
   });
 

@@ -49,10 +49,14 @@ export interface TestWalletOptions {
   injection?: 'initScript' | 'inlineScript' | 'onCall';
   /** The test node the wallet reads from and sends transactions to (SimulatedWalletOptions.rpcUrl). */
   rpcUrl?: string;
+  /**
+   * How the wallet announces itself over EIP-6963; default Test Wallet, dev.member.testwallet. A second wallet in
+   * the same context (a member with two wallet extensions) needs a name and rdns of its own.
+   */
+  announce?: { name: string; rdns: string };
 }
 
-const bindingName = '__testWalletRequest';
-const controlName = '__testWalletControl';
+const defaultAnnouncement = { name: 'Test Wallet', rdns: 'dev.member.testwallet' };
 
 /**
  * A wallet for one browser context.
@@ -67,6 +71,8 @@ export class TestWallet {
   readonly requests: RecordedRequest[] = [];
 
   private readonly wallet: SimulatedWallet;
+  /** The window property through which Node emits events into this wallet's pages (one per wallet in a context). */
+  private readonly controlName: string;
   private readonly failures: Array<{ method: string; error: RpcErrorShape }> = [];
   private readonly alwaysFailing = new Map<string, RpcErrorShape>();
 
@@ -74,6 +80,7 @@ export class TestWallet {
     private readonly context: BrowserContext,
     options: TestWalletOptions,
   ) {
+    this.controlName = `__testWalletControl_${namePart(options)}`;
     const keys = options.privateKeys ?? anvilKeys.slice(0, 3);
     if (keys.length === 0) throw new Error('the test wallet needs at least one key');
     this.wallet = new SimulatedWallet({
@@ -97,13 +104,15 @@ export class TestWallet {
    */
   static async install(context: BrowserContext, options: TestWalletOptions = {}): Promise<TestWallet> {
     const wallet = new TestWallet(context, options);
+    const bindingName = `__testWalletRequest_${namePart(options)}`;
     await context.exposeBinding(bindingName, (source: { page: Page }, request: WalletRequest) => wallet.handle(source.page, request));
+    const { name, rdns } = options.announce ?? defaultAnnouncement;
     const inject: InjectOptions = {
       bindingName,
-      controlName,
+      controlName: wallet.controlName,
       uuid: randomUUID(),
-      name: 'Test Wallet',
-      rdns: 'dev.member.testwallet',
+      name,
+      rdns,
       icon: "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 8 8'><rect width='8' height='8' fill='%23f6851b'/></svg>",
       setWindowEthereum: (options.setWindowEthereum ?? false) || options.injection === 'onCall',
     };
@@ -228,7 +237,7 @@ export class TestWallet {
               const control = Reflect.get(window, name) as PageControl | undefined;
               return control ? control.emit(eventName, value) : 0;
             },
-            { name: controlName, event, payload },
+            { name: this.controlName, event, payload },
           )
           // A page that is closing or navigating has no listeners left to tell.
           .catch(() => 0),
@@ -259,6 +268,11 @@ export class TestWallet {
     if (always) throw new WalletRpcError(always);
     return this.wallet.answer(request);
   }
+}
+
+/** The wallet's rdns as a part of a window property's name. */
+function namePart(options: TestWalletOptions): string {
+  return (options.announce ?? defaultAnnouncement).rdns.replace(/[^A-Za-z0-9]/g, '_');
 }
 
 /**
