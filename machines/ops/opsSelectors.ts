@@ -5,6 +5,8 @@ import type { SnapshotFrom } from 'xstate';
 import type { OperatorRole } from '../../api-schema/endpoint';
 import type { ErrorInfo } from '../shared/errorInfo';
 import type { createHeldTopUpMachine } from './heldTopUpMachine';
+import { noticeDraftProblems } from './noticePublicationMachine';
+import type { EditableNotice, NoticeDraft, NoticePreview, NoticeProblem, NoticePublicationMachine } from './noticePublicationMachine';
 import type { createOpsActionMachine } from './opsActionMachine';
 import type { OpsSessionMachine, Operator } from './opsSessionMachine';
 import type { OrderShippingMachine, ShippableOrder } from './orderShippingMachine';
@@ -96,6 +98,29 @@ export const selectOrderForm = (snapshot: OrderShippingSnapshot): { carrier: str
 export const selectOrderError = (snapshot: OrderShippingSnapshot): ErrorInfo | null => snapshot.context.error;
 /** The order as the last answer has it (shipped with its carrier, or cancelled with its reason). */
 export const selectShippingOrder = (snapshot: OrderShippingSnapshot): ShippableOrder => snapshot.context.order;
+
+type NoticeSnapshot = SnapshotFrom<NoticePublicationMachine>;
+
+export type NoticePublicationView = 'editing' | 'previewing' | 'saving' | 'draft' | 'published' | 'changing' | 'refused';
+
+export function selectNoticeView(snapshot: NoticeSnapshot): NoticePublicationView {
+  for (const view of ['editing', 'previewing', 'saving', 'draft', 'published', 'changing'] as const) {
+    if (snapshot.matches(view)) return view;
+  }
+  return 'refused';
+}
+
+/** The texts being written (the English kept while switched off). */
+export const selectNoticeDraft = (snapshot: NoticeSnapshot): NoticeDraft => snapshot.context.draft;
+/** What keeps the draft from its preview (ids, titles, bodies). */
+export const selectNoticeProblems = (snapshot: NoticeSnapshot): NoticeProblem[] =>
+  noticeDraftProblems(snapshot.context.draft, snapshot.context.takenIds, snapshot.context.notice === null);
+/** The notice as the server last answered it (null until a new one is saved). */
+export const selectEditedNotice = (snapshot: NoticeSnapshot): EditableNotice | null => snapshot.context.notice;
+export const selectNoticePreview = (snapshot: NoticeSnapshot): NoticePreview | null => snapshot.context.preview;
+/** The publication and pin being asked for. */
+export const selectNoticeChange = (snapshot: NoticeSnapshot): { published: boolean; pinned: boolean } | null => snapshot.context.change;
+export const selectNoticeError = (snapshot: NoticeSnapshot): ErrorInfo | null => snapshot.context.error;
 
 type ActionSnapshot<TRequest, TResult> = SnapshotFrom<ReturnType<typeof createOpsActionMachine<TRequest, TResult>>>;
 

@@ -7,6 +7,7 @@ export const deskScreens = [
   { id: 'reconcile', path: '/ops/reconcile', roles: ['finance'] },
   { id: 'members', path: '/ops/members', roles: ['finance', 'support'] },
   { id: 'orders', path: '/ops/orders', roles: ['support'] },
+  { id: 'content', path: '/ops/content', roles: ['content'] },
   { id: 'keys', path: '/ops/keys', roles: [] },
   { id: 'operators', path: '/ops/operators', roles: ['admin'] },
   { id: 'audit', path: '/ops/audit', roles: ['admin'] },

@@ -41,6 +41,7 @@ export const deskRoutes: RouteObject[] = [
       screen('reconcile', () => import('./screens/reconcile')),
       screen('members', () => import('./screens/members')),
       screen('orders', () => import('./screens/orders')),
+      screen('content', () => import('./screens/content')),
       screen('keys', () => import('./screens/keys')),
       screen('operators', () => import('./screens/operators')),
       screen('audit', () => import('./screens/audit')),

@@ -1,0 +1,170 @@
+/**
+ * The Content screen's goods: every item, unlisted ones too, with its price, the stock members can still buy and the
+ * units paid orders hold; an item's names, price, stock and listing edited (a sale meanwhile refuses the stock
+ * change, 3006, rather than overwrite it); a new item added last.
+ */
+import Button from 'antd-mobile/es/components/button';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { amountPattern } from '../../../../api-schema/amount';
+import { AmountText } from '../../../components/AmountText';
+import { FormField } from '../../../components/FormField';
+import type { OpsBody, OpsItem, OpsResult } from '../../api/opsContract';
+import { useDesk } from '../../DeskContext';
+import { useDeskAction, useDeskRead } from '../../deskHooks';
+import { ActionState } from '../../parts/ActionState';
+import { readAgain } from '../../parts/ReadState';
+import { KeptRead } from './keptRead';
+import { Saved } from './saved';
+
+type GoodsItem = OpsItem<'opsGoods'>;
+type GoodsForm = { nameZh: string; nameEn: string; price: string; stock: string; listed: boolean };
+const stockPattern = /^(0|[1-9]\d{0,9})$/;
+const idPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const imagePattern = /^\/media\/goods\/[a-z0-9][a-z0-9-]{0,63}\.(svg|png|jpg|webp)$/;
+const formOf = (item: GoodsItem): GoodsForm => ({ nameZh: item.nameZh, nameEn: item.nameEn, price: item.price, stock: String(item.stock), listed: item.listed });
+const priceValid = (price: string) => amountPattern.test(price) && /[1-9]/.test(price);
+const formValid = (form: GoodsForm) =>
+  form.nameZh.trim() !== '' && form.nameEn.trim() !== '' && priceValid(form.price) && stockPattern.test(form.stock) && Number(form.stock) <= 1_000_000_000;
+
+export function Goods() {
+  const { t } = useTranslation('ops');
+  const goods = useDeskRead('opsGoods', undefined);
+  const onSaved = () => readAgain(goods);
+  return (
+    <div className="desk-columns">
+      <KeptRead actor={goods} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.goods.empty')}>
+        {(value) => (
+          <ul className="desk-list" aria-label={t('content.goods.list')}>
+            {value.list.map((item) => (
+              <GoodsRow key={item.id} item={item} onSaved={onSaved} />
+            ))}
+          </ul>
+        )}
+      </KeptRead>
+      <NewGoods onSaved={onSaved} />
+    </div>
+  );
+}
+
+function GoodsFields({ id, form, onChange }: { id: string; form: GoodsForm; onChange: (form: GoodsForm) => void }) {
+  const { t } = useTranslation('ops');
+  return (
+    <>
+      <FormField id={`${id}-name-zh`} label={t('content.goods.nameZh')} error={null} maxLength={100} value={form.nameZh} onChange={(event) => onChange({ ...form, nameZh: event.target.value })} />
+      <FormField id={`${id}-name-en`} label={t('content.goods.nameEn')} error={null} maxLength={100} value={form.nameEn} onChange={(event) => onChange({ ...form, nameEn: event.target.value })} />
+      <FormField
+        id={`${id}-price`}
+        label={t('content.goods.price')}
+        error={form.price !== '' && !priceValid(form.price) ? t('content.amountInvalid') : null}
+        inputMode="decimal"
+        value={form.price}
+        onChange={(event) => onChange({ ...form, price: event.target.value.trim() })}
+      />
+      <FormField
+        id={`${id}-stock`}
+        label={t('content.goods.stock')}
+        hint={t('content.goods.stockHint')}
+        error={form.stock !== '' && !stockPattern.test(form.stock) ? t('content.goods.stockInvalid') : null}
+        inputMode="numeric"
+        value={form.stock}
+        onChange={(event) => onChange({ ...form, stock: event.target.value.trim() })}
+      />
+      <label className="desk-check">
+        <input type="checkbox" checked={form.listed} onChange={(event) => onChange({ ...form, listed: event.target.checked })} />
+        {t('content.goods.listed')}
+      </label>
+    </>
+  );
+}
+
+function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
+  const { t, i18n } = useTranslation('ops');
+  const locale = i18n.resolvedLanguage ?? 'zh';
+  const { api } = useDesk();
+  const [form, setForm] = useState<GoodsForm | null>(null);
+  const save = useDeskAction((request: OpsBody<'opsGoodsPut'>) => api.call('opsGoodsPut', { body: request }));
+  const name = locale.startsWith('en') ? item.nameEn : item.nameZh;
+  return (
+    <li className="desk-item desk-form">
+      <div className="desk-row">
+        <img src={item.image} alt="" width={44} height={44} />
+        <span className="desk-row-main">
+          <strong>{name}</strong>
+          <span className="desk-muted"> {item.id}</span>
+          <br />
+          <AmountText amount={item.price} symbol="CREDIT" locale={locale} /> · <span>{t('content.goods.stockHeld', { stock: item.stock, held: item.held })}</span>
+        </span>
+        <span className="desk-badge" data-tone={item.listed ? 'success' : 'warning'}>
+          {item.listed ? t('content.goods.isListed') : t('content.goods.notListed')}
+        </span>
+        {form ? null : (
+          <Button size="small" fill="outline" shape="rounded" onClick={() => setForm(formOf(item))}>
+            {t('content.editNamed', { name })}
+          </Button>
+        )}
+      </div>
+      {form ? (
+        <form
+          className="desk-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            const stock = Number(form.stock);
+            if (formValid(form)) save.send({ type: 'user.run', request: { id: item.id, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock, stockWas: item.stock, listed: form.listed } });
+          }}
+        >
+          <GoodsFields id={`goods-${item.id}`} form={form} onChange={setForm} />
+          <div className="desk-actions">
+            <Button type="submit" color="primary" shape="rounded" disabled={!formValid(form)}>
+              {t('content.save')}
+            </Button>
+            <Button fill="outline" shape="rounded" onClick={() => setForm(null)}>
+              {t('actions.close')}
+            </Button>
+          </div>
+        </form>
+      ) : null}
+      <ActionState actor={save} busyText={t('content.saving')} done={(_: OpsResult<'opsGoodsPut'> | null) => <Saved onShown={onSaved} />} />
+    </li>
+  );
+}
+
+function NewGoods({ onSaved }: { onSaved: () => void }) {
+  const { t } = useTranslation('ops');
+  const { api } = useDesk();
+  const [id, setId] = useState('');
+  const [image, setImage] = useState('');
+  const [form, setForm] = useState<GoodsForm>({ nameZh: '', nameEn: '', price: '', stock: '0', listed: false });
+  const save = useDeskAction((request: OpsBody<'opsGoodsPut'>) => api.call('opsGoodsPut', { body: request }));
+  const valid = idPattern.test(id) && imagePattern.test(image) && formValid(form);
+  return (
+    <section className="card desk-form" aria-labelledby="goods-new-title">
+      <h3 id="goods-new-title" className="card-title">
+        {t('content.goods.newTitle')}
+      </h3>
+      <form
+        className="desk-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (valid) save.send({ type: 'user.run', request: { id, image, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock: Number(form.stock), listed: form.listed } });
+        }}
+      >
+        <FormField id="goods-new-id" label={t('content.id')} hint={t('content.idHint')} error={id !== '' && !idPattern.test(id) ? t('content.idInvalid') : null} maxLength={64} value={id} onChange={(event) => setId(event.target.value.trim())} />
+        <FormField
+          id="goods-new-image"
+          label={t('content.goods.image')}
+          hint={t('content.goods.imageHint')}
+          error={image !== '' && !imagePattern.test(image) ? t('content.goods.imageInvalid') : null}
+          placeholder="/media/goods/…"
+          value={image}
+          onChange={(event) => setImage(event.target.value.trim())}
+        />
+        <GoodsFields id="goods-new" form={form} onChange={setForm} />
+        <Button type="submit" color="primary" shape="rounded" disabled={!valid}>
+          {t('content.goods.add')}
+        </Button>
+      </form>
+      <ActionState actor={save} busyText={t('content.saving')} done={(_: OpsResult<'opsGoodsPut'> | null) => <Saved onShown={onSaved} />} />
+    </section>
+  );
+}
