@@ -17,6 +17,8 @@ export interface ShippableOrder {
   status: string;
   carrier?: string | undefined;
   trackingNumber?: string | undefined;
+  shippedAt?: string | undefined;
+  cancelledAt?: string | undefined;
   cancelReason?: string | undefined;
 }
 

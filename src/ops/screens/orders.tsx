@@ -124,8 +124,8 @@ function OrderItem({ order }: { order: Order }) {
             { label: t('orders.fields.createdAt'), value: formatDateTime(order.createdAt, locale) },
             ...(now.carrier ? [{ label: t('orders.fields.carrier'), value: now.carrier }] : []),
             ...(now.trackingNumber ? [{ label: t('orders.fields.trackingNumber'), value: now.trackingNumber }] : []),
-            ...(order.shippedAt ? [{ label: t('orders.fields.shippedAt'), value: formatDateTime(order.shippedAt, locale) }] : []),
-            ...(order.cancelledAt ? [{ label: t('orders.fields.cancelledAt'), value: formatDateTime(order.cancelledAt, locale) }] : []),
+            ...(now.shippedAt ? [{ label: t('orders.fields.shippedAt'), value: formatDateTime(now.shippedAt, locale) }] : []),
+            ...(now.cancelledAt ? [{ label: t('orders.fields.cancelledAt'), value: formatDateTime(now.cancelledAt, locale) }] : []),
             ...(now.cancelReason ? [{ label: t('orders.fields.cancelReason'), value: now.cancelReason }] : []),
           ]}
         />
