@@ -7,6 +7,8 @@
  * through the API gives; the payer pays both; the desk lists them paid with explorer links and the member's credit
  * records show them paid. A member's token opens none of the desk's calls: the desk shows its sign-in. A member's
  * paid order is shipped at /ops/orders with its carrier and tracking number, which the member's order list then shows.
+ * A notice written in zh and en at /ops/content (its script left out by the sanitiser) is published, and a member
+ * reads it in each language in the announcements.
  * Screens under test-results/screenshots/ops-*.png.
  */
 import { randomUUID } from 'node:crypto';
@@ -32,6 +34,7 @@ const t = (key: string, values: Record<string, string | number> = {}) =>
 const memberKey = anvilKeys[4];
 const secondOperatorKey = anvilKeys[8];
 const buyerKey = anvilKeys[5];
+const readerKey = anvilKeys[6];
 
 function node() {
   const chain = e2e.server.chain;
@@ -239,5 +242,45 @@ describe('the operators desk', () => {
     expect(text).toContain(t('buy:orders.status.shipped'));
     expect(text).toMatch(/by SF Express, tracking number SF1234567890/);
     await screenshot(memberPage, 'ops-7-member-shipped');
+  });
+
+  it('publishes a notice written in zh and en at /ops/content; a member reads it in the announcements in each language', async () => {
+    const { page } = await e2e.open({ wallet: walletOn(DEMO_OPERATOR_KEY) });
+    await signInAtDesk(page);
+    await page.getByRole('navigation', { name: t('ops:shell.menu') }).getByRole('link', { name: t('ops:screens.content'), exact: true }).click();
+    await page.getByRole('button', { name: t('ops:content.notices.write'), exact: true }).click();
+    const editor = page.getByRole('article', { name: t('ops:content.notices.newTitle') });
+    await editor.getByLabel(t('ops:content.notices.id'), { exact: true }).fill('desk-notice');
+    const texts = { zh: { title: '系统维护通知', body: '<p>周六凌晨 2 点系统维护。</p><script>window.hacked = 1</script>' }, en: { title: 'Maintenance on Saturday', body: '<p>The app is down for maintenance at 2 am on Saturday.</p>' } };
+    for (const lang of ['zh', 'en'] as const) {
+      const fields = editor.getByRole('group', { name: t(`ops:content.notices.lang.${lang}`) });
+      await fields.getByLabel(t('ops:content.notices.title'), { exact: true }).fill(texts[lang].title);
+      await fields.getByLabel(t('ops:content.notices.body'), { exact: true }).fill(texts[lang].body);
+    }
+    await editor.getByRole('button', { name: t('ops:content.notices.preview'), exact: true }).click();
+    const zhPreview = editor.getByRole('article', { name: t('ops:content.notices.previewOf', { lang: t('ops:content.notices.lang.zh') }) });
+    await zhPreview.getByText('周六凌晨 2 点系统维护。').waitFor();
+    expect(await zhPreview.locator('script').count()).toBe(0);
+    await editor.getByRole('button', { name: t('ops:content.notices.save'), exact: true }).click();
+    // Saved, the editor is named by the notice's id; the server's sanitised texts show, with what it left out.
+    const saved = page.getByRole('article', { name: t('ops:content.notices.editTitle', { id: 'desk-notice' }) });
+    await saved.getByText(t('ops:content.notices.sanitised')).waitFor();
+    await saved.getByRole('button', { name: t('ops:content.notices.publish'), exact: true }).click();
+    await saved.getByRole('button', { name: t('ops:content.notices.unpublish'), exact: true }).waitFor();
+    await screenshot(page, 'ops-8-notice-published');
+
+    // A member reads it in the announcements, in English, then in Chinese; the script never reaches them.
+    const { page: memberPage, wallet: memberWallet } = await e2e.open({ wallet: walletOn(readerKey) });
+    if (!memberWallet) throw new Error('no wallet');
+    await signInThroughInvite(memberPage, memberWallet);
+    for (const lang of ['en', 'zh'] as const) {
+      await memberPage.goto(`/me/announcement?lng=${lang}`);
+      await memberPage.locator('.rows').getByRole('link', { name: texts[lang].title, exact: true }).click();
+      const article = memberPage.getByRole('article');
+      await article.getByText(lang === 'en' ? 'The app is down for maintenance at 2 am on Saturday.' : '周六凌晨 2 点系统维护。').waitFor();
+      expect(await article.locator('script').count()).toBe(0);
+    }
+    expect(await memberPage.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
+    await screenshot(memberPage, 'ops-9-member-reads-notice');
   });
 });
