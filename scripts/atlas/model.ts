@@ -87,7 +87,7 @@ export interface AtlasMachine {
 export const machineGroups: ReadonlyArray<{ id: string; machines: readonly string[] }> = [
   { id: 'gettingIn', machines: ['wallet', 'auth', 'config'] },
   { id: 'memberArea', machines: ['copy', 'pagedList', 'search', 'resource'] },
-  { id: 'money', machines: ['withdraw', 'transfer', 'exchange', 'topUp'] },
+  { id: 'money', machines: ['withdraw', 'transfer', 'exchange', 'topUp', 'watchAsset'] },
   { id: 'shop', machines: ['settlement', 'addressForm', 'addressBook'] },
   { id: 'operators', machines: ['opsSession', 'withdrawalDecision', 'heldTopUp', 'orderShipping', 'opsAction'] },
 ];

@@ -118,6 +118,13 @@ export const stateScreens: Readonly<Record<string, StateScreen>> = {
   'topUp.failed': on('top-up-sheet'),
   'topUp.replaced': on('top-up-sheet'),
   'topUp.credited': on('top-up-sheet'),
+  // The token in the wallet: beside the top-up's form and receipt (and the withdrawal's).
+  'watchAsset.idle': on('top-up-sheet'),
+  'watchAsset.adding': on('top-up-sheet'),
+  'watchAsset.added': on('top-up-sheet'),
+  'watchAsset.declined': on('top-up-sheet'),
+  'watchAsset.unsupported': on('top-up-sheet'),
+  'watchAsset.failed': on('top-up-sheet'),
   // The shop.
   'settlement.starting': on('settlement'),
   'settlement.noGoods': own('settlement-no-goods'),

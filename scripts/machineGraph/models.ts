@@ -15,6 +15,7 @@ import { withdrawModel } from './withdraw.model';
 import { transferModel } from './transfer.model';
 import { exchangeModel } from './exchange.model';
 import { topUpModels } from './topUp.model';
+import { watchAssetModel } from './watchAsset.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -90,5 +91,11 @@ export const machineEntries: MachineEntry[] = [
     source: 'machines/credit/topUpMachine.ts',
     summary: 'Topping up credit from the wallet: the token balance, the wallet transaction and its refusals, n of N blocks, sped up or cancelled, resumed after a reload.',
     models: topUpModels,
+  },
+  {
+    name: 'watchAsset',
+    source: 'machines/wallet/watchAssetMachine.ts',
+    summary: "Adding the app's token to the wallet (wallet_watchAsset) after a top-up or a withdrawal: listed, refused, or added by hand where the wallet cannot.",
+    models: [watchAssetModel],
   },
 ];
