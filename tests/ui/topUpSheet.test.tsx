@@ -110,6 +110,30 @@ describe('/me?sheet=topUp', () => {
     expect(await screen.findByText(text)).toBeTruthy();
   });
 
+  it('shows the token and the treasury linked to the explorer, and adds the token to the wallet: refused, then listed', async () => {
+    const app = await openSheet((opened) => opened.provider.fail('wallet_watchAsset', { code: 4001, message: 'User rejected the request.' }, { once: true }));
+    const part = await screen.findByRole('region', { name: 'dUSD in your wallet' });
+    expect(within(part).getByRole('link', { name: /dUSD contract/ }).getAttribute('href')).toBe(`https://explorer.example/address/${token}`);
+    expect(within(part).getByRole('link', { name: /Treasury/ }).getAttribute('href')).toBe(`https://explorer.example/address/${treasury}`);
+    await userEvent.click(within(part).getByRole('button', { name: 'Add dUSD to wallet' }));
+    expect(await within(part).findByText("dUSD was not added: the wallet's prompt was declined. You can try again.")).toBeTruthy();
+    app.provider.respond('wallet_watchAsset', true);
+    await userEvent.click(within(part).getByRole('button', { name: 'Add dUSD to wallet' }));
+    expect(await within(part).findByRole('status')).toHaveProperty('textContent', 'dUSD is listed in your wallet.');
+    expect(within(part).queryByRole('button')).toBeNull();
+    const asked = app.provider.requests.filter((request) => request.method === 'wallet_watchAsset').map((request) => request.params);
+    expect(asked).toEqual([0, 1].map(() => ({ type: 'ERC20', options: { address: token, symbol: 'dUSD', decimals: 18 } })));
+  });
+
+  it('says so when the wallet cannot add tokens (4200), and the page carries on', async () => {
+    await openSheet((opened) => opened.provider.fail('wallet_watchAsset', { code: 4200, message: 'The Provider does not support the requested method.' }));
+    const part = await screen.findByRole('region', { name: 'dUSD in your wallet' });
+    await userEvent.click(within(part).getByRole('button', { name: 'Add dUSD to wallet' }));
+    expect(await within(part).findByText('This wallet cannot add tokens for the app: add dUSD by hand with the contract address above.')).toBeTruthy();
+    expect(within(part).queryByRole('button')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Top up from wallet' })).toBeTruthy();
+  });
+
   it('offers no top-up where the server names no token', async () => {
     await renderApp({ path: '/me', stored: signedIn });
     expect(await screen.findByRole('button', { name: 'Withdraw' })).toBeTruthy();

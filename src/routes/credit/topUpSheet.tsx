@@ -34,6 +34,7 @@ import { SummaryList } from '../../components/SummaryList';
 import { TransactionLink } from '../../components/TransactionLink';
 import { formatAmount } from '../../components/amountFormat';
 import { useLocale } from '../shared/MoneyFlowSheet';
+import { TokenInWallet } from './TokenInWallet';
 
 /** A kept error's text: a transaction's own errors are the sheet's texts, the rest common ones. */
 function errorText(t: TFunction, error: ErrorInfo): string {
@@ -106,7 +107,7 @@ export default function TopUpSheet({ onClose, onShowRecords }: TopUpSheetProps) 
           })}
           options={{ input: { pendingHash: readPendingTopUp(storage, member.address) } }}
         >
-          <TopUpFlow symbol={token.symbol} explorer={dappParam.chain.blockExplorerUrls?.[0]} onClose={onClose} onShowRecords={onShowRecords} />
+          <TopUpFlow token={token} treasury={treasury} explorer={dappParam.chain.blockExplorerUrls?.[0]} onClose={onClose} onShowRecords={onShowRecords} />
         </TopUpContext.Provider>
       ) : (
         <ListState state="loading" loadingLabel={t('credit:topUp.loading')} rows={3} />
@@ -116,12 +117,14 @@ export default function TopUpSheet({ onClose, onShowRecords }: TopUpSheetProps) 
 }
 
 interface TopUpFlowProps extends TopUpSheetProps {
-  symbol: string;
+  token: { address: string; symbol: string; decimals: number };
+  treasury: string;
   explorer: string | undefined;
 }
 
-/** One step at a time, as the machine says. */
-function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps) {
+/** One step at a time, as the machine says; the token and the treasury shown with the form and once credited. */
+function TopUpFlow({ token, treasury, explorer, onClose, onShowRecords }: TopUpFlowProps) {
+  const { symbol } = token;
   const { t } = useTranslation(['credit', 'common']);
   const locale = useLocale();
   const actor = TopUpContext.useActorRef();
@@ -146,7 +149,12 @@ function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps)
     case 'unavailable':
       return <ListState state="error" title={t('credit:topUp.unavailable')} description={shownError ?? undefined} retryLabel={t('common:actions.retry')} onRetry={retry} />;
     case 'form':
-      return <AmountForm symbol={symbol} />;
+      return (
+        <>
+          <AmountForm symbol={symbol} />
+          <TokenInWallet token={token} treasury={treasury} explorer={explorer} />
+        </>
+      );
     case 'wallet':
       return <StatusPanel message={t('credit:topUp.wallet.message')} detail={t('credit:topUp.wallet.detail')} />;
     case 'walletBusy':
@@ -203,6 +211,7 @@ function TopUpFlow({ symbol, explorer, onClose, onShowRecords }: TopUpFlowProps)
         >
           <SummaryList rows={[{ label: t('credit:topUp.credited.amount'), value: <AmountText amount={credited ?? '0'} symbol="CREDIT" locale={locale} />, strong: true }]} />
           {hashLine}
+          <TokenInWallet token={token} treasury={treasury} explorer={explorer} />
         </FlowDone>
       );
   }

@@ -17,6 +17,7 @@ import { formatAmount } from '../../components/amountFormat';
 import { formatTime, nextUtcDayStart } from '../../components/dateFormat';
 import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
 import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
+import { TokenInWallet } from './TokenInWallet';
 import { WithdrawContext } from './withdrawContext';
 
 interface WithdrawSheetProps {
@@ -157,10 +158,15 @@ function Summary() {
   );
 }
 
-/** The withdrawal as recorded: amount, fee, its status, and what happens next (the selector beside the machine). */
+/**
+ * The withdrawal as recorded: amount, fee, its status, and what happens next (the selector beside the machine); where
+ * it is paid on chain, the token's contract and "add to wallet", so the payment shows in the wallet.
+ */
 function Receipt() {
   const { t } = useTranslation(['credit', 'common']);
   const locale = useLocale();
+  const { config } = useRootActors();
+  const dappParam = useSelector(config, selectDappParam);
   const result = WithdrawContext.useSelector((snapshot) => selectResult<WithdrawResult>(snapshot));
   const next = WithdrawContext.useSelector(selectWithdrawalNext);
   if (!result) return null;
@@ -178,6 +184,7 @@ function Receipt() {
           {t(`credit:withdraw.done.next.${next}`)}
         </p>
       ) : null}
+      {dappParam?.token ? <TokenInWallet token={dappParam.token} explorer={dappParam.chain.blockExplorerUrls?.[0]} /> : null}
     </>
   );
 }
