@@ -3,7 +3,9 @@
  * the server's top-up watcher on it, and the test wallet holding its key in Node, reading from the node and signing
  * and sending the transfer there. In en and zh: a member tops up from the sheet over /me and sees the credit arrive
  * with its record; refuses in the wallet and sees why, the amount kept; reloads while the transfer confirms and the
- * sheet resumes it, sent once; speeds the transfer up in the wallet and the sheet follows the new transaction. Each step is saved under test-results/screenshots/top-up-*.png.
+ * sheet resumes it, sent once; speeds the transfer up in the wallet and the sheet follows the new transaction; adds
+ * the token to the wallet from the receipt (wallet_watchAsset), and meets a wallet that refuses (4001) or cannot
+ * (4200). Each step is saved under test-results/screenshots/top-up-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import { createWalletClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
@@ -72,6 +74,14 @@ describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }
     // On chain the treasury holds what the member sent; the ledger credited it once.
     const treasury = await node().chain.client.readContract({ address: node().token, abi: erc20Abi, functionName: 'balanceOf', args: [node().treasury] });
     expect(treasury).toBeGreaterThanOrEqual(parseUnits('25', 6));
+    // The wallet does not list the token yet: the receipt shows where the money went and adds the token.
+    const token = sheet.getByRole('region', { name: t('credit:token.title', { symbol: 'tUSD' }) });
+    const href = async (name: string) => (await token.getByRole('link', { name }).getAttribute('href'))?.toLowerCase();
+    expect(await href(t('credit:token.treasury'))).toBe(`https://explorer.example/address/${node().treasury.toLowerCase()}`);
+    expect(await href(t('credit:token.contract', { symbol: 'tUSD' }))).toBe(`https://explorer.example/address/${node().token.toLowerCase()}`);
+    await token.getByRole('button', { name: t('credit:token.add', { symbol: 'tUSD' }) }).click();
+    await token.getByRole('status').filter({ hasText: t('credit:token.added', { symbol: 'tUSD' }) }).waitFor();
+    expect(wallet.watchedAssets.map((asset) => ({ ...asset, address: asset.address.toLowerCase() }))).toEqual([{ address: node().token.toLowerCase(), symbol: 'tUSD', decimals: 6 }]);
     await sheet.getByRole('button', { name: t('credit:topUp.credited.records') }).click();
     await page.waitForURL('**/me/credit-records');
     await expect.poll(() => page.locator('.credit-records .adm-list-item').first().textContent(), { timeout: 10_000 }).toContain('+25.00');
@@ -103,6 +113,20 @@ describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }
     await screenshot(page, `top-up-6-credited.${lng}`);
     expect(wallet.requestsOf('eth_sendTransaction').map((request) => request.answer.ok)).toEqual([false, true]);
     expect(await page.evaluate(() => window.localStorage.getItem('PENDING_TOP_UP'))).toBeNull();
+
+    // Adding the token: the member says no in the wallet, then the wallet turns out not to support it at all.
+    const token = resumed.getByRole('region', { name: t('credit:token.title', { symbol: 'tUSD' }) });
+    const add = token.getByRole('button', { name: t('credit:token.add', { symbol: 'tUSD' }) });
+    wallet.rejectNext('wallet_watchAsset');
+    await add.click();
+    await token.getByRole('alert').filter({ hasText: t('credit:token.declined', { symbol: 'tUSD' }) }).waitFor();
+    wallet.failAlways('wallet_watchAsset', { code: 4200, message: 'The Provider does not support the requested method.' });
+    await add.click();
+    await token.getByRole('alert').filter({ hasText: t('credit:token.unsupported', { symbol: 'tUSD' }) }).waitFor();
+    expect(await add.count()).toBe(0);
+    expect(wallet.watchedAssets).toEqual([]);
+    // Nothing else broke: the receipt is still there and the sheet closes.
+    await resumed.getByText(t('credit:topUp.credited.title')).waitFor();
   });
 
   it('follows a transfer the member sped up in the wallet to its new transaction, and credits it once', async () => {

@@ -3,8 +3,9 @@
  * token, the server's top-up watcher and payer on it (a hot wallet of its own, withdrawals up to 1000 approved on
  * request), and the test wallet holding its key in Node. In en and zh a member tops up 25 from the wallet, withdraws
  * 12.5 from the sheet over /me, sees it approved with what happens next, and once the payment is deep enough sees it
- * paid in the records with its transaction linked; the wallet's token balance is 11.5 higher (the fee is 1). Each step
- * is saved under test-results/screenshots/withdraw-chain-*.png.
+ * paid in the records with its transaction linked; the wallet's token balance is 11.5 higher (the fee is 1), and the
+ * receipt adds the token to the wallet (wallet_watchAsset). Each step is saved under
+ * test-results/screenshots/withdraw-chain-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import { erc20Abi, parseUnits } from 'viem';
@@ -68,6 +69,11 @@ describe.each(languages)('a withdrawal paid on chain ($lng)', ({ lng, locale, ke
 
     // The payer sends it (the node mines it at once); two blocks on top and it is paid.
     await expect.poll(async () => (await balanceOf()) - before, { timeout: 15_000, interval: 250 }).toBe(parseUnits('11.5', 6));
+    // Paid to the wallet, which does not list the token yet: the receipt adds it.
+    const token = sheet.getByRole('region', { name: t('credit:token.title', { symbol: 'tUSD' }) });
+    await token.getByRole('button', { name: t('credit:token.add', { symbol: 'tUSD' }) }).click();
+    await token.getByRole('status').filter({ hasText: t('credit:token.added', { symbol: 'tUSD' }) }).waitFor();
+    expect(opened.wallet?.watchedAssets.map((asset) => asset.symbol)).toEqual(['tUSD']);
     await node().mine(2);
     await sheet.getByRole('button', { name: t('credit:withdraw.done.records') }).click();
     await page.waitForURL('**/me/credit-records');

@@ -4,7 +4,8 @@
  * src/dev/simulatedWallet.ts (shared with the demo wallet): its chain and known chains (4902 for others;
  * wallet_addEthereumChain adds and switches like MetaMask), its accounts and personal_sign. This file adds what a
  * test decides and sees: coded failures for the next request of a method (4001 and others), events emitted into
- * every page (accountsChanged, chainChanged, disconnect), and a record of every request.
+ * every page (accountsChanged, chainChanged, disconnect), a record of every request, and the tokens a page asked it
+ * to list (EIP-747 wallet_watchAsset, answered as MetaMask does once the member approves: true).
  */
 import { randomUUID } from 'node:crypto';
 import type { Address, Hex, PrivateKeyAccount } from 'viem';
@@ -25,6 +26,14 @@ export interface RecordedRequest {
   /** URL of the page that asked. */
   url: string;
   answer: WalletAnswer;
+}
+
+/** A token a page asked the wallet to list (EIP-747 wallet_watchAsset's options). */
+export interface WatchedAsset {
+  address: Address;
+  symbol: string;
+  decimals: number;
+  image?: string;
 }
 
 export interface TestWalletOptions {
@@ -69,6 +78,8 @@ const defaultAnnouncement = { name: 'Test Wallet', rdns: 'dev.member.testwallet'
 export class TestWallet {
   /** Every request, in order, with its answer. */
   readonly requests: RecordedRequest[] = [];
+  /** Every token the wallet listed for a page (wallet_watchAsset), in order. */
+  readonly watchedAssets: WatchedAsset[] = [];
 
   private readonly wallet: SimulatedWallet;
   /** The window property through which Node emits events into this wallet's pages (one per wallet in a context). */
@@ -266,7 +277,28 @@ export class TestWallet {
     }
     const always = this.alwaysFailing.get(request.method);
     if (always) throw new WalletRpcError(always);
+    if (request.method === 'wallet_watchAsset') return this.watchAsset(request.params);
     return this.wallet.answer(request);
+  }
+
+  /** EIP-747: an ERC20 with an address, a symbol of up to 11 characters and its decimals; listed, answered true. */
+  private watchAsset(params: unknown): true {
+    const { type, options } = (params ?? {}) as { type?: unknown; options?: Partial<Record<keyof WatchedAsset, unknown>> };
+    const { address, symbol, decimals, image } = options ?? {};
+    const valid =
+      type === 'ERC20' &&
+      typeof address === 'string' &&
+      /^0x[0-9a-fA-F]{40}$/.test(address) &&
+      typeof symbol === 'string' &&
+      symbol.length >= 1 &&
+      symbol.length <= 11 &&
+      typeof decimals === 'number' &&
+      Number.isInteger(decimals) &&
+      decimals >= 0 &&
+      decimals <= 36;
+    if (!valid) throw new WalletRpcError(rpcErrors.invalidParams(`wallet_watchAsset: ${JSON.stringify(params)}`));
+    this.watchedAssets.push({ address: address as Address, symbol, decimals, ...(typeof image === 'string' ? { image } : {}) });
+    return true;
   }
 }
 
