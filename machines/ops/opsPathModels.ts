@@ -7,6 +7,7 @@
 import type { AnyStateMachine, EventObject } from 'xstate';
 import { heldTopUpMachine } from './heldTopUpMachine';
 import type { DecidableTopUp } from './heldTopUpMachine';
+import { noticePublicationEntry } from './noticePathModels';
 import { opsActionMachine } from './opsActionMachine';
 import { opsSessionMachine } from './opsSessionMachine';
 import { orderShippingMachine } from './orderShippingMachine';
@@ -195,6 +196,7 @@ export const opsMachineEntries = [
     summary: 'A paid order shipped with its carrier and tracking number, or cancelled with a reason and refunded once (one request id for every retry).',
     models: orderShippingModels,
   },
+  noticePublicationEntry,
   {
     name: 'opsAction',
     source: 'machines/ops/opsActionMachine.ts',
