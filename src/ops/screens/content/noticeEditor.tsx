@@ -55,6 +55,12 @@ export function NoticeEditor({ notice, takenIds, onChanged, onClose }: NoticeEdi
   useEffect(() => {
     if (saved !== first.current) changed.current();
   }, [saved]);
+  // On a phone the editor opens below the list: bring it into view when it opens there.
+  const article = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const element = article.current;
+    if (element && element.getBoundingClientRect().top > window.innerHeight) element.scrollIntoView?.({ block: 'start' });
+  }, []);
 
   const send = (lang: NoticeLang, field: NoticeField, value: string) => publication.send({ type: 'draft.change', lang, field, value });
   const texts = (lang: NoticeLang) => (
@@ -91,7 +97,7 @@ export function NoticeEditor({ notice, takenIds, onChanged, onClose }: NoticeEdi
   );
 
   return (
-    <article className="card desk-form" aria-labelledby="notice-editor-title">
+    <article ref={article} className="card desk-form" aria-labelledby="notice-editor-title">
       <div className="desk-row">
         <h3 id="notice-editor-title" className="card-title desk-row-main">
           {saved ? t('content.notices.editTitle', { id: saved.id }) : t('content.notices.newTitle')}
