@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { operatorRoles } from '../../api-schema/endpoint';
 import { queueStatusSchema } from '../../api-schema/opsFinance';
+import { botStatusSchema } from '../../api-schema/opsContent';
 import { heldTopUpStateSchema } from '../../api-schema/opsTopUps';
 import { deskScreens } from '../../src/ops/deskPaths';
 
@@ -30,6 +31,9 @@ const named = [
   ...['token', 'gas'].map((reason) => `reconcile.waiting.${reason}`),
   ...['empty', 'format', 'checksum'].map((reason) => `topUps.addressError.${reason}`),
   ...['actor', 'action', 'target', 'from', 'to'].map((name) => `audit.filters.${name}`),
+  ...['notices', 'about', 'goods', 'pools', 'bots'].map((tab) => `content.tabs.${tab}`),
+  ...botStatusSchema.options.map((status) => `content.bots.status.${status}`),
+  ...['publish', 'pin', 'unpin', 'unpublish'].map((change) => `content.notices.changing.${change}`),
 ];
 
 describe('the desk\'s texts', () => {
