@@ -82,6 +82,8 @@ export default defineConfig({
           isolate: false,
           include: ['tests/machines/**/*.test.ts', 'src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts', 'tests/i18n/**/*.test.ts'],
           exclude: isolatedUnitFiles,
+          // The compiled server, for the suites that start it as a process (tests/server/support/mainProcess.ts).
+          globalSetup: ['tests/server/support/globalSetup.ts'],
         },
       },
       {

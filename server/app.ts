@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -48,6 +47,7 @@ import { startPayoutTimer } from './ledger/sharePools';
 import type { Chain } from './chain/chain';
 import { createTopUpWatcher } from './chain/topUpWatcher';
 import { createPayer, type PayerOptions } from './chain/payer';
+import { repoRoot } from './serverFiles';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,7 +56,6 @@ declare module 'fastify' {
   }
 }
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface BuildAppOptions {
   /** Migrated and seeded database (see server/db/client.ts and server/seed/seed.ts). */
@@ -279,10 +278,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(opsFinanceRoutes, deps);
   await app.register(opsContentRoutes, deps);
   await app.register(opsOrdersRoutes, deps);
-  registerAtlas(app, options.atlasDir ?? path.join(repoRoot, 'docs', 'atlas'));
+  registerAtlas(app, options.atlasDir ?? path.join(repoRoot(), 'docs', 'atlas'));
   await registerStatic(app, {
-    spaDir: options.spaDir === undefined ? path.join(repoRoot, 'dist', 'spa') : options.spaDir,
-    localesDir: options.localesDir ?? path.join(repoRoot, 'locales'),
+    spaDir: options.spaDir === undefined ? path.join(repoRoot(), 'dist', 'spa') : options.spaDir,
+    localesDir: options.localesDir ?? path.join(repoRoot(), 'locales'),
   });
   return app;
 }

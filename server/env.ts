@@ -84,6 +84,11 @@ export const envSchema = z.object({
   // The first block the watcher reads on a real chain (the token's deployment or later); default: the head at the first start.
   TOP_UP_START_BLOCK: z.preprocess(emptyAsUndefined, z.coerce.bigint().min(0n).optional()),
   DEV_CHAIN_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8545)),
+  // Seconds between the development chain's blocks (a decimal: 0.25 is four a second); tests and demos that wait on
+  // depth shorten it. A real chain's pace is its own.
+  DEV_CHAIN_BLOCK_TIME: z.preprocess(emptyAsUndefined, z.coerce.number().min(0.05).max(60).default(1)),
+  // How often the payer and the top-up watcher look at the chain, in ms (default: payer 1000, watcher 2000).
+  CHAIN_POLL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(50).max(60_000).optional()),
   // The hot wallet that pays withdrawals (0x and 64 hex digits); unset on a real chain: nothing is paid, withdrawals
   // wait approved. The development chain's default is its own funded hot wallet (server/chain/devChain.ts); a real
   // chain refuses anvil's well-known keys (server/chain/wellKnownKeys.ts).

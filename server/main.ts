@@ -64,7 +64,7 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
   }
   // readEnv refuses any other case; this is the last guard before a development chain rewrites the app config.
   if (!developmentChainAsked(env)) throw new Error('no chain settings, and the development chain was not asked for (README, "Run it")');
-  const dev = await startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });
+  const dev = await startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, blockTime: env.DEV_CHAIN_BLOCK_TIME, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });
   try {
     const chain = await connectChain(dev.settings);
     await patchAppConfig(db, {
@@ -123,7 +123,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     payoutTimer: true,
     chain: chainStart.chain,
-    topUpWatcher: { startBlock: chainStart.startBlock, timer: true },
+    topUpWatcher: { startBlock: chainStart.startBlock, timer: true, pollMs: env.CHAIN_POLL_MS },
     autoApproveMax: chainStart.autoApproveMax,
     autoApproveHourly: env.AUTO_APPROVE_HOURLY === undefined ? undefined : toMinor(env.AUTO_APPROVE_HOURLY),
     approvalQuorumAbove: env.APPROVAL_QUORUM_ABOVE === undefined ? undefined : toMinor(env.APPROVAL_QUORUM_ABOVE),
@@ -132,7 +132,7 @@ export async function main(source: Record<string, string | undefined>): Promise<
     // withdrawal once (nonces are handed out under the lease row's lock, moves are the engine's): the lease only
     // keeps the others idle.
     payer: chainStart.payerKey
-      ? { key: chainStart.payerKey, holder: `${hostname()}:${env.PORT}`, timer: env.PAYER === 'on', onStep: faultAt(env.PAYER_FAULT_AT) }
+      ? { key: chainStart.payerKey, holder: `${hostname()}:${env.PORT}`, timer: env.PAYER === 'on', pollMs: env.CHAIN_POLL_MS, onStep: faultAt(env.PAYER_FAULT_AT) }
       : undefined,
   });
 

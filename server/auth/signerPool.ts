@@ -9,9 +9,11 @@
  * if one dies (its pending recoveries fail as internal errors). The pool has no state beyond its threads: every
  * recovery is a pure function of the message and the signature.
  */
+import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { getAddress, type Address } from 'viem';
+import { serverPath } from '../serverFiles';
 
 interface Pending {
   resolve: (signer: Address | undefined) => void;
@@ -24,7 +26,7 @@ interface Lane {
 }
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
-const workerUrl = new URL('./signerWorker.mjs', import.meta.url);
+const workerUrl = pathToFileURL(serverPath('auth', 'signerWorker.mjs'));
 
 export class SignerPool {
   readonly #lanes: (Lane | undefined)[];

@@ -69,7 +69,7 @@ async function answeringChainId(url: string): Promise<number | undefined> {
  * @example
  * const dev = await startDevChain({ dataDir: './data', port: 8545, fund: [address] });
  */
-export async function startDevChain(options: { dataDir: string; port: number; fund: readonly Address[] }): Promise<DevChain> {
+export async function startDevChain(options: { dataDir: string; port: number; blockTime?: number; fund: readonly Address[] }): Promise<DevChain> {
   const folder = path.join(options.dataDir, 'chain');
   await mkdir(folder, { recursive: true });
   const stateFile = path.join(folder, 'state.json');
@@ -80,7 +80,7 @@ export async function startDevChain(options: { dataDir: string; port: number; fu
   const node: DevChain['node'] =
     running === DEV_CHAIN_ID
       ? { url, stop: async () => undefined }
-      : await startAnvil({ chainId: DEV_CHAIN_ID, port: options.port, blockTime: 1, stateFile, stateInterval: 1 });
+      : await startAnvil({ chainId: DEV_CHAIN_ID, port: options.port, blockTime: options.blockTime ?? 1, stateFile, stateInterval: 1 });
   const client = chainClient([node.url]);
   const treasury = privateKeyToAccount(DEV_TREASURY_KEY).address;
   const kept = existsSync(deploymentFile) ? deploymentSchema.parse(JSON.parse(await readFile(deploymentFile, 'utf8'))) : undefined;

@@ -5,7 +5,6 @@
  * so setting the stock never takes units from an order; the desk sees those units as `held` beside it.
  */
 import { access } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
@@ -13,10 +12,11 @@ import { bigintText, lockTransaction, queryRows, type Db } from '../db/client';
 import { bots, goods, ledgerCounters, sharePools } from '../db/schema';
 import { AlreadyDecidedError, InvalidParametersError, NotFoundError } from '../errors';
 import { joinStockCounter, stockKey } from '../buy/goods';
+import { serverPath } from '../serverFiles';
 
 /** Serialises creating share pools (the next id). */
 const POOLS_LOCK = 4_361_000_044;
-const goodsMediaDir = fileURLToPath(new URL('../media/goods/', import.meta.url));
+const goodsMediaDir = serverPath('media', 'goods');
 
 export interface OpsGoods {
   id: string;

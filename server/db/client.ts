@@ -4,7 +4,6 @@
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { sql, type SQL } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
@@ -17,6 +16,7 @@ import { z } from 'zod';
 import { BatchedPGlite } from './pglite';
 import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
 import * as schema from './schema';
+import { serverPath } from '../serverFiles';
 
 /** The query layer every server module uses; a transaction handle has the same type. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -52,7 +52,7 @@ export interface OpenDatabaseOptions {
 }
 
 /** The committed migrations, found next to this file whether run by tsx, vitest or drizzle-kit. */
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = serverPath('db', 'migrations');
 
 // Several server instances may start at once on one PostgreSQL database; drizzle's migrator takes no lock, so
 // they serialise on this advisory lock key (any constant unique to this app).

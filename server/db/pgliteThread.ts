@@ -22,6 +22,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results, RowMode } from '@electric-sql/pglite';
 import { startTsWorker } from '../tsWorker';
+import { workerModule } from '../serverFiles';
 
 /** What the request thread asks the worker. `tx` names an open transaction by the id of its `begin`. */
 export type ThreadRequest =
@@ -51,7 +52,7 @@ interface Pending {
   options: QueryOptions | undefined;
 }
 
-const defaultWorkerUrl = new URL('./pgliteWorker.ts', import.meta.url);
+const defaultWorkerUrl = workerModule('pgliteWorker', 'db/pgliteWorker.ts');
 
 /** The third worker lost within a minute is not replaced: something kills every one of them. */
 const MAX_LOSSES_IN_WINDOW = 3;

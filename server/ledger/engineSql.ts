@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { recordTables } from './recordTables';
+import { serverPath } from '../serverFiles';
 
 const BEGIN = '-- BEGIN RECORD TABLE';
 const END = '-- END RECORD TABLE';
@@ -22,7 +23,7 @@ const FUNCTION = /CREATE OR REPLACE FUNCTION (\w+)\(/g;
  * @example
  * const definitions = expandRecordTables();
  */
-export function expandRecordTables(text = readFileSync(new URL('./engine.sql', import.meta.url), 'utf8'), tables = Object.keys(recordTables)): string {
+export function expandRecordTables(text = readFileSync(serverPath('ledger', 'engine.sql'), 'utf8'), tables = Object.keys(recordTables)): string {
   const lines = text.split('\n');
   const begin = lines.findIndex((line) => line.trim() === BEGIN);
   const end = lines.findIndex((line) => line.trim() === END);

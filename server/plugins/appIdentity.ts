@@ -10,15 +10,15 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { entityTagOf, isNotModified } from './entityTag';
 import { notFoundEnvelope } from './errorHandler';
 import { guessLanguage } from './localePreload';
+import { serverPath } from '../serverFiles';
 
 /** The icons' folder, found when first served: the UI tests import this module (through the login shell) in jsdom,
  * where import.meta.url is no file URL. */
-const iconsDir = () => fileURLToPath(new URL('../media/icons', import.meta.url));
+const iconsDir = () => serverPath('media', 'icons');
 
 /** Where each icon is served; index.html and the manifest name the same paths. */
 export const ICON_PATHS = {

@@ -6,7 +6,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { registerAppIdentity } from './appIdentity';
@@ -15,6 +14,7 @@ import { notFoundEnvelope } from './errorHandler';
 import { inviteCodeOfPath } from './linkPreview';
 import { guessLanguage, localePreloadLink } from './localePreload';
 import { loginDocuments, shellEncoding } from './loginShell';
+import { serverPath } from '../serverFiles';
 
 export interface StaticOptions {
   /** Folder of the built SPA; null or a folder without index.html serves no SPA. */
@@ -26,7 +26,7 @@ export interface StaticOptions {
 const LANGUAGES = new Set(['zh', 'en']);
 const NAMESPACE_FILE = /^([a-zA-Z]+)\.json$/;
 const GOODS_IMAGE = /^[a-z0-9-]{1,64}\.svg$/;
-const goodsMediaDir = fileURLToPath(new URL('../media/goods', import.meta.url));
+const goodsMediaDir = serverPath('media', 'goods');
 /** /login and /login/:inviteCode: the pages sent with the sign-in shell. */
 const LOGIN_PAGE = /^\/login(?:\/[^/]+)?$/;
 /** /ops and /ops/…: the operators' desk, a build of its own (ops.html; scripts/vite/opsDeskPlugin.ts). */

@@ -91,10 +91,10 @@ describe('npm start: needsBuild', () => {
   });
 });
 
-/** Runs server/main.ts until it exits (a refused start), with `env` on top of this process's but no NODE_ENV or DATABASE_URL. */
+/** Runs the compiled server/main.ts (the unit project builds it) until it exits (a refused start), with `env` on top of this process's but no NODE_ENV or DATABASE_URL. */
 async function startRefused(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const { DATABASE_URL: _database, NODE_ENV: _nodeEnv, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['dist/server/main.js'], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
