@@ -89,15 +89,18 @@ async function checkImage(image: string): Promise<void> {
 
 /**
  * Creates or edits a goods item and sets its stock under the counter's lock (with `stockWas`, 3006 when a sale
- * changed it meanwhile).
+ * changed it meanwhile), locking as settlements do: the counter before the goods row.
  *
  * @param tx - a transaction
  * @returns the item before (undefined when new) and after
  * @example const { after } = await putGoods(tx, { id: 'tea', nameZh: '茶', nameEn: 'Tea', image: '/media/goods/longjing-tea.svg', price: '88', stock: 10, listed: true });
  */
 export async function putGoods(tx: Db, input: GoodsInput): Promise<{ before: OpsGoods | undefined; after: OpsGoods }> {
-  const [locked] = await tx.select({ id: goods.id, position: goods.position }).from(goods).where(eq(goods.id, input.id)).for('update');
+  // The ledger engine's order: a settlement holds the counter while it inserts its order, whose foreign key takes a
+  // KEY SHARE lock on the goods row. So the counter first, and the goods row FOR NO KEY UPDATE (an edit never changes
+  // its id), which that check does not wait for: FOR UPDATE here deadlocked with settlements on PostgreSQL (issue 43).
   const [counter] = await tx.select().from(ledgerCounters).where(eq(ledgerCounters.key, stockKey(input.id))).for('update');
+  const [locked] = await tx.select({ id: goods.id, position: goods.position }).from(goods).where(eq(goods.id, input.id)).for('no key update');
   const [before] = locked ? await readGoods(tx, input.id) : [];
   if (!before && input.image === undefined) throw new InvalidParametersError('image');
   if (input.image !== undefined) await checkImage(input.image);
