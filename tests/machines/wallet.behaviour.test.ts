@@ -38,3 +38,34 @@ describe('wallet machine: 4902 without chain params', () => {
     );
   });
 });
+
+describe('wallet machine: the wallet remembered among several', () => {
+  const metaMask = { id: 'io.metamask', name: 'MetaMask' };
+  const rabby = { id: 'io.rabby', name: 'Rabby' };
+
+  it('behavior: reads the remembered one without a prompt when it is among them', async () => {
+    const harness = startHarness(walletModel);
+    try {
+      await harness.deliver({ type: 'app.connectEagerly', providerId: rabby.id });
+      await harness.deliver({ type: 'xstate.done.actor.findProviders', output: [metaMask, rabby] });
+      const snapshot = harness.actor.getSnapshot() as { value: unknown; context: WalletContext };
+      expect(snapshot.value).toEqual({ activating: 'readingAccounts' });
+      expect(snapshot.context).toMatchObject({ mode: 'eager', providerId: rabby.id, rememberedProviderId: rabby.id });
+    } finally {
+      harness.stop();
+    }
+  });
+
+  it('behavior: stays quiet when the remembered one is gone and several others are there', async () => {
+    const harness = startHarness(walletModel);
+    try {
+      await harness.deliver({ type: 'app.connectEagerly', providerId: 'io.uninstalled' });
+      await harness.deliver({ type: 'xstate.done.actor.findProviders', output: [metaMask, rabby] });
+      const snapshot = harness.actor.getSnapshot() as { value: unknown; context: WalletContext };
+      expect(snapshot.value).toEqual({ idle: 'ready' });
+      expect(snapshot.context).toMatchObject({ providerId: null, error: null });
+    } finally {
+      harness.stop();
+    }
+  });
+});
