@@ -5,6 +5,7 @@
  * so setting the stock never takes units from an order; the desk sees those units as `held` beside it.
  */
 import { access } from 'node:fs/promises';
+import path from 'node:path';
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
@@ -81,7 +82,7 @@ export interface GoodsInput {
 async function checkImage(image: string): Promise<void> {
   const file = image.slice('/media/goods/'.length);
   try {
-    await access(`${goodsMediaDir}${file}`);
+    await access(path.join(goodsMediaDir, file));
   } catch {
     throw new InvalidParametersError('image');
   }
