@@ -45,9 +45,10 @@ describe('wallet machine: the wallet remembered among several', () => {
 
   it('behavior: reads the remembered one without a prompt when it is among them', async () => {
     const harness = startHarness(walletModel);
+    const deliver = (event: ModelEvent) => harness.deliver(event);
     try {
-      await harness.deliver({ type: 'app.connectEagerly', providerId: rabby.id });
-      await harness.deliver({ type: 'xstate.done.actor.findProviders', output: [metaMask, rabby] });
+      await deliver({ type: 'app.connectEagerly', providerId: rabby.id });
+      await deliver({ type: 'xstate.done.actor.findProviders', output: [metaMask, rabby] });
       const snapshot = harness.actor.getSnapshot() as { value: unknown; context: WalletContext };
       expect(snapshot.value).toEqual({ activating: 'readingAccounts' });
       expect(snapshot.context).toMatchObject({ mode: 'eager', providerId: rabby.id, rememberedProviderId: rabby.id });
@@ -58,9 +59,10 @@ describe('wallet machine: the wallet remembered among several', () => {
 
   it('behavior: stays quiet when the remembered one is gone and several others are there', async () => {
     const harness = startHarness(walletModel);
+    const deliver = (event: ModelEvent) => harness.deliver(event);
     try {
-      await harness.deliver({ type: 'app.connectEagerly', providerId: 'io.uninstalled' });
-      await harness.deliver({ type: 'xstate.done.actor.findProviders', output: [metaMask, rabby] });
+      await deliver({ type: 'app.connectEagerly', providerId: 'io.uninstalled' });
+      await deliver({ type: 'xstate.done.actor.findProviders', output: [metaMask, rabby] });
       const snapshot = harness.actor.getSnapshot() as { value: unknown; context: WalletContext };
       expect(snapshot.value).toEqual({ idle: 'ready' });
       expect(snapshot.context).toMatchObject({ providerId: null, error: null });
