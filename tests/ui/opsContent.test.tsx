@@ -113,6 +113,12 @@ describe('the desk: content', { timeout: 15_000 }, () => {
       { id: 'rules', published: true, pinned: true },
       { id: 'rules', published: false, pinned: false },
     ]);
+
+    // Writing another starts empty, and the id just saved is taken.
+    await desk.user.click(screen.getByRole('button', { name: 'Write a notice' }));
+    const next = await screen.findByRole('article', { name: 'A new notice' });
+    await desk.user.type(within(next).getByLabelText('Notice id'), 'rules');
+    expect(within(next).getByText('A notice has this id already: pick another.')).toBeTruthy();
   });
 
   it('behavior: a refused publication says why and sends the same request again', async () => {

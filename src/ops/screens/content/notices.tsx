@@ -31,12 +31,22 @@ export function Notices() {
   const [opened, setOpened] = useState<{ key: string; notice: Notice | null; takenIds: string[] } | null>(null);
   if (open && list && (open === newNotice || selected) && opened?.key !== open) setOpened({ key: open, notice: selected, takenIds: list.map((notice) => notice.id) });
   const editor = opened && opened.key === open ? opened : null;
+  // Each "Write a notice" starts an empty editor, even over a new notice just saved (same address).
+  const [writes, setWrites] = useState(0);
   const openNotice = (id: string | null) => setParams(id === newNotice ? { tab: 'notices', new: '1' } : id ? { tab: 'notices', notice: id } : { tab: 'notices' });
   return (
     <div className="desk-columns">
       <div className="desk-form">
         <div className="desk-actions">
-          <Button color="primary" shape="rounded" onClick={() => openNotice(newNotice)}>
+          <Button
+            color="primary"
+            shape="rounded"
+            onClick={() => {
+              setWrites(writes + 1);
+              setOpened(null);
+              openNotice(newNotice);
+            }}
+          >
             {t('content.notices.write')}
           </Button>
         </div>
@@ -66,7 +76,7 @@ export function Notices() {
       </div>
       <div>
         {editor ? (
-          <NoticeEditor key={editor.key} notice={editor.notice} takenIds={editor.takenIds} onChanged={() => readAgain(notices)} onClose={() => openNotice(null)} />
+          <NoticeEditor key={`${editor.key}:${String(writes)}`} notice={editor.notice} takenIds={editor.takenIds} onChanged={() => readAgain(notices)} onClose={() => openNotice(null)} />
         ) : (
           <p className="desk-muted">{open && list !== null ? t('content.notices.gone') : t('content.notices.pick')}</p>
         )}
