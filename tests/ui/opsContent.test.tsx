@@ -170,12 +170,17 @@ describe('the desk: content', { timeout: 15_000 }, () => {
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/content/about/put')?.body).toEqual({ zh: { title: '关于我们', body: '<p>新</p><iframe src="https://example.org"></iframe>' } });
   });
 
-  it('behavior: a stock change sends the stock read; a sale meanwhile (3006) is refused with a retry', async () => {
+  it('behavior: a stock change sends the stock read; a sale meanwhile (3006) is refused, the list read again, then saved on the new stock', async () => {
     const answers = [{ code: 3006 }, { code: 0, result: { ...item, stock: 25 } }];
+    // A member buys two while the operator types: the list read again has 8.
+    const lists = [[item], [{ ...item, stock: 8, held: 4 }]];
     const desk = await renderDesk({
       path: '/ops/content?tab=goods',
       signedInAs: { roles: ['content'] },
-      handlers: { 'GET /api/admin/content/goods': () => ({ code: 0, result: { list: [item] } }), 'POST /api/admin/content/goods/put': () => answers.shift() ?? { code: -1 } },
+      handlers: {
+        'GET /api/admin/content/goods': () => ({ code: 0, result: { list: lists.length > 1 ? lists.shift() : lists[0] } }),
+        'POST /api/admin/content/goods/put': () => answers.shift() ?? { code: -1 },
+      },
     });
     expect(await screen.findByText('stock 10 · 2 in paid orders', {}, firstShow)).toBeTruthy();
     await desk.user.click(screen.getByRole('button', { name: 'Edit Longjing tea' }));
@@ -185,11 +190,13 @@ describe('the desk: content', { timeout: 15_000 }, () => {
     await desk.user.type(stock, '25');
     await desk.user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Already decided otherwise (by another operator, or the chain). Read the list again.')).toBeTruthy();
-    await desk.user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('A sale changed the stock meanwhile: it is 8 now. Check the stock for sale, then Save again.')).toBeTruthy();
+    expect(screen.getByText('stock 8 · 4 in paid orders')).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Saved.')).toBeTruthy();
     expect(desk.calls.filter((call) => call.key === 'POST /api/admin/content/goods/put').map((call) => call.body)).toEqual([
       { id: 'tea', nameZh: '龙井茶', nameEn: 'Longjing tea', price: '88', stock: 25, stockWas: 10, listed: true },
-      { id: 'tea', nameZh: '龙井茶', nameEn: 'Longjing tea', price: '88', stock: 25, stockWas: 10, listed: true },
+      { id: 'tea', nameZh: '龙井茶', nameEn: 'Longjing tea', price: '88', stock: 25, stockWas: 8, listed: true },
     ]);
   });
 

@@ -3,10 +3,13 @@
  * units paid orders hold; an item's names, price, stock and listing edited (a sale meanwhile refuses the stock
  * change, 3006, rather than overwrite it); a new item added last.
  */
+import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { amountPattern } from '../../../../api-schema/amount';
+import { ApiCode } from '../../../../api-schema/codes';
+import { selectActionError } from '../../../../machines/ops/opsSelectors';
 import { AmountText } from '../../../components/AmountText';
 import { FormField } from '../../../components/FormField';
 import type { OpsBody, OpsItem, OpsResult } from '../../api/opsContract';
@@ -85,6 +88,12 @@ function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
   const [form, setForm] = useState<GoodsForm | null>(null);
   const save = useDeskAction((request: OpsBody<'opsGoodsPut'>) => api.call('opsGoodsPut', { body: request }));
   const name = locale.startsWith('en') ? item.nameEn : item.nameZh;
+  // A sale since the stock was read (3006): the list is read again, so saving again sends the stock as it is now.
+  const soldMeanwhile = useSelector(save, (snapshot) => selectActionError(snapshot)?.code === ApiCode.alreadyDecided);
+  const saved = useRef(onSaved);
+  useEffect(() => {
+    if (soldMeanwhile) saved.current();
+  }, [soldMeanwhile]);
   return (
     <li className="desk-item desk-form">
       <div className="desk-row">
@@ -110,7 +119,10 @@ function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
           onSubmit={(event) => {
             event.preventDefault();
             const stock = Number(form.stock);
-            if (formValid(form)) save.send({ type: 'user.run', request: { id: item.id, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock, stockWas: item.stock, listed: form.listed } });
+            if (!formValid(form)) return;
+            // A refusal shown (a sale meanwhile) is left for the new request, with the stock as read again.
+            save.send({ type: 'user.dismiss' });
+            save.send({ type: 'user.run', request: { id: item.id, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock, stockWas: item.stock, listed: form.listed } });
           }}
         >
           <GoodsFields id={`goods-${item.id}`} form={form} onChange={setForm} />
@@ -124,6 +136,7 @@ function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
           </div>
         </form>
       ) : null}
+      {soldMeanwhile ? <p className="desk-muted">{t('content.goods.soldMeanwhile', { stock: item.stock })}</p> : null}
       <ActionState actor={save} busyText={t('content.saving')} done={(_: OpsResult<'opsGoodsPut'> | null) => <Saved onShown={onSaved} />} />
     </li>
   );
