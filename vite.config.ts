@@ -83,13 +83,14 @@ export default defineConfig({
           isolate: false,
           include: ['tests/machines/**/*.test.ts', 'src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts', 'tests/i18n/**/*.test.ts'],
           exclude: isolatedUnitFiles,
-          // The compiled server, for the suites that start it as a process (tests/server/support/mainProcess.ts).
+          // The compiled server for the suites that start it as a process, and the empty PGlite cluster new databases
+          // load instead of running initdb (tests/server/support/globalSetup.ts).
           globalSetup: ['tests/server/support/globalSetup.ts'],
         },
       },
       {
         extends: true,
-        test: { name: 'unit-isolated', environment: 'node', include: isolatedUnitFiles },
+        test: { name: 'unit-isolated', environment: 'node', include: isolatedUnitFiles, globalSetup: ['tests/server/support/globalSetup.ts'] },
       },
       {
         extends: true,

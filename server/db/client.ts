@@ -13,7 +13,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { z } from 'zod';
-import { BatchedPGlite } from './pglite';
+import type { BatchedPGlite } from './pglite';
+import { newPglite } from './pgliteStart';
 import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
 import * as schema from './schema';
 import { serverPath } from '../serverFiles';
@@ -95,7 +96,7 @@ async function openPglite(dataDir: string | undefined, thread: boolean, onLost: 
 }
 
 async function inThisThread(folder: string | undefined): Promise<BatchedPGlite> {
-  const client = folder ? new BatchedPGlite(folder) : new BatchedPGlite();
+  const client = newPglite(folder);
   await client.waitReady;
   return client;
 }

@@ -5,13 +5,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { QueryOptions, Transaction } from '@electric-sql/pglite';
-import { BatchedPGlite } from './pglite';
+import { newPglite } from './pgliteStart';
 import type { ThreadAnswer, ThreadError, ThreadRequest } from './pgliteThread';
 
 if (!parentPort) throw new Error('pgliteWorker.ts runs as a worker thread');
 const port = parentPort;
 const { dataDir } = workerData as { dataDir: string | undefined };
-const db = dataDir ? new BatchedPGlite(dataDir) : new BatchedPGlite();
+const db = newPglite(dataDir);
 
 interface OpenTransaction {
   tx: Transaction;

@@ -1,0 +1,33 @@
+/**
+ * A new BatchedPGlite (server/db/pglite.ts), in memory or in a data folder. A new database normally runs initdb in
+ * WebAssembly: 5-10 s of CPU, the largest part of a start. With PGLITE_INITDB_DUMP naming a tarball of an empty
+ * cluster of this PGlite version (PGlite's own dumpDataDir, made by tests/support/pgliteInitdb.ts), a new database
+ * is loaded from it instead (about a third of the CPU, measured) and is the same empty cluster. The test runs set it;
+ * a folder that already holds a database is opened as it is.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BatchedPGlite } from './pglite';
+
+/** The environment variable naming the empty cluster's tarball. */
+export const PGLITE_INITDB_DUMP = 'PGLITE_INITDB_DUMP';
+
+/** The tarball as PGlite's loadDataDir takes it, for a database that does not exist yet; else undefined. */
+function initdbDumpFor(dataDir: string | undefined): Blob | undefined {
+  const dump = process.env[PGLITE_INITDB_DUMP];
+  if (!dump) return undefined;
+  if (dataDir !== undefined && existsSync(path.join(dataDir, 'PG_VERSION'))) return undefined;
+  // A missing file is a broken setting, not a reason to fall back silently to initdb.
+  return new Blob([readFileSync(dump)]);
+}
+
+/**
+ * Opens (not yet ready: await waitReady) a BatchedPGlite in memory or in `dataDir`.
+ *
+ * @example const client = newPglite('./data/pglite'); await client.waitReady;
+ */
+export function newPglite(dataDir?: string): BatchedPGlite {
+  const loadDataDir = initdbDumpFor(dataDir);
+  const options = loadDataDir ? { loadDataDir } : {};
+  return dataDir === undefined ? new BatchedPGlite(options) : new BatchedPGlite(dataDir, options);
+}
