@@ -3,50 +3,39 @@
  * and at 1280 px (a desk), in zh and en, light and dark, with the member screens' checks (visualChecks.ts): settled,
  * no sideways overflow, touch targets at least 44 px tall on the phone, no serious or critical axe-core violation,
  * no CSP or Permissions-Policy violation nor page error. Screenshots are test-results/visual/<screen>.<lng>.<scheme>.png
- * at 375 px and <screen>-1280.<lng>.<scheme>.png at 1280 px; failures are gathered in report-ops.txt.
+ * at 375 px and <screen>-1280.<lng>.<scheme>.png at 1280 px; failures are gathered in report-ops-<lng>-<width>.txt.
  *
- * Kept short: one server (with a chain, so reconcile reads one), the run's one browser, one context per language and
- * width signed in once with the seed's demo operator (README "Operators"), each screen opened once and shown light
- * then dark on the same page. A file of its own so CI's two workers share it with the member screens' two.
+ * One spec file per language and width (tests/e2e/visual.ops.*.spec.ts), so CI's workers share the desk's screens
+ * beside the member screens' two files: each file has one server (with a chain, so reconcile reads one), the
+ * worker's browser, one context signed in once with the seed's demo operator (README "Operators"), each screen
+ * opened once and shown light then dark on the same page.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
-import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
-import { TestWallet } from './wallet/testWallet';
-import { launchBrowser, newPhoneContext, reportPolicyViolations, watchPage } from './support/browser';
-import type { PageProblems } from './support/browser';
-import { repoRoot } from './support/build';
-import { startServer } from './support/server';
-import type { TestServer } from './support/server';
-import { colorSchemes, formatReport, localeOf, translate, variantName, visualDir } from './support/visual';
-import type { Lng, VisualResult } from './support/visual';
-import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, settle } from './support/visualChecks';
-import { deskScreens } from './support/deskScreens';
-import type { DeskScreen } from './support/deskScreens';
+import { DEMO_OPERATOR_KEY } from '../../../server/ops/demoOperator';
+import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
+import { TestWallet } from '../wallet/testWallet';
+import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser } from './browser';
+import type { PageProblems } from './browser';
+import { repoRoot } from './build';
+import { startServer } from './server';
+import type { TestServer } from './server';
+import { colorSchemes, formatReport, localeOf, translate, variantName, visualDir } from './visual';
+import type { Lng, VisualResult } from './visual';
+import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, settle } from './visualChecks';
+import { deskScreens } from './deskScreens';
+import type { DeskScreen } from './deskScreens';
 
-const widths = [375, 1280] as const;
-type Width = (typeof widths)[number];
+/** The phone's width and the desk's. */
+export type Width = 375 | 1280;
 
 const shotName = (screen: string, width: Width) => (width === 375 ? screen : `${screen}-${width}`);
 
 let server: TestServer | undefined;
 let browser: Browser | undefined;
 const results: VisualResult[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer({ chain: true, demoOperator: true }), launchBrowser()]);
-});
-afterAll(async () => {
-  await mkdir(visualDir, { recursive: true });
-  await writeFile(path.join(visualDir, 'report-ops.json'), `${JSON.stringify(results, null, 2)}\n`);
-  await writeFile(path.join(visualDir, 'report-ops.txt'), formatReport(results));
-  await browser?.close();
-  await server?.stop();
-});
-
 /** One language at one width: a context with the demo operator's wallet, its page, and what it reports. */
 class DeskVariant {
   private context: BrowserContext | null = null;
@@ -163,19 +152,33 @@ function expectClean(shown: readonly VisualResult[]): void {
   }
 }
 
-for (const lng of ['zh', 'en'] as const) {
-  for (const width of widths) {
-    describe(`desk screens in ${lng} at ${width} px`, () => {
-      const variant = new DeskVariant(lng, width);
-      afterAll(() => variant.close());
-      it('ops-sign-in (/ops)', async () => {
-        expectClean(await variant.signIn());
-      });
-      for (const screen of deskScreens) {
-        it(`${screen.name} (${screen.path})`, async () => {
-          expectClean(await variant.check(screen));
-        });
-      }
+/**
+ * The file's tests: every desk screen in one language at one width, light and dark.
+ *
+ * @example describeDeskScreens('zh', 375); // tests/e2e/visual.ops.zh.375.spec.ts
+ */
+export function describeDeskScreens(lng: Lng, width: Width): void {
+  const report = `report-ops-${lng}-${width}`;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ chain: true, demoOperator: true }), workerBrowser()]);
+  });
+  afterAll(async () => {
+    await mkdir(visualDir, { recursive: true });
+    await writeFile(path.join(visualDir, `${report}.json`), `${JSON.stringify(results, null, 2)}\n`);
+    await writeFile(path.join(visualDir, `${report}.txt`), formatReport(results));
+    await releaseWorkerBrowser(browser);
+    await server?.stop();
+  });
+  describe(`desk screens in ${lng} at ${width} px`, () => {
+    const variant = new DeskVariant(lng, width);
+    afterAll(() => variant.close());
+    it('ops-sign-in (/ops)', async () => {
+      expectClean(await variant.signIn());
     });
-  }
+    for (const screen of deskScreens) {
+      it(`${screen.name} (${screen.path})`, async () => {
+        expectClean(await variant.check(screen));
+      });
+    }
+  });
 }
