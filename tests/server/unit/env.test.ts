@@ -11,7 +11,7 @@ const realChain = { CHAIN_RPC_URL: 'https://bsc.example/v1/SECRET-KEY', TOKEN_AD
 
 describe('readEnv', () => {
   it('behavior: applies the defaults', () => {
-    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545, PAYER: 'on' });
+    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545, DEV_CHAIN_BLOCK_TIME: 1, PAYER: 'on' });
   });
 
   it('behavior: reads the chain settings; an RPC URL needs the token and the treasury', () => {
@@ -40,8 +40,17 @@ describe('readEnv', () => {
       LOG_LEVEL: 'info',
       CONFIRMATIONS: 12,
       DEV_CHAIN_PORT: 8545,
+      DEV_CHAIN_BLOCK_TIME: 1,
       PAYER: 'on',
     });
+  });
+
+  it('behavior: reads the development chain\'s pace and the chain polling, refusing what is out of range', () => {
+    expect(readEnv({ DEV_CHAIN_BLOCK_TIME: '0.25', CHAIN_POLL_MS: '250' })).toMatchObject({ DEV_CHAIN_BLOCK_TIME: 0.25, CHAIN_POLL_MS: 250 });
+    expect(() => readEnv({ DEV_CHAIN_BLOCK_TIME: '0.01' })).toThrow(/DEV_CHAIN_BLOCK_TIME/);
+    expect(() => readEnv({ DEV_CHAIN_BLOCK_TIME: 'fast' })).toThrow(/DEV_CHAIN_BLOCK_TIME/);
+    expect(() => readEnv({ CHAIN_POLL_MS: '10' })).toThrow(/CHAIN_POLL_MS/);
+    expect(() => readEnv({ CHAIN_POLL_MS: '2.5' })).toThrow(/CHAIN_POLL_MS/);
   });
 
   it('behavior: reads the payer settings and refuses a bad key, amount or switch', () => {
