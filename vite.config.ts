@@ -66,10 +66,11 @@ export default defineConfig({
   },
   test: {
     reporters: ['default', './tests/support/summaryReporter.ts'],
-    // Three files at a time on CI's two cores (vitest's default there is one: cores - 1). An e2e file keeps about two
-    // thirds of a core busy (the rest is waiting on Chromium, the server and the chain; measured with time(1) on
-    // visual.en: 77 s CPU in 114 s) and the kill suites less, so two files left a third of the machine idle.
-    maxWorkers: 3,
+    // Two files at a time on CI's two cores (vitest's default there is one: cores - 1). Most e2e time is waiting on
+    // Chromium and the server, so the visual check and the journeys run beside each other and beside the rest. Three
+    // were tried (ADR 0026): the cores were then saturated (load 9-13), files ran up to twice as long, a UI path
+    // passed its timeout, and the run took 1,181 s, no faster.
+    maxWorkers: 2,
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
@@ -97,6 +98,9 @@ export default defineConfig({
         test: {
           name: 'ui',
           environment: 'jsdom',
+          // A generated UI path replays up to a dozen steps in jsdom: 1-3 s alone, past vitest's 5 s default when the
+          // other workers load CI's two cores (seen: addressForm's save path at 5.07 s).
+          testTimeout: 20_000,
           // One module graph per worker here too (React, antd-mobile, the app): 72 -> 38 s for the project alone, and
           // the same with files shuffled. Each file still gets its own jsdom; none replaces a module (vi.mock).
           isolate: false,
