@@ -124,7 +124,8 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     expect(problems.errors).toEqual([]);
   });
 
-  it('two wallets: the one the member chose is remembered by its rdns and reconnected after a reload', async ({ task }) => {
+  // The test's own expect: its tests run concurrently, and expect.poll needs to know which test it belongs to.
+  it('two wallets: the one the member chose is remembered by its rdns and reconnected after a reload', async ({ task, expect }) => {
     const { context, page, wallet: first, problems } = await openWith(locale, { chainId: 56 }, task);
     const second = await InstalledWallet.install(context, { chainId: 56, privateKeys: [freshKey()], announce: { name: 'Second Wallet', rdns: 'dev.member.second' } });
     await page.goto('/login/DEMO2026');
