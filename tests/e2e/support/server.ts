@@ -102,6 +102,10 @@ export async function startServer({ adminToken, chain: withChain = false, autoAp
       spaDir,
       ...(adminToken ? { adminToken } : {}),
       ...(approvalQuorumAbove === undefined ? {} : { approvalQuorumAbove: toMinor(approvalQuorumAbove) }),
+      // Every phone of a file comes from 127.0.0.1: its members would share one client's sign-in limits (10 a minute),
+      // which members on their own addresses never do, and a file's later journeys would get 4290. The limits
+      // themselves are tested in tests/server/rateLimits.test.ts and auth.test.ts.
+      rateLimits: { loginNonce: { max: 300, timeWindow: 60_000 }, memberSignLogin: { max: 100, timeWindow: 60_000 } },
       ...(testChain
         ? {
             chain: testChain.chain,
