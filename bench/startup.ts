@@ -2,8 +2,12 @@
  * Figure 4: time from spawning `node --import tsx server/main.ts` to the first 200 of GET /api/dapp/dappParam,
  * with an empty DATA_DIR (PGlite initdb, migrations, seed) and again with the same, now existing, DATA_DIR.
  * The floor is the same spawn and probe of a bare Fastify program (floorServer.ts): node + tsx + Fastify.
+ * Then the compiled server (`npm run start:prod`, dist/server/main.js; issue 45, item 2: at most 1.5 s on existing
+ * data) against the same floor compiled by esbuild: node + Fastify, no tsx.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { build } from 'esbuild';
+import { ensureServerBuilt } from '../scripts/buildServer';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,7 +39,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * Spawns a program and measures until the probe answers 200; the child is stopped (SIGTERM, then waited for)
  * before returning.
  *
- * @param script - path of the TypeScript program, relative to repoRoot
+ * @param script - path of the program, relative to repoRoot: TypeScript runs through tsx, JavaScript as it is
  * @param repoRoot - working directory
  * @param dataDir - DATA_DIR for the child
  * @returns milliseconds from spawn to the first 200
@@ -46,7 +50,8 @@ async function stopChild(child: ChildProcess): Promise<void> {
 export async function timeToFirstAnswer(script: string, repoRoot: string, dataDir: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+  const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+  const child = spawn(process.execPath, args, {
     cwd: repoRoot,
     env: childEnv(port, dataDir),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -93,6 +98,20 @@ export async function benchStartup(repoRoot: string, dataDir: string): Promise<v
     const floorText = `${ms(floor)} (node --import tsx + bare Fastify)`;
     emit({ name: 'startup.emptyDataDir', value: ms(empty), floor: floorText, target: '-', verdict: 'INFO', note: 'PGlite initdb + migrations + seed + listen' });
     emit({ name: 'startup.existingDataDir', value: ms(existing), floor: floorText, target: '-', verdict: 'INFO', note: 'same DATA_DIR again' });
+    // The compiled server and a compiled floor (dist/bench-floor.js, beside node_modules so Fastify resolves).
+    await ensureServerBuilt();
+    const floorJs = path.join('dist', 'bench-floor.js');
+    await build({ absWorkingDir: repoRoot, entryPoints: ['bench/floorServer.ts'], outfile: floorJs, bundle: true, format: 'esm', platform: 'node', packages: 'external', logLevel: 'warning' });
+    const compiledFloor = await timeToFirstAnswer(floorJs, repoRoot, floorDir);
+    const compiled = await timeToFirstAnswer(path.join('dist', 'server', 'main.js'), repoRoot, dataDir);
+    emit({
+      name: 'startup.compiled.existingDataDir',
+      value: ms(compiled),
+      floor: `${ms(compiledFloor)} (node + bare Fastify, compiled)`,
+      target: '<= 1500 ms',
+      verdict: compiled <= 1_500 ? 'PASS' : 'MISS',
+      note: 'npm run start:prod on the same DATA_DIR',
+    });
   } finally {
     await rm(floorDir, { recursive: true, force: true });
   }
