@@ -6,11 +6,11 @@
  *
  *   npx tsx scripts/buildServer.ts   # or: npm run build (the SPA, then this)
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { isStale } from './start.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverOutDir = path.join(repoRoot, 'dist', 'server');
@@ -45,20 +45,12 @@ export async function buildServer(): Promise<string[]> {
 const inputsFile = path.join(serverOutDir, 'inputs.json');
 
 /**
- * Whether dist/server must be (re)built: missing, or older than a file the last build read.
+ * Whether dist/server must be (re)built: missing, or older than a file the last build read (the SPA's check).
  *
  * @example if (serverIsStale()) await buildServer();
  */
 export function serverIsStale(): boolean {
-  const main = path.join(serverOutDir, 'main.js');
-  if (!existsSync(main) || !existsSync(inputsFile)) return true;
-  const builtAt = statSync(main).mtimeMs;
-  const inputs = JSON.parse(readFileSync(inputsFile, 'utf8')) as unknown;
-  if (!Array.isArray(inputs) || inputs.length === 0) return true;
-  return inputs.some((input) => {
-    const file = path.join(repoRoot, String(input));
-    return !existsSync(file) || statSync(file).mtimeMs > builtAt;
-  });
+  return isStale(repoRoot, path.join('dist', 'server', 'main.js'), path.join('dist', 'server', 'inputs.json'));
 }
 
 /** Builds the server once when it is missing or stale (the kill suites' setup). */

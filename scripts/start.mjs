@@ -9,6 +9,36 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
+ * Whether a build must run again: its output or its record of what it read (a JSON list of paths from the root) is
+ * missing or unreadable, or a recorded file is gone or newer than the output. The SPA's and the compiled server's
+ * builds (scripts/buildServer.ts) share this check.
+ *
+ * @param {string} root - repository root
+ * @param {string} built - the build's output file, relative to root
+ * @param {string} record - its record of inputs, relative to root
+ * @returns {boolean} true when a build is needed
+ * @example
+ * if (isStale(root, 'dist/server/main.js', 'dist/server/inputs.json')) build();
+ */
+export function isStale(root, built, record) {
+  const builtFile = path.join(root, built);
+  const recordFile = path.join(root, record);
+  if (!existsSync(builtFile) || !existsSync(recordFile)) return true;
+  let inputs;
+  try {
+    inputs = JSON.parse(readFileSync(recordFile, 'utf8'));
+  } catch {
+    return true;
+  }
+  if (!Array.isArray(inputs) || inputs.length === 0) return true;
+  const builtAt = statSync(builtFile).mtimeMs;
+  return inputs.some((input) => {
+    const file = path.join(root, String(input));
+    return !existsSync(file) || statSync(file).mtimeMs > builtAt;
+  });
+}
+
+/**
  * Whether the SPA must be (re)built: the one check `npm start`, the e2e setup and the bench share. A build records
  * every file it read (its module graph, the Vite config and what the config imports, index.html, package-lock.json:
  * scripts/vite/buildInputsPlugin.ts) in dist/spa/.vite/inputs.json; the SPA is stale when that record or
@@ -20,21 +50,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
  * if (needsBuild(process.cwd())) build();
  */
 export function needsBuild(root) {
-  const built = path.join(root, 'dist', 'spa', 'index.html');
-  const record = path.join(root, 'dist', 'spa', '.vite', 'inputs.json');
-  if (!existsSync(built) || !existsSync(record)) return true;
-  let inputs;
-  try {
-    inputs = JSON.parse(readFileSync(record, 'utf8'));
-  } catch {
-    return true;
-  }
-  if (!Array.isArray(inputs) || inputs.length === 0) return true;
-  const builtAt = statSync(built).mtimeMs;
-  return inputs.some((input) => {
-    const file = path.join(root, String(input));
-    return !existsSync(file) || statSync(file).mtimeMs > builtAt;
-  });
+  return isStale(root, path.join('dist', 'spa', 'index.html'), path.join('dist', 'spa', '.vite', 'inputs.json'));
 }
 
 function run() {
