@@ -14,6 +14,7 @@ import { ActionState } from '../../parts/ActionState';
 import { readAgain } from '../../parts/ReadState';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
+import { SaveButtons } from '../../parts/SaveButtons';
 
 type Bot = OpsItem<'opsBots'>;
 type BotStatus = Bot['status'];
@@ -113,16 +114,7 @@ function BotEditor({ isNew = false, start, onSaved, onClose }: { isNew?: boolean
           value={form.profitRate}
           onChange={(event) => setForm({ ...form, profitRate: event.target.value.trim() })}
         />
-        <div className="desk-actions">
-          <Button type="submit" color="primary" shape="rounded" disabled={!formValid(form)}>
-            {isNew ? t('content.bots.add') : t('content.save')}
-          </Button>
-          {onClose ? (
-            <Button fill="outline" shape="rounded" onClick={onClose}>
-              {t('actions.close')}
-            </Button>
-          ) : null}
-        </div>
+        <SaveButtons label={isNew ? t('content.bots.add') : t('content.save')} disabled={!formValid(form)} onClose={onClose} />
       </form>
       <ActionState actor={save} busyText={t('content.saving')} done={(_: OpsResult<'opsBotPut'> | null) => <Saved onShown={onSaved} />} />
     </>

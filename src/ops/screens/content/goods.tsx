@@ -19,6 +19,7 @@ import { ActionState } from '../../parts/ActionState';
 import { readAgain } from '../../parts/ReadState';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
+import { SaveButtons } from '../../parts/SaveButtons';
 
 type GoodsItem = OpsItem<'opsGoods'>;
 type GoodsForm = { nameZh: string; nameEn: string; price: string; stock: string; listed: boolean };
@@ -126,14 +127,7 @@ function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
           }}
         >
           <GoodsFields id={`goods-${item.id}`} form={form} onChange={setForm} />
-          <div className="desk-actions">
-            <Button type="submit" color="primary" shape="rounded" disabled={!formValid(form)}>
-              {t('content.save')}
-            </Button>
-            <Button fill="outline" shape="rounded" onClick={() => setForm(null)}>
-              {t('actions.close')}
-            </Button>
-          </div>
+          <SaveButtons label={t('content.save')} disabled={!formValid(form)} onClose={() => setForm(null)} />
         </form>
       ) : null}
       {soldMeanwhile ? <p className="desk-muted">{t('content.goods.soldMeanwhile', { stock: item.stock })}</p> : null}

@@ -15,6 +15,7 @@ import { ActionState } from '../../parts/ActionState';
 import { readAgain } from '../../parts/ReadState';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
+import { SaveButtons } from '../../parts/SaveButtons';
 
 type Pool = OpsItem<'opsPools'>;
 type PoolForm = { name: string; totalAmount: string; minHolding: string };
@@ -106,16 +107,7 @@ function PoolEditor({ id, title, idPrefix, start, onSaved, onClose }: PoolEditor
           value={form.minHolding}
           onChange={(event) => setForm({ ...form, minHolding: event.target.value.trim() })}
         />
-        <div className="desk-actions">
-          <Button type="submit" color="primary" shape="rounded" disabled={!formValid(form)}>
-            {id ? t('content.save') : t('content.pools.add')}
-          </Button>
-          {onClose ? (
-            <Button fill="outline" shape="rounded" onClick={onClose}>
-              {t('actions.close')}
-            </Button>
-          ) : null}
-        </div>
+        <SaveButtons label={id ? t('content.save') : t('content.pools.add')} disabled={!formValid(form)} onClose={onClose} />
       </form>
       <ActionState actor={save} busyText={t('content.saving')} done={(_: OpsResult<'opsPoolPut'> | null) => <Saved onShown={onSaved} />} />
     </>
