@@ -788,3 +788,19 @@ export const auditLog = pgTable(
     index('audit_log_target_idx').on(t.target, t.id),
   ],
 );
+
+/**
+ * The rate limits' counters when the server runs on PostgreSQL (server/plugins/rateLimitStore.ts), so every instance
+ * counts against one limit: a fixed window per route (`bucket`) and client (`key`), restarted by the first hit after
+ * `resets_at`. Rows past `resets_at` mean nothing; a hit now and then deletes them on the index.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    bucket: text('bucket').notNull(),
+    key: text('key').notNull(),
+    hits: integer('hits').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.bucket, t.key] }), index('rate_limits_resets_at_idx').on(t.resetsAt)],
+);
