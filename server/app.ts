@@ -21,6 +21,7 @@ import { registerStatic } from './plugins/static';
 import { answerClientError } from './plugins/clientErrors';
 import { installCompression } from './plugins/compression';
 import { registerAtlas } from './plugins/atlas';
+import { databaseRateLimitStore } from './plugins/rateLimitStore';
 import { adminRoutes } from './routes/admin';
 import { opsRoutes } from './routes/ops';
 import { createOperatorResolver } from './ops/resolver';
@@ -78,6 +79,12 @@ export interface BuildAppOptions {
   requestTimeout?: number;
   /** Per-client limits on the sign-in calls and per-member on topUp; defaults: loginNonce 30/min, memberSignLogin 10/min, topUp 60/min. */
   rateLimits?: Partial<RouteDeps['rateLimits']>;
+  /**
+   * Where the rate limits count: 'database' keeps the counters in the rate_limits table, so every instance on one
+   * PostgreSQL database counts against one limit (main.ts with DATABASE_URL); 'memory', the default and PGlite's,
+   * keeps them in this process (server/plugins/rateLimitStore.ts).
+   */
+  rateLimitStore?: 'memory' | 'database';
   /** Built SPA folder; default dist/spa; null serves no SPA. */
   spaDir?: string | null;
   /** Translations folder; default locales/. */
@@ -250,16 +257,20 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     });
   }
 
-  // global: false — only routes that ask (the sign-in calls) are limited, keyed by request.ip (X-Forwarded-For
-  // with trustProxy). The store is in memory, so each instance counts its own clients; behind a load balancer
-  // the effective limit is per instance, which ADR 0007 explains is enough.
   if (options.payoutTimer) {
     const stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
     app.addHook('onClose', async () => stopPayoutTimer());
   }
 
   await installCompression(app);
-  await app.register(rateLimit, { global: false, errorResponseBuilder: () => new TooManyRequestsError() });
+  // global: false — only routes that ask (the sign-in calls, topUp) are limited, keyed by request.ip (X-Forwarded-For
+  // with trustProxy) unless the route says otherwise. On PostgreSQL the counters are the database's, shared by every
+  // instance behind a load balancer; in memory each instance would allow the limit again.
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () => new TooManyRequestsError(),
+    ...(options.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db, deps.now) } : {}),
+  });
   installAccessControl(app, deps);
   if (deps.adminToken) {
     app.log.warn('ADMIN_TOKEN is deprecated: operators sign in at /ops with their wallets, scripts use API keys (README, "Operators")');

@@ -121,6 +121,8 @@ export async function main(source: Record<string, string | undefined>): Promise<
     logger: { level: env.LOG_LEVEL },
     adminToken: env.ADMIN_TOKEN,
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
+    // PostgreSQL may have several instances: their rate limits count in the database, one limit for all.
+    rateLimitStore: database.driver === 'node-postgres' ? 'database' : 'memory',
     payoutTimer: true,
     chain: chainStart.chain,
     topUpWatcher: { startBlock: chainStart.startBlock, timer: true, pollMs: env.CHAIN_POLL_MS },

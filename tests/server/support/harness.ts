@@ -1,7 +1,7 @@
 /**
  * Runs a DB-dependent suite once per database target (PGlite always, PostgreSQL with DATABASE_URL). Each target
  * gets one migrated database for the whole describe block (PGlite's is the test worker's, kept from suite to suite); every test starts from a truncated, freshly seeded
- * state, a reset clock, and apps built on demand (closed after the test, so rate-limit counters start at zero).
+ * state (rate-limit counters at zero), a reset clock, and apps built on demand.
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
@@ -35,7 +35,7 @@ const TEST_RATE_LIMITS = { loginNonce: { max: 1000, timeWindow: 60_000 }, member
  * Empties every table (identities restart, so ids are predictable) and seeds again.
  */
 export async function resetDatabase(db: Db): Promise<void> {
-  await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config, ledger_entries, ledger_transfers, ledger_limits, withdrawals, ledger_accounts, idempotency_keys, bots, share_pool_payouts, share_pools, orders, delivery_addresses, goods, ledger_counters, top_ups, top_up_releases, chain_blocks, ledger_pending, withdrawal_failures, payer_accounts, payments, operator_api_keys, operator_sessions, operator_nonces, operators, withdrawal_approvals, member_freezes, ops_adjustment_confirmations, ops_adjustments RESTART IDENTITY CASCADE`);
+  await db.execute(sql`TRUNCATE tokens, nonces, members, notices, about, app_config, ledger_entries, ledger_transfers, ledger_limits, withdrawals, ledger_accounts, idempotency_keys, bots, share_pool_payouts, share_pools, orders, delivery_addresses, goods, ledger_counters, top_ups, top_up_releases, chain_blocks, ledger_pending, withdrawal_failures, payer_accounts, payments, operator_api_keys, operator_sessions, operator_nonces, operators, withdrawal_approvals, member_freezes, ops_adjustment_confirmations, ops_adjustments, rate_limits RESTART IDENTITY CASCADE`);
   await clearAuditLog(db);
   forgetAllowedRecipients();
   await seed(db);
@@ -87,6 +87,8 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
             now: clock.now,
             siweDomain: TEST_DOMAIN,
             spaDir: null,
+            // As main.ts: on PostgreSQL the rate limits count in the database, for every instance of the test.
+            rateLimitStore: target.name === 'postgres' ? 'database' : 'memory',
             ...options,
             rateLimits: { ...TEST_RATE_LIMITS, ...options.rateLimits },
           });
