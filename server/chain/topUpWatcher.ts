@@ -22,7 +22,7 @@ import type { Db } from '../db/client';
 import { chainBlocks } from '../db/schema';
 import type { Chain } from './chain';
 import { blockHashAt } from './chainReads';
-import { pollLoop } from './pollLoop';
+import { pollLoop, type LoopHealth } from './pollLoop';
 import { readTopUps } from './topUpReads';
 import { creditTopUps, flagReorgedAway, releaseHeldTopUps } from './topUps';
 
@@ -89,6 +89,8 @@ export interface TopUpWatcher {
   /** Rounds every `pollMs` until stop(). */
   start(): void;
   stop(): Promise<void>;
+  /** Its timer's rounds: running, since when, the last settled one (readiness: server/health/readiness.ts). */
+  health(): LoopHealth;
 }
 
 export interface TopUpWatcherOptions {
@@ -206,7 +208,8 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
     return next;
   };
 
-  const loop = pollLoop(runOnce, options.pollMs ?? 2_000, options.onError);
+  // A round a lagging or disagreeing node left unsettled read nothing: it does not count as the watcher keeping up.
+  const loop = pollLoop(runOnce, options.pollMs ?? 2_000, { onError: options.onError, now, succeeded: (result) => !result.unsettled });
   return {
     runOnce,
     reread: (fromBlock, toBlock) => enqueue(() => reread(fromBlock, toBlock)),
@@ -216,5 +219,6 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
       // Rounds asked for by hand (runOnce) too.
       await queue;
     },
+    health: loop.health,
   };
 }

@@ -26,7 +26,7 @@ import type { Address, Hex } from 'viem';
 import type { Db } from '../../db/client';
 import type { Chain } from '../chain';
 import type { LostReason } from '../paymentWatch';
-import { pollLoop } from '../pollLoop';
+import { pollLoop, type LoopHealth } from '../pollLoop';
 import { payerContext } from './context';
 import { currentFees } from './fees';
 import { follow } from './follow';
@@ -92,6 +92,8 @@ export interface Payer {
   round(): Promise<PayerRound>;
   start(): void;
   stop(): Promise<void>;
+  /** Its timer's rounds: running, since when, the last successful one (readiness: server/health/readiness.ts). */
+  health(): LoopHealth;
 }
 
 /**
@@ -122,7 +124,7 @@ export function createPayer(options: PayerOptions): Payer {
     return result;
   }
 
-  const loop = pollLoop(round, options.pollMs ?? 1_000, options.onError);
+  const loop = pollLoop(round, options.pollMs ?? 1_000, { onError: options.onError, now: options.now });
   return {
     address: context.account.address,
     gasLimit: context.gasLimit,
@@ -133,5 +135,6 @@ export function createPayer(options: PayerOptions): Payer {
       // A stopping instance gives the lease up, so another takes over at once.
       await releaseLease(context).catch(() => undefined);
     },
+    health: loop.health,
   };
 }
