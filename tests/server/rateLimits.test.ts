@@ -5,7 +5,7 @@
  * one limit for every instance; on PGlite, one process, they are in memory.
  */
 import { sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
@@ -91,7 +91,7 @@ describeWithDatabases('rate limits', (ctx) => {
     const token = await signInBound(one, accounts.alice, ctx.clock.now());
     const client = { 'x-forwarded-for': '203.0.113.9' };
     const address = accounts.bob.address;
-    const calls: [string, (app: FastifyInstance) => ReturnType<FastifyInstance['inject']>][] = [
+    const calls: [string, (app: FastifyInstance) => Promise<LightMyRequestResponse>][] = [
       ['loginNonce', (app) => app.inject({ method: 'GET', url: '/api/member/loginNonce', query: { address }, headers: client })],
       ['memberSignLogin', (app) => app.inject({ method: 'POST', url: '/api/member/memberSignLogin', headers: { ...client, host: TEST_DOMAIN }, payload: { message: 'x', signature: '0x00' } })],
       ['opsLoginNonce', (app) => app.inject({ method: 'GET', url: '/api/admin/auth/nonce', query: { address }, headers: client })],
