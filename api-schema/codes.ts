@@ -27,6 +27,8 @@ export const ApiCode = {
   notFound: 4004,
   tooManyRequests: 4290,
   internal: 5000,
+  /** Readiness (docs/API.md, "Health"): this instance should get no requests now; the result lists the failing checks. */
+  notReady: 5030,
 } as const;
 
 export type ApiCodeName = keyof typeof ApiCode;
@@ -60,4 +62,6 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   4004: 404,
   4290: 429,
   5000: 500,
+  // What a load balancer's health check reads: take this instance out of rotation (only GET /api/health/ready answers it).
+  5030: 503,
 };

@@ -4,6 +4,7 @@ import * as opsTopUps from './opsTopUps';
 import * as opsFinance from './opsFinance';
 import * as opsContent from './opsContent';
 import * as opsOrders from './opsOrders';
+import * as health from './health';
 import type { Endpoint } from './endpoint';
 import { memberEndpoints } from './memberEndpoints';
 
@@ -53,6 +54,9 @@ export const endpoints = {
   opsOrders: opsOrders.opsOrders,
   opsOrderShip: opsOrders.opsOrderShip,
   opsOrderCancel: opsOrders.opsOrderCancel,
+  // A load balancer's and an orchestrator's (docs/API.md, "Health"): no client calls them.
+  healthLive: health.healthLive,
+  healthReady: health.healthReady,
 } satisfies Record<string, Endpoint>;
 
 export type Endpoints = typeof endpoints;

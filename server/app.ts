@@ -48,12 +48,21 @@ import { startPayoutTimer } from './ledger/sharePools';
 import type { Chain } from './chain/chain';
 import { createTopUpWatcher } from './chain/topUpWatcher';
 import { createPayer, type PayerOptions } from './chain/payer';
+import type { LoopHealth } from './chain/pollLoop';
 import { repoRoot } from './serverFiles';
+import { createReadiness } from './health/readiness';
+import { healthRoutes } from './routes/health';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** The sites sign-in messages may name (ADR 0007); main.ts prints them at start. */
     signInSites: SignInSites;
+    /**
+     * The first step of stopping (main.ts, on SIGTERM; README, "Health and stopping"): readiness answers 503 from now
+     * on, and the payer's and top-up watcher's timers stop; resolves when a round under way has ended. Requests are
+     * still served until close(), which finishes those under way (each answered with Connection: close).
+     */
+    beginStop(): Promise<void>;
   }
 }
 
@@ -136,6 +145,11 @@ export interface BuildAppOptions {
    * whether it runs on its own timer (main.ts, unless PAYER=off) and the options tests and faults set.
    */
   payer?: (Pick<PayerOptions, 'key' | 'holder'> & Partial<Pick<PayerOptions, 'pollMs' | 'leaseMs' | 'gasLimit' | 'stuckAfterMs' | 'batch' | 'onStep'>> & { timer?: boolean }) | undefined;
+  /**
+   * READY_MAX_LAG_MS (server/health/readiness.ts): how old the chain's head, and the payer's and watcher's last
+   * successful rounds, may be while the instance is ready; 0 reports them without failing readiness. Default 60 s.
+   */
+  readyMaxLagMs?: number | undefined;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -144,6 +158,9 @@ function fastifyTrustProxy(trustProxy: BuildAppOptions['trustProxy']): boolean |
   if (Array.isArray(trustProxy)) return [...trustProxy];
   return trustProxy === true;
 }
+
+/** READY_MAX_LAG_MS unless set: a minute (BSC makes a block every 3 s, Ethereum every 12 s). */
+export const DEFAULT_READY_MAX_LAG_MS = 60_000;
 
 /** APPROVAL_QUORUM_ABOVE unless set: 1000 CREDIT. */
 export const DEFAULT_APPROVAL_QUORUM_ABOVE = 1000_000000n;
@@ -179,6 +196,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     rewriteUrl: (request) => routeOddTargets(request.url ?? '/'),
     // What Node's parser refuses (a 64 KiB URL: 431) is answered with the envelope too.
     clientErrorHandler: answerClientError,
+    // A request that arrives on an open connection while the server closes is served (answered with Connection:
+    // close), not refused with a 503: readiness has already taken the instance out (README, "Health and stopping").
+    return503OnClosing: false,
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.setValidatorCompiler(validatorCompiler);
@@ -227,6 +247,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     approvalQuorumAbove: options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE,
   };
 
+  // The payer's and watcher's rounds, for readiness and for beginStop().
+  const rounds: { payer?: (() => LoopHealth) | undefined; topUpWatcher?: () => LoopHealth } = {};
+  const stopRounds: (() => Promise<void>)[] = [];
   if (options.chain) {
     const watcher = createTopUpWatcher({
       db: deps.db,
@@ -251,6 +274,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     deps.chain = { chain: options.chain, watcher, payer };
     if (options.topUpWatcher?.timer) watcher.start();
     if (payer && options.payer?.timer) payer.start();
+    rounds.topUpWatcher = watcher.health;
+    rounds.payer = payer?.health;
+    stopRounds.push(() => watcher.stop(), async () => payer?.stop());
     app.addHook('onClose', async () => {
       await watcher.stop();
       await payer?.stop();
@@ -261,6 +287,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
     app.addHook('onClose', async () => stopPayoutTimer());
   }
+
+  const readiness = createReadiness({ db: deps.db, now: deps.now, chain: options.chain, rounds, maxLagMs: options.readyMaxLagMs ?? DEFAULT_READY_MAX_LAG_MS });
+  app.decorate('beginStop', async () => {
+    readiness.beginStop();
+    await Promise.all(stopRounds.map((stop) => stop()));
+  });
+  // Every answer sent while it stops closes its connection (requests begun before included): a keep-alive client's
+  // next request opens a new connection, which the balancer sends to another instance, and close() is left no
+  // connection that a client keeps idle for the keep-alive timeout (72 s).
+  app.addHook('onSend', async (_request, reply) => {
+    if (readiness.stopping) reply.header('connection', 'close');
+  });
 
   await installCompression(app);
   // global: false — only routes that ask (the sign-in calls, topUp) are limited, keyed by request.ip (X-Forwarded-For
@@ -276,6 +314,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     app.log.warn('ADMIN_TOKEN is deprecated: operators sign in at /ops with their wallets, scripts use API keys (README, "Operators")');
   }
 
+  await app.register(healthRoutes, { readiness });
   await app.register(authRoutes, deps);
   await app.register(memberRoutes, deps);
   await app.register(moneyRoutes, deps);
