@@ -33,7 +33,7 @@ import { StatusPanel } from '../../components/StatusPanel';
 import { SummaryList } from '../../components/SummaryList';
 import { TransactionLink } from '../../components/TransactionLink';
 import { formatAmount } from '../../components/amountFormat';
-import { useLocale } from '../shared/MoneyFlowSheet';
+import { useLocale } from '../../i18n/useLocale';
 import { TokenInWallet } from './TokenInWallet';
 
 /** A kept error's text: a transaction's own errors are the sheet's texts, the rest common ones. */

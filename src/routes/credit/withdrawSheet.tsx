@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import type { ChangeEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { withdrawMachine } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawInput } from '../../../machines/credit/withdrawMachine';
 import type { WithdrawResult } from '../../../machines/credit/withdrawMachine';
@@ -15,10 +14,8 @@ import { FormField } from '../../components/FormField';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
 import { formatTime, nextUtcDayStart } from '../../components/dateFormat';
-import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
-import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
+import { createMoneyFlowSheet, MoneyFlowForm } from '../shared/MoneyFlowSheet';
 import { TokenInWallet } from './TokenInWallet';
-import { WithdrawContext } from './withdrawContext';
 
 interface WithdrawSheetProps {
   /** Closes the sheet (the route takes ?sheet=withdraw off the URL). */
@@ -27,16 +24,16 @@ interface WithdrawSheetProps {
   onShowRecords: () => void;
 }
 
-const titleId = 'withdraw-title';
+/** The withdrawal flow: its actor lives while the sheet is open; the parts below read it through selectors. */
+const withdrawFlow = createMoneyFlowSheet({ machine: withdrawMachine, submit: submitWithdrawal, texts: 'credit:withdraw' });
 
 /**
- * The withdrawal, as a bottom sheet over /me (BottomSheet, a native modal dialog; loaded when it opens). The sheet
- * owns the flow: it renders WithdrawContext.Provider with the withdraw machine, given the real submitWithdrawal and,
- * as input, the app config's limits and the member's balance; the actor starts when the sheet opens and stops when
- * it closes. The parts below read the flow through selectors and keep no copy of it.
+ * The withdrawal, as a bottom sheet over /me (BottomSheet, a native modal dialog; loaded when it opens), with the
+ * app config's limits and the member's balance as the flow's input.
  */
 export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetProps) {
-  const { api, auth, config } = useRootActors();
+  const { t } = withdrawFlow.useText();
+  const { auth, config } = useRootActors();
   const member = useSelector(auth, selectMember);
   const dappParam = useSelector(config, selectDappParam);
   const input: WithdrawInput | null =
@@ -51,39 +48,12 @@ export default function WithdrawSheet({ onClose, onShowRecords }: WithdrawSheetP
       : null;
 
   return (
-    <MoneyFlowSheet
-      texts="credit:withdraw"
-      titleId={titleId}
+    <withdrawFlow.Sheet
+      input={input}
       onClose={onClose}
-      flow={
-        input ? (
-          <WithdrawContext.Provider
-            logic={withdrawMachine.provide({
-              actors: { submit: submitWithdrawal(api) },
-              actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
-            })}
-            options={{ input }}
-          >
-            <WithdrawFlow onClose={onClose} onShowRecords={onShowRecords} />
-          </WithdrawContext.Provider>
-        ) : null
-      }
-    />
-  );
-}
-
-/** The sheet's steps: the amount form, then the skeleton's summary, wait, retry and receipt. */
-function WithdrawFlow({ onClose, onShowRecords }: WithdrawSheetProps) {
-  const { t } = useTranslation(['credit', 'common']);
-  const actor = WithdrawContext.useActorRef();
-  return (
-    <MoneyFlowSteps
-      actor={actor}
-      texts="credit:withdraw"
       Form={AmountForm}
       Summary={Summary}
       Receipt={Receipt}
-      onClose={onClose}
       next={{ label: t('credit:withdraw.done.records'), onClick: onShowRecords }}
     />
   );
@@ -96,17 +66,16 @@ function WithdrawFlow({ onClose, onShowRecords }: WithdrawSheetProps) {
  * the field for screen readers (as on /register).
  */
 function AmountForm() {
-  const { t } = useTranslation(['credit', 'common']);
-  const locale = useLocale();
-  const actor = WithdrawContext.useActorRef();
-  const amount = WithdrawContext.useSelector(selectAmount);
-  const fieldError = WithdrawContext.useSelector(selectAmountError);
-  const serverError = WithdrawContext.useSelector(selectFlowError);
-  const limits = WithdrawContext.useSelector(selectLimits);
-  const balance = WithdrawContext.useSelector(selectBalance);
-  const fee = WithdrawContext.useSelector(selectFee);
-  const receive = WithdrawContext.useSelector(selectReceive);
-  const canSubmit = WithdrawContext.useSelector(selectCanSubmit);
+  const { t, locale } = withdrawFlow.useText();
+  const actor = withdrawFlow.useActorRef();
+  const amount = withdrawFlow.useSelector(selectAmount);
+  const fieldError = withdrawFlow.useSelector(selectAmountError);
+  const serverError = withdrawFlow.useSelector(selectFlowError);
+  const limits = withdrawFlow.useSelector(selectLimits);
+  const balance = withdrawFlow.useSelector(selectBalance);
+  const fee = withdrawFlow.useSelector(selectFee);
+  const receive = withdrawFlow.useSelector(selectReceive);
+  const canSubmit = withdrawFlow.useSelector(selectCanSubmit);
   const format = (value: string) => formatAmount(value, { locale });
   const numbers = { min: format(limits.minWithdraw), max: format(limits.maxWithdraw), cap: format(limits.dailyWithdrawCap), balance: format(balance) };
   const capResets = formatTime(nextUtcDayStart(new Date()), locale);
@@ -142,11 +111,10 @@ function AmountForm() {
 
 /** What the member confirms: amount, fee, what arrives. */
 function Summary() {
-  const { t } = useTranslation(['credit', 'common']);
-  const locale = useLocale();
-  const amount = WithdrawContext.useSelector(selectNormalizedAmount) ?? '0';
-  const fee = WithdrawContext.useSelector(selectFee);
-  const receive = WithdrawContext.useSelector(selectReceive) ?? '0';
+  const { t, locale } = withdrawFlow.useText();
+  const amount = withdrawFlow.useSelector(selectNormalizedAmount) ?? '0';
+  const fee = withdrawFlow.useSelector(selectFee);
+  const receive = withdrawFlow.useSelector(selectReceive) ?? '0';
   return (
     <SummaryList
       rows={[
@@ -163,12 +131,11 @@ function Summary() {
  * it is paid on chain, the token's contract and "add to wallet", so the payment shows in the wallet.
  */
 function Receipt() {
-  const { t } = useTranslation(['credit', 'common']);
-  const locale = useLocale();
+  const { t, locale } = withdrawFlow.useText();
   const { config } = useRootActors();
   const dappParam = useSelector(config, selectDappParam);
-  const result = WithdrawContext.useSelector((snapshot) => selectResult<WithdrawResult>(snapshot));
-  const next = WithdrawContext.useSelector(selectWithdrawalNext);
+  const result = withdrawFlow.useSelector((snapshot) => selectResult<WithdrawResult>(snapshot));
+  const next = withdrawFlow.useSelector(selectWithdrawalNext);
   if (!result) return null;
   return (
     <>

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import type { ChangeEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { exchangeMachine, type ExchangeFrom, type ExchangeInput, type ExchangeResult } from '../../../machines/exchange/exchangeMachine';
 import {
   selectAmount,
@@ -22,69 +21,44 @@ import { FilterChips } from '../../components/FilterChips';
 import { FormField } from '../../components/FormField';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
-import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
-import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
-import { ExchangeContext } from './flowContexts';
+import { createMoneyFlowSheet, MoneyFlowForm } from '../shared/MoneyFlowSheet';
 
-interface FlowSheetProps {
+interface ExchangeSheetProps {
+  /** Closes the sheet (the route takes ?sheet= off the URL). */
   onClose: () => void;
 }
 
-const titleId = 'exchange-title';
+/** The exchange flow: its actor lives while the sheet is open; the parts below read it through selectors. */
+const exchangeFlow = createMoneyFlowSheet({ machine: exchangeMachine, submit: submitExchange, texts: 'wpos:exchange' });
 const directions: readonly ExchangeFrom[] = ['WPOS', 'CREDIT'];
 
 /**
  * The flash exchange, as a bottom sheet over /me/wpos (`?sheet=exchange`; loaded when it opens): the exchange flow
  * with dappParam's rate and both balances as input.
  */
-export default function ExchangeSheet({ onClose }: FlowSheetProps) {
-  const { api, auth, config } = useRootActors();
+export default function ExchangeSheet({ onClose }: ExchangeSheetProps) {
+  const { auth, config } = useRootActors();
   const member = useSelector(auth, selectMember);
   const dappParam = useSelector(config, selectDappParam);
   const input: ExchangeInput | null =
     member && dappParam ? { rate: dappParam.exchangeRate, wposBalance: member.wposBalance, creditBalance: member.creditBalance } : null;
 
-  return (
-    <MoneyFlowSheet
-      texts="wpos:exchange"
-      titleId={titleId}
-      onClose={onClose}
-      flow={
-        input ? (
-          <ExchangeContext.Provider
-            logic={exchangeMachine.provide({
-              actors: { submit: submitExchange(api) },
-              actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
-            })}
-            options={{ input }}
-          >
-            <ExchangeFlow onClose={onClose} />
-          </ExchangeContext.Provider>
-        ) : null
-      }
-    />
-  );
-}
-
-function ExchangeFlow({ onClose }: FlowSheetProps) {
-  const actor = ExchangeContext.useActorRef();
-  return <MoneyFlowSteps actor={actor} texts="wpos:exchange" Form={ExchangeForm} Summary={Summary} Receipt={Receipt} onClose={onClose} />;
+  return <exchangeFlow.Sheet input={input} onClose={onClose} Form={ExchangeForm} Summary={Summary} Receipt={Receipt} />;
 }
 
 /** Direction and amount; what arrives at the rate shows as the member types. */
 function ExchangeForm() {
-  const { t } = useTranslation(['wpos', 'common']);
-  const locale = useLocale();
-  const actor = ExchangeContext.useActorRef();
-  const direction = ExchangeContext.useSelector(selectDirection);
-  const receivedAsset = ExchangeContext.useSelector(selectReceivedAsset);
-  const amount = ExchangeContext.useSelector(selectAmount);
-  const fieldError = ExchangeContext.useSelector(selectAmountError);
-  const serverError = ExchangeContext.useSelector(selectFlowError);
-  const balance = ExchangeContext.useSelector(selectPayBalance);
-  const rate = ExchangeContext.useSelector(selectRate);
-  const received = ExchangeContext.useSelector(selectReceived);
-  const canSubmit = ExchangeContext.useSelector(selectCanSubmit);
+  const { t, locale } = exchangeFlow.useText();
+  const actor = exchangeFlow.useActorRef();
+  const direction = exchangeFlow.useSelector(selectDirection);
+  const receivedAsset = exchangeFlow.useSelector(selectReceivedAsset);
+  const amount = exchangeFlow.useSelector(selectAmount);
+  const fieldError = exchangeFlow.useSelector(selectAmountError);
+  const serverError = exchangeFlow.useSelector(selectFlowError);
+  const balance = exchangeFlow.useSelector(selectPayBalance);
+  const rate = exchangeFlow.useSelector(selectRate);
+  const received = exchangeFlow.useSelector(selectReceived);
+  const canSubmit = exchangeFlow.useSelector(selectCanSubmit);
 
   return (
     <MoneyFlowForm actor={actor} canSubmit={canSubmit} nextLabel={t('wpos:exchange.next')}>
@@ -131,13 +105,12 @@ function ExchangeForm() {
 
 /** What the member confirms: what they pay, the rate and what arrives. */
 function Summary() {
-  const { t } = useTranslation(['wpos']);
-  const locale = useLocale();
-  const direction = ExchangeContext.useSelector(selectDirection);
-  const receivedAsset = ExchangeContext.useSelector(selectReceivedAsset);
-  const amount = ExchangeContext.useSelector(selectNormalizedAmount) ?? '0';
-  const received = ExchangeContext.useSelector(selectReceived) ?? '0';
-  const rate = ExchangeContext.useSelector(selectRate);
+  const { t, locale } = exchangeFlow.useText();
+  const direction = exchangeFlow.useSelector(selectDirection);
+  const receivedAsset = exchangeFlow.useSelector(selectReceivedAsset);
+  const amount = exchangeFlow.useSelector(selectNormalizedAmount) ?? '0';
+  const received = exchangeFlow.useSelector(selectReceived) ?? '0';
+  const rate = exchangeFlow.useSelector(selectRate);
   return (
     <SummaryList
       rows={[
@@ -151,11 +124,10 @@ function Summary() {
 
 /** The exchange as made: paid, received, at which rate. */
 function Receipt() {
-  const { t } = useTranslation(['wpos']);
-  const locale = useLocale();
-  const direction = ExchangeContext.useSelector(selectDirection);
-  const receivedAsset = ExchangeContext.useSelector(selectReceivedAsset);
-  const result = ExchangeContext.useSelector((snapshot) => selectResult<ExchangeResult>(snapshot));
+  const { t, locale } = exchangeFlow.useText();
+  const direction = exchangeFlow.useSelector(selectDirection);
+  const receivedAsset = exchangeFlow.useSelector(selectReceivedAsset);
+  const result = exchangeFlow.useSelector((snapshot) => selectResult<ExchangeResult>(snapshot));
   if (!result) return null;
   return (
     <SummaryList

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import type { ChangeEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import { ApiCode } from '../../../api-schema/codes';
 import { selectResource, selectResourceError, selectResourceView } from '../../../machines/resource/resourceSelectors';
 import { selectCanSubmit, selectFlowError, selectResult } from '../../../machines/shared/moneyFlowSelectors';
@@ -28,25 +27,24 @@ import { ListState } from '../../components/ListState';
 import { ShortAddress } from '../../components/ShortAddress';
 import { SummaryList } from '../../components/SummaryList';
 import { formatAmount } from '../../components/amountFormat';
-import { MoneyFlowForm, MoneyFlowSheet, useLocale } from '../shared/MoneyFlowSheet';
-import { MoneyFlowSteps } from '../shared/MoneyFlowSteps';
+import { createMoneyFlowSheet, MoneyFlowForm } from '../shared/MoneyFlowSheet';
 import { useResource } from '../shared/useResource';
-import { TransferContext } from './flowContexts';
 
-interface FlowSheetProps {
+interface TransferSheetProps {
   /** Closes the sheet (the route takes ?sheet= off the URL). */
   onClose: () => void;
 }
 
-const titleId = 'transfer-title';
+/** The transfer flow: its actor lives while the sheet is open; the parts below read it through selectors. */
+const transferFlow = createMoneyFlowSheet({ machine: transferMachine, submit: submitTransfer, texts: 'wpos:transfer' });
 
 /**
  * The WPOS transfer, as a bottom sheet over /me/wpos (`?sheet=transfer`; loaded when it opens). It first reads who
  * may receive (getRentValidBindMemberAddress, with its own loading and retry), then owns the transfer flow with
  * the list, minTransfer and the WPOS balance as input.
  */
-export default function TransferSheet({ onClose }: FlowSheetProps) {
-  const { t } = useTranslation(['wpos', 'common']);
+export default function TransferSheet({ onClose }: TransferSheetProps) {
+  const { t } = transferFlow.useText();
   const { api, auth, config } = useRootActors();
   const member = useSelector(auth, selectMember);
   const dappParam = useSelector(config, selectDappParam);
@@ -58,9 +56,8 @@ export default function TransferSheet({ onClose }: FlowSheetProps) {
     member && dappParam && list ? { ownAddress: member.address, recipients: list, minTransfer: dappParam.minTransfer, balance: member.wposBalance } : null;
 
   return (
-    <MoneyFlowSheet
-      texts="wpos:transfer"
-      titleId={titleId}
+    <transferFlow.Sheet
+      input={input}
       onClose={onClose}
       failure={
         view === 'failed' || view === 'notFound' ? (
@@ -73,42 +70,26 @@ export default function TransferSheet({ onClose }: FlowSheetProps) {
           />
         ) : undefined
       }
-      flow={
-        input ? (
-          <TransferContext.Provider
-            logic={transferMachine.provide({
-              actors: { submit: submitTransfer(api) },
-              actions: { reportDone: () => auth.send({ type: 'app.refreshProfile' }) },
-            })}
-            options={{ input }}
-          >
-            <TransferFlow onClose={onClose} />
-          </TransferContext.Provider>
-        ) : null
-      }
+      Form={TransferForm}
+      Summary={Summary}
+      Receipt={Receipt}
     />
   );
 }
 
-function TransferFlow({ onClose }: FlowSheetProps) {
-  const actor = TransferContext.useActorRef();
-  return <MoneyFlowSteps actor={actor} texts="wpos:transfer" Form={TransferForm} Summary={Summary} Receipt={Receipt} onClose={onClose} />;
-}
-
 /** Recipient (picked from the team or pasted) and amount, each checked as typed. */
 function TransferForm() {
-  const { t } = useTranslation(['wpos', 'common']);
-  const locale = useLocale();
-  const actor = TransferContext.useActorRef();
-  const recipient = TransferContext.useSelector(selectRecipient);
-  const recipientError = TransferContext.useSelector(selectRecipientError);
-  const { matches, total } = TransferContext.useSelector(selectRecipientMatches);
-  const amount = TransferContext.useSelector(selectAmount);
-  const amountError = TransferContext.useSelector(selectAmountError);
-  const serverError = TransferContext.useSelector(selectFlowError);
-  const input = TransferContext.useSelector(selectTransferInput);
-  const remaining = TransferContext.useSelector(selectRemaining);
-  const canSubmit = TransferContext.useSelector(selectCanSubmit);
+  const { t, locale } = transferFlow.useText();
+  const actor = transferFlow.useActorRef();
+  const recipient = transferFlow.useSelector(selectRecipient);
+  const recipientError = transferFlow.useSelector(selectRecipientError);
+  const { matches, total } = transferFlow.useSelector(selectRecipientMatches);
+  const amount = transferFlow.useSelector(selectAmount);
+  const amountError = transferFlow.useSelector(selectAmountError);
+  const serverError = transferFlow.useSelector(selectFlowError);
+  const input = transferFlow.useSelector(selectTransferInput);
+  const remaining = transferFlow.useSelector(selectRemaining);
+  const canSubmit = transferFlow.useSelector(selectCanSubmit);
   const numbers = { min: formatAmount(input.minTransfer, { locale }), balance: formatAmount(input.balance, { locale }) };
   // A server refusal shows beside the field it is about: 3004 is the recipient, the others the amount.
   const serverText = serverError ? t(`common:${errorKey(serverError)}`) : null;
@@ -171,11 +152,10 @@ function TransferForm() {
 
 /** What the member confirms: recipient, amount, what remains. */
 function Summary() {
-  const { t } = useTranslation(['wpos']);
-  const locale = useLocale();
-  const recipient = TransferContext.useSelector(selectRecipientChecksummed) ?? '';
-  const amount = TransferContext.useSelector(selectNormalizedAmount) ?? '0';
-  const remaining = TransferContext.useSelector(selectRemaining) ?? '0';
+  const { t, locale } = transferFlow.useText();
+  const recipient = transferFlow.useSelector(selectRecipientChecksummed) ?? '';
+  const amount = transferFlow.useSelector(selectNormalizedAmount) ?? '0';
+  const remaining = transferFlow.useSelector(selectRemaining) ?? '0';
   return (
     <SummaryList
       rows={[
@@ -189,10 +169,9 @@ function Summary() {
 
 /** The transfer as done: to whom and how much. */
 function Receipt() {
-  const { t } = useTranslation(['wpos']);
-  const locale = useLocale();
-  const recipient = TransferContext.useSelector(selectRecipientChecksummed) ?? '';
-  const result = TransferContext.useSelector((snapshot) => selectResult<TransferResult>(snapshot));
+  const { t, locale } = transferFlow.useText();
+  const recipient = transferFlow.useSelector(selectRecipientChecksummed) ?? '';
+  const result = transferFlow.useSelector((snapshot) => selectResult<TransferResult>(snapshot));
   if (!result) return null;
   return (
     <SummaryList
