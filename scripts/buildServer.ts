@@ -1,15 +1,22 @@
 /**
  * Compiles the server for `npm run start:prod` (issue 45, item 2): server/main.ts and its PGlite worker bundled by
- * esbuild into dist/server/ (ES modules, Node 20 and later), packages left to node_modules, so no TypeScript runs
- * at start. The files the server reads beside its sources (migrations, engine.sql, media, the signer's worker) stay
- * in server/ (server/serverFiles.ts finds them from either place).
+ * esbuild into dist/server/ (ES modules for Node 24), so no TypeScript runs at start. The packages are bundled too:
+ * Node 22 and 24 look up the package.json scope of every module they load from node_modules, which cost the start
+ * about 3 s of CPU for the 1,200 files of fastify, viem, zod and drizzle (README, "Production"; ADR 0027). Left to
+ * node_modules: PGlite (it finds its WebAssembly and data files next to its module) and jsdom (loaded on the first
+ * content save, with files of its own). The files the server reads beside its sources (migrations, engine.sql,
+ * media, the signer's worker) stay in server/ (server/serverFiles.ts finds them from either place).
+ *
+ * It also checks that package.json's `dependencies` are exactly the packages the server's own files import: what a
+ * production install (`npm ci --omit=dev`) must hold. Anything else (the SPA's packages, the build, the tests, the
+ * development chain's anvil) is a devDependency.
  *
  *   npx tsx scripts/buildServer.ts   # or: npm run build (the SPA, then this)
  */
-import { rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
 import { isStale } from './start.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -31,15 +38,61 @@ export async function buildServer(): Promise<string[]> {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
-    packages: 'external',
+    target: 'node24',
+    // pg-native: pg's optional native binding, never installed here (pg loads it only when asked for).
+    external: ['@electric-sql/pglite', 'jsdom', 'pg-native'],
+    // The CommonJS packages in the bundle (fastify's) call require() for Node's own modules.
+    banner: { js: "import { createRequire as __serverRequire } from 'node:module'; const require = __serverRequire(import.meta.url);" },
     sourcemap: true,
     metafile: true,
     logLevel: 'warning',
   });
-  // What the bundle read, so serverIsStale can tell when to build again (as dist/spa's record does for the SPA).
-  await writeFile(inputsFile, `${JSON.stringify(Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/')))}\n`);
+  await checkDependencies(result.metafile);
+  // What the bundle read, so serverIsStale can tell when to build again (as dist/spa's record does for the SPA); the
+  // lockfile stands for the bundled packages.
+  const ownInputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
+  await writeFile(inputsFile, `${JSON.stringify([...ownInputs, 'package-lock.json'])}\n`);
   return Object.keys(result.metafile.outputs).filter((file) => !file.endsWith('.map'));
+}
+
+/** The npm package a bare import names (`viem/accounts` -> `viem`, `@fastify/static` -> `@fastify/static`). */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+/**
+ * The packages the server's own files import (not their packages' imports, not Node's modules).
+ *
+ * @example packagesImported(result.metafile) // ['@electric-sql/pglite', 'fastify', ...]
+ */
+export function packagesImported(metafile: Metafile): string[] {
+  const packages = new Set<string>();
+  for (const [file, input] of Object.entries(metafile.inputs)) {
+    if (file.startsWith('node_modules/')) continue;
+    for (const entry of input.imports) {
+      // A bundled import keeps its specifier in `original`; an external one is its `path`.
+      const specifier = entry.original ?? (entry.external ? entry.path : undefined);
+      if (specifier === undefined || specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:')) continue;
+      packages.add(packageOf(specifier));
+    }
+  }
+  return [...packages].sort();
+}
+
+/** Fails the build when package.json's dependencies are not exactly what the server imports. */
+async function checkDependencies(metafile: Metafile): Promise<void> {
+  const manifest = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+  const declared = new Set(Object.keys(manifest.dependencies ?? {}));
+  const imported = packagesImported(metafile);
+  const missing = imported.filter((name) => !declared.has(name));
+  const unused = [...declared].filter((name) => !imported.includes(name));
+  if (missing.length === 0 && unused.length === 0) return;
+  throw new Error(
+    'buildServer: package.json dependencies must be exactly what the server imports (a production install holds only them; README, "Production"):' +
+      (missing.length > 0 ? ` move to dependencies: ${missing.join(', ')}.` : '') +
+      (unused.length > 0 ? ` not imported by the server, move to devDependencies: ${unused.join(', ')}.` : ''),
+  );
 }
 
 const inputsFile = path.join(serverOutDir, 'inputs.json');

@@ -21,18 +21,28 @@ const PLATFORM_PACKAGES: Record<string, string> = {
 };
 
 /**
- * The anvil binary of this platform.
+ * The anvil binary of this platform. @foundry-rs/anvil is a devDependency (README, "Production"): a production install
+ * (`npm ci --omit=dev`) has none, and runs on a configured chain, so only the development chain and the tests ask.
  *
+ * @param resolve - finds a package's file (require.resolve; tests give one that fails)
  * @returns its path
- * @throws Error when the platform has no package or it is not installed
+ * @throws Error when the platform has no package or it is not installed, saying what to do
  * @example
  * spawn(anvilBinary(), ['--port', '8545']);
  */
-export function anvilBinary(): string {
+export function anvilBinary(resolve: (request: string) => string = require.resolve): string {
   const name = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`];
-  if (!name) throw new Error(`anvil has no build for ${process.platform}-${process.arch}`);
-  const folder = path.dirname(require.resolve(`${name}/package.json`));
-  return path.join(folder, 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+  if (!name) throw new Error(`the development chain needs anvil, which has no build for ${process.platform}-${process.arch}: set CHAIN_RPC_URL, TOKEN_ADDRESS and TREASURY_ADDRESS to a chain of yours (README, "Credit on chain")`);
+  let manifest: string;
+  try {
+    manifest = resolve(`${name}/package.json`);
+  } catch {
+    throw new Error(
+      `the development chain needs anvil (${name}, installed with the devDependency @foundry-rs/anvil), and it is not installed: ` +
+        'run `npm ci` with the devDependencies (not --omit=dev), or set CHAIN_RPC_URL, TOKEN_ADDRESS and TREASURY_ADDRESS to a chain of yours (README, "Production")',
+    );
+  }
+  return path.join(path.dirname(manifest), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 }
 
 /** A port nobody listens on now (the kernel's choice); the short race until anvil binds it is acceptable here. */
