@@ -24,10 +24,10 @@ export const readinessSchema = z.object({
   failing: z.array(z.enum(readinessCheckNames)),
   checks: z.object({
     stopping: check({}),
-    /** A query's round trip in milliseconds (within the check's 2 s). */
-    database: check({ ms: z.optional(intAtLeast(0)) }),
-    /** Migrations this build has that the database has not applied. */
-    migrations: check({ behind: z.optional(intAtLeast(0)) }),
+    /** A query's round trip in milliseconds (within the check's 2 s). Absent while stopping: nothing else is checked then. */
+    database: z.optional(check({ ms: z.optional(intAtLeast(0)) })),
+    /** Migrations this build has that the database has not applied. Absent while stopping. */
+    migrations: z.optional(check({ behind: z.optional(intAtLeast(0)) })),
     /** With a chain: the head's number and its age by its timestamp. */
     chainHead: z.optional(check({ block: z.optional(z.string()), ageSeconds: z.optional(intAtLeast(0)) })),
     /** With a payer on its timer: seconds since its last successful round. */

@@ -3,7 +3,8 @@
  * Each probe asks the database once (reachable, and every migration of this build applied), reads the chain's head
  * (shared by probes within a second, so a balancer's checks cost the provider little) and looks at when the payer's
  * and the top-up watcher's rounds last succeeded. Every check has 2 s; a failure says why in a few words (never a
- * URL or a driver's message: the answer is public). From beginStop() on, the `stopping` check fails.
+ * URL or a driver's message: the answer is public). From beginStop() on, the `stopping` check fails at once, and
+ * nothing else is checked.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
@@ -18,6 +19,8 @@ import { bigintText, migrationsFolder, queryRows, type Db } from '../db/client';
 const CHECK_TIMEOUT_MS = 2_000;
 /** The checks READY_MAX_LAG_MS=0 reports without failing readiness. */
 const CHAIN_CHECKS = new Set<ReadinessCheckName>(['chainHead', 'payer', 'topUpWatcher']);
+/** What readiness answers from beginStop() on. */
+const STOPPING: Readiness = { ready: false, failing: ['stopping'], checks: { stopping: { ok: false, problem: 'this instance is stopping' } } };
 /** Probes within this long share one read of the chain's head. */
 const HEAD_SHARED_MS = 1_000;
 
@@ -143,9 +146,13 @@ export function createReadiness(options: ReadinessOptions): ReadinessProbe {
       stopping = true;
     },
     check: async () => {
+      // A stopping instance answers at once: the balancer must learn it within the drain, whatever the load.
+      if (stopping) return STOPPING;
       const [stored, chainHeadCheck] = await Promise.all([database(), chainHead()]);
+      // And a check under way when the stop began says so too.
+      if (stopping) return STOPPING;
       const checks: Readiness['checks'] = {
-        stopping: stopping ? { ok: false, problem: 'this instance is stopping' } : { ok: true },
+        stopping: { ok: true },
         ...stored,
         chainHead: chainHeadCheck,
         payer: round(options.rounds?.payer, 'the payer'),
