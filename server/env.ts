@@ -105,6 +105,15 @@ export const envSchema = z.object({
   PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).
   PAYER_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(PAYER_STEPS).optional()),
+  // Health (README, "Health and stopping"): how old the chain's head, and the payer's and top-up watcher's last
+  // successful rounds, may be while GET /api/health/ready answers 200; 0 reports them without failing readiness.
+  READY_MAX_LAG_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(86_400_000).default(60_000)),
+  // On SIGTERM or SIGINT readiness answers 503 at once; requests are still served this long (the balancer's time to
+  // see it: its check interval times its fall count), then the server stops taking new ones.
+  SHUTDOWN_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).default(0)),
+  // After the drain, how long the requests under way and the payer's and watcher's rounds may take to end; past it
+  // the process exits with code 1 (what was not committed is rolled back).
+  SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1_000).max(600_000).default(25_000)),
 }).superRefine((env, context) => {
   for (const issue of chainSettingIssues(env)) context.addIssue({ code: 'custom', ...issue });
 });

@@ -1,7 +1,9 @@
 /**
  * Starts the reference server: environment, database (PGlite under DATA_DIR, or PostgreSQL at DATABASE_URL),
- * migrations, seed, then listen. Stops cleanly on SIGINT/SIGTERM so in-flight requests finish and the database
- * is closed (PGlite flushes its files on close).
+ * migrations, seed, then listen. Stops cleanly on SIGINT/SIGTERM (README, "Health and stopping"): readiness answers
+ * 503 at once and the payer's and watcher's timers stop, requests are still served for SHUTDOWN_DRAIN_MS, then no new
+ * connection is taken, the requests under way and the rounds under way end, the database is closed (PGlite flushes
+ * its files on close) and the process exits with code 0.
  */
 import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { buildApp } from './app';
@@ -101,10 +103,11 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
 export async function main(source: Record<string, string | undefined>): Promise<string> {
   const env = readEnv(source);
   // Filled in once the server is built: a database lost before that has no server to stop.
-  const server: { app?: Awaited<ReturnType<typeof buildApp>>; stop(reason: string): Promise<void> } = { stop: async () => undefined };
+  const server: { app?: Awaited<ReturnType<typeof buildApp>>; stop(reason: string, drainMs: number): Promise<void> } = { stop: async () => undefined };
   const onLost = onDatabaseLost({
     log: (level, fields, message) => (server.app ? server.app.log[level](fields, message) : console.error(message, fields)),
-    stop: (reason) => server.stop(reason),
+    // A lost database serves nothing: no drain.
+    stop: (reason) => server.stop(reason, 0),
     exit: (code) => process.exit(code),
   });
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost });
@@ -136,15 +139,22 @@ export async function main(source: Record<string, string | undefined>): Promise<
     payer: chainStart.payerKey
       ? { key: chainStart.payerKey, holder: `${hostname()}:${env.PORT}`, timer: env.PAYER === 'on', pollMs: env.CHAIN_POLL_MS, onStep: faultAt(env.PAYER_FAULT_AT) }
       : undefined,
+    readyMaxLagMs: env.READY_MAX_LAG_MS,
   });
 
   // One stop, whoever asks first: a second caller waits for the same one.
   let stopped: Promise<void> | undefined;
-  const stop = (signal: string): Promise<void> => {
+  const stop = (signal: string, drainMs: number): Promise<void> => {
     stopped ??= (async () => {
-      app.log.info({ signal }, 'stopping');
+      app.log.info({ signal, drainMs }, 'stopping');
+      // Readiness answers 503 from now on (the balancer takes this instance out) and no new round starts.
+      const roundsEnded = app.beginStop();
       try {
+        // Requests are still served while the balancer notices; then close() takes no new connection, finishes the
+        // requests under way (each answered with Connection: close) and waits for the rounds (onClose).
+        if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
         await app.close();
+        await roundsEnded;
       } finally {
         await database.close();
         await chainStart.stop();
@@ -154,9 +164,26 @@ export async function main(source: Record<string, string | undefined>): Promise<
   };
   server.app = app;
   server.stop = stop;
-  const stopOnSignal = (signal: string) => stop(signal).catch((error: unknown) => app.log.error({ err: error }, 'stopping failed'));
-  process.once('SIGINT', () => void stopOnSignal('SIGINT'));
-  process.once('SIGTERM', () => void stopOnSignal('SIGTERM'));
+  const stopOnSignal = (signal: string) => {
+    // A request or a round that never ends must not keep a stopping server from exiting.
+    setTimeout(() => {
+      app.log.fatal({ signal, timeoutMs: env.SHUTDOWN_TIMEOUT_MS }, 'still stopping past SHUTDOWN_TIMEOUT_MS; exiting');
+      process.exit(1);
+    }, env.SHUTDOWN_DRAIN_MS + env.SHUTDOWN_TIMEOUT_MS).unref();
+    stop(signal, env.SHUTDOWN_DRAIN_MS).then(
+      () => {
+        app.log.info({ signal }, 'stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        app.log.error({ err: error }, 'stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  // A second signal during the stop is the default's: the process ends at once (Ctrl-C twice).
+  process.once('SIGINT', () => stopOnSignal('SIGINT'));
+  process.once('SIGTERM', () => stopOnSignal('SIGTERM'));
 
   await app.listen({ port: env.PORT, host: env.HOST });
   const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
