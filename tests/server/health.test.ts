@@ -47,12 +47,14 @@ describeWithDatabases('health', (ctx) => {
 
   it('from beginStop() on, ready answers 503 (5030) naming `stopping`, while live still answers 200', async () => {
     const app = await ctx.app();
+    expect((await app.inject({ method: 'GET', url: '/api/dapp/dappParam' })).headers.connection).not.toBe('close');
     await app.beginStop();
     const { status, code, result } = await ready(app);
     expect({ status, code, failing: result.failing, ready: result.ready }).toEqual({ status: 503, code: ApiCode.notReady, failing: ['stopping'], ready: false });
     expect((await app.inject({ method: 'GET', url: '/api/health/live' })).statusCode).toBe(200);
-    // Requests are still served until close().
-    expect((await app.inject({ method: 'GET', url: '/api/dapp/dappParam' })).statusCode).toBe(200);
+    // Requests are still served until close(), each answer closing its connection.
+    const served = await app.inject({ method: 'GET', url: '/api/dapp/dappParam' });
+    expect({ status: served.statusCode, connection: served.headers.connection }).toEqual({ status: 200, connection: 'close' });
   });
 
   it('a migration of this build the database has not applied fails `migrations`', async () => {
