@@ -57,6 +57,32 @@ describeWithDatabases('health', (ctx) => {
     expect({ status: served.statusCode, connection: served.headers.connection }).toEqual({ status: 200, connection: 'close' });
   });
 
+  it('close() after beginStop() does not wait on a keep-alive connection whose request was under way', async () => {
+    const app = await ctx.app();
+    let reached!: () => void;
+    let release!: () => void;
+    const inHandler = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    app.get('/api/test/slow', { config: { access: 'public' } }, async () => {
+      reached();
+      await gate;
+      return { code: 0 };
+    });
+    const base = await app.listen({ port: 0, host: '127.0.0.1' });
+    // Sent before the stop, over a keep-alive connection the client keeps open afterwards.
+    const slow = fetch(`${base}/api/test/slow`);
+    await inHandler;
+    await app.beginStop();
+    const closed = app.close().then(() => performance.now());
+    release();
+    const answer = await slow;
+    expect({ status: answer.status, connection: answer.headers.get('connection') }).toEqual({ status: 200, connection: 'close' });
+    await answer.arrayBuffer();
+    const answeredAt = performance.now();
+    // Without Connection: close the server waited for the client's keep-alive timeout (72 s).
+    expect((await closed) - answeredAt).toBeLessThan(2_000);
+  });
+
   it('a migration of this build the database has not applied fails `migrations`', async () => {
     const probe = createReadiness({ db: ctx.db, now: ctx.clock.now, maxLagMs: 60_000, migrationStamps: [...buildMigrationStamps(), Date.now() * 2] });
     expect(await probe.check()).toMatchObject({ ready: false, failing: ['migrations'], checks: { database: { ok: true }, migrations: { ok: false, behind: 1 } } });
