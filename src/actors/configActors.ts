@@ -7,7 +7,7 @@ import type { DappParamRecord } from '../../machines/config/configMachine';
 import type { Answer } from '../../machines/shared/answer';
 import { toAnswer } from '../api/answer';
 import type { ApiClient } from '../api/client';
-import { loadClientContract } from '../api/contractLoader';
+import { loadConfigContract } from '../api/contractLoader';
 import { getDappParam } from '../api/getDappParam';
 import type { BrowserStorage } from '../storage/browserStorage';
 import { STORAGE_KEYS } from '../storage/keys';
@@ -22,7 +22,7 @@ export function provideConfigMachine({ api, storage }: { api: ApiClient; storage
   return provideBuilt(createConfigMachine(), {
     actors: {
       readStoredDappParam: fromPromise<DappParamRecord>(async () => {
-        const { dappParamSchema } = await loadClientContract();
+        const { dappParamSchema } = await loadConfigContract();
         const stored = storage.readDappParam();
         return dappParamSchema.safeParse(stored).success ? stored : {};
       }),

@@ -2,7 +2,7 @@ import type * as z from 'zod/mini';
 import { ApiCode } from '../../api-schema/codes';
 import type { Endpoint } from '../../api-schema/endpoint';
 import type { MemberEndpointName as EndpointName, MemberEndpoints as Endpoints } from '../../api-schema/memberEndpoints';
-import { loadClientContract } from './contractLoader';
+import { loadClientContract, loadConfigContract } from './contractLoader';
 
 /**
  * The API client (spec sections 6-8, docs/API.md "Envelope"): one base path, JSON, a 50 s timeout, the Authorization
@@ -95,14 +95,20 @@ export function createApiClient({
     name: TName,
     ...[parameters]: CallArguments<Endpoints[TName]>
   ): Promise<ApiResult<EndpointResult<Endpoints[TName]>>> {
-    let contract: Awaited<ReturnType<typeof loadClientContract>>;
+    let contract: { endpoints: Partial<Record<EndpointName, Endpoint>>; envelopeSchema: Awaited<ReturnType<typeof loadConfigContract>>['envelopeSchema'] };
     try {
-      contract = await loadClientContract();
+      // The app config's call needs only its own schemas: a first visit's /login loads no other (contractLoader.ts).
+      const config = await loadConfigContract();
+      contract = name in config.endpoints ? config : await loadClientContract();
     } catch (error) {
       logger.error(`api: ${name} not sent, the contract module did not load`, error);
       return done(ApiCode.clientFailure);
     }
-    const endpoint: Endpoint = contract.endpoints[name];
+    const endpoint = contract.endpoints[name];
+    if (!endpoint) {
+      logger.error(`api: ${name} not sent, the contract has no such endpoint`);
+      return done(ApiCode.clientFailure);
+    }
     const label = `${endpoint.method} ${endpoint.path}`;
     const query = validate(endpoint.query, parameters?.query);
     const body = validate(endpoint.body, parameters?.body);

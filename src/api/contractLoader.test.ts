@@ -38,4 +38,18 @@ describe('loadClientContract', () => {
     expect(fetchImpl).not.toHaveBeenCalled();
     expect(logger.error.mock.calls[0]?.[0]).toBe('api: meInfo not sent, the contract module did not load');
   });
+
+  it("behavior: the app config's call checks its answer without the other endpoints' schemas (a first visit's /login)", async () => {
+    vi.doMock('../../api-schema/clientContract', () => {
+      throw new Error('never loaded for the app config');
+    });
+    const { testDappParam } = await import('../../tests/support/fakeApi');
+    const { createApiClient } = await import('./client');
+    const { loadedClientContract, loadedConfigContract } = await import('./contractLoader');
+    const fetchImpl = vi.fn<typeof fetch>(async () => new Response(JSON.stringify({ code: 0, result: testDappParam }), { headers: { 'Content-Type': 'application/json' } }));
+    const api = createApiClient({ getAuthorization: () => null, translate: (key) => key, fetchImpl, logger: { warn: vi.fn(), error: vi.fn() } });
+    await expect(api.call('dappParam')).resolves.toMatchObject({ code: 0, result: { chainId: testDappParam.chainId } });
+    expect(loadedConfigContract()).toHaveProperty('dappParamSchema');
+    expect(loadedClientContract()).toBeUndefined();
+  });
 });

@@ -6,7 +6,7 @@ import type { SnapshotFrom } from 'xstate';
 import type { authMachine } from '../../machines/auth/authMachine';
 import type { configMachine } from '../../machines/config/configMachine';
 import type { walletMachine } from '../../machines/wallet/walletMachine';
-import { loadedClientContract } from '../api/contractLoader';
+import { loadedClientContract, loadedConfigContract } from '../api/contractLoader';
 import type { DappParam } from '../../api-schema/dapp';
 import type { MeInfo } from '../../api-schema/member';
 
@@ -85,7 +85,7 @@ const parsedConfig = new WeakMap<object, DappParam | null>();
  */
 export function selectDappParam(snapshot: ConfigSnapshot): DappParam | null {
   const raw = snapshot.context.dappParam;
-  const contract = loadedClientContract();
+  const contract = loadedConfigContract();
   if (!raw || !contract) return null;
   if (!parsedConfig.has(raw)) {
     const parsed = contract.dappParamSchema.safeParse(raw);
