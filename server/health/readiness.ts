@@ -87,6 +87,8 @@ export function createReadiness(options: ReadinessOptions): ReadinessProbe {
   const { db, now, chain, maxLagMs } = options;
   const stamps = options.migrationStamps ?? buildMigrationStamps();
   let stopping = false;
+  let markStopped!: (answer: Readiness) => void;
+  const stopped = new Promise<Readiness>((resolve) => (markStopped = resolve));
   let head: { at: number; read: Promise<{ number: bigint; timestamp: bigint }> } | undefined;
 
   async function database(): Promise<Pick<Readiness['checks'], 'database' | 'migrations'>> {
@@ -144,13 +146,15 @@ export function createReadiness(options: ReadinessOptions): ReadinessProbe {
     },
     beginStop: () => {
       stopping = true;
+      markStopped(STOPPING);
     },
     check: async () => {
-      // A stopping instance answers at once: the balancer must learn it within the drain, whatever the load.
+      // A stopping instance answers at once, and so does a check under way when the stop begins (its query may wait
+      // behind the load): the balancer must learn of it within the drain.
       if (stopping) return STOPPING;
-      const [stored, chainHeadCheck] = await Promise.all([database(), chainHead()]);
-      // And a check under way when the stop began says so too.
-      if (stopping) return STOPPING;
+      const checked = await Promise.race([Promise.all([database(), chainHead()]), stopped]);
+      if (!Array.isArray(checked)) return checked;
+      const [stored, chainHeadCheck] = checked;
       const checks: Readiness['checks'] = {
         stopping: { ok: true },
         ...stored,

@@ -83,6 +83,23 @@ describeWithDatabases('health', (ctx) => {
     expect((await closed) - answeredAt).toBeLessThan(2_000);
   });
 
+  it('a check under way when the stop begins answers `stopping` at once, not after its query', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow = new Proxy(ctx.db, {
+      get: (target, property, receiver) =>
+        property === 'execute' ? (...args: Parameters<Db['execute']>) => held.then(() => target.execute(...args)) : Reflect.get(target, property, receiver),
+    }) as Db;
+    const probe = createReadiness({ db: slow, now: ctx.clock.now, maxLagMs: 60_000 });
+    const pending = probe.check();
+    const stoppedAt = performance.now();
+    probe.beginStop();
+    expect(await pending).toEqual({ ready: false, failing: ['stopping'], checks: { stopping: { ok: false, problem: 'this instance is stopping' } } });
+    // Not after the check's 2 s.
+    expect(performance.now() - stoppedAt).toBeLessThan(1_000);
+    release();
+  });
+
   it('a migration of this build the database has not applied fails `migrations`', async () => {
     const probe = createReadiness({ db: ctx.db, now: ctx.clock.now, maxLagMs: 60_000, migrationStamps: [...buildMigrationStamps(), Date.now() * 2] });
     expect(await probe.check()).toMatchObject({ ready: false, failing: ['migrations'], checks: { database: { ok: true }, migrations: { ok: false, behind: 1 } } });
