@@ -10,7 +10,7 @@ import { releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser 
 import type { PageProblems } from './support/browser';
 import { startServer } from './support/server';
 import type { TestServer } from './support/server';
-import { checkAxe } from './support/visualChecks';
+import { checkAxe, installAxe } from './support/visualChecks';
 
 const pages = ['/atlas/', '/atlas/zh/index.html', '/atlas/en/index.html', '/atlas/zh/wallet.html', '/atlas/en/withdraw.html', '/atlas/zh/settlement.html'];
 const viewports = [
@@ -35,6 +35,7 @@ describe('the atlas in Chromium', () => {
     it(`opens without errors and passes axe on a ${viewport.name} (${viewport.width} px)`, async () => {
       const context: BrowserContext = await browser.newContext({ baseURL: server.url, viewport, locale: 'zh-CN' });
       const problems: PageProblems = { errors: [], policyViolations: [] };
+      await installAxe(context);
       await reportPolicyViolations(context, problems);
       const page = await context.newPage();
       watchPage(page, problems);

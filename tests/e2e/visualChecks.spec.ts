@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newPhoneContext, releaseWorkerBrowser, workerBrowser } from './support/browser';
 import { viewportWidth } from './support/visual';
-import { checkAxe, checkOverflow, checkTouchTargets } from './support/visualChecks';
+import { checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint } from './support/visualChecks';
 
 const brokenPage = `<!doctype html>
 <html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>broken</title></head>
@@ -62,5 +62,41 @@ describe('visual checks', () => {
     expect(await checkAxe(page)).toEqual([]);
     await page.evaluate(() => document.querySelector('p')?.style.setProperty('color', '#d0d0d0'));
     expect(await checkAxe(page)).toEqual([expect.stringMatching(/^color-contrast \[serious\] p: /)]);
+  });
+
+  it('axe: the colour rules alone report contrast and leave the other rules out', async () => {
+    await page.evaluate(() => document.querySelector('main')?.insertAdjacentHTML('beforeend', '<button id="nameless" style="height:48px"></button>'));
+    try {
+      expect(await checkAxe(page)).toEqual(expect.arrayContaining([expect.stringMatching(/^button-name \[critical\] #nameless: /)]));
+      expect(await checkAxe(page, colourRules)).toEqual([expect.stringMatching(/^color-contrast \[serious\] p: /)]);
+    } finally {
+      await page.evaluate(() => document.getElementById('nameless')?.remove());
+    }
+  });
+
+  it('layout fingerprint: the same after a colour change, another when a box or the markup changes', async () => {
+    await page.evaluate(() => document.head.insertAdjacentHTML('beforeend', '<style>@media (prefers-color-scheme: dark) { h1 { background: #000000 } }</style>'));
+    const before = await layoutFingerprint(page);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    expect(await page.evaluate(() => getComputedStyle(document.querySelector('h1') as Element).backgroundColor)).toBe('rgb(0, 0, 0)');
+    expect(await layoutFingerprint(page)).toBe(before);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.evaluate(() => document.getElementById('tiny')?.style.setProperty('height', '21px'));
+    const resized = await layoutFingerprint(page);
+    expect(resized).not.toBe(before);
+    await page.evaluate(() => document.getElementById('tiny')?.setAttribute('aria-hidden', 'true'));
+    expect(await layoutFingerprint(page)).not.toBe(resized);
+  });
+
+  it('installAxe: every document of the context has axe-core before the page runs anything', async () => {
+    const own = await newPhoneContext(browser, { baseURL: 'http://checks.test' });
+    try {
+      await installAxe(own);
+      const fresh = await own.newPage();
+      await fresh.setContent('<!doctype html><html lang="en"><body><script>window.seenAxe = typeof axe;</script></body></html>');
+      expect(await fresh.evaluate(() => (window as unknown as { seenAxe: string }).seenAxe)).toBe('object');
+    } finally {
+      await own.close();
+    }
   });
 });
