@@ -21,7 +21,11 @@ import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
 import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain } from './chain/devChain';
 import type { PayerStep } from './chain/payer';
 import { toMinor } from '../api-schema/amount';
+import { Server } from 'node:net';
 import { hostname } from 'node:os';
+
+/** How long a connection made just before the server stopped listening has to send its request. */
+const LAST_REQUESTS_MS = 250;
 
 /** AUTO_APPROVE_MAX on the development chain unless set. */
 const DEV_AUTO_APPROVE_MAX = '1000';
@@ -150,9 +154,14 @@ export async function main(source: Record<string, string | undefined>): Promise<
       // Readiness answers 503 from now on (the balancer takes this instance out) and no new round starts.
       const roundsEnded = app.beginStop();
       try {
-        // Requests are still served while the balancer notices; then close() takes no new connection, finishes the
-        // requests under way (each answered with Connection: close) and waits for the rounds (onClose).
+        // Requests are still served while the balancer notices. Then no new connection is taken, but those just
+        // made have a moment to send their request, which is served (Node's close() would cut them as idle); then
+        // close() finishes the requests under way (each answered with Connection: close) and waits for the rounds.
         if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+        if (app.server.listening) {
+          Server.prototype.close.call(app.server);
+          await new Promise((resolve) => setTimeout(resolve, LAST_REQUESTS_MS));
+        }
         await app.close();
         await roundsEnded;
       } finally {

@@ -167,7 +167,7 @@ async function stopUnderLoad(storage: MainStorage, cleanup: Cleanup): Promise<vo
   const refused = undelivered.filter((outcome) => outcome.error === 'ECONNREFUSED').length;
   console.log(
     `SIGTERM under load (${storage.name}): ${outcomes.length} requests, ${answered.length} answered (${servedAfter.length} sent after SIGTERM), ` +
-      `${refused} refused at connect, ${undelivered.length - refused} cut before being read; readiness 503 ${Math.round((firstNotReady?.answeredAt ?? 0) - sigtermAt)} ms after SIGTERM; ` +
+      `${refused} refused at connect, ${undelivered.length - refused} cut before being read (${undelivered.filter((outcome) => outcome.error !== 'ECONNREFUSED').map((outcome) => `${outcome.kind} ${outcome.error ?? ''} ${Math.round(outcome.sentAt - sigtermAt)} ms`).join(', ')}); readiness 503 ${Math.round((firstNotReady?.answeredAt ?? 0) - sigtermAt)} ms after SIGTERM; ` +
       `start ${seconds(runningAt - startedAt)} s, sign-in ${seconds(loadAt - runningAt)} s, load ${seconds(sigtermAt - loadAt)} s, SIGTERM to exit ${seconds(exitedAt - sigtermAt)} s`,
   );
 }
