@@ -134,7 +134,8 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     cleanup.push(() => relay.stop());
     // The seeded app config is BNB Smart Chain's (56): the relay presents the test chain as it.
     relay.on('eth_chainId', () => '0x38');
-    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup);
+    // A deployer's first start: an empty DATA_DIR, migrated and seeded by the server itself.
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
     const real = { ...env, TOKEN_ADDRESS: testChain.token, TREASURY_ADDRESS: testChain.treasury, CONFIRMATIONS: '1' };
     const server = await startMain({ ...real, CHAIN_RPC_URL: `${relay.url}/v1/SECRET-KEY?apikey=SECRET-TOO` });
     cleanup.push(async () => {

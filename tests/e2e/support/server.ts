@@ -1,8 +1,8 @@
 /**
  * The real server for an e2e run: buildApp on 127.0.0.1 with an OS-chosen port, PGlite in a fresh temp DATA_DIR
- * (a copy of the run's migrated and seeded template, then migrated and seeded as server/main.ts does: both no-ops), serving the API, the built SPA and /locales from one origin.
+ * (a copy of the run's migrated and seeded template, tests/support/pgliteTemplate.ts), serving the API, the built SPA and /locales from one origin.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../../server/app';
@@ -14,27 +14,7 @@ import { ensureSpaBuilt, spaDir } from './build';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { toMinor } from '../../../api-schema/amount';
 import { seedDemoOperator } from '../../../server/ops/demoOperator';
-
-/** Names the migrated and seeded PGlite folder that servers copy (set by globalSetup; unset: start from nothing). */
-export const PGLITE_TEMPLATE_ENV = 'MEMBER_DAPP_E2E_PGLITE_TEMPLATE';
-
-/**
- * Migrates and seeds a PGlite data folder once, for every server of the run to copy: starting PGlite on an empty
- * folder (its WebAssembly initdb) cost 3.5-7 s of CPU per spec file, opening a copy about 1 s.
- *
- * @returns the folder (its parent holds the `pglite` data) and its removal
- */
-export async function createPgliteTemplate(): Promise<{ dir: string; remove: () => Promise<void> }> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-template-'));
-  const database = await openDatabase({ dataDir: dir });
-  try {
-    await database.migrate();
-    await seed(database.db);
-  } finally {
-    await database.close();
-  }
-  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
-}
+import { copyPgliteTemplate } from '../../support/pgliteTemplate';
 
 export interface TestServer {
   /** Origin the browser opens, e.g. http://127.0.0.1:41234 */
@@ -81,8 +61,7 @@ export async function startServer({ adminToken, chain: withChain = false, autoAp
   const payerKey = generatePrivateKey();
   if (testChain) await testChain.fund(privateKeyToAccount(payerKey).address, '100000');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-'));
-  const template = process.env[PGLITE_TEMPLATE_ENV];
-  if (template) await cp(template, dataDir, { recursive: true });
+  await copyPgliteTemplate(dataDir);
   const database = await openDatabase({ dataDir });
   try {
     await database.migrate();

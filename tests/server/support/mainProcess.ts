@@ -14,6 +14,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../../server/chain/anvil';
 import { openScratchPostgres, postgresUrl } from './databases';
 import { TEST_ADMIN_TOKEN } from './ledger';
+import { copyPgliteTemplate } from '../../support/pgliteTemplate';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -106,16 +107,20 @@ export async function signInOverHttp(base: string, chainId: number, account: Pri
  *
  * @param storage - one of mainStorages
  * @param cleanup - where the undo steps go (the suite runs them after each test)
+ * @param options - fresh: an empty DATA_DIR, as a deployer's first start (else PGlite starts from the run's seeded
+ *   copy, tests/support/pgliteTemplate.ts)
  * @returns the environment and the server's port
  * @example
  * const { env, port } = await prepareMainRun(storage, cleanup);
  */
-export async function prepareMainRun(storage: MainStorage, cleanup: Cleanup): Promise<{ env: Record<string, string>; port: number }> {
+export async function prepareMainRun(storage: MainStorage, cleanup: Cleanup, { fresh = false }: { fresh?: boolean } = {}): Promise<{ env: Record<string, string>; port: number }> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'md-crash-'));
   // Retries: a killed server's files can still be settling on a busy host (ENOTEMPTY seen under load).
   cleanup.push(() => rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 }));
   const database = await storage.database();
   cleanup.push(() => database.drop());
+  // PGlite from the run's seeded copy unless asked for a first start (its migrations and seed run in the server).
+  if (!fresh && database.env.DATABASE_URL === undefined) await copyPgliteTemplate(dataDir);
   const [port, chainPort] = [await freePort(), await freePort()];
   // The chain outlives a killed server (as a supervisor's would): it is stopped at the end by its port.
   cleanup.push(async () => {
