@@ -6,12 +6,16 @@
  * of a busy two-core machine; opening a copy, about 1 s. Each copy is then migrated and seeded as server/main.ts
  * does: both no-ops.
  */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../server/db/client';
 import { seed } from '../../server/seed/seed';
 import { ensurePgliteInitdbDump } from './pgliteInitdb';
+
+const copyFolder = (from: string, to: string) => promisify(execFile)('cp', ['-R', from, to]);
 
 /** Names the template folder (its `pglite` subfolder holds the data) to the test workers, which inherit it. */
 export const PGLITE_TEMPLATE_ENV = 'MEMBER_DAPP_PGLITE_TEMPLATE';
@@ -65,6 +69,7 @@ export async function ensurePgliteTemplate(): Promise<() => Promise<void>> {
 export async function copyPgliteTemplate(dataDir: string): Promise<boolean> {
   const template = process.env[PGLITE_TEMPLATE_ENV];
   if (!template) return false;
-  await cp(template, dataDir, { recursive: true });
+  // The system's cp: 0.2 s for the folder's 1,200 files and 41 MB, where node's fs cp took 0.7-0.8 s (measured).
+  await copyFolder(`${template}/.`, dataDir);
   return true;
 }
