@@ -23,7 +23,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export const serverOutDir = path.join(repoRoot, 'dist', 'server');
 
 /**
- * Writes dist/server/main.js, dist/server/pgliteWorker.js and their shared chunks.
+ * Writes dist/server/server.js (the server), main.js (its launcher), pgliteWorker.js and their shared chunks.
  *
  * @returns the files written, relative to the repository
  * @example await buildServer();
@@ -32,7 +32,8 @@ export async function buildServer(): Promise<string[]> {
   await rm(serverOutDir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: repoRoot,
-    entryPoints: { main: 'server/main.ts', pgliteWorker: 'server/db/pgliteWorker.ts' },
+    // server/main.ts becomes server.js; main.js is the launcher below.
+    entryPoints: { server: 'server/main.ts', pgliteWorker: 'server/db/pgliteWorker.ts' },
     outdir: serverOutDir,
     bundle: true,
     splitting: true,
@@ -48,12 +49,28 @@ export async function buildServer(): Promise<string[]> {
     logLevel: 'warning',
   });
   await checkDependencies(result.metafile);
+  await writeFile(path.join(serverOutDir, 'main.js'), LAUNCHER);
   // What the bundle read, so serverIsStale can tell when to build again (as dist/spa's record does for the SPA); the
   // lockfile stands for the bundled packages.
   const ownInputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
   await writeFile(inputsFile, `${JSON.stringify([...ownInputs, 'package-lock.json'])}\n`);
-  return Object.keys(result.metafile.outputs).filter((file) => !file.endsWith('.map'));
+  return [...Object.keys(result.metafile.outputs).filter((file) => !file.endsWith('.map')), path.relative(repoRoot, path.join(serverOutDir, 'main.js'))];
 }
+
+/**
+ * dist/server/main.js: turns on V8's compile cache (in NODE_COMPILE_CACHE, or the system's temporary folder) before
+ * the bundle loads, then runs it as server/main.ts runs when started directly. Compiling the 4.7 MB bundle cost
+ * about 0.55 s of CPU at every start; from the cache, 0.09 s.
+ */
+const LAUNCHER = `// The compiled server's entry (scripts/buildServer.ts): V8's compile cache first, then the server.
+import module from 'node:module';
+module.enableCompileCache?.();
+const { main } = await import('./server.js');
+main(process.env).catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
+`;
 
 /** The npm package a bare import names (`viem/accounts` -> `viem`, `@fastify/static` -> `@fastify/static`). */
 function packageOf(specifier: string): string {
