@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createWalletClient, erc20Abi, http, parseUnits, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { screenshot } from './support/browser';
-import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
+import { setupJourneys } from './support/journey';
 import type { Opened } from './support/journey';
 import { translate } from './support/visual';
 import type { Lng } from './support/visual';
@@ -32,21 +32,17 @@ function node() {
   return chain;
 }
 
-/** A member with 100 of the token and gas in the wallet, signed in through the invite link. */
-async function signedInMember(lng: Lng, locale: string, keyIndex: number): Promise<Opened & { wallet: TestWallet }> {
+/**
+ * A member with 100 of the token and gas in the wallet, signed in (over HTTP, bound to the invite code: the sign-in
+ * screens are journeys.spec.ts's subject), on the phone whose wallet holds the key.
+ */
+async function signedInMember(locale: string, keyIndex: number): Promise<Opened & { wallet: TestWallet }> {
   const key = anvilKeys[keyIndex];
   if (!key) throw new Error('no anvil key');
-  const opened = await e2e.open({ locale, wallet: { chainId: TEST_NODE_CHAIN_ID, privateKeys: [key], rpcUrl: node().node.url } });
+  const opened = await e2e.open({ locale, wallet: { chainId: TEST_NODE_CHAIN_ID, privateKeys: [key], rpcUrl: node().node.url }, signedIn: {} });
   const wallet = opened.wallet;
   if (!wallet) throw new Error('this journey needs the test wallet');
   await node().fund(wallet.address, '100');
-  const { page } = opened;
-  await page.goto('/login/DEMO2026');
-  await waitForAppConfig(page);
-  await page.getByRole('button', { name: translate(lng, 'common:wallet.actions.connect'), exact: true }).click();
-  await page.getByRole('button', { name: translate(lng, 'login:signIn.label'), exact: true }).click();
-  await page.waitForURL('**/home');
-  expect(JSON.parse((await readSession(page)).TOKEN_STORE ?? 'null')).toEqual(expect.any(String));
   return { ...opened, wallet };
 }
 
@@ -55,7 +51,7 @@ describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }
     Object.entries(values).reduce((text, [name, value]) => text.replaceAll(`{{${name}}}`, String(value)), translate(lng, key));
 
   it('tops up 25 from the sheet over /me: the wallet sends it, the blocks on top, credited, the record and balance', async () => {
-    const { page, wallet } = await signedInMember(lng, locale, keys[0]);
+    const { page, wallet } = await signedInMember(locale, keys[0]);
     await page.goto('/me');
     await page.getByRole('button', { name: t('me:credit.topUp'), exact: true }).click();
     const sheet = page.getByRole('dialog', { name: t('credit:topUp.title') });
@@ -89,7 +85,7 @@ describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }
   });
 
   it('shows a refusal in the wallet with the amount kept, then resumes a top-up after a reload while it confirms', async () => {
-    const { page, wallet } = await signedInMember(lng, locale, keys[1]);
+    const { page, wallet } = await signedInMember(locale, keys[1]);
     await page.goto('/me?sheet=topUp');
     const sheet = page.getByRole('dialog', { name: t('credit:topUp.title') });
     const amount = sheet.getByLabel(t('credit:topUp.amount.label', { symbol: 'tUSD' }));
@@ -132,7 +128,7 @@ describe.each(languages)('top-up from the wallet ($lng)', ({ lng, locale, keys }
   it('follows a transfer the member sped up in the wallet to its new transaction, and credits it once', async () => {
     const key = anvilKeys[keys[2]];
     if (!key) throw new Error('no anvil key');
-    const { page, wallet } = await signedInMember(lng, locale, keys[2]);
+    const { page, wallet } = await signedInMember(locale, keys[2]);
     await page.goto('/me?sheet=topUp');
     const sheet = page.getByRole('dialog', { name: t('credit:topUp.title') });
     const amount = sheet.getByLabel(t('credit:topUp.amount.label', { symbol: 'tUSD' }));

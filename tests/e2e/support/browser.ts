@@ -79,6 +79,8 @@ export interface PhoneContextOptions {
   baseURL: string;
   /** The browser's user agent (e.g. an Android phone's); default Chromium's own. */
   userAgent?: string;
+  /** localStorage of baseURL's origin when the context opens (e.g. a session signed in over HTTP). */
+  localStorage?: Readonly<Record<string, string>>;
 }
 
 /** A plain phone browser (Chrome on Android) for journeys without a wallet inside. */
@@ -94,9 +96,12 @@ export const ANDROID_CHROME =
  * @example
  * const context = await newPhoneContext(browser, { baseURL: server.url, locale: 'fr-FR' });
  */
-export async function newPhoneContext(browser: Browser, { locale = 'en-US', baseURL, userAgent }: PhoneContextOptions): Promise<BrowserContext> {
+export async function newPhoneContext(browser: Browser, { locale = 'en-US', baseURL, userAgent, localStorage }: PhoneContextOptions): Promise<BrowserContext> {
   const context = await browser.newContext({
     ...(userAgent ? { userAgent } : {}),
+    ...(localStorage
+      ? { storageState: { cookies: [], origins: [{ origin: new URL(baseURL).origin, localStorage: Object.entries(localStorage).map(([name, value]) => ({ name, value })) }] } }
+      : {}),
     baseURL,
     locale,
     viewport: { width: 375, height: 812 },

@@ -3,6 +3,10 @@
  * (closed after it, also when tests run concurrently), and the steps several journeys share.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { STORAGE_KEYS } from '../../../src/storage/keys';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
@@ -27,6 +31,14 @@ export interface OpenOptions {
    * `task`): after it, only its own contexts are closed and checked. Without it, every unowned context is.
    */
   owner?: { id: string };
+  /**
+   * Opens the phone already signed in as the wallet's first key: the member signs in over HTTP (SIWE signed with
+   * that key, bound to the invite code) and the context starts with the session the app stores after a sign-in,
+   * the site connected in the wallet.
+   * For journeys whose subject comes after sign-in; the sign-in screens are walked by journeys.spec.ts,
+   * walletBrowsers.spec.ts and signInThroughInvite.
+   */
+  signedIn?: { inviteCode?: string };
 }
 
 export interface Opened {
@@ -84,22 +96,49 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
       if (!browser) throw new Error('the browser is not launched (use inside a test)');
       return browser;
     },
-    async open({ locale, wallet: walletOptions = {}, userAgent, owner }: OpenOptions = {}) {
+    async open({ locale, wallet: walletOptions = {}, userAgent, owner, signedIn }: OpenOptions = {}) {
+      const session = signedIn ? await sessionOverHttp(harness.server, walletOptions?.privateKeys?.[0], signedIn.inviteCode) : undefined;
       const context = await newPhoneContext(harness.browser, {
         baseURL: harness.server.url,
         ...(locale ? { locale } : {}),
         ...(userAgent ? { userAgent } : {}),
+        ...(session ? { localStorage: session } : {}),
       });
       const problems: PageProblems = { errors: [], policyViolations: [] };
       const key = owner?.id ?? '';
       opened.set(key, [...(opened.get(key) ?? []), { context, problems }]);
       await reportPolicyViolations(context, problems);
-      const wallet = walletOptions === null ? null : await TestWallet.install(context, walletOptions);
+      // A member who signed in has connected the site: the wallet answers eth_accounts without asking again.
+      const wallet = walletOptions === null ? null : await TestWallet.install(context, signedIn ? { ...walletOptions, connected: true } : walletOptions);
       const page = await context.newPage();
       return { context, page, wallet, problems: watchPage(page, problems) };
     },
   };
   return harness;
+}
+
+/**
+ * Signs the key's member in over HTTP as the sign-in page does (nonce, SIWE message for the app's chain, the
+ * signature, memberSignLogin with the invite code) and returns the localStorage the app keeps after it: the main
+ * token and the address it belongs to (src/storage/keys.ts).
+ */
+async function sessionOverHttp(server: TestServer, privateKey: Hex | undefined, inviteCode = 'DEMO2026'): Promise<Record<string, string>> {
+  if (!privateKey) throw new Error('signedIn needs the wallet opened with privateKeys');
+  const account = privateKeyToAccount(privateKey);
+  const call = async <T>(url: string, init?: RequestInit): Promise<T> => {
+    const body = (await (await fetch(`${server.url}${url}`, init)).json()) as { code: number; result: T };
+    if (body.code !== 0) throw new Error(`${url} answered ${JSON.stringify(body)}`);
+    return body.result;
+  };
+  const { chainId } = await call<{ chainId: number }>('/api/dapp/dappParam');
+  const { nonce } = await call<{ nonce: string }>(`/api/member/loginNonce?address=${account.address}`);
+  const message = createSiweMessage({ address: account.address, chainId, domain: new URL(server.url).host, nonce, uri: `${server.url}/login`, version: '1' });
+  const { auth } = await call<{ auth: string }>('/api/member/memberSignLogin', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }), inviteCode }),
+  });
+  return { [STORAGE_KEYS.token]: JSON.stringify(auth), [STORAGE_KEYS.sessionAddress]: JSON.stringify(account.address) };
 }
 
 /**
