@@ -3,12 +3,12 @@
  * and at 1280 px (a desk), in zh and en, light and dark, with the member screens' checks (visualChecks.ts): settled,
  * no sideways overflow, touch targets at least 44 px tall on the phone, no serious or critical axe-core violation,
  * no CSP or Permissions-Policy violation nor page error. Screenshots are test-results/visual/<screen>.<lng>.<scheme>.png
- * at 375 px and <screen>-1280.<lng>.<scheme>.png at 1280 px; failures are gathered in report-ops-<lng>-<width>.txt.
+ * at 375 px and <screen>-1280.<lng>.<scheme>.png at 1280 px; failures are gathered in report-ops-<lng>.txt.
  *
- * One spec file per language and width (tests/e2e/visual.ops.*.spec.ts), so CI's workers share the desk's screens
- * beside the member screens' two files: each file has one server (with a chain, so reconcile reads one), the
- * worker's browser, one context signed in once with the seed's demo operator (README "Operators"), each screen
- * opened once and shown light then dark on the same page.
+ * One spec file per language (tests/e2e/visual.ops.<lng>.spec.ts), beside the member screens' two: each file has one
+ * server (with a chain, so reconcile reads one) and the worker's browser; each width one context signed in once
+ * with the seed's demo operator (README "Operators"), each screen opened once and shown light then dark on the same
+ * page. (One file per language and width cost a server and its chain more each, for nothing the files shared.)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -30,6 +30,7 @@ import type { DeskScreen } from './deskScreens';
 
 /** The phone's width and the desk's. */
 export type Width = 375 | 1280;
+const widths: readonly Width[] = [375, 1280];
 
 const shotName = (screen: string, width: Width) => (width === 375 ? screen : `${screen}-${width}`);
 
@@ -159,13 +160,15 @@ function expectClean(shown: readonly VisualResult[]): void {
 }
 
 /**
- * The file's tests: every desk screen in one language at one width, light and dark.
+ * The file's tests: every desk screen in one language, at 375 px then at 1280 px, light and dark, on one server.
  *
- * @example describeDeskScreens('zh', 375); // tests/e2e/visual.ops.zh.375.spec.ts
+ * @example describeDeskScreens('zh'); // tests/e2e/visual.ops.zh.spec.ts
  */
-export function describeDeskScreens(lng: Lng, width: Width): void {
-  const report = `report-ops-${lng}-${width}`;
+export function describeDeskScreens(lng: Lng): void {
+  const report = `report-ops-${lng}`;
   beforeAll(async () => {
+    // The module outlives the file (the e2e project keeps one module graph per worker): this file's results only.
+    results.length = 0;
     [server, browser] = await Promise.all([startServer({ chain: true, demoOperator: true }), workerBrowser()]);
   });
   afterAll(async () => {
@@ -175,16 +178,18 @@ export function describeDeskScreens(lng: Lng, width: Width): void {
     await releaseWorkerBrowser(browser);
     await server?.stop();
   });
-  describe(`desk screens in ${lng} at ${width} px`, () => {
-    const variant = new DeskVariant(lng, width);
-    afterAll(() => variant.close());
-    it('ops-sign-in (/ops)', async () => {
-      expectClean(await variant.signIn());
-    });
-    for (const screen of deskScreens) {
-      it(`${screen.name} (${screen.path})`, async () => {
-        expectClean(await variant.check(screen));
+  for (const width of widths) {
+    describe(`desk screens in ${lng} at ${width} px`, () => {
+      const variant = new DeskVariant(lng, width);
+      afterAll(() => variant.close());
+      it('ops-sign-in (/ops)', async () => {
+        expectClean(await variant.signIn());
       });
-    }
-  });
+      for (const screen of deskScreens) {
+        it(`${screen.name} (${screen.path})`, async () => {
+          expectClean(await variant.check(screen));
+        });
+      }
+    });
+  }
 }

@@ -1,4 +1,0 @@
-/** The visual check of the operators' desk (tests/e2e/support/visualDesk.ts) in English at 1280 px, light and dark. */
-import { describeDeskScreens } from './support/visualDesk';
-
-describeDeskScreens('en', 1280);

@@ -1,4 +1,0 @@
-/** The visual check of the operators' desk (tests/e2e/support/visualDesk.ts) in Chinese at 375 px, light and dark. */
-import { describeDeskScreens } from './support/visualDesk';
-
-describeDeskScreens('zh', 375);
