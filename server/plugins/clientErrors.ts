@@ -41,15 +41,32 @@ export function clientErrorAnswer(code: string | undefined): string {
   return `${headers.join('\r\n')}\r\n\r\n${body}`;
 }
 
+/** How long a refused connection may stay half-closed while the client finishes sending and reads the answer. */
+const ANSWERED_LINGER_MS = 2_000;
+
+/** Sockets already answered: the parser may report more errors for the bytes still coming. */
+const answered = new WeakSet<Socket>();
+
 /**
- * Fastify's clientErrorHandler: answers with the envelope, then closes the connection (as Node's own does).
+ * Fastify's clientErrorHandler: answers with the envelope, then closes the connection. Not by destroying it at
+ * once, as Node's own handler does: a socket destroyed with bytes of the request still unread makes the kernel reset
+ * the connection, and the client may lose the answer (a 64 KiB URL on Node 24, seen in CI). The answer ends our side,
+ * what the client still sends is read and dropped, and the socket is destroyed when it closes or after
+ * ANSWERED_LINGER_MS.
  *
  * @example
  * Fastify({ clientErrorHandler: answerClientError });
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has no one to answer.
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) socket.write(clientErrorAnswer(error.code));
-  socket.destroy(error);
+  if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+  if (!socket.writable) {
+    socket.destroy(error);
+    return;
+  }
+  answered.add(socket);
+  socket.setTimeout(ANSWERED_LINGER_MS, () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.resume();
+  socket.end(clientErrorAnswer(error.code));
 }

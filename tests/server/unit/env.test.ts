@@ -11,7 +11,7 @@ const realChain = { CHAIN_RPC_URL: 'https://bsc.example/v1/SECRET-KEY', TOKEN_AD
 
 describe('readEnv', () => {
   it('behavior: applies the defaults', () => {
-    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545, DEV_CHAIN_BLOCK_TIME: 1, PAYER: 'on' });
+    expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545, DEV_CHAIN_BLOCK_TIME: 1, PAYER: 'on', READY_MAX_LAG_MS: 60_000, SHUTDOWN_DRAIN_MS: 0, SHUTDOWN_TIMEOUT_MS: 25_000 });
   });
 
   it('behavior: reads the chain settings; an RPC URL needs the token and the treasury', () => {
@@ -42,7 +42,16 @@ describe('readEnv', () => {
       DEV_CHAIN_PORT: 8545,
       DEV_CHAIN_BLOCK_TIME: 1,
       PAYER: 'on',
+      READY_MAX_LAG_MS: 60_000,
+      SHUTDOWN_DRAIN_MS: 0,
+      SHUTDOWN_TIMEOUT_MS: 25_000,
     });
+  });
+
+  it('behavior: reads the readiness and shutdown settings, refusing what is out of range', () => {
+    expect(readEnv({ READY_MAX_LAG_MS: '0', SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '30000' })).toMatchObject({ READY_MAX_LAG_MS: 0, SHUTDOWN_DRAIN_MS: 5000, SHUTDOWN_TIMEOUT_MS: 30_000 });
+    expect(() => readEnv({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
+    expect(() => readEnv({ READY_MAX_LAG_MS: 'soon' })).toThrow(/READY_MAX_LAG_MS/);
   });
 
   it('behavior: reads the development chain\'s pace and the chain polling, refusing what is out of range', () => {
