@@ -5,8 +5,8 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { STORAGE_KEYS } from '../../../src/storage/keys';
+import { apiCaller, signInOverHttp } from '../../server/support/httpSignIn';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
@@ -118,27 +118,14 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
 }
 
 /**
- * Signs the key's member in over HTTP as the sign-in page does (nonce, SIWE message for the app's chain, the
- * signature, memberSignLogin with the invite code) and returns the localStorage the app keeps after it: the main
- * token and the address it belongs to (src/storage/keys.ts).
+ * Signs the key's member in over HTTP (signInOverHttp, on the app config's chain) and returns the localStorage the
+ * app keeps after a sign-in: the main token and the address it belongs to (src/storage/keys.ts).
  */
-async function sessionOverHttp(server: TestServer, privateKey: Hex | undefined, inviteCode = 'DEMO2026'): Promise<Record<string, string>> {
+async function sessionOverHttp(server: TestServer, privateKey: Hex | undefined, inviteCode?: string): Promise<Record<string, string>> {
   if (!privateKey) throw new Error('signedIn needs the wallet opened with privateKeys');
-  const account = privateKeyToAccount(privateKey);
-  const call = async <T>(url: string, init?: RequestInit): Promise<T> => {
-    const body = (await (await fetch(`${server.url}${url}`, init)).json()) as { code: number; result: T };
-    if (body.code !== 0) throw new Error(`${url} answered ${JSON.stringify(body)}`);
-    return body.result;
-  };
-  const { chainId } = await call<{ chainId: number }>('/api/dapp/dappParam');
-  const { nonce } = await call<{ nonce: string }>(`/api/member/loginNonce?address=${account.address}`);
-  const message = createSiweMessage({ address: account.address, chainId, domain: new URL(server.url).host, nonce, uri: `${server.url}/login`, version: '1' });
-  const { auth } = await call<{ auth: string }>('/api/member/memberSignLogin', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message, signature: await account.signMessage({ message }), inviteCode }),
-  });
-  return { [STORAGE_KEYS.token]: JSON.stringify(auth), [STORAGE_KEYS.sessionAddress]: JSON.stringify(account.address) };
+  const { chainId } = await apiCaller(server.url)<{ chainId: number }>('/api/dapp/dappParam');
+  const { address, auth } = await signInOverHttp(server.url, chainId, privateKeyToAccount(privateKey), inviteCode);
+  return { [STORAGE_KEYS.token]: JSON.stringify(auth), [STORAGE_KEYS.sessionAddress]: JSON.stringify(address) };
 }
 
 /**

@@ -7,9 +7,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Address } from 'viem';
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../../server/chain/anvil';
 import { openScratchPostgres, postgresUrl } from './databases';
@@ -75,31 +72,8 @@ export const mainStorages: { name: string; banner: string; database: () => Promi
     : []),
 ];
 
-/** The API's answers' result, over HTTP. */
-export function apiCaller(base: string) {
-  return async <T>(url: string, init?: RequestInit): Promise<T> => ((await (await fetch(`${base}${url}`, init)).json()) as { result: T }).result;
-}
-
-/**
- * A new member signs in with a wallet of their own (SIWE over HTTP, the demo invite code).
- *
- * @param base - the server's URL
- * @param chainId - dappParam's
- * @returns the account and its auth token
- * @example
- * const { account, auth } = await signInOverHttp(base, param.chainId);
- */
-export async function signInOverHttp(base: string, chainId: number, account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey())): Promise<{ account: PrivateKeyAccount; address: Address; auth: string }> {
-  const call = apiCaller(base);
-  const { nonce } = await call<{ nonce: string }>(`/api/member/loginNonce?address=${account.address}`);
-  const message = createSiweMessage({ address: account.address, chainId, domain: new URL(base).host, nonce, uri: `${base}/login`, version: '1' });
-  const { auth } = await call<{ auth: string }>('/api/member/memberSignLogin', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ message, signature: await account.signMessage({ message }), inviteCode: 'DEMO2026' }),
-  });
-  return { account, address: account.address, auth };
-}
+// The kill suites sign members in over HTTP as the e2e journeys do (tests/server/support/httpSignIn.ts).
+export { apiCaller, signInOverHttp } from './httpSignIn';
 
 /**
  * What a kill -9 suite's run needs: a temp DATA_DIR, the storage's database, free ports for the server and its

@@ -1,0 +1,42 @@
+/**
+ * Signing in over HTTP against a running server (the compiled one of the kill suites, the e2e server): the sign-in
+ * page's steps with a viem account, no browser.
+ */
+import type { Address } from 'viem';
+import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+
+/** The API's answers' result, over HTTP. */
+export function apiCaller(base: string) {
+  return async <T>(url: string, init?: RequestInit): Promise<T> => ((await (await fetch(`${base}${url}`, init)).json()) as { result: T }).result;
+}
+
+/**
+ * A new member signs in with a wallet of their own (SIWE over HTTP, as the sign-in page does), bound to the invite
+ * code.
+ *
+ * @param base - the server's URL
+ * @param chainId - dappParam's
+ * @param account - the wallet's account; default a new key
+ * @param inviteCode - the code the member signs in with; default the seed's
+ * @returns the account and its auth token
+ * @example
+ * const { account, auth } = await signInOverHttp(base, param.chainId);
+ */
+export async function signInOverHttp(
+  base: string,
+  chainId: number,
+  account: PrivateKeyAccount = privateKeyToAccount(generatePrivateKey()),
+  inviteCode = 'DEMO2026',
+): Promise<{ account: PrivateKeyAccount; address: Address; auth: string }> {
+  const call = apiCaller(base);
+  const { nonce } = await call<{ nonce: string }>(`/api/member/loginNonce?address=${account.address}`);
+  const message = createSiweMessage({ address: account.address, chainId, domain: new URL(base).host, nonce, uri: `${base}/login`, version: '1' });
+  const { auth } = await call<{ auth: string }>('/api/member/memberSignLogin', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }), inviteCode }),
+  });
+  if (typeof auth !== 'string') throw new Error(`memberSignLogin gave no token for ${account.address}`);
+  return { account, address: account.address, auth };
+}
