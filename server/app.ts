@@ -249,7 +249,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // The payer's and watcher's rounds, for readiness and for beginStop().
   const rounds: { payer?: (() => LoopHealth) | undefined; topUpWatcher?: () => LoopHealth } = {};
-  const stopRounds: (() => Promise<void>)[] = [];
+  let stopRounds = async (): Promise<void> => undefined;
   if (options.chain) {
     const watcher = createTopUpWatcher({
       db: deps.db,
@@ -276,11 +276,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     if (payer && options.payer?.timer) payer.start();
     rounds.topUpWatcher = watcher.health;
     rounds.payer = payer?.health;
-    stopRounds.push(() => watcher.stop(), async () => payer?.stop());
-    app.addHook('onClose', async () => {
-      await watcher.stop();
-      await payer?.stop();
-    });
+    // Both timers stop at once; each waits for its round under way (beginStop() and close() alike).
+    stopRounds = async () => {
+      await Promise.all([watcher.stop(), payer?.stop()]);
+    };
+    app.addHook('onClose', () => stopRounds());
   }
 
   if (options.payoutTimer) {
@@ -291,7 +291,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const readiness = createReadiness({ db: deps.db, now: deps.now, chain: options.chain, rounds, maxLagMs: options.readyMaxLagMs ?? DEFAULT_READY_MAX_LAG_MS });
   app.decorate('beginStop', async () => {
     readiness.beginStop();
-    await Promise.all(stopRounds.map((stop) => stop()));
+    await stopRounds();
   });
   // Every answer sent while it stops closes its connection (requests begun before included): a keep-alive client's
   // next request opens a new connection, which the balancer sends to another instance, and close() is left no
