@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
@@ -396,6 +396,18 @@ export function setupVisual(lng: Lng, serverOptions: StartServerOptions = { chai
     await server?.stop();
   });
   return harness;
+}
+
+/** Soft-asserts that each shown result passed every check, naming the screen, its variant and its screenshot. */
+export function expectClean(shown: readonly VisualResult[]): void {
+  for (const result of shown) {
+    const where = `${result.screen} ${result.variant} (${result.screenshot})`;
+    expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
+    expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
+    expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
+    expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
+    expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
+  }
 }
 
 /** The lines of a result that fail, grouped by check. */

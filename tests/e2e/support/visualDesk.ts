@@ -12,7 +12,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_OPERATOR_KEY } from '../../../server/ops/demoOperator';
 import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
@@ -22,7 +22,7 @@ import type { PageProblems } from './browser';
 import { repoRoot } from './build';
 import { startServer } from './server';
 import type { TestServer } from './server';
-import { colorSchemes, formatReport, localeOf, translate, variantName, visualDir } from './visual';
+import { colorSchemes, expectClean, formatReport, localeOf, translate, variantName, visualDir } from './visual';
 import type { Lng, VisualResult } from './visual';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint, settle } from './visualChecks';
 import { deskScreens } from './deskScreens';
@@ -145,17 +145,6 @@ class DeskVariant {
   async close(): Promise<void> {
     await this.context?.close();
     this.context = null;
-  }
-}
-
-function expectClean(shown: readonly VisualResult[]): void {
-  for (const result of shown) {
-    const where = `${result.screen} ${result.variant} (${result.screenshot})`;
-    expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
-    expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
-    expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
-    expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
-    expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
   }
 }
 

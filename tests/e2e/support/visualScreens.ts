@@ -8,10 +8,10 @@
  *
  * A new screen joins by adding one row to `screens`.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { ANDROID_CHROME } from './browser';
 import { waitForAppConfig } from './journey';
-import { inSessionOrder, setupVisual, translate } from './visual';
+import { expectClean, inSessionOrder, setupVisual, translate } from './visual';
 import type { Lng, VisualScreen } from './visual';
 
 const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
@@ -125,14 +125,7 @@ export function describeScreensIn(lng: Lng): void {
     const session = visual.session(lng);
     for (const screen of inSessionOrder(screens)) {
       it(`${screen.name} (${screen.path})`, async () => {
-        for (const result of await session.check(screen)) {
-          const where = `${screen.name} ${result.variant} (${result.screenshot})`;
-          expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
-          expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
-          expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);
-          expect.soft(result.axe, `${where}: serious or critical axe-core violations`).toEqual([]);
-          expect.soft(result.policy, `${where}: CSP or Permissions-Policy violations, or page errors`).toEqual([]);
-        }
+        expectClean(await session.check(screen));
       });
     }
   });
