@@ -116,7 +116,9 @@ export async function main(source: Record<string, string | undefined>): Promise<
   });
   const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost });
   await database.migrate();
-  await seed(database.db, { demoTeam: true });
+  // The demo downline (fixed addresses nobody holds keys to) only beside the development chain: a deployment's inviter
+  // starts with an empty team.
+  await seed(database.db, { demoTeam: developmentChainAsked(env) });
   const chainStart = await startChain(env, database.db);
   await addOperatorsAtStart(env, database.db);
 

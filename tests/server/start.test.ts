@@ -9,6 +9,7 @@ import { needsBuild } from '../../scripts/start.mjs';
 import { startTestChain } from './support/chain';
 import { mainStorages, prepareMainRun, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
+import { TEST_ADMIN_TOKEN } from './support/ledger';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -143,6 +144,9 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
       await server.exited();
     });
     expect(server.output()).toContain(`Credit on chain: chain 56 at ${relay.url}/…, token`);
+    // A deployment seeds the inviter and the content, not the demo downline of the development chain.
+    const seeded = await fetch(`http://127.0.0.1:${env.PORT}/api/admin/member?q=DEMO2026`, { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+    expect(await seeded.json()).toMatchObject({ code: 0, result: { inviteCode: 'DEMO2026', team: { direct: 0, total: 0 } } });
     // The watcher's failed rounds are logged with viem's error, which names the URL.
     relay.down(true);
     await vi.waitFor(() => expect(server.output()).toContain('top-up watcher round failed'), { timeout: 30_000, interval: 200 });
