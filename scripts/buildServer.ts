@@ -3,9 +3,10 @@
  * esbuild into dist/server/ (ES modules for Node 24), so no TypeScript runs at start. The packages are bundled too:
  * Node 22 and 24 look up the package.json scope of every module they load from node_modules, which cost the start
  * about 3 s of CPU for the 1,200 files of fastify, viem, zod and drizzle (README, "Production"; ADR 0027). Left to
- * node_modules: PGlite (it finds its WebAssembly and data files next to its module) and jsdom (loaded on the first
- * content save, with files of its own). The files the server reads beside its sources (migrations, engine.sql,
- * media, the signer's worker) stay in server/ (server/serverFiles.ts finds them from either place).
+ * node_modules: PGlite (it finds its WebAssembly and data files next to its module), jsdom (loaded on the first
+ * content save, with files of its own) and secp256k1 (its native binding, found beside its module). The files the
+ * server reads beside its sources (migrations, engine.sql, media, the signer's worker) stay in server/
+ * (server/serverFiles.ts finds them from either place).
  *
  * It also checks that package.json's `dependencies` are exactly the packages the server's own files import: what a
  * production install (`npm ci --omit=dev`) must hold. Anything else (the SPA's packages, the build, the tests, the
@@ -40,8 +41,9 @@ export async function buildServer(): Promise<string[]> {
     format: 'esm',
     platform: 'node',
     target: 'node24',
-    // pg-native: pg's optional native binding, never installed here (pg loads it only when asked for).
-    external: ['@electric-sql/pglite', 'jsdom', 'pg-native'],
+    // pg-native: pg's optional native binding, never installed here (pg loads it only when asked for). secp256k1: its
+    // binding finds its prebuilt .node file from its own folder (server/auth/signerRecovery.ts).
+    external: ['@electric-sql/pglite', 'jsdom', 'pg-native', 'secp256k1'],
     // The CommonJS packages in the bundle (fastify's) call require() for Node's own modules.
     banner: { js: "import { createRequire as __serverRequire } from 'node:module'; const require = __serverRequire(import.meta.url);" },
     sourcemap: true,

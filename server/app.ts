@@ -34,6 +34,7 @@ import { dappRoutes } from './routes/dapp';
 import { buyRoutes } from './routes/buy';
 import { createNonceIssuer } from './auth/nonces';
 import { createTokenResolver } from './auth/tokens';
+import { signerRecovery } from './auth/signerRecovery';
 import { createSettlementInputsReader } from './buy/orders';
 import { LEDGER_BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { createAutoApproval } from './ledger/autoApproval';
@@ -313,6 +314,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   if (deps.adminToken) {
     app.log.warn('ADMIN_TOKEN is deprecated: operators sign in at /ops with their wallets, scripts use API keys (README, "Operators")');
   }
+
+  // Which signer recovery sign-in uses, said once as the server starts (README, "Sign-in"; ADR 0028).
+  const recovery = await signerRecovery();
+  if (recovery.engine === 'libsecp256k1') app.log.info({ signerRecovery: recovery.engine }, 'sign-in recovers signers with libsecp256k1 (native)');
+  else app.log.warn({ signerRecovery: recovery.engine, reason: recovery.fallbackReason }, 'the secp256k1 binding did not load: sign-in recovers signers with viem in worker threads');
 
   await app.register(healthRoutes, { readiness });
   await app.register(authRoutes, deps);
