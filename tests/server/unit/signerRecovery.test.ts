@@ -6,15 +6,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import {
-  chooseSignerRecovery,
-  isSecp256k1Binding,
-  recoverWithBinding,
-  signatureParts,
-  type Secp256k1Binding,
-} from '../../../server/auth/signerRecovery';
+import { chooseSignerRecovery, type SignerRecovery } from '../../../server/auth/signerRecovery';
+import { isSecp256k1Binding, recoverWithBinding, signatureParts, type Secp256k1Binding } from '../../../server/siwe/recoverNative';
 import { formatSiweMessage } from '../../../server/siwe/format';
 import { recoverSigner } from '../../../server/siwe/verify';
 
@@ -124,12 +119,25 @@ describe('signerRecovery: malformed signatures are refused by both', () => {
   });
 });
 
-describe('signerRecovery: the choice', () => {
+describe('signerRecovery: the choice', { timeout: 30_000 }, () => {
+  const chosen: SignerRecovery[] = [];
+  const choose = async (load: () => Promise<unknown>) => {
+    const recovery = await chooseSignerRecovery(load);
+    chosen.push(recovery);
+    return recovery;
+  };
+  afterAll(() => Promise.all(chosen.map((recovery) => recovery.close())));
+
   it('uses libsecp256k1 where its binding loads', async () => {
-    const recovery = await chooseSignerRecovery(loadBinding);
+    const recovery = await choose(loadBinding);
     expect(recovery.engine).toBe('libsecp256k1');
-    const { account, signature } = await signedParts(message);
-    expect(await recovery.recover(message, signature)).toBe(account.address);
+    // Through its worker threads, the same answers as viem's: a signer, a high s, malformed signatures.
+    const { account, signature, r, s, v } = await signedParts(message);
+    const highS = `0x${r}${hex32(N - BigInt(`0x${s}`))}${v === '1b' ? '1c' : '1b'}`;
+    const cases = [signature, highS, `0x${r}${s}02`, `0x${hex32(N)}${s}${v}`, `0x${r}${hex32(0n)}${v}`, `0x${hex32(5n)}${s}${v}`, `0x${r}${s}`];
+    const pooled = await Promise.all(cases.map((candidate) => recovery.recover(message, candidate)));
+    expect(pooled).toEqual(await Promise.all(cases.map((candidate) => recoverSigner(message, candidate))));
+    expect(pooled.slice(0, 2)).toEqual([account.address, account.address]);
   });
 
   it.each([
@@ -141,9 +149,14 @@ describe('signerRecovery: the choice', () => {
       'recovered the wrong signer',
     ],
   ])('falls back to viem when %s', async (_name, load, reason) => {
-    const recovery = await chooseSignerRecovery(load);
+    const recovery = await choose(load);
     expect(recovery.engine).toBe('viem');
     expect(recovery.fallbackReason).toContain(reason);
+  });
+
+  it('the fallback recovers with viem', async () => {
+    // One worker thread of viem is enough to tell: each costs a second or more to start on a loaded machine.
+    const recovery = await choose(() => Promise.reject(new Error('no binding here')));
     const { account, signature } = await signedParts(message);
     expect(await recovery.recover(message, signature)).toBe(account.address);
     expect(await recovery.recover(message, `0x${'ff'.repeat(64)}1b`)).toBeUndefined();
