@@ -79,11 +79,21 @@ class DeskVariant {
     await page.goto('/ops');
     const signIn = page.getByRole('button', { name: translate(this.lng, 'ops:signIn.action'), exact: true });
     const connect = page.getByRole('button', { name: translate(this.lng, 'common:wallet.actions.connect'), exact: true });
-    await signIn.or(connect).first().waitFor();
+    const desk = page.getByRole('navigation', { name: translate(this.lng, 'ops:shell.menu') });
+    // The desk itself when an earlier sign-in of this context ended after its test had given up on it: the session is
+    // the context's, and waiting for a sign-in button then failed every later screen of the file.
+    await signIn.or(connect).or(desk).first().waitFor();
+    if (await desk.isVisible()) {
+      this.signedIn = true;
+      if (measure) throw new Error('the desk opened signed in: its sign-in screen was not shown');
+      return [];
+    }
     const shown = measure ? await this.measureInEachScheme({ name: 'ops-sign-in', path: '/ops' }, page, network, '/ops') : [];
     if (await connect.isVisible()) await connect.click();
     await signIn.click();
-    await page.getByRole('navigation', { name: translate(this.lng, 'ops:shell.menu') }).waitFor();
+    // A whole sign-in (the wallet signs, the server checks the signature and the operator): past the 10 s default on a
+    // saturated host (seen at a load of 15-20).
+    await desk.waitFor({ timeout: 30_000 });
     this.signedIn = true;
     return shown;
   }
