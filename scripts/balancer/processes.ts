@@ -28,14 +28,20 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
 });
 
-export async function stopAll(): Promise<void> {
-  for (const step of undo.splice(0).reverse()) {
-    try {
-      await step();
-    } catch (error) {
-      console.error('balancer: cleaning up failed:', error);
+let stopping: Promise<void> | undefined;
+
+/** Runs the undo steps once; a second caller (a signal during the run's own ending) waits for the same. */
+export function stopAll(): Promise<void> {
+  stopping ??= (async () => {
+    for (const step of undo.splice(0).reverse()) {
+      try {
+        await step();
+      } catch (error) {
+        console.error('balancer: cleaning up failed:', error);
+      }
     }
-  }
+  })();
+  return stopping;
 }
 
 function exited(child: ChildProcess): Promise<void> {
