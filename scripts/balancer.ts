@@ -218,7 +218,7 @@ async function run(): Promise<string[]> {
       [
         `balancer: 3 instances behind HAProxy on one PostgreSQL, ${MEMBERS} members, ${WORKERS} workers and the operator`,
         `  calls: ${client.sent.length} (${attempts.length} attempts, ${client.sent.filter((sent) => sent.replayOf).length} replays), codes ${[...codes.entries()].map(([code, count]) => `${code}: ${count}`).join(', ')}`,
-        `  kill -9 of ${victim.name} (the payer's lease holder: ${lease?.endsWith(`:${victim.port}`) ? 'yes' : 'no'}) at ${seconds(killAt - startedAt)}; 5xx or no answer: ${failed.length}, all cut by the kill: ${cut.length} (${cut.map(({ sent, attempt }) => `${sent.call.kind} ${attempt.status ?? attempt.error}`).join(', ')}); calls sent again with their request id: ${retriedCalls + retried}`,
+        `  kill -9 of ${victim.name} (the payer's lease holder: ${lease?.endsWith(`:${victim.port}`) ? 'yes' : 'no'}) at ${seconds(killAt - startedAt)}; 5xx or no answer: ${failed.length}, of them cut by the kill: ${cut.length} (${cut.map(({ sent, attempt }) => `${sent.call.kind} ${attempt.status ?? attempt.error}`).join(', ')}); calls sent again with their request id: ${retriedCalls + retried}`,
         `  HAProxy ended abnormally: ${[...ended.entries()].map(([state, count]) => `${state} ${count}`).join(', ') || 'none'}`,
         `  acknowledged money requests: ${books.acknowledged}, member entries ${books.entries}`,
         `  withdrawals: ${all.length} (${[...statuses.entries()].map(([status, count]) => `${status} ${count}`).join(', ')}), payments on chain ${chain.payments}`,
