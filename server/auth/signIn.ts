@@ -1,6 +1,6 @@
 /**
  * Sign-In with Ethereum: the strict parser, then the bindings the server cares about, then the signer through local
- * ecrecover (libsecp256k1, or viem, in a worker thread: signerRecovery.ts) or, when that is not the claimed address
+ * ecrecover (libsecp256k1, or viem in a worker thread: signerRecovery.ts) or, when that is not the claimed address
  * and the server has a chain, the account's own code on the chain (a smart-account wallet: contractSigner.ts), and
  * only then one statement that checks the chain against the app config, uses the nonce, finds or creates the member
  * and stores the token (with an invite code to bind, that statement and the bind share a transaction). A refused
@@ -220,8 +220,7 @@ export async function verifySignedMessage(
   checkBindings(fields, input.expectedDomain, input.expectedProtocol);
   if (!isFresh(fields, input.now)) return refuseStale(db, fields.chainId);
 
-  // In a worker thread (libsecp256k1 about 0.1 ms, viem's fallback about 3 ms; signerRecovery.ts): the event loop
-  // serves other requests meanwhile.
+  // libsecp256k1 on this thread (about 0.1 ms), or viem's fallback in a worker thread (about 3 ms): signerRecovery.ts.
   const signer = await (await signerRecovery()).recover(input.message, input.signature);
   // Both are EIP-55: the parser requires the checksum, the recovery returns it. Anything else may be a contract account.
   if (signer !== fields.address && !(await isSignedOnChain(input, fields))) throw new SignatureInvalidError();

@@ -1,20 +1,20 @@
 /**
- * Signer recovery off the request thread (the engine is chosen by signerRecovery.ts). viem's recoverMessageAddress (a
+ * Signer recovery off the request thread, for viem's fallback (signerRecovery.ts): its recoverMessageAddress (a
  * keccak hash and a pure-JS secp256k1 public-key recovery) takes about 3 ms of CPU, more than everything else a
- * sign-in does together; on the event loop it would hold up every other request for that long. libsecp256k1 takes
- * about 0.1 ms, still more than the messages to a worker and back cost the request thread (ADR 0028). So sign-in
- * hands recoveries to worker threads (signerWorker.mjs) and the event loop goes on with other requests meanwhile. For
- * the native engine the request thread checks the signature first (signatureParts) and sends r‖s and the recovery id.
+ * sign-in does together; on the event loop it would hold up every other request for that long. So the fallback hands
+ * it to worker threads (signerWorker.mjs, the same viem call as recoverSigner) and the event loop goes on with other
+ * requests meanwhile. libsecp256k1's recovery (about 0.1 ms) runs on the request thread instead: in a worker, the
+ * messages and the thread's wake-ups cost more CPU than the recovery itself (ADR 0028).
  *
  * Workers start on the first recovery, hold the process open only while a recovery is pending, and are replaced
  * if one dies (its pending recoveries fail as internal errors). The pool has no state beyond its threads: every
  * recovery is a pure function of the message and the signature.
  */
 import { pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { getAddress, type Address } from 'viem';
 import { serverPath } from '../serverFiles';
-import { signatureParts } from '../siwe/recoverNative';
 
 interface Pending {
   resolve: (signer: Address | undefined) => void;
@@ -31,16 +31,13 @@ const workerUrl = pathToFileURL(serverPath('auth', 'signerWorker.mjs'));
 
 export class SignerPool {
   readonly #lanes: (Lane | undefined)[];
-  readonly #engine: 'libsecp256k1' | 'viem';
   #nextId = 0;
 
   /**
    * @param threads - worker threads (at least 1)
-   * @param engine - libsecp256k1 (its binding must load: signerRecovery.ts checks) or viem
    */
-  constructor(threads: number, engine: 'libsecp256k1' | 'viem' = 'viem') {
+  constructor(threads: number) {
     this.#lanes = Array.from({ length: Math.max(1, Math.floor(threads)) }, () => undefined);
-    this.#engine = engine;
   }
 
   /**
@@ -55,17 +52,12 @@ export class SignerPool {
    */
   recover(message: string, signature: string): Promise<Address | undefined> {
     if (!SIGNATURE.test(signature)) return Promise.resolve(undefined);
-    let parts: ReturnType<typeof signatureParts>;
-    if (this.#engine === 'libsecp256k1') {
-      parts = signatureParts(signature);
-      if (!parts) return Promise.resolve(undefined);
-    }
     const lane = this.#leastBusy();
     const id = this.#nextId++;
     return new Promise<Address | undefined>((resolve, reject) => {
       if (lane.pending.size === 0) lane.worker.ref();
       lane.pending.set(id, { resolve, reject });
-      lane.worker.postMessage({ id, message, signature, ...parts });
+      lane.worker.postMessage({ id, message, signature });
     });
   }
 
@@ -101,7 +93,7 @@ export class SignerPool {
   #start(index: number): Lane {
     // Plain Node, without the parent's --import tsx: the worker is JavaScript, and viem's recovery imports its
     // curve module on every call, which a loader hook would turn into a round trip to the hooks thread.
-    const worker = new Worker(workerUrl, { execArgv: [], workerData: { engine: this.#engine } });
+    const worker = new Worker(workerUrl, { execArgv: [] });
     const lane: Lane = { worker, pending: new Map() };
     worker.unref();
     worker.on('message', (answer: { id: number; signer: string | null }) => {
@@ -109,7 +101,7 @@ export class SignerPool {
       if (!pending) return;
       lane.pending.delete(answer.id);
       if (lane.pending.size === 0) worker.unref();
-      // Both engines answer EIP-55 already; getAddress also checks the shape of what crossed the thread boundary.
+      // viem answers EIP-55 already; getAddress also checks the shape of what crossed the thread boundary.
       pending.resolve(answer.signer === null ? undefined : getAddress(answer.signer));
     });
     const fail = (error: Error) => {
@@ -123,3 +115,9 @@ export class SignerPool {
     return lane;
   }
 }
+
+/**
+ * The process's pool: one thread per core, at most four. The request thread mostly waits on I/O, so the cores
+ * are the recoveries'; the operating system shares them with the event loop.
+ */
+export const signerPool = new SignerPool(Math.min(4, availableParallelism()));

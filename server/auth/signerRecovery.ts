@@ -2,13 +2,16 @@
  * Which signer recovery sign-in uses: libsecp256k1 through the secp256k1 package's N-API binding (prebuilt in its npm
  * tarball for linux-x64 glibc and musl, darwin-arm64 and win32-x64), about 25 times faster than viem's pure-JS
  * recovery, behind the same checks (server/siwe/recoverNative.ts; ADR 0028). Where the binding does not load, or
- * answers a known signature wrongly, viem's recoverMessageAddress, as before. Either runs in worker threads
- * (signerPool.ts); the server logs which one it uses when it starts (buildApp).
+ * answers a known signature wrongly, viem's recoverMessageAddress in worker threads (signerPool.ts), as before. The
+ * server logs which one it uses when it starts (buildApp).
+ *
+ * The native recovery runs on the request thread: about 0.1 ms of CPU. Handed to a worker thread it cost the request
+ * thread about 20 µs less, but the process about 0.5 ms more (the messages, the worker's wake-ups), and on two cores
+ * the process's CPU is what bounds the sign-ins per second (ADR 0028's figures).
  */
-import { availableParallelism } from 'node:os';
 import type { Address } from 'viem';
-import { isSecp256k1Binding, recoverWithBinding } from '../siwe/recoverNative';
-import { SignerPool } from './signerPool';
+import { isSecp256k1Binding, recoverWithBinding, type Secp256k1Binding } from '../siwe/recoverNative';
+import { signerPool } from './signerPool';
 
 export interface SignerRecovery {
   /** Which recovery this is: the native library, or viem as the fallback. */
@@ -17,11 +20,9 @@ export interface SignerRecovery {
   fallbackReason?: string;
   /**
    * The address that signed a message (EIP-191 personal_sign), EIP-55, or undefined when the signature is malformed.
-   * Rejects only when a worker died during the recovery.
+   * Rejects only when the fallback's worker died during the recovery.
    */
   recover(message: string, signature: string): Promise<Address | undefined>;
-  /** Stops the worker threads (the next recovery starts them again). */
-  close(): Promise<void>;
 }
 
 /** A signature made by viem's signMessage with the private key 0x…01 (whose address is the generator's). */
@@ -32,22 +33,18 @@ const KNOWN = {
   signer: '0x7E5F4552091A69125d5DfCb7b8C2659029395Bdf',
 } as const;
 
-/**
- * Threads per engine. viem's recovery costs about 3 ms of CPU: one thread per core, at most four. The native one costs
- * about 0.1 ms, so two threads answer far more than a sign-in's other work allows; they are still worth having: the
- * request thread then spends about 20 µs per recovery on the messages instead of about 110 µs recovering (ADR 0028).
- */
-const THREADS = { libsecp256k1: Math.min(2, availableParallelism()), viem: Math.min(4, availableParallelism()) };
+/** viem's recovery in the worker threads: the fallback. */
+const viemRecovery = (fallbackReason: string): SignerRecovery => ({
+  engine: 'viem',
+  fallbackReason,
+  recover: (message, signature) => signerPool.recover(message, signature),
+});
 
-function recoveryWith(engine: SignerRecovery['engine'], fallbackReason?: string): SignerRecovery {
-  const pool = new SignerPool(THREADS[engine], engine);
-  return {
-    engine,
-    ...(fallbackReason === undefined ? {} : { fallbackReason }),
-    recover: (message, signature) => pool.recover(message, signature),
-    close: () => pool.close(),
-  };
-}
+/** libsecp256k1's recovery on the request thread. */
+const nativeRecovery = (binding: Secp256k1Binding): SignerRecovery => ({
+  engine: 'libsecp256k1',
+  recover: async (message, signature) => recoverWithBinding(binding, message, signature),
+});
 
 /**
  * Chooses the recovery: the native binding when it loads and recovers a known signature correctly, else viem.
@@ -62,16 +59,16 @@ export async function chooseSignerRecovery(load: () => Promise<unknown>): Promis
   try {
     loaded = await load();
   } catch (error) {
-    return recoveryWith('viem', error instanceof Error ? error.message : String(error));
+    return viemRecovery(error instanceof Error ? error.message : String(error));
   }
   // A CommonJS module imported from an ES module is its default export. The package's main module falls back to
   // pure-JS elliptic when its binding does not load, so the binding's own file is imported, and checked here.
   const binding = typeof loaded === 'object' && loaded !== null && 'default' in loaded ? loaded.default : loaded;
-  if (!isSecp256k1Binding(binding)) return recoveryWith('viem', 'the secp256k1 binding has no ecdsaRecover');
+  if (!isSecp256k1Binding(binding)) return viemRecovery('the secp256k1 binding has no ecdsaRecover');
   if (recoverWithBinding(binding, KNOWN.message, KNOWN.signature) !== KNOWN.signer) {
-    return recoveryWith('viem', 'the secp256k1 binding recovered the wrong signer of a known signature');
+    return viemRecovery('the secp256k1 binding recovered the wrong signer of a known signature');
   }
-  return recoveryWith('libsecp256k1');
+  return nativeRecovery(binding);
 }
 
 let chosen: Promise<SignerRecovery> | undefined;

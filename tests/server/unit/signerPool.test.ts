@@ -1,4 +1,4 @@
-/** SignerPool recovers in worker threads, with either engine, exactly what recoverSigner (viem) recovers in the request thread. */
+/** SignerPool recovers in worker threads exactly what recoverSigner recovers in the request thread. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
 import { SignerPool } from '../../../server/auth/signerPool';
@@ -7,8 +7,8 @@ import { recoverSigner } from '../../../server/siwe/verify';
 const alice = privateKeyToAccount('0x1111111111111111111111111111111111111111111111111111111111111111');
 const message = 'member.test wants you to sign in with your Ethereum account:\n…';
 
-describe.each(['viem', 'libsecp256k1'] as const)('SignerPool (%s)', { timeout: 30_000 }, (engine) => {
-  const pool = new SignerPool(2, engine);
+describe('SignerPool', { timeout: 30_000 }, () => {
+  const pool = new SignerPool(2);
   afterAll(() => pool.close());
 
   it('behavior: recovers the signer, as recoverSigner does', async () => {

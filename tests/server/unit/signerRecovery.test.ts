@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { chooseSignerRecovery, type SignerRecovery } from '../../../server/auth/signerRecovery';
+import { chooseSignerRecovery } from '../../../server/auth/signerRecovery';
 import { isSecp256k1Binding, recoverWithBinding, signatureParts, type Secp256k1Binding } from '../../../server/siwe/recoverNative';
 import { formatSiweMessage } from '../../../server/siwe/format';
 import { recoverSigner } from '../../../server/siwe/verify';
@@ -120,18 +120,12 @@ describe('signerRecovery: malformed signatures are refused by both', () => {
 });
 
 describe('signerRecovery: the choice', { timeout: 30_000 }, () => {
-  const chosen: SignerRecovery[] = [];
-  const choose = async (load: () => Promise<unknown>) => {
-    const recovery = await chooseSignerRecovery(load);
-    chosen.push(recovery);
-    return recovery;
-  };
-  afterAll(() => Promise.all(chosen.map((recovery) => recovery.close())));
+  const choose = (load: () => Promise<unknown>) => chooseSignerRecovery(load);
 
   it('uses libsecp256k1 where its binding loads', async () => {
     const recovery = await choose(loadBinding);
     expect(recovery.engine).toBe('libsecp256k1');
-    // Through its worker threads, the same answers as viem's: a signer, a high s, malformed signatures.
+    // The same answers as viem's: a signer, a high s, malformed signatures.
     const { account, signature, r, s, v } = await signedParts(message);
     const highS = `0x${r}${hex32(N - BigInt(`0x${s}`))}${v === '1b' ? '1c' : '1b'}`;
     const cases = [signature, highS, `0x${r}${s}02`, `0x${hex32(N)}${s}${v}`, `0x${r}${hex32(0n)}${v}`, `0x${hex32(5n)}${s}${v}`, `0x${r}${s}`];
@@ -155,7 +149,6 @@ describe('signerRecovery: the choice', { timeout: 30_000 }, () => {
   });
 
   it('the fallback recovers with viem', async () => {
-    // One worker thread of viem is enough to tell: each costs a second or more to start on a loaded machine.
     const recovery = await choose(() => Promise.reject(new Error('no binding here')));
     const { account, signature } = await signedParts(message);
     expect(await recovery.recover(message, signature)).toBe(account.address);
