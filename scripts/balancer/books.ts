@@ -42,7 +42,7 @@ const resultField = (sent: Sent, field: string) => {
  * with code 0, its entries there), none else; each member's balances are what those answers, the operator's
  * refusals and the orders imply; a replay answered what its first did.
  */
-export async function checkBooks(db: Db, client: Client, members: Member[], byId: Map<string, Withdrawal>): Promise<{ problems: string[]; acknowledged: number; entries: number }> {
+export async function checkBooks(db: Db, client: Client, members: Member[], byId: Map<string, Withdrawal>): Promise<{ problems: string[]; acknowledged: number; entries: number; payouts: number }> {
   const problems: string[] = [];
   const firsts = client.sent.filter((sent) => !sent.replayOf && sent.call.body?.requestId !== undefined);
   const acked = firsts.filter((sent) => sent.answer?.code === 0);
@@ -88,6 +88,27 @@ export async function checkBooks(db: Db, client: Client, members: Member[], byId
     }
     if (sent.call.kind === 'settle') add(sent.call.member, 'CREDIT', -toMinor(resultField(sent, 'amount')));
   }
+  // The share pools' payouts: what the runs paid is in the members' entries, each pool and day once.
+  const distributed = await queryRows(
+    db,
+    sql`SELECT m.address, count(*)::int AS n, sum(e.amount) AS amount FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
+        JOIN ledger_accounts a ON a.id = e.account_id JOIN members m ON m.id = a.member_id WHERE t.type = 'distribution' GROUP BY m.address`,
+    z.object({ address: z.string(), n: z.number(), amount: big }),
+  );
+  for (const row of distributed) {
+    const index = memberOf(row.address);
+    const balances = expected[index];
+    if (balances) balances.WPOS += row.amount;
+    entries += row.n;
+  }
+  const [payouts] = await queryRows(db, sql`SELECT count(*)::int AS n, coalesce(sum(paid), 0) AS paid FROM share_pool_payouts`, z.object({ n: z.number(), paid: big }));
+  const paidOut = distributed.reduce((sum, row) => sum + row.amount, 0n);
+  if (payouts?.paid !== paidOut) problems.push(`share pools: payouts say ${payouts?.paid} paid, the members' entries ${paidOut}`);
+  const runs = client.sent.filter((sent) => sent.call.kind === 'distribute');
+  const answered = runs.reduce((sum, sent) => sum + toMinor(resultField(sent, 'paid') || '0'), 0n);
+  // A run cut and sent again answers only what the second attempt paid: the sums agree when none was.
+  if (runs.every((sent) => sent.attempts.length === 1) && answered !== paidOut) problems.push(`share pools: the runs answered ${formatMinor(answered)} paid, the entries ${formatMinor(paidOut)}`);
+  if ((payouts?.n ?? 0) === 0) problems.push('share pools: no pool paid during the run');
   for (const [index, member] of members.entries()) {
     const me = await client.must(
       { kind: 'meInfo', method: 'GET', url: '/api/member/meInfo', auth: { authorization: member.auth } },
@@ -102,7 +123,7 @@ export async function checkBooks(db: Db, client: Client, members: Member[], byId
     z.object({ n: z.number() }),
   );
   if (row?.n !== entries) problems.push(`${row?.n} member entries in the ledger, the answers imply ${entries}`);
-  return { problems, acknowledged: acked.length, entries };
+  return { problems, acknowledged: acked.length, entries, payouts: payouts?.n ?? 0 };
 }
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

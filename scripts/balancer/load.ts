@@ -2,7 +2,7 @@
  * The load of `npm run test:balancer` (scripts/balancer.ts): the money concurrency suite's mix
  * (tests/server/ledgerConcurrency.test.ts) over HTTP through the balancer: grants of CREDIT and WPOS, withdrawals
  * (approved on request within AUTO_APPROVE_MAX, the rest decided by the operator among the load), WPOS transfers to
- * the team, flash exchanges, replays of a request id, and reads; and the shop's race for its last units
+ * the team, flash exchanges, replays of a request id, reads, and share-pool payouts run twice at once; and the shop's race for its last units
  * (tests/server/buy.test.ts) at the moments the run picks.
  */
 import { formatMinor } from '../../api-schema/amount';
@@ -91,10 +91,14 @@ export function moneyLoad(client: Client, members: (Member & { deliveryId: strin
     }
   };
   // The operator decides withdrawals left pending (past AUTO_APPROVE_MAX) while the load goes on: half approved
-  // (the payer then pays them), half failed (refunded).
+  // (the payer then pays them), half failed (refunded); and every 2 s runs a day's share-pool payout (the last five
+  // UTC days in turn, then again) twice at once, as the suite runs it from every instance at once.
   const decided = new Set<string>();
+  const days = [5, 4, 3, 2, 1].map((back) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10));
   const operator = async () => {
-    while (!stopped) {
+    for (let round = 0; !stopped; round++) {
+      const day = days[Math.floor(round / 10) % days.length];
+      if (round % 10 === 0 && day) await Promise.all([0, 1].map(() => client.send(client.admin('distribute', '/api/admin/distribute', { day }))));
       const pending = client.sent.filter((sent) => sent.call.kind === 'withdraw' && !sent.replayOf && sent.answer?.code === 0 && isPending(sent.answer.result));
       const undecided = pending.map((sent) => withdrawalId(sent.answer?.result)).filter((id) => !decided.has(id));
       await Promise.all(
