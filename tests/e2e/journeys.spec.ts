@@ -11,7 +11,8 @@ import { readSession, signInThroughInvite, setupJourneys, waitForAppConfig } fro
 import { anvilKeys } from './wallet/keys';
 import type { TestWallet } from './wallet/testWallet';
 
-const e2e = setupJourneys();
+// On PGlite, the embedded database of `npm start`, also when the run has PostgreSQL (the other files use it there).
+const e2e = setupJourneys({ embedded: true });
 
 /** BNB Smart Chain as the seeded app config gives it (server/seed/content.ts), with chainId in hex. */
 const bnbChainParameter = {

@@ -1,6 +1,7 @@
 /**
- * The real server for an e2e run: buildApp on 127.0.0.1 with an OS-chosen port, PGlite in a fresh temp DATA_DIR
- * (a copy of the run's migrated and seeded template, tests/support/pgliteTemplate.ts), serving the API, the built SPA and /locales from one origin.
+ * The real server for an e2e run: buildApp on 127.0.0.1 with an OS-chosen port, on a scratch PostgreSQL database when
+ * the run has one, else PGlite in a fresh temp DATA_DIR (a copy of the run's migrated and seeded template,
+ * tests/support/pgliteTemplate.ts), serving the API, the built SPA and /locales from one origin.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -15,6 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { toMinor } from '../../../api-schema/amount';
 import { seedDemoOperator } from '../../../server/ops/demoOperator';
 import { copyPgliteTemplate } from '../../support/pgliteTemplate';
+import { openScratchPostgres, postgresUrl } from '../../server/support/databases';
 
 export interface TestServer {
   /** Origin the browser opens, e.g. http://127.0.0.1:41234 */
@@ -42,11 +44,14 @@ export interface StartServerOptions {
   approvalQuorumAbove?: string;
   /** Seed the demo operator (README "Operators": anvil account 9) as an admin, as `npm start` does on a fresh clone. */
   demoOperator?: boolean;
+  /** PGlite, the embedded default of `npm start`, even when the run has PostgreSQL (DATABASE_URL). */
+  embedded?: boolean;
 }
 
 /**
- * Starts the server for one spec file. It always uses PGlite in a temp folder (never DATABASE_URL), so a run
- * leaves nothing behind and every file starts from the seed.
+ * Starts the server for one spec file on a database of its own, so every file starts from the seed and a run leaves
+ * nothing behind: a scratch PostgreSQL database next to DATABASE_URL's when the run has one (dropped by stop()),
+ * else (or with `embedded`) PGlite in a temp folder.
  *
  * @returns the listening server
  * @example
@@ -54,15 +59,18 @@ export interface StartServerOptions {
  * await page.goto(`${server.url}/login/DEMO2026`);
  * await server.stop();
  */
-export async function startServer({ adminToken, chain: withChain = false, autoApproveMax = '1000', approvalQuorumAbove, demoOperator = false }: StartServerOptions = {}): Promise<TestServer> {
+export async function startServer({ adminToken, chain: withChain = false, autoApproveMax = '1000', approvalQuorumAbove, demoOperator = false, embedded = false }: StartServerOptions = {}): Promise<TestServer> {
   await ensureSpaBuilt();
   const testChain = withChain ? await startTestChain({ confirmations: 2 }) : undefined;
   // The hot wallet that pays withdrawals (issue 37): a key of its own, funded with the token and gas.
   const payerKey = generatePrivateKey();
   if (testChain) await testChain.fund(privateKeyToAccount(payerKey).address, '100000');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-'));
-  await copyPgliteTemplate(dataDir);
-  const database = await openDatabase({ dataDir });
+  // PostgreSQL when the run has it (npm test on CI): a file's server on PGlite spent about a third of the file's CPU
+  // in PGlite's WebAssembly (visual.zh: 80 s of CPU on PGlite, 51 s on PostgreSQL, its server included; ADR 0026).
+  const scratchUrl = embedded ? undefined : postgresUrl;
+  if (scratchUrl === undefined) await copyPgliteTemplate(dataDir);
+  const database = scratchUrl === undefined ? await openDatabase({ dataDir }) : await openScratchPostgres(scratchUrl);
   try {
     await database.migrate();
     await seed(database.db);
