@@ -7,18 +7,7 @@
  */
 import { formatMinor } from '../../api-schema/amount';
 import { newRequestId, type Call, type Client, type Member, type Sent } from './client';
-
-/** mulberry32: a seeded generator, so a failing run's mix can be repeated. */
-export function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../seededRandom';
 
 /** Member i signs in with member (i - 1) / 2's invite code: a binary tree, so the first ones have a team below. */
 export const recommenderOf = (index: number): number => Math.floor((index - 1) / 2);
@@ -48,7 +37,7 @@ export interface Load {
  * const load = moneyLoad(client, members, 20261127); const running = load.run(8); ...; load.stop(); await running;
  */
 export function moneyLoad(client: Client, members: (Member & { deliveryId: string })[], seed: number): Load {
-  const rng = random(seed);
+  const rng = seededRandom(seed);
   const pick = <T>(items: readonly T[]): T | undefined => items[Math.floor(rng() * items.length)];
   const amount = (min: number, max: number) => formatMinor(BigInt(Math.round(min * 1_000_000)) + BigInt(Math.floor(rng() * (max - min) * 1_000_000)));
   const downlines = members.map((_, index) => downlineOf(index, members.length));

@@ -23,6 +23,7 @@ import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { authHeaders, envelope, signInBound } from './support/siwe';
+import { seededRandom } from '../../scripts/seededRandom';
 
 const MEMBERS = 20;
 const REQUESTS = 10_000;
@@ -32,17 +33,6 @@ const BATCH = 100;
 /** Each member withdraws about 10,000 over the run; a cap of 2,000 a day is met by most of them. */
 const DAILY_CAP = '2000';
 
-/** mulberry32: a small seeded generator, so a failing run can be repeated. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Asset = 'CREDIT' | 'WPOS';
 
@@ -81,7 +71,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     // A daily cap the members meet during the load, so refunds give back room that later withdrawals use.
     await ctx.db.execute(sql`UPDATE app_config SET value = value || jsonb_build_object('dailyWithdrawCap', ${DAILY_CAP}::text) WHERE id = 1`);
     const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
-    const rng = random(20261123);
+    const rng = seededRandom(20261123);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
     const members = Array.from({ length: MEMBERS }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, '7')}`));
     const tokens: string[] = [];
