@@ -71,6 +71,9 @@ export default defineConfig({
     // were tried (ADR 0026): the cores were then saturated (load 9-13), files ran up to twice as long, a UI path
     // passed its timeout, and the run took 1,181 s, no faster.
     maxWorkers: 2,
+    // Node 25 and later have a localStorage of their own (Web Storage, on by default), undefined without
+    // --localstorage-file, which hides jsdom's in the test files that run in jsdom (ADR 0027).
+    execArgv: ['--no-experimental-webstorage'],
     sequence: { sequencer: LongestFirstSequencer },
     projects: [
       {
