@@ -3,7 +3,8 @@
  * the MemberArea guard; the sign-in pages and public data pages do not.
  */
 import { Navigate, matchRoutes } from 'react-router-dom';
-import type { RouteObject } from 'react-router-dom';
+import type { LazyRouteFunction, RouteObject } from 'react-router-dom';
+import { loadComponentTexts } from '../i18n/componentLocale';
 import type { Namespace } from '../i18n/i18n';
 import * as loginPage from '../routes/login';
 import { MemberArea } from '../routes/memberArea';
@@ -15,11 +16,27 @@ export interface RouteHandle {
   ns?: readonly Namespace[];
 }
 
+type LazyRoute = LazyRouteFunction<RouteObject>;
+
+/**
+ * A screen's code with what every screen loaded on demand needs besides it: the screens' stylesheet (screens.css)
+ * and antd-mobile's texts in the member's language (componentLocale.ts). The route waits for all three before it
+ * renders, so no screen shows unstyled or in the other language. /login, whose page is in the entry script, needs
+ * neither, so a first visit downloads neither (bench/README.md, section 1). Vite turns the CSS import into a
+ * <link rel="stylesheet"> added first, so the route's own CSS still comes after it.
+ */
+const withScreenAssets =
+  (load: LazyRoute): LazyRoute =>
+  async () => {
+    const [, , route] = await Promise.all([import('./screens.css'), loadComponentTexts(), load()]);
+    return route;
+  };
+
 /** A page loaded on demand, with the namespaces its screen reads. */
-const page = (pattern: string, ns: readonly Namespace[], load: NonNullable<RouteObject['lazy']>): RouteObject => ({
+const page = (pattern: string, ns: readonly Namespace[], load: LazyRoute): RouteObject => ({
   path: pattern,
   handle: { ns } satisfies RouteHandle,
-  lazy: load,
+  lazy: withScreenAssets(load),
 });
 
 export const routes: RouteObject[] = [
@@ -57,7 +74,7 @@ export const routes: RouteObject[] = [
           page(paths.shippingAddressEdit.pattern, ['buy'], () => import('../routes/buy/addressForm').then((page) => ({ Component: page.EditAddressPage }))),
         ],
       },
-      { path: '*', lazy: () => import('../routes/notFound') },
+      { path: '*', lazy: withScreenAssets(() => import('../routes/notFound')) },
     ],
   },
 ];

@@ -1,6 +1,7 @@
 import TabBar from 'antd-mobile/es/components/tab-bar';
 import type { MenuItem } from './MenuList';
 import { AppLink } from './AppLink';
+import './appTabBar.css';
 
 /**
  * The member's bottom tabs (antd-mobile TabBar for layout, active colour and the safe area). Each tab is a real

@@ -6,7 +6,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router-dom';
-import { followLanguage } from '../i18n/componentLocale';
+import { followLanguage, loadComponentTexts } from '../i18n/componentLocale';
 import { createI18n } from '../i18n/i18n';
 import type { Namespace } from '../i18n/i18n';
 import { installViewportScaling } from '../layout/viewport';
@@ -19,6 +19,7 @@ import 'antd-mobile/es/global';
 import '../theme/theme.css';
 import '../layout/global.css';
 import '../app/app.css';
+import '../app/screens.css';
 import './ops.css';
 
 /** The desk's type is the 375 px design's on every screen at least that wide. */
@@ -31,6 +32,8 @@ installViewportScaling(window, { maxWidthPx: deskScaleWidthPx });
 // (tests/i18n/opsLocales.test.ts checks its zh and en keys as locales.test.ts checks the member's).
 const i18n = createI18n({ ns: ['ops' as Namespace] });
 followLanguage(i18n);
+// The desk's screens are all in its script: antd-mobile's texts follow the language from the start.
+void loadComponentTexts();
 i18n.on('languageChanged', (language) => document.documentElement.setAttribute('lang', i18n.resolvedLanguage ?? language));
 void i18n.init();
 // Development only, as in the member app (src/dev/demoWallet.ts): `?demoWallet` adds a demo wallet.
