@@ -2,10 +2,10 @@ import i18next from 'i18next';
 import type { i18n as I18n, InitOptions, Resource, ResourceLanguage } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import type { DetectorOptions } from 'i18next-browser-languagedetector';
-import HttpBackend from 'i18next-http-backend';
 import type { HttpBackendOptions } from 'i18next-http-backend';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS } from '../storage/keys';
+import { LazyHttpBackend } from './lazyHttpBackend';
 
 /**
  * The i18next set-up (spec sections 1 and 9, DESIGN.md "Browser details"): zh first and fallback, en second;
@@ -94,7 +94,8 @@ export function i18nOptions({ resources, lng, ns, firstTexts }: CreateI18nParame
  */
 export function createI18n(parameters: CreateI18nParameters = {}): I18n {
   const instance = i18next.createInstance(i18nOptions(parameters));
-  if (!parameters.resources) instance.use(HttpBackend);
+  // The HTTP backend's code loads with the first text file fetched (lazyHttpBackend.ts).
+  if (!parameters.resources) instance.use(LazyHttpBackend);
   if (!parameters.lng) instance.use(LanguageDetector);
   return instance.use(initReactI18next);
 }
