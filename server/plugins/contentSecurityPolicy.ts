@@ -75,3 +75,19 @@ export function isNeverDocument(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
   return path === '/manifest.webmanifest' || ['/api', '/locales', '/assets', '/media'].some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
 }
+
+/**
+ * Tells whether an answer to this URL is one of the build's scripts or stylesheets (/assets/*.js and *.css). The page
+ * runs and applies them under its own policy, framing refusal and referrer policy; opened on their own they are text
+ * (nosniff holds them to their type), never a page. So the headers that govern a document would say nothing on them:
+ * they carry nosniff and Cross-Origin-Resource-Policy only (ADR 0007, amended for issue 44).
+ *
+ * @param url - the request URL (path and query)
+ * @returns true for /assets/….js and /assets/….css
+ * @example
+ * isScriptOrStyle('/assets/index-abc123.js'); // true
+ */
+export function isScriptOrStyle(url: string): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return path.startsWith('/assets/') && /\.(js|css)$/.test(path);
+}

@@ -1,4 +1,4 @@
-/** Security headers on every answer: the SPA, its assets, the API (public and authenticated), locales, errors. */
+/** Security headers on every answer: the SPA, its scripts and styles, the API (public and authenticated), locales, errors. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithDatabases } from './support/harness';
@@ -43,15 +43,25 @@ const documentPolicy = {
 /** The headers that govern a browsing context: on the page only. */
 const pageOnlyHeaders = ['permissions-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control'];
 
-/** Asserts the headers every answer carries, and on the page the ones that govern it. */
+/**
+ * Asserts the headers every answer carries, and on the page the ones that govern it. The build's scripts and
+ * stylesheets carry no policy, framing refusal or referrer policy of their own: the page's govern them, and opened
+ * alone they are text (ADR 0007, amended for issue 44).
+ */
 function expectSecurityHeaders(response: LightMyRequestResponse, label: string): void {
   const csp = cspOf(response);
-  const isDocument = String(response.headers['content-type']).startsWith('text/html');
-  expect(Object.fromEntries(csp), label).toEqual(isDocument ? documentPolicy : resourcePolicy);
+  const contentType = String(response.headers['content-type']);
+  const isDocument = contentType.startsWith('text/html');
+  const isScriptOrStyle = /^(text\/javascript|application\/javascript|text\/css)/.test(contentType);
   expect(response.headers['x-content-type-options'], label).toBe('nosniff');
+  expect(response.headers['cross-origin-resource-policy'], label).toBe('same-origin');
+  if (isScriptOrStyle) {
+    for (const name of ['content-security-policy', 'referrer-policy', 'x-frame-options', ...pageOnlyHeaders]) expect(response.headers[name], label).toBeUndefined();
+    return;
+  }
+  expect(Object.fromEntries(csp), label).toEqual(isDocument ? documentPolicy : resourcePolicy);
   expect(response.headers['referrer-policy'], label).toBe('no-referrer');
   expect(response.headers['x-frame-options'], label).toBe('DENY');
-  expect(response.headers['cross-origin-resource-policy'], label).toBe('same-origin');
   if (isDocument) {
     const permissions = String(response.headers['permissions-policy'] ?? '');
     for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) expect(permissions, label).toContain(`${feature}=()`);
@@ -74,6 +84,7 @@ describeWithDatabases('security headers', (ctx) => {
       spa: {
         'index.html': '<!doctype html><title>Member DApp</title><script type="module" src="/assets/index-abc123.js"></script>',
         'assets/index-abc123.js': 'console.log(1)',
+        'assets/index-abc123.css': 'body{margin:0}',
       },
       locales: { 'en/common.json': '{"ok":"OK"}' },
       beside: {},
@@ -95,6 +106,7 @@ describeWithDatabases('security headers', (ctx) => {
       ['SPA at /', await app.inject({ method: 'GET', url: '/' })],
       ['SPA deep link', await app.inject({ method: 'GET', url: '/login/DEMO2026' })],
       ['asset', await app.inject({ method: 'GET', url: '/assets/index-abc123.js' })],
+      ['stylesheet', await app.inject({ method: 'GET', url: '/assets/index-abc123.css' })],
       ['dappParam', await app.inject({ method: 'GET', url: '/api/dapp/dappParam' })],
       ['meInfo', await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })],
       ['locale', await app.inject({ method: 'GET', url: '/locales/en/common.json' })],
@@ -107,6 +119,7 @@ describeWithDatabases('security headers', (ctx) => {
       ['SPA at /', 200],
       ['SPA deep link', 200],
       ['asset', 200],
+      ['stylesheet', 200],
       ['dappParam', 200],
       ['meInfo', 200],
       ['locale', 200],
@@ -117,7 +130,6 @@ describeWithDatabases('security headers', (ctx) => {
     ]);
     for (const [label, response] of answers) expectSecurityHeaders(response, label);
     expect(answers.filter(([, response]) => cspOf(response).get('default-src') === "'none'").map(([label]) => label)).toEqual([
-      'asset',
       'dappParam',
       'meInfo',
       'locale',
