@@ -126,7 +126,9 @@ describe('createWalletRequests', () => {
     `);
     // A late answer changes nothing and raises nothing.
     release.reject(new Error('late'));
-    await vi.runAllTimersAsync();
+    // Only the timers pending now: the unit project shares its worker with the server suites (isolate: false), and
+    // a PGlite left open there re-arms its own timer, which runAllTimers would chase for ever.
+    await vi.runOnlyPendingTimersAsync();
   });
 
   it('behavior: timeoutMs 0 waits for the wallet as long as it takes', async () => {
