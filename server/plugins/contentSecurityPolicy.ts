@@ -77,17 +77,19 @@ export function isNeverDocument(url: string): boolean {
 }
 
 /**
- * Tells whether an answer to this URL is one of the build's scripts or stylesheets (/assets/*.js and *.css). The page
- * runs and applies them under its own policy, framing refusal and referrer policy; opened on their own they are text
- * (nosniff holds them to their type), never a page. So the headers that govern a document would say nothing on them:
- * they carry nosniff and Cross-Origin-Resource-Policy only (ADR 0007, amended for issue 44).
+ * Tells whether an answer to this URL is an inert file: one of the build's scripts or stylesheets (/assets/*.js and
+ * *.css), or a raster image under /media (PNG, JPEG, WebP, GIF). The page runs a script and applies a stylesheet under
+ * its own policy, framing refusal and referrer policy; opened on their own such files are text or a picture (nosniff
+ * holds them to their type), never a page that could run anything. So the headers that govern a document would say
+ * nothing on them: they carry nosniff and Cross-Origin-Resource-Policy only (ADR 0007, amended for issue 44). SVG is
+ * not inert (an SVG document can run script) and keeps the short set.
  *
  * @param url - the request URL (path and query)
- * @returns true for /assets/….js and /assets/….css
+ * @returns true for /assets/….js, /assets/….css and /media/….png (.jpg, .jpeg, .webp, .gif)
  * @example
- * isScriptOrStyle('/assets/index-abc123.js'); // true
+ * isInertFile('/assets/index-abc123.js'); // true
  */
-export function isScriptOrStyle(url: string): boolean {
+export function isInertFile(url: string): boolean {
   const path = url.split('?', 1)[0] ?? '';
-  return path.startsWith('/assets/') && /\.(js|css)$/.test(path);
+  return (path.startsWith('/assets/') && /\.(js|css)$/.test(path)) || (path.startsWith('/media/') && /\.(png|jpe?g|webp|gif)$/.test(path));
 }

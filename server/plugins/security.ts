@@ -3,12 +3,12 @@
  * directives are in contentSecurityPolicy.ts: the SPA's HTML gets the part a <meta> cannot carry) and the
  * usual hardening headers, plus what helmet does not do the way we need: a Permissions-Policy, HSTS only
  * for requests that came over HTTPS, and Cache-Control: no-store on every API answer (tokens, nonces and member
- * data must not sit in a shared or browser cache). The build's scripts and stylesheets carry only what governs a
- * script or a style (nosniff, Cross-Origin-Resource-Policy): isScriptOrStyle.
+ * data must not sit in a shared or browser cache). Inert files (the build's scripts and stylesheets, raster images)
+ * carry only what governs them (nosniff, Cross-Origin-Resource-Policy): isInertFile.
  */
 import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
-import { CONTENT_SECURITY_POLICY, DOCUMENT_HEADER_POLICY, isNeverDocument, isScriptOrStyle } from './contentSecurityPolicy';
+import { CONTENT_SECURITY_POLICY, DOCUMENT_HEADER_POLICY, isNeverDocument, isInertFile } from './contentSecurityPolicy';
 import type { CspDirectives } from './contentSecurityPolicy';
 
 /**
@@ -58,8 +58,8 @@ function isApiPath(url: string): boolean {
  * installSecurityHeaders(app);
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  // directives null: a script or a stylesheet (isScriptOrStyle), which no policy, framing refusal or referrer
-  // policy of its own would govern: the page's do (about 120 bytes on each of a first visit's scripts).
+  // directives null: an inert file (isInertFile), which no policy, framing refusal or referrer policy of its own
+  // would govern (about 120 bytes on each of a first visit's scripts, stylesheet and icon).
   const helmetWith = (directives: CspDirectives | null, isPage: boolean) =>
     helmet({
       contentSecurityPolicy: directives !== null && {
@@ -88,7 +88,7 @@ export function installSecurityHeaders(app: FastifyInstance): void {
       xDnsPrefetchControl: isPage,
     });
   const forAnswers = helmetWith(CONTENT_SECURITY_POLICY, false);
-  const forScriptsAndStyles = helmetWith(null, false);
+  const forInertFiles = helmetWith(null, false);
   // Any other GET may be the SPA's HTML (the history fallback), whose page policy is the <meta> of index.html.
   const forDocuments = helmetWith(DOCUMENT_HEADER_POLICY, true);
 
@@ -99,7 +99,7 @@ export function installSecurityHeaders(app: FastifyInstance): void {
     // request.protocol is the socket's, or X-Forwarded-Proto when TRUST_PROXY trusts the proxy that sent it.
     if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY);
     if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
-    const applyHelmet = !neverPage ? forDocuments : isScriptOrStyle(request.url) ? forScriptsAndStyles : forAnswers;
+    const applyHelmet = !neverPage ? forDocuments : isInertFile(request.url) ? forInertFiles : forAnswers;
     applyHelmet(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
   });
 }

@@ -1,4 +1,4 @@
-/** Security headers on every answer: the SPA, its scripts and styles, the API (public and authenticated), locales, errors. */
+/** Security headers on every answer: the SPA, its scripts, styles and icons, the API (public and authenticated), locales, errors. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithDatabases } from './support/harness';
@@ -44,18 +44,18 @@ const documentPolicy = {
 const pageOnlyHeaders = ['permissions-policy', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-dns-prefetch-control'];
 
 /**
- * Asserts the headers every answer carries, and on the page the ones that govern it. The build's scripts and
- * stylesheets carry no policy, framing refusal or referrer policy of their own: the page's govern them, and opened
- * alone they are text (ADR 0007, amended for issue 44).
+ * Asserts the headers every answer carries, and on the page the ones that govern it. Inert files (the build's scripts
+ * and stylesheets, raster images) carry no policy, framing refusal or referrer policy of their own: opened alone they
+ * are text or a picture, and the page's govern the scripts and styles (ADR 0007, amended for issue 44).
  */
 function expectSecurityHeaders(response: LightMyRequestResponse, label: string): void {
   const csp = cspOf(response);
   const contentType = String(response.headers['content-type']);
   const isDocument = contentType.startsWith('text/html');
-  const isScriptOrStyle = /^(text\/javascript|application\/javascript|text\/css)/.test(contentType);
+  const isInert = /^(text\/javascript|application\/javascript|text\/css|image\/png)/.test(contentType);
   expect(response.headers['x-content-type-options'], label).toBe('nosniff');
   expect(response.headers['cross-origin-resource-policy'], label).toBe('same-origin');
-  if (isScriptOrStyle) {
+  if (isInert) {
     for (const name of ['content-security-policy', 'referrer-policy', 'x-frame-options', ...pageOnlyHeaders]) expect(response.headers[name], label).toBeUndefined();
     return;
   }
@@ -107,6 +107,7 @@ describeWithDatabases('security headers', (ctx) => {
       ['SPA deep link', await app.inject({ method: 'GET', url: '/login/DEMO2026' })],
       ['asset', await app.inject({ method: 'GET', url: '/assets/index-abc123.js' })],
       ['stylesheet', await app.inject({ method: 'GET', url: '/assets/index-abc123.css' })],
+      ['app icon', await app.inject({ method: 'GET', url: '/media/icons/icon-192.png' })],
       ['dappParam', await app.inject({ method: 'GET', url: '/api/dapp/dappParam' })],
       ['meInfo', await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })],
       ['locale', await app.inject({ method: 'GET', url: '/locales/en/common.json' })],
@@ -120,6 +121,7 @@ describeWithDatabases('security headers', (ctx) => {
       ['SPA deep link', 200],
       ['asset', 200],
       ['stylesheet', 200],
+      ['app icon', 200],
       ['dappParam', 200],
       ['meInfo', 200],
       ['locale', 200],
