@@ -1,9 +1,10 @@
 /**
- * The wallet browsers members really use (issue 17), in Chromium against the real server and its real headers,
- * in en and zh: a wallet that injects by inline script at document start, wallets that inject after load, Trust
- * Wallet's unknown chain answered as -32603 in Chinese, and a wallet that cannot switch chains (imToken before
- * 2.10), and two wallet extensions at once, the one the member chose reconnected after a reload. Every journey
- * ends signed in; setupJourneys fails any of them on a CSP violation or a page error.
+ * The wallet browsers members really use (issue 17), in Chromium against the real server and its real headers: a
+ * wallet that injects by inline script at document start, wallets that inject after load, Trust Wallet's unknown
+ * chain answered as -32603 in Chinese, a wallet that cannot switch chains (imToken before 2.10), and two wallet
+ * extensions at once, the one the member chose reconnected after a reload. Each journey runs in en or zh, the
+ * languages taking turns (the visual check shows every screen in both). Every journey ends signed in;
+ * setupJourneys fails any of them on a CSP violation or a page error.
  * src/wallet/walletQuirks.ts lists these behaviours with their sources.
  */
 import { describe, expect, it } from 'vitest';
@@ -19,12 +20,10 @@ import type { TestWallet, TestWalletOptions } from './wallet/testWallet';
 
 const e2e = setupJourneys();
 
-const languages: readonly { lng: Lng; locale: string }[] = [
-  { lng: 'en', locale: 'en-US' },
-  { lng: 'zh', locale: 'zh-CN' },
-];
+const en = { lng: 'en', locale: 'en-US' } as const satisfies { lng: Lng; locale: string };
+const zh = { lng: 'zh', locale: 'zh-CN' } as const satisfies { lng: Lng; locale: string };
 
-/** Each journey signs in a new member: one key per journey and language keeps them apart. */
+/** Each journey signs in a new member: one key per journey keeps them apart. */
 let nextKey = 6;
 function freshKey(): (typeof anvilKeys)[number] {
   const key = anvilKeys[nextKey % anvilKeys.length];
@@ -49,14 +48,17 @@ async function connectAndSignIn(page: Opened['page'], wallet: TestWallet, lng: L
   expect(JSON.parse((await readSession(page)).TOKEN_STORE ?? 'null')).toEqual(expect.any(String));
 }
 
-// The journeys of a language at once: each mostly waits on the page (its 3 s search for a wallet, the sign-in), in a
-// context and with a key of its own.
-describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) => {
-  const t = (key: string, values: Record<string, string> = {}) =>
+// Each journey runs in one language, the two languages taking turns down the file: what a journey tests is the
+// wallet's behaviour, and every screen it passes is checked in both languages by the visual check
+// (tests/e2e/visual.{zh,en}.spec.ts). They run at once: each mostly waits on the page (its 3 s search for a wallet,
+// the sign-in), in a context and with a key of its own.
+describe.concurrent('wallet browsers', () => {
+  const textsOf = (lng: Lng) => (key: string, values: Record<string, string> = {}) =>
     Object.entries(values).reduce((text, [name, value]) => text.replace(`{{${name}}}`, value), translate(lng, key));
   const chain = 'BNB Smart Chain';
 
-  it('a wallet that injects by an inline <script> at document start (Android WebView) signs in under the CSP', async ({ task }) => {
+  it(`a wallet that injects by an inline <script> at document start (Android WebView) signs in under the CSP (en)`, async ({ task }) => {
+    const { lng, locale } = en;
     const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'inlineScript', setWindowEthereum: true }, task);
     const document = await page.goto('/login/DEMO2026');
     // The header no longer holds the script policy; the page's <meta> does, from where it is parsed.
@@ -67,7 +69,9 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     expect(problems.errors).toEqual([]);
   });
 
-  it('a wallet that injects after load (ethereum#initialized) is waited for, then the member connects', async ({ task }) => {
+  it(`a wallet that injects after load (ethereum#initialized) is waited for, then the member connects (zh)`, async ({ task }) => {
+    const { lng, locale } = zh;
+    const t = textsOf(lng);
     const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' }, task);
     await page.goto('/login/DEMO2026');
     // The eager connect at start found nothing yet: the page says it is looking, and the wallet arrives meanwhile.
@@ -79,7 +83,9 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     expect(problems.errors).toEqual([]);
   });
 
-  it('a wallet that injects after the page gave up turns "no wallet" back into connect', async ({ task }) => {
+  it(`a wallet that injects after the page gave up turns "no wallet" back into connect (en)`, async ({ task }) => {
+    const { lng, locale } = en;
+    const t = textsOf(lng);
     // The wallet arrives only once the page has given up (a fixed delay raced the page's own wait on a busy machine).
     const { page, wallet, problems } = await openWith(locale, { chainId: 56, injection: 'onCall' }, task);
     await page.goto('/login/DEMO2026');
@@ -92,7 +98,8 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     expect(problems.errors).toEqual([]);
   });
 
-  it("Trust Wallet's unknown chain as -32603 in Chinese: the app adds the chain once and signs in", async ({ task }) => {
+  it(`Trust Wallet's unknown chain as -32603 in Chinese: the app adds the chain once and signs in (zh)`, async ({ task }) => {
+    const { lng, locale } = zh;
     const { page, wallet, problems } = await openWith(locale, { chainId: 1 }, task);
     wallet.failNext('wallet_switchEthereumChain', { code: -32603, message: '无法识别的链 ID "0x38"。请先使用 wallet_addEthereumChain 添加该链。' });
     await page.goto('/login/DEMO2026');
@@ -104,7 +111,9 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     expect(problems.errors).toEqual([]);
   });
 
-  it('a wallet that cannot switch chains (4200): the member switches by hand and the page carries on without a reload', async ({ task }) => {
+  it(`a wallet that cannot switch chains (4200): the member switches by hand and the page carries on without a reload (en)`, async ({ task }) => {
+    const { lng, locale } = en;
+    const t = textsOf(lng);
     const { page, wallet, problems } = await openWith(locale, { chainId: 1 }, task);
     const unsupported = { code: 4200, message: 'The Provider does not support the requested method.' };
     wallet.failAlways('wallet_switchEthereumChain', unsupported).failAlways('wallet_addEthereumChain', unsupported);
@@ -125,7 +134,9 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
   });
 
   // The test's own expect: its tests run concurrently, and expect.poll needs to know which test it belongs to.
-  it('two wallets: the one the member chose is remembered by its rdns and reconnected after a reload', async ({ task, expect }) => {
+  it(`two wallets: the one the member chose is remembered by its rdns and reconnected after a reload (zh)`, async ({ task, expect }) => {
+    const { lng, locale } = zh;
+    const t = textsOf(lng);
     const { context, page, wallet: first, problems } = await openWith(locale, { chainId: 56 }, task);
     const second = await InstalledWallet.install(context, { chainId: 56, privateKeys: [freshKey()], announce: { name: 'Second Wallet', rdns: 'dev.member.second' } });
     await page.goto('/login/DEMO2026');
@@ -148,7 +159,9 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     expect(problems.errors).toEqual([]);
   });
 
-  it('a phone browser without a wallet offers to open the invite link in a wallet app, or to copy it', async ({ task }) => {
+  it(`a phone browser without a wallet offers to open the invite link in a wallet app, or to copy it (en)`, async ({ task }) => {
+    const { lng, locale } = en;
+    const t = textsOf(lng);
     const { context, page, problems } = await e2e.open({ locale, wallet: null, userAgent: ANDROID_CHROME, owner: task });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     // The wallet's link leaves the app: answer it here and read what it carried.
@@ -171,7 +184,9 @@ describe.concurrent.each(languages)('wallet browsers ($lng)', ({ lng, locale }) 
     expect(problems.errors).toEqual([]);
   });
 
-  it('a desktop browser without a wallet keeps the message alone', async ({ task }) => {
+  it(`a desktop browser without a wallet keeps the message alone (zh)`, async ({ task }) => {
+    const { lng, locale } = zh;
+    const t = textsOf(lng);
     const { page, problems } = await e2e.open({ locale, wallet: null, owner: task });
     await page.goto('/login/DEMO2026');
     await page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') }).waitFor();

@@ -1,7 +1,7 @@
 /**
  * Money out end to end (issue 37) in Debian Chromium against the real server with a real chain: anvil with the
  * token, the server's top-up watcher and payer on it (a hot wallet of its own, withdrawals up to 1000 approved on
- * request), and the test wallet holding its key in Node. In en and zh a member tops up 25 from the wallet, withdraws
+ * request), and the test wallet holding its key in Node. A member tops up 25 from the wallet, withdraws
  * 12.5 from the sheet over /me, sees it approved with what happens next, and once the payment is deep enough sees it
  * paid in the records with its transaction linked; the wallet's token balance is 11.5 higher (the fee is 1), and the
  * receipt adds the token to the wallet (wallet_watchAsset). Each step is saved under
@@ -19,10 +19,11 @@ import { privateKeyToAccount } from 'viem/accounts';
 
 const e2e = setupJourneys({ chain: true });
 
-const languages: readonly { lng: Lng; locale: string; key: number }[] = [
-  { lng: 'en', locale: 'en-US', key: 3 },
-  { lng: 'zh', locale: 'zh-CN', key: 2 },
-];
+// In zh, the fallback language; the top-up journeys (topUp.spec.ts) take turns between the two, and the visual check
+// shows every screen of this journey in both.
+const lng: Lng = 'zh';
+const locale = 'zh-CN';
+const key = 2;
 
 function node() {
   const chain = e2e.server.chain;
@@ -30,7 +31,7 @@ function node() {
   return chain;
 }
 
-describe.each(languages)('a withdrawal paid on chain ($lng)', ({ lng, locale, key }) => {
+describe('a withdrawal paid on chain (zh)', () => {
   const t = (name: string, values: Record<string, string | number> = {}) =>
     Object.entries(values).reduce((text, [field, value]) => text.replaceAll(`{{${field}}}`, String(value)), translate(lng, name));
 
