@@ -22,7 +22,12 @@ if (!process.argv.includes('--no-run')) {
   // -t matches "<describe> <test>", e.g. "screens in en home (/home)" (which writes light and dark); the harness signs in
   // as far as home needs.
   const filter = `screens in (en|zh) (${screens.join('|')}) \\(`;
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'e2e', 'tests/e2e/visual.zh.spec.ts', 'tests/e2e/visual.en.spec.ts', '-t', filter], { cwd: root, stdio: 'inherit' });
+  const run = spawnSync('npx', ['vitest', 'run', '--project', 'e2e', 'tests/e2e/visual.zh.spec.ts', 'tests/e2e/visual.en.spec.ts', '-t', filter], {
+    cwd: root,
+    stdio: 'inherit',
+    // Every screen's image, not only those of screens that fail a check (tests/e2e/support/visual.ts).
+    env: { ...process.env, VISUAL_SCREENSHOTS: '1' },
+  });
   if (run.error) throw run.error;
   if (run.status !== 0) console.warn('screenshots: the visual checks of these screens failed (test-results/visual/report-<lng>.txt); copying the images anyway');
 }

@@ -1,8 +1,9 @@
 /**
  * Harness of the visual check (tests/e2e/support/visualScreens.ts, issue 9, item 5): one real server for the file and the worker's Chromium, one
  * phone context per language (signed in once, then reused screen after screen), each screen opened once and shown
- * light then dark, a 375 px wide screenshot of each under test-results/visual/<screen>.<lng>.<scheme>.png and the checks of
- * visualChecks.ts.
+ * light then dark, the checks of visualChecks.ts, and a 375 px wide screenshot under
+ * test-results/visual/<screen>.<lng>.<scheme>.png of each screen that fails one (of every screen with
+ * VISUAL_SCREENSHOTS=1, as `npm run screenshots` and `npm run atlas` ask).
  *
  * The language is the phone's (context locale: navigator.language and Accept-Language), as a member's wallet
  * browser gives it; the app detects it and caches it in localStorage. The colour scheme is emulated
@@ -120,6 +121,29 @@ export function translate(lng: Lng, key: string): string {
   return value;
 }
 
+/**
+ * Every screen's screenshot when VISUAL_SCREENSHOTS=1 (`npm run screenshots`, and the atlas' shots with ATLAS_SHOTS=1);
+ * otherwise a screenshot only of a screen that failed a check, where someone will look. A PNG for each of a file's 74
+ * screens cost about a tenth of its time in `npm test`, for images nobody opened when every check passed.
+ */
+const screenshotEveryScreen = process.env.VISUAL_SCREENSHOTS === '1' || process.env.ATLAS_SHOTS === '1';
+
+/**
+ * Saves test-results/visual/<name>.png of the page as it was checked, when asked or when a check failed.
+ *
+ * @returns its path from the repository root, or undefined when none was taken
+ * @example result.screenshot = await saveScreenshotWhenAsked(page, 'login.zh.dark', result);
+ */
+export async function saveScreenshotWhenAsked(page: Page, name: string, result: VisualResult): Promise<string | undefined> {
+  if (!screenshotEveryScreen && failuresOf(result).length === 0) return undefined;
+  await mkdir(visualDir, { recursive: true });
+  const file = path.join(visualDir, `${name}.png`);
+  // One image pixel per CSS pixel (375 px wide): what the checks judge, at a quarter of the 2× PNG's encoding time
+  // (12.8 -> 5.4 s for a language's 66 screenshots, measured).
+  await page.screenshot({ path: file, fullPage: true, scale: 'css', animations: 'disabled', caret: 'hide' });
+  return path.relative(repoRoot, file);
+}
+
 /** What one screen in one variant showed. */
 export interface VisualResult {
   screen: string;
@@ -127,7 +151,8 @@ export interface VisualResult {
   variant: string;
   /** Where the page was once settled. */
   url: string;
-  screenshot: string;
+  /** The saved screenshot (see saveScreenshotWhenAsked), or undefined when none was taken. */
+  screenshot: string | undefined;
   settle: string[];
   overflow: string[];
   touchTargets: string[];
@@ -223,8 +248,8 @@ class LanguageSession {
   }
 
   /**
-   * Opens the screen with the session it needs, and in each colour scheme waits until it is settled, saves its
-   * screenshot and runs the checks. Throws only when the screen cannot be reached; what the checks find comes back
+   * Opens the screen with the session it needs, and in each colour scheme waits until it is settled, runs the checks
+   * and saves its screenshot when asked or when one failed. Throws only when the screen cannot be reached; what the checks find comes back
    * in the results, one per scheme.
    */
   async check(screen: VisualScreen): Promise<VisualResult[]> {
@@ -289,7 +314,7 @@ class LanguageSession {
     return results;
   }
 
-  /** Waits until the screen is settled, saves its screenshot and runs the checks. */
+  /** Waits until the screen is settled, runs the checks and saves its screenshot when asked or when one failed. */
   private async measure(
     screen: VisualScreen,
     page: Page,
@@ -303,11 +328,6 @@ class LanguageSession {
     const expectPath = screen.expectPath ?? new URL(screen.path, 'http://x').pathname;
     const pathname = new URL(page.url()).pathname;
     if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the app went to ${pathname}`);
-    await mkdir(visualDir, { recursive: true });
-    const screenshot = path.join(visualDir, `${screen.name}.${variantName(this.lng, colorScheme)}.png`);
-    // One image pixel per CSS pixel (375 px wide): what the checks judge, at a quarter of the 2× PNG's encoding time
-    // (12.8 -> 5.4 s for a language's 66 screenshots, measured).
-    await page.screenshot({ path: screenshot, fullPage: true, scale: 'css', animations: 'disabled', caret: 'hide' });
     // After a colour-scheme switch that left markup and boxes as they were, only the colour rules can differ.
     const layout = await layoutFingerprint(page);
     const sameLayout = loadedLayout === layout;
@@ -316,13 +336,14 @@ class LanguageSession {
       path: screen.path,
       variant: variantName(this.lng, colorScheme),
       url: page.url(),
-      screenshot: path.relative(repoRoot, screenshot),
+      screenshot: undefined,
       settle: settleProblems,
       overflow: await checkOverflow(page, viewportWidth),
       touchTargets: await checkTouchTargets(page),
       axe: await checkAxe(page, sameLayout ? colourRules : undefined),
       policy: [...problems.policyViolations, ...problems.errors.map((error) => `page error: ${error}`)],
     };
+    result.screenshot = await saveScreenshotWhenAsked(page, `${screen.name}.${variantName(this.lng, colorScheme)}`, result);
     this.harness.results.push(result);
     return { result, layout };
   }
@@ -401,7 +422,7 @@ export function setupVisual(lng: Lng, serverOptions: StartServerOptions = { chai
 /** Soft-asserts that each shown result passed every check, naming the screen, its variant and its screenshot. */
 export function expectClean(shown: readonly VisualResult[]): void {
   for (const result of shown) {
-    const where = `${result.screen} ${result.variant} (${result.screenshot})`;
+    const where = `${result.screen} ${result.variant}${result.screenshot ? ` (${result.screenshot})` : ''}`;
     expect.soft(result.settle, `${where}: the screen did not settle as expected`).toEqual([]);
     expect.soft(result.overflow, `${where}: horizontal overflow`).toEqual([]);
     expect.soft(result.touchTargets, `${where}: touch targets under 44 px tall`).toEqual([]);

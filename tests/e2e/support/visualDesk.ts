@@ -2,8 +2,9 @@
  * The visual check of the operators' desk (issue 43): every desk screen, at 375 px (a phone: 375×812 at 2×, touch)
  * and at 1280 px (a desk), in zh and en, light and dark, with the member screens' checks (visualChecks.ts): settled,
  * no sideways overflow, touch targets at least 44 px tall on the phone, no serious or critical axe-core violation,
- * no CSP or Permissions-Policy violation nor page error. Screenshots are test-results/visual/<screen>.<lng>.<scheme>.png
- * at 375 px and <screen>-1280.<lng>.<scheme>.png at 1280 px; failures are gathered in report-ops-<lng>.txt.
+ * no CSP or Permissions-Policy violation nor page error. A screen that fails one (every screen with VISUAL_SCREENSHOTS=1)
+ * is saved as test-results/visual/<screen>.<lng>.<scheme>.png at 375 px and <screen>-1280.<lng>.<scheme>.png at
+ * 1280 px; failures are gathered in report-ops-<lng>.txt.
  *
  * One spec file per language (tests/e2e/visual.ops.<lng>.spec.ts), beside the member screens' two: each file has one
  * server (with a chain, so reconcile reads one) and the worker's browser; each width one context signed in once
@@ -19,10 +20,9 @@ import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
 import { TestWallet } from '../wallet/testWallet';
 import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser } from './browser';
 import type { PageProblems } from './browser';
-import { repoRoot } from './build';
 import { startServer } from './server';
 import type { TestServer } from './server';
-import { colorSchemes, expectClean, formatReport, localeOf, translate, variantName, visualDir } from './visual';
+import { colorSchemes, expectClean, formatReport, localeOf, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
 import type { Lng, VisualResult } from './visual';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint, settle } from './visualChecks';
 import { deskScreens } from './deskScreens';
@@ -124,9 +124,6 @@ class DeskVariant {
       const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: index > 0 });
       const pathname = new URL(page.url()).pathname;
       if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the desk went to ${pathname}`);
-      await mkdir(visualDir, { recursive: true });
-      const file = path.join(visualDir, `${shotName(screen.name, this.width)}.${variantName(this.lng, colorScheme)}.png`);
-      await page.screenshot({ path: file, fullPage: true, scale: 'css', animations: 'disabled', caret: 'hide' });
       // After a colour-scheme switch that left markup and boxes as they were, only the colour rules can differ.
       const layout = await layoutFingerprint(page);
       const sameLayout = loadedLayout === layout;
@@ -136,7 +133,7 @@ class DeskVariant {
         path: screen.path,
         variant: variantName(this.lng, colorScheme),
         url: page.url(),
-        screenshot: path.relative(repoRoot, file),
+        screenshot: undefined,
         settle: settleProblems,
         overflow: await checkOverflow(page, this.width),
         // 44 px targets are the phone's rule; a desk's mouse needs no more than the design gives.
@@ -144,6 +141,7 @@ class DeskVariant {
         axe: await checkAxe(page, sameLayout ? colourRules : undefined),
         policy: [...this.problems.policyViolations, ...this.problems.errors.map((error) => `page error: ${error}`)],
       };
+      result.screenshot = await saveScreenshotWhenAsked(page, `${shotName(screen.name, this.width)}.${variantName(this.lng, colorScheme)}`, result);
       results.push(result);
       shown.push(result);
       this.problems.errors.length = 0;

@@ -1,10 +1,11 @@
 /**
  * The visual check's screens (issue 9, item 5) and its tests: each screen in a language, light and dark, on a
- * 375×812 phone at 2×, saved 375 px wide as test-results/visual/<screen>.<lng>.<scheme>.png, must not overflow sideways, must
- * have touch targets at least 44 CSS px tall, must have no serious or critical axe-core violation (contrast
- * included), and must load under the server's real CSP without a violation or an uncaught error. A failure lists
- * every offender; test-results/visual/report-<lng>.txt gathers all of them by check. One spec file per language
- * (visual.zh.spec.ts, visual.en.spec.ts), so CI's two workers share the longest part of the suite.
+ * 375×812 phone at 2×, must not overflow sideways, must have touch targets at least 44 CSS px tall, must have no
+ * serious or critical axe-core violation (contrast included), and must load under the server's real CSP without a
+ * violation or an uncaught error. A failure lists every offender; test-results/visual/report-<lng>.txt gathers all
+ * of them by check, and a screen that fails is saved 375 px wide as test-results/visual/<screen>.<lng>.<scheme>.png
+ * (every screen with VISUAL_SCREENSHOTS=1). One spec file per language (visual.zh.spec.ts, visual.en.spec.ts), so
+ * CI's two workers share the longest part of the suite.
  *
  * A new screen joins by adding one row to `screens`.
  */
