@@ -7,7 +7,8 @@
  */
 import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { buildApp } from './app';
-import { openDatabase } from './db/client';
+import { openDatabase, type Database } from './db/client';
+import { pgliteFolder, type EarlyPglite } from './db/earlyPglite';
 import type { WorkerLossOutcome } from './db/pgliteThread';
 import { developmentChainAsked, readEnv, type ServerEnv } from './env';
 import { seed } from './seed/seed';
@@ -15,10 +16,10 @@ import { addFirstAdmin } from './ops/operators';
 import { seedDemoOperator } from './ops/demoOperator';
 import { getAddress } from 'viem';
 import { SEED_TEAM } from './seed/content';
-import { connectChain, type Chain } from './chain/chain';
+import { connectChain, startChainReads, type Chain, type ChainReads } from './chain/chain';
 import { redactUrl } from './chain/rpcUrls';
 import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
-import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain } from './chain/devChain';
+import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain, type DevChain } from './chain/devChain';
 import type { PayerStep } from './chain/payer';
 import { toMinor } from '../api-schema/amount';
 import { Server } from 'node:net';
@@ -53,24 +54,51 @@ interface ChainStart {
 }
 
 /**
- * Connects the app's chain (docs/API.md, "Credit on chain"): CHAIN_RPC_URL with TOKEN_ADDRESS and TREASURY_ADDRESS, whose
- * node must report the app config's chainId; or, only when asked (developmentChainAsked: DEV_CHAIN=on, or no chain
- * setting outside production), the development chain (server/chain/devChain.ts), whose id, node and token the app
- * config then names. Either way dappParam announces the token, treasury and confirmations. What it prints names the
- * RPC URLs without path, query or user info (they carry API keys).
+ * The chain's part of a start that needs no database, begun before the database opens (the two run at once): the
+ * configured node's reads (the chain id, the token's decimals and symbol), or the development chain's node.
  */
-async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
+type ChainBegun =
+  | { kind: 'configured'; reads: ChainReads; rpcUrls: string[]; token: `0x${string}`; treasury: `0x${string}` }
+  | { kind: 'development'; dev: Promise<DevChain> };
+
+/**
+ * Begins the app's chain (docs/API.md, "Credit on chain"): CHAIN_RPC_URL with TOKEN_ADDRESS and TREASURY_ADDRESS; or,
+ * only when asked (developmentChainAsked: DEV_CHAIN=on, or no chain setting outside production), the development
+ * chain (server/chain/devChain.ts). Nothing is checked yet: startChain does, and refuses the start.
+ */
+function beginChain(env: ServerEnv): ChainBegun {
   if (env.CHAIN_RPC_URL && env.TOKEN_ADDRESS && env.TREASURY_ADDRESS) {
-    const { chainId } = await getAppConfig(db);
-    const chain = await connectChain({ rpcUrls: env.CHAIN_RPC_URL, token: env.TOKEN_ADDRESS as `0x${string}`, treasury: env.TREASURY_ADDRESS as `0x${string}`, confirmations: env.CONFIRMATIONS, chainId });
-    await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
-    // Without TOP_UP_START_BLOCK the watcher reads after the head of its first start, kept as its cursor now.
-    const startBlock = env.TOP_UP_START_BLOCK ?? (await keepHeadAsFirstCursor(db, chain)) + 1n;
-    return { chain, payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0'), startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${env.CHAIN_RPC_URL.map(redactUrl).join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
+    const token = env.TOKEN_ADDRESS as `0x${string}`;
+    return { kind: 'configured', reads: startChainReads(env.CHAIN_RPC_URL, token), rpcUrls: env.CHAIN_RPC_URL, token, treasury: env.TREASURY_ADDRESS as `0x${string}` };
   }
   // readEnv refuses any other case; this is the last guard before a development chain rewrites the app config.
   if (!developmentChainAsked(env)) throw new Error('no chain settings, and the development chain was not asked for (README, "Run it")');
-  const dev = await startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, blockTime: env.DEV_CHAIN_BLOCK_TIME, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });
+  const dev = startDevChain({ dataDir: env.DATA_DIR, port: env.DEV_CHAIN_PORT, blockTime: env.DEV_CHAIN_BLOCK_TIME, fund: SEED_TEAM.map((member) => member.address as `0x${string}`) });
+  // Awaited by startChain or abandonChain; until then a failure is not an unhandled rejection.
+  dev.catch(() => undefined);
+  return { kind: 'development', dev };
+}
+
+/** Stops what beginChain started, when the start fails before startChain (the database did not open). */
+async function abandonChain(begun: ChainBegun): Promise<void> {
+  if (begun.kind === 'development') await (await begun.dev.catch(() => undefined))?.node.stop();
+}
+
+/**
+ * Connects the app's chain, begun by beginChain: the configured node must report the app config's chainId; the
+ * development chain's id, node and token the app config then names. Either way dappParam announces the token,
+ * treasury and confirmations. What it prints names the RPC URLs without path, query or user info (they carry API keys).
+ */
+async function startChain(env: ServerEnv, db: Db, begun: ChainBegun): Promise<ChainStart> {
+  if (begun.kind === 'configured') {
+    const { chainId } = await getAppConfig(db);
+    const chain = await connectChain({ rpcUrls: begun.rpcUrls, token: begun.token, treasury: begun.treasury, confirmations: env.CONFIRMATIONS, chainId }, begun.reads);
+    await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
+    // Without TOP_UP_START_BLOCK the watcher reads after the head of its first start, kept as its cursor now.
+    const startBlock = env.TOP_UP_START_BLOCK ?? (await keepHeadAsFirstCursor(db, chain)) + 1n;
+    return { chain, payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0'), startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${begun.rpcUrls.map(redactUrl).join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
+  }
+  const dev = await begun.dev;
   try {
     const chain = await connectChain(dev.settings);
     await patchAppConfig(db, {
@@ -104,8 +132,21 @@ async function startChain(env: ServerEnv, db: Db): Promise<ChainStart> {
  * @example
  * await main(process.env);
  */
-export async function main(source: Record<string, string | undefined>): Promise<string> {
-  const env = readEnv(source);
+export async function main(source: Record<string, string | undefined>, early?: EarlyStart): Promise<string> {
+  // Milliseconds from the process's start to each step, logged once listening (README, "Production").
+  const startMs: Record<string, number> = {};
+  const reached = (step: string): void => {
+    startMs[step] = Math.round(performance.now());
+  };
+  reached('modules');
+  let env: ServerEnv;
+  try {
+    env = readEnv(source);
+  } catch (error) {
+    // Refused settings: the database the launcher began to open is closed, not left to the exit.
+    await early?.pglite?.abandon();
+    throw error;
+  }
   // Filled in once the server is built: a database lost before that has no server to stop.
   const server: { app?: Awaited<ReturnType<typeof buildApp>>; stop(reason: string, drainMs: number): Promise<void> } = { stop: async () => undefined };
   const onLost = onDatabaseLost({
@@ -114,12 +155,25 @@ export async function main(source: Record<string, string | undefined>): Promise<
     stop: (reason) => server.stop(reason, 0),
     exit: (code) => process.exit(code),
   });
-  const database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost });
-  await database.migrate();
-  // The demo downline (fixed addresses nobody holds keys to) only beside the development chain: a deployment's inviter
-  // starts with an empty team.
-  await seed(database.db, { demoTeam: developmentChainAsked(env) });
-  const chainStart = await startChain(env, database.db);
+  const opening = (await earlyDatabase(early, env, onLost))?.thread;
+  // The chain's node is read (or the development chain started) while the database opens, migrates and seeds.
+  const chainBegun = beginChain(env);
+  let database: Database;
+  try {
+    database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost, opening });
+    reached('database');
+    await database.migrate();
+    reached('migrations');
+    // The demo downline (fixed addresses nobody holds keys to) only beside the development chain: a deployment's
+    // inviter starts with an empty team.
+    await seed(database.db, { demoTeam: developmentChainAsked(env) });
+    reached('seed');
+  } catch (error) {
+    await abandonChain(chainBegun);
+    throw error;
+  }
+  const chainStart = await startChain(env, database.db, chainBegun);
+  reached('chain');
   await addOperatorsAtStart(env, database.db);
 
   const app = await buildApp({
@@ -196,18 +250,41 @@ export async function main(source: Record<string, string | undefined>): Promise<
   process.once('SIGINT', () => stopOnSignal('SIGINT'));
   process.once('SIGTERM', () => stopOnSignal('SIGTERM'));
 
+  reached('app');
   await app.listen({ port: env.PORT, host: env.HOST });
+  reached('listening');
   const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   const url = `http://${shownHost}:${port}`;
   const sites = app.signInSites.list().map((site) => site.host);
-  app.log.info({ storage: database.driver, signInSites: sites }, `Member DApp listening on ${url}`);
+  app.log.info({ storage: database.driver, signInSites: sites, startMs }, `Member DApp listening on ${url}`);
   console.log(`Member DApp: ${url} (storage: ${database.driver === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL'})`);
   console.log(`Credit on chain: ${chainStart.summary}`);
   // Sign-in works only at these (ADR 0007); with the defaults they include the machine's LAN addresses.
   console.log(`Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);
   return url;
+}
+
+/** What the compiled server's launcher started before the server's modules loaded (scripts/buildServer.ts). */
+export interface EarlyStart {
+  /** The embedded database that DATA_DIR already holds, opening (server/db/earlyPglite.ts). */
+  pglite?: EarlyPglite | undefined;
+}
+
+/**
+ * The launcher's opening database, if it is the one the validated settings name (PGlite in DATA_DIR), with the
+ * server's loss handling; any other is closed first, so that no two workers ever open one folder.
+ */
+async function earlyDatabase(early: EarlyStart | undefined, env: ServerEnv, onLost: (error: Error, next: WorkerLossOutcome) => void): Promise<EarlyPglite | undefined> {
+  const pglite = early?.pglite;
+  if (!pglite) return undefined;
+  if (env.DATABASE_URL || pglite.folder !== pgliteFolder(env.DATA_DIR)) {
+    await pglite.abandon();
+    return undefined;
+  }
+  pglite.onLost(onLost);
+  return pglite;
 }
 
 /**

@@ -52,28 +52,60 @@ export function chainClient(rpcUrls: readonly string[]): PublicClient {
   });
 }
 
+/** The reads a connection checks, under way: the node's chain id and the token's decimals and symbol. */
+export interface ChainReads {
+  client: PublicClient;
+  chainId: Promise<number>;
+  token: Promise<[decimals: number, symbol: string]>;
+}
+
 /**
- * Connects to the chain: the node's chain id must be dappParam's, and the token's decimals at least 6.
+ * Starts the reads connectChain checks, all at once: the server starts them before its database is open, whose app
+ * config holds the chain id they are checked against (server/main.ts).
+ *
+ * @param rpcUrls - one or more URLs
+ * @param token - the token's address
+ * @returns the client and the reads under way (a failed read fails connectChain, not the process)
+ * @example
+ * const reads = startChainReads([url], token);
+ */
+export function startChainReads(rpcUrls: readonly string[], token: Address): ChainReads {
+  const client = chainClient(rpcUrls);
+  const address = getAddress(token);
+  const reads: ChainReads = {
+    client,
+    chainId: client.getChainId(),
+    token: Promise.all([
+      client.readContract({ address, abi: erc20Abi, functionName: 'decimals' }),
+      client.readContract({ address, abi: erc20Abi, functionName: 'symbol' }),
+    ]),
+  };
+  // Awaited by connectChain, which fails with their errors; until then they are not unhandled rejections.
+  reads.chainId.catch(() => undefined);
+  reads.token.catch(() => undefined);
+  return reads;
+}
+
+/**
+ * Connects to the chain: the node's chain id must be dappParam's, and the token's decimals at least 6. A wrong chain
+ * is told before anything the token's reads found there.
  *
  * @param settings - URLs, token, treasury, confirmations, chain id
+ * @param reads - the reads of startChainReads if started already; default: started now
  * @returns the chain
  * @throws Error naming the setting at fault
  * @example
  * const chain = await connectChain({ rpcUrls: [url], token, treasury, confirmations: 12, chainId: 56 });
  */
-export async function connectChain(settings: ChainSettings): Promise<Chain> {
-  const client = chainClient(settings.rpcUrls);
-  const nodeChainId = await client.getChainId();
+export async function connectChain(settings: ChainSettings, reads: ChainReads = startChainReads(settings.rpcUrls, settings.token)): Promise<Chain> {
+  const nodeChainId = await reads.chainId;
   if (nodeChainId !== settings.chainId) {
     throw new Error(`CHAIN_RPC_URL reports chain ${nodeChainId}, but the app config's chainId is ${settings.chainId}: refusing to start`);
   }
   const token = getAddress(settings.token);
-  const [decimals, symbol] = await Promise.all([
-    client.readContract({ address: token, abi: erc20Abi, functionName: 'decimals' }),
-    client.readContract({ address: token, abi: erc20Abi, functionName: 'symbol' }),
-  ]);
+  const [decimals, symbol] = await reads.token;
   if (decimals < LEDGER_DECIMALS) {
     throw new Error(`TOKEN_ADDRESS ${token} has ${decimals} decimals; the ledger keeps ${LEDGER_DECIMALS}, so a token with fewer is refused`);
   }
-  return { client, settings: { ...settings, token, treasury: getAddress(settings.treasury) }, token: { address: token, symbol, decimals } };
+  return { client: reads.client, settings: { ...settings, token, treasury: getAddress(settings.treasury) }, token: { address: token, symbol, decimals } };
 }

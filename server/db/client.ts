@@ -50,6 +50,11 @@ export interface OpenDatabaseOptions {
    * (server/db/pgliteThread.ts). node-postgres replaces a lost connection by itself.
    */
   onLost?: ((error: Error, next: WorkerLossOutcome) => void) | undefined;
+  /**
+   * PGlite's worker already opening on dataDir's folder (server/db/earlyPglite.ts, the compiled server's launcher),
+   * used instead of a new one; its losses are told to its own onLost.
+   */
+  opening?: Promise<PgliteThread> | undefined;
 }
 
 /** The committed migrations, found next to this file whether run by tsx, vitest or drizzle-kit. */
@@ -70,18 +75,11 @@ const MIGRATION_LOCK_KEY = 4_361_000_001;
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openNodePg(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
+  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost, options.opening);
 }
 
-async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost']): Promise<Database> {
-  // BatchedPGlite: one call into its backend per statement (server/db/pglite.ts); in a worker thread of its own
-  // (server/db/pgliteThread.ts), statements run while the request thread answers requests.
-  let folder: string | undefined;
-  if (dataDir) {
-    folder = path.resolve(dataDir, 'pglite');
-    await mkdir(folder, { recursive: true });
-  }
-  const client = thread ? await PgliteThread.open(folder, { onLost }) : await inThisThread(folder);
+async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost'], opening: OpenDatabaseOptions['opening']): Promise<Database> {
+  const client = opening ? await opening : await newPgliteClient(dataDir, thread, onLost);
   // drizzle's PGlite driver types its client as PGlite; it calls only query() and transaction(), which the thread
   // client has with the same meaning.
   const db = drizzlePglite({ client: client as PGlite, schema });
@@ -93,6 +91,17 @@ async function openPglite(dataDir: string | undefined, thread: boolean, onLost: 
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
   };
+}
+
+async function newPgliteClient(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost']): Promise<PgliteThread | BatchedPGlite> {
+  // BatchedPGlite: one call into its backend per statement (server/db/pglite.ts); in a worker thread of its own
+  // (server/db/pgliteThread.ts), statements run while the request thread answers requests.
+  let folder: string | undefined;
+  if (dataDir) {
+    folder = path.resolve(dataDir, 'pglite');
+    await mkdir(folder, { recursive: true });
+  }
+  return thread ? PgliteThread.open(folder, { onLost }) : inThisThread(folder);
 }
 
 async function inThisThread(folder: string | undefined): Promise<BatchedPGlite> {
