@@ -70,7 +70,7 @@ export async function startServer({ adminToken, chain: withChain = false, autoAp
   // in PGlite's WebAssembly (visual.zh: 80 s of CPU on PGlite, 51 s on PostgreSQL, its server included; ADR 0026).
   const scratchUrl = embedded ? undefined : postgresUrl;
   if (scratchUrl === undefined) await copyPgliteTemplate(dataDir);
-  const database = scratchUrl === undefined ? await openDatabase({ dataDir }) : await openScratchPostgres(scratchUrl);
+  const database = scratchUrl === undefined ? await openDatabase({ dataDir }) : await openScratchPostgres(scratchUrl, { migrated: true });
   try {
     await database.migrate();
     await seed(database.db);

@@ -1,0 +1,76 @@
+/**
+ * The migrated PostgreSQL database of a test run, when the run has PostgreSQL (DATABASE_URL): made once by the first
+ * globalSetup that asks (the unit projects' or the e2e project's), and the template every suite's scratch database is
+ * created from (tests/server/support/databases.ts) instead of applying every migration again: CREATE DATABASE copies
+ * the template's files. Dropped after the run. Each copy is still migrated by its suite, a no-op then.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase } from '../../server/db/client';
+
+/** Names the template database to the test workers, which inherit it. */
+export const POSTGRES_TEMPLATE_ENV = 'MEMBER_DAPP_POSTGRES_TEMPLATE';
+
+interface TemplateRun {
+  name: Promise<string>;
+  users: number;
+}
+
+// On globalThis: the projects' globalSetup files may be loaded as separate module instances of one process.
+const shared = globalThis as typeof globalThis & { memberDappPostgresTemplate?: TemplateRun };
+
+/**
+ * Runs one statement on the server DATABASE_URL names, on a connection of its own.
+ *
+ * @example await onAdminConnection(url, 'DROP DATABASE IF EXISTS x');
+ */
+export async function onAdminConnection(url: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The URL of another database on DATABASE_URL's server. */
+export function databaseUrl(baseUrl: string, name: string): string {
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function createTemplate(baseUrl: string): Promise<string> {
+  const name = `md_template_${randomBytes(6).toString('hex')}`;
+  await onAdminConnection(baseUrl, `CREATE DATABASE ${name}`);
+  const database = await openDatabase({ url: databaseUrl(baseUrl, name), poolSize: 1 });
+  try {
+    await database.migrate();
+  } finally {
+    // No session may stay on a template: CREATE DATABASE ... TEMPLATE refuses one that is in use.
+    await database.close();
+  }
+  return name;
+}
+
+/**
+ * For a globalSetup: makes the run's template (once) when DATABASE_URL is set, names it in POSTGRES_TEMPLATE_ENV, and
+ * returns the teardown; the last teardown drops it.
+ *
+ * @example export default async function setup() { return ensurePostgresTemplate(); }
+ */
+export async function ensurePostgresTemplate(): Promise<() => Promise<void>> {
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) return async () => undefined;
+  const run = (shared.memberDappPostgresTemplate ??= { name: createTemplate(baseUrl), users: 0 });
+  run.users += 1;
+  process.env[POSTGRES_TEMPLATE_ENV] = await run.name;
+  return async () => {
+    run.users -= 1;
+    if (run.users > 0) return;
+    delete shared.memberDappPostgresTemplate;
+    delete process.env[POSTGRES_TEMPLATE_ENV];
+    await onAdminConnection(baseUrl, `DROP DATABASE IF EXISTS ${await run.name} WITH (FORCE)`);
+  };
+}
