@@ -3,7 +3,7 @@
  * and is granted credit, opens goods, has no address yet, adds one (the region from the picker) and comes back to
  * settlement with it chosen, pays, finds the order listed and the balance reduced; edits the address and the order
  * still shows the old one; the next settlement preselects the default. B, another member, opening A's address edit
- * page reads "not found". Each step is saved under test-results/screenshots/buy-*.png.
+ * page reads "not found". With E2E_SCREENSHOTS=1 each step is saved under test-results/screenshots/buy-*.png.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

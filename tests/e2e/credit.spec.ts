@@ -2,7 +2,7 @@
  * Withdrawing credit end to end in Debian Chromium against the real server with the operator API on (issue 11): a
  * member signs in, the operator grants credit (POST /api/admin/grant), the member withdraws through the sheet over
  * /me, sees the pending record and the new balance, reloads and still sees them; the operator marks the withdrawal
- * failed (POST /api/admin/withdrawal/decide) and the member sees the refund. Each step is saved under
+ * failed (POST /api/admin/withdrawal/decide) and the member sees the refund. With E2E_SCREENSHOTS=1 each step is saved under
  * test-results/screenshots/credit-*.png.
  */
 import { randomUUID } from 'node:crypto';

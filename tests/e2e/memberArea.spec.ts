@@ -1,7 +1,7 @@
 /**
  * The member area in Debian Chromium against the real server (issue 12): member A signs in through the seeded
  * invite, member B through A's invite link, then A opens every member-area screen in en and zh, searches the team
- * for B and opens a notice. A screenshot of each step goes to test-results/screenshots/member-area-*.png.
+ * for B and opens a notice. With E2E_SCREENSHOTS=1 a screenshot of each step goes to test-results/screenshots/member-area-*.png.
  */
 import { describe, expect, it } from 'vitest';
 import { screenshot } from './support/browser';

@@ -9,7 +9,7 @@
  * paid order is shipped at /ops/orders with its carrier and tracking number, which the member's order list then shows.
  * A notice written in zh and en at /ops/content (its script left out by the sanitiser) is published, and a member
  * reads it in each language in the announcements.
- * Screens under test-results/screenshots/ops-*.png.
+ * With E2E_SCREENSHOTS=1, screens under test-results/screenshots/ops-*.png.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@
  * record; refuses in the wallet and sees why, the amount kept; reloads while the transfer confirms and the sheet
  * resumes it, sent once; speeds the transfer up in the wallet and the sheet follows the new transaction; adds the
  * token to the wallet from the receipt (wallet_watchAsset), and meets a wallet that refuses (4001) or cannot
- * (4200). Each journey runs in en or zh, the two taking turns. Each step is saved under
+ * (4200). Each journey runs in en or zh, the two taking turns. With E2E_SCREENSHOTS=1 each step is saved under
  * test-results/screenshots/top-up-*.png.
  */
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
  * request), and the test wallet holding its key in Node. A member tops up 25 from the wallet, withdraws
  * 12.5 from the sheet over /me, sees it approved with what happens next, and once the payment is deep enough sees it
  * paid in the records with its transaction linked; the wallet's token balance is 11.5 higher (the fee is 1), and the
- * receipt adds the token to the wallet (wallet_watchAsset). Each step is saved under
+ * receipt adds the token to the wallet (wallet_watchAsset). With E2E_SCREENSHOTS=1 each step is saved under
  * test-results/screenshots/withdraw-chain-*.png.
  */
 import { describe, expect, it } from 'vitest';

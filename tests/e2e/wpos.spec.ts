@@ -3,7 +3,7 @@
  * test wallets: A signs in, B signs in through A's invite link (so B is in A's team); the operator grants A WPOS;
  * A transfers WPOS to B through the sheet, picking B from the team list, and B sees it after a reload; A exchanges
  * WPOS to credit and sees both balances change; the operator runs the share-pool payout and both see their profit;
- * an address pasted from outside the team is refused before any request. Each step is saved under
+ * an address pasted from outside the team is refused before any request. With E2E_SCREENSHOTS=1 each step is saved under
  * test-results/screenshots/wpos-*.png.
  */
 import { randomUUID } from 'node:crypto';

@@ -170,15 +170,32 @@ export function watchPage(page: Page, problems: PageProblems = { errors: [], pol
 }
 
 /**
- * Saves a screenshot of the viewport under test-results/screenshots/ (git-ignored).
+ * A journey's step screenshots cost a PNG encode of a 2× phone screen each (60 in the e2e files) for images nobody
+ * opened when the journey passed: they are saved with E2E_SCREENSHOTS=1, and a failing journey's pages are saved
+ * anyway (setupJourneys, support/journey.ts).
+ */
+const saveStepScreenshots = process.env.E2E_SCREENSHOTS === '1';
+
+/**
+ * Saves a screenshot of the viewport under test-results/screenshots/ (git-ignored) when E2E_SCREENSHOTS=1.
  *
  * @param page - the page
  * @param name - file name without extension
- * @returns the file path
+ * @returns the file path, or undefined when step screenshots are off
  * @example
  * await screenshot(page, 'login');
  */
-export async function screenshot(page: Page, name: string): Promise<string> {
+export async function screenshot(page: Page, name: string): Promise<string | undefined> {
+  return saveStepScreenshots ? saveScreenshot(page, name) : undefined;
+}
+
+/**
+ * Saves a screenshot of the viewport under test-results/screenshots/<name>.png.
+ *
+ * @returns the file path
+ * @example await saveScreenshot(page, 'failed-sign-in');
+ */
+export async function saveScreenshot(page: Page, name: string): Promise<string> {
   await mkdir(screenshotDir, { recursive: true });
   const file = path.join(screenshotDir, `${name}.png`);
   await page.screenshot({ path: file, animations: 'disabled' });

@@ -10,7 +10,7 @@ import { apiCaller, signInOverHttp } from '../../server/support/httpSignIn';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
-import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser } from './browser';
+import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, saveScreenshot, watchPage, workerBrowser } from './browser';
 import type { PageProblems } from './browser';
 import { startServer } from './server';
 import type { StartServerOptions, TestServer } from './server';
@@ -56,6 +56,13 @@ export interface JourneyHarness {
   open(options?: OpenOptions): Promise<Opened>;
 }
 
+/** Saves a screenshot of every open page of these contexts, named after the test; a page that cannot is skipped. */
+async function saveFailedPages(testName: string, contexts: readonly BrowserContext[]): Promise<void> {
+  const slug = testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 60);
+  const pages = contexts.flatMap((context) => context.pages());
+  await Promise.all(pages.map((page, index) => saveScreenshot(page, `failed-${slug}-${index + 1}`).catch(() => undefined)));
+}
+
 /**
  * Registers the file's hooks and returns the harness the tests use.
  *
@@ -78,6 +85,8 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
     const own = [...(opened.get(task.id) ?? []), ...(opened.get('') ?? [])];
     opened.delete(task.id);
     opened.delete('');
+    // What a failing journey's pages showed when it failed, under test-results/screenshots/failed-*.png.
+    if (task.result?.state === 'fail') await saveFailedPages(task.name, own.map(({ context }) => context));
     await Promise.all(own.map(({ context }) => context.close()));
     // Every journey runs under the server's real CSP and Permissions-Policy: a violation anywhere fails it.
     expect(own.flatMap(({ problems }) => problems.policyViolations)).toEqual([]);
