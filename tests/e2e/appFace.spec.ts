@@ -88,13 +88,13 @@ describe('a repeat visit', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
     const pathOf = new Map<string, string>();
-    const answers: { path: string; status: number }[] = [];
     const statusOf = new Map<string, number>();
+    /** The locale files' requests that finished, by Chromium's request id. */
+    const finished: string[] = [];
     cdp.on('Network.requestWillBeSent', ({ requestId, request }) => pathOf.set(requestId, new URL(request.url).pathname));
     cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode }) => statusOf.set(requestId, statusCode));
     cdp.on('Network.loadingFinished', ({ requestId }) => {
-      const path = pathOf.get(requestId);
-      if (path?.startsWith('/locales/')) answers.push({ path, status: statusOf.get(requestId) ?? 0 });
+      if (pathOf.get(requestId)?.startsWith('/locales/')) finished.push(requestId);
     });
     // What the page asked with, and the body bytes it received.
     const requests: Promise<{ path: string; ifNoneMatch: string | undefined; bodyBytes: number }>[] = [];
@@ -104,9 +104,14 @@ describe('a repeat visit', () => {
       requests.push(Promise.all([request.allHeaders(), request.sizes()]).then(([headers, sizes]) => ({ path, ifNoneMatch: headers['if-none-match'], bodyBytes: sizes.responseBodySize })));
     });
     // Both files are asked for, each when its part of the app has run: wait for the two answers, not for a quiet network.
+    // Chromium may report an answer's status on the wire (its extra info) after the request finished: wait for both
+    // (on a loaded host a 304 read as soon as it finished had no status yet).
     const wire = async () => {
-      await expect.poll(() => answers.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-      return answers.splice(0).sort((a, b) => a.path.localeCompare(b.path)).map(({ path, status }) => [path, status]);
+      await expect.poll(() => finished.length >= 2 && finished.every((id) => statusOf.has(id)), { timeout: 10_000 }).toBe(true);
+      return finished
+        .splice(0)
+        .map((id) => [pathOf.get(id) ?? '', statusOf.get(id) ?? 0] as const)
+        .sort(([a], [b]) => a.localeCompare(b));
     };
     const sent = async () => {
       await expect.poll(() => requests.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
