@@ -1,5 +1,3 @@
-import { setDefaultConfig } from 'antd-mobile/es/components/config-provider';
-import zhCN from 'antd-mobile/es/locales/zh-CN';
 import type { i18n as I18n } from 'i18next';
 
 /** The app's i18next instance, once followLanguage was called. */
@@ -7,28 +5,33 @@ let following: I18n | undefined;
 /** Whether a screen that shows antd-mobile's texts has loaded (loadComponentTexts). */
 let wanted = false;
 
-/** Sets antd-mobile's texts for a language: zh-CN at once, en-US once a screen wants them (it is fetched). */
+const isEnglish = (language: string | undefined): boolean => language?.startsWith('en') ?? false;
+
+/**
+ * Sets antd-mobile's texts for a language, once a screen wants them. Its config module (whose default is zh-CN) and
+ * the English texts are fetched then, not with the entry script: the sign-in page's components (buttons, skeletons)
+ * read neither.
+ */
 async function apply(i18n: I18n, language: string): Promise<void> {
-  if (!language.startsWith('en')) {
-    setDefaultConfig({ locale: zhCN });
-    return;
-  }
   if (!wanted) return;
+  const english = isEnglish(language);
   try {
-    const { default: enUS } = await import('antd-mobile/es/locales/en-US');
-    // The member may have switched back while it loaded.
-    if (i18n.resolvedLanguage?.startsWith('en')) setDefaultConfig({ locale: enUS });
+    const [{ setDefaultConfig }, { default: locale }] = await Promise.all([
+      import('antd-mobile/es/components/config-provider'),
+      english ? import('antd-mobile/es/locales/en-US') : import('antd-mobile/es/locales/zh-CN'),
+    ]);
+    // The member may have switched language while they loaded.
+    if (isEnglish(i18n.resolvedLanguage) === english) setDefaultConfig({ locale });
   } catch (error: unknown) {
-    console.error('antd-mobile English texts not loaded', error);
+    console.error('antd-mobile texts not loaded', error);
   }
 }
 
 /**
  * antd-mobile's own texts (clear, cancel, "no more") follow the app's language. Its global default config is set
- * instead of a ConfigProvider so that imperative Toast and Dialog follow too. zh-CN is antd-mobile's built-in default
- * and costs nothing extra; en-US is fetched only when a screen that may show those texts loads (loadComponentTexts):
- * the sign-in page's components (buttons, skeletons) show none, so a first visit does not fetch it (1.5 KiB on the
- * wire, bench/README.md section 1).
+ * instead of a ConfigProvider so that imperative Toast and Dialog follow too. Nothing of antd-mobile's config or
+ * texts is loaded until a screen that may show them loads (loadComponentTexts): the sign-in page shows none, so a
+ * first visit fetches neither the config module with its built-in zh-CN texts nor en-US (bench/README.md section 1).
  *
  * @param i18n - the app's i18next instance
  * @example
@@ -41,7 +44,8 @@ export function followLanguage(i18n: I18n): void {
 
 /**
  * Says that antd-mobile's texts are about to be shown, and loads them in the app's language if it is known (else
- * the language change does, when i18next starts). Never rejects: without the English file the texts stay Chinese.
+ * the language change does, when i18next starts). Never rejects: without the files antd-mobile's components show
+ * their built-in Chinese texts.
  *
  * @returns resolves when the texts are set
  * @example
