@@ -4,6 +4,7 @@
  */
 import { Navigate, matchRoutes } from 'react-router-dom';
 import type { LazyRouteFunction, RouteObject } from 'react-router-dom';
+import { loadBackArrow } from '../components/backArrow';
 import { loadComponentTexts } from '../i18n/componentLocale';
 import type { Namespace } from '../i18n/i18n';
 import * as loginPage from '../routes/login';
@@ -19,16 +20,17 @@ export interface RouteHandle {
 type LazyRoute = LazyRouteFunction<RouteObject>;
 
 /**
- * A screen's code with what every screen loaded on demand needs besides it: the screens' stylesheet (screens.css)
- * and antd-mobile's texts in the member's language (componentLocale.ts). The route waits for all three before it
- * renders, so no screen shows unstyled or in the other language. /login, whose page is in the entry script, needs
- * neither, so a first visit downloads neither (bench/README.md, section 1). Vite turns the CSS import into a
- * <link rel="stylesheet"> added first, so the route's own CSS still comes after it.
+ * A screen's code with what every screen loaded on demand needs besides it: the screens' stylesheet (screens.css),
+ * antd-mobile's texts in the member's language (componentLocale.ts) and the back arrow's icon (backArrow.ts). The
+ * route waits for all of them before it renders, so no screen shows unstyled, in the other language or without its
+ * arrow. /login, whose page is in the entry script, needs none of them, so a first visit downloads none
+ * (bench/README.md, section 1). Vite turns the CSS import into a <link rel="stylesheet"> added first, so the route's
+ * own CSS still comes after it.
  */
 const withScreenAssets =
   (load: LazyRoute): LazyRoute =>
   async () => {
-    const [, , route] = await Promise.all([import('./screens.css'), loadComponentTexts(), load()]);
+    const [, , , route] = await Promise.all([import('./screens.css'), loadComponentTexts(), loadBackArrow(), load()]);
     return route;
   };
 

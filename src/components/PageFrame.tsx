@@ -1,5 +1,5 @@
-import { LeftOutline } from 'antd-mobile-icons';
 import type { ReactNode } from 'react';
+import { backArrow } from './backArrow';
 
 interface PageFrameProps {
   title: string;
@@ -15,7 +15,8 @@ interface PageFrameProps {
  * A screen: the bar with its title (the page's h1), a back arrow on nested pages, and the content below.
  * The bar is drawn here rather than with antd-mobile's NavBar: NavBar's left area is a div with role="button"
  * that a keyboard cannot reach, which axe reports as a nameless command (and, with a real back button inside, as
- * nested interactive controls). ADR 0006 records this.
+ * nested interactive controls). ADR 0006 records this. The arrow's icon is loaded with the screens that have a way
+ * back (backArrow.ts).
  */
 export function PageFrame({ title, onBack, backLabel, right, children }: PageFrameProps) {
   return (
@@ -24,7 +25,7 @@ export function PageFrame({ title, onBack, backLabel, right, children }: PageFra
         <div className="page-bar-side">
           {onBack && backLabel ? (
             <button type="button" className="icon-button page-back" onClick={onBack} aria-label={backLabel}>
-              <LeftOutline aria-hidden="true" />
+              {backArrow()}
             </button>
           ) : null}
         </div>
