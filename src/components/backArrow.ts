@@ -1,4 +1,3 @@
-import { createElement } from 'react';
 import type { ReactElement } from 'react';
 
 /** The back arrow, drawn once its icon is loaded (loadBackArrow). */
@@ -27,8 +26,7 @@ export const backArrow = (): ReactElement | undefined => arrow;
 export async function loadBackArrow(): Promise<void> {
   if (arrow) return;
   try {
-    const { default: LeftOutline } = await import('antd-mobile-icons/es/LeftOutline');
-    arrow = createElement(LeftOutline, { 'aria-hidden': true });
+    arrow = (await import('./backArrowIcon')).backArrowDrawing;
   } catch (error: unknown) {
     console.error('back arrow not loaded', error);
   }

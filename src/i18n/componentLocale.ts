@@ -8,20 +8,17 @@ let wanted = false;
 const isEnglish = (language: string | undefined): boolean => language?.startsWith('en') ?? false;
 
 /**
- * Sets antd-mobile's texts for a language, once a screen wants them. Its config module (whose default is zh-CN) and
- * the English texts are fetched then, not with the entry script: the sign-in page's components (buttons, skeletons)
- * read neither.
+ * Sets antd-mobile's texts for a language, once a screen wants them. Its config module with the zh-CN texts
+ * (antdTexts.ts) and the English texts are fetched then, not with the entry script: the sign-in page's components
+ * (buttons, skeletons) read neither.
  */
 async function apply(i18n: I18n, language: string): Promise<void> {
   if (!wanted) return;
   const english = isEnglish(language);
   try {
-    const [{ setDefaultConfig }, { default: locale }] = await Promise.all([
-      import('antd-mobile/es/components/config-provider'),
-      english ? import('antd-mobile/es/locales/en-US') : import('antd-mobile/es/locales/zh-CN'),
-    ]);
+    const [{ setComponentTexts }, englishTexts] = await Promise.all([import('./antdTexts'), english ? import('antd-mobile/es/locales/en-US') : undefined]);
     // The member may have switched language while they loaded.
-    if (isEnglish(i18n.resolvedLanguage) === english) setDefaultConfig({ locale });
+    if (isEnglish(i18n.resolvedLanguage) === english) setComponentTexts(englishTexts?.default);
   } catch (error: unknown) {
     console.error('antd-mobile texts not loaded', error);
   }
