@@ -51,7 +51,7 @@ import { createTopUpWatcher } from './chain/topUpWatcher';
 import { createPayer, type PayerOptions } from './chain/payer';
 import type { LoopHealth } from './chain/pollLoop';
 import { repoRoot } from './serverFiles';
-import { createReadiness } from './health/readiness';
+import { createReadiness, type ReadinessOptions } from './health/readiness';
 import { healthRoutes } from './routes/health';
 
 declare module 'fastify' {
@@ -176,9 +176,18 @@ const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
   topUp: { max: 60, timeWindow: 60_000 },
 };
 
+/** What an app needs only once the database is migrated and the chain's settings are checked (main.ts): the chain, and the rounds and timers that run on them. */
+export type AppStartOptions = Pick<BuildAppOptions, 'chain' | 'topUpWatcher' | 'payer' | 'payoutTimer'>;
+
+/** An app built but not started: no chain, no round and no timer yet (prepareApp). */
+export interface PreparedApp {
+  app: FastifyInstance;
+  /** Connects the chain and starts the rounds and timers; once, before the app listens or answers. */
+  start(late: AppStartOptions): void;
+}
+
 /**
- * Builds the server: zod validation and serialization from api-schema, the envelope error handler, security
- * headers, access control, rate limits, the API routes, the SPA and the locales.
+ * Builds the server and starts it at once (tests; main.ts prepares it while the database opens, ADR 0029).
  *
  * @param options - database and policy knobs
  * @returns the Fastify instance (not listening)
@@ -187,6 +196,23 @@ const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
  * const res = await app.inject({ method: 'GET', url: '/api/dapp/dappParam' });
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const prepared = await prepareApp(options);
+  prepared.start(options);
+  return prepared.app;
+}
+
+/**
+ * Builds the server: zod validation and serialization from api-schema, the envelope error handler, security
+ * headers, access control, rate limits, the API routes, the SPA and the locales; the chain and the timers wait for
+ * start(). Nothing here reads the database: main.ts builds it while the database opens and migrates (ADR 0029).
+ *
+ * @param options - database (its queries may wait for its open) and policy knobs
+ * @returns the Fastify instance (not listening) and its start
+ * @example
+ * const { app, start } = await prepareApp({ db: database.db });
+ * start({ chain, topUpWatcher: { startBlock, timer: true } });
+ */
+export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOptions>): Promise<PreparedApp> {
   const app = Fastify({
     logger: options.logger ?? false,
     bodyLimit: options.bodyLimit ?? 16 * 1024,
@@ -248,48 +274,60 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     approvalQuorumAbove: options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE,
   };
 
-  // The payer's and watcher's rounds, for readiness and for beginStop().
+  // The payer's and watcher's rounds, for readiness and for beginStop(); start() fills them in.
   const rounds: { payer?: (() => LoopHealth) | undefined; topUpWatcher?: () => LoopHealth } = {};
   let stopRounds = async (): Promise<void> => undefined;
-  if (options.chain) {
-    const watcher = createTopUpWatcher({
-      db: deps.db,
-      chain: options.chain,
-      now: deps.now,
-      startBlock: options.topUpWatcher?.startBlock,
-      pollMs: options.topUpWatcher?.pollMs,
-      onError: (error) => app.log.warn({ err: error }, 'top-up watcher round failed; the next round starts from the cursor'),
-    });
-    const payer = options.payer
-      ? createPayer({
-          ...options.payer,
-          db: deps.db,
-          chain: options.chain,
-          now: deps.now,
-          onError: (error) => app.log.warn({ err: error }, 'payer round failed; the next round goes on from what is stored'),
-          // Money lost for the operator to settle (reconcile's lostPayments): a posted payment the chain no longer has
-          // (its stored bytes go out again) or has as reverted, or a refunded one mined after all (`paidAfterVoid`).
-          onLost: (lost) => app.log.error({ withdrawalId: lost.withdrawalId.toString(), hash: lost.hash, reason: lost.reason }, 'a payment is lost'),
-        })
-      : undefined;
-    deps.chain = { chain: options.chain, watcher, payer };
-    if (options.topUpWatcher?.timer) watcher.start();
-    if (payer && options.payer?.timer) payer.start();
-    rounds.topUpWatcher = watcher.health;
-    rounds.payer = payer?.health;
-    // Both timers stop at once; each waits for its round under way (beginStop() and close() alike).
-    stopRounds = async () => {
-      await Promise.all([watcher.stop(), payer?.stop()]);
-    };
-    app.addHook('onClose', () => stopRounds());
-  }
+  let stopPayoutTimer = (): void => undefined;
+  // Both timers stop at once; each waits for its round under way (beginStop() and close() alike).
+  app.addHook('onClose', async () => {
+    stopPayoutTimer();
+    await stopRounds();
+  });
+  // Read at each probe: the chain is set by start().
+  const readinessOptions: ReadinessOptions = { db: deps.db, now: deps.now, rounds, maxLagMs: options.readyMaxLagMs ?? DEFAULT_READY_MAX_LAG_MS };
+  const readiness = createReadiness(readinessOptions);
+  let started = false;
 
-  if (options.payoutTimer) {
-    const stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
-    app.addHook('onClose', async () => stopPayoutTimer());
-  }
+  const start = (late: AppStartOptions): void => {
+    if (started) throw new Error('the app has started already');
+    started = true;
+    if (late.chain) {
+      const watcher = createTopUpWatcher({
+        db: deps.db,
+        chain: late.chain,
+        now: deps.now,
+        startBlock: late.topUpWatcher?.startBlock,
+        pollMs: late.topUpWatcher?.pollMs,
+        onError: (error) => app.log.warn({ err: error }, 'top-up watcher round failed; the next round starts from the cursor'),
+      });
+      const payer = late.payer
+        ? createPayer({
+            ...late.payer,
+            db: deps.db,
+            chain: late.chain,
+            now: deps.now,
+            onError: (error) => app.log.warn({ err: error }, 'payer round failed; the next round goes on from what is stored'),
+            // Money lost for the operator to settle (reconcile's lostPayments): a posted payment the chain no longer has
+            // (its stored bytes go out again) or has as reverted, or a refunded one mined after all (`paidAfterVoid`).
+            onLost: (lost) => app.log.error({ withdrawalId: lost.withdrawalId.toString(), hash: lost.hash, reason: lost.reason }, 'a payment is lost'),
+          })
+        : undefined;
+      // The routes read deps.chain at each request (Fastify hands each plugin this same object).
+      deps.chain = { chain: late.chain, watcher, payer };
+      readinessOptions.chain = late.chain;
+      if (late.topUpWatcher?.timer) watcher.start();
+      if (payer && late.payer?.timer) payer.start();
+      rounds.topUpWatcher = watcher.health;
+      rounds.payer = payer?.health;
+      stopRounds = async () => {
+        await Promise.all([watcher.stop(), payer?.stop()]);
+      };
+    }
+    if (late.payoutTimer) {
+      stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
+    }
+  };
 
-  const readiness = createReadiness({ db: deps.db, now: deps.now, chain: options.chain, rounds, maxLagMs: options.readyMaxLagMs ?? DEFAULT_READY_MAX_LAG_MS });
   app.decorate('beginStop', async () => {
     readiness.beginStop();
     await stopRounds();
@@ -339,7 +377,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     spaDir: options.spaDir === undefined ? path.join(repoRoot(), 'dist', 'spa') : options.spaDir,
     localesDir: options.localesDir ?? path.join(repoRoot(), 'locales'),
   });
-  return app;
+  return { app, start };
 }
 
 export type { RateLimitRule };

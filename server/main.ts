@@ -6,8 +6,8 @@
  * its files on close) and the process exits with code 0.
  */
 import { BATCHES_IN_FLIGHT } from './ledger/batcher';
-import { buildApp } from './app';
-import { openDatabase, type Database } from './db/client';
+import { prepareApp } from './app';
+import { beginOpenDatabase } from './db/client';
 import { pgliteFolder, type EarlyPglite } from './db/earlyPglite';
 import type { WorkerLossOutcome } from './db/pgliteThread';
 import { developmentChainAsked, readEnv, type ServerEnv } from './env';
@@ -23,6 +23,7 @@ import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain, type DevChain } from './cha
 import type { PayerStep } from './chain/payer';
 import { toMinor } from '../api-schema/amount';
 import { Server } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { hostname } from 'node:os';
 
 /** How long a connection made just before the server stopped listening has to send its request. */
@@ -43,10 +44,6 @@ import type { Db } from './db/client';
 
 interface ChainStart {
   chain: Chain;
-  /** The hot wallet's key: PAYER_KEY, or the development chain's treasury. */
-  payerKey: `0x${string}` | undefined;
-  /** AUTO_APPROVE_MAX in minor units. */
-  autoApproveMax: bigint;
   startBlock: bigint;
   stop(): Promise<void>;
   /** What the start prints. */
@@ -79,6 +76,21 @@ function beginChain(env: ServerEnv): ChainBegun {
   return { kind: 'development', dev };
 }
 
+/** What the chain's kind decides before it is checked, so the app is built while the database opens. */
+interface ChainPolicy {
+  /** The hot wallet's key: PAYER_KEY, or the development chain's treasury. */
+  payerKey: `0x${string}` | undefined;
+  /** AUTO_APPROVE_MAX in minor units. */
+  autoApproveMax: bigint;
+}
+
+function chainPolicy(env: ServerEnv, begun: ChainBegun): ChainPolicy {
+  if (begun.kind === 'configured') return { payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0') };
+  // The development chain pays from its own hot wallet and approves up to 1000 on request, so a demo withdrawal is
+  // paid with no operator (README, "Paying withdrawals").
+  return { payerKey: (env.PAYER_KEY ?? DEV_PAYER_KEY) as `0x${string}`, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? DEV_AUTO_APPROVE_MAX) };
+}
+
 /** Stops what beginChain started, when the start fails before startChain (the database did not open). */
 async function abandonChain(begun: ChainBegun): Promise<void> {
   if (begun.kind === 'development') await (await begun.dev.catch(() => undefined))?.node.stop();
@@ -96,7 +108,7 @@ async function startChain(env: ServerEnv, db: Db, begun: ChainBegun): Promise<Ch
     await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
     // Without TOP_UP_START_BLOCK the watcher reads after the head of its first start, kept as its cursor now.
     const startBlock = env.TOP_UP_START_BLOCK ?? (await keepHeadAsFirstCursor(db, chain)) + 1n;
-    return { chain, payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0'), startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${begun.rpcUrls.map(redactUrl).join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
+    return { chain, startBlock, stop: async () => undefined, summary: `chain ${chainId} at ${begun.rpcUrls.map(redactUrl).join(', ')}, token ${chain.token.address} (${chain.token.decimals} decimals), treasury ${chain.settings.treasury}` };
   }
   const dev = await begun.dev;
   try {
@@ -110,10 +122,6 @@ async function startChain(env: ServerEnv, db: Db, begun: ChainBegun): Promise<Ch
     });
     return {
       chain,
-      // The development chain pays from its own hot wallet and approves up to 1000 on request, so a demo withdrawal
-      // is paid with no operator (README, "Paying withdrawals").
-      payerKey: (env.PAYER_KEY ?? DEV_PAYER_KEY) as `0x${string}`,
-      autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? DEV_AUTO_APPROVE_MAX),
       startBlock: dev.startBlock,
       stop: () => dev.node.stop(),
       summary: `development chain ${DEV_CHAIN_ID} at ${dev.node.url}${dev.deployed ? ' (new: token deployed, demo members funded)' : ''}, token ${chain.token.symbol} ${chain.token.address}, treasury ${chain.settings.treasury}`,
@@ -148,7 +156,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
     throw error;
   }
   // Filled in once the server is built: a database lost before that has no server to stop.
-  const server: { app?: Awaited<ReturnType<typeof buildApp>>; stop(reason: string, drainMs: number): Promise<void> } = { stop: async () => undefined };
+  const server: { app?: FastifyInstance; stop(reason: string, drainMs: number): Promise<void> } = { stop: async () => undefined };
   const onLost = onDatabaseLost({
     log: (level, fields, message) => (server.app ? server.app.log[level](fields, message) : console.error(message, fields)),
     // A lost database serves nothing: no drain.
@@ -158,25 +166,11 @@ export async function main(source: Record<string, string | undefined>, early?: E
   const opening = (await earlyDatabase(early, env, onLost))?.thread;
   // The chain's node is read (or the development chain started) while the database opens, migrates and seeds.
   const chainBegun = beginChain(env);
-  let database: Database;
-  try {
-    database = await openDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost, opening });
-    reached('database');
-    await database.migrate();
-    reached('migrations');
-    // The demo downline (fixed addresses nobody holds keys to) only beside the development chain: a deployment's
-    // inviter starts with an empty team.
-    await seed(database.db, { demoTeam: developmentChainAsked(env) });
-    reached('seed');
-  } catch (error) {
-    await abandonChain(chainBegun);
-    throw error;
-  }
-  const chainStart = await startChain(env, database.db, chainBegun);
-  reached('chain');
-  await addOperatorsAtStart(env, database.db);
-
-  const app = await buildApp({
+  const policy = chainPolicy(env, chainBegun);
+  const database = beginOpenDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost, opening });
+  // The app is built on the request thread while PGlite's worker opens the database (ADR 0029): nothing in it reads
+  // the database, and its chain, rounds and timers start only once the database is migrated and the chain checked.
+  const preparing = prepareApp({
     db: database.db,
     siweDomain: env.SIWE_DOMAIN,
     publicUrl: env.PUBLIC_URL,
@@ -186,20 +180,46 @@ export async function main(source: Record<string, string | undefined>, early?: E
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     // PostgreSQL may have several instances: their rate limits count in the database, one limit for all.
     rateLimitStore: database.driver === 'node-postgres' ? 'database' : 'memory',
+    autoApproveMax: policy.autoApproveMax,
+    autoApproveHourly: env.AUTO_APPROVE_HOURLY === undefined ? undefined : toMinor(env.AUTO_APPROVE_HOURLY),
+    approvalQuorumAbove: env.APPROVAL_QUORUM_ABOVE === undefined ? undefined : toMinor(env.APPROVAL_QUORUM_ABOVE),
+    readyMaxLagMs: env.READY_MAX_LAG_MS,
+  });
+  // Awaited below; a start that fails first closes it (abandonStart).
+  preparing.catch(() => undefined);
+  const abandonStart = async () => {
+    await (await preparing.catch(() => undefined))?.app.close();
+    await abandonChain(chainBegun);
+  };
+  try {
+    await database.opened;
+    reached('database');
+    await database.migrate();
+    reached('migrations');
+    // The demo downline (fixed addresses nobody holds keys to) only beside the development chain: a deployment's
+    // inviter starts with an empty team.
+    await seed(database.db, { demoTeam: developmentChainAsked(env) });
+    reached('seed');
+  } catch (error) {
+    await abandonStart();
+    throw error;
+  }
+  const chainStart = await startChain(env, database.db, chainBegun);
+  reached('chain');
+  await addOperatorsAtStart(env, database.db);
+
+  const { app, start } = await preparing;
+  start({
     payoutTimer: true,
     chain: chainStart.chain,
     topUpWatcher: { startBlock: chainStart.startBlock, timer: true, pollMs: env.CHAIN_POLL_MS },
-    autoApproveMax: chainStart.autoApproveMax,
-    autoApproveHourly: env.AUTO_APPROVE_HOURLY === undefined ? undefined : toMinor(env.AUTO_APPROVE_HOURLY),
-    approvalQuorumAbove: env.APPROVAL_QUORUM_ABOVE === undefined ? undefined : toMinor(env.APPROVAL_QUORUM_ABOVE),
     // The lease's holder is the instance (host and port), not the process: a restarted server takes its own lease back
     // at once instead of waiting for it to expire. Two processes under one name would both pay, still each
     // withdrawal once (nonces are handed out under the lease row's lock, moves are the engine's): the lease only
     // keeps the others idle.
-    payer: chainStart.payerKey
-      ? { key: chainStart.payerKey, holder: `${hostname()}:${env.PORT}`, timer: env.PAYER === 'on', pollMs: env.CHAIN_POLL_MS, onStep: faultAt(env.PAYER_FAULT_AT) }
+    payer: policy.payerKey
+      ? { key: policy.payerKey, holder: `${hostname()}:${env.PORT}`, timer: env.PAYER === 'on', pollMs: env.CHAIN_POLL_MS, onStep: faultAt(env.PAYER_FAULT_AT) }
       : undefined,
-    readyMaxLagMs: env.READY_MAX_LAG_MS,
   });
 
   // One stop, whoever asks first: a second caller waits for the same one.
@@ -276,7 +296,7 @@ export interface EarlyStart {
  * The launcher's opening database, if it is the one the validated settings name (PGlite in DATA_DIR), with the
  * server's loss handling; any other is closed first, so that no two workers ever open one folder.
  */
-async function earlyDatabase(early: EarlyStart | undefined, env: ServerEnv, onLost: (error: Error, next: WorkerLossOutcome) => void): Promise<EarlyPglite | undefined> {
+export async function earlyDatabase(early: EarlyStart | undefined, env: ServerEnv, onLost: (error: Error, next: WorkerLossOutcome) => void): Promise<EarlyPglite | undefined> {
   const pglite = early?.pglite;
   if (!pglite) return undefined;
   if (env.DATABASE_URL || pglite.folder !== pgliteFolder(env.DATA_DIR)) {

@@ -78,6 +78,48 @@ export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<D
   return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost, options.opening);
 }
 
+export interface OpeningDatabase extends Database {
+  /** Settles once the database answers, as openDatabase does; until then its queries wait for it. */
+  opened: Promise<void>;
+}
+
+/**
+ * Begins to open the database and hands back its Drizzle handle at once, so that the app is built on it while
+ * PGlite's worker opens (main.ts; ADR 0029). Its queries wait for the open; close() waits for it too.
+ *
+ * @param options - as openDatabase's
+ * @returns the database, and when it is open
+ * @example
+ * const database = beginOpenDatabase({ dataDir: './data' });
+ * const building = prepareApp({ db: database.db });
+ * await database.opened;
+ */
+export function beginOpenDatabase(options: OpenDatabaseOptions = {}): OpeningDatabase {
+  if (options.url) return { ...openNodePg(options.url, options.poolSize ?? 10), opened: Promise.resolve() };
+  const opening = options.opening ?? newPgliteClient(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
+  let client: PgliteThread | BatchedPGlite | undefined;
+  const opened = opening.then((open) => {
+    client = open;
+  });
+  // Awaited by the caller; until then a failed open is not an unhandled rejection.
+  opened.catch(() => undefined);
+  // drizzle's PGlite driver calls only query() and transaction(); each goes to the client once it is open.
+  const waiting = {
+    query: async (...args: Parameters<PGlite['query']>) => (client ?? (await opening)).query(...args),
+    transaction: async (...args: Parameters<PGlite['transaction']>) => ((client ?? (await opening)) as PGlite).transaction(...args),
+  };
+  const db = drizzlePglite({ client: waiting as unknown as PGlite, schema });
+  return {
+    db,
+    driver: 'pglite',
+    migrate: () => migratePglite(db, { migrationsFolder }),
+    close: async () => {
+      await (await opening.catch(() => undefined))?.close();
+    },
+    opened,
+  };
+}
+
 async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost'], opening: OpenDatabaseOptions['opening']): Promise<Database> {
   const client = opening ? await opening : await newPgliteClient(dataDir, thread, onLost);
   // drizzle's PGlite driver types its client as PGlite; it calls only query() and transaction(), which the thread
@@ -110,7 +152,7 @@ async function inThisThread(folder: string | undefined): Promise<BatchedPGlite> 
   return client;
 }
 
-async function openNodePg(url: string, poolSize: number): Promise<Database> {
+function openNodePg(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection emits 'error' on the pool; without a listener Node would crash.
   pool.on('error', () => undefined);

@@ -27,7 +27,7 @@ const HEAD_SHARED_MS = 1_000;
 export interface ReadinessOptions {
   db: Db;
   now: Clock;
-  /** The chain, when the server has one. */
+  /** The chain, when the server has one; read at each probe (the app sets it as it starts, server/app.ts). */
   chain?: Chain | undefined;
   /** The rounds that must keep up: the payer's (when it runs on its timer) and the top-up watcher's. */
   rounds?: { payer?: (() => LoopHealth) | undefined; topUpWatcher?: (() => LoopHealth) | undefined } | undefined;
@@ -84,7 +84,7 @@ const problemOf = (error: unknown, what: string) => (error instanceof CheckTimeo
  * (await probe.check()).ready;
  */
 export function createReadiness(options: ReadinessOptions): ReadinessProbe {
-  const { db, now, chain, maxLagMs } = options;
+  const { db, now, maxLagMs } = options;
   const stamps = options.migrationStamps ?? buildMigrationStamps();
   let stopping = false;
   let markStopped!: (answer: Readiness) => void;
@@ -110,6 +110,7 @@ export function createReadiness(options: ReadinessOptions): ReadinessProbe {
   const lagOk = (ms: number) => maxLagMs === 0 || ms <= maxLagMs;
 
   async function chainHead(): Promise<Readiness['checks']['chainHead']> {
+    const chain = options.chain;
     if (!chain) return undefined;
     const at = Date.now();
     if (!head || at - head.at > HEAD_SHARED_MS) {
