@@ -182,8 +182,11 @@ export type AppStartOptions = Pick<BuildAppOptions, 'chain' | 'topUpWatcher' | '
 /** An app built but not started: no chain, no round and no timer yet (prepareApp). */
 export interface PreparedApp {
   app: FastifyInstance;
-  /** Connects the chain and starts the rounds and timers; once, before the app listens or answers. */
-  start(late: AppStartOptions): void;
+  /**
+   * Connects the chain; once, before the app listens or answers. Its rounds and timers start with startTimers(),
+   * which main.ts calls once listening, so that their first rounds do not delay the first answer; not once stopping.
+   */
+  start(late: AppStartOptions): { startTimers(): void };
 }
 
 /**
@@ -197,7 +200,7 @@ export interface PreparedApp {
  */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const prepared = await prepareApp(options);
-  prepared.start(options);
+  prepared.start(options).startTimers();
   return prepared.app;
 }
 
@@ -288,9 +291,10 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   const readiness = createReadiness(readinessOptions);
   let started = false;
 
-  const start = (late: AppStartOptions): void => {
+  const start = (late: AppStartOptions): { startTimers(): void } => {
     if (started) throw new Error('the app has started already');
     started = true;
+    const timers: (() => void)[] = [];
     if (late.chain) {
       const watcher = createTopUpWatcher({
         db: deps.db,
@@ -315,8 +319,8 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
       // The routes read deps.chain at each request (Fastify hands each plugin this same object).
       deps.chain = { chain: late.chain, watcher, payer };
       readinessOptions.chain = late.chain;
-      if (late.topUpWatcher?.timer) watcher.start();
-      if (payer && late.payer?.timer) payer.start();
+      if (late.topUpWatcher?.timer) timers.push(() => watcher.start());
+      if (payer && late.payer?.timer) timers.push(() => payer.start());
       rounds.topUpWatcher = watcher.health;
       rounds.payer = payer?.health;
       stopRounds = async () => {
@@ -324,8 +328,16 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
       };
     }
     if (late.payoutTimer) {
-      stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
+      timers.push(() => {
+        stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
+      });
     }
+    return {
+      startTimers: () => {
+        if (readiness.stopping) return;
+        for (const startTimer of timers.splice(0)) startTimer();
+      },
+    };
   };
 
   app.decorate('beginStop', async () => {

@@ -209,7 +209,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
   await addOperatorsAtStart(env, database.db);
 
   const { app, start } = await preparing;
-  start({
+  const { startTimers } = start({
     payoutTimer: true,
     chain: chainStart.chain,
     topUpWatcher: { startBlock: chainStart.startBlock, timer: true, pollMs: env.CHAIN_POLL_MS },
@@ -271,8 +271,13 @@ export async function main(source: Record<string, string | undefined>, early?: E
   process.once('SIGTERM', () => stopOnSignal('SIGTERM'));
 
   reached('app');
+  // Fastify's plugins' last steps (its route tables, the schemas' compilers), timed apart from the listen.
+  await app.ready();
+  reached('ready');
   await app.listen({ port: env.PORT, host: env.HOST });
   reached('listening');
+  // After listen: the rounds' first ticks (the chain's reads, the database's statements) would delay it.
+  startTimers();
   const shownHost = env.HOST === '0.0.0.0' || env.HOST === '::' ? 'localhost' : env.HOST;
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
