@@ -183,7 +183,8 @@ export type AppStartOptions = Pick<BuildAppOptions, 'chain' | 'topUpWatcher' | '
 export interface PreparedApp {
   app: FastifyInstance;
   /**
-   * Connects the chain; once, before the app listens or answers. Its rounds and timers start with startTimers(),
+   * Connects the chain; once, before the app listens or answers. It adds no route, hook or decoration, so the app
+   * may be ready() before it (main.ts readies it while the database opens). Its rounds and timers start with startTimers(),
    * which main.ts calls once listening, so that their first rounds do not delay the first answer; not once stopping.
    */
   start(late: AppStartOptions): { startTimers(): void };
