@@ -81,7 +81,7 @@ export function isNeverDocument(url: string): boolean {
  * *.css), or a raster image under /media (PNG, JPEG, WebP, GIF). The page runs a script and applies a stylesheet under
  * its own policy, framing refusal and referrer policy; opened on their own such files are text or a picture (nosniff
  * holds them to their type), never a page that could run anything. So the headers that govern a document would say
- * nothing on them: they carry nosniff and Cross-Origin-Resource-Policy only (ADR 0007, amended for issue 44). SVG is
+ * nothing on them: they carry nosniff and Cross-Origin-Resource-Policy only (ADR 0030). SVG is
  * not inert (an SVG document can run script) and keeps the short set.
  *
  * @param url - the request URL (path and query)
