@@ -52,7 +52,7 @@ export interface OpenDatabaseOptions {
   onLost?: ((error: Error, next: WorkerLossOutcome) => void) | undefined;
   /**
    * PGlite's worker already opening on dataDir's folder (server/db/earlyPglite.ts, the compiled server's launcher),
-   * used instead of a new one; its losses are told to its own onLost.
+   * used by beginOpenDatabase instead of a new one; its losses are told to its own onLost.
    */
   opening?: Promise<PgliteThread> | undefined;
 }
@@ -75,7 +75,7 @@ const MIGRATION_LOCK_KEY = 4_361_000_001;
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openNodePg(options.url, options.poolSize ?? 10);
-  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost, options.opening);
+  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
 }
 
 export interface OpeningDatabase extends Database {
@@ -120,8 +120,8 @@ export function beginOpenDatabase(options: OpenDatabaseOptions = {}): OpeningDat
   };
 }
 
-async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost'], opening: OpenDatabaseOptions['opening']): Promise<Database> {
-  const client = opening ? await opening : await newPgliteClient(dataDir, thread, onLost);
+async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost']): Promise<Database> {
+  const client = await newPgliteClient(dataDir, thread, onLost);
   // drizzle's PGlite driver types its client as PGlite; it calls only query() and transaction(), which the thread
   // client has with the same meaning.
   const db = drizzlePglite({ client: client as PGlite, schema });
