@@ -23,13 +23,12 @@ import { screenshot } from './support/browser';
 import { setupJourneys, signInThroughInvite } from './support/journey';
 import { e2eAdminToken, operator as bootstrapCall } from './support/operator';
 import type { Envelope } from './support/operator';
-import { translate } from './support/visual';
+import { translateWith } from './support/visual';
 import { anvilKeys } from './wallet/keys';
 
 const e2e = setupJourneys({ chain: true, adminToken: e2eAdminToken, demoOperator: true, autoApproveMax: '10', approvalQuorumAbove: '100' });
 
-const t = (key: string, values: Record<string, string | number> = {}) =>
-  Object.entries(values).reduce((text, [field, value]) => text.replaceAll(`{{${field}}}`, String(value)), translate('en', key));
+const t = (key: string, values: Record<string, string | number> = {}) => translateWith('en', key, values);
 
 const memberKey = anvilKeys[4];
 const secondOperatorKey = anvilKeys[8];

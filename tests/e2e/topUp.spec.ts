@@ -14,7 +14,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { screenshot } from './support/browser';
 import { setupJourneys } from './support/journey';
 import type { Opened } from './support/journey';
-import { translate } from './support/visual';
+import { translateWith } from './support/visual';
 import type { Lng } from './support/visual';
 import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
 import { anvilKeys } from './wallet/keys';
@@ -25,11 +25,10 @@ const e2e = setupJourneys({ chain: true });
 const en = { lng: 'en', locale: 'en-US' } as const satisfies { lng: Lng; locale: string };
 const zh = { lng: 'zh', locale: 'zh-CN' } as const satisfies { lng: Lng; locale: string };
 
-/** The translation of a key in a language, with its {{values}} filled in. */
 const textsOf =
   (lng: Lng) =>
   (key: string, values: Record<string, string | number> = {}): string =>
-    Object.entries(values).reduce((text, [name, value]) => text.replaceAll(`{{${name}}}`, String(value)), translate(lng, key));
+    translateWith(lng, key, values);
 
 function node() {
   const chain = e2e.server.chain;

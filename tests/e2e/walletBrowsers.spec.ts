@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ANDROID_CHROME, screenshot } from './support/browser';
 import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
 import type { Opened } from './support/journey';
-import { translate } from './support/visual';
+import { translate, translateWith } from './support/visual';
 import type { Lng } from './support/visual';
 import { WALLET_LINKS } from '../../src/wallet/walletLinks';
 import { anvilKeys } from './wallet/keys';
@@ -53,8 +53,7 @@ async function connectAndSignIn(page: Opened['page'], wallet: TestWallet, lng: L
 // (tests/e2e/visual.{zh,en}.spec.ts). They run at once: each mostly waits on the page (its 3 s search for a wallet,
 // the sign-in), in a context and with a key of its own.
 describe.concurrent('wallet browsers', () => {
-  const textsOf = (lng: Lng) => (key: string, values: Record<string, string> = {}) =>
-    Object.entries(values).reduce((text, [name, value]) => text.replace(`{{${name}}}`, value), translate(lng, key));
+  const textsOf = (lng: Lng) => (key: string, values: Record<string, string> = {}) => translateWith(lng, key, values);
   const chain = 'BNB Smart Chain';
 
   it(`a wallet that injects by an inline <script> at document start (Android WebView) signs in under the CSP (en)`, async ({ task }) => {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { erc20Abi, parseUnits } from 'viem';
 import { screenshot } from './support/browser';
 import { setupJourneys, waitForAppConfig } from './support/journey';
-import { translate } from './support/visual';
+import { translateWith } from './support/visual';
 import type { Lng } from './support/visual';
 import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
 import { anvilKeys } from './wallet/keys';
@@ -32,8 +32,7 @@ function node() {
 }
 
 describe('a withdrawal paid on chain (zh)', () => {
-  const t = (name: string, values: Record<string, string | number> = {}) =>
-    Object.entries(values).reduce((text, [field, value]) => text.replaceAll(`{{${field}}}`, String(value)), translate(lng, name));
+  const t = (name: string, values: Record<string, string | number> = {}) => translateWith(lng, name, values);
 
   it('withdraws 12.5 after a top-up of 25: approved, then paid to the wallet once, the record linking its transaction', async () => {
     const privateKey = anvilKeys[key];

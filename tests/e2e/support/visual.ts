@@ -122,6 +122,15 @@ export function translate(lng: Lng, key: string): string {
 }
 
 /**
+ * A translation with its {{placeholders}} filled in, as i18next fills them for the member.
+ *
+ * @example translateWith('en', 'credit:token.add', { symbol: 'tUSD' }) // 'Add tUSD to wallet'
+ */
+export function translateWith(lng: Lng, key: string, values: Readonly<Record<string, string | number>> = {}): string {
+  return Object.entries(values).reduce((text, [name, value]) => text.replaceAll(`{{${name}}}`, String(value)), translate(lng, key));
+}
+
+/**
  * Every screen's screenshot when VISUAL_SCREENSHOTS=1 (`npm run screenshots`, and the atlas' shots with ATLAS_SHOTS=1);
  * otherwise a screenshot only of a screen that failed a check, where someone will look. A PNG for each of a file's 74
  * screens cost about a tenth of its time in `npm test`, for images nobody opened when every check passed.
