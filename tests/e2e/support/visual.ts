@@ -194,6 +194,21 @@ async function answerCalls(page: Page, answers: Readonly<Record<string, unknown>
   return { restore: () => page.unroute(matches) };
 }
 
+/**
+ * Shows `path` in the app already loaded in the page, as a member's tap on a link does: the URL changes through the
+ * History API and the router follows (react-router listens to popstate), with no new document. The SPA's entry,
+ * axe-core and the lazy routes already fetched are not loaded and run again; a full load of a member screen cost
+ * Chromium about 1 s of CPU here, most of it booting the app again (the visual file's longest part, measured).
+ *
+ * @example await navigateInApp(page, '/me/wpos'); await settle(page, ...);
+ */
+export async function navigateInApp(page: Page, path: string): Promise<void> {
+  await page.evaluate((to) => {
+    window.history.pushState(null, '', to);
+    window.dispatchEvent(new PopStateEvent('popstate', { state: null }));
+  }, path);
+}
+
 /** One phone context of a language: its page, wallet and how far it is signed in. */
 class LanguageSession {
   private context: BrowserContext | null = null;
@@ -202,6 +217,14 @@ class LanguageSession {
   private readonly problems: PageProblems = { errors: [], policyViolations: [] };
   private level: SessionLevel = 'none';
   private broken: Error | null = null;
+  /**
+   * Whether the page shows the app as this session left it: the next plain screen is then reached in the app
+   * (navigateInApp). A screen with failing or answered calls is loaded afresh, and so is the one after it, so no
+   * answer meant for one screen is kept by the app for the next.
+   */
+  private appShown = false;
+  /** The layout fingerprint of the last screen shown on this session's page. */
+  private lastLayout: string | undefined;
 
   constructor(
     private readonly harness: VisualHarness,
@@ -250,6 +273,7 @@ class LanguageSession {
         await page.waitForURL((url) => !url.pathname.startsWith('/register'));
         this.level = 'member';
       }
+      if (this.level !== 'none') this.appShown = true;
     } catch (error) {
       this.broken = error instanceof Error ? error : new Error(String(error));
       throw new Error(`could not reach the ${level} session in ${lng}: ${this.broken.message}`, { cause: error });
@@ -271,9 +295,14 @@ class LanguageSession {
     await page.emulateMedia({ colorScheme: colorSchemes[0] });
     const dropped = await dropCalls(page, screen.failing ?? []);
     const answered = await answerCalls(page, screen.answered ?? {});
+    const loadAfresh = !this.appShown || screen.failing !== undefined || screen.answered !== undefined;
     try {
-      await page.goto(screen.path);
-      return await this.measureInEachScheme(screen, page, network, this.problems);
+      if (loadAfresh) await page.goto(screen.path);
+      else await navigateInApp(page, screen.path);
+      this.appShown = !(screen.failing ?? screen.answered);
+      const measured = await this.measureInEachScheme(screen, page, network, this.problems, loadAfresh ? undefined : this.lastLayout);
+      this.lastLayout = measured.layout;
+      return measured.results;
     } finally {
       await dropped.restore();
       await answered.restore();
@@ -301,33 +330,51 @@ class LanguageSession {
       const network = new NetworkWatch(page);
       await page.goto(screen.path);
       await own.reach?.(page, this.lng);
-      return await this.measureInEachScheme(screen, page, network, problems);
+      return (await this.measureInEachScheme(screen, page, network, problems)).results;
     } finally {
       await context.close();
     }
   }
 
-  /** The opened screen in each colour scheme: the first as loaded, the next switched to on the same page. */
-  private async measureInEachScheme(screen: VisualScreen, page: Page, network: NetworkWatch, problems: PageProblems): Promise<VisualResult[]> {
+  /**
+   * The opened screen in each colour scheme: the first as loaded, the next switched to on the same page.
+   *
+   * @param previousLayout - after navigateInApp, the layout of the screen navigated from: the same layout means the
+   *   app did not follow the navigation (only the address changed), which fails the screen
+   * @returns the results, and the screen's layout as loaded
+   */
+  private async measureInEachScheme(
+    screen: VisualScreen,
+    page: Page,
+    network: NetworkWatch,
+    problems: PageProblems,
+    previousLayout?: string,
+  ): Promise<{ results: VisualResult[]; layout: string | undefined }> {
     const results: VisualResult[] = [];
     let loadedLayout: string | undefined;
     for (const [index, colorScheme] of colorSchemes.entries()) {
       if (index > 0) await page.emulateMedia({ colorScheme });
-      const measured = await this.measure(screen, page, { network, colorScheme, loaded: index === 0, loadedLayout }, problems);
+      const measured = await this.measure(screen, page, { network, colorScheme, loaded: index === 0, loadedLayout, previousLayout }, problems);
       loadedLayout ??= measured.layout;
       results.push(measured.result);
       // A page error or policy report counts once, against the scheme it appeared in.
       problems.errors.length = 0;
       problems.policyViolations.length = 0;
     }
-    return results;
+    return { results, layout: loadedLayout };
   }
 
   /** Waits until the screen is settled, runs the checks and saves its screenshot when asked or when one failed. */
   private async measure(
     screen: VisualScreen,
     page: Page,
-    { network, colorScheme, loaded, loadedLayout }: { network: NetworkWatch; colorScheme: ColorScheme; loaded: boolean; loadedLayout: string | undefined },
+    {
+      network,
+      colorScheme,
+      loaded,
+      loadedLayout,
+      previousLayout,
+    }: { network: NetworkWatch; colorScheme: ColorScheme; loaded: boolean; loadedLayout: string | undefined; previousLayout: string | undefined },
     problems: PageProblems,
   ): Promise<{ result: VisualResult; layout: string }> {
     const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: !loaded });
@@ -340,6 +387,7 @@ class LanguageSession {
     // After a colour-scheme switch that left markup and boxes as they were, only the colour rules can differ.
     const layout = await layoutFingerprint(page);
     const sameLayout = loadedLayout === layout;
+    if (loaded && previousLayout === layout) settleProblems.push('the app did not follow the navigation: laid out as the screen before it');
     const result: VisualResult = {
       screen: screen.name,
       path: screen.path,
