@@ -10,10 +10,17 @@ import { useAppNavigate } from './shared/useAppNavigate';
 import { apiLanguage, useFollowLanguage } from './shared/useFollowLanguage';
 import { useResource } from './shared/useResource';
 
-/** /me/announcement/detail/:noticeId — one announcement, its HTML sanitised; an unknown id says so with a way back. */
+/**
+ * /me/announcement/detail/:noticeId — one announcement, its HTML sanitised; an unknown id says so with a way back.
+ * Keyed by the id: a link from one notice to another loads the other, where the route's element would stay.
+ */
 export function Component() {
-  const { t, i18n } = useTranslation(['announcement', 'common']);
   const { noticeId = '' } = useParams();
+  return <AnnouncementDetail key={noticeId} noticeId={noticeId} />;
+}
+
+function AnnouncementDetail({ noticeId }: { noticeId: string }) {
+  const { t, i18n } = useTranslation(['announcement', 'common']);
   const { api } = useRootActors();
   const onNavigate = useAppNavigate();
   const notice = useResource((query: { noticeId: string; lang: 'zh' | 'en' }) => fetchNotice(api, query), {

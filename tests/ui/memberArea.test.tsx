@@ -2,7 +2,7 @@
  * The member-area screens of the paged-list, search and document machines through the rendered pages: loading,
  * empty, error with retry, loaded, paging, refresh, search as you type, not found, and the language switch.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
@@ -179,6 +179,19 @@ describe('announcements and about', () => {
     app.api.answer('noticeDetail', { code: 0, result: { ...notice, content: '<p>Back again</p>' } });
     await app.user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Back again')).toBeTruthy();
+  });
+
+  it('shows the notice a link leads to from another notice, not the one before it', async () => {
+    const app = await renderApp({
+      path: '/me/announcement/detail/welcome',
+      stored: signedIn,
+      api: (api) => api.answer('noticeDetail', { code: 0, result: { ...notice, content: '<p>First notice</p>' } }),
+    });
+    expect(await screen.findByText('First notice')).toBeTruthy();
+    app.api.answer('noticeDetail', { code: 0, result: { ...notice, noticeId: 'rules', title: 'Rules', content: '<p>Second notice</p>' } });
+    await act(() => app.router.navigate('/me/announcement/detail/rules'));
+    expect(await screen.findByText('Second notice')).toBeTruthy();
+    expect(app.api.callsTo('noticeDetail').map((call) => call.query.get('noticeId'))).toEqual(['welcome', 'rules']);
   });
 
   it('treats a malformed notice id (1001) as not found', async () => {

@@ -204,11 +204,18 @@ export function AddAddressPage() {
   );
 }
 
-/** /buy/shipping-address/edit/:deliveryId — one of the member's addresses; anyone else's is "not found". */
+/**
+ * /buy/shipping-address/edit/:deliveryId — one of the member's addresses; anyone else's is "not found". Keyed by the
+ * id, as the announcement's page: another address's edit page loads that one.
+ */
 export function EditAddressPage() {
+  const { deliveryId = '' } = useParams();
+  return <EditAddress key={deliveryId} deliveryId={deliveryId} />;
+}
+
+function EditAddress({ deliveryId }: { deliveryId: string }) {
   const { t } = useTranslation(['buy', 'common']);
   const { api } = useRootActors();
-  const { deliveryId = '' } = useParams();
   const [searchParams] = useSearchParams();
   const navigate = useNavigate();
   const address = useResource<DeliveryAddress, { deliveryId: string }>(async (query) => {
