@@ -281,11 +281,10 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   // The payer's and watcher's rounds, for readiness and for beginStop(); start() fills them in.
   const rounds: { payer?: (() => LoopHealth) | undefined; topUpWatcher?: () => LoopHealth } = {};
   let stopRounds = async (): Promise<void> => undefined;
-  let stopPayoutTimer = (): void => undefined;
-  // Both timers stop at once; each waits for its round under way (beginStop() and close() alike).
+  let stopPayoutTimer = async (): Promise<void> => undefined;
+  // The timers stop at once; each waits for its round under way (beginStop() and close() alike).
   app.addHook('onClose', async () => {
-    stopPayoutTimer();
-    await stopRounds();
+    await Promise.all([stopPayoutTimer(), stopRounds()]);
   });
   // Read at each probe: the chain is set by start().
   const readinessOptions: ReadinessOptions = { db: deps.db, now: deps.now, rounds, maxLagMs: options.readyMaxLagMs ?? DEFAULT_READY_MAX_LAG_MS };
@@ -343,7 +342,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
 
   app.decorate('beginStop', async () => {
     readiness.beginStop();
-    await stopRounds();
+    await Promise.all([stopPayoutTimer(), stopRounds()]);
   });
   // Every answer sent while it stops closes its connection (requests begun before included): a keep-alive client's
   // next request opens a new connection, which the balancer sends to another instance, and close() is left no

@@ -172,26 +172,34 @@ export async function distribute(db: Db, day: string, now: Date): Promise<Distri
  * @param db - database handle
  * @param clock - the server's clock
  * @param onError - where a failed run is reported (the next midnight tries again)
- * @returns stop(), for the server's close
+ * @returns stop(), for the server's close: no new run starts, and it resolves once a run under way has ended (a
+ *   stopping server closes its database after it)
  * @example
- * const stop = startPayoutTimer(db, deps.now, (error) => app.log.error(error));
+ * const stop = startPayoutTimer(db, deps.now, (error) => app.log.error(error)); ...; await stop();
  */
-export function startPayoutTimer(db: Db, clock: () => Date, onError: (error: unknown) => void): () => void {
+export function startPayoutTimer(db: Db, clock: () => Date, onError: (error: unknown) => void): () => Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let running: Promise<void> | undefined;
   const schedule = () => {
     if (stopped) return;
     const now = clock();
     const midnight = nextPayoutAt(now);
     // The day is the one the timer was set for, even if the clock reads a hair before midnight when it fires.
     timer = setTimeout(() => {
-      distribute(db, utcDay(midnight), clock()).catch(onError).finally(schedule);
+      running = distribute(db, utcDay(midnight), clock())
+        .then(() => undefined, onError)
+        .finally(() => {
+          running = undefined;
+          schedule();
+        });
     }, midnight.getTime() - now.getTime());
     timer.unref();
   };
   schedule();
-  return () => {
+  return async () => {
     stopped = true;
     clearTimeout(timer);
+    await running;
   };
 }

@@ -259,8 +259,42 @@ describeWithDatabases('wpos', (ctx) => {
         })
         .toEqual([{ day: '2026-11-23', paid: '100000000' }]);
     } finally {
-      stop();
+      await stop();
     }
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('stops its timer only once the payout under way has ended, as a stopping server closes its database after it', async () => {
+    const { app } = await setup();
+    await grantWpos(app, accounts.alice.address, '10');
+    // The payout's transaction waits at its start until the test lets it go: stop() is asked while it is under way.
+    let started!: () => void;
+    const underWay = new Promise<void>((resolve) => (started = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gated = new Proxy(ctx.db, {
+      get: (target, property, receiver) =>
+        property === 'transaction'
+          ? async (...args: Parameters<typeof target.transaction>) => {
+              started();
+              await gate;
+              return target.transaction(...args);
+            }
+          : Reflect.get(target, property, receiver),
+    });
+    const offset = new Date('2026-11-22T23:59:59.990Z').getTime() - Date.now();
+    const stop = startPayoutTimer(gated, () => new Date(Date.now() + offset), (error) => {
+      throw error;
+    });
+    await underWay;
+    let stopped = false;
+    const stopping = stop().then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(stopped).toBe(false);
+    release();
+    await stopping;
+    // Ended, not cut: the day's payout is there the moment stop() returns.
+    expect(await queryRows(ctx.db, sql`SELECT day::text AS day FROM share_pool_payouts`, z.object({ day: z.string() }))).toEqual([{ day: '2026-11-23' }]);
     await expectBooksBalanced(ctx.db);
   });
 });
