@@ -13,12 +13,12 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ensureServerBuilt } from './buildServer';
-import { openDatabase, queryRows } from '../server/db/client';
-import { freePort } from '../server/chain/anvil';
-import { checkBooks, checkPayments, withdrawals, type Withdrawal } from './balancer/books';
-import { ADMIN_TOKEN, Client, newRequestId, type Member, type Sent } from './balancer/client';
-import { moneyLoad, recommenderOf, shopRace } from './balancer/load';
+import { ensureServerBuilt } from '../../scripts/buildServer';
+import { openDatabase, queryRows } from '../../server/db/client';
+import { freePort } from '../../server/chain/anvil';
+import { checkBooks, checkPayments, withdrawals, type Withdrawal } from './books';
+import { ADMIN_TOKEN, Client, newRequestId, type Member, type Sent } from './client';
+import { moneyLoad, recommenderOf, shopRace } from './load';
 import {
   CHAIN_ID,
   startBalancer,
@@ -32,7 +32,7 @@ import {
   waitForExit,
   waitReady,
   type Instance,
-} from './balancer/processes';
+} from './processes';
 
 const MEMBERS = 8;
 const WORKERS = 8;

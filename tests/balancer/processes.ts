@@ -1,5 +1,5 @@
 /**
- * What `npm run test:balancer` runs (scripts/balancer.ts): PostgreSQL, one anvil with the token, three compiled
+ * What `npm run test:balancer` runs (tests/balancer/run.ts): PostgreSQL, one anvil with the token, three compiled
  * servers on one database and that chain, and HAProxy from docs/deploy/haproxy.cfg with this run's ports. Every
  * process started here is stopped by `stopAll`, and killed by the exit handler if the run ends some other way.
  */
@@ -11,13 +11,13 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { createTestClient, createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type AnvilNode } from '../../server/chain/anvil';
 import { chainClient } from '../../server/chain/chain';
 import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
 import { deployDevToken } from '../../server/chain/devToken';
+import { databaseUrl, onAdminConnection } from '../support/postgresTemplate';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -92,20 +92,9 @@ export async function startPostgres(): Promise<string> {
     base = exports.DATABASE_URL ?? '';
   }
   const name = `md_balancer_${randomBytes(6).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  undo.push(() => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return url.toString();
+  await onAdminConnection(base, `CREATE DATABASE ${name}`);
+  undo.push(() => onAdminConnection(base, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  return databaseUrl(base, name);
 }
 
 /** BNB Smart Chain's id: the seeded app config's, so the servers start on this node as on the real chain. */
@@ -200,7 +189,7 @@ function runConfig(template: string, ports: { balancer: number; servers: number[
     [/^ {4}group haproxy\n/m, ''],
     [/^ {4}stats socket \S+ /m, `    stats socket ${ports.socket} `],
     [/^ {4}bind :80$/m, `    bind 127.0.0.1:${ports.balancer}`],
-    // Checks fast enough for a short run; SHUTDOWN_DRAIN_MS is set to cover them (scripts/balancer.ts).
+    // Checks fast enough for a short run; SHUTDOWN_DRAIN_MS is set to cover them (tests/balancer/run.ts).
     [/^ {4}default-server inter 2s fall 2 rise 2$/m, `    default-server inter ${checkMs}ms fall 2 rise 2`],
     ...ports.servers.map((port, index): [RegExp, string] => [new RegExp(`^ {4}server app${index + 1} 127\\.0\\.0\\.1:808${index + 1} check$`, 'm'), `    server app${index + 1} 127.0.0.1:${port} check`]),
   ];

@@ -1,14 +1,13 @@
 /**
- * The clients of `npm run test:balancer` (scripts/balancer.ts), all through the balancer: members signed in over
+ * The clients of `npm run test:balancer` (tests/balancer/run.ts), all through the balancer: members signed in over
  * HTTP (SIWE, as the sign-in page), the operator's bootstrap token, and every request kept with what happened to it.
  * A request the balancer answered 5xx, or that got no answer, is kept as cut; its client sends it again with the same
  * request id, as the app does, until it has an answer.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
 import { z } from 'zod';
+import { signInOverHttp } from '../server/support/httpSignIn';
 
 /** The deprecated bootstrap token, the run's operator (a new one each run). */
 export const ADMIN_TOKEN = randomBytes(24).toString('hex');
@@ -122,18 +121,11 @@ export class Client {
   }
 
   /** A new member signs in (SIWE over HTTP, as the sign-in page) with the invite code given. */
+  /** A new member signed in over HTTP (tests/server/support/httpSignIn.ts, as the sign-in page), with their invite code. */
   async signIn(chainId: number, inviteCode: string): Promise<Member> {
-    const account = privateKeyToAccount(generatePrivateKey());
-    const get = async <T>(url: string, schema: z.ZodType<T>, init?: RequestInit) => schema.parse(envelope.parse(await (await fetch(`${this.base}${url}`, init)).json()).result);
-    const { nonce } = await get(`/api/member/loginNonce?address=${account.address}`, z.object({ nonce: z.string() }));
-    const message = createSiweMessage({ address: account.address, chainId, domain: new URL(this.base).host, nonce, uri: `${this.base}/login`, version: '1' });
-    const { auth } = await get('/api/member/memberSignLogin', z.object({ auth: z.string() }), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ message, signature: await account.signMessage({ message }), inviteCode }),
-    });
-    const me = await get('/api/member/meInfo', z.object({ inviteCode: z.string() }), { headers: { authorization: auth } });
-    return { address: account.address, auth, inviteCode: me.inviteCode };
+    const { address, auth } = await signInOverHttp(this.base, chainId, undefined, inviteCode);
+    const me = z.object({ inviteCode: z.string() }).parse(envelope.parse(await (await fetch(`${this.base}/api/member/meInfo`, { headers: { authorization: auth } })).json()).result);
+    return { address, auth, inviteCode: me.inviteCode };
   }
 }
 
