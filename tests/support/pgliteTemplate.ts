@@ -14,19 +14,12 @@ import path from 'node:path';
 import { openDatabase } from '../../server/db/client';
 import { seed } from '../../server/seed/seed';
 import { ensurePgliteInitdbDump } from './pgliteInitdb';
+import { shareForRun } from './runResource';
 
 const copyFolder = (from: string, to: string) => promisify(execFile)('cp', ['-R', from, to]);
 
 /** Names the template folder (its `pglite` subfolder holds the data) to the test workers, which inherit it. */
 export const PGLITE_TEMPLATE_ENV = 'MEMBER_DAPP_PGLITE_TEMPLATE';
-
-interface TemplateRun {
-  dir: Promise<string>;
-  users: number;
-}
-
-// On globalThis: the projects' globalSetup files may be loaded as separate module instances of one process.
-const shared = globalThis as typeof globalThis & { memberDappPgliteTemplate?: TemplateRun };
 
 async function createTemplate(): Promise<string> {
   await ensurePgliteInitdbDump();
@@ -47,16 +40,8 @@ async function createTemplate(): Promise<string> {
  *
  * @example export default async function setup() { return ensurePgliteTemplate(); }
  */
-export async function ensurePgliteTemplate(): Promise<() => Promise<void>> {
-  const run = (shared.memberDappPgliteTemplate ??= { dir: createTemplate(), users: 0 });
-  run.users += 1;
-  process.env[PGLITE_TEMPLATE_ENV] = await run.dir;
-  return async () => {
-    run.users -= 1;
-    if (run.users > 0) return;
-    delete shared.memberDappPgliteTemplate;
-    await rm(await run.dir, { recursive: true, force: true });
-  };
+export function ensurePgliteTemplate(): Promise<() => Promise<void>> {
+  return shareForRun(PGLITE_TEMPLATE_ENV, createTemplate, (dir) => rm(dir, { recursive: true, force: true }));
 }
 
 /**

@@ -7,17 +7,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase } from '../../server/db/client';
+import { shareForRun } from './runResource';
 
 /** Names the template database to the test workers, which inherit it. */
 export const POSTGRES_TEMPLATE_ENV = 'MEMBER_DAPP_POSTGRES_TEMPLATE';
-
-interface TemplateRun {
-  name: Promise<string>;
-  users: number;
-}
-
-// On globalThis: the projects' globalSetup files may be loaded as separate module instances of one process.
-const shared = globalThis as typeof globalThis & { memberDappPostgresTemplate?: TemplateRun };
 
 /**
  * Runs one statement on the server DATABASE_URL names, on a connection of its own.
@@ -63,14 +56,9 @@ async function createTemplate(baseUrl: string): Promise<string> {
 export async function ensurePostgresTemplate(): Promise<() => Promise<void>> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) return async () => undefined;
-  const run = (shared.memberDappPostgresTemplate ??= { name: createTemplate(baseUrl), users: 0 });
-  run.users += 1;
-  process.env[POSTGRES_TEMPLATE_ENV] = await run.name;
-  return async () => {
-    run.users -= 1;
-    if (run.users > 0) return;
-    delete shared.memberDappPostgresTemplate;
-    delete process.env[POSTGRES_TEMPLATE_ENV];
-    await onAdminConnection(baseUrl, `DROP DATABASE IF EXISTS ${await run.name} WITH (FORCE)`);
-  };
+  return shareForRun(
+    POSTGRES_TEMPLATE_ENV,
+    () => createTemplate(baseUrl),
+    (name) => onAdminConnection(baseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+  );
 }
