@@ -209,6 +209,49 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
+/**
+ * How one page reaches its screens (the member's and the desk's visual checks): in the app (navigateInApp) while it
+ * shows the app as the last screen left it, loaded afresh otherwise. A screen shown with failing or answered calls is
+ * loaded, and so is the next, so no answer meant for one screen is kept by the app for another. A screen reached in the
+ * app that is laid out as the one before it fails: the app did not follow, only the address changed.
+ */
+export class ScreenNavigation {
+  private appShown = false;
+  private lastLayout: string | undefined;
+  /** The layout of the screen navigated from, while the screen just reached in the app has not settled. */
+  private from: string | undefined;
+
+  /** The page shows the app (after a sign-in through its screens). */
+  showsApp(): void {
+    this.appShown = true;
+  }
+
+  /**
+   * Brings the page to `path`.
+   *
+   * @param fresh - the screen's calls are made to fail or answered: it is loaded, and so is the next
+   */
+  async open(page: Page, path: string, fresh: boolean): Promise<void> {
+    const inApp = this.appShown && !fresh;
+    this.from = inApp ? this.lastLayout : undefined;
+    if (inApp) await navigateInApp(page, path);
+    else await page.goto(path);
+    this.appShown = !fresh;
+  }
+
+  /**
+   * The layout the screen settled in, as loaded (layoutFingerprint).
+   *
+   * @returns the problem when the app did not follow the navigation to it, else nothing
+   */
+  settled(layout: string): string[] {
+    const notFollowed = this.from !== undefined && this.from === layout;
+    this.from = undefined;
+    this.lastLayout = layout;
+    return notFollowed ? ['the app did not follow the navigation: laid out as the screen before it'] : [];
+  }
+}
+
 /** One phone context of a language: its page, wallet and how far it is signed in. */
 class LanguageSession {
   private context: BrowserContext | null = null;
@@ -217,14 +260,7 @@ class LanguageSession {
   private readonly problems: PageProblems = { errors: [], policyViolations: [] };
   private level: SessionLevel = 'none';
   private broken: Error | null = null;
-  /**
-   * Whether the page shows the app as this session left it: the next plain screen is then reached in the app
-   * (navigateInApp). A screen with failing or answered calls is loaded afresh, and so is the one after it, so no
-   * answer meant for one screen is kept by the app for the next.
-   */
-  private appShown = false;
-  /** The layout fingerprint of the last screen shown on this session's page. */
-  private lastLayout: string | undefined;
+  private readonly navigation = new ScreenNavigation();
 
   constructor(
     private readonly harness: VisualHarness,
@@ -273,7 +309,7 @@ class LanguageSession {
         await page.waitForURL((url) => !url.pathname.startsWith('/register'));
         this.level = 'member';
       }
-      if (this.level !== 'none') this.appShown = true;
+      if (this.level !== 'none') this.navigation.showsApp();
     } catch (error) {
       this.broken = error instanceof Error ? error : new Error(String(error));
       throw new Error(`could not reach the ${level} session in ${lng}: ${this.broken.message}`, { cause: error });
@@ -295,14 +331,9 @@ class LanguageSession {
     await page.emulateMedia({ colorScheme: colorSchemes[0] });
     const dropped = await dropCalls(page, screen.failing ?? []);
     const answered = await answerCalls(page, screen.answered ?? {});
-    const loadAfresh = !this.appShown || screen.failing !== undefined || screen.answered !== undefined;
     try {
-      if (loadAfresh) await page.goto(screen.path);
-      else await navigateInApp(page, screen.path);
-      this.appShown = !(screen.failing ?? screen.answered);
-      const measured = await this.measureInEachScheme(screen, page, network, this.problems, loadAfresh ? undefined : this.lastLayout);
-      this.lastLayout = measured.layout;
-      return measured.results;
+      await this.navigation.open(page, screen.path, screen.failing !== undefined || screen.answered !== undefined);
+      return await this.measureInEachScheme(screen, page, network, this.problems, (layout) => this.navigation.settled(layout));
     } finally {
       await dropped.restore();
       await answered.restore();
@@ -330,7 +361,7 @@ class LanguageSession {
       const network = new NetworkWatch(page);
       await page.goto(screen.path);
       await own.reach?.(page, this.lng);
-      return (await this.measureInEachScheme(screen, page, network, problems)).results;
+      return await this.measureInEachScheme(screen, page, network, problems);
     } finally {
       await context.close();
     }
@@ -339,29 +370,27 @@ class LanguageSession {
   /**
    * The opened screen in each colour scheme: the first as loaded, the next switched to on the same page.
    *
-   * @param previousLayout - after navigateInApp, the layout of the screen navigated from: the same layout means the
-   *   app did not follow the navigation (only the address changed), which fails the screen
-   * @returns the results, and the screen's layout as loaded
+   * @param arrived - given the layout as loaded, what fails the screen beside the checks (ScreenNavigation.settled)
    */
   private async measureInEachScheme(
     screen: VisualScreen,
     page: Page,
     network: NetworkWatch,
     problems: PageProblems,
-    previousLayout?: string,
-  ): Promise<{ results: VisualResult[]; layout: string | undefined }> {
+    arrived?: (layout: string) => string[],
+  ): Promise<VisualResult[]> {
     const results: VisualResult[] = [];
     let loadedLayout: string | undefined;
     for (const [index, colorScheme] of colorSchemes.entries()) {
       if (index > 0) await page.emulateMedia({ colorScheme });
-      const measured = await this.measure(screen, page, { network, colorScheme, loaded: index === 0, loadedLayout, previousLayout }, problems);
+      const measured = await this.measure(screen, page, { network, colorScheme, loaded: index === 0, loadedLayout, arrived }, problems);
       loadedLayout ??= measured.layout;
       results.push(measured.result);
       // A page error or policy report counts once, against the scheme it appeared in.
       problems.errors.length = 0;
       problems.policyViolations.length = 0;
     }
-    return { results, layout: loadedLayout };
+    return results;
   }
 
   /** Waits until the screen is settled, runs the checks and saves its screenshot when asked or when one failed. */
@@ -373,8 +402,8 @@ class LanguageSession {
       colorScheme,
       loaded,
       loadedLayout,
-      previousLayout,
-    }: { network: NetworkWatch; colorScheme: ColorScheme; loaded: boolean; loadedLayout: string | undefined; previousLayout: string | undefined },
+      arrived,
+    }: { network: NetworkWatch; colorScheme: ColorScheme; loaded: boolean; loadedLayout: string | undefined; arrived: ((layout: string) => string[]) | undefined },
     problems: PageProblems,
   ): Promise<{ result: VisualResult; layout: string }> {
     const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: !loaded });
@@ -387,7 +416,7 @@ class LanguageSession {
     // After a colour-scheme switch that left markup and boxes as they were, only the colour rules can differ.
     const layout = await layoutFingerprint(page);
     const sameLayout = loadedLayout === layout;
-    if (loaded && previousLayout === layout) settleProblems.push('the app did not follow the navigation: laid out as the screen before it');
+    if (loaded && arrived) settleProblems.push(...arrived(layout));
     const result: VisualResult = {
       screen: screen.name,
       path: screen.path,

@@ -22,7 +22,7 @@ import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPag
 import type { PageProblems } from './browser';
 import { startServer } from './server';
 import type { TestServer } from './server';
-import { colorSchemes, expectClean, formatReport, localeOf, navigateInApp, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
+import { ScreenNavigation, colorSchemes, expectClean, formatReport, localeOf, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
 import type { Lng, VisualResult } from './visual';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint, settle } from './visualChecks';
 import { deskScreens } from './deskScreens';
@@ -44,13 +44,7 @@ class DeskVariant {
   private network: NetworkWatch | null = null;
   private readonly problems: PageProblems = { errors: [], policyViolations: [] };
   private signedIn = false;
-  /**
-   * Whether the page shows the desk as the last screen left it: the next screen is then reached in the desk
-   * (navigateInApp) instead of loading it again. A screen with answered calls is loaded afresh, and so is the next.
-   */
-  private deskShown = false;
-  /** The layout fingerprint of the last screen shown. */
-  private lastLayout: string | undefined;
+  private readonly navigation = new ScreenNavigation();
 
   constructor(
     readonly lng: Lng,
@@ -95,14 +89,14 @@ class DeskVariant {
       if (measure) throw new Error('the desk opened signed in: its sign-in screen was not shown');
       return [];
     }
-    const shown = measure ? (await this.measureInEachScheme({ name: 'ops-sign-in', path: '/ops' }, page, network, '/ops')).results : [];
+    const shown = measure ? await this.measureInEachScheme({ name: 'ops-sign-in', path: '/ops' }, page, network, '/ops') : [];
     if (await connect.isVisible()) await connect.click();
     await signIn.click();
     // A whole sign-in (the wallet signs, the server checks the signature and the operator): past the 10 s default on a
     // saturated host (seen at a load of 15-20).
     await desk.waitFor({ timeout: 30_000 });
     this.signedIn = true;
-    this.deskShown = true;
+    this.navigation.showsApp();
     return shown;
   }
 
@@ -116,14 +110,9 @@ class DeskVariant {
     const answers = screen.answered ?? {};
     const matches = (url: URL) => Object.hasOwn(answers, url.pathname);
     if (Object.keys(answers).length > 0) await page.route(matches, (route) => route.fulfill({ json: answers[new URL(route.request().url()).pathname] }));
-    const loadAfresh = !this.deskShown || Object.keys(answers).length > 0;
     try {
-      if (loadAfresh) await page.goto(screen.path);
-      else await navigateInApp(page, screen.path);
-      this.deskShown = Object.keys(answers).length === 0;
-      const measured = await this.measureInEachScheme(screen, page, network, new URL(screen.path, 'http://x').pathname, loadAfresh ? undefined : this.lastLayout);
-      this.lastLayout = measured.layout;
-      return measured.results;
+      await this.navigation.open(page, screen.path, Object.keys(answers).length > 0);
+      return await this.measureInEachScheme(screen, page, network, new URL(screen.path, 'http://x').pathname, (layout) => this.navigation.settled(layout));
     } finally {
       if (Object.keys(answers).length > 0) await page.unroute(matches);
     }
@@ -132,16 +121,15 @@ class DeskVariant {
   /**
    * The opened screen in each colour scheme, as the member harness measures it (tests/e2e/support/visual.ts).
    *
-   * @param previousLayout - after navigateInApp, the layout of the screen navigated from: the same layout means the
-   *   desk did not follow the navigation, which fails the screen
+   * @param arrived - given the layout as loaded, what fails the screen beside the checks (ScreenNavigation.settled)
    */
   private async measureInEachScheme(
     screen: DeskScreen,
     page: Page,
     network: NetworkWatch,
     expectPath: string,
-    previousLayout?: string,
-  ): Promise<{ results: VisualResult[]; layout: string | undefined }> {
+    arrived?: (layout: string) => string[],
+  ): Promise<VisualResult[]> {
     const shown: VisualResult[] = [];
     let loadedLayout: string | undefined;
     for (const [index, colorScheme] of colorSchemes.entries()) {
@@ -152,7 +140,7 @@ class DeskVariant {
       // After a colour-scheme switch that left markup and boxes as they were, only the colour rules can differ.
       const layout = await layoutFingerprint(page);
       const sameLayout = loadedLayout === layout;
-      if (index === 0 && previousLayout === layout) settleProblems.push('the desk did not follow the navigation: laid out as the screen before it');
+      if (index === 0 && arrived) settleProblems.push(...arrived(layout));
       loadedLayout ??= layout;
       const result: VisualResult = {
         screen: shotName(screen.name, this.width),
@@ -173,7 +161,7 @@ class DeskVariant {
       this.problems.errors.length = 0;
       this.problems.policyViolations.length = 0;
     }
-    return { results: shown, layout: loadedLayout };
+    return shown;
   }
 
   async close(): Promise<void> {
