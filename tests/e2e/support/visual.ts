@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
 import { anvilKeys } from '../wallet/keys';
@@ -170,16 +170,31 @@ export interface VisualResult {
   policy: string[];
 }
 
+/** Calls of a page to some API paths, failed or answered by the test until restore(). */
+export interface RoutedCalls {
+  restore(): Promise<void>;
+  /** The paths the page has not called yet: a screen that never made them showed neither its failure nor the rows. */
+  notCalled(): string[];
+}
+
+async function routeCalls(page: Page, apiPaths: readonly string[], handle: (route: Route) => Promise<void>): Promise<RoutedCalls> {
+  if (apiPaths.length === 0) return { restore: async () => undefined, notCalled: () => [] };
+  const called = new Set<string>();
+  const matches = (url: URL) => apiPaths.includes(url.pathname);
+  await page.route(matches, (route) => {
+    called.add(new URL(route.request().url()).pathname);
+    return handle(route);
+  });
+  return { restore: () => page.unroute(matches), notCalled: () => apiPaths.filter((apiPath) => !called.has(apiPath)) };
+}
+
 /**
  * Makes the page's calls to these API paths fail as on a dropped connection, until restore().
  *
  * @example const dropped = await dropCalls(page, ['/api/goods/list']); ...; await dropped.restore();
  */
-async function dropCalls(page: Page, apiPaths: readonly string[]): Promise<{ restore: () => Promise<void> }> {
-  if (apiPaths.length === 0) return { restore: async () => undefined };
-  const matches = (url: URL) => apiPaths.includes(url.pathname);
-  await page.route(matches, (route) => route.abort('internetdisconnected'));
-  return { restore: () => page.unroute(matches) };
+export function dropCalls(page: Page, apiPaths: readonly string[]): Promise<RoutedCalls> {
+  return routeCalls(page, apiPaths, (route) => route.abort('internetdisconnected'));
 }
 
 /**
@@ -187,11 +202,13 @@ async function dropCalls(page: Page, apiPaths: readonly string[]): Promise<{ res
  *
  * @example const answered = await answerCalls(page, { '/api/member/creditRecord': page }); ...; await answered.restore();
  */
-async function answerCalls(page: Page, answers: Readonly<Record<string, unknown>>): Promise<{ restore: () => Promise<void> }> {
-  if (Object.keys(answers).length === 0) return { restore: async () => undefined };
-  const matches = (url: URL) => Object.hasOwn(answers, url.pathname);
-  await page.route(matches, (route) => route.fulfill({ json: answers[new URL(route.request().url()).pathname] }));
-  return { restore: () => page.unroute(matches) };
+export function answerCalls(page: Page, answers: Readonly<Record<string, unknown>>): Promise<RoutedCalls> {
+  return routeCalls(page, Object.keys(answers), (route) => route.fulfill({ json: answers[new URL(route.request().url()).pathname] }));
+}
+
+/** What fails a screen whose calls were meant to fail or be answered but were never made. */
+export function uncalledProblems(...routed: readonly RoutedCalls[]): string[] {
+  return routed.flatMap((calls) => calls.notCalled()).map((apiPath) => `the screen never called ${apiPath}, which the check fails or answers`);
 }
 
 /**
@@ -211,12 +228,16 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
 
 /**
  * How one page reaches its screens (the member's and the desk's visual checks): in the app (navigateInApp) while it
- * shows the app as the last screen left it, loaded afresh otherwise. A screen shown with failing or answered calls is
- * loaded, and so is the next, so no answer meant for one screen is kept by the app for another. A screen reached in the
- * app that is laid out as the one before it fails: the app did not follow, only the address changed.
+ * shows the app, loaded afresh when it does not yet or when the screen has the address of the one before it (a screen
+ * shown again with failing or answered calls: the router would not mount it again for the same address). A screen
+ * with failing or answered calls is reached in the app too: each screen's data is loaded by the screen as it mounts
+ * (src/routes/shared/useResource.ts), so the calls are made again under the page's routes, and nothing of them stays
+ * once the screen is left. A screen reached in the app that is laid out as the one before it fails: the app did not
+ * follow, only the address changed.
  */
 export class ScreenNavigation {
   private appShown = false;
+  private lastPath: string | undefined;
   private lastLayout: string | undefined;
   /** The layout of the screen navigated from, while the screen just reached in the app has not settled. */
   private from: string | undefined;
@@ -226,17 +247,14 @@ export class ScreenNavigation {
     this.appShown = true;
   }
 
-  /**
-   * Brings the page to `path`.
-   *
-   * @param fresh - the screen's calls are made to fail or answered: it is loaded, and so is the next
-   */
-  async open(page: Page, path: string, fresh: boolean): Promise<void> {
-    const inApp = this.appShown && !fresh;
+  /** Brings the page to `path`. */
+  async open(page: Page, path: string): Promise<void> {
+    const inApp = this.appShown && path !== this.lastPath;
     this.from = inApp ? this.lastLayout : undefined;
     if (inApp) await navigateInApp(page, path);
     else await page.goto(path);
-    this.appShown = !fresh;
+    this.appShown = true;
+    this.lastPath = path;
   }
 
   /**
@@ -332,8 +350,8 @@ class LanguageSession {
     const dropped = await dropCalls(page, screen.failing ?? []);
     const answered = await answerCalls(page, screen.answered ?? {});
     try {
-      await this.navigation.open(page, screen.path, screen.failing !== undefined || screen.answered !== undefined);
-      return await this.measureInEachScheme(screen, page, network, this.problems, (layout) => this.navigation.settled(layout));
+      await this.navigation.open(page, screen.path);
+      return await this.measureInEachScheme(screen, page, network, this.problems, (layout) => [...this.navigation.settled(layout), ...uncalledProblems(dropped, answered)]);
     } finally {
       await dropped.restore();
       await answered.restore();

@@ -22,7 +22,7 @@ import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPag
 import type { PageProblems } from './browser';
 import { startServer } from './server';
 import type { TestServer } from './server';
-import { ScreenNavigation, colorSchemes, expectClean, formatReport, localeOf, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
+import { ScreenNavigation, answerCalls, colorSchemes, uncalledProblems, expectClean, formatReport, localeOf, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
 import type { Lng, VisualResult } from './visual';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint, settle } from './visualChecks';
 import { deskScreens } from './deskScreens';
@@ -107,14 +107,12 @@ class DeskVariant {
     this.problems.errors.length = 0;
     this.problems.policyViolations.length = 0;
     await page.emulateMedia({ colorScheme: colorSchemes[0] });
-    const answers = screen.answered ?? {};
-    const matches = (url: URL) => Object.hasOwn(answers, url.pathname);
-    if (Object.keys(answers).length > 0) await page.route(matches, (route) => route.fulfill({ json: answers[new URL(route.request().url()).pathname] }));
+    const answered = await answerCalls(page, screen.answered ?? {});
     try {
-      await this.navigation.open(page, screen.path, Object.keys(answers).length > 0);
-      return await this.measureInEachScheme(screen, page, network, new URL(screen.path, 'http://x').pathname, (layout) => this.navigation.settled(layout));
+      await this.navigation.open(page, screen.path);
+      return await this.measureInEachScheme(screen, page, network, new URL(screen.path, 'http://x').pathname, (layout) => [...this.navigation.settled(layout), ...uncalledProblems(answered)]);
     } finally {
-      if (Object.keys(answers).length > 0) await page.unroute(matches);
+      await answered.restore();
     }
   }
 
