@@ -1,10 +1,11 @@
 /**
- * Money out (issue 37; docs/API.md, "Credit on chain"), on a real node started by each test (anvil) and every database
- * target: members withdraw through HTTP, the operator approves or fails, and the payer pays from its hot wallet with
- * real signed transactions. Faults are made with the node's own methods (automine off, anvil_dropTransaction, the
- * next block's base fee raised, anvil_reorg) and with the payer stopped at a step, as a crash stops it. After each
- * test `expectPaidOnce`: what each member received on chain from the hot wallet is exactly the ledger's posted
- * withdrawals, no withdrawal has two mined payments, the books balance and reconcile agrees with the chain.
+ * Money out (issue 37; docs/API.md, "Credit on chain"), on a real node (anvil: one per database target, put back to
+ * its first state before each test) and every database target: members withdraw through HTTP, the operator approves
+ * or fails, and the payer pays from its hot wallet with real signed transactions. Faults are made with the node's own
+ * methods (automine off, anvil_dropTransaction, the next block's base fee raised, anvil_reorg) and with the payer
+ * stopped at a step, as a crash stops it. After each test `expectPaidOnce`: what each member received on chain from
+ * the hot wallet is exactly the ledger's posted withdrawals, no withdrawal has two mined payments, the books balance
+ * and reconcile agrees with the chain.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -12,7 +13,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { erc20Abi, parseAbiItem, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterEach, expect, it } from 'vitest';
+import { afterAll, afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
@@ -22,7 +23,7 @@ import { createPayer, type Payer, type PayerOptions, type PayerStep } from '../.
 import { lostPayments } from '../../server/chain/paymentWatch';
 import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
-import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
+import { sharedTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
@@ -35,12 +36,13 @@ const transferEvent = parseAbiItem('event Transfer(address indexed from, address
 class Crash extends Error {}
 
 describeWithDatabases('withdrawals paid on chain', (ctx) => {
-  const started: TestChain[] = [];
+  // One node for the suite, each test from the state it had after the token's deployment (evm_snapshot/evm_revert).
+  const shared = sharedTestChain({ confirmations: CONFIRMATIONS });
   const relays: RpcRelay[] = [];
   afterEach(async () => {
     await Promise.all(relays.splice(0).map((relay) => relay.stop()));
-    await Promise.all(started.splice(0).map((testChain) => testChain.stop()));
   });
+  afterAll(() => shared.stop());
 
   /** A relay in front of this test's node, stopped after the test. */
   async function relayOf(s: Setup): Promise<RpcRelay> {
@@ -61,8 +63,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
   }
 
   async function setup(options: { autoApproveMax?: string; payerTokens?: string; automine?: boolean } = {}): Promise<Setup> {
-    const testChain = await startTestChain({ confirmations: CONFIRMATIONS });
-    started.push(testChain);
+    const testChain = await shared.next();
     const payerKey = generatePrivateKey();
     const payerAddress = privateKeyToAccount(payerKey).address;
     await testChain.fund(payerAddress, options.payerTokens ?? '1000');
