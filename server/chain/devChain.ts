@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createTestClient, createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { startAnvil, type AnvilNode } from './anvil';
@@ -51,10 +51,14 @@ async function fundPayer(url: string, token: Address): Promise<void> {
   await chainClient([url]).waitForTransactionReceipt({ hash, pollingInterval: 200 });
 }
 
-/** A development chain left answering by an earlier run (its parent killed): used again rather than started twice. */
+/**
+ * A development chain left answering by an earlier run (its parent killed): used again rather than started twice.
+ * One request, no retries: a free port refuses at once, and chainClient's retries (its own and fallback's) would
+ * wait about 2 s before every start that finds nothing there.
+ */
 async function answeringChainId(url: string): Promise<number | undefined> {
   try {
-    return await chainClient([url]).getChainId();
+    return await createPublicClient({ transport: http(url, { retryCount: 0 }) }).getChainId();
   } catch {
     return undefined;
   }

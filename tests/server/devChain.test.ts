@@ -20,7 +20,8 @@ describe('the development chain', { timeout: 60_000 }, () => {
   });
 
   async function start(dataDir: string, port: number): Promise<DevChain> {
-    const dev = await startDevChain({ dataDir, port, fund: [accounts.alice.address] });
+    // Four blocks a second (as the server suites run it, DEV_CHAIN_BLOCK_TIME): the deployment's receipt in a quarter of the wait.
+    const dev = await startDevChain({ dataDir, port, blockTime: 0.25, fund: [accounts.alice.address] });
     cleanup.push(() => dev.node.stop());
     return dev;
   }
