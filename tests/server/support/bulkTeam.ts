@@ -1,7 +1,7 @@
 /**
  * Large downlines in a few statements, for the team search scale test and bench/teamSearch.ts: members with random
- * EIP-55 addresses inserted at once, their recommenders set, then their member_tree rows and every team count
- * computed from the tree (what bindRecommender keeps one bind at a time).
+ * EIP-55 addresses, their recommenders and team counts computed here and inserted in one statement, then their
+ * member_tree rows in one more (what bindRecommender keeps one bind at a time).
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -44,6 +44,9 @@ function arrayLiteral(values: readonly (string | number)[]): string {
  * Adds `size` members below `rootId`: the first `fanout` bound to the root, each next one to an earlier member, in
  * id order. Keeps member_tree and team_size/direct_count of every member consistent, as binds would.
  *
+ * Each row is written once: an UPDATE of the new rows (their recommender, their counts) would write every row again,
+ * and with it its entries in the address-grams GIN index, which take most of an insert's time.
+ *
  * @param db - database handle
  * @param options - root, size, fanout, creation time and invite code prefix
  * @returns the new members in id order, with their level below the root
@@ -52,55 +55,73 @@ function arrayLiteral(values: readonly (string | number)[]): string {
  */
 export async function addBulkDownline(db: Db, options: BulkDownlineOptions): Promise<BulkMember[]> {
   const fanout = options.fanout ?? 5;
-  const addresses = Array.from({ length: options.size }, randomAddress);
+  const { size, rootId } = options;
+  const addresses = Array.from({ length: size }, randomAddress);
   const codes = addresses.map((_, index) => `${options.codePrefix}${index.toString(36).toUpperCase().padStart(6, '0')}`);
-  const inserted = await queryRows(
+  // The identity's next values, drawn as the inserts would draw them.
+  const drawn = await queryRows(
     db,
-    sql`INSERT INTO ${members} (address, invite_code, created_at)
-        SELECT t.address, t.code, ${options.createdAt.toISOString()}::timestamptz
-        FROM unnest(${arrayLiteral(addresses)}::text[], ${arrayLiteral(codes)}::text[]) WITH ORDINALITY AS t(address, code, n)
-        ORDER BY t.n
-        RETURNING id, address`,
-    z.object({ id: z.number(), address: z.string() }),
+    sql`SELECT nextval(pg_get_serial_sequence('members', 'id'))::int AS id FROM generate_series(1, ${size}::int)`,
+    z.object({ id: z.number() }),
   );
-  const idOf = new Map(inserted.map((row) => [row.address, row.id]));
-  const ids = addresses.map((address) => {
-    const id = idOf.get(address);
-    if (id === undefined) throw new Error(`bulk member ${address} was not inserted`);
-    return id;
-  });
+  const ids = drawn.map((row) => row.id).sort((a, b) => a - b);
+  // Member i's recommender is member parentIndex(i) (-1: the root), always an earlier one.
   const parentIndex = (index: number) => (index < fanout ? -1 : Math.floor(index / fanout) - 1);
-  const parents = ids.map((_, index) => {
-    const parent = parentIndex(index);
-    return parent < 0 ? options.rootId : (ids[parent] ?? options.rootId);
-  });
   const levels: number[] = [];
-  ids.forEach((_, index) => {
+  for (let index = 0; index < size; index++) {
     const parent = parentIndex(index);
     levels.push(parent < 0 ? 1 : (levels[parent] ?? 0) + 1);
+  }
+  const teamSizes = new Array<number>(size).fill(0);
+  const directCounts = new Array<number>(size).fill(0);
+  for (let index = size - 1; index >= 0; index--) {
+    const parent = parentIndex(index);
+    if (parent < 0) continue;
+    teamSizes[parent] = (teamSizes[parent] ?? 0) + (teamSizes[index] ?? 0) + 1;
+    directCounts[parent] = (directCounts[parent] ?? 0) + 1;
+  }
+  const recommenders = ids.map((_, index) => {
+    const parent = parentIndex(index);
+    return parent < 0 ? rootId : (ids[parent] ?? rootId);
   });
-
   await db.execute(
-    sql`UPDATE ${members} SET recommender_id = v.parent
-        FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(parents)}::int[]) AS v(id, parent)
-        WHERE ${members}.id = v.id`,
+    sql`INSERT INTO ${members} (id, address, invite_code, recommender_id, team_size, direct_count, created_at) OVERRIDING SYSTEM VALUE
+        SELECT t.id, t.address, t.code, t.recommender, t.team_size, t.direct_count, ${options.createdAt.toISOString()}::timestamptz
+        FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(addresses)}::text[], ${arrayLiteral(codes)}::text[], ${arrayLiteral(recommenders)}::int[],
+                    ${arrayLiteral(teamSizes)}::int[], ${arrayLiteral(directCounts)}::int[]) AS t(id, address, code, recommender, team_size, direct_count)
+        ORDER BY t.id`,
   );
   // Each new member's rows: every member above it, the root's own ancestors included.
+  const rootAncestors = await queryRows(
+    db,
+    sql`SELECT ancestor_id AS "ancestorId", depth FROM ${memberTree} WHERE member_id = ${rootId}`,
+    z.object({ ancestorId: z.number(), depth: z.number() }),
+  );
+  const above: [ancestor: number, depth: number][] = [[rootId, 0], ...rootAncestors.map((row): [number, number] => [row.ancestorId, row.depth])];
+  const treeAncestors: number[] = [];
+  const treeMembers: number[] = [];
+  const treeDepths: number[] = [];
+  ids.forEach((id, index) => {
+    let depth = 1;
+    for (let parent = parentIndex(index); parent >= 0; parent = parentIndex(parent), depth++) {
+      treeAncestors.push(ids[parent] ?? 0);
+      treeMembers.push(id);
+      treeDepths.push(depth);
+    }
+    for (const [ancestor, below] of above) {
+      treeAncestors.push(ancestor);
+      treeMembers.push(id);
+      treeDepths.push(depth + below);
+    }
+  });
   await db.execute(
     sql`INSERT INTO ${memberTree} (ancestor_id, member_id, depth)
-        WITH RECURSIVE up(member_id, ancestor_id, depth) AS (
-          SELECT id, recommender_id, 1 FROM ${members} WHERE id = ANY(${arrayLiteral(ids)}::int[])
-          UNION ALL
-          SELECT up.member_id, m.recommender_id, up.depth + 1 FROM up JOIN ${members} m ON m.id = up.ancestor_id
-          WHERE m.recommender_id IS NOT NULL
-        )
-        SELECT ancestor_id, member_id, depth FROM up`,
+        SELECT * FROM unnest(${arrayLiteral(treeAncestors)}::int[], ${arrayLiteral(treeMembers)}::int[], ${arrayLiteral(treeDepths)}::int[])`,
   );
+  // The root and every member above it: the whole downline more, and the root its direct members.
   await db.execute(
-    sql`UPDATE ${members} m SET team_size = c.team_size, direct_count = c.direct_count
-        FROM (SELECT ancestor_id, count(*)::int AS team_size, (count(*) FILTER (WHERE depth = 1))::int AS direct_count
-              FROM ${memberTree} GROUP BY ancestor_id) c
-        WHERE m.id = c.ancestor_id`,
+    sql`UPDATE ${members} SET team_size = team_size + ${size}::int, direct_count = direct_count + CASE WHEN id = ${rootId} THEN ${Math.min(size, fanout)}::int ELSE 0 END
+        WHERE id = ANY(${arrayLiteral(above.map(([ancestor]) => ancestor))}::int[])`,
   );
   return ids.map((id, index) => ({ id, address: addresses[index] ?? '', level: levels[index] ?? 0 }));
 }
