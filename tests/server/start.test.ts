@@ -120,7 +120,8 @@ const withCleanup = (run: (cleanup: Cleanup) => Promise<void>) => async () => {
 describe.concurrent('npm start: the chain it runs, failing closed (issue 42, item 6)', { timeout: 120_000 }, () => {
 
   it('behavior: refuses a production start without a chain, naming what is missing, and starts no development chain', withCleanup(async (cleanup) => {
-    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup);
+    // An empty DATA_DIR: no database for the launcher to open early (and close again) before the settings are read.
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
     const { code, output } = await startRefused({ ...env, NODE_ENV: 'production' });
     expect(code).toBe(1);
     expect(output).toContain('NODE_ENV is production, so a real chain needs CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS; missing: CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS');
@@ -135,10 +136,19 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     cleanup.push(() => relay.stop());
     // The seeded app config is BNB Smart Chain's (56): the relay presents the test chain as it.
     relay.on('eth_chainId', () => '0x38');
+    const chainSettings = { TOKEN_ADDRESS: testChain.token, TREASURY_ADDRESS: testChain.treasury, CONFIRMATIONS: '1' };
+    // A start whose node is down fails with the same care: run at once with the first start below (on a seeded
+    // DATA_DIR of its own, behind a relay down from the start), as the two mostly wait on their own processes.
+    const downRelay = await startRpcRelay(testChain.node.url);
+    cleanup.push(() => downRelay.stop());
+    downRelay.down(true);
+    const downRun = await prepareMainRun(mainStorages[0] as MainStorage, cleanup);
+    const downStart = startRefused({ ...downRun.env, ...chainSettings, CHAIN_RPC_URL: `${downRelay.url}/v1/SECRET-KEY` });
+    // Its DATA_DIR is removed only once it has exited, however the test ends.
+    cleanup.push(() => downStart.then(() => undefined));
     // A deployer's first start: an empty DATA_DIR, migrated and seeded by the server itself.
     const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
-    const real = { ...env, TOKEN_ADDRESS: testChain.token, TREASURY_ADDRESS: testChain.treasury, CONFIRMATIONS: '1' };
-    const server = await startMain({ ...real, CHAIN_RPC_URL: `${relay.url}/v1/SECRET-KEY?apikey=SECRET-TOO` });
+    const server = await startMain({ ...env, ...chainSettings, CHAIN_RPC_URL: `${relay.url}/v1/SECRET-KEY?apikey=SECRET-TOO` });
     cleanup.push(async () => {
       server.child.kill('SIGKILL');
       await server.exited();
@@ -152,12 +162,9 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     await vi.waitFor(() => expect(server.output()).toContain('top-up watcher round failed'), { timeout: 30_000, interval: 200 });
     expect(server.output()).toContain(`${relay.url}/…`);
     expect(server.output()).not.toContain('SECRET');
-    // A start whose node is down fails with the same care (on the same DATA_DIR, migrated already).
-    server.child.kill('SIGTERM');
-    await server.exited();
-    const down = await startRefused({ ...real, CHAIN_RPC_URL: `${relay.url}/v1/SECRET-KEY` });
+    const down = await downStart;
     expect(down.code).toBe(1);
-    expect(down.output).toContain(`${relay.url}/…`);
+    expect(down.output).toContain(`${downRelay.url}/…`);
     expect(down.output).not.toContain('SECRET');
   }));
 });
