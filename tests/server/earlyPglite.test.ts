@@ -6,6 +6,7 @@ import { openDatabase } from '../../server/db/client';
 import { openExistingPgliteEarly, pgliteFolder, type EarlyPglite } from '../../server/db/earlyPglite';
 import { readEnv } from '../../server/env';
 import { earlyDatabase, main } from '../../server/main';
+import { copyPgliteTemplate } from '../support/pgliteTemplate';
 
 /** An early database that opens nothing: what main() does with it is recorded. */
 function fakeEarly(dataDir: string): EarlyPglite & { abandon: Mock<EarlyPglite['abandon']>; onLost: Mock<EarlyPglite['onLost']> } {
@@ -44,9 +45,9 @@ describe('the early PGlite worker (server/db/earlyPglite.ts)', () => {
   });
 
   it('behavior: is closed when the settings are refused, and the start fails with their error', async () => {
-    // A database the folder already holds, opened by the launcher's code before main() reads the settings.
-    const database = await openDatabase({ dataDir });
-    await database.close();
+    // A database the folder already holds (the run's seeded copy, else one made here), opened by the launcher's code
+    // before main() reads the settings.
+    if (!(await copyPgliteTemplate(dataDir))) await (await openDatabase({ dataDir })).close();
     const early = openExistingPgliteEarly({ DATA_DIR: dataDir });
     if (!early) throw new Error('the folder holds a database: the launcher opens it');
     const thread = await early.thread;
