@@ -1,19 +1,25 @@
 /**
  * The buy flow end to end in Debian Chromium against the real server with the operator API on (issue 20): A signs in
- * and is granted credit, opens goods, has no address yet, adds one (the region from the picker) and comes back to
+ * (over HTTP, as B does: the sign-in screens are journeys.spec.ts's subject) and is granted credit, opens goods, has no address yet, adds one (the region from the picker) and comes back to
  * settlement with it chosen, pays, finds the order listed and the balance reduced; edits the address and the order
  * still shows the old one; the next settlement preselects the default. B, another member, opening A's address edit
- * page reads "not found". With E2E_SCREENSHOTS=1 each step is saved under test-results/screenshots/buy-*.png.
+ * page reads "not found". A's page is loaded once and goes on through the app's own tabs and buttons. With E2E_SCREENSHOTS=1 each step is saved under test-results/screenshots/buy-*.png.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
-import { setupJourneys, signInThroughInvite } from './support/journey';
+import { setupJourneys } from './support/journey';
 import { e2eAdminToken, operator } from './support/operator';
 import { anvilKeys } from './wallet/keys';
 
 const e2e = setupJourneys({ adminToken: e2eAdminToken });
+
+/** A tab of the app's tab bar (Home, Team, Shop, Me). */
+const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
+
+/** The shop's choice between its goods and the member's orders. */
+const shopShows = (page: Page, name: 'Goods' | 'My orders') => page.getByRole('group', { name: 'Show' }).getByRole('button', { name, exact: true });
 
 /** The orders tab's rows as the member reads them. */
 async function orderRows(page: Page): Promise<string[]> {
@@ -27,11 +33,9 @@ async function figure(page: Page, label: string): Promise<string | null> {
 
 describe('buy', () => {
   it('adds an address on the way, pays once, keeps the address on the order, preselects the default; another member cannot open it', async () => {
-    const a = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[7]] } });
-    const b = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[8]] } });
+    const a = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[7]] }, signedIn: {} });
+    const b = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[8]] }, signedIn: {} });
     if (!a.wallet || !b.wallet) throw new Error('this journey needs two test wallets');
-    await signInThroughInvite(a.page, a.wallet);
-    await signInThroughInvite(b.page, b.wallet);
     const grant = await operator<{ balanceAfter: string }>(e2e, '/api/admin/grant', { address: a.wallet.address, asset: 'CREDIT', amount: '500', requestId: randomUUID() });
     expect(grant).toMatchObject({ code: 0, result: { balanceAfter: '500' } });
 
@@ -82,8 +86,9 @@ describe('buy', () => {
     expect((await orderRows(a.page))[0]).toMatch(/^West Lake Longjing tea, 250 g × 2.*Li Lei 138 0013 8000 · 浙江省 \/ 杭州市 \/ 西湖区 Wensan Road 100.*176\.00 CREDIT.*Paid/);
     await screenshot(a.page, 'buy-7-orders');
 
-    // A edits the address; the order keeps the old one.
-    await a.page.goto('/buy/shipping-address');
+    // A edits the address (from Me's menu); the order keeps the old one.
+    await tab(a.page, 'Me').click();
+    await a.page.getByRole('link', { name: 'Shipping addresses', exact: true }).click();
     await a.page.getByRole('button', { name: 'Edit' }).click();
     await a.page.waitForURL('**/buy/shipping-address/edit/*');
     const editPath = new URL(a.page.url()).pathname;
@@ -92,12 +97,15 @@ describe('buy', () => {
     await a.page.waitForURL('**/buy/shipping-address');
     await a.page.getByText('Moved to Tianmushan Road 8').waitFor();
     await screenshot(a.page, 'buy-8-address-book');
-    await a.page.goto('/buy-list?tab=orders');
+    await tab(a.page, 'Shop').click();
+    await shopShows(a.page, 'My orders').click();
     await expect.poll(() => orderRows(a.page), { timeout: 10_000 }).toHaveLength(1);
     expect((await orderRows(a.page))[0]).toContain('Wensan Road 100');
 
     // The next settlement preselects the default, and the balance is what is left.
-    await a.page.goto('/buy/settlement/wildflower-honey');
+    await shopShows(a.page, 'Goods').click();
+    await a.page.getByRole('listitem').filter({ hasText: 'Wildflower honey' }).getByRole('button', { name: 'Buy' }).click();
+    await a.page.waitForURL('**/buy/settlement/wildflower-honey');
     await expect.poll(() => a.page.getByTestId('settlement-address').textContent(), { timeout: 10_000 }).toContain('Moved to Tianmushan Road 8');
     expect(await figure(a.page, 'Your credit')).toBe('324.00 CREDIT');
     await screenshot(a.page, 'buy-9-next-settlement');

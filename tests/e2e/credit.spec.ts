@@ -1,6 +1,6 @@
 /**
  * Withdrawing credit end to end in Debian Chromium against the real server with the operator API on (issue 11): a
- * member signs in, the operator grants credit (POST /api/admin/grant), the member withdraws through the sheet over
+ * member signs in (over HTTP: the sign-in screens are journeys.spec.ts's subject), the operator grants credit (POST /api/admin/grant), the member withdraws through the sheet over
  * /me, sees the pending record and the new balance, reloads and still sees them; the operator marks the withdrawal
  * failed (POST /api/admin/withdrawal/decide) and the member sees the refund. With E2E_SCREENSHOTS=1 each step is saved under
  * test-results/screenshots/credit-*.png.
@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
-import { setupJourneys, signInThroughInvite } from './support/journey';
+import { setupJourneys } from './support/journey';
 import { e2eAdminToken, operator, type Envelope } from './support/operator';
 import { anvilKeys } from './wallet/keys';
 
@@ -21,6 +21,9 @@ async function creditOnMe(page: Page): Promise<string | null> {
   return page.getByRole('region', { name: 'Balances' }).locator('dd').first().textContent();
 }
 
+/** The Me tab of the app's tab bar. */
+const meTab = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Me', exact: true });
+
 /** The records' rows as the member reads them, newest first. */
 async function recordRows(page: Page): Promise<string[]> {
   return page.locator('.credit-records .adm-list-item').allTextContents();
@@ -28,11 +31,10 @@ async function recordRows(page: Page): Promise<string[]> {
 
 describe('credit withdrawal', () => {
   it('grant, withdraw, pending record and balance across a reload, then the operator fails it and the member sees the refund', async () => {
-    const opened = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[6]] } });
+    const opened = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[6]] }, signedIn: {} });
     const { page, problems } = opened;
     const wallet = opened.wallet;
     if (!wallet) throw new Error('this journey needs the test wallet');
-    await signInThroughInvite(page, wallet);
 
     const grant = await admin<{ id: string; balanceAfter: string }>('/api/admin/grant', {
       address: wallet.address,
@@ -95,7 +97,8 @@ describe('credit withdrawal', () => {
     await page.reload();
     await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(2);
     expect((await recordRows(page))[0]).toContain('-12.50Waiting for approval');
-    await page.goto('/me');
+    // Through the app's own tabs and links from here, up to the refund.
+    await meTab(page).click();
     await expect.poll(() => creditOnMe(page), { timeout: 10_000 }).toBe('87.50 CREDIT');
     await screenshot(page, 'credit-6-balance-after-reload');
 
@@ -103,7 +106,7 @@ describe('credit withdrawal', () => {
     const decided = await admin<{ status: string }>('/api/admin/withdrawal/decide', { id, status: 'failed' });
     expect(decided).toMatchObject({ code: 0, result: { status: 'failed' } });
 
-    await page.goto('/me/credit-records');
+    await page.getByRole('link', { name: 'Credit records', exact: true }).click();
     await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(3);
     const rows = await recordRows(page);
     expect(rows[0]).toMatch(/^WithdrawalBalance 100\.00 · .*\+12\.50Done$/);
@@ -112,6 +115,7 @@ describe('credit withdrawal', () => {
 
     await page.getByRole('group', { name: 'Record type' }).getByRole('button', { name: 'Reward' }).click();
     await expect.poll(() => recordRows(page), { timeout: 10_000 }).toHaveLength(1);
+    // A page load: Me reached by its tab still shows the balance read before the refund (87.50).
     await page.goto('/me');
     await expect.poll(() => creditOnMe(page), { timeout: 10_000 }).toBe('100.00 CREDIT');
     await screenshot(page, 'credit-8-balance-refunded');

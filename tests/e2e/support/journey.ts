@@ -39,6 +39,8 @@ export interface OpenOptions {
    * walletBrowsers.spec.ts and signInThroughInvite.
    */
   signedIn?: { inviteCode?: string };
+  /** More localStorage the context starts with on the server's origin (e.g. an operator's desk session). */
+  localStorage?: Readonly<Record<string, string>>;
 }
 
 export interface Opened {
@@ -47,6 +49,8 @@ export interface Opened {
   /** Null when opened without a wallet. */
   wallet: TestWallet | null;
   problems: PageProblems;
+  /** The member's main token when opened signedIn (for the member API over HTTP, as the page would call it). */
+  token?: string;
 }
 
 export interface JourneyHarness {
@@ -105,13 +109,14 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
       if (!browser) throw new Error('the browser is not launched (use inside a test)');
       return browser;
     },
-    async open({ locale, wallet: walletOptions = {}, userAgent, owner, signedIn }: OpenOptions = {}) {
-      const session = signedIn ? await sessionOverHttp(harness.server, walletOptions?.privateKeys?.[0], signedIn.inviteCode) : undefined;
+    async open({ locale, wallet: walletOptions = {}, userAgent, owner, signedIn, localStorage }: OpenOptions = {}) {
+      const session = signedIn ? await memberSessionOverHttp(harness.server, walletOptions?.privateKeys?.[0], signedIn.inviteCode) : undefined;
+      const storage = { ...session?.localStorage, ...localStorage };
       const context = await newPhoneContext(harness.browser, {
         baseURL: harness.server.url,
         ...(locale ? { locale } : {}),
         ...(userAgent ? { userAgent } : {}),
-        ...(session ? { localStorage: session } : {}),
+        ...(Object.keys(storage).length > 0 ? { localStorage: storage } : {}),
       });
       const problems: PageProblems = { errors: [], policyViolations: [] };
       const key = owner?.id ?? '';
@@ -120,21 +125,41 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
       // A member who signed in has connected the site: the wallet answers eth_accounts without asking again.
       const wallet = walletOptions === null ? null : await TestWallet.install(context, signedIn ? { ...walletOptions, connected: true } : walletOptions);
       const page = await context.newPage();
-      return { context, page, wallet, problems: watchPage(page, problems) };
+      return { context, page, wallet, problems: watchPage(page, problems), ...(session ? { token: session.token } : {}) };
     },
   };
   return harness;
 }
 
 /**
- * Signs the key's member in over HTTP (signInOverHttp, on the app config's chain) and returns the localStorage the
- * app keeps after a sign-in: the main token and the address it belongs to (src/storage/keys.ts).
+ * Signs the key's member in over HTTP (signInOverHttp, on the app config's chain) and returns the main token and the
+ * localStorage the app keeps after a sign-in: the token and the address it belongs to (src/storage/keys.ts).
+ * OpenOptions.signedIn does this for a phone; a journey that needs the token before it opens the phone calls it.
+ *
+ * @example const member = await memberSessionOverHttp(e2e.server, key);
  */
-async function sessionOverHttp(server: TestServer, privateKey: Hex | undefined, inviteCode?: string): Promise<Record<string, string>> {
+export async function memberSessionOverHttp(server: TestServer, privateKey: Hex | undefined, inviteCode?: string): Promise<{ token: string; localStorage: Record<string, string> }> {
   if (!privateKey) throw new Error('signedIn needs the wallet opened with privateKeys');
   const { chainId } = await apiCaller(server.url)<{ chainId: number }>('/api/dapp/dappParam');
   const { address, auth } = await signInOverHttp(server.url, chainId, privateKeyToAccount(privateKey), inviteCode);
-  return { [STORAGE_KEYS.token]: JSON.stringify(auth), [STORAGE_KEYS.sessionAddress]: JSON.stringify(address) };
+  return { token: auth, localStorage: { [STORAGE_KEYS.token]: JSON.stringify(auth), [STORAGE_KEYS.sessionAddress]: JSON.stringify(address) } };
+}
+
+/**
+ * A member call over HTTP with the member's token, as the app sends it (Authorization: the token), answered with the
+ * result; any other code than 0 throws.
+ *
+ * @example const order = await memberCall(e2e, token, '/api/order/settle', { goodsId, quantity: 1, deliveryId, requestId });
+ */
+export async function memberCall<T>(e2e: JourneyHarness, token: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${e2e.server.url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const answer = (await response.json()) as { code: number; result: T };
+  if (answer.code !== 0) throw new Error(`${path} answered ${answer.code}`);
+  return answer.result;
 }
 
 /**
