@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { screenshot } from './support/browser';
-import { readSession, signInThroughInvite, setupJourneys, waitForAppConfig } from './support/journey';
+import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
 import { anvilKeys } from './wallet/keys';
 import type { TestWallet } from './wallet/testWallet';
 
@@ -91,13 +91,12 @@ describe('member journeys', () => {
     expect(problems.errors).toEqual([]);
   });
 
+  // Signed in over HTTP, as the first journey leaves the member (the session stored, the site connected, the app's chain).
   it('a reload keeps the member signed in', async () => {
-    const opened = await e2e.open({ wallet: { chainId: 1, privateKeys: [anvilKeys[3]] } });
+    const opened = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[3]] }, signedIn: {} });
     const { page, problems } = opened;
     const wallet = requireWallet(opened.wallet);
-    await signInThroughInvite(page, wallet);
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Me', exact: true }).click();
-    await page.waitForURL('**/me');
+    await page.goto('/me');
     await expect.poll(async () => page.getByTestId('me-address').textContent(), { timeout: 10_000 }).not.toBe('—');
 
     await page.reload();
@@ -112,11 +111,15 @@ describe('member journeys', () => {
   });
 
   it('switching the account in the wallet signs the member out', async () => {
-    const opened = await e2e.open({ wallet: { chainId: 1, privateKeys: [anvilKeys[4], anvilKeys[5]] } });
+    const opened = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[4], anvilKeys[5]] }, signedIn: {} });
     const { page, problems } = opened;
     const wallet = requireWallet(opened.wallet);
-    await signInThroughInvite(page, wallet);
+    await page.goto('/home');
+    await page.getByText('Welcome back').waitFor();
     expect((await readSession(page)).TOKEN_STORE).not.toBeNull();
+    // The app listens to the wallet's events once its reconnect at start is through: an accountsChanged naming the
+    // same account reaches it and changes nothing.
+    await expect.poll(() => wallet.emit('accountsChanged', [wallet.address])).toBeGreaterThan(0);
 
     const revoke = page.waitForRequest((request) => request.url().endsWith('/api/member/logout'));
     await wallet.switchAccount(1);
@@ -189,15 +192,19 @@ describe('member journeys', () => {
       window.addEventListener('eip6963:requestProvider', () => (rounds += 1));
       Object.defineProperty(window, '__discoveryRounds', { get: () => rounds });
     });
+    // The page's timers run on Playwright's clock: each search's walletSearchTimeout is skipped, not waited out.
+    await page.clock.install();
     await page.goto('/login');
     await waitForAppConfig(page);
     const noWallet = page.getByRole('alert').filter({ hasText: "Phantom not installed: no wallet was found. Open this page in your wallet app's browser." });
     // The eager connect at start looks for walletSearchTimeout (a wallet may inject late), then says none came.
     await page.getByText('Some wallet apps take a moment to start.').waitFor();
+    await page.clock.fastForward(3_000);
     await noWallet.waitFor();
     const roundsBefore = await page.evaluate(() => Reflect.get(window, '__discoveryRounds') as number);
     await page.getByRole('button', { name: 'Connect wallet' }).click();
     await page.getByText('Some wallet apps take a moment to start.').waitFor();
+    await page.clock.fastForward(3_000);
     await noWallet.waitFor();
     expect(await page.evaluate(() => Reflect.get(window, '__discoveryRounds') as number)).toBeGreaterThan(roundsBefore);
     expect(problems.errors).toEqual([]);

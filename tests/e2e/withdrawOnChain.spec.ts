@@ -1,7 +1,8 @@
 /**
  * Money out end to end (issue 37) in Debian Chromium against the real server with a real chain: anvil with the
  * token, the server's top-up watcher and payer on it (a hot wallet of its own, withdrawals up to 1000 approved on
- * request), and the test wallet holding its key in Node. A member tops up 25 from the wallet, withdraws
+ * request), and the test wallet holding its key in Node. A member (signed in over HTTP: the sign-in screens are
+ * journeys.spec.ts's subject) tops up 25 from the wallet, withdraws
  * 12.5 from the sheet over /me, sees it approved with what happens next, and once the payment is deep enough sees it
  * paid in the records with its transaction linked; the wallet's token balance is 11.5 higher (the fee is 1), and the
  * receipt adds the token to the wallet (wallet_watchAsset). With E2E_SCREENSHOTS=1 each step is saved under
@@ -10,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { erc20Abi, parseUnits } from 'viem';
 import { screenshot } from './support/browser';
-import { setupJourneys, waitForAppConfig } from './support/journey';
+import { memberCall, setupJourneys } from './support/journey';
 import { translateWith } from './support/visual';
 import type { Lng } from './support/visual';
 import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
@@ -38,23 +39,20 @@ describe('a withdrawal paid on chain (zh)', () => {
     const privateKey = anvilKeys[key];
     if (!privateKey) throw new Error('no anvil key');
     const account = privateKeyToAccount(privateKey);
-    const opened = await e2e.open({ locale, wallet: { chainId: TEST_NODE_CHAIN_ID, privateKeys: [privateKey], rpcUrl: node().node.url } });
-    const { page } = opened;
+    const opened = await e2e.open({ locale, wallet: { chainId: TEST_NODE_CHAIN_ID, privateKeys: [privateKey], rpcUrl: node().node.url }, signedIn: {} });
+    const { page, token: memberToken = '' } = opened;
     await node().fund(account.address, '100');
-    await page.goto('/login/DEMO2026');
-    await waitForAppConfig(page);
-    await page.getByRole('button', { name: t('common:wallet.actions.connect'), exact: true }).click();
-    await page.getByRole('button', { name: t('login:signIn.label'), exact: true }).click();
-    await page.waitForURL('**/home');
     // Credit comes in from the wallet: 25 to the treasury, credited at its depth.
     await node().transfer(account, '25');
     await node().mine(2);
     const balanceOf = () => node().chain.client.readContract({ address: node().token, abi: erc20Abi, functionName: 'balanceOf', args: [account.address] });
     const before = await balanceOf();
 
-    // Credited once its blocks are on top and the watcher's round ran: Me shows it (read again until it does).
-    await expect.poll(async () => (await page.goto('/me'), await page.locator('main').textContent({ timeout: 10_000 })), { timeout: 30_000, interval: 500 }).toContain('25.00');
+    // Credited once its blocks are on top and the watcher's round ran (asked over HTTP until it is): then Me shows it.
+    const creditBalance = async () => (await memberCall<{ creditBalance: string }>(e2e, memberToken, '/api/member/meInfo')).creditBalance;
+    await expect.poll(creditBalance, { timeout: 30_000, interval: 250 }).toBe('25');
     await page.goto('/me?sheet=withdraw');
+    await expect.poll(() => page.locator('main').textContent(), { timeout: 10_000 }).toContain('25.00');
     const sheet = page.getByRole('dialog', { name: t('credit:withdraw.title') });
     const amount = sheet.getByLabel(t('credit:withdraw.amount.label'));
     await amount.waitFor({ timeout: 15_000 });
@@ -75,10 +73,13 @@ describe('a withdrawal paid on chain (zh)', () => {
     await token.getByRole('status').filter({ hasText: t('credit:token.added', { symbol: 'tUSD' }) }).waitFor();
     expect(opened.wallet?.watchedAssets.map((asset) => asset.symbol)).toEqual(['tUSD']);
     await node().mine(2);
+    // Done once the payment is deep enough and the payer's round ran (asked over HTTP until it is): then the records show it.
+    const latestStatus = async () => (await memberCall<{ list: { status: string }[] }>(e2e, memberToken, '/api/member/creditRecord')).list[0]?.status;
+    await expect.poll(latestStatus, { timeout: 20_000, interval: 250 }).toBe('done');
     await sheet.getByRole('button', { name: t('credit:withdraw.done.records') }).click();
     await page.waitForURL('**/me/credit-records');
     const first = page.locator('.credit-records .adm-list-item').first();
-    await expect.poll(async () => (await page.reload(), await first.textContent()), { timeout: 20_000, interval: 500 }).toContain(t('credit:records.withdrawalStatus.done'));
+    await expect.poll(() => first.textContent(), { timeout: 10_000 }).toContain(t('credit:records.withdrawalStatus.done'));
     expect(await first.textContent()).toContain('-12.50');
     const link = first.getByRole('link');
     expect(await link.getAttribute('href')).toMatch(/^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);

@@ -1,16 +1,18 @@
 /**
  * The WPOS area end to end in Debian Chromium against the real server with the operator API on (issue 19), with two
- * test wallets: A signs in, B signs in through A's invite link (so B is in A's team); the operator grants A WPOS;
- * A transfers WPOS to B through the sheet, picking B from the team list, and B sees it after a reload; A exchanges
+ * test wallets: A signs in, B signs in through A's invite link (so B is in A's team; both over HTTP, the sign-in
+ * screens are journeys.spec.ts's subject); the operator grants A WPOS;
+ * A transfers WPOS to B through the sheet, picking B from the team list, and B sees it on opening the app; A exchanges
  * WPOS to credit and sees both balances change; the operator runs the share-pool payout and both see their profit;
- * an address pasted from outside the team is refused before any request. With E2E_SCREENSHOTS=1 each step is saved under
+ * an address pasted from outside the team is refused before any request. Each phone loads the app once and goes on
+ * through its own links and buttons. With E2E_SCREENSHOTS=1 each step is saved under
  * test-results/screenshots/wpos-*.png.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
-import { setupJourneys, signInThroughInvite } from './support/journey';
+import { setupJourneys } from './support/journey';
 import { e2eAdminToken, operator } from './support/operator';
 import { anvilKeys } from './wallet/keys';
 
@@ -29,19 +31,18 @@ async function recordRows(page: Page): Promise<string[]> {
 
 describe('WPOS', () => {
   it('A transfers to B, exchanges to credit, both get their share-pool profit; a stranger is refused before any request', async () => {
-    const a = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[7]] } });
-    const b = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[8]] } });
-    if (!a.wallet || !b.wallet) throw new Error('this journey needs two test wallets');
-    await signInThroughInvite(a.page, a.wallet);
-    await a.page.goto('/me');
-    const inviteCode = (await a.page.getByTestId('me-invite-code').textContent()) ?? '';
-    await signInThroughInvite(b.page, b.wallet, inviteCode);
-
+    const a = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[7]] }, signedIn: {} });
+    if (!a.wallet) throw new Error('this journey needs two test wallets');
+    // Granted before A's page loads: the app reads A's balances once, at the load.
     const grant = await admin<{ balanceAfter: string }>('/api/admin/grant', { address: a.wallet.address, asset: 'WPOS', amount: '100', requestId: randomUUID() });
     expect(grant).toMatchObject({ code: 0, result: { balanceAfter: '100' } });
+    await a.page.goto('/me');
+    const inviteCode = (await a.page.getByTestId('me-invite-code').textContent()) ?? '';
+    const b = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[8]] }, signedIn: { inviteCode } });
+    if (!b.wallet) throw new Error('this journey needs two test wallets');
 
     // A transfers 10 WPOS to B, picked from the team list.
-    await a.page.goto('/me/wpos');
+    await a.page.getByRole('link', { name: 'WPOS', exact: true }).click();
     await expect.poll(() => balances(a.page), { timeout: 10_000 }).toEqual(['100.00 WPOS', '0.00 CREDIT']);
     await a.page.getByRole('region', { name: 'Share pools' }).getByRole('listitem').first().waitFor();
     await screenshot(a.page, 'wpos-1-a-granted');
@@ -60,9 +61,8 @@ describe('WPOS', () => {
     await transfer.getByRole('button', { name: 'Done' }).click();
     await expect.poll(() => balances(a.page), { timeout: 10_000 }).toEqual(['90.00 WPOS', '0.00 CREDIT']);
 
-    // B sees it after a reload, from A.
+    // B sees it on opening the app (a page load after the transfer), from A.
     await b.page.goto('/me/wpos');
-    await b.page.reload();
     await expect.poll(() => balances(b.page), { timeout: 10_000 }).toEqual(['10.00 WPOS', '0.00 CREDIT']);
     await expect.poll(() => recordRows(b.page), { timeout: 10_000 }).toHaveLength(1);
     expect((await recordRows(b.page))[0]).toMatch(new RegExp(`^TransferFrom ${a.wallet.address.slice(0, 6)}…${a.wallet.address.slice(-4)} · Balance 10\\.00 · .*\\+10\\.00$`));
@@ -89,14 +89,15 @@ describe('WPOS', () => {
       [a.page, 'a'],
       [b.page, 'b'],
     ] as const) {
-      await member.goto('/me/wpos/profit');
+      await member.getByRole('navigation', { name: 'WPOS actions' }).getByRole('link', { name: 'Profit', exact: true }).click();
       await expect.poll(() => member.locator('.credit-records .adm-list-item').count(), { timeout: 10_000 }).toBeGreaterThan(0);
       expect(await member.getByText('Total profit').locator('xpath=following-sibling::dd').textContent()).not.toBe('0.00 WPOS');
       await screenshot(member, `wpos-8-${name}-profit`);
     }
 
     // A pasted address outside the team is refused as typed; no transfer request goes out.
-    await a.page.goto('/me/wpos?sheet=transfer');
+    await a.page.goBack();
+    await a.page.getByRole('navigation', { name: 'WPOS actions' }).getByRole('button', { name: 'Transfer' }).click();
     const sheet = a.page.getByRole('dialog', { name: 'Transfer WPOS' });
     const sent: string[] = [];
     a.page.on('request', (request) => {
