@@ -6,7 +6,8 @@
  */
 import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BatchedPGlite } from '../../../server/db/pglite';
+import { readFileSync } from 'node:fs';
+import { PGLITE_INITDB_DUMP, newPglite } from '../../../server/db/pgliteStart';
 import { PgliteThread, type WorkerLossOutcome } from '../../../server/db/pgliteThread';
 
 /** What drizzle calls on either client. */
@@ -20,13 +21,25 @@ const clients: { name: string; open: () => Promise<Client> }[] = [
   {
     name: 'BatchedPGlite',
     open: async () => {
-      const db = new BatchedPGlite();
+      // As the server makes it (server/db/pgliteStart.ts): from the run's empty cluster when there is one.
+      const db = newPglite();
       await db.waitReady;
       return db;
     },
   },
   { name: 'BatchedPGlite in a worker thread', open: () => PgliteThread.open(undefined) },
 ];
+
+/**
+ * PGlite itself, loaded from the run's empty cluster (PGLITE_INITDB_DUMP, tests/support/pgliteInitdb.ts) when there is
+ * one: the same cluster initdb makes, in a third of its CPU; and with the server's smaller shared buffers, which
+ * PGlite zeroes at every open. Neither changes an answer.
+ */
+function plainPglite(): PGlite {
+  const dump = process.env[PGLITE_INITDB_DUMP];
+  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+  return new PGlite(dump ? { loadDataDir: new Blob([readFileSync(dump)]), startParams } : { startParams });
+}
 
 const SCHEMA = `
   CREATE TABLE things (
@@ -45,7 +58,7 @@ describe.each(clients)('$name', { timeout: 60_000 }, ({ open }) => {
   let batched: Client;
 
   beforeAll(async () => {
-    plain = new PGlite();
+    plain = plainPglite();
     [batched] = await Promise.all([open(), plain.waitReady]);
     await plain.exec(SCHEMA);
     await batched.query(SCHEMA);
