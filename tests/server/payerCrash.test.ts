@@ -90,7 +90,7 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
     (await call<{ list: { type: string; amount: string; status: string; txHash?: string }[] }>('/api/member/creditRecord?pageSize=50', { headers: { authorization: member.auth } })).list.filter(
       (record) => record.type === 'withdraw',
     );
-  await vi.waitFor(async () => expect((await records()).map((record) => record.status)).toEqual(amounts.map(() => 'done')), { timeout: 90_000, interval: 500 });
+  await vi.waitFor(async () => expect((await records()).map((record) => record.status)).toEqual(amounts.map(() => 'done')), { timeout: 90_000, interval: 250 });
 
   // Exactly once on chain: one Transfer from the hot wallet to the member per withdrawal, of its net amount.
   const client = createPublicClient({ transport: http(param.chain.rpcUrls[0]) });
@@ -120,7 +120,7 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
   running.push(second);
   const more = ['11', '12', '13', '14'];
   for (const amount of more) expect(await withdraw(amount)).toMatchObject({ status: 'approved' });
-  await vi.waitFor(async () => expect((await records()).filter((record) => record.status === 'done').length).toBe(amounts.length + more.length), { timeout: 90_000, interval: 500 });
+  await vi.waitFor(async () => expect((await records()).filter((record) => record.status === 'done').length).toBe(amounts.length + more.length), { timeout: 90_000, interval: 250 });
   const after = await client.getLogs({ address: param.token.address, event: transferEvent, args: { from: payer, to: member.address }, fromBlock: 0n, toBlock: 'latest' });
   expect(after.length).toBe(amounts.length + more.length);
 }
