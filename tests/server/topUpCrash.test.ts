@@ -1,10 +1,9 @@
 /**
  * The server killed (kill -9) while it credits top-ups, and started again (issue 36): `server/main.ts` as `npm start`
- * runs it, with its development chain (anvil, a block a second) and PGlite in a temp DATA_DIR, or PostgreSQL when the
- * run has it. A member sends 20
- * top-ups of different amounts; the server is killed while they confirm and are credited, and started again on the
- * same DATA_DIR (the chain it left running is used again). Afterwards the member's credit is exactly what they sent,
- * nothing twice, and the books balance.
+ * runs it, with its development chain (anvil, four blocks a second here) and PGlite in a temp DATA_DIR, or PostgreSQL
+ * when the run has it. A member sends 20 top-ups of different amounts; the server is killed while they confirm and
+ * are credited, and started again on the same DATA_DIR (the chain it left running is used again) while the last ones
+ * are still being sent. Afterwards the member's credit is exactly what they sent, nothing twice, and the books balance.
  */
 import { createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, publicActions, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -33,25 +32,27 @@ async function creditAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise
   const credit = async () => (await call<{ creditBalance: string }>('/api/member/meInfo', { headers: { authorization: auth } })).creditBalance;
 
   const chain = defineChain({ id: param.chainId, name: 'dev', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: param.chain.rpcUrls } } });
-  const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex), chain, transport: http() }).extend(publicActions);
+  // Receipts looked for every 100 ms: viem's default of 4 s left each funding transaction's wait at about 4 s.
+  const pollingInterval = 100;
+  const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY as Hex), chain, transport: http(), pollingInterval }).extend(publicActions);
   await deployer.waitForTransactionReceipt({ hash: await deployer.sendTransaction({ to: member.address, value: parseEther('1') }) });
   await deployer.waitForTransactionReceipt({
     hash: await deployer.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [member.address, parseUnits('1000', param.token.decimals)] }),
   });
 
-  // 20 top-ups of different amounts, one every 400 ms (the node mines a block a second): about 8 s of them.
-  const wallet = createWalletClient({ account: member, chain, transport: http() }).extend(publicActions);
+  // 20 top-ups of different amounts, one every 250 ms (the node mines a block every 250 ms): about 5 s of them.
+  const wallet = createWalletClient({ account: member, chain, transport: http(), pollingInterval }).extend(publicActions);
   const first = await wallet.getTransactionCount({ address: member.address });
   const amounts = Array.from({ length: 20 }, (_, index) => `${index + 1}.${String(index * 37).padStart(3, '0')}`);
   const expected = amounts.reduce((sum, amount) => sum + toMinor(amount), 0n);
   const sending = (async () => {
     for (const [index, amount] of amounts.entries()) {
       await wallet.writeContract({ address: param.token.address, abi: erc20Abi, functionName: 'transfer', args: [param.treasury, parseUnits(amount, param.token.decimals)], nonce: first + index });
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 250));
     }
   })();
 
-  // Killed while they confirm and are credited (two blocks on top, a round every 2 s): some, not all, credited.
+  // Killed while they confirm and are credited (two blocks on top, a round every 250 ms): some, not all, credited.
   let beforeKill = '0';
   await vi.waitFor(
     async () => {
@@ -64,13 +65,22 @@ async function creditAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise
   await new Promise((resolve) => server.child.once('exit', resolve));
   // Killed mid-credit: some of the top-ups were credited, not all.
   expect(toMinor(beforeKill)).toBeLessThan(expected);
-  await sending;
-  server = await startMain(env);
-  await vi.waitFor(async () => expect(await credit()).toBe(formatMinor(expected)), { timeout: 60_000, interval: 250 });
+  // Started again while the last top-ups are still being sent (the start takes longer than what is left of them).
+  const restarting = startMain(env);
+  try {
+    await sending;
+  } finally {
+    // Kept for the cleanup, however the sending ended.
+    server = await restarting;
+  }
+  await vi.waitFor(async () => expect(await credit()).toBe(formatMinor(expected)), { timeout: 60_000, interval: 100 });
   console.log(`top-up crash (${storage.name}): killed with at least ${beforeKill} of ${formatMinor(expected)} credited; after the restart ${formatMinor(expected)}`);
-  // A few rounds more credit nothing twice.
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
-  expect(await credit()).toBe(formatMinor(expected));
+  // Rounds more credit nothing twice: the credit read after each of 8 rounds' time (CHAIN_POLL_MS 250, four blocks a
+  // second) is still what was sent.
+  for (let round = 0; round < 8; round++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(await credit()).toBe(formatMinor(expected));
+  }
   const ledger = await call<{ assets: { CREDIT: { total: string; members: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
   expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
   // What the treasury holds on chain is what the ledger credited (the dev chain's other top-ups: none).
