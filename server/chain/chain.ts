@@ -40,13 +40,18 @@ export interface Chain {
  * path, query or user info (server/chain/rpcUrls.ts: they carry API keys, and errors reach the logs).
  *
  * @param rpcUrls - one or more URLs
+ * @param options - retries: false for tests of a node that is down, which would wait about 2 s for each failure
+ *   (a retry of each URL, then viem's fallback's three rounds); the server always retries
  * @returns the client
  * @example
  * const client = chainClient(['http://127.0.0.1:8545']);
  */
-export function chainClient(rpcUrls: readonly string[]): PublicClient {
+export function chainClient(rpcUrls: readonly string[], { retries = true }: { retries?: boolean } = {}): PublicClient {
   return createPublicClient({
-    transport: fallback(rpcUrls.map((url) => redactingTransport(url, http(url, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: 1 })))),
+    transport: fallback(
+      rpcUrls.map((url) => redactingTransport(url, http(url, { batch: { batchSize: 200, wait: 0 }, timeout: 10_000, retryCount: retries ? 1 : 0 }))),
+      retries ? {} : { retryCount: 0 },
+    ),
     // The watcher polls on its own timer; viem's own polling would only add requests.
     pollingInterval: 1_000,
   });

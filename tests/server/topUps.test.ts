@@ -12,7 +12,7 @@ import { afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
-import { chainClient } from '../../server/chain/chain';
+import { chainClient, type Chain } from '../../server/chain/chain';
 import { toLedgerUnits } from '../../server/chain/chainReads';
 import { creditTopUps } from '../../server/chain/topUps';
 import { createTopUpWatcher, keepHeadAsFirstCursor, type TopUpWatcher } from '../../server/chain/topUpWatcher';
@@ -33,16 +33,18 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     await Promise.all(started.splice(0).map((testChain) => testChain.stop()));
   });
 
-  async function setup(options: { decimals?: number; persist?: boolean } = {}) {
+  /** `retries: false`: the app and the watcher fail at once when the node is down (chainClient's option). */
+  async function setup(options: { decimals?: number; persist?: boolean; retries?: boolean } = {}) {
     const testChain = await startTestChain({ decimals: options.decimals, confirmations: CONFIRMATIONS, persist: options.persist });
     started.push(testChain);
-    const app = await ctx.app({ chain: testChain.chain, topUpWatcher: { startBlock: testChain.deployBlock }, adminToken: TEST_ADMIN_TOKEN });
-    const watcher = watcherOf(testChain);
+    const chain = options.retries === false ? { ...testChain.chain, client: chainClient(testChain.chain.settings.rpcUrls, { retries: false }) } : testChain.chain;
+    const app = await ctx.app({ chain, topUpWatcher: { startBlock: testChain.deployBlock }, adminToken: TEST_ADMIN_TOKEN });
+    const watcher = watcherOf(testChain, chain);
     return { testChain, app, watcher };
   }
 
   /** A watcher of its own on the same database and chain (the app's runs through topUp). */
-  const watcherOf = (testChain: TestChain): TopUpWatcher => createTopUpWatcher({ db: ctx.db, chain: testChain.chain, now: ctx.clock.now, startBlock: testChain.deployBlock });
+  const watcherOf = (testChain: TestChain, chain: Chain = testChain.chain): TopUpWatcher => createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock: testChain.deployBlock });
 
   const credit = async (app: FastifyInstance, token: string) =>
     envelope<{ creditBalance: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(token) })).result?.creditBalance;
@@ -227,7 +229,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
   });
 
   it('keeps answering while the node is down, and resumes crediting from its cursor when the node is back', async () => {
-    const { testChain, app, watcher } = await setup({ persist: true });
+    const { testChain, app, watcher } = await setup({ persist: true, retries: false });
     const alice = await member(app, testChain, accounts.alice, '100');
     await testChain.transfer(accounts.alice, '2');
     await testChain.mine(CONFIRMATIONS);
