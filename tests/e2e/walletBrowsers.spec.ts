@@ -48,6 +48,15 @@ async function connectAndSignIn(page: Opened['page'], wallet: TestWallet, lng: L
   expect(JSON.parse((await readSession(page)).TOKEN_STORE ?? 'null')).toEqual(expect.any(String));
 }
 
+/**
+ * The page looks for a wallet for walletSearchTimeout (3 s) before it says none was found: on a page whose clock is
+ * Playwright's (page.clock.install before it loads), the wait is skipped once the search shows.
+ */
+async function skipWalletSearch(page: Opened['page'], lng: Lng): Promise<void> {
+  await page.getByText(translate(lng, 'common:wallet.prompts.searchingDetail'), { exact: true }).waitFor();
+  await page.clock.fastForward(3_000);
+}
+
 // Each journey runs in one language, the two languages taking turns down the file: what a journey tests is the
 // wallet's behaviour, and every screen it passes is checked in both languages by the visual check
 // (tests/e2e/visual.{zh,en}.spec.ts). They run at once: each mostly waits on the page (its 3 s search for a wallet,
@@ -165,7 +174,9 @@ describe.concurrent('wallet browsers', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     // The wallet's link leaves the app: answer it here and read what it carried.
     await context.route('https://link.trustwallet.com/**', (route) => route.fulfill({ contentType: 'text/plain', body: 'Trust Wallet' }));
+    await page.clock.install();
     await page.goto('/login/DEMO2026');
+    await skipWalletSearch(page, lng);
     const offer = page.getByRole('region', { name: t('common:wallet.openIn.title') });
     await offer.waitFor();
     await page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') }).waitFor();
@@ -187,7 +198,9 @@ describe.concurrent('wallet browsers', () => {
     const { lng, locale } = zh;
     const t = textsOf(lng);
     const { page, problems } = await e2e.open({ locale, wallet: null, owner: task });
+    await page.clock.install();
     await page.goto('/login/DEMO2026');
+    await skipWalletSearch(page, lng);
     await page.getByRole('alert').filter({ hasText: t('common:wallet.errors.ProviderNotFoundError') }).waitFor();
     expect(await page.getByRole('region', { name: t('common:wallet.openIn.title') }).count()).toBe(0);
     expect(problems.errors).toEqual([]);

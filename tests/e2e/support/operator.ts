@@ -1,7 +1,11 @@
 /**
  * The operator API as the e2e journeys call it (docs/API.md "Operations"): a POST with the file's ADMIN_TOKEN to the
- * server the journeys run against.
+ * server the journeys run against; and an operator's desk session made over HTTP.
  */
+import type { Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { createSiweMessage } from 'viem/siwe';
+import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
 import type { JourneyHarness } from './journey';
 
 /** The one ADMIN_TOKEN the journeys start their servers with. */
@@ -29,4 +33,44 @@ export async function operator<T>(e2e: JourneyHarness, path: string, body: unkno
     body: JSON.stringify(body),
   });
   return (await response.json()) as Envelope<T>;
+}
+
+/**
+ * An operator's wallet signs the desk's message with viem and signs in through the API, as the desk does at /ops
+ * (opsLoginNonce, opsSignIn), on the app config's chain. For journeys whose subject comes after the desk's sign-in;
+ * the sign-in itself is walked at /ops by ops.spec.ts and the desk's visual check.
+ *
+ * @param e2e - the file's journey harness (its server)
+ * @param privateKey - the operator's key
+ * @returns the operator's token and the localStorage the desk keeps after a sign-in (src/ops/deskStorage.ts)
+ * @example
+ * const desk = await deskSessionOverHttp(e2e, DEMO_OPERATOR_KEY);
+ * const { page } = await e2e.open({ wallet: { ...wallet, connected: true }, localStorage: desk.localStorage });
+ */
+export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex): Promise<{ token: string; localStorage: Record<string, string> }> {
+  const account = privateKeyToAccount(privateKey);
+  const base = e2e.server.url;
+  const { result: param } = (await (await fetch(`${base}/api/dapp/dappParam`)).json()) as Envelope<{ chainId: number }>;
+  const nonce = (await (await fetch(`${base}/api/admin/auth/nonce?address=${account.address}`)).json()) as Envelope<{ nonce: string }>;
+  if (!param || !nonce.result) throw new Error(`dappParam or opsLoginNonce answered ${nonce.code}`);
+  const origin = new URL(base);
+  const message = createSiweMessage({
+    domain: origin.host,
+    uri: origin.origin,
+    chainId: param.chainId,
+    version: '1',
+    statement: OPERATOR_SIGN_IN_STATEMENT,
+    issuedAt: new Date(),
+    address: account.address,
+    nonce: nonce.result.nonce,
+  });
+  const response = await fetch(`${base}/api/admin/auth/signIn`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
+  });
+  const answer = (await response.json()) as Envelope<{ token: string }>;
+  if (!answer.result) throw new Error(`opsSignIn answered ${answer.code}`);
+  const { token } = answer.result;
+  return { token, localStorage: { OPS_TOKEN: JSON.stringify(token) } };
 }
