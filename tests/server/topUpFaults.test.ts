@@ -41,11 +41,14 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
   });
   afterEach(() => relay.reset());
 
-  /** A treasury of this test's own, read from the next block on; `relayed`: the server reads through the relay. */
-  async function setup(options: { relayed?: boolean } = {}) {
+  /**
+   * A treasury of this test's own, read from the next block on; `relayed`: the server reads through the relay;
+   * `retries: false`: its calls fail at once when the relay is down (else about 2 s of retries each).
+   */
+  async function setup(options: { relayed?: boolean; retries?: boolean } = {}) {
     const treasury = privateKeyToAccount(generatePrivateKey()).address;
     const direct: Chain = { ...testChain.chain, settings: { ...testChain.chain.settings, treasury } };
-    const chain = options.relayed ? { ...relayedChain(direct, [relay]), settings: { ...direct.settings, rpcUrls: [relay.url] } } : direct;
+    const chain = options.relayed ? { ...relayedChain(direct, [relay], { retries: options.retries }), settings: { ...direct.settings, rpcUrls: [relay.url] } } : direct;
     const startBlock = (await testChain.head()) + 1n;
     const app = await ctx.app({ chain, topUpWatcher: { startBlock }, adminToken: TEST_ADMIN_TOKEN });
     const watcher = createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock });
@@ -296,7 +299,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
   });
 
   it('topUp: calls at depth share one watcher round; a node that is down answers 3007, never a 5xx', async () => {
-    const { app, watcher, send, treasury } = await setup({ relayed: true });
+    const { app, watcher, send, treasury } = await setup({ relayed: true, retries: false });
     const alice = await member(app, accounts.alice);
     const hash = await send(accounts.alice, '3');
     await testChain.mine(CONFIRMATIONS);

@@ -215,11 +215,12 @@ export async function startRpcRelay(target: string | (() => string)): Promise<Rp
  *
  * @param chain - the test chain's own Chain (TestChain.chain)
  * @param relays - one or more relays in front of its node
+ * @param options - retries: false for a client that fails at once on a relay that is down (chainClient's option)
  * @returns a Chain for the payer, the watcher, reconcile or the app
  * @example
  * const chain = relayedChain(testChain.chain, [relay]);
  */
-export function relayedChain(chain: Chain, relays: readonly RpcRelay[]): Chain {
+export function relayedChain(chain: Chain, relays: readonly RpcRelay[], options: { retries?: boolean } = {}): Chain {
   const rpcUrls = relays.map((relay) => relay.url);
-  return { ...chain, client: chainClient(rpcUrls), settings: { ...chain.settings, rpcUrls } };
+  return { ...chain, client: chainClient(rpcUrls, options), settings: { ...chain.settings, rpcUrls } };
 }
