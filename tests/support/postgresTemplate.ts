@@ -1,8 +1,8 @@
 /**
  * The migrated PostgreSQL database of a test run, when the run has PostgreSQL (DATABASE_URL): made once by the first
- * globalSetup that asks (the unit projects' or the e2e project's), and the template every suite's scratch database is
+ * globalSetup that asks (the unit projects' or the e2e project's), and the template each test worker's database is
  * created from (tests/server/support/databases.ts) instead of applying every migration again: CREATE DATABASE copies
- * the template's files. Dropped after the run. Each copy is still migrated by its suite, a no-op then.
+ * the template's files. Dropped after the run with the workers' copies. Each copy is still migrated, a no-op then.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -25,6 +25,20 @@ export async function onAdminConnection(url: string, statement: string): Promise
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The name of a test worker's copy of the run's template: the template's name and a suffix, so that the run's last
+ * teardown finds and drops the copies of workers that ended without dropping theirs (a worker keeps its database
+ * until it exits).
+ */
+export function workerDatabaseName(template: string): string {
+  return `${template}_w${randomBytes(4).toString('hex')}`;
+}
+
+/** The workers' copies of `template` (workerDatabaseName), as a LIKE pattern. */
+function workerDatabasePattern(template: string): string {
+  return `${template}\\_w%`;
 }
 
 /** The URL of another database on DATABASE_URL's server. */
@@ -59,6 +73,18 @@ export async function ensurePostgresTemplate(): Promise<() => Promise<void>> {
   return shareForRun(
     POSTGRES_TEMPLATE_ENV,
     () => createTemplate(baseUrl),
-    (name) => onAdminConnection(baseUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
+    (name) => dropTemplate(baseUrl, name),
   );
+}
+
+/** Drops the template and the test workers' copies of it. */
+async function dropTemplate(baseUrl: string, template: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    const copies = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [workerDatabasePattern(template)]);
+    for (const name of [...copies.rows.map((row) => row.datname), template]) await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
 }
