@@ -228,16 +228,19 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
 
 /**
  * How one page reaches its screens (the member's and the desk's visual checks): in the app (navigateInApp) while it
- * shows the app, loaded afresh when it does not yet or when the screen has the address of the one before it (a screen
- * shown again with failing or answered calls: the router would not mount it again for the same address). A screen
+ * shows the app, loaded afresh when it does not yet or when the screen has the path of the one before it, whatever
+ * its query (a screen shown again with failing or answered calls, or with other filters: the router would not mount it
+ * again, and the desk's lists read their filters from the address as they mount). A screen
  * with failing or answered calls is reached in the app too: each screen's data is loaded by the screen as it mounts
  * (src/routes/shared/useResource.ts), so the calls are made again under the page's routes, and nothing of them stays
  * once the screen is left. A screen reached in the app that is laid out as the one before it fails: the app did not
  * follow, only the address changed.
  */
+const pathnameOf = (path: string): string => new URL(path, 'http://x').pathname;
+
 export class ScreenNavigation {
   private appShown = false;
-  private lastPath: string | undefined;
+  private lastPathname: string | undefined;
   private lastLayout: string | undefined;
   /** The layout of the screen navigated from, while the screen just reached in the app has not settled. */
   private from: string | undefined;
@@ -249,12 +252,12 @@ export class ScreenNavigation {
 
   /** Brings the page to `path`. */
   async open(page: Page, path: string): Promise<void> {
-    const inApp = this.appShown && path !== this.lastPath;
+    const inApp = this.appShown && pathnameOf(path) !== this.lastPathname;
     this.from = inApp ? this.lastLayout : undefined;
     if (inApp) await navigateInApp(page, path);
     else await page.goto(path);
     this.appShown = true;
-    this.lastPath = path;
+    this.lastPathname = pathnameOf(path);
   }
 
   /**
