@@ -123,5 +123,8 @@ export async function addBulkDownline(db: Db, options: BulkDownlineOptions): Pro
     sql`UPDATE ${members} SET team_size = team_size + ${size}::int, direct_count = direct_count + CASE WHEN id = ${rootId} THEN ${Math.min(size, fanout)}::int ELSE 0 END
         WHERE id = ANY(${arrayLiteral(above.map(([ancestor]) => ancestor))}::int[])`,
   );
+  // Statistics of the loaded tables, as autovacuum gathers them after a bulk load: the worker's database is kept from
+  // suite to suite, and without them the planner would plan the 10,000 rows on the counts of a small earlier team.
+  await db.execute(sql`ANALYZE ${members}, ${memberTree}`);
   return ids.map((id, index) => ({ id, address: addresses[index] ?? '', level: levels[index] ?? 0 }));
 }
