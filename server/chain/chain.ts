@@ -40,8 +40,9 @@ export interface Chain {
  * path, query or user info (server/chain/rpcUrls.ts: they carry API keys, and errors reach the logs).
  *
  * @param rpcUrls - one or more URLs
- * @param options - retries: false for tests of a node that is down, which would wait about 2 s for each failure
- *   (a retry of each URL, then viem's fallback's three rounds); the server always retries
+ * @param options - retries: false where a failure is the answer, not a fault to ride out (a node that is down in a
+ *   test, the development chain's probe of its port), which would wait about 2 s for each (a retry of each URL, then
+ *   viem's fallback's three rounds); the server's rounds and calls always retry
  * @returns the client
  * @example
  * const client = chainClient(['http://127.0.0.1:8545']);

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createPublicClient, createTestClient, createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address } from 'viem';
+import { createTestClient, createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { startAnvil, type AnvilNode } from './anvil';
@@ -58,7 +58,7 @@ async function fundPayer(url: string, token: Address): Promise<void> {
  */
 async function answeringChainId(url: string): Promise<number | undefined> {
   try {
-    return await createPublicClient({ transport: http(url, { retryCount: 0 }) }).getChainId();
+    return await chainClient([url], { retries: false }).getChainId();
   } catch {
     return undefined;
   }
