@@ -6,6 +6,7 @@ import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
+import { OPS_STORAGE_KEYS } from '../../../src/ops/deskStorage';
 import type { JourneyHarness } from './journey';
 
 /** The one ADMIN_TOKEN the journeys start their servers with. */
@@ -72,5 +73,5 @@ export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex):
   const answer = (await response.json()) as Envelope<{ token: string }>;
   if (!answer.result) throw new Error(`opsSignIn answered ${answer.code}`);
   const { token } = answer.result;
-  return { token, localStorage: { OPS_TOKEN: JSON.stringify(token) } };
+  return { token, localStorage: { [OPS_STORAGE_KEYS.token]: JSON.stringify(token) } };
 }

@@ -193,7 +193,7 @@ async function routeCalls(page: Page, apiPaths: readonly string[], handle: (rout
  *
  * @example const dropped = await dropCalls(page, ['/api/goods/list']); ...; await dropped.restore();
  */
-export function dropCalls(page: Page, apiPaths: readonly string[]): Promise<RoutedCalls> {
+function dropCalls(page: Page, apiPaths: readonly string[]): Promise<RoutedCalls> {
   return routeCalls(page, apiPaths, (route) => route.abort('internetdisconnected'));
 }
 
@@ -226,6 +226,8 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
+const pathnameOf = (path: string): string => new URL(path, 'http://x').pathname;
+
 /**
  * How one page reaches its screens (the member's and the desk's visual checks): in the app (navigateInApp) while it
  * shows the app, loaded afresh when it does not yet or when the screen has the path of the one before it, whatever
@@ -236,8 +238,6 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
  * once the screen is left. A screen reached in the app that is laid out as the one before it fails: the app did not
  * follow, only the address changed.
  */
-const pathnameOf = (path: string): string => new URL(path, 'http://x').pathname;
-
 export class ScreenNavigation {
   private appShown = false;
   private lastPathname: string | undefined;
