@@ -175,17 +175,33 @@ export interface RoutedCalls {
   restore(): Promise<void>;
   /** The paths the page has not called yet: a screen that never made them showed neither its failure nor the rows. */
   notCalled(): string[];
+  /**
+   * Resolves once the page has called every path, or after `timeoutMs`: a screen reached in the app may make its calls
+   * only after its code has loaded, later than the network's first quiet moment that settle() waits for.
+   */
+  allCalled(timeoutMs: number): Promise<void>;
 }
 
 async function routeCalls(page: Page, apiPaths: readonly string[], handle: (route: Route) => Promise<void>): Promise<RoutedCalls> {
-  if (apiPaths.length === 0) return { restore: async () => undefined, notCalled: () => [] };
+  if (apiPaths.length === 0) return { restore: async () => undefined, notCalled: () => [], allCalled: async () => undefined };
   const called = new Set<string>();
+  let everyCalled: () => void = () => undefined;
+  const allCalledOnce = new Promise<void>((resolve) => (everyCalled = resolve));
   const matches = (url: URL) => apiPaths.includes(url.pathname);
   await page.route(matches, (route) => {
     called.add(new URL(route.request().url()).pathname);
+    if (called.size === apiPaths.length) everyCalled();
     return handle(route);
   });
-  return { restore: () => page.unroute(matches), notCalled: () => apiPaths.filter((apiPath) => !called.has(apiPath)) };
+  return {
+    restore: () => page.unroute(matches),
+    notCalled: () => apiPaths.filter((apiPath) => !called.has(apiPath)),
+    allCalled: async (timeoutMs) => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([allCalledOnce, new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+    },
+  };
 }
 
 /**
@@ -354,6 +370,7 @@ class LanguageSession {
     const answered = await answerCalls(page, screen.answered ?? {});
     try {
       await this.navigation.open(page, screen.path);
+      await Promise.all([dropped.allCalled(10_000), answered.allCalled(10_000)]);
       return await this.measureInEachScheme(screen, page, network, this.problems, (layout) => [...this.navigation.settled(layout), ...uncalledProblems(dropped, answered)]);
     } finally {
       await dropped.restore();

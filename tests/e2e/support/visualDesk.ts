@@ -110,6 +110,7 @@ class DeskVariant {
     const answered = await answerCalls(page, screen.answered ?? {});
     try {
       await this.navigation.open(page, screen.path);
+      await answered.allCalled(10_000);
       return await this.measureInEachScheme(screen, page, network, new URL(screen.path, 'http://x').pathname, (layout) => [...this.navigation.settled(layout), ...uncalledProblems(answered)]);
     } finally {
       await answered.restore();
