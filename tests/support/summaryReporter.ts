@@ -1,8 +1,9 @@
 /**
  * Prints one plain closing line, "vitest: N passed, N failed, N skipped", after the default reporter, so CI
  * can read the counts of a vitest run without knowing vitest's own summary format. Also writes
- * test-results/timeline.tsv: when each file started and ended, in seconds from the run's start, so a slow run shows
- * which files ran side by side and where one of the two workers sat idle (bench/README.md, "Where the CPU goes").
+ * test-results/timeline.tsv: when each file started and ended, in seconds from the run's start, and how long its
+ * import and its environment's set-up took, so a slow run shows which files ran side by side and where one of the two
+ * workers sat idle (bench/README.md, "Where the CPU goes").
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
   private readonly runStart = performance.now();
-  private readonly spans = new Map<string, { project: string; start: number; end?: number }>();
+  private readonly spans = new Map<string, { project: string; start: number; end?: number; collect?: number; environment?: number }>();
 
   onTestModuleStart(testModule: TestModule): void {
     this.spans.set(testModule.moduleId, { project: testModule.project.name, start: performance.now() });
@@ -18,7 +19,12 @@ export default class SummaryReporter implements Reporter {
 
   onTestModuleEnd(testModule: TestModule): void {
     const span = this.spans.get(testModule.moduleId);
-    if (span) span.end = performance.now();
+    if (!span) return;
+    span.end = performance.now();
+    // Importing the file (and what it imports, unless the worker has it already) and setting up its environment.
+    const { collectDuration, environmentSetupDuration } = testModule.diagnostic();
+    span.collect = collectDuration;
+    span.environment = environmentSetupDuration;
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -43,11 +49,14 @@ export default class SummaryReporter implements Reporter {
 
   private writeTimeline(): void {
     const seconds = (at: number) => ((at - this.runStart) / 1000).toFixed(1);
+    const duration = (ms: number | undefined) => (ms === undefined ? '' : (ms / 1000).toFixed(1));
     const rows = [...this.spans.entries()]
       .sort(([, a], [, b]) => a.start - b.start)
-      .map(([moduleId, span]) => [seconds(span.start), span.end === undefined ? '' : seconds(span.end), span.project, path.relative(process.cwd(), moduleId)].join('\t'));
+      .map(([moduleId, span]) =>
+        [seconds(span.start), span.end === undefined ? '' : seconds(span.end), duration(span.collect), duration(span.environment), span.project, path.relative(process.cwd(), moduleId)].join('\t'),
+      );
     const dir = path.join(process.cwd(), 'test-results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'timeline.tsv'), `${['start_s', 'end_s', 'project', 'file'].join('\t')}\n${rows.join('\n')}\n`);
+    writeFileSync(path.join(dir, 'timeline.tsv'), `${['start_s', 'end_s', 'collect_s', 'environment_s', 'project', 'file'].join('\t')}\n${rows.join('\n')}\n`);
   }
 }
