@@ -239,7 +239,7 @@ export function describeAtlasShotsIn(lng: Lng): void {
     });
     return;
   }
-  const harness = setupVisual(lng, { chain: true, adminToken: e2eAdminToken, demoOperator: true }, `atlas-${lng}`);
+  const harness = setupVisual(lng, { chain: true, adminToken: e2eAdminToken, demoOperator: true, fastRounds: false }, `atlas-${lng}`);
   const wanted = new Set(shotsInUse());
   const own = [...atlasScreens(harness), ...deskShots(harness)];
   const all = [...visualScreens.filter((screen) => wanted.has(screen.name)), ...own.filter((screen) => wanted.has(screen.name))];

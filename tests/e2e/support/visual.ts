@@ -524,7 +524,7 @@ export class VisualHarness {
  * const visual = setupVisual('zh');
  * describe('screens in zh', () => { const session = visual.session('zh'); ... });
  */
-export function setupVisual(lng: Lng, serverOptions: StartServerOptions = { chain: true }, reportName = `report-${lng}`): VisualHarness {
+export function setupVisual(lng: Lng, serverOptions: StartServerOptions = { chain: true, fastRounds: false }, reportName = `report-${lng}`): VisualHarness {
   const harness = new VisualHarness();
   let server: TestServer | undefined;
   let browser: Browser | undefined;

@@ -179,7 +179,7 @@ export function describeDeskScreens(lng: Lng): void {
   beforeAll(async () => {
     // The module outlives the file (the e2e project keeps one module graph per worker): this file's results only.
     results.length = 0;
-    [server, browser] = await Promise.all([startServer({ chain: true, demoOperator: true }), workerBrowser()]);
+    [server, browser] = await Promise.all([startServer({ chain: true, demoOperator: true, fastRounds: false }), workerBrowser()]);
   });
   afterAll(async () => {
     await mkdir(visualDir, { recursive: true });
