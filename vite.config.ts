@@ -88,6 +88,11 @@ export default defineConfig({
           // for each of ~80 files cost a quarter of the project's time on CI's two cores. Files that replace a
           // module (vi.mock) or watch one load run isolated below.
           isolate: false,
+          // With the root's (extends: true joins the lists): a young generation of 32 MB a half, V8's default being 16.
+          // The server suites allocate fast (requests, rows, zod), and fewer scavenges cut the project's worker CPU by
+          // 13-15% (46 -> 39-40 CPU-s on five server files, three runs each). The UI and e2e projects gained nothing
+          // measurable that way, so they keep the default.
+          execArgv: ['--max-semi-space-size=32'],
           include: ['tests/machines/**/*.test.ts', 'src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts', 'tests/i18n/**/*.test.ts'],
           exclude: isolatedUnitFiles,
           // The compiled server for the suites that start it as a process, and the empty PGlite cluster new databases
