@@ -31,12 +31,22 @@ function initdbDumpFor(dataDir: string | undefined): Blob | undefined {
 }
 
 /**
+ * The options a new PGlite of the server opens with, in memory or in `dataDir`: the smaller shared buffers, and the
+ * empty cluster's tarball for a database that does not exist yet (PGLITE_INITDB_DUMP).
+ *
+ * @example const plain = new PGlite(pgliteOptions());
+ */
+export function pgliteOptions(dataDir?: string): { startParams: string[]; loadDataDir?: Blob } {
+  const loadDataDir = initdbDumpFor(dataDir);
+  return loadDataDir ? { loadDataDir, startParams: START_PARAMS } : { startParams: START_PARAMS };
+}
+
+/**
  * Opens (not yet ready: await waitReady) a BatchedPGlite in memory or in `dataDir`.
  *
  * @example const client = newPglite('./data/pglite'); await client.waitReady;
  */
 export function newPglite(dataDir?: string): BatchedPGlite {
-  const loadDataDir = initdbDumpFor(dataDir);
-  const options = loadDataDir ? { loadDataDir, startParams: START_PARAMS } : { startParams: START_PARAMS };
+  const options = pgliteOptions(dataDir);
   return dataDir === undefined ? new BatchedPGlite(options) : new BatchedPGlite(dataDir, options);
 }

@@ -6,8 +6,7 @@
  */
 import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { PGLITE_INITDB_DUMP, newPglite } from '../../../server/db/pgliteStart';
+import { newPglite, pgliteOptions } from '../../../server/db/pgliteStart';
 import { PgliteThread, type WorkerLossOutcome } from '../../../server/db/pgliteThread';
 
 /** What drizzle calls on either client. */
@@ -31,14 +30,12 @@ const clients: { name: string; open: () => Promise<Client> }[] = [
 ];
 
 /**
- * PGlite itself, loaded from the run's empty cluster (PGLITE_INITDB_DUMP, tests/support/pgliteInitdb.ts) when there is
- * one: the same cluster initdb makes, in a third of its CPU; and with the server's smaller shared buffers, which
- * PGlite zeroes at every open. Neither changes an answer.
+ * PGlite itself, with the options the server opens it with (server/db/pgliteStart.ts): loaded from the run's empty
+ * cluster (PGLITE_INITDB_DUMP, tests/support/pgliteInitdb.ts) when there is one, the same cluster initdb makes in a
+ * third of its CPU, and with the smaller shared buffers, which PGlite zeroes at every open. Neither changes an answer.
  */
 function plainPglite(): PGlite {
-  const dump = process.env[PGLITE_INITDB_DUMP];
-  const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
-  return new PGlite(dump ? { loadDataDir: new Blob([readFileSync(dump)]), startParams } : { startParams });
+  return new PGlite(pgliteOptions());
 }
 
 const SCHEMA = `
