@@ -2,8 +2,9 @@
  * Prints one plain closing line, "vitest: N passed, N failed, N skipped", after the default reporter, so CI
  * can read the counts of a vitest run without knowing vitest's own summary format. Also writes
  * test-results/timeline.tsv: when each file started and ended, in seconds from the run's start, and how long its
- * import and its environment's set-up took, so a slow run shows which files ran side by side and where one of the two
- * workers sat idle (bench/README.md, "Where the CPU goes").
+ * import took, so a slow run shows which files ran side by side and where one of the two workers sat idle
+ * (bench/README.md, "Where the CPU goes"). Not the environment's set-up: with isolate false it is the worker's one
+ * set-up, which vitest repeats in each file's figure.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +12,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
   private readonly runStart = performance.now();
-  private readonly spans = new Map<string, { project: string; start: number; end?: number; collect?: number; environment?: number }>();
+  private readonly spans = new Map<string, { project: string; start: number; end?: number; collect?: number }>();
 
   onTestModuleStart(testModule: TestModule): void {
     this.spans.set(testModule.moduleId, { project: testModule.project.name, start: performance.now() });
@@ -21,10 +22,8 @@ export default class SummaryReporter implements Reporter {
     const span = this.spans.get(testModule.moduleId);
     if (!span) return;
     span.end = performance.now();
-    // Importing the file (and what it imports, unless the worker has it already) and setting up its environment.
-    const { collectDuration, environmentSetupDuration } = testModule.diagnostic();
-    span.collect = collectDuration;
-    span.environment = environmentSetupDuration;
+    // Importing the file (and what it imports, unless the worker has it already).
+    span.collect = testModule.diagnostic().collectDuration;
   }
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -53,10 +52,10 @@ export default class SummaryReporter implements Reporter {
     const rows = [...this.spans.entries()]
       .sort(([, a], [, b]) => a.start - b.start)
       .map(([moduleId, span]) =>
-        [seconds(span.start), span.end === undefined ? '' : seconds(span.end), duration(span.collect), duration(span.environment), span.project, path.relative(process.cwd(), moduleId)].join('\t'),
+        [seconds(span.start), span.end === undefined ? '' : seconds(span.end), duration(span.collect), span.project, path.relative(process.cwd(), moduleId)].join('\t'),
       );
     const dir = path.join(process.cwd(), 'test-results');
     mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'timeline.tsv'), `${['start_s', 'end_s', 'collect_s', 'environment_s', 'project', 'file'].join('\t')}\n${rows.join('\n')}\n`);
+    writeFileSync(path.join(dir, 'timeline.tsv'), `${['start_s', 'end_s', 'collect_s', 'project', 'file'].join('\t')}\n${rows.join('\n')}\n`);
   }
 }
