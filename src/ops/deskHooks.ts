@@ -4,7 +4,7 @@
  * top-up's and an order's shipment. Each lives as long as the component that made it.
  */
 import { useActorRef, useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { fromPromise } from 'xstate';
 import type { ResourceAnswer } from '../../machines/resource/resourceMachine';
@@ -22,14 +22,23 @@ import type { OpsEndpointName, OpsQuery, OpsResult } from './api/opsContract';
 import { useDesk } from './DeskContext';
 
 /**
- * A read of the desk's API for a query (the resource machine): change the query with `user.changeQuery`, read again
- * with the same query.
+ * A read of the desk's API that follows its query (the resource machine): a screen passes the query its address
+ * says, so a filter, Back and Forward all read what the address shows. A page's cursor stays the machine's own
+ * (`user.changeQuery` from the page buttons), and reading again keeps the query.
  *
  * @example const queue = useDeskRead('opsWithdrawals', { status: 'pending' });
  */
 export function useDeskRead<TName extends OpsEndpointName>(name: TName, query: OpsQuery<TName>) {
   const { api } = useDesk();
-  return useResource<OpsResult<TName>, OpsQuery<TName>>((input): Promise<ResourceAnswer<OpsResult<TName>>> => api.call(name, { query: input }), query);
+  const actor = useResource<OpsResult<TName>, OpsQuery<TName>>((input): Promise<ResourceAnswer<OpsResult<TName>>> => api.call(name, { query: input }), query);
+  const key = JSON.stringify(query ?? null);
+  const followed = useRef(key);
+  useEffect(() => {
+    if (followed.current === key) return;
+    followed.current = key;
+    actor.send({ type: 'user.changeQuery', query });
+  }, [actor, key, query]);
+  return actor;
 }
 
 /**

@@ -2,7 +2,7 @@
  * The operators' desk (issue 43, Deliver 3): signing in with the desk's own message and token, the operator's
  * address and roles, screens hidden by role, and every screen's loading, empty, error-with-retry and loaded states.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { OPS_SIGN_IN_STATEMENT } from '../../machines/ops/opsSessionMachine';
 import { financeAddress, renderDesk } from '../support/renderDesk';
@@ -124,6 +124,45 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     expect(desk.calls.filter((call) => call.key === 'GET /api/admin/withdrawals').map((call) => call.query.get('cursor'))).toEqual([null, '41']);
     await desk.user.click(screen.getByRole('button', { name: 'Newest first' }));
     expect(await screen.findByRole('button', { name: /^#41 / })).toBeTruthy();
+  });
+
+  it('behavior: Back and Forward read the queue the address shows, and the member field follows', async () => {
+    const byQuery: Record<string, string> = { pending: '41', paid: '40', [`paid ${member}`]: '39' };
+    const desk = await renderDesk({
+      path: '/ops/withdrawals',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': ({ query }) => {
+          const id = byQuery[[query.get('status'), query.get('address')].filter(Boolean).join(' ')] ?? '0';
+          return { code: 0, result: { list: [withdrawal(id, { status: query.get('status') })], nextCursor: null } };
+        },
+      },
+    });
+    const shows = async (id: string, field: string) => {
+      expect(await screen.findByRole('button', { name: new RegExp(`^#${id} `) })).toBeTruthy();
+      expect((screen.getByLabelText('Member address') as HTMLInputElement).value).toBe(field);
+    };
+    await shows('41', '');
+    await desk.user.click(screen.getByRole('button', { name: 'Paid' }));
+    await shows('40', '');
+    await desk.user.type(screen.getByLabelText('Member address'), member);
+    await desk.user.click(screen.getByRole('button', { name: 'Filter' }));
+    await shows('39', member);
+    await act(() => desk.router.navigate(-1));
+    await shows('40', '');
+    await act(() => desk.router.navigate(-1));
+    await shows('41', '');
+    await act(() => desk.router.navigate(2));
+    await shows('39', member);
+    const reads = desk.calls.filter((call) => call.key === 'GET /api/admin/withdrawals').map((call) => [call.query.get('status'), call.query.get('address')]);
+    expect(reads).toEqual([
+      ['pending', null],
+      ['paid', null],
+      ['paid', member],
+      ['paid', null],
+      ['pending', null],
+      ['paid', member],
+    ]);
   });
 
   it('behavior: an empty tab says so', async () => {
@@ -258,6 +297,38 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     const body = desk.calls.find((call) => call.key === 'POST /api/admin/topUps/release')?.body as Record<string, unknown>;
     expect(body).toMatchObject({ txHash: held.txHash, logPosition: 0, address: member });
     expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('behavior: Back returns the top-ups tab the address names', async () => {
+    const desk = await renderDesk({
+      path: '/ops/top-ups',
+      signedInAs: { roles: ['finance'] },
+      handlers: { 'GET /api/admin/topUps/held': ({ query }) => ({ code: 0, result: { list: query.get('state') === 'held' ? [held] : [], nextCursor: null } }) },
+    });
+    expect(await screen.findByRole('button', { name: 'Release to a member…' })).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Returned' }));
+    expect(await screen.findByText('No top-ups are Returned.')).toBeTruthy();
+    await act(() => desk.router.navigate(-1));
+    expect(await screen.findByRole('button', { name: 'Release to a member…' })).toBeTruthy();
+    expect(desk.calls.filter((call) => call.key === 'GET /api/admin/topUps/held').map((call) => call.query.get('state'))).toEqual(['held', 'returned', 'held']);
+  });
+
+  it('behavior: Back returns the member looked up before, in the field and below it', async () => {
+    const other = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
+    const desk = await renderDesk({
+      path: `/ops/members?q=${member}`,
+      signedInAs: { roles: ['support'] },
+      handlers: { 'GET /api/admin/member': ({ query }) => ({ code: 0, result: { ...memberAnswer, address: query.get('q'), team: { direct: query.get('q') === member ? 2 : 7, total: 9 } } }) },
+    });
+    expect(await screen.findByText('2 direct, 9 in all')).toBeTruthy();
+    const field = screen.getByLabelText('Address or invite code') as HTMLInputElement;
+    await desk.user.clear(field);
+    await desk.user.type(field, other);
+    await desk.user.click(screen.getByRole('button', { name: 'Find' }));
+    expect(await screen.findByText('7 direct, 9 in all')).toBeTruthy();
+    await act(() => desk.router.navigate(-1));
+    expect(await screen.findByText('2 direct, 9 in all')).toBeTruthy();
+    expect((screen.getByLabelText('Address or invite code') as HTMLInputElement).value).toBe(member);
   });
 
   it('behavior: reconcile lists what is off with what to do', async () => {

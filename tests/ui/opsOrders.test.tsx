@@ -3,7 +3,7 @@
  * delivery address; loading, error with a retry, empty; the member filter and the next page; shipping with carrier
  * and tracking number; cancelling with a reason, its retry with the same request id.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderDesk } from '../support/renderDesk';
 
@@ -64,6 +64,23 @@ describe('the desk: orders', { timeout: 15_000 }, () => {
     expect(await screen.findByRole('article', { name: /^#1206 / })).toBeTruthy();
     const reads = desk.calls.filter((call) => call.key === 'GET /api/admin/orders').map((call) => Object.fromEntries(call.query));
     expect(reads.at(-1)).toEqual({ status: 'shipped', address: member, cursor: '1207', limit: '50' });
+  });
+
+  it('behavior: Back returns the tab and member filter the address names', async () => {
+    const desk = await renderDesk({
+      path: '/ops/orders',
+      signedInAs: { roles: ['support'] },
+      handlers: { 'GET /api/admin/orders': ({ query }) => page(query.get('address') ? [order('1205')] : [order('1207')]) },
+    });
+    await screen.findByRole('article', { name: /^#1207 / });
+    await desk.user.type(screen.getByLabelText('Member address (optional)'), member);
+    await desk.user.click(screen.getByRole('button', { name: 'Filter' }));
+    await screen.findByRole('article', { name: /^#1205 / });
+    await act(() => desk.router.navigate(-1));
+    await screen.findByRole('article', { name: /^#1207 / });
+    expect((screen.getByLabelText('Member address (optional)') as HTMLInputElement).value).toBe('');
+    const reads = desk.calls.filter((call) => call.key === 'GET /api/admin/orders').map((call) => call.query.get('address'));
+    expect(reads).toEqual([null, member, null]);
   });
 
   it('behavior: shipping takes a carrier and a valid tracking number, then says what the member sees', async () => {

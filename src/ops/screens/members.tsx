@@ -19,6 +19,7 @@ import { MemberRecords, MemberSummary } from '../parts/MemberCard';
 import { PendingAdjustments } from '../parts/PendingAdjustments';
 import type { MemberView } from '../parts/MemberCard';
 import { ReadState, readAgain } from '../parts/ReadState';
+import { useDraft } from '../useDraft';
 
 const queryPattern = /^(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{4,16})$/;
 const adjustPattern = /^-?(0|[1-9]\d{0,11})(\.\d{1,6})?$/;
@@ -28,7 +29,7 @@ export function Screen() {
   const operator = useOperator();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
-  const [text, setText] = useState(q);
+  const [text, setText] = useDraft(q);
   const search = (event: FormEvent) => {
     event.preventDefault();
     if (queryPattern.test(text.trim())) setParams({ q: text.trim() });

@@ -5,7 +5,6 @@
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -23,6 +22,7 @@ import { useDeskRead, useOrderShipping } from '../deskHooks';
 import { PageButtons } from '../parts/PageButtons';
 import { ReadState } from '../parts/ReadState';
 import { Refused } from '../parts/Refused';
+import { useDraft } from '../useDraft';
 
 type Order = OpsItem<'opsOrders'>;
 type OrderStatus = NonNullable<OpsQuery<'opsOrders'>['status']>;
@@ -35,7 +35,7 @@ export function Screen() {
   const [params, setParams] = useSearchParams();
   const status: OrderStatus = isStatus(params.get('status')) ? (params.get('status') as OrderStatus) : 'paid';
   const member = params.get('address') ?? '';
-  const [memberText, setMemberText] = useState(member);
+  const [memberText, setMemberText] = useDraft(member);
   const orders = useDeskRead('opsOrders', { status, ...(member ? { address: member } : {}) });
   const nextCursor = useSelector(orders, (snapshot) => snapshot.context.value?.nextCursor ?? null);
 
@@ -44,7 +44,6 @@ export function Screen() {
     const search = new URLSearchParams({ status: query.status });
     if (query.address) search.set('address', query.address);
     setParams(search);
-    orders.send({ type: 'user.changeQuery', query: { status: query.status, ...(query.address ? { address: query.address } : {}) } });
   };
   const filter = (event: FormEvent) => {
     event.preventDefault();

@@ -37,10 +37,7 @@ export function Screen() {
   const state: HeldState = states.includes(params.get('state') as HeldState) ? (params.get('state') as HeldState) : 'held';
   const held = useDeskRead('opsHeldTopUps', { state });
   const nextCursor = useSelector(held, (snapshot) => snapshot.context.value?.nextCursor ?? null);
-  const choose = (next: HeldState) => {
-    setParams({ state: next });
-    held.send({ type: 'user.changeQuery', query: { state: next } });
-  };
+  const choose = (next: HeldState) => setParams({ state: next });
   return (
     <section aria-labelledby="top-ups-title">
       <h2 id="top-ups-title" className="desk-screen-title">

@@ -36,6 +36,7 @@ import { MemberCard } from '../parts/MemberCard';
 import { PageButtons } from '../parts/PageButtons';
 import { Refused } from '../parts/Refused';
 import { ReadState, readAgain } from '../parts/ReadState';
+import { useDraft } from '../useDraft';
 
 type Withdrawal = OpsItem<'opsWithdrawals'>;
 type QueueStatus = NonNullable<OpsQuery<'opsWithdrawals'>['status']>;
@@ -50,7 +51,7 @@ export function Screen() {
   const status: QueueStatus = isStatus(params.get('status')) ? (params.get('status') as QueueStatus) : 'pending';
   const member = params.get('address') ?? '';
   const selectedId = params.get('id');
-  const [memberText, setMemberText] = useState(member);
+  const [memberText, setMemberText] = useDraft(member);
   const [checked, setChecked] = useState<readonly string[]>([]);
   const queue = useDeskRead('opsWithdrawals', { status, ...(member ? { address: member } : {}) });
   const bulk = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }));
@@ -68,10 +69,7 @@ export function Screen() {
     if (query.address) search.set('address', query.address);
     if (next.id) search.set('id', next.id);
     setParams(search);
-    if (next.status !== undefined || next.address !== undefined) {
-      setChecked([]);
-      queue.send({ type: 'user.changeQuery', query: { status: query.status, ...(query.address ? { address: query.address } : {}) } });
-    }
+    if (next.status !== undefined || next.address !== undefined) setChecked([]);
   };
   const filter = (event: FormEvent) => {
     event.preventDefault();
