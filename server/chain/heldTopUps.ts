@@ -15,7 +15,7 @@ import type { Address } from 'viem';
 import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
-import { bigintText, queryRows, type Db } from '../db/client';
+import { bigintText, lockTransaction, queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, ChainUnavailableError, errorOfApiCode, InvalidParametersError, NotFoundError, RequestInProgressError } from '../errors';
 import { systemAccountId } from '../ledger/accounts';
 import { postRequests, type LedgerRequest, type PostedOutcome } from '../ledger/engine';
@@ -219,6 +219,24 @@ function settle(outcome: PostedOutcome | undefined): void {
   if (outcome?.code === ApiCode.requestIdReused) throw new AlreadyDecidedError();
   if (outcome?.code === ApiCode.requestInProgress) throw new RequestInProgressError();
   throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
+}
+
+/** The advisory lock operators' decisions of held top-ups take, one at a time (they are rare). */
+const HELD_DECISIONS_LOCK = 4_361_000_045;
+
+/**
+ * Makes an operator's decision wait for any other one under way, on any instance, so that it reads the top-up as the
+ * other left it: two operators returning the same top-up at once then audit one return and one repeat, not two
+ * returns from "held". Taken first in the decision's transaction, before the ledger's locks, so it waits holding
+ * nothing and can deadlock with nothing. The ledger's key alone already moves the money once.
+ *
+ * @param tx - the decision's transaction
+ * @returns when the lock is held
+ * @example
+ * await db.transaction(async (tx) => { await lockHeldDecisions(tx); await returnHeldTopUp(tx, 56, key, now); });
+ */
+export function lockHeldDecisions(tx: Db): Promise<void> {
+  return lockTransaction(tx, HELD_DECISIONS_LOCK);
 }
 
 /** A held top-up's decision as the audit log keeps it, before and after an act. */

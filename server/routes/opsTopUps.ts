@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { NotFoundError } from '../errors';
-import { listHeldTopUps, readHeldTopUp, refuseWhileReturnWatched, releaseHeldTopUpTo, returnHeldTopUp, type DecisionState, type TopUpKey } from '../chain/heldTopUps';
+import { listHeldTopUps, lockHeldDecisions, readHeldTopUp, refuseWhileReturnWatched, releaseHeldTopUpTo, returnHeldTopUp, type DecisionState, type TopUpKey } from '../chain/heldTopUps';
 import type { Db } from '../db/client';
 import { memberIdByAddress } from '../ledger/queries';
 import { checksummedAddress } from '../members/members';
@@ -41,6 +41,7 @@ export const opsTopUpsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) 
     const key = keyOf(body);
     await refuseWhileReturnWatched(deps.db, chain, key);
     await deps.db.transaction(async (tx) => {
+      await lockHeldDecisions(tx);
       const { before, after } = await act(tx, chain.settings.chainId, key);
       await recordAudit(tx, auditOf(request, deps.now(), { action, target: `${key.txHash}/${key.logPosition}`, before, after, requestId: body.requestId }));
     });
