@@ -104,6 +104,14 @@ async function abandonChain(begun: ChainBegun): Promise<void> {
 async function startChain(env: ServerEnv, db: Db, begun: ChainBegun): Promise<ChainStart> {
   if (begun.kind === 'configured') {
     const { chainId } = await getAppConfig(db);
+    // A database the development chain ran on holds that chain's id, node and token in its app config (dappParam's)
+    // and balances credited from that token: it is never moved to another chain (README, "A real chain").
+    const nodeChainId = await begun.reads.chainId.catch(() => undefined);
+    if (chainId === DEV_CHAIN_ID && nodeChainId !== undefined && nodeChainId !== DEV_CHAIN_ID) {
+      throw new Error(
+        `CHAIN_RPC_URL reports chain ${nodeChainId}, but this database ran the development chain (${DEV_CHAIN_ID}): its balances came from that chain's token and dappParam names that chain, so a real chain starts on a new database (an empty DATA_DIR, or a new DATABASE_URL): refusing to start`,
+      );
+    }
     const chain = await connectChain({ rpcUrls: begun.rpcUrls, token: begun.token, treasury: begun.treasury, confirmations: env.CONFIRMATIONS, chainId }, begun.reads);
     await patchAppConfig(db, { token: chain.token, treasury: chain.settings.treasury, confirmations: chain.settings.confirmations });
     // Without TOP_UP_START_BLOCK the watcher reads after the head of its first start, kept as its cursor now.

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { needsBuild } from '../../scripts/start.mjs';
-import { startTestChain } from './support/chain';
+import { DEV_CHAIN_ID } from '../../server/chain/devChain';
+import { startTestChain, TEST_NODE_CHAIN_ID } from './support/chain';
 import { mainStorages, prepareMainRun, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
 import { TEST_ADMIN_TOKEN } from './support/ledger';
@@ -127,6 +128,21 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     expect(output).toContain('NODE_ENV is production, so a real chain needs CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS; missing: CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS');
     expect(await nothingListensAt(Number(env.DEV_CHAIN_PORT))).toBe(true);
     expect(existsSync(path.join(env.DATA_DIR ?? '', 'chain'))).toBe(false);
+  }));
+
+  it('behavior: refuses a real chain on a database the development chain ran on, saying to start on a new one', withCleanup(async (cleanup) => {
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup);
+    const [developed, testChain] = await Promise.all([startMain(env), startTestChain({ confirmations: 1 })]);
+    cleanup.push(() => testChain.stop());
+    const param = (await (await fetch(`http://127.0.0.1:${env.PORT}/api/dapp/dappParam`)).json()) as { result: { chainId: number } };
+    expect(param.result.chainId).toBe(DEV_CHAIN_ID);
+    developed.child.kill('SIGTERM');
+    await developed.exited();
+    const { code, output } = await startRefused({ ...env, CHAIN_RPC_URL: testChain.node.url, TOKEN_ADDRESS: testChain.token, TREASURY_ADDRESS: testChain.treasury, CONFIRMATIONS: '1' });
+    expect(code).toBe(1);
+    expect(output).toContain(`CHAIN_RPC_URL reports chain ${TEST_NODE_CHAIN_ID}, but this database ran the development chain (${DEV_CHAIN_ID})`);
+    expect(output).toContain('a real chain starts on a new database');
+    expect(await nothingListensAt(Number(env.PORT))).toBe(true);
   }));
 
   it('behavior: on a real chain prints and logs its RPC URLs without path or query, also when the node fails', withCleanup(async (cleanup) => {
