@@ -1,5 +1,5 @@
 /**
- * The checks of `npm run test:balancer` after the load (tests/balancer/run.ts): what the answers imply beside what the
+ * The checks of the three-instance run after the load (tests/balancer/threeInstances.ts): what the answers imply beside what the
  * database and the chain hold. Each returns the problems it found (none when all is well) and its figures.
  */
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * The clients of `npm run test:balancer` (tests/balancer/run.ts), all through the balancer: members signed in over
+ * The clients of the three-instance run (tests/balancer/threeInstances.ts), all through the balancer: members signed in over
  * HTTP (SIWE, as the sign-in page), the operator's bootstrap token, and every request kept with what happened to it.
  * A request the balancer answered 5xx, or that got no answer, is kept as cut; its client sends it again with the same
  * request id, as the app does, until it has an answer.

@@ -1,5 +1,5 @@
 /**
- * The load of `npm run test:balancer` (tests/balancer/run.ts): the money concurrency suite's mix
+ * The load of the three-instance run (tests/balancer/threeInstances.ts): the money concurrency suite's mix
  * (tests/server/ledgerConcurrency.test.ts) over HTTP through the balancer: grants of CREDIT and WPOS, withdrawals
  * (approved on request within AUTO_APPROVE_MAX, the rest decided by the operator among the load), WPOS transfers to
  * the team, flash exchanges, replays of a request id, reads, and share-pool payouts run twice at once; and the shop's race for its last units
@@ -23,6 +23,10 @@ export function downlineOf(index: number, count: number): number[] {
 export interface Load {
   /** Runs `workers` loops and the operator's until stop(); resolves when all have ended. */
   run(workers: number): Promise<void>;
+  /** Resolves once the workers have sent `count` calls of the mix (answered or not). */
+  sent(count: number): Promise<void>;
+  /** The workers' calls of the mix so far. */
+  count(): number;
   stop(): void;
 }
 
@@ -73,9 +77,16 @@ export function moneyLoad(client: Client, members: (Member & { deliveryId: strin
   };
 
   let stopped = false;
+  let mixSent = 0;
+  const waiting: { count: number; resolve: () => void }[] = [];
   const worker = async () => {
     while (!stopped) {
       const { call, replayOf } = next();
+      mixSent += 1;
+      for (const waiter of waiting.filter((item) => mixSent >= item.count)) {
+        waiting.splice(waiting.indexOf(waiter), 1);
+        waiter.resolve();
+      }
       await client.send(call, replayOf);
     }
   };
@@ -103,6 +114,8 @@ export function moneyLoad(client: Client, members: (Member & { deliveryId: strin
     run: async (workers) => {
       await Promise.all([...Array.from({ length: workers }, worker), operator()]);
     },
+    sent: (count) => (mixSent >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }))),
+    count: () => mixSent,
     stop: () => {
       stopped = true;
     },

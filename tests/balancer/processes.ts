@@ -1,5 +1,5 @@
 /**
- * What `npm run test:balancer` runs (tests/balancer/run.ts): PostgreSQL, one anvil with the token, three compiled
+ * What the three-instance run starts (tests/balancer/threeInstances.ts): PostgreSQL, one anvil with the token, three compiled
  * servers on one database and that chain, and HAProxy from docs/deploy/haproxy.cfg with this run's ports. Every
  * process started here is stopped by `stopAll`, and killed by the exit handler if the run ends some other way.
  */
@@ -11,12 +11,10 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTestClient, createWalletClient, defineChain, erc20Abi, http, parseEther, parseUnits, type Address, type Hex } from 'viem';
+import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { startAnvil, type AnvilNode } from '../../server/chain/anvil';
-import { chainClient } from '../../server/chain/chain';
-import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
-import { deployDevToken } from '../../server/chain/devToken';
+import type { AnvilNode } from '../../server/chain/anvil';
+import { startTestChain } from '../server/support/chain';
 import { databaseUrl, onAdminConnection } from '../support/postgresTemplate';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -71,6 +69,21 @@ function ensureCommand(command: string, debianPackage: string): void {
 }
 
 /**
+ * Why the run cannot start here, or null when it can: HAProxy (installed when missing, as root) and PostgreSQL
+ * (DATABASE_URL's cluster, or a throwaway one made as root).
+ *
+ * @returns the reason, for a test to skip with
+ * @example
+ * const missing = missingPrerequisite(); if (missing) console.warn(missing);
+ */
+export function missingPrerequisite(): string | null {
+  const has = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+  if (!has('haproxy') && !isRoot) return 'haproxy is missing (apt-get install haproxy, or run as root, which installs it)';
+  if (!process.env.DATABASE_URL && !isRoot) return 'no PostgreSQL: set DATABASE_URL, or run as root with PostgreSQL installed (.ci/postgres.sh)';
+  return null;
+}
+
+/**
  * A database of its own for the run: in the cluster DATABASE_URL names, or in a throwaway cluster (.ci/postgres.sh,
  * root) when it is unset. Dropped (and the cluster removed) at the end.
  */
@@ -111,22 +124,18 @@ export interface TestNode {
   node: AnvilNode;
 }
 
-/** One anvil (four blocks a second) with the token deployed, and a hot wallet of a fresh key funded with gas and tokens. */
+/**
+ * One anvil (four blocks a second) with the token deployed (the server suites' startTestChain), and a hot wallet of a
+ * fresh key funded with gas and tokens: a real chain refuses anvil's well-known keys (server/chain/wellKnownKeys.ts).
+ */
 export async function startChain(): Promise<TestNode> {
-  const node = await startAnvil({ chainId: CHAIN_ID, blockTime: 0.25 });
-  children.add(node.process);
-  undo.push(() => node.kill());
-  const viemChain = defineChain({ id: CHAIN_ID, name: 'test node', nativeCurrency: { name: 'BNB', symbol: 'BNB', decimals: 18 }, rpcUrls: { default: { http: [node.url] } } });
-  const deployer = createWalletClient({ account: privateKeyToAccount(DEV_DEPLOYER_KEY), chain: viemChain, transport: http(node.url) });
-  const client = chainClient([node.url]);
-  const { address: token } = await deployDevToken(deployer, client, { name: 'Test USD', symbol: 'tUSD', decimals: TOKEN_DECIMALS, holder: deployer.account.address, supply: parseUnits('1000000000', TOKEN_DECIMALS) });
-  // A real chain refuses anvil's well-known keys (server/chain/wellKnownKeys.ts): the hot wallet is a new one.
+  const testChain = await startTestChain({ chainId: CHAIN_ID, decimals: TOKEN_DECIMALS, blockTime: 0.25 });
+  children.add(testChain.node.process);
+  undo.push(() => testChain.stop());
   const payerKey = generatePrivateKey();
   const payer = privateKeyToAccount(payerKey).address;
-  await createTestClient({ mode: 'anvil', chain: viemChain, transport: http(node.url) }).setBalance({ address: payer, value: parseEther('100') });
-  const hash = await deployer.writeContract({ address: token, abi: erc20Abi, functionName: 'transfer', args: [payer, parseUnits('1000000', TOKEN_DECIMALS)] });
-  await client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
-  return { url: node.url, token, treasury: privateKeyToAccount(generatePrivateKey()).address, payerKey, payer, node };
+  await testChain.fund(payer, '1000000');
+  return { url: testChain.node.url, token: testChain.token, treasury: testChain.treasury, payerKey, payer, node: testChain.node };
 }
 
 export interface Instance {
@@ -189,7 +198,7 @@ function runConfig(template: string, ports: { balancer: number; servers: number[
     [/^ {4}group haproxy\n/m, ''],
     [/^ {4}stats socket \S+ /m, `    stats socket ${ports.socket} `],
     [/^ {4}bind :80$/m, `    bind 127.0.0.1:${ports.balancer}`],
-    // Checks fast enough for a short run; SHUTDOWN_DRAIN_MS is set to cover them (tests/balancer/run.ts).
+    // Checks fast enough for a short run; SHUTDOWN_DRAIN_MS is set to cover them (tests/balancer/threeInstances.ts).
     [/^ {4}default-server inter 2s fall 2 rise 2$/m, `    default-server inter ${checkMs}ms fall 2 rise 2`],
     ...ports.servers.map((port, index): [RegExp, string] => [new RegExp(`^ {4}server app${index + 1} 127\\.0\\.0\\.1:808${index + 1} check$`, 'm'), `    server app${index + 1} 127.0.0.1:${port} check`]),
   ];

@@ -23,6 +23,8 @@ export const MEASURED: Readonly<Record<string, number>> = {
   'tests/server/topUpCrash.test.ts': 51,
   'tests/e2e/ops.spec.ts': 45,
   'tests/server/start.test.ts': 44,
+  // Three instances behind HAProxy (issue 45, item 5): mostly waiting on its processes, so it starts early.
+  'tests/balancer/threeInstances.test.ts': 60,
 };
 
 const E2E = /\/tests\/e2e\//;

@@ -57,16 +57,19 @@ export interface TestChain {
 /**
  * Starts a node and deploys the token.
  *
- * @param options - the token's decimals (6 unless said), the confirmations the watcher waits for
+ * @param options - the token's decimals (6 unless said), the confirmations the watcher waits for, the chain id
+ *   (TEST_NODE_CHAIN_ID unless said) and a block time in seconds (none: a block per transaction)
  * @returns the test chain
  * @example
  * const testChain = await startTestChain({ decimals: 18, confirmations: 3 });
  */
-export async function startTestChain(options: { decimals?: number; confirmations?: number; persist?: boolean } = {}): Promise<TestChain> {
+export async function startTestChain(options: { decimals?: number; confirmations?: number; persist?: boolean; chainId?: number; blockTime?: number } = {}): Promise<TestChain> {
   const decimals = options.decimals ?? 6;
+  const chainId = options.chainId ?? TEST_NODE_CHAIN_ID;
   const stateFile = options.persist ? path.join(await mkdtemp(path.join(tmpdir(), 'md-anvil-')), 'state.json') : undefined;
-  let node = await startAnvil({ chainId: TEST_NODE_CHAIN_ID, stateFile });
-  const viemChain = defineChain({ id: TEST_NODE_CHAIN_ID, name: 'test', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.url] } } });
+  const anvilOptions = { chainId, stateFile, ...(options.blockTime === undefined ? {} : { blockTime: options.blockTime }) };
+  let node = await startAnvil(anvilOptions);
+  const viemChain = defineChain({ id: chainId, name: 'test', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [node.url] } } });
   const client = chainClient([node.url]);
   const walletOf = (account: PrivateKeyAccount) => createWalletClient({ account, chain: viemChain, transport: http(node.url) }).extend(publicActions);
   const deployer = walletOf(DEPLOYER);
@@ -74,7 +77,7 @@ export async function startTestChain(options: { decimals?: number; confirmations
   const deploy = () => deployDevToken(deployer, client, { name: 'Test USD', symbol: 'tUSD', decimals, holder: DEPLOYER.address, supply: parseUnits('1000000000', decimals) });
   const { address: token, blockNumber: deployBlock } = await deploy();
   const treasury = privateKeyToAccount(generatePrivateKey()).address;
-  const chain = await connectChain({ rpcUrls: [node.url], token, treasury, confirmations: options.confirmations ?? 3, chainId: TEST_NODE_CHAIN_ID });
+  const chain = await connectChain({ rpcUrls: [node.url], token, treasury, confirmations: options.confirmations ?? 3, chainId });
 
   const rpc = (method: string, params: unknown[]) => callJsonRpc(node.url, method, params);
 
@@ -106,7 +109,7 @@ export async function startTestChain(options: { decimals?: number; confirmations
     rpc,
     restart: async () => {
       if (node.process.exitCode === null && node.process.signalCode === null) await node.stop();
-      node = await startAnvil({ chainId: TEST_NODE_CHAIN_ID, port: node.port, stateFile });
+      node = await startAnvil({ ...anvilOptions, port: node.port });
     },
     stop: async () => {
       await node.stop();
