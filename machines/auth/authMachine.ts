@@ -163,10 +163,26 @@ export function createAuthMachine() {
           },
           ready: {
             description: 'auth.signedIn.ready',
+            initial: 'fresh',
             on: {
               'app.refreshProfile': {
                 target: 'loadingProfile',
                 description: 'auth.signedIn.ready:app.refreshProfile',
+              },
+            },
+            states: {
+              fresh: {
+                description: 'auth.signedIn.ready.fresh',
+                after: { profileFreshFor: { target: 'stale', description: 'auth.signedIn.ready.fresh:after.profileFreshFor' } },
+              },
+              stale: {
+                description: 'auth.signedIn.ready.stale',
+                on: {
+                  'app.profileShown': {
+                    target: '#auth.signedIn.loadingProfile',
+                    description: 'auth.signedIn.ready.stale:app.profileShown',
+                  },
+                },
               },
             },
           },

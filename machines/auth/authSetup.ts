@@ -76,7 +76,9 @@ export type AuthEvent =
   | { type: 'wallet.accountChanged'; address: string }
   | { type: 'wallet.disconnected' }
   | { type: 'server.tokenExpired' }
-  | { type: 'app.refreshProfile' };
+  | { type: 'app.refreshProfile' }
+  /** A page showing the member record opened, or the app was shown again (src/routes/shared/useFreshProfile.ts). */
+  | { type: 'app.profileShown' };
 
 /** Envelope code for an unknown, expired or revoked token (docs/API.md "Codes"). */
 export const tokenRejectedCode = ApiCode.notSignedIn;
@@ -161,6 +163,12 @@ export const authSetup = setup({
     signatureTimeout: 120_000,
     /** Signing out never waits long on the server: the local session is already gone. */
     signOutTimeout: 5_000,
+    /**
+     * How long a member record just read is shown again without reading it: pages opened one after another, or the
+     * first page opened while the first read ran, add no read; one opened later shows what changed elsewhere (an
+     * operator's refund, a grant).
+     */
+    profileFreshFor: 15_000,
   },
 });
 

@@ -52,6 +52,8 @@ export const stateScreens: Readonly<Record<string, StateScreen>> = {
   'auth.signedIn.loadingProfile': on('home'),
   'auth.signedIn.profileFailed': own('home-profile-failed'),
   'auth.signedIn.ready': own('home'),
+  'auth.signedIn.ready.fresh': on('home'),
+  'auth.signedIn.ready.stale': on('home'),
   'auth.signingOut': on('login'),
   'config.restoring': on('login'),
   'config.loading': on('login'),

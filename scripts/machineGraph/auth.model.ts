@@ -19,6 +19,7 @@ const events: ModelEvent[] = [
   { type: 'user.signOut' },
   { type: 'user.retry' },
   { type: 'app.refreshProfile' },
+  { type: 'app.profileShown' },
   { type: 'wallet.accountChanged', address: accountA.toLowerCase() },
   { type: 'wallet.accountChanged', address: accountB },
   { type: 'wallet.disconnected' },

@@ -12,6 +12,7 @@ import { ShortcutGrid } from '../components/ShortcutGrid';
 import { LatestNotice } from './shared/LatestNotice';
 import { Screen } from './shared/Screen';
 import { useAppNavigate } from './shared/useAppNavigate';
+import { useFreshProfile } from './shared/useFreshProfile';
 
 /** /home — the signed-in landing: who is signed in, the balances, the team, and shortcuts into the member area. */
 export function Component() {
@@ -21,6 +22,7 @@ export function Component() {
   const member = useSelector(auth, selectMember);
   const error = useSelector(auth, selectAuthError);
   const onNavigate = useAppNavigate();
+  useFreshProfile();
   const locale = i18n.resolvedLanguage ?? 'zh';
 
   return (

@@ -21,6 +21,7 @@ import { MenuList } from '../components/MenuList';
 import { CreditEntries } from './credit/CreditEntries';
 import { Screen } from './shared/Screen';
 import { useAppNavigate } from './shared/useAppNavigate';
+import { useFreshProfile } from './shared/useFreshProfile';
 import { useCopy } from './shared/useCopy';
 
 /** /me — the member's address, level, balances and invite code, the member-area menu, and sign-out. */
@@ -29,6 +30,7 @@ export function Component() {
   const { auth } = useRootActors();
   const member = useSelector(auth, selectMember);
   const onNavigate = useAppNavigate();
+  useFreshProfile();
   const { copy, feedback } = useCopy();
   const locale = i18n.resolvedLanguage ?? 'zh';
 

@@ -2,7 +2,7 @@
  * The member screens' own states through the rendered pages: loading, error with retry and loaded on /home,
  * copying on /me, the back arrow of a nested page opened directly, and the 404 page.
  */
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
@@ -31,6 +31,28 @@ describe('/home', () => {
       '/me/invitation',
       '/buy-list',
     ]);
+  });
+
+  it('shows balances changed elsewhere (an operator\'s refund) once the kept record is 15 s old: on a page that shows them, or when the app is shown again', async () => {
+    const balance = async (region: string, amount: string) => expect(await within(await screen.findByRole('region', { name: region })).findByText(amount)).toBeTruthy();
+    const app = await renderApp({ path: '/home', stored: tokenOnly, api: (api) => api.answer('meInfo', { code: 0, result: { ...testMeInfo(), creditBalance: '10' } }) });
+    await balance('My assets', '10.00');
+    app.api.answer('meInfo', { code: 0, result: { ...testMeInfo(), creditBalance: '25' } });
+    // Just read: another page that shows it reads nothing more.
+    await act(() => app.router.navigate('/me'));
+    await balance('Balances', '10.00');
+    expect(app.api.callsTo('meInfo')).toHaveLength(1);
+    act(() => app.clock.increment(15_000));
+    act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    await balance('Balances', '25.00');
+    expect(app.api.callsTo('meInfo')).toHaveLength(2);
+    app.api.answer('meInfo', { code: 0, result: { ...testMeInfo(), creditBalance: '40' } });
+    await act(() => app.router.navigate('/me/wpos'));
+    await balance('Balances', '25.00');
+    act(() => app.clock.increment(15_000));
+    await act(() => app.router.navigate('/home'));
+    await balance('My assets', '40.00');
+    expect(app.api.callsTo('meInfo')).toHaveLength(3);
   });
 
   it('says what failed and loads again on retry', async () => {

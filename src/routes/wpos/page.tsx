@@ -6,6 +6,7 @@ import { selectMember } from '../../app/selectors';
 import { BalanceCard } from '../../components/BalanceCard';
 import { ListState } from '../../components/ListState';
 import { Screen } from '../shared/Screen';
+import { useFreshProfile } from '../shared/useFreshProfile';
 import { SharePools } from './SharePools';
 import { WposEntries } from './WposEntries';
 import { WposRecords } from './WposRecords';
@@ -19,6 +20,7 @@ export function Component() {
   const { auth } = useRootActors();
   const member = useSelector(auth, selectMember);
   const locale = i18n.resolvedLanguage ?? 'zh';
+  useFreshProfile();
 
   return (
     <Screen title={t('wpos:title')} parent={paths.me.href()}>
