@@ -33,6 +33,7 @@ import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
 import { buyRoutes } from './routes/buy';
 import { createNonceIssuer } from './auth/nonces';
+import { createSessionStarter } from './auth/signIn';
 import { createTokenResolver } from './auth/tokens';
 import { signerRecovery } from './auth/signerRecovery';
 import { createSettlementInputsReader } from './buy/orders';
@@ -261,6 +262,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
+    sessions: createSessionStarter(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     operators: createOperatorResolver(options.db, options.batchesInFlight ?? 1),
     ledger,

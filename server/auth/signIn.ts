@@ -15,6 +15,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { preparedPerDb, rowsOf, type Db } from '../db/client';
 import { appConfig, members, nonces, tokens } from '../db/schema';
 import { InvalidParametersError, NonceInvalidError, SignatureInvalidError } from '../errors';
+import { createBatcher } from '../ledger/batcher';
 import { randomInviteCode } from '../members/inviteCode';
 import { isBound } from '../members/members';
 import { bindRecommender } from '../members/tree';
@@ -24,7 +25,7 @@ import type { SiweFields } from '../siwe/types';
 import { issuedAtOf, isWithinValidity } from '../siwe/verify';
 import { isSignedByContract } from './contractSigner';
 import { signerRecovery } from './signerRecovery';
-import { newToken } from './tokens';
+import { newToken, type NewToken } from './tokens';
 
 /** A wallet clock may run a little ahead of ours. */
 export const ISSUED_AT_SKEW_MS = 60 * 1000;
@@ -108,6 +109,7 @@ export async function refuseStale(db: Db, chainId: number): Promise<never> {
 }
 
 const sessionRow = z.object({
+  i: z.number().int(),
   memberId: z.number().int(),
   recommenderId: z.number().int().nullable(),
   isRoot: z.boolean(),
@@ -121,79 +123,121 @@ interface SessionInput {
   now: Date;
 }
 
-const placeholder = (name: string) => sql.placeholder(name);
+/** One sign-in's writes: its session, the invite code a new member gets, and the token to store. */
+interface SessionItem {
+  session: SessionInput;
+  inviteCode: string;
+  token: NewToken;
+}
+
+/** The member signed in (null: nothing was written, the nonce or the chain did not match). */
+type SessionOutcome = { memberId: number; bound: boolean } | null;
 
 /**
- * The writes of a sign-in, in one statement (see startSession). Built once per database handle: a sign-in would
- * otherwise spend more CPU assembling it than PGlite spends planning it, and node-postgres keeps it prepared.
+ * The writes of sign-ins, for every sign-in of a batch in one statement (see startSessions). Built once per database
+ * handle: a sign-in would otherwise spend more CPU assembling it than PGlite spends planning it, and node-postgres
+ * keeps it prepared.
  */
-const sessionStatementOf = preparedPerDb((db) =>
+const sessionsStatementOf = preparedPerDb((db) =>
   db._.session.prepareQuery(
     new PgDialect().sqlToQuery(
-      sql`WITH used AS (
-            UPDATE ${nonces} SET used_at = ${placeholder('now')}::timestamptz
-            WHERE value = ${placeholder('nonce')}::text AND address = ${placeholder('address')}::text
-              AND used_at IS NULL AND expires_at > ${placeholder('now')}::timestamptz
-              AND EXISTS (SELECT 1 FROM ${appConfig} WHERE id = 1 AND value -> 'chainId' = ${placeholder('chainId')}::jsonb)
-            RETURNING address
+      sql`WITH input AS (
+            SELECT * FROM jsonb_to_recordset(${sql.placeholder('rows')}::jsonb) AS x(
+              i int, nonce text, address text, "chainId" jsonb, "inviteCode" text, "tokenHash" text, "tokenExpiresAt" timestamptz, now timestamptz)
+          ), used AS (
+            UPDATE ${nonces} n SET used_at = input.now
+            FROM input
+            WHERE n.value = input.nonce AND n.address = input.address AND n.used_at IS NULL AND n.expires_at > input.now
+              AND EXISTS (SELECT 1 FROM ${appConfig} c WHERE c.id = 1 AND c.value -> 'chainId' = input."chainId")
+            RETURNING input.i, n.address
           ), found AS (
-            SELECT m.id, m.recommender_id, m.is_root FROM ${members} m JOIN used ON m.address = used.address
+            SELECT used.i, m.id, m.recommender_id, m.is_root FROM ${members} m JOIN used ON m.address = used.address
           ), created AS (
             INSERT INTO ${members} (address, invite_code, created_at)
-            SELECT address, ${placeholder('inviteCode')}::text, ${placeholder('now')}::timestamptz FROM used
-            WHERE NOT EXISTS (SELECT 1 FROM found)
+            SELECT used.address, input."inviteCode", input.now FROM used JOIN input ON input.i = used.i
+            WHERE NOT EXISTS (SELECT 1 FROM found WHERE found.i = used.i)
             ON CONFLICT (address) DO UPDATE SET address = excluded.address
-            RETURNING id, recommender_id, is_root
+            RETURNING id, address, recommender_id, is_root
           ), member AS (
-            SELECT id, recommender_id, is_root FROM found
+            SELECT i, id, recommender_id, is_root FROM found
             UNION ALL
-            SELECT id, recommender_id, is_root FROM created
+            SELECT used.i, created.id, created.recommender_id, created.is_root FROM created JOIN used ON used.address = created.address
           ), token AS (
             INSERT INTO ${tokens} (hash, member_id, created_at, expires_at)
-            SELECT ${placeholder('tokenHash')}::text, id, ${placeholder('now')}::timestamptz, ${placeholder('tokenExpiresAt')}::timestamptz
-            FROM member
-            RETURNING member_id
+            SELECT input."tokenHash", member.id, input.now, input."tokenExpiresAt" FROM member JOIN input ON input.i = member.i
+            RETURNING hash
           )
-          SELECT member.id AS "memberId", member.recommender_id AS "recommenderId", member.is_root AS "isRoot"
-          FROM member JOIN token ON token.member_id = member.id`,
+          SELECT member.i, member.id AS "memberId", member.recommender_id AS "recommenderId", member.is_root AS "isRoot"
+          FROM member JOIN input ON input.i = member.i JOIN token ON token.hash = input."tokenHash"`,
     ),
     undefined,
-    'start_session',
+    'start_sessions',
     false,
   ),
 );
 
 /**
- * The writes of a sign-in, in one statement: when the app config names the message's chain, the nonce (unused,
- * unexpired, issued for this address) is marked used; only then is the member found or created with a fresh
- * invite code, and a token stored for it. One statement is atomic on its own, and of two requests racing with one
- * nonce exactly one matches the UPDATE (the other waits for the row lock, then no longer matches). A member
- * created meanwhile by another request is taken over through ON CONFLICT (address); a colliding invite code fails
- * the statement, which then wrote nothing, and the caller tries again with another code. When nothing was written,
- * the config is read to tell a wrong chain (1005) from a bad nonce (1004).
+ * The writes of sign-ins, in one statement: for each sign-in whose chain the app config names, its nonce (unused,
+ * unexpired, issued for this address) is marked used; only then is the member found or created with a fresh invite
+ * code, and a token stored for it. One statement is atomic on its own. Of two sign-ins with one nonce exactly one
+ * matches: in one statement the nonce's row is updated once, and across statements the second waits for the row
+ * lock, then no longer matches. A member created meanwhile by another request is taken over through ON CONFLICT
+ * (address). A colliding invite code, or one new member twice in one statement, fails the statement, which then
+ * wrote nothing: the batcher runs each sign-in alone, and the caller tries a colliding code again with another.
  *
  * @param db - database or transaction handle
- * @param input - the message's nonce, address and chain, and the time
- * @param inviteCode - the invite code for a new member
- * @returns the token and the member's bind state
- * @throws Error when the app config is missing or malformed; SignatureInvalidError (1005) for another chain;
- *   NonceInvalidError (1004) for an unknown, used or expired nonce
+ * @param items - the sign-ins
+ * @returns one outcome per item, in order: null when nothing was written for it
  */
-async function startSession(db: Db, input: SessionInput, inviteCode: string): Promise<{ auth: string; memberId: number; bound: boolean }> {
-  const { now } = input;
-  const token = newToken(now);
-  const result = await sessionStatementOf(db).execute({
-    now,
-    nonce: input.nonce,
-    address: input.address,
-    chainId: JSON.stringify(input.chainId),
+async function startSessions(db: Db, items: readonly SessionItem[]): Promise<SessionOutcome[]> {
+  const rows = items.map(({ session, inviteCode, token }, i) => ({
+    i,
+    nonce: session.nonce,
+    address: session.address,
+    chainId: session.chainId,
     inviteCode,
     tokenHash: token.hash,
-    tokenExpiresAt: token.expiresAt,
+    tokenExpiresAt: token.expiresAt.toISOString(),
+    now: session.now.toISOString(),
+  }));
+  const result = await sessionsStatementOf(db).execute({ rows: JSON.stringify(rows) });
+  const byItem = new Map(rowsOf(result, sessionRow).map((row) => [row.i, row]));
+  return items.map((_, i) => {
+    const row = byItem.get(i);
+    return row ? { memberId: row.memberId, bound: isBound(row) } : null;
   });
-  const [row] = rowsOf(result, sessionRow);
-  if (!row) return refuseStale(db, input.chainId);
-  return { auth: token.token, memberId: row.memberId, bound: isBound(row) };
+}
+
+/** Writes sign-ins' sessions: one at a time, or the requests of a turn of the event loop together (createSessionStarter). */
+export interface SessionStarter {
+  start(item: SessionItem): Promise<SessionOutcome>;
+}
+
+/** One sign-in's writes alone (a service call, or a sign-in that binds in its own transaction). */
+const aloneOn = (db: Db): SessionStarter => ({ start: async (item) => (await startSessions(db, [item]))[0] ?? null });
+
+/**
+ * memberSignLogin's sessions, batched (ADR 0012's group commit, as loginNonce's nonces): the sign-ins that arrive in
+ * one turn of the event loop are written by one statement and one commit. On PGlite the statement's fixed cost and
+ * its commit were most of a sign-in's database time.
+ *
+ * @param db - database handle
+ * @param maxInFlight - batches at once (BATCHES_IN_FLIGHT of the driver)
+ * @returns the starter
+ * @example
+ * const signedIn = await signIn(db, input, createSessionStarter(db, 1));
+ */
+export function createSessionStarter(db: Db, maxInFlight: number): SessionStarter {
+  const batcher = createBatcher((items: SessionItem[]) => startSessions(db, items), { maxBatch: 128, maxInFlight });
+  return { start: (item) => batcher.submit(item) };
+}
+
+/** A sign-in's writes, then its token and bind state; a sign-in that wrote nothing is refused (1005 or 1004). */
+async function startSession(starter: SessionStarter, db: Db, session: SessionInput): Promise<{ auth: string; memberId: number; bound: boolean }> {
+  const token = newToken(session.now);
+  const outcome = await starter.start({ session, inviteCode: randomInviteCode(), token });
+  if (!outcome) return refuseStale(db, session.chainId);
+  return { auth: token.token, ...outcome };
 }
 
 /**
@@ -246,6 +290,7 @@ function isInviteCodeCollision(error: unknown): boolean {
  *
  * @param db - database handle
  * @param input - message, signature, optional invite code, the expected domain and the time
+ * @param sessions - how the writes go to the database (memberSignLogin's batcher; alone by default)
  * @returns a new token and whether the member is bound
  * @throws InvalidParametersError (1001) for a malformed message, SignatureInvalidError (1005) for a wrong signer,
  *   domain, URI or chain, NonceInvalidError (1004) for an unknown, used or expired nonce or message,
@@ -253,7 +298,7 @@ function isInviteCodeCollision(error: unknown): boolean {
  * @example
  * const { auth, isFinishedBind } = await signIn(db, { message, signature, expectedDomain: 'member.example', now });
  */
-export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> {
+export async function signIn(db: Db, input: SignInInput, sessions: SessionStarter = aloneOn(db)): Promise<SignInResult> {
   const { now } = input;
   const fields = await verifySignedMessage(db, input, (statement) => statement !== OPERATOR_SIGN_IN_STATEMENT);
   const session: SessionInput = { nonce: fields.nonce, address: fields.address, chainId: fields.chainId, now };
@@ -262,11 +307,11 @@ export async function signIn(db: Db, input: SignInInput): Promise<SignInResult> 
   for (let attempt = 1; ; attempt++) {
     try {
       if (inviteCode === undefined) {
-        const { auth, bound } = await startSession(db, session, randomInviteCode());
+        const { auth, bound } = await startSession(sessions, db, session);
         return { auth, isFinishedBind: bound };
       }
       return await db.transaction(async (tx) => {
-        const { auth, memberId, bound } = await startSession(tx, session, randomInviteCode());
+        const { auth, memberId, bound } = await startSession(aloneOn(tx), tx, session);
         // An invite code that is unknown or would make a cycle is ignored here: sign-in still succeeds and the
         // client goes on to the bind page, where bindRecommendRelation reports the exact reason.
         if (bound) return { auth, isFinishedBind: true };

@@ -46,7 +46,7 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
           expectedProtocol: site?.protocol,
           chain: deps.chain?.chain.client,
           now,
-        });
+        }, deps.sessions);
         // Top-ups sent before the address was a member reach it now (docs/API.md, "Credit on chain"); should this fail,
         // the watcher's next round releases them, so the sign-in stands.
         const { address } = parseSiweMessage(body.message);

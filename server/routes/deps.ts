@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AdminToken } from '../auth/adminToken';
 import type { NonceIssuer } from '../auth/nonces';
+import type { SessionStarter } from '../auth/signIn';
 import type { TokenResolver } from '../auth/tokens';
 import type { OperatorResolver } from '../ops/actor';
 import type { SignInSite, SignInSites } from '../auth/signInSites';
@@ -25,6 +26,8 @@ export interface RouteDeps {
   adminToken?: AdminToken | undefined;
   /** loginNonce's nonces, batched. */
   nonces: NonceIssuer;
+  /** memberSignLogin's sessions, batched. */
+  sessions: SessionStarter;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
   /** The access hook's operator session and API key reads, batched (server/ops/resolver.ts). */
