@@ -19,10 +19,11 @@ import type { Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
 import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
+import { OPS_STORAGE_KEYS } from '../../src/ops/deskStorage';
 import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
 import { screenshot } from './support/browser';
 import { memberCall, memberSessionOverHttp, setupJourneys } from './support/journey';
-import { deskSessionOverHttp, e2eAdminToken, operator as bootstrapCall } from './support/operator';
+import { deskSessionOverHttp, e2eAdminToken, envelopeCall, operator as bootstrapCall } from './support/operator';
 import type { Envelope } from './support/operator';
 import { translateWith } from './support/visual';
 import { anvilKeys } from './wallet/keys';
@@ -45,14 +46,7 @@ function node() {
 const walletOn = (privateKey: `0x${string}`) => ({ chainId: TEST_NODE_CHAIN_ID, privateKeys: [privateKey], rpcUrl: node().node.url });
 
 /** A call to the server with a bearer (an operator's session token, or a member's token to be refused). */
-async function call<T>(path: string, bearer: string, body?: unknown): Promise<Envelope<T>> {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${bearer}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return (await response.json()) as Envelope<T>;
-}
+const call = <T>(path: string, bearer: string, body?: unknown): Promise<Envelope<T>> => envelopeCall<T>(e2e.server.url, path, { Authorization: `Bearer ${bearer}` }, body);
 
 /** A queue row's button: its name is what it shows, the withdrawal's number first. */
 const row = (queue: ReturnType<Page['getByRole']>, id: string) => queue.getByRole('button', { name: new RegExp(`^#${id} `) });
@@ -88,13 +82,13 @@ describe('the operators desk', () => {
     // The member's token put where the desk keeps its own: the desk checks it, drops it and asks for a sign-in.
     const { page } = await e2e.open({
       wallet: { ...walletOn(memberKey), connected: true },
-      localStorage: { ...member.localStorage, OPS_TOKEN: JSON.stringify(memberToken) },
+      localStorage: { ...member.localStorage, [OPS_STORAGE_KEYS.token]: JSON.stringify(memberToken) },
     });
     await page.goto('/ops');
     // The wallet the member app connected stays connected: the desk offers its own sign-in.
     await page.getByRole('button', { name: t('ops:signIn.action'), exact: true }).waitFor();
     expect(await page.getByRole('navigation', { name: t('ops:shell.menu') }).count()).toBe(0);
-    expect(await page.evaluate(() => window.localStorage.getItem('OPS_TOKEN'))).toBeNull();
+    expect(await page.evaluate((key) => window.localStorage.getItem(key), OPS_STORAGE_KEYS.token)).toBeNull();
     await screenshot(page, 'ops-1-member-token-sign-in');
   });
 
@@ -129,7 +123,7 @@ describe('the operators desk', () => {
     await detail(large.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
     await detail(large.id).getByText(t('ops:withdrawals.awaitingSecond', { have: 1, need: 2 })).waitFor();
     await screenshot(page, 'ops-3-awaiting-second');
-    const demoToken = ((await page.evaluate(() => window.localStorage.getItem('OPS_TOKEN'))) ?? '').replaceAll('"', '');
+    const demoToken = ((await page.evaluate((key) => window.localStorage.getItem(key), OPS_STORAGE_KEYS.token)) ?? '').replaceAll('"', '');
     // The same operator again counts once.
     const again = await call<{ status: string; waitsForSecondApproval?: boolean }>('/api/admin/withdrawal/decide', demoToken, { id: large.id, status: 'approved' });
     expect([again.code, again.result?.status, again.result?.waitsForSecondApproval]).toEqual([0, 'pending', true]);

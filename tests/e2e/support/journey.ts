@@ -12,6 +12,7 @@ import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
 import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, saveScreenshot, watchPage, workerBrowser } from './browser';
 import type { PageProblems } from './browser';
+import { envelopeCall } from './operator';
 import { startServer } from './server';
 import type { StartServerOptions, TestServer } from './server';
 
@@ -152,14 +153,9 @@ export async function memberSessionOverHttp(server: TestServer, privateKey: Hex 
  * @example const order = await memberCall(e2e, token, '/api/order/settle', { goodsId, quantity: 1, deliveryId, requestId });
  */
 export async function memberCall<T>(e2e: JourneyHarness, token: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: token, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const answer = (await response.json()) as { code: number; result: T };
+  const answer = await envelopeCall<T>(e2e.server.url, path, { Authorization: token }, body);
   if (answer.code !== 0) throw new Error(`${path} answered ${answer.code}`);
-  return answer.result;
+  return answer.result as T;
 }
 
 /**

@@ -18,6 +18,21 @@ export interface Envelope<T> {
 }
 
 /**
+ * A call to the server answered with its envelope, as the app and the desk send it: a GET without a body, a JSON POST
+ * with one; `headers` carry the credential (a member's token, a desk's bearer token, the ADMIN_TOKEN).
+ *
+ * @example const answer = await envelopeCall(e2e.server.url, '/api/admin/me', { Authorization: `Bearer ${token}` });
+ */
+export async function envelopeCall<T>(base: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Envelope<T>> {
+  const response = await fetch(`${base}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return (await response.json()) as Envelope<T>;
+}
+
+/**
  * An operator call, answered with the server's envelope.
  *
  * @param e2e - the file's journey harness (its server)
@@ -27,13 +42,8 @@ export interface Envelope<T> {
  * @example
  * const grant = await operator(e2e, '/api/admin/grant', { address, asset: 'WPOS', amount: '100', requestId });
  */
-export async function operator<T>(e2e: JourneyHarness, path: string, body: unknown): Promise<Envelope<T>> {
-  const response = await fetch(`${e2e.server.url}${path}`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': e2eAdminToken },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as Envelope<T>;
+export function operator<T>(e2e: JourneyHarness, path: string, body: unknown): Promise<Envelope<T>> {
+  return envelopeCall<T>(e2e.server.url, path, { 'X-Admin-Token': e2eAdminToken }, body);
 }
 
 /**

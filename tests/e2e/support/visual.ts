@@ -87,6 +87,30 @@ export const localeOf: Readonly<Record<Lng, string>> = { zh: 'zh-CN', en: 'en-US
 /** Each screen is checked in both, loaded in the first and switched to the second. */
 export const colorSchemes = ['light', 'dark'] as const satisfies readonly ColorScheme[];
 
+/** One colour scheme's measurement of an opened screen: its result and the layout it saw. */
+export type SchemeMeasure = (scheme: { colorScheme: ColorScheme; loaded: boolean; loadedLayout: string | undefined }) => Promise<{ result: VisualResult; layout: string }>;
+
+/**
+ * An opened screen measured in each colour scheme, the member's and the desk's harness alike: the first as loaded,
+ * the next switched to on the same page (emulateMedia), each told the layout the first saw. A page error or policy
+ * report counts once, against the scheme it appeared in.
+ *
+ * @example const results = await inEachScheme(page, problems, (scheme) => this.measure(screen, page, scheme));
+ */
+export async function inEachScheme(page: Page, problems: PageProblems, measure: SchemeMeasure): Promise<VisualResult[]> {
+  const results: VisualResult[] = [];
+  let loadedLayout: string | undefined;
+  for (const [index, colorScheme] of colorSchemes.entries()) {
+    if (index > 0) await page.emulateMedia({ colorScheme });
+    const measured = await measure({ colorScheme, loaded: index === 0, loadedLayout });
+    loadedLayout ??= measured.layout;
+    results.push(measured.result);
+    problems.errors.length = 0;
+    problems.policyViolations.length = 0;
+  }
+  return results;
+}
+
 export const variantName = (lng: Lng, colorScheme: ColorScheme): string => `${lng}.${colorScheme}`;
 
 /**
@@ -410,25 +434,14 @@ class LanguageSession {
    *
    * @param arrived - given the layout as loaded, what fails the screen beside the checks (ScreenNavigation.settled)
    */
-  private async measureInEachScheme(
+  private measureInEachScheme(
     screen: VisualScreen,
     page: Page,
     network: NetworkWatch,
     problems: PageProblems,
     arrived?: (layout: string) => string[],
   ): Promise<VisualResult[]> {
-    const results: VisualResult[] = [];
-    let loadedLayout: string | undefined;
-    for (const [index, colorScheme] of colorSchemes.entries()) {
-      if (index > 0) await page.emulateMedia({ colorScheme });
-      const measured = await this.measure(screen, page, { network, colorScheme, loaded: index === 0, loadedLayout, arrived }, problems);
-      loadedLayout ??= measured.layout;
-      results.push(measured.result);
-      // A page error or policy report counts once, against the scheme it appeared in.
-      problems.errors.length = 0;
-      problems.policyViolations.length = 0;
-    }
-    return results;
+    return inEachScheme(page, problems, (scheme) => this.measure(screen, page, { network, ...scheme, arrived }, problems));
   }
 
   /** Waits until the screen is settled, runs the checks and saves its screenshot when asked or when one failed. */

@@ -22,7 +22,7 @@ import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPag
 import type { PageProblems } from './browser';
 import { startServer } from './server';
 import type { TestServer } from './server';
-import { ScreenNavigation, answerCalls, colorSchemes, uncalledProblems, expectClean, formatReport, localeOf, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
+import { ScreenNavigation, answerCalls, colorSchemes, inEachScheme, uncalledProblems, expectClean, formatReport, localeOf, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
 import type { Lng, VisualResult } from './visual';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint, settle } from './visualChecks';
 import { deskScreens } from './deskScreens';
@@ -122,25 +122,20 @@ class DeskVariant {
    *
    * @param arrived - given the layout as loaded, what fails the screen beside the checks (ScreenNavigation.settled)
    */
-  private async measureInEachScheme(
+  private measureInEachScheme(
     screen: DeskScreen,
     page: Page,
     network: NetworkWatch,
     expectPath: string,
     arrived?: (layout: string) => string[],
   ): Promise<VisualResult[]> {
-    const shown: VisualResult[] = [];
-    let loadedLayout: string | undefined;
-    for (const [index, colorScheme] of colorSchemes.entries()) {
-      if (index > 0) await page.emulateMedia({ colorScheme });
-      const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: index > 0 });
+    return inEachScheme(page, this.problems, async ({ colorScheme, loaded, loadedLayout }) => {
+      const settleProblems = await settle(page, { network, lng: this.lng, colorScheme, schemeSwitchOnly: !loaded });
       const pathname = new URL(page.url()).pathname;
       if (pathname !== expectPath) settleProblems.unshift(`expected to stay on ${expectPath}, the desk went to ${pathname}`);
       // After a colour-scheme switch that left markup and boxes as they were, only the colour rules can differ.
       const layout = await layoutFingerprint(page);
-      const sameLayout = loadedLayout === layout;
-      if (index === 0 && arrived) settleProblems.push(...arrived(layout));
-      loadedLayout ??= layout;
+      if (loaded && arrived) settleProblems.push(...arrived(layout));
       const result: VisualResult = {
         screen: shotName(screen.name, this.width),
         path: screen.path,
@@ -151,16 +146,13 @@ class DeskVariant {
         overflow: await checkOverflow(page, this.width),
         // 44 px targets are the phone's rule; a desk's mouse needs no more than the design gives.
         touchTargets: this.width === 375 ? await checkTouchTargets(page) : [],
-        axe: await checkAxe(page, sameLayout ? colourRules : undefined),
+        axe: await checkAxe(page, loadedLayout === layout ? colourRules : undefined),
         policy: [...this.problems.policyViolations, ...this.problems.errors.map((error) => `page error: ${error}`)],
       };
       result.screenshot = await saveScreenshotWhenAsked(page, `${shotName(screen.name, this.width)}.${variantName(this.lng, colorScheme)}`, result);
       results.push(result);
-      shown.push(result);
-      this.problems.errors.length = 0;
-      this.problems.policyViolations.length = 0;
-    }
-    return shown;
+      return { result, layout };
+    });
   }
 
   async close(): Promise<void> {
