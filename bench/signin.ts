@@ -116,7 +116,9 @@ export async function benchSignIn(server: BenchServer): Promise<void> {
     site: server.site,
     privateKeys: keys,
     concurrency: CONCURRENCY,
-    warmupWallets: 40,
+    // One untimed round of every wallet: a server's rate is its steady one, and 40 sign-ins left V8 optimising the
+    // request path during the first timed round (1,001-1,167/s then, 1,090-1,458/s after a whole round; bench/README).
+    warmupWallets: WALLETS,
     targetMs: 4_000,
     maxRounds: 8,
   };
