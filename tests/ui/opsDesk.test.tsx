@@ -247,6 +247,40 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     expect(within(detail).queryByText('reverted')).toBeNull();
   });
 
+  it('behavior: bulk approval sends only ticks on the list shown: Back, Forward and the next page start with none', async () => {
+    const desk = await renderDesk({
+      path: '/ops/withdrawals',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/withdrawals': ({ query }) => {
+          if (query.get('address')) return { code: 0, result: { list: [withdrawal('30')], nextCursor: null } };
+          return query.get('cursor') === '41' ? { code: 0, result: { list: [withdrawal('40')], nextCursor: null } } : { code: 0, result: { list: [withdrawal('41')], nextCursor: '41' } };
+        },
+        'POST /api/admin/withdrawals/approve': () => ({ code: 0, result: { results: [{ id: '30', code: 0, waitsForSecondApproval: true }] } }),
+      },
+    });
+    await desk.user.click(await screen.findByLabelText('Select withdrawal #41'));
+    expect(screen.getByRole('button', { name: 'Approve selected (1)' })).toBeTruthy();
+    // The next page: #41 is not shown, so it is not counted or sent.
+    await desk.user.click(screen.getByRole('button', { name: 'Next page' }));
+    await screen.findByLabelText('Select withdrawal #40');
+    expect(screen.getByRole('button', { name: 'Approve selected (0)' })).toHaveProperty('disabled', true);
+    await desk.user.click(screen.getByRole('button', { name: 'Newest first' }));
+    await desk.user.click(await screen.findByLabelText('Select withdrawal #41'));
+    await desk.user.type(screen.getByLabelText('Member address'), member);
+    await desk.user.click(screen.getByRole('button', { name: 'Filter' }));
+    await desk.user.click(await screen.findByLabelText('Select withdrawal #30'));
+    await act(() => desk.router.navigate(-1));
+    await screen.findByLabelText('Select withdrawal #41');
+    // Back on the unfiltered list: neither the tick made here before nor the one on the member's list counts.
+    expect((screen.getByLabelText('Select withdrawal #41') as HTMLInputElement).checked).toBe(false);
+    expect(screen.getByRole('button', { name: 'Approve selected (0)' })).toHaveProperty('disabled', true);
+    await act(() => desk.router.navigate(1));
+    await desk.user.click(await screen.findByLabelText('Select withdrawal #30'));
+    await desk.user.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
+    await waitFor(() => expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawals/approve')?.body).toEqual({ ids: ['30'] }));
+  });
+
   it('behavior: bulk approval sends the chosen ids and says what each became', async () => {
     const desk = await renderDesk({
       path: '/ops/withdrawals',

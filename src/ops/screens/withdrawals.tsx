@@ -53,7 +53,17 @@ export function Screen() {
   const selectedId = params.get('id');
   const [memberText, setMemberText] = useDraft(member);
   const [checked, setChecked] = useState<readonly string[]>([]);
+  // The ticks belong to the list they were made on: another tab or member (a filter, Back, Forward) starts with none.
+  const queryKey = `${status} ${member}`;
+  const [checkedOn, setCheckedOn] = useState(queryKey);
+  if (checkedOn !== queryKey) {
+    setCheckedOn(queryKey);
+    setChecked([]);
+  }
   const queue = useDeskRead('opsWithdrawals', { status, ...(member ? { address: member } : {}) });
+  // Only what the operator sees is approved: a tick on another page, or on one that left the tab, is not sent.
+  const shownIds = useSelector(queue, (snapshot) => (snapshot.context.value?.list ?? []).map((item) => item.id).join(' '));
+  const chosen = checked.filter((id) => shownIds.split(' ').includes(id));
   const bulk = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }));
   const listed = useSelector(queue, (snapshot) => snapshot.context.value?.list.find((item) => item.id === selectedId) ?? null);
   // A decided withdrawal leaves its tab when the queue is read again; its detail stays open with what was decided.
@@ -69,7 +79,6 @@ export function Screen() {
     if (query.address) search.set('address', query.address);
     if (next.id) search.set('id', next.id);
     setParams(search);
-    if (next.status !== undefined || next.address !== undefined) setChecked([]);
   };
   const filter = (event: FormEvent) => {
     event.preventDefault();
@@ -108,8 +117,8 @@ export function Screen() {
         <div>
           {status === 'pending' ? (
             <div className="desk-actions">
-              <Button color="primary" shape="rounded" disabled={checked.length === 0} onClick={() => bulk.send({ type: 'user.run', request: { ids: [...checked] } })}>
-                {t('withdrawals.bulkApprove', { count: checked.length })}
+              <Button color="primary" shape="rounded" disabled={chosen.length === 0} onClick={() => bulk.send({ type: 'user.run', request: { ids: chosen } })}>
+                {t('withdrawals.bulkApprove', { count: chosen.length })}
               </Button>
             </div>
           ) : null}
