@@ -133,6 +133,14 @@ export function createAuthMachine() {
         states: {
           loadingProfile: {
             description: 'auth.signedIn.loadingProfile',
+            on: {
+              // Money moved while a read ran that may have started before it: that read is dropped for a new one.
+              'app.refreshProfile': {
+                target: 'loadingProfile',
+                reenter: true,
+                description: 'auth.signedIn.loadingProfile:app.refreshProfile',
+              },
+            },
             invoke: {
               id: 'loadUserInfo',
               src: 'loadUserInfo',
@@ -159,7 +167,12 @@ export function createAuthMachine() {
           },
           profileFailed: {
             description: 'auth.signedIn.profileFailed',
-            on: { 'user.retry': { target: 'loadingProfile', actions: 'clearError' } },
+            on: {
+              'user.retry': { target: 'loadingProfile', actions: 'clearError' },
+              // A failed read (often a background one, as a phone resumes) is tried again by what would read anyway.
+              'app.profileShown': { target: 'loadingProfile', actions: 'clearError', description: 'auth.signedIn.profileFailed:app.profileShown' },
+              'app.refreshProfile': { target: 'loadingProfile', actions: 'clearError', description: 'auth.signedIn.profileFailed:app.refreshProfile' },
+            },
           },
           ready: {
             description: 'auth.signedIn.ready',

@@ -244,7 +244,11 @@ export async function performAuthAction(app: RenderedApp, action: AuthUiAction):
       return;
     }
     case 'appShown':
-      act(() => void document.dispatchEvent(new Event('visibilitychange')));
+      // The pages send app.profileShown a turn after the event (useFreshProfile: after the timers a frozen page owes).
+      await act(async () => {
+        document.dispatchEvent(new Event('visibilitychange'));
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      });
       return;
   }
 }

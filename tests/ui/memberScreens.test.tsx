@@ -53,10 +53,22 @@ describe('/home', () => {
     await act(() => app.router.navigate('/home'));
     await balance('My assets', '40.00');
     expect(app.api.callsTo('meInfo')).toHaveLength(3);
+    // A read that fails (a phone back on a bad network) keeps the figures; the next time the app is shown reads again.
+    app.api.failNetwork('meInfo', { once: true });
+    app.api.answer('meInfo', { code: 0, result: { ...testMeInfo(), creditBalance: '55' } });
+    act(() => app.clock.increment(15_000));
+    act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Network problem. Please try again later.');
+    await balance('My assets', '40.00');
+    act(() => void document.dispatchEvent(new Event('visibilitychange')));
+    await balance('My assets', '55.00');
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+    expect(app.api.callsTo('meInfo')).toHaveLength(5);
   });
 
   it('says what failed and loads again on retry', async () => {
-    const app = await renderApp({ path: '/home', stored: tokenOnly, api: (api) => api.failNetwork('meInfo', { once: true }) });
+    const app = await renderApp({ path: '/home', stored: tokenOnly, api: (api) => api.hold('meInfo', { once: true }) });
+    (await app.api.next('meInfo')).failNetwork();
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Network problem. Please try again later.');
     await app.user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('region', { name: 'My assets' })).toBeTruthy();

@@ -16,7 +16,9 @@ export function useFreshProfile(): void {
     const shown = () => auth.send({ type: 'app.profileShown' });
     shown();
     const onVisible = () => {
-      if (document.visibilityState === 'visible') shown();
+      // After the timers a frozen page owes: the record's 15 s may have run out while the phone slept, and that
+      // timer fires before a new one of 0 ms, so the machine reads it as stale.
+      if (document.visibilityState === 'visible') setTimeout(shown, 0);
     };
     document.addEventListener('visibilitychange', onVisible);
     return () => document.removeEventListener('visibilitychange', onVisible);
