@@ -23,8 +23,8 @@ export function downlineOf(index: number, count: number): number[] {
 export interface Load {
   /** Runs `workers` loops and the operator's until stop(); resolves when all have ended. */
   run(workers: number): Promise<void>;
-  /** Resolves once the workers have sent `count` calls of the mix (answered or not). */
-  sent(count: number): Promise<void>;
+  /** Whether the workers sent `count` calls of the mix (answered or not) within `timeoutMs`. */
+  sent(count: number, timeoutMs: number): Promise<boolean>;
   /** The workers' calls of the mix so far. */
   count(): number;
   stop(): void;
@@ -114,7 +114,19 @@ export function moneyLoad(client: Client, members: (Member & { deliveryId: strin
     run: async (workers) => {
       await Promise.all([...Array.from({ length: workers }, worker), operator()]);
     },
-    sent: (count) => (mixSent >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }))),
+    sent: (count, timeoutMs) =>
+      mixSent >= count
+        ? Promise.resolve(true)
+        : new Promise<boolean>((resolve) => {
+            const timer = setTimeout(() => resolve(false), timeoutMs);
+            waiting.push({
+              count,
+              resolve: () => {
+                clearTimeout(timer);
+                resolve(true);
+              },
+            });
+          }),
     count: () => mixSent,
     stop: () => {
       stopped = true;

@@ -28,6 +28,11 @@ process.on('exit', () => {
 
 let stopping: Promise<void> | undefined;
 
+/** Adds a step for stopAll, run before the steps added earlier (the load before the processes it calls). */
+export function atStop(step: () => Promise<void> | void): void {
+  undo.push(step);
+}
+
 /** Runs the undo steps once; a second caller (a signal during the run's own ending) waits for the same. */
 export function stopAll(): Promise<void> {
   stopping ??= (async () => {
