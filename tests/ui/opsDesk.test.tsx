@@ -124,6 +124,12 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     expect(desk.calls.filter((call) => call.key === 'GET /api/admin/withdrawals').map((call) => call.query.get('cursor'))).toEqual([null, '41']);
     await desk.user.click(screen.getByRole('button', { name: 'Newest first' }));
     expect(await screen.findByRole('button', { name: /^#41 / })).toBeTruthy();
+    // The member filter sent again as it is, from the next page: the first page is read again.
+    await desk.user.click(screen.getByRole('button', { name: 'Next page' }));
+    await screen.findByRole('button', { name: /^#40 / });
+    await desk.user.click(screen.getByRole('button', { name: 'Filter' }));
+    expect(await screen.findByRole('button', { name: /^#41 / })).toBeTruthy();
+    expect(desk.calls.filter((call) => call.key === 'GET /api/admin/withdrawals').map((call) => call.query.get('cursor'))).toEqual([null, '41', null, '41', null]);
   });
 
   it('behavior: Back and Forward read the queue the address shows, and the member field follows', async () => {

@@ -36,7 +36,8 @@ export function Screen() {
   const status: OrderStatus = isStatus(params.get('status')) ? (params.get('status') as OrderStatus) : 'paid';
   const member = params.get('address') ?? '';
   const [memberText, setMemberText] = useDraft(member);
-  const orders = useDeskRead('opsOrders', { status, ...(member ? { address: member } : {}) });
+  const ordersQuery = { status, ...(member ? { address: member } : {}) };
+  const orders = useDeskRead('opsOrders', ordersQuery);
   const nextCursor = useSelector(orders, (snapshot) => snapshot.context.value?.nextCursor ?? null);
 
   const setQuery = (next: { status?: OrderStatus; address?: string }) => {
@@ -44,6 +45,8 @@ export function Screen() {
     const search = new URLSearchParams({ status: query.status });
     if (query.address) search.set('address', query.address);
     setParams(search);
+    // The member filter sent again as it is reads the first page again; a changed one is read as the address changes.
+    if (next.address !== undefined && query.status === status && query.address === member) orders.send({ type: 'user.changeQuery', query: ordersQuery });
   };
   const filter = (event: FormEvent) => {
     event.preventDefault();

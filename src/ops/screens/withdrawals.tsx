@@ -60,7 +60,8 @@ export function Screen() {
     setCheckedOn(queryKey);
     setChecked([]);
   }
-  const queue = useDeskRead('opsWithdrawals', { status, ...(member ? { address: member } : {}) });
+  const queueQuery = { status, ...(member ? { address: member } : {}) };
+  const queue = useDeskRead('opsWithdrawals', queueQuery);
   // Only what the operator sees is approved: a tick on another page, or on one that left the tab, is not sent.
   const shownIds = useSelector(queue, (snapshot) => (snapshot.context.value?.list ?? []).map((item) => item.id).join(' '));
   const chosen = checked.filter((id) => shownIds.split(' ').includes(id));
@@ -79,6 +80,8 @@ export function Screen() {
     if (query.address) search.set('address', query.address);
     if (next.id) search.set('id', next.id);
     setParams(search);
+    // The member filter sent again as it is reads the first page again; a changed one is read as the address changes.
+    if (next.address !== undefined && query.status === status && query.address === member) queue.send({ type: 'user.changeQuery', query: queueQuery });
   };
   const filter = (event: FormEvent) => {
     event.preventDefault();
