@@ -36,7 +36,7 @@ import { MemberCard } from '../parts/MemberCard';
 import { PageButtons } from '../parts/PageButtons';
 import { Refused } from '../parts/Refused';
 import { ReadState, readAgain } from '../parts/ReadState';
-import { useDraft } from '../useDraft';
+import { useDraft, useStateFor } from '../useDraft';
 
 type Withdrawal = OpsItem<'opsWithdrawals'>;
 type QueueStatus = NonNullable<OpsQuery<'opsWithdrawals'>['status']>;
@@ -52,19 +52,13 @@ export function Screen() {
   const member = params.get('address') ?? '';
   const selectedId = params.get('id');
   const [memberText, setMemberText] = useDraft(member);
-  const [checked, setChecked] = useState<readonly string[]>([]);
   // The ticks belong to the list they were made on: another tab or member (a filter, Back, Forward) starts with none.
-  const queryKey = `${status} ${member}`;
-  const [checkedOn, setCheckedOn] = useState(queryKey);
-  if (checkedOn !== queryKey) {
-    setCheckedOn(queryKey);
-    setChecked([]);
-  }
+  const [checked, setChecked] = useStateFor<readonly string[]>(`${status} ${member}`, []);
   const queueQuery = { status, ...(member ? { address: member } : {}) };
   const queue = useDeskRead('opsWithdrawals', queueQuery);
   // Only what the operator sees is approved: a tick on another page, or on one that left the tab, is not sent.
-  const shownIds = useSelector(queue, (snapshot) => (snapshot.context.value?.list ?? []).map((item) => item.id).join(' '));
-  const chosen = checked.filter((id) => shownIds.split(' ').includes(id));
+  const shownIds = useSelector(queue, (snapshot) => (snapshot.context.value?.list ?? []).map((item) => item.id).join(' ')).split(' ');
+  const chosen = checked.filter((id) => shownIds.includes(id));
   const bulk = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }));
   const listed = useSelector(queue, (snapshot) => snapshot.context.value?.list.find((item) => item.id === selectedId) ?? null);
   // A decided withdrawal leaves its tab when the queue is read again; its detail stays open with what was decided.
