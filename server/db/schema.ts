@@ -182,9 +182,10 @@ export const appConfig = pgTable(
 /**
  * Ledger accounts: one per member and asset (created at the member's first movement), plus the system accounts of
  * each asset with fixed ids below 1000 (server/ledger/accounts.ts; the seed and migration 0002 create them). Only
- * member accounts keep a running balance, changed by `UPDATE ... WHERE balance >= amount` under the row's lock;
- * a system account's balance is the sum of its entries, so that no row is a hot spot every request must lock
- * (docs/decisions/0010-ledger.md).
+ * member accounts and the funded system accounts (`funded`: the share pools' WPOS and the exchange's CREDIT, which
+ * pay out what finance put in) keep a running balance, never below zero; another system account's balance is the
+ * sum of its entries, so that no row is a hot spot every request must lock (docs/decisions/0010-ledger.md,
+ * 0032-no-operator-alone.md).
  */
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -199,6 +200,8 @@ export const ledgerAccounts = pgTable(
     balance: bigint('balance', { mode: 'bigint' }).notNull().default(sql`0`),
     /** Member accounts only: the number of entries so far; the entry that made a balance records it. */
     version: bigint('version', { mode: 'bigint' }).notNull().default(sql`0`),
+    /** A system account that pays only what was put in: its balance is kept, and the engine never takes it below 0. */
+    funded: boolean('funded').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -209,7 +212,8 @@ export const ledgerAccounts = pgTable(
     check('ledger_accounts_system_ids', sql`(${t.memberId} IS NULL) = (${t.id} < 1000)`),
     // The database's own guard: whatever the code does, a member account never goes below zero.
     check('ledger_accounts_member_nonnegative', sql`${t.memberId} IS NULL OR ${t.balance} >= 0`),
-    check('ledger_accounts_system_unbalanced', sql`${t.memberId} IS NOT NULL OR (${t.balance} = 0 AND ${t.version} = 0)`),
+    check('ledger_accounts_system_unbalanced', sql`${t.memberId} IS NOT NULL OR ${t.funded} OR (${t.balance} = 0 AND ${t.version} = 0)`),
+    check('ledger_accounts_funded_nonnegative', sql`NOT ${t.funded} OR (${t.memberId} IS NULL AND ${t.balance} >= 0)`),
   ],
 );
 
@@ -787,6 +791,46 @@ export const auditLog = pgTable(
     index('audit_log_action_idx').on(t.action, t.id),
     index('audit_log_target_idx').on(t.target, t.id),
   ],
+);
+
+/**
+ * What operators moved alone under the operators' policy (server/ops/policy.ts): one row per act that moved value,
+ * written in the act's transaction, so the rolling 24-hour totals per operator and per member count every act,
+ * however it was split. `confirmedBy` is the second operator of an act above what one may do alone.
+ */
+export const opsPolicyUsage = pgTable(
+  'ops_policy_usage',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    act: text('act').notNull(),
+    operator: text('operator').notNull(),
+    memberId: integer('member_id'),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    confirmedBy: text('confirmed_by'),
+    at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
+  },
+  (t) => [
+    index('ops_policy_usage_operator_idx').on(t.act, t.operator, t.at),
+    index('ops_policy_usage_member_idx').on(t.act, t.memberId, t.at),
+    check('ops_policy_usage_amount', sql`${t.amount} >= 0`),
+  ],
+);
+
+/**
+ * Operators' approvals of an act that waits for a second operator (server/ops/policy.ts): a held top-up's release,
+ * an order's refund. One row per (act, target, operator), so the same operator twice counts once.
+ */
+export const opsApprovals = pgTable(
+  'ops_approvals',
+  {
+    act: text('act').notNull(),
+    target: text('target').notNull(),
+    operator: text('operator').notNull(),
+    /** What was approved (the member a release goes to): a second approval of something else does not count. */
+    subject: text('subject').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.act, t.target, t.operator] })],
 );
 
 /**

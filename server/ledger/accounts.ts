@@ -29,8 +29,34 @@ export function systemAccountId(asset: Asset, kind: SystemKind): number {
   return ASSET_BASE[asset] + SYSTEM_KINDS.indexOf(kind) + 1;
 }
 
+/**
+ * The system accounts that pay only what was put in (ledger_accounts.funded): the share pools pay WPOS that finance
+ * funded, and WPOS exchanges back to CREDIT only as far as CREDIT came in (or finance funded it). The engine keeps
+ * their balance and never takes it below zero (migration 0026), so no payout and no exchange creates money.
+ */
+export const FUNDED_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = [
+  { asset: 'WPOS', kind: 'pools' },
+  { asset: 'CREDIT', kind: 'exchange' },
+];
+
+/**
+ * The issuance accounts: the only system accounts whose sum of transfers may go below zero, since value starts there.
+ * CREDIT comes from the chain (a top-up, matched by tokens in the treasury) or from issuance (an operator's grant under
+ * the policy); WPOS from issuance (grants, pool funding) or from the exchange (bought with CREDIT). Every other system
+ * account is funded (above) or pays back exactly what a business row put in (fees, payable, sales, held top-ups); the
+ * books check of the tests asserts none of them is below zero.
+ */
+export const ISSUANCE_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = [
+  { asset: 'CREDIT', kind: 'issuance' },
+  { asset: 'CREDIT', kind: 'chain' },
+  { asset: 'WPOS', kind: 'issuance' },
+  { asset: 'WPOS', kind: 'exchange' },
+];
+
+const isFunded = (asset: Asset, kind: SystemKind) => FUNDED_ACCOUNTS.some((account) => account.asset === asset && account.kind === kind);
+
 /** Every system account row, for the seed. */
-export const SYSTEM_ACCOUNTS = ASSETS.flatMap((asset) => SYSTEM_KINDS.map((kind) => ({ id: systemAccountId(asset, kind), asset, kind })));
+export const SYSTEM_ACCOUNTS = ASSETS.flatMap((asset) => SYSTEM_KINDS.map((kind) => ({ id: systemAccountId(asset, kind), asset, kind, funded: isFunded(asset, kind) })));
 
 /**
  * Creates the system accounts that are missing (the seed calls it; migration 0002 created them already, but a test

@@ -10,7 +10,8 @@
 --   items:    ord, now, scope, endpoint, request_id, body_hash (no scope: no at-most-once key), reject, short_code,
 --             limit_code, counter_code, record_table, record_row, record_id_sequence (the sequence that numbers the
 --             record, if any), result, fill_id ('record' | 'transfer' | 'entry'),
---             fill_id_key (the result's field it fills, `id` unless said), fill_balance, and for a two-phase transfer
+--             fill_id_key (the result's field it fills, `id` unless said), fill_balance, debit_frozen (an operator's
+--             deduction may debit a frozen member), and for a two-phase transfer
 --             (TigerBeetle's pending, post, void; ledger_pending) either pending_reserve (the first stage of the
 --             pending transfer this request's legs and limits become: pending_held, pending_limits keep them) or
 --             pending_id, pending_from (the stages it may be in, comma-separated), pending_to (the stage it moves to;
@@ -22,9 +23,11 @@
 --   limits:   ord, memberId, name, day, amount, cap
 --   counters: ord, key, amount (what the request draws from the counter, e.g. units of a goods item's stock)
 -- A request's legs are linked: all of them move or none. A draw needs the counter to hold it, a debit of a member
--- account needs the balance to cover it, a limit needs its day's total plus the amount to stay within the cap;
--- otherwise the request is refused with its counter_code (3002), short_code (3001) or limit_code (3002), checked in
--- that order, and nothing of it is written but its outcome. `reject` is a refusal the
+-- account needs the member not frozen (member_freezes; unless the item says debit_frozen: an operator's deduction)
+-- and the balance to cover it, a debit of a funded system account (ledger_accounts.funded: the share pools', the
+-- exchange's CREDIT) needs its kept balance to cover it, a limit needs its day's total plus the amount to stay
+-- within the cap; otherwise the request is refused with its counter_code (3002), 3008 (frozen), short_code (3001)
+-- or limit_code (3002), checked in that order, and nothing of it is written but its outcome. `reject` is a refusal the
 -- flow decided from the request alone (an amount outside the limits, an unknown member): it is stored like any
 -- other outcome, after the key is checked, so a repeat of an accepted request still gets its first answer.
 --
@@ -71,6 +74,18 @@ CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_fan_to integer
   WHERE s.member_id IS NOT NULL
 $$;--> statement-breakpoint
 
+-- What the requests `p_ords` take from funded system accounts (a fan leg: the sum of its slice), one row per leg.
+CREATE OR REPLACE FUNCTION ledger_funded_debits(p_legs jsonb, p_fan_amount bigint[], p_ords integer[])
+  RETURNS TABLE (ord integer, account_id integer, amount bigint)
+  LANGUAGE sql STABLE AS $$
+  SELECT l.ord, l."fromSystem",
+    CASE WHEN l."fanCount" IS NULL THEN l.amount
+      ELSE (SELECT coalesce(sum(x.amount), 0)::bigint FROM unnest(p_fan_amount[l."fanFrom":l."fanFrom" + l."fanCount" - 1]) AS x(amount)) END
+  FROM jsonb_to_recordset(p_legs) AS l(ord integer, amount bigint, "fromSystem" integer, "fanFrom" integer, "fanCount" integer)
+  WHERE l.ord = ANY (p_ords) AND l."fromSystem" IS NOT NULL
+    AND coalesce((SELECT a.funded FROM ledger_accounts a WHERE a.id = l."fromSystem" LIMIT 1), false)
+$$;--> statement-breakpoint
+
 -- The answers of requests whose id has a stored outcome: that outcome, or 3003 for another body.
 CREATE OR REPLACE FUNCTION ledger_stored_answers(p_items jsonb, p_ords integer[])
   RETURNS TABLE (ord integer, code integer, result jsonb, set_based boolean) LANGUAGE sql STABLE AS $$
@@ -87,8 +102,8 @@ $$;--> statement-breakpoint
 -- counter it draws from is missing or holds less, its short code when a debited member account is missing or does
 -- not cover the request's debits of it, its limit code when a limit would pass its cap, else 0. (Scalar subqueries
 -- with LIMIT: always an index lookup, never a hashed subplan that reads the table.)
-CREATE OR REPLACE FUNCTION ledger_refusal(p_legs jsonb, p_limits jsonb, p_counters jsonb, p_ord integer, p_short_code integer,
-  p_limit_code integer, p_counter_code integer)
+CREATE OR REPLACE FUNCTION ledger_refusal(p_legs jsonb, p_fan_amount bigint[], p_limits jsonb, p_counters jsonb, p_ord integer,
+  p_short_code integer, p_limit_code integer, p_counter_code integer, p_debit_frozen boolean)
   RETURNS integer LANGUAGE sql STABLE AS $$
   SELECT CASE
     WHEN EXISTS (
@@ -98,6 +113,15 @@ CREATE OR REPLACE FUNCTION ledger_refusal(p_legs jsonb, p_limits jsonb, p_counte
       ) d
       WHERE coalesce((SELECT c.available FROM ledger_counters c WHERE c.key = d.key LIMIT 1), -1) < d.amount
     ) THEN p_counter_code
+    WHEN NOT coalesce(p_debit_frozen, false) AND EXISTS (
+      SELECT 1 FROM jsonb_to_recordset(p_legs) AS l(ord integer, "fromMember" integer)
+      WHERE l.ord = p_ord AND l."fromMember" IS NOT NULL
+        AND (SELECT true FROM member_freezes f WHERE f.member_id = l."fromMember" LIMIT 1)
+    ) THEN 3008
+    WHEN EXISTS (
+      SELECT 1 FROM ledger_funded_debits(p_legs, p_fan_amount, ARRAY[p_ord]) d GROUP BY d.account_id
+      HAVING sum(d.amount) > coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.id = d.account_id LIMIT 1), -1)
+    ) THEN p_short_code
     WHEN EXISTS (
       SELECT 1 FROM (
         SELECT l."fromMember" AS member_id, l.asset, sum(l.amount) AS amount
@@ -138,7 +162,7 @@ END $$;--> statement-breakpoint
 -- limits' totals and the stored outcomes. Ids are drawn in request and leg order. The accounts are locked already.
 -- work_mem: a payout's 100,000 legs sort in memory (with the default 4 MB they spilled to disk).
 CREATE OR REPLACE FUNCTION ledger_apply(p_items jsonb, p_legs jsonb, p_fan_to integer[], p_fan_amount bigint[], p_limits jsonb,
-  p_counters jsonb, p_ords integer[])
+  p_counters jsonb, p_ords integer[], p_funded integer[])
   RETURNS TABLE (ord integer, result jsonb)
   LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET jit = off SET work_mem = '64MB' AS $$
 #variable_conflict use_column
@@ -206,9 +230,20 @@ BEGIN
         per_request AS (PARTITION BY s.ord ORDER BY s.n, s.k)
       ORDER BY s.ord, s.n, s.k
     ) o
+  ), funded_delta AS MATERIALIZED (
+    -- A funded system account keeps its balance (no entries, no version): what the legs put in and took out.
+    SELECT s.account_id, sum(s.delta)::bigint AS delta
+    FROM leg l
+    CROSS JOIN LATERAL (VALUES (l.debit_id, -l.amount, l.debit_member), (l.credit_id, l.amount, l.credit_member)) AS s(account_id, delta, is_member)
+    WHERE NOT s.is_member AND s.account_id = ANY (p_funded)
+    GROUP BY s.account_id
   ), account AS (
     UPDATE ledger_accounts a SET balance = a.balance + t.delta, version = a.version + t.moves
-    FROM (SELECT s.account_id, sum(s.delta)::bigint AS delta, count(*) AS moves FROM side s GROUP BY s.account_id) t
+    FROM (
+      SELECT s.account_id, sum(s.delta)::bigint AS delta, count(*) AS moves FROM side s GROUP BY s.account_id
+      UNION ALL
+      SELECT f.account_id, f.delta, 0 FROM funded_delta f
+    ) t
     WHERE a.id = t.account_id
   ), transfer AS (
     INSERT INTO ledger_transfers (id, asset, type, debit_account_id, credit_account_id, amount, pending_id, memo, created_at)
@@ -298,6 +333,7 @@ DECLARE
   v_limits jsonb := p_limits;
   v_moves integer[];
   v_unsure_moves integer[] := '{}';
+  v_funded integer[];
 BEGIN
   IF p_config IS NOT NULL AND p_config IS DISTINCT FROM (SELECT c.value FROM app_config c WHERE c.id = 1) THEN
     RETURN QUERY SELECT -1, 0, NULL::jsonb, false;
@@ -388,6 +424,16 @@ BEGIN
   END LOOP;
   -- By primary key, in (member, asset) order (a join: `id = ANY` of a payout's 100,000 ids took half a second).
   PERFORM 1 FROM unnest(v_accounts) AS u(id) JOIN ledger_accounts a ON a.id = u.id ORDER BY a.member_id, a.asset FOR UPDATE OF a;
+  -- The funded system accounts the requests name, after the members' (ids below 1000), in id order: their kept
+  -- balance decides and changes under this lock.
+  WITH locked AS (
+    SELECT a.id FROM ledger_accounts a
+    WHERE a.funded AND a.id IN (
+      SELECT unnest(ARRAY[l."fromSystem", l."toSystem"]) FROM jsonb_to_recordset(v_legs) AS l(ord integer, "fromSystem" integer, "toSystem" integer)
+      WHERE l.ord = ANY (v_candidates))
+    ORDER BY a.id FOR UPDATE OF a
+  )
+  SELECT coalesce(array_agg(locked.id), '{}') INTO v_funded FROM locked;
   -- The counters after the accounts, in key order: every batch takes its locks in this one order. (Most batches
   -- draw from none: no statement then.)
   IF jsonb_array_length(p_counters) > 0 THEN
@@ -433,6 +479,14 @@ BEGIN
       LEFT JOIN LATERAL (SELECT a.balance FROM ledger_accounts a WHERE a.member_id = d.member_id AND a.asset = d.asset LIMIT 1) a ON true
       GROUP BY d.member_id, d.asset
       HAVING sum(d.amount) > coalesce(max(a.balance), -1) OR count(DISTINCT coalesce(k.keys, '')) > 1
+        -- A frozen member's debit is decided one by one (refused, unless an operator's deduction).
+        OR (SELECT true FROM member_freezes f WHERE f.member_id = d.member_id LIMIT 1) IS NOT NULL
+    ), funded_debit AS MATERIALIZED (
+      -- (Read only when the batch names a funded account.)
+      SELECT f.ord, f.account_id, f.amount FROM ledger_funded_debits(v_legs, p_fan_amount, v_candidates) f WHERE cardinality(v_funded) > 0
+    ), unsure_funded AS MATERIALIZED (
+      SELECT f.account_id FROM funded_debit f GROUP BY f.account_id
+      HAVING sum(f.amount) > coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.id = f.account_id LIMIT 1), -1)
     ), unsure_limit AS MATERIALIZED (
       -- Only what a batch adds counts here: its give-backs may land after its additions, and a give-back alone is
       -- never refused (ledger_refusal).
@@ -454,6 +508,8 @@ BEGIN
       SELECT l.ord FROM limited l JOIN unsure_limit u ON u.member_id = l.member_id AND u.name = l.name AND u.day = l.day
       UNION
       SELECT d.ord FROM drawn d JOIN unsure_counter u ON u.key = d.key
+      UNION
+      SELECT f.ord FROM funded_debit f JOIN unsure_funded u ON u.account_id = f.account_id
     ), first_debit AS MATERIALIZED (
       SELECT d.ord, min(d.member_id) AS member_id FROM debit d GROUP BY d.ord
     )
@@ -466,18 +522,18 @@ BEGIN
   END IF;
 
   IF cardinality(v_fast) > 0 THEN
-    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, v_legs, p_fan_to, p_fan_amount, v_limits, p_counters, v_fast) a;
+    RETURN QUERY SELECT a.ord, 0, a.result, true FROM ledger_apply(p_items, v_legs, p_fan_to, p_fan_amount, v_limits, p_counters, v_fast, v_funded) a;
   END IF;
   FOREACH v_ord IN ARRAY v_slow LOOP
     SELECT CASE
         WHEN i.pending_id IS NOT NULL AND coalesce((SELECT d.stage FROM ledger_pending d WHERE d.id = i.pending_id), '')
           <> ALL (string_to_array(i.pending_from, ',')) THEN i.pending_code
-        ELSE ledger_refusal(v_legs, v_limits, p_counters, v_ord, i.short_code, i.limit_code, i.counter_code) END
+        ELSE ledger_refusal(v_legs, p_fan_amount, v_limits, p_counters, v_ord, i.short_code, i.limit_code, i.counter_code, i.debit_frozen) END
     INTO v_code
     FROM jsonb_to_recordset(p_items) AS i(ord integer, short_code integer, limit_code integer, counter_code integer, pending_id bigint,
-      pending_from text, pending_code integer) WHERE i.ord = v_ord;
+      pending_from text, pending_code integer, debit_frozen boolean) WHERE i.ord = v_ord;
     IF v_code = 0 THEN
-      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, v_legs, p_fan_to, p_fan_amount, v_limits, p_counters, ARRAY[v_ord]) a;
+      RETURN QUERY SELECT a.ord, 0, a.result, false FROM ledger_apply(p_items, v_legs, p_fan_to, p_fan_amount, v_limits, p_counters, ARRAY[v_ord], v_funded) a;
     ELSE
       INSERT INTO idempotency_keys (scope, endpoint, request_id, body_hash, code, result, created_at)
       SELECT i.scope, i.endpoint, i.request_id, i.body_hash, v_code, NULL, i.now

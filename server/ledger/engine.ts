@@ -120,6 +120,11 @@ export interface LedgerRequest {
   counterCode?: ApiCodeValue | undefined;
   /** A two-phase transfer's reservation or move. */
   pending?: PendingPhase | undefined;
+  /**
+   * The request may debit a frozen member (an operator's deduction under the operators' policy). Every other debit
+   * of a frozen member's account is refused with 3008, whatever the flow: the engine's rule, not each route's.
+   */
+  debitFrozen?: boolean | undefined;
 }
 
 /** A request's outcome, and whether the set-based write answered it (the tests check the common case does). */
@@ -191,6 +196,7 @@ function batchOf(requests: readonly LedgerRequest[]): { items: unknown[]; legs: 
     record_table: request.record?.table,
     record_row: request.record ? jsonRow(request.record.row) : undefined,
     record_id_sequence: request.record ? (recordIdSequence(request.record.table) ?? undefined) : undefined,
+    debit_frozen: request.debitFrozen === true ? true : undefined,
     ...resultOf(request.result),
     ...pendingOf(request),
   }));
