@@ -14,7 +14,9 @@ export const adminGrant = defineEndpoint({
   method: 'POST',
   path: '/api/admin/grant',
   access: 'operator:finance',
-  summary: 'Grant a member CREDIT or WPOS from issuance (a reward record); at most once per requestId (added)',
+  summary:
+    "Grant a member CREDIT or WPOS from issuance (a reward record); at most once per requestId of the operator. Under the operators' policy (act grant): " +
+    'above what one operator grants alone it is refused (3009; opsAdjust waits for a second operator instead); never to the operator themselves (1007) (added)',
   query: undefined,
   body: z.strictObject({
     address: addressSchema,
@@ -156,10 +158,17 @@ export const adminDistribute = defineEndpoint({
   method: 'POST',
   path: '/api/admin/distribute',
   access: 'operator:finance',
-  summary: 'Run the share-pool distribution of a day (default today UTC); again for the same day pays nothing more (added)',
+  summary:
+    'Run the share-pool distribution of a day (default today UTC) from the funded pools account; again for the same day pays nothing more, ' +
+    'except the pools the account could not cover before (added)',
   query: undefined,
   body: z.optional(z.strictObject({ day: z.optional(z.iso.date()) })),
-  result: z.object({ pools: checked(z.number(), z.int(), z.minimum(0)), paid: balanceSchema }),
+  result: z.object({
+    pools: checked(z.number(), z.int(), z.minimum(0)),
+    paid: balanceSchema,
+    /** Pools left unpaid because the funded pools account held less than their payout (fund it with opsFund, then run again). */
+    unfunded: checked(z.number(), z.int(), z.minimum(0)),
+  }),
 });
 
 /** A block number as a decimal string (no leading zero). */

@@ -12,6 +12,8 @@ export const ApiCode = {
   signatureInvalid: 1005,
   /** An operator without the role the call needs (docs/API.md, "Operators"). */
   roleRequired: 1006,
+  /** An operator acting for themselves: to their own member address, or confirming their own request (docs/API.md, "Operators: the policy"). */
+  selfActRefused: 1007,
   inviteCodeUnknown: 2001,
   recommenderAlreadyBound: 2002,
   bindCycle: 2003,
@@ -24,6 +26,8 @@ export const ApiCode = {
   chainUnavailable: 3007,
   /** An operator froze the member's withdrawals (docs/API.md, "Operators: finance calls"). */
   withdrawalsFrozen: 3008,
+  /** Above what the operators' policy allows for this act, even with a second operator, or alone where the act cannot wait for one. */
+  policyLimit: 3009,
   notFound: 4004,
   tooManyRequests: 4290,
   internal: 5000,
@@ -46,6 +50,7 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   1004: 400,
   1005: 400,
   1006: 403,
+  1007: 403,
   2001: 404,
   2002: 409,
   2003: 409,
@@ -59,6 +64,8 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   3007: 424,
   // Forbidden for this member until support lifts it: not a state that settles by itself (409), and retrying is no use.
   3008: 403,
+  // The policy's bound: asking again does not help; a second operator (where the act waits for one) or a smaller act does.
+  3009: 403,
   4004: 404,
   4290: 429,
   5000: 500,

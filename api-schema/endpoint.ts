@@ -8,7 +8,7 @@ export type OperatorRole = (typeof operatorRoles)[number];
  * An operator call: `operator` lets any signed-in operator in (their own session, keys), `operator:<role>` only an
  * operator holding that role or `admin`, `operator:<role>,<role>` one holding either (or `admin`).
  */
-export type OperatorAccess = 'operator' | `operator:${OperatorRole}` | 'operator:finance,support';
+export type OperatorAccess = 'operator' | `operator:${OperatorRole}` | 'operator:finance,support' | 'operator:content,finance';
 
 /**
  * Who may call an endpoint: anyone, any valid token (temporary or main), only a bound member's token (docs/API.md: "a

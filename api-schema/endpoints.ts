@@ -4,6 +4,7 @@ import * as opsTopUps from './opsTopUps';
 import * as opsFinance from './opsFinance';
 import * as opsContent from './opsContent';
 import * as opsOrders from './opsOrders';
+import * as opsPolicy from './opsPolicy';
 import * as health from './health';
 import type { Endpoint } from './endpoint';
 import { memberEndpoints } from './memberEndpoints';
@@ -40,6 +41,8 @@ export const endpoints = {
   opsAdjust: opsFinance.opsAdjust,
   opsAdjustConfirm: opsFinance.opsAdjustConfirm,
   opsAdjustmentsPending: opsFinance.opsAdjustmentsPending,
+  opsPolicy: opsPolicy.opsPolicy,
+  opsFund: opsPolicy.opsFund,
   opsNotices: opsContent.opsNotices,
   opsNoticePut: opsContent.opsNoticePut,
   opsNoticePublish: opsContent.opsNoticePublish,

@@ -171,9 +171,10 @@ export const opsPools = defineEndpoint({
 export const opsPoolPut = defineEndpoint({
   method: 'POST',
   path: '/api/admin/content/pools/put',
-  access: 'operator:content',
+  access: 'operator:content,finance',
   summary:
     'Create a share pool (no `id`) or edit one: its name, daily amount (> 0) and minimum holding (≥ 0), in WPOS; from the next payout on. ' +
+    "A new or changed daily amount is finance's under the operators' policy (act poolAmount: 1006 for content alone, 3009 above its cap); the pools pay only from the funded pools account. " +
     '4004 for no such pool, 1001 `name` for a name another pool has (added)',
   query: undefined,
   body: z.strictObject({

@@ -77,8 +77,13 @@ export const opsOrderCancel = defineEndpoint({
   access: 'operator:support',
   summary:
     "Cancel a paid (unshipped) order with a reason: its amount goes back to the member's credit and its units to stock through the ledger, once; at most once per requestId. " +
-    'A shipped order is 3006; a cancelled one answers the order for the same reason, else 3006 (added)',
+    'A shipped order is 3006; a cancelled one answers the order for the same reason, else 3006. ' +
+    "Under the operators' policy (act orderRefund): above what one refunds alone it waits (waitsForSecondApproval) for a second operator's cancel; never one's own order (1007) (added)",
   query: undefined,
   body: z.strictObject({ id: idSchema, reason: cancelReasonSchema, requestId: requestIdSchema }),
-  result: opsOrderSchema,
+  result: z.extend(opsOrderSchema, {
+    /** Above what one operator refunds alone: still paid, waiting for a second operator's cancel. */
+    waitsForSecondApproval: z.optional(z.boolean()),
+    approvals: z.optional(z.array(addressSchema)),
+  }),
 });

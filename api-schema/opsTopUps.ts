@@ -64,10 +64,15 @@ export const opsHeldTopUpRelease = defineEndpoint({
   access: 'operator:finance',
   summary:
     'Credit a held top-up to a member (4004 when the address is no member): once; racing its sender\'s first sign-in, one of the two credits it. ' +
-    'The same release again returns it; one released elsewhere or returned is 3006; a reorganised one 1001; 3005 while a failed return of it may still be mined (added)',
+    'The same release again returns it; one released elsewhere or returned is 3006; a reorganised one 1001; 3005 while a failed return of it may still be mined. ' +
+    "Under the operators' policy (act topUpRelease): above what one releases alone it waits (waitsForSecondApproval) for a second operator's release to the same member; never to oneself (1007) (added)",
   query: undefined,
   body: z.strictObject({ ...heldTopUpKey, address: addressSchema }),
-  result: heldTopUpSchema,
+  result: z.extend(heldTopUpSchema, {
+    /** Above what one operator releases alone: it waits for a second operator's release to the same member. */
+    waitsForSecondApproval: z.optional(z.boolean()),
+    approvals: z.optional(z.array(addressSchema)),
+  }),
 });
 
 export const opsHeldTopUpReturn = defineEndpoint({

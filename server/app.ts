@@ -8,6 +8,7 @@ import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { defaultPolicyLimits, operatorsPolicy, type PolicyLimits } from './ops/policy';
 import { adminTokenOf } from './auth/adminToken';
 import { configuredSites, listenSites, SignInSites } from './auth/signInSites';
 import { systemClock, type Clock } from './clock';
@@ -28,6 +29,7 @@ import { createOperatorResolver } from './ops/resolver';
 import { opsTopUpsRoutes } from './routes/opsTopUps';
 import { opsFinanceRoutes } from './routes/opsFinance';
 import { opsContentRoutes } from './routes/opsContent';
+import { opsPolicyRoutes } from './routes/opsPolicy';
 import { opsOrdersRoutes } from './routes/opsOrders';
 import { authRoutes } from './routes/auth';
 import { dappRoutes } from './routes/dapp';
@@ -142,6 +144,11 @@ export interface BuildAppOptions {
    * different operators (server/ops/withdrawalApprovals.ts); default DEFAULT_APPROVAL_QUORUM_ABOVE.
    */
   approvalQuorumAbove?: bigint | undefined;
+  /**
+   * The operators' policy's totals (server/ops/policy.ts; OPS_OPERATOR_DAY_TOTAL, OPS_MEMBER_DAY_TOTAL, OPS_ACT_CAP in
+   * minor units); each defaults to a multiple of approvalQuorumAbove (defaultPolicyLimits).
+   */
+  policyLimits?: Partial<Omit<PolicyLimits, 'perAct'>> | undefined;
   /**
    * The payer of withdrawals (server/chain/payer/), with a chain: PAYER_KEY, this instance's name for the lease,
    * whether it runs on its own timer (main.ts, unless PAYER=off) and the options tests and faults set.
@@ -278,6 +285,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
       options.batchesInFlight ?? 1,
     ),
     approvalQuorumAbove: options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE,
+    policy: operatorsPolicy({ ...defaultPolicyLimits(options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE), ...definedOf(options.policyLimits) }),
   };
 
   // The payer's and watcher's rounds, for readiness and for beginStop(); start() fills them in.
@@ -386,6 +394,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   await app.register(opsFinanceRoutes, deps);
   await app.register(opsContentRoutes, deps);
   await app.register(opsOrdersRoutes, deps);
+  await app.register(opsPolicyRoutes, deps);
   registerAtlas(app, options.atlasDir ?? path.join(repoRoot(), 'docs', 'atlas'));
   await registerStatic(app, {
     spaDir: options.spaDir === undefined ? path.join(repoRoot(), 'dist', 'spa') : options.spaDir,
@@ -395,3 +404,8 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
 }
 
 export type { RateLimitRule };
+
+/** The fields that are set (an option left undefined keeps its default). */
+function definedOf<T extends object>(values: T | undefined): Partial<T> {
+  return Object.fromEntries(Object.entries(values ?? {}).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -28,6 +28,8 @@ export const NonceInvalidError = defineApiError('MD_NONCE_INVALID', ApiCode.nonc
 export const SignatureInvalidError = defineApiError('MD_SIGNATURE_INVALID', ApiCode.signatureInvalid, 'Signature or message binding invalid');
 /** 1006: an operator without the role an operator call needs (docs/API.md, "Operators"). */
 export const RoleRequiredError = defineApiError('MD_ROLE_REQUIRED', ApiCode.roleRequired, 'Operator role required');
+/** 1007: an operator acting for themselves (their own member address, or their own request to confirm). */
+export const SelfActRefusedError = defineApiError('MD_SELF_ACT_REFUSED', ApiCode.selfActRefused, 'An operator cannot act for themselves');
 /** 2001 */
 export const InviteCodeUnknownError = defineApiError('MD_INVITE_CODE_UNKNOWN', ApiCode.inviteCodeUnknown, 'Invite code unknown');
 /** 2002 */
@@ -52,7 +54,9 @@ export const AlreadyDecidedError = defineApiError('MD_ALREADY_DECIDED', ApiCode.
  */
 export const ChainUnavailableError = defineApiError('MD_CHAIN_UNAVAILABLE', ApiCode.chainUnavailable, 'The chain cannot be read now; try again later');
 /** 3008: an operator froze the member's withdrawals (docs/API.md, "Operators: finance calls"). */
-export const WithdrawalsFrozenError = defineApiError('MD_WITHDRAWALS_FROZEN', ApiCode.withdrawalsFrozen, 'Withdrawals are frozen for this member');
+export const WithdrawalsFrozenError = defineApiError('MD_WITHDRAWALS_FROZEN', ApiCode.withdrawalsFrozen, "This member's account is frozen");
+/** 3009: above the operators' policy for the act (docs/API.md, "Operators: the policy"). */
+export const PolicyLimitError = defineApiError<[detail?: string]>('MD_POLICY_LIMIT', ApiCode.policyLimit, "Above what the operators' policy allows%s");
 /** 4004 */
 export const NotFoundError = defineApiError('MD_NOT_FOUND', ApiCode.notFound, 'Not found');
 /** 4290 */

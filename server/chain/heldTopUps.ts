@@ -261,6 +261,22 @@ async function decidedNow(db: Db, chainId: number, key: TopUpKey): Promise<Decis
   return decisionOf(await decidable(db, chainId, key));
 }
 
+/**
+ * A held top-up as an operator's decision sees it, in the decision's transaction: its state and amount.
+ *
+ * @param db - the decision's transaction (after lockHeldDecisions)
+ * @param chainId - the chain
+ * @param key - the top-up
+ * @returns its decision state and amount in minor units
+ * @throws NotFoundError (4004), InvalidParametersError (1001: a reorganisation removed it)
+ * @example
+ * const { amount } = await heldForDecision(tx, 56, key);
+ */
+export async function heldForDecision(db: Db, chainId: number, key: TopUpKey): Promise<{ decision: DecisionState; amount: bigint; releasedToId: number | null }> {
+  const row = await decidable(db, chainId, key);
+  return { decision: decisionOf(row), amount: row.amount, releasedToId: row.releasedToId };
+}
+
 const heldOf = (row: ViewRow): HeldTopUp => ({ txHash: row.txHash, logPosition: row.logPosition, amount: row.amount, failedReturns: row.failedReturns });
 
 /**

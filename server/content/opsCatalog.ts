@@ -155,6 +155,7 @@ export async function listOpsPools(db: Db): Promise<OpsPool[]> {
 export async function putPool(
   tx: Db,
   input: { id?: string | undefined; name: string; totalAmount: string; minHolding: string },
+  amountChange?: (totalAmount: bigint) => Promise<void>,
 ): Promise<{ before: OpsPool | undefined; after: OpsPool }> {
   await lockTransaction(tx, POOLS_LOCK);
   const name = input.name.trim();
@@ -162,6 +163,8 @@ export async function putPool(
   const id = input.id === undefined ? undefined : Number(input.id);
   const [before] = id === undefined ? [] : await tx.select().from(sharePools).where(eq(sharePools.id, id));
   if (id !== undefined && !before) throw new NotFoundError();
+  // A new daily amount is the operators' policy's to allow (finance's, not content's alone).
+  if (before?.totalAmount !== values.totalAmount) await amountChange?.(values.totalAmount);
   const [namesake] = await tx.select({ id: sharePools.id }).from(sharePools).where(eq(sharePools.name, name));
   if (namesake && namesake.id !== id) throw new InvalidParametersError('name');
   const [after] =

@@ -1,22 +1,23 @@
 /**
  * Operators' grants and deductions with a reason (docs/API.md, "Operators: finance calls"), as requests of the ledger
- * engine. Each adjustment is a two-phase transfer (ledger_pending) whose id is the adjustment's: at or below
- * APPROVAL_QUORUM_ABOVE it is reserved straight as `posted` with its leg, so it moves at once; above, it is reserved
- * `waiting` with no leg (nothing moves) and a second, different operator's confirmation moves it waiting → posted
- * with its leg, once (the stage allows one move; a confirmation the balance does not cover is refused with 3001 and
- * leaves it waiting). The request is at most once per requestId (scope `ops`). A grant comes from issuance and a
- * deduction goes back to it, both as `reward` records of the member (a deduction's amount is negative); a deduction
- * never takes a balance below zero (3001).
+ * engine, decided by the operators' policy (server/ops/policy.ts) in the act's transaction. Each adjustment is a
+ * two-phase transfer (ledger_pending) whose id is the adjustment's: within what one operator may do alone it is
+ * reserved straight as `posted` with its leg, so it moves at once; above, it is reserved `waiting` with no leg
+ * (nothing moves) and a second operator's confirmation (not the requester, not the member) moves it waiting →
+ * posted with its leg, once (the stage allows one move; a confirmation the balance does not cover is refused with
+ * 3001 and leaves it waiting). A grant comes from issuance and a deduction goes back to it, both as `reward` records
+ * of the member (a deduction's amount is negative); a deduction never takes a balance below zero (3001).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { AlreadyDecidedError, errorOfApiCode, NotFoundError, RoleRequiredError } from '../errors';
+import { errorOfApiCode, NotFoundError, RoleRequiredError } from '../errors';
 import type { OperatorActor } from '../ops/actor';
+import { actorKeyOf, confirmPolicy, decidePolicy, recordPolicyUse, type OperatorsPolicy, type PolicyAct } from '../ops/policy';
 import { systemAccountId, type Asset } from './accounts';
-import type { LedgerDesk, LedgerRequest, Leg } from './engine';
+import { postRequests, type LedgerRequest, type Leg } from './engine';
 
 /** The adjustment's stages as its pending transfer keeps them. */
 const Stage = { waiting: 'waiting', posted: 'posted' } as const;
@@ -49,19 +50,6 @@ function legOf(memberId: number, asset: Asset, amount: bigint): Leg {
 
 const abs = (amount: bigint) => (amount < 0n ? -amount : amount);
 
-/**
- * Whether an adjustment needs a second operator's confirmation.
- *
- * @param amount - signed minor units
- * @param quorumAbove - APPROVAL_QUORUM_ABOVE in minor units
- * @returns true above the threshold
- * @example
- * needsConfirmation(-2_000_000_000n, 1_000_000_000n); // true
- */
-export function needsConfirmation(amount: bigint, quorumAbove: bigint): boolean {
-  return abs(amount) > quorumAbove;
-}
-
 export interface AdjustmentInput {
   /** The member (undefined: no member has the address, 4004). */
   memberId: number | undefined;
@@ -76,30 +64,31 @@ export interface AdjustmentInput {
   now: Date;
 }
 
+/** The policy's act of an adjustment: a grant or a deduction. */
+export const adjustmentAct = (amount: bigint): PolicyAct => (amount > 0n ? 'grant' : 'deduct');
+
 /**
- * An adjustment as the engine's request.
+ * An adjustment as the engine's request (no at-most-once key: the operator's act keeps it, server/ops/operatorAct.ts).
  *
  * @param input - member, asset, signed amount, reason, request id, operator, time
- * @param quorumAbove - APPROVAL_QUORUM_ABOVE in minor units
- * @returns the ledger request (4004 for no member, 3001 for a deduction the balance does not cover)
+ * @param waits - the policy's verdict was 'confirm': reserve it waiting, nothing moves yet
+ * @returns the ledger request (3001 for a deduction the balance does not cover)
  * @example
- * await desk.post(() => adjustmentRequest(input, quorumAbove), now);
+ * await postRequests(tx, [adjustmentRequest(input, false)]);
  */
-export function adjustmentRequest(input: AdjustmentInput, quorumAbove: bigint): LedgerRequest {
-  const { memberId, address, asset, amount, reason, requestId, by, now } = input;
-  const waits = needsConfirmation(amount, quorumAbove);
-  const member = memberId ?? 0;
+export function adjustmentRequest(input: AdjustmentInput & { memberId: number }, waits: boolean): LedgerRequest {
+  const { memberId, asset, amount, reason, requestId, by, now } = input;
   return {
-    key: { scope: 'ops', endpoint: 'opsAdjust', requestId, body: { address, asset, amount: signedText(amount), reason } },
     now,
-    reject: memberId === undefined ? ApiCode.notFound : undefined,
-    legs: waits ? [] : [legOf(member, asset, amount)],
+    legs: waits ? [] : [legOf(memberId, asset, amount)],
     pending: { reserve: waits ? Stage.waiting : Stage.posted },
     record: {
       table: 'ops_adjustments',
-      row: { member_id: member, asset, amount, reason, request_id: requestId, requested_by: by, created_at: now },
+      row: { member_id: memberId, asset, amount, reason, request_id: requestId, requested_by: by, created_at: now },
     },
     result: { id: '$record' },
+    // A deduction is how finance takes back what a frozen member should not have.
+    debitFrozen: amount < 0n,
   };
 }
 
@@ -167,71 +156,102 @@ export async function readAdjustment(db: Db, id: bigint): Promise<AdjustmentView
  */
 export async function listWaitingAdjustments(db: Db, page: { cursor?: bigint | undefined; limit: number }): Promise<{ list: AdjustmentView[]; nextCursor: string | null }> {
   const after = page.cursor === undefined ? sql`` : sql` AND a.id > ${page.cursor.toString()}::bigint`;
-  const rows = await queryRows(db, sql`${adjustmentColumns} WHERE d.stage = ${Stage.waiting}${after} ORDER BY a.id LIMIT ${page.limit + 1}`, adjustmentRow);
+  // A removed operator's request no longer counts: it is not shown, and a confirmation of it is 4004.
+  const current = sql` AND EXISTS (SELECT 1 FROM operators o WHERE o.address = a.requested_by)`;
+  const rows = await queryRows(db, sql`${adjustmentColumns} WHERE d.stage = ${Stage.waiting}${current}${after} ORDER BY a.id LIMIT ${page.limit + 1}`, adjustmentRow);
   const list = rows.slice(0, page.limit).map(viewOf);
   return { list, nextCursor: rows.length > page.limit ? (list.at(-1)?.id ?? null) : null };
 }
 
 const idResult = z.object({ id: z.union([z.string(), z.number()]) });
 
+/** The requesting operator's audit-free part of an adjustment's act. */
+export interface AdjustmentDeps {
+  policy: OperatorsPolicy;
+}
+
 /**
- * Grants or deducts, at most once per request id: done at once at or below the threshold, else waiting.
+ * Grants or deducts in the act's transaction: alone within the policy (it moves at once and counts against the
+ * totals), else reserved waiting for a second operator (nothing moves).
  *
- * @param deps - database, desk, the threshold
+ * @param tx - the operator act's transaction (runOperatorAct: at most once per request id, with the audit row)
+ * @param deps - the operators' policy
  * @param input - the adjustment
- * @param actor - the operator
+ * @param actor - the requesting operator
  * @returns the adjustment
- * @throws RoleRequiredError (1006) above the threshold from the bootstrap ADMIN_TOKEN (nobody in particular cannot
- *   be the first of two operators), NotFoundError (4004), InsufficientBalanceError (3001), RequestIdReusedError (3003),
- *   RequestInProgressError (3005)
+ * @throws NotFoundError (4004), RoleRequiredError (1006), SelfActRefusedError (1007), PolicyLimitError (3009),
+ *   InsufficientBalanceError (3001); above what one may do alone, RoleRequiredError for the bootstrap ADMIN_TOKEN
+ *   (nobody in particular cannot be the first of two operators)
  * @example
- * const adjustment = await adjust({ db, desk, quorumAbove }, input, actor);
+ * const adjustment = await adjust(tx, { policy }, input, actor);
  */
-export async function adjust(deps: { db: Db; desk: LedgerDesk; quorumAbove: bigint }, input: AdjustmentInput, actor: Pick<OperatorActor, 'address'>): Promise<AdjustmentView> {
-  if (needsConfirmation(input.amount, deps.quorumAbove) && actor.address === null) throw new RoleRequiredError();
-  const outcome = await deps.desk.post(() => adjustmentRequest(input, deps.quorumAbove), input.now);
-  if (outcome.code !== ApiCode.ok) throw errorOfApiCode(outcome.code as ApiCodeValue);
-  const view = await readAdjustment(deps.db, BigInt(idResult.parse(outcome.result).id));
+export async function adjust(tx: Db, deps: AdjustmentDeps, input: AdjustmentInput, actor: Pick<OperatorActor, 'address' | 'roles'>): Promise<AdjustmentView> {
+  const { memberId } = input;
+  if (memberId === undefined) throw new NotFoundError();
+  const amount = abs(input.amount);
+  const act = adjustmentAct(input.amount);
+  const member = { id: memberId, address: input.address };
+  const verdict = await decidePolicy(tx, deps.policy, { act, actor, amount, member }, input.now);
+  if (verdict === 'confirm' && actor.address === null) throw new RoleRequiredError();
+  const [outcome] = await postRequests(tx, [adjustmentRequest({ ...input, memberId }, verdict === 'confirm')]);
+  if (outcome?.code !== ApiCode.ok) throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
+  if (verdict === 'alone') await recordPolicyUse(tx, { act, operator: actorKeyOf(actor), memberId, amount, now: input.now });
+  const view = await readAdjustment(tx, BigInt(idResult.parse(outcome.result).id));
   if (!view) throw new Error('an adjustment the engine wrote is not there');
   return view;
 }
 
+/** Whether an operator is still one (a removed operator's waiting request no longer counts). */
+async function isOperator(tx: Db, address: string | null): Promise<boolean> {
+  if (address === null) return false;
+  const rows = await queryRows(tx, sql`SELECT 1 AS one FROM operators WHERE address = ${address}`, z.object({ one: z.number() }));
+  return rows.length > 0;
+}
+
 /**
- * A second operator's confirmation of a waiting adjustment: it moves once. Its requester counts once (it stays
- * waiting); a confirmed one is answered as it is.
+ * A second operator's confirmation of a waiting adjustment, in the act's transaction: it moves once, and counts
+ * against the requester's totals with the confirming operator named. A confirmed one is answered as it is (changed:
+ * false, no audit row).
  *
- * @param deps - database and desk
- * @param input - the adjustment, the operator, time
- * @returns the adjustment now
- * @throws NotFoundError (4004), RoleRequiredError (1006) for the bootstrap ADMIN_TOKEN, InsufficientBalanceError
- *   (3001) when the balance no longer covers a deduction (it stays waiting)
+ * @param tx - the act's transaction (the audit row's)
+ * @param deps - the operators' policy
+ * @param input - the adjustment, the confirming operator, time
+ * @returns the adjustment before and now, and whether this call moved it
+ * @throws NotFoundError (4004; also when its requester is no longer an operator), RoleRequiredError (1006),
+ *   SelfActRefusedError (1007: the requester, or the member themselves), InsufficientBalanceError (3001) when the
+ *   balance no longer covers a deduction (it stays waiting)
  * @example
- * const adjustment = await confirmAdjustment({ db, desk }, { id: 12n, actor, now });
+ * const { after } = await confirmAdjustment(tx, { policy }, { id: 12n, actor, now });
  */
 export async function confirmAdjustment(
-  deps: { db: Db; desk: LedgerDesk },
-  input: { id: bigint; actor: Pick<OperatorActor, 'address'>; now: Date },
-): Promise<AdjustmentView> {
+  tx: Db,
+  deps: AdjustmentDeps,
+  input: { id: bigint; actor: Pick<OperatorActor, 'address' | 'roles'>; now: Date },
+): Promise<{ before: AdjustmentView; after: AdjustmentView; changed: boolean }> {
   const { id, actor, now } = input;
-  const row = await readRow(deps.db, id);
+  // The pending transfer's row lock: two confirmations at once are decided one after the other.
+  await tx.execute(sql`SELECT 1 FROM ledger_pending WHERE id = ${id.toString()}::bigint FOR UPDATE`);
+  const row = await readRow(tx, id);
   if (!row) throw new NotFoundError();
-  if (row.stage !== Stage.waiting) return viewOf(row);
-  if (actor.address === null) throw new RoleRequiredError();
-  if (actor.address === row.requestedBy) return viewOf(row);
-  const confirmedBy = actor.address;
-  const outcome = await deps.desk.post(
-    () => ({
+  const before = viewOf(row);
+  if (row.stage !== Stage.waiting) return { before, after: before, changed: false };
+  if (!(await isOperator(tx, row.requestedBy))) throw new NotFoundError();
+  const amount = abs(row.amount);
+  const act = adjustmentAct(row.amount);
+  confirmPolicy(deps.policy, { act, actor, amount, member: { id: row.memberId, address: row.address } }, row.requestedBy);
+  const confirmedBy = actor.address ?? '';
+  const [outcome] = await postRequests(tx, [
+    {
       now,
       legs: [legOf(row.memberId, row.asset, row.amount)],
       pending: { id, from: [Stage.waiting], to: Stage.posted },
       record: { table: 'ops_adjustment_confirmations', row: { adjustment_id: id, confirmed_by: confirmedBy, created_at: now } },
-    }),
-    now,
-  );
-  const after = await readRow(deps.db, id);
+      debitFrozen: row.amount < 0n,
+    },
+  ]);
+  if (outcome?.code !== ApiCode.ok) throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
+  await recordPolicyUse(tx, { act, operator: row.requestedBy ?? 'bootstrap', memberId: row.memberId, amount, confirmedBy, now });
+  const after = await readRow(tx, id);
   if (!after) throw new NotFoundError();
-  // Confirmed by this call, or by another operator's at the same time: done once either way.
-  if (outcome.code === ApiCode.ok || (outcome.code === ApiCode.alreadyDecided && after.stage !== Stage.waiting)) return viewOf(after);
-  if (outcome.code === ApiCode.alreadyDecided) throw new AlreadyDecidedError();
-  throw errorOfApiCode(outcome.code as ApiCodeValue);
+  return { before, after: viewOf(after), changed: true };
 }

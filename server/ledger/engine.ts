@@ -18,10 +18,11 @@ import { recordIdSequence, type RecordTable } from './recordTables';
 import { namedStatement } from './statements';
 
 /**
- * The record types a member sees, plus two that only move between system accounts: `fee` (a withdrawal's fee, and
- * its return when the withdrawal fails) and `payout` (a done withdrawal leaving withdrawals payable).
+ * The record types a member sees, plus three that only move between system accounts: `fee` (a withdrawal's fee, and
+ * its return when the withdrawal fails), `payout` (a done withdrawal leaving withdrawals payable) and `funding`
+ * (finance funding the share pools or the exchange from issuance).
  */
-export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout' | 'topUp';
+export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout' | 'topUp' | 'funding';
 
 /** One side of a leg: a member's account of the leg's asset (opened on first use) or a system account by id. */
 export type AccountRef = { member: number } | { system: number };

@@ -1,5 +1,6 @@
 /**
- * The share pools (docs/API.md "WPOS"): at 00:00 UTC each pool pays its daily amount from the WPOS pools account to the
+ * The share pools (docs/API.md "WPOS"): at 00:00 UTC each pool pays its daily amount from the WPOS pools account (a
+ * funded account: it pays only what finance put in, server/ledger/accounts.ts) to the
  * members holding at least its minimum, pro rata to their balances, each share rounded down (the remainder stays
  * unpaid). A pool's payout is one request of the ledger engine (server/ledger/engine.ts) with one fan leg to its holders, and
  * a day's pools are one batch in one transaction, so it is set-based and all or nothing: a crash half-way commits
@@ -96,10 +97,12 @@ export async function sharePoolsOf(db: Db, memberId: number, now: Date) {
 const holdersRow = z.object({ ids: z.array(z.number().int()), balances: z.array(z.string()) });
 const payoutResult = z.object({ paid: z.string(), run: z.string() });
 
-/** What a distribution run paid: how many pools paid in it and their total. */
+/** What a distribution run paid: how many pools paid in it and their total, and how many the funded account could not cover. */
 export interface DistributionRun {
   pools: number;
   paid: bigint;
+  /** Pools left unpaid: the pools account held less than their payout (a later run the same day pays them once funded). */
+  unfunded: number;
 }
 
 /**
@@ -115,7 +118,7 @@ export interface DistributionRun {
  * @example
  * const { pools, paid } = await distribute(db, utcDay(now), now);
  */
-export async function distribute(db: Db, day: string, now: Date): Promise<DistributionRun> {
+export async function distribute(db: Db, day: string, now: Date, options: DistributeOptions = {}): Promise<DistributionRun> {
   return db.transaction(async (tx) => {
     const pools = await queryRows(
       tx,
@@ -124,7 +127,7 @@ export async function distribute(db: Db, day: string, now: Date): Promise<Distri
       poolRow,
     );
     const lowest = pools[0]?.minHolding;
-    if (lowest === undefined) return { pools: 0, paid: 0n };
+    if (lowest === undefined) return { pools: 0, paid: 0n, unfunded: 0 };
     // Two arrays in one row: 100,000 holders parse as two arrays, not 100,000 row objects.
     const [holders] = await queryRows(
       tx,
@@ -136,6 +139,10 @@ export async function distribute(db: Db, day: string, now: Date): Promise<Distri
     const balances = (holders?.balances ?? []).map((balance) => BigInt(balance));
     const run = randomUUID();
     const requests: LedgerRequest[] = [];
+    // The pools pay only what finance put in (a funded account): a pool the rest does not cover is left for a later
+    // run, not refused (a refusal would be its day's stored outcome). The engine checks again under the lock.
+    let funds = await fundedBalance(tx, POOLS);
+    let unfunded = 0;
     for (const pool of pools) {
       const eligibleSum = balances.reduce((sum, balance) => (balance >= pool.minHolding ? sum + balance : sum), 0n);
       const members: number[] = [];
@@ -150,6 +157,11 @@ export async function distribute(db: Db, day: string, now: Date): Promise<Distri
       });
       // A pool with no eligible member pays nothing that day, and records nothing: a later run the same day may pay.
       if (members.length === 0) continue;
+      if (paid > funds) {
+        unfunded += 1;
+        continue;
+      }
+      funds -= paid;
       requests.push({
         key: { scope: `pool:${pool.id}`, endpoint: 'distribute', requestId: day, body: { pool: pool.id, day } },
         now,
@@ -162,8 +174,23 @@ export async function distribute(db: Db, day: string, now: Date): Promise<Distri
     const outcomes = requests.length > 0 ? await postRequests(tx, requests) : [];
     // 3005: another instance is paying that pool now; a stored outcome of another run: it was paid already.
     const ours = outcomes.filter((outcome) => outcome.code === ApiCode.ok && payoutResult.parse(outcome.result).run === run);
-    return { pools: ours.length, paid: ours.reduce((sum, outcome) => sum + toMinor(payoutResult.parse(outcome.result).paid), 0n) };
+    const result = { pools: ours.length, paid: ours.reduce((sum, outcome) => sum + toMinor(payoutResult.parse(outcome.result).paid), 0n), unfunded };
+    await options.audit?.(tx, result);
+    return result;
   });
+}
+
+export interface DistributeOptions {
+  /** The operator's audit row, written in the payout's transaction (an operator's distribute). */
+  audit?: ((tx: Db, run: DistributionRun) => Promise<void>) | undefined;
+}
+
+const balanceRow = z.object({ balance: bigintText });
+
+/** A funded system account's kept balance (0 when missing). */
+async function fundedBalance(db: Db, accountId: number): Promise<bigint> {
+  const [row] = await queryRows(db, sql`SELECT balance FROM ledger_accounts WHERE id = ${accountId}::int AND funded`, balanceRow);
+  return row?.balance ?? 0n;
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
- * A member's withdrawals frozen by an operator (docs/API.md, "Operators: finance calls"): while frozen, the member's
- * withdrawCredit is refused with 3008, nothing of theirs is approved on request, and no operator can approve their
- * pending withdrawals (3008). The checks read the freeze before each step, not under a lock of the ledger: a
- * withdrawal already past them when a freeze commits may still be reserved, and then waits pending. Withdrawals
- * approved before the freeze are still paid: freezing stops what starts, an operator fails an approved one to stop it.
- * One row per frozen member (member_freezes); unfreezing deletes it, and the audit log keeps the history.
+ * A member's account frozen by an operator (docs/API.md, "Operators: finance calls"): while frozen, no value leaves
+ * the member's accounts by any flow: the ledger engine refuses every debit of them with 3008 (withdrawals, exchanges,
+ * transfers, purchases, and whatever flow comes later: the engine's rule, not each route's), except an operator's
+ * deduction under the policy. Nothing of theirs is approved on request, and no operator can approve their pending
+ * withdrawals (3008). A freeze takes the member's account locks, so a debit already under way commits before it and
+ * every later one is refused. Withdrawals approved before the freeze are still paid: freezing stops what starts, an
+ * operator fails an approved one to stop it. One row per frozen member (member_freezes); unfreezing deletes it, and
+ * the audit log keeps the history.
  */
 import { inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -99,6 +101,9 @@ async function frozenAmong(db: Db, memberIds: readonly number[]): Promise<boolea
  */
 export async function setFreeze(db: Db, input: { memberId: number; frozen: boolean; reason: string; by: string | null; now: Date }): Promise<Freeze | null> {
   const { memberId, frozen, reason, by, now } = input;
+  // The member's accounts' locks, which every debit of them takes first (engine.sql): a debit in flight commits
+  // before the freeze, and every debit after it reads the freeze and is refused (3008).
+  await db.execute(sql`SELECT 1 FROM ledger_accounts WHERE member_id = ${memberId}::int ORDER BY asset FOR UPDATE`);
   if (!frozen) {
     await db.execute(sql`DELETE FROM member_freezes WHERE member_id = ${memberId}::int`);
     return null;

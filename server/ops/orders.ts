@@ -151,22 +151,27 @@ export function refundRequest(order: { id: bigint; memberId: number; goodsId: st
   };
 }
 
+/** Decides, under the order's lock, whether its refund goes ahead now or waits (the operators' policy). */
+export type RefundGate = (order: { memberId: number; address: string; amount: bigint }) => Promise<'proceed' | 'wait'>;
+
 /**
  * Cancels a paid order and refunds it in the same transaction. Cancelled already for the same reason: nothing moves
  * again; for another reason, or shipped: 3006.
  *
  * @param tx - a transaction (runOnce's, with the audit row): the order's row stays locked until it ends
  * @param input - the order, the reason (trimmed), when
+ * @param gate - the operators' policy's say, under the order's lock: 'wait' leaves it paid (waiting: true)
  * @returns the order before and after
  * @throws NotFoundError (4004), AlreadyDecidedError (3006), or the engine's refusal
  * @example
  * await cancelOrder(tx, { id: 7n, reason: 'out of stock at the warehouse', now });
  */
-export async function cancelOrder(tx: Db, input: { id: bigint; reason: string; now: Date }): Promise<OrderChange> {
+export async function cancelOrder(tx: Db, input: { id: bigint; reason: string; now: Date }, gate?: RefundGate): Promise<OrderChange & { waiting?: true }> {
   const row = await lockedOrder(tx, input.id);
   const before = viewOf(row);
   if (row.status === 'cancelled' && row.cancelReason === input.reason) return { before, after: before, changed: false };
   if (row.status !== 'paid') throw new AlreadyDecidedError();
+  if (gate && (await gate({ memberId: row.memberId, address: row.address, amount: row.amount })) === 'wait') return { before, after: before, changed: false, waiting: true };
   await tx.execute(
     sql`UPDATE orders SET status = 'cancelled', cancelled_at = ${input.now.toISOString()}::timestamptz, cancel_reason = ${input.reason}
         WHERE id = ${input.id.toString()}::bigint`,

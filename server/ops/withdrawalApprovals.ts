@@ -1,32 +1,33 @@
 /**
- * An operator's approval of a withdrawal, by quorum (docs/API.md, "Operators: finance calls"; README, "Paying
- * withdrawals"). Above APPROVAL_QUORUM_ABOVE a withdrawal needs two different operators: each approval is a row of
- * withdrawal_approvals keyed by (withdrawal, operator), so the same operator twice counts once. The approval that
- * completes the quorum moves the withdrawal held → approved through the ledger desk; the stage allows that move once,
- * so two operators completing it at the same time approve it once (the move carries no request key: a key's lock
- * would answer one of them 3005 on another server instance). Each approval is written before its count is read, so of
- * two approvals at once at least one sees both.
+ * An operator's approval of a withdrawal under the operators' policy (docs/API.md, "Operators: finance calls";
+ * server/ops/policy.ts). The first approval is decided by the policy: within what its operator may approve alone (the
+ * amount, and their own and the member's 24-hour totals) it moves the withdrawal held → approved at once; above, it
+ * is recorded (withdrawal_approvals, keyed by withdrawal and operator, so the same operator twice counts once) and
+ * the withdrawal waits for a second, different operator, whose approval moves it. Nobody approves a withdrawal to
+ * their own address, and a removed operator's approval no longer counts. Each approval runs in one transaction that
+ * holds the withdrawal's advisory lock, so two approvals at once are decided one after the other, and writes its
+ * audit row there (the `audit` callback), only when it changed something.
  *
- * The bootstrap ADMIN_TOKEN is nobody in particular: it may approve alone at or below the threshold, and above it is
- * refused (1006), neither a first nor a second approval. A frozen member's withdrawal is not approved (3008).
+ * The bootstrap ADMIN_TOKEN is nobody in particular: it may approve alone within the policy (its totals are one
+ * operator's, `bootstrap`), and is refused (1006) where a second operator is needed, as neither a first nor a second.
+ * A frozen member's withdrawal is not approved (3008).
  */
 import { sql } from 'drizzle-orm';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import type { Db } from '../db/client';
 import { AlreadyDecidedError, errorOfApiCode, NotFoundError, RoleRequiredError } from '../errors';
-import type { LedgerDesk } from '../ledger/engine';
+import { postRequests } from '../ledger/engine';
 import { memberIdByAddress } from '../ledger/queries';
 import { approvalRequest, readWithdrawal, type WithdrawalView } from '../ledger/withdrawals';
 import { refuseFrozen } from '../members/freezes';
 import type { OperatorActor } from './actor';
-import { approvalsNeeded, approvalsOf, type Approval } from './withdrawalQueue';
+import { actorKeyOf, confirmPolicy, decidePolicy, recordPolicyUse, type OperatorsPolicy } from './policy';
+import { approvalsOf, type Approval } from './withdrawalQueue';
 
 export interface ApprovalDeps {
   db: Db;
-  desk: LedgerDesk;
-  /** APPROVAL_QUORUM_ABOVE in minor units. */
-  quorumAbove: bigint;
+  policy: OperatorsPolicy;
 }
 
 export interface ApprovalOutcome {
@@ -39,47 +40,79 @@ export interface ApprovalOutcome {
 /** Statuses a withdrawal reaches only once approved. */
 const APPROVED_OR_LATER = new Set(['approved', 'sent', 'done']);
 
+/** The withdrawal's approvals by operators who still are operators. */
+async function currentApprovals(tx: Db, id: bigint): Promise<Approval[]> {
+  return (await approvalsOf(tx, [id])).get(id.toString()) ?? [];
+}
+
 /**
- * One operator's approval: recorded, and the withdrawal approved once its quorum is complete.
+ * One operator's approval, in one transaction with its audit row.
  *
- * @param deps - database, desk, quorum threshold
+ * @param deps - database, policy
  * @param input - the withdrawal, the operator, time
+ * @param audit - writes the act's audit row in the transaction (called only when something changed)
  * @returns the withdrawal, its approvals and whether it waits for a second operator
  * @throws NotFoundError (4004), AlreadyDecidedError (3006) when failed, WithdrawalsFrozenError (3008),
- *   RoleRequiredError (1006) for the bootstrap ADMIN_TOKEN above the threshold
+ *   SelfActRefusedError (1007), RoleRequiredError (1006) for the bootstrap ADMIN_TOKEN where two are needed
  * @example
- * const { waitsForSecondApproval } = await approveWithdrawal(deps, { id: 7n, actor, now });
+ * const { waitsForSecondApproval } = await approveWithdrawal(deps, { id: 7n, actor, now }, (tx, change) => recordAudit(tx, ...));
  */
-export async function approveWithdrawal(deps: ApprovalDeps, input: { id: bigint; actor: Pick<OperatorActor, 'address'>; now: Date }): Promise<ApprovalOutcome> {
-  const { db, desk, quorumAbove } = deps;
+export async function approveWithdrawal(
+  deps: ApprovalDeps,
+  input: { id: bigint; actor: Pick<OperatorActor, 'address' | 'roles'>; now: Date },
+  audit: (tx: Db, change: { before: WithdrawalView; outcome: ApprovalOutcome }) => Promise<void>,
+): Promise<ApprovalOutcome> {
   const { id, actor, now } = input;
-  const approvalsNow = async () => (await approvalsOf(db, [id])).get(id.toString()) ?? [];
-  const before = await readWithdrawal(db, id);
-  if (!before) throw new NotFoundError();
-  // Approved already (and maybe sent or paid since): the same decision again answers it as it is.
-  if (APPROVED_OR_LATER.has(before.status)) return { withdrawal: before, approvals: await approvalsNow(), waitsForSecondApproval: false };
-  if (before.status !== 'pending') throw new AlreadyDecidedError();
-  const memberId = await memberIdByAddress(db, before.address);
-  if (memberId !== undefined) await refuseFrozen(db, memberId);
-  const needed = approvalsNeeded(toMinor(before.amount), quorumAbove);
-  if (needed > 1 && actor.address === null) throw new RoleRequiredError();
-  if (actor.address !== null) {
-    await db.execute(
-      sql`INSERT INTO withdrawal_approvals (withdrawal_id, operator, created_at) VALUES (${id.toString()}::bigint, ${actor.address}, ${now.toISOString()}::timestamptz)
-          ON CONFLICT (withdrawal_id, operator) DO NOTHING`,
-    );
-  }
-  const approvals = await approvalsNow();
-  // The bootstrap's own approval is not a row (it is nobody), yet at or below the threshold it is enough.
-  const counted = approvals.length + (actor.address === null ? 1 : 0);
-  if (counted < needed) return { withdrawal: before, approvals, waitsForSecondApproval: true };
-  const moved = await desk.post(() => ({ ...approvalRequest(id, now), key: undefined }), now);
-  const after = await readWithdrawal(db, id);
-  if (!after) throw new NotFoundError();
-  // Approved by this call, or by another operator's at the same time (the payer may have sent it since): once.
-  if (moved.code === ApiCode.ok || (moved.code === ApiCode.alreadyDecided && APPROVED_OR_LATER.has(after.status))) {
-    return { withdrawal: after, approvals, waitsForSecondApproval: false };
-  }
-  if (moved.code === ApiCode.alreadyDecided) throw new AlreadyDecidedError();
-  throw errorOfApiCode(moved.code as ApiCodeValue);
+  return deps.db.transaction(async (tx) => {
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtextextended(${`withdrawal-approval:${id}`}, 4362))`);
+    const before = await readWithdrawal(tx, id);
+    if (!before) throw new NotFoundError();
+    // Approved already (and maybe sent or paid since): the same decision again answers it as it is.
+    if (APPROVED_OR_LATER.has(before.status)) return { withdrawal: before, approvals: await currentApprovals(tx, id), waitsForSecondApproval: false };
+    if (before.status !== 'pending') throw new AlreadyDecidedError();
+    const memberId = await memberIdByAddress(tx, before.address);
+    if (memberId !== undefined) await refuseFrozen(tx, memberId);
+    const amount = toMinor(before.amount);
+    const check = { act: 'withdrawalApprove' as const, actor, amount, member: memberId === undefined ? undefined : { id: memberId, address: before.address } };
+    const approvals = await currentApprovals(tx, id);
+    if (actor.address !== null && approvals.some((approval) => approval.address === actor.address)) {
+      return { withdrawal: before, approvals, waitsForSecondApproval: true };
+    }
+    const first = approvals[0];
+    if (first === undefined) {
+      const verdict = await decidePolicy(tx, deps.policy, check, now);
+      if (verdict === 'confirm') {
+        if (actor.address === null) throw new RoleRequiredError();
+        await recordApproval(tx, id, actor.address, now);
+        const outcome = { withdrawal: before, approvals: await currentApprovals(tx, id), waitsForSecondApproval: true };
+        await audit(tx, { before, outcome });
+        return outcome;
+      }
+    } else {
+      confirmPolicy(deps.policy, check, first.address);
+    }
+    if (actor.address !== null) await recordApproval(tx, id, actor.address, now);
+    const [moved] = await postRequests(tx, [{ ...approvalRequest(id, now), key: undefined }]);
+    if (moved?.code !== ApiCode.ok) throw moved?.code === ApiCode.alreadyDecided ? new AlreadyDecidedError() : errorOfApiCode((moved?.code ?? ApiCode.internal) as ApiCodeValue);
+    await recordPolicyUse(tx, {
+      act: 'withdrawalApprove',
+      operator: first?.address ?? actorKeyOf(actor),
+      memberId,
+      amount,
+      confirmedBy: first === undefined ? null : actor.address,
+      now,
+    });
+    const after = await readWithdrawal(tx, id);
+    if (!after) throw new NotFoundError();
+    const outcome = { withdrawal: after, approvals: await currentApprovals(tx, id), waitsForSecondApproval: false };
+    await audit(tx, { before, outcome });
+    return outcome;
+  });
+}
+
+async function recordApproval(tx: Db, id: bigint, operator: string, now: Date): Promise<void> {
+  await tx.execute(
+    sql`INSERT INTO withdrawal_approvals (withdrawal_id, operator, created_at) VALUES (${id.toString()}::bigint, ${operator}, ${now.toISOString()}::timestamptz)
+        ON CONFLICT (withdrawal_id, operator) DO NOTHING`,
+  );
 }

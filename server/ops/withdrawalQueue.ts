@@ -115,8 +115,10 @@ export async function approvalsOf(db: Db, ids: readonly bigint[]): Promise<Map<s
   if (ids.length === 0) return byId;
   const rows = await queryRows(
     db,
-    sql`SELECT withdrawal_id AS "withdrawalId", operator, created_at AS "createdAt" FROM withdrawal_approvals
-        WHERE withdrawal_id = ANY (${`{${ids.join(',')}}`}::bigint[]) ORDER BY created_at, operator`,
+    // A removed operator's approval no longer counts (nor shows).
+    sql`SELECT withdrawal_id AS "withdrawalId", operator, created_at AS "createdAt" FROM withdrawal_approvals a
+        WHERE withdrawal_id = ANY (${`{${ids.join(',')}}`}::bigint[]) AND EXISTS (SELECT 1 FROM operators o WHERE o.address = a.operator)
+        ORDER BY created_at, operator`,
     approvalRow,
   );
   for (const row of rows) {
@@ -144,7 +146,8 @@ async function viewsOf(db: Db, rows: z.infer<typeof queueRow>[], quorumAbove: bi
   return rows.map((row) => ({
     ...withdrawalViewOf(row),
     approvals: approvals.get(row.id.toString()) ?? [],
-    approvalsNeeded: approvalsNeeded(row.amount, quorumAbove),
+    // One waiting approval means the policy asked for a second operator, whatever the amount.
+    approvalsNeeded: (approvals.get(row.id.toString())?.length ?? 0) > 0 && row.status === 'pending' ? 2 : approvalsNeeded(row.amount, quorumAbove),
   }));
 }
 

@@ -3,8 +3,8 @@
  * even parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003.
  * An operator call wants an operator's session token or API key (OperatorResolver), or the deprecated bootstrap
  * X-Admin-Token equal to ADMIN_TOKEN (an admin); 1002 without one, 1006 without the role. Members' tokens and
- * operators' live in different tables, so neither opens the other's calls. Deny by default: a route with no level is
- * public only if it says so (contract routes always do).
+ * operators' live in different tables, so neither opens the other's calls. Deny by default: an /api/ route with no
+ * level fails as it is registered (contract routes always name one; a public one says 'public').
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
@@ -39,6 +39,14 @@ export function installAccessControl(
 ): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('operator', null);
+  // Deny by default: a call under /api/ that names no access level is a mistake, caught as it is registered (the
+  // server does not start), never a public route. Pages and files outside /api/ are public by their plugins.
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (url.startsWith('/api/') && (route.config as { access?: EndpointAccess } | undefined)?.access === undefined) {
+      throw new Error(`${route.method.toString()} ${url} names no access level (config.access): every API route says who may call it`);
+    }
+  });
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
     if (access === undefined || access === 'public') return;

@@ -1,18 +1,24 @@
 /**
- * The operator API (docs/API.md, "Operations" and "Credit on chain"): grant, ledger, reconcile, distribute and the top-ups re-read (withdrawal/decide is a finance call: routes/opsFinance.ts), open to
- * finance operators (the access hook checks the role; X-Admin-Token only as the deprecated bootstrap). Grant goes through the same at-most-once mechanism as
- * members' money calls (server/ledger/idempotency.ts), scoped to the operator.
+ * The operator API (docs/API.md, "Operations" and "Credit on chain"): grant, ledger, reconcile, distribute and the
+ * top-ups re-read (withdrawal/decide is a finance call: routes/opsFinance.ts), open to finance operators. Each act
+ * passes the operators' policy (server/ops/policy.ts); a grant runs at most once per request id of its operator, with
+ * its audit row in its transaction (server/ops/operatorAct.ts).
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
-import { ChainUnavailableError, InvalidParametersError, NotFoundError } from '../errors';
+import { ChainUnavailableError, InvalidParametersError, NotFoundError, PolicyLimitError } from '../errors';
 import { reconcile } from '../chain/reconcile';
 import { checksummedAddress } from '../members/members';
 import { systemAccountId } from '../ledger/accounts';
 import { answerOf } from '../ledger/idempotency';
 import { ApiCode } from '../../api-schema/codes';
 import { formatMinor, toMinor } from '../../api-schema/amount';
+import { postRequests } from '../ledger/engine';
 import { ledgerSummary, memberIdByAddress } from '../ledger/queries';
+import { requireOperator } from '../ops/actor';
+import { auditOf, recordAudit } from '../ops/audit';
+import { runOperatorAct } from '../ops/operatorAct';
+import { actorKeyOf, decidePolicy, recordPolicyUse } from '../ops/policy';
 import { distribute } from '../ledger/sharePools';
 import { utcDay } from '../clock';
 import { registerHandlers } from './endpoint';
@@ -32,24 +38,29 @@ const REREAD_MAX_BLOCKS = 10_000n;
  */
 export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
-    adminGrant: async ({ body }) => {
+    adminGrant: async ({ body, request }) => {
       const address = checksummedAddress(body.address, 'address');
       const amount = toMinor(body.amount);
       const now = deps.now();
-      const memberId = await memberIdByAddress(deps.db, address);
-      const key = { scope: 'admin', endpoint: 'adminGrant', requestId: body.requestId, body: { address, asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null } };
-      const member = memberId ?? 0;
-      const outcome = await deps.ledger.post(
-        () => ({
-          key,
-          now,
-          reject: memberId === undefined ? ApiCode.notFound : undefined,
-          legs: [{ asset: body.asset, type: 'reward', from: { system: systemAccountId(body.asset, 'issuance') }, to: { member }, amount, memo: body.memo }],
-          result: { id: '$entry', balanceAfter: '$balanceAfter' },
-        }),
-        now,
-      );
-      return answerOf(outcome, endpoints.adminGrant.result);
+      const actor = requireOperator(request);
+      const act = { action: 'adminGrant', requestId: body.requestId, body: { address, asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null }, now };
+      return runOperatorAct(deps.db, request, act, endpoints.adminGrant.result, async (tx) => {
+        const memberId = await memberIdByAddress(tx, address);
+        if (memberId === undefined) throw new NotFoundError();
+        const verdict = await decidePolicy(tx, deps.policy, { act: 'grant', actor, amount, member: { id: memberId, address } }, now);
+        // A grant takes effect at once or not at all; above what one operator grants alone, opsAdjust waits for a second.
+        if (verdict === 'confirm') throw new PolicyLimitError(': above what one operator grants alone; ask for it with /api/admin/adjust, which a second operator confirms');
+        const [outcome] = await postRequests(tx, [
+          {
+            now,
+            legs: [{ asset: body.asset, type: 'reward', from: { system: systemAccountId(body.asset, 'issuance') }, to: { member: memberId }, amount, memo: body.memo }],
+            result: { id: '$entry', balanceAfter: '$balanceAfter' },
+          },
+        ]);
+        const result = answerOf(outcome ?? { code: ApiCode.internal, result: null }, endpoints.adminGrant.result);
+        await recordPolicyUse(tx, { act: 'grant', operator: actorKeyOf(actor), memberId, amount, now });
+        return { result, audit: { target: address, after: { asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null, entry: result.id, balanceAfter: result.balanceAfter } } };
+      });
     },
 
     adminReconcile: async () => {
@@ -59,6 +70,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
     adminTopUpsReread: async ({ body, request }) => {
       if (!deps.chain) throw new NotFoundError();
+      await deps.db.transaction((tx) => decidePolicy(tx, deps.policy, { act: 'topUpsReread', actor: requireOperator(request), amount: 0n }, deps.now()));
       const fromBlock = BigInt(body.fromBlock);
       const toBlock = BigInt(body.toBlock);
       if (toBlock < fromBlock || toBlock - fromBlock + 1n > REREAD_MAX_BLOCKS) throw new InvalidParametersError('toBlock');
@@ -74,7 +86,12 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       });
       // A node lagged or disagreed on the range: what was credited before that stays; ask again.
       if (!read.settled) throw new ChainUnavailableError();
-      return { found: read.found, credited: read.credited, held: read.held };
+      const result = { found: read.found, credited: read.credited, held: read.held };
+      // The credits commit in the watcher's own transactions, each once by its top-up's key; the row says what this call did.
+      if (read.credited + read.held > 0) {
+        await recordAudit(deps.db, auditOf(request, deps.now(), { action: 'adminTopUpsReread', target: `${body.fromBlock}-${body.toBlock}`, after: result }));
+      }
+      return result;
     },
 
     adminLedger: async () => {
@@ -87,13 +104,18 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       return { assets: { CREDIT: totals('CREDIT'), WPOS: totals('WPOS') }, negativeAccounts };
     },
 
-    adminDistribute: async ({ body }) => {
+    adminDistribute: async ({ body, request }) => {
       const now = deps.now();
       const day = body?.day ?? utcDay(now);
       // ISO dates compare as text; a day still to come has no balances to pay on.
       if (day > utcDay(now)) throw new InvalidParametersError('day');
-      const run = await distribute(deps.db, day, now);
-      return { pools: run.pools, paid: formatMinor(run.paid) };
+      await deps.db.transaction((tx) => decidePolicy(tx, deps.policy, { act: 'distribute', actor: requireOperator(request), amount: 0n }, now));
+      const run = await distribute(deps.db, day, now, {
+        audit: async (tx, paid) => {
+          if (paid.pools > 0) await recordAudit(tx, auditOf(request, now, { action: 'adminDistribute', target: day, after: { pools: paid.pools, paid: formatMinor(paid.paid), unfunded: paid.unfunded } }));
+        },
+      });
+      return { pools: run.pools, paid: formatMinor(run.paid), unfunded: run.unfunded };
     },
   });
 };

@@ -1,3 +1,4 @@
+import type { OperatorsPolicy } from '../ops/policy';
 import type { FastifyRequest } from 'fastify';
 import type { AdminToken } from '../auth/adminToken';
 import type { NonceIssuer } from '../auth/nonces';
@@ -42,6 +43,8 @@ export interface RouteDeps {
   autoApproval: AutoApproval;
   /** APPROVAL_QUORUM_ABOVE in minor units: above it a withdrawal's approval or an adjustment needs two different operators. */
   approvalQuorumAbove: bigint;
+  /** The operators' policy (server/ops/policy.ts): every act that creates or moves value passes it. */
+  policy: OperatorsPolicy;
 }
 
 /**

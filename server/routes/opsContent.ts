@@ -5,7 +5,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Db } from '../db/client';
 import { NotFoundError } from '../errors';
+import { requireOperator } from '../ops/actor';
 import { auditOf, recordAudit } from '../ops/audit';
+import { decidePolicy } from '../ops/policy';
 import { listOpsBots, listOpsGoods, listOpsPools, putBot, putGoods, putPool } from '../content/opsCatalog';
 import { listOpsNotices, publishNotice, putAbout, putNotice, readOpsAbout } from '../content/opsNotices';
 import { registerHandlers } from './endpoint';
@@ -68,7 +70,9 @@ export const opsContentRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
     opsPoolPut: async ({ body, request }) => {
       // The target is the pool's id, known only after a creation: the audit row names it from `after`.
       return deps.db.transaction(async (tx) => {
-        const { before, after } = await putPool(tx, body);
+        const { before, after } = await putPool(tx, body, async (totalAmount) => {
+          await decidePolicy(tx, deps.policy, { act: 'poolAmount', actor: requireOperator(request), amount: totalAmount }, deps.now());
+        });
         await recordAudit(tx, auditOf(request, deps.now(), { action: 'opsPoolPut', target: after.id, before: before ?? null, after }));
         return after;
       });

@@ -1,11 +1,12 @@
 /**
- * The finance calls of the operators' desk (docs/API.md, "Operators: finance calls"): the withdrawals' queue and bulk
- * approval by quorum, a member's lookup, sign-out and freeze, and adjustments with their confirmation (and the list
- * of those waiting for it). Money moves through the ledger desk (its own transaction), then the act's audit row is
- * written; the other acts write theirs in the act's transaction.
+ * The finance calls of the operators' desk (docs/API.md, "Operators: finance calls"): the withdrawals' queue and
+ * approval under the operators' policy (one at a time or in bulk), a member's lookup, sign-out and freeze, and
+ * adjustments with their confirmation (and the list of those waiting for it). Every act writes its audit row in its
+ * own transaction, the one that moves the money or changes the state, and only when it changed something.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { toMinor } from '../../api-schema/amount';
+import { formatMinor, toMinor } from '../../api-schema/amount';
+import { endpoints } from '../../api-schema/endpoints';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import type { Db } from '../db/client';
 import { apiCodeOf, InvalidParametersError, NotFoundError } from '../errors';
@@ -15,6 +16,7 @@ import { decideWithdrawal, readWithdrawal } from '../ledger/withdrawals';
 import { freezeOf, setFreeze } from '../members/freezes';
 import { checksummedAddress } from '../members/members';
 import { requireOperator } from '../ops/actor';
+import { runOperatorAct } from '../ops/operatorAct';
 import { auditOf, recordAudit, type AuditAct } from '../ops/audit';
 import { lookUpMember, signMemberOut } from '../ops/memberLookup';
 import { approveWithdrawal } from '../ops/withdrawalApprovals';
@@ -40,21 +42,23 @@ async function memberOf(db: Db, address: string): Promise<{ address: string; mem
  * await app.register(opsFinanceRoutes, deps);
  */
 export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
-  const approvalDeps = { db: deps.db, desk: deps.ledger, quorumAbove: deps.approvalQuorumAbove };
+  const approvalDeps = { db: deps.db, policy: deps.policy };
   const audit = (request: FastifyRequest, act: AuditAct, db: Db = deps.db) => recordAudit(db, auditOf(request, deps.now(), act));
 
-  /** One approval, audited: the withdrawal before and after, and the approvals so far. */
-  async function approveAudited(request: FastifyRequest, action: string, id: bigint) {
-    const now = deps.now();
-    const before = await readWithdrawal(deps.db, id);
-    const outcome = await approveWithdrawal(approvalDeps, { id, actor: requireOperator(request), now });
-    await audit(request, {
-      action,
-      target: id,
-      before: before && { status: before.status },
-      after: { status: outcome.withdrawal.status, approvals: outcome.approvals.map((approval) => approval.address), waitsForSecondApproval: outcome.waitsForSecondApproval },
+  /** One approval, audited in its transaction: the withdrawal before and after, and the approvals so far. */
+  function approveAudited(request: FastifyRequest, action: string, id: bigint) {
+    return approveWithdrawal(approvalDeps, { id, actor: requireOperator(request), now: deps.now() }, async (tx, { before, outcome }) => {
+      await audit(
+        request,
+        {
+          action,
+          target: id,
+          before: { status: before.status },
+          after: { status: outcome.withdrawal.status, approvals: outcome.approvals.map((approval) => approval.address), waitsForSecondApproval: outcome.waitsForSecondApproval },
+        },
+        tx,
+      );
     });
-    return outcome;
   }
 
   registerHandlers(app, {
@@ -65,10 +69,14 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
         const outcome = await approveAudited(request, 'adminWithdrawalDecide', id);
         return { ...outcome.withdrawal, approvals: outcome.approvals, waitsForSecondApproval: outcome.waitsForSecondApproval };
       }
-      const before = await readWithdrawal(deps.db, id);
-      const after = await decideWithdrawal(deps.db, { id, status: 'failed', now: deps.now(), note: body.reason });
-      await audit(request, { action: 'adminWithdrawalDecide', target: id, before: before && { status: before.status }, after: { status: after.status, note: after.note ?? null } });
-      return after;
+      return deps.db.transaction(async (tx) => {
+        const before = await readWithdrawal(tx, id);
+        const after = await decideWithdrawal(tx, { id, status: 'failed', now: deps.now(), note: body.reason });
+        if (before?.status !== after.status) {
+          await audit(request, { action: 'adminWithdrawalDecide', target: id, before: before && { status: before.status }, after: { status: after.status, note: after.note ?? null } }, tx);
+        }
+        return after;
+      });
     },
 
     opsWithdrawals: async ({ query }) => {
@@ -85,7 +93,8 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
 
     opsWithdrawalsApprove: async ({ body, request }) => {
       const results = [];
-      // One at a time, in order: each answer is what adminWithdrawalDecide would have answered then.
+      // One at a time, in order: each answer is what adminWithdrawalDecide would have answered then, and each counts
+      // against the operator's totals before the next is decided.
       for (const text of body.ids) {
         const id = BigInt(text);
         try {
@@ -131,27 +140,27 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
 
     opsAdjust: async ({ body, request }) => {
       const address = checksummedAddress(body.address, 'address');
-      const memberId = await memberIdByAddress(deps.db, address);
       const negative = body.amount.startsWith('-');
       const magnitude = toMinor(negative ? body.amount.slice(1) : body.amount);
+      const amount = negative ? -magnitude : magnitude;
       const actor = requireOperator(request);
-      const adjustment = await adjust(
-        approvalDeps,
-        { memberId, address, asset: body.asset, amount: negative ? -magnitude : magnitude, reason: body.reason, requestId: body.requestId, by: actor.address, now: deps.now() },
-        actor,
-      );
-      await audit(request, { action: 'opsAdjust', target: address, after: adjustment, requestId: body.requestId });
-      return adjustment;
+      const now = deps.now();
+      const act = { action: 'opsAdjust', requestId: body.requestId, body: { address, asset: body.asset, amount: body.amount.startsWith('-') ? `-${formatMinor(magnitude)}` : formatMinor(magnitude), reason: body.reason }, now };
+      return runOperatorAct(deps.db, request, act, endpoints.opsAdjust.result, async (tx) => {
+        const memberId = await memberIdByAddress(tx, address);
+        const adjustment = await adjust(tx, { policy: deps.policy }, { memberId, address, asset: body.asset, amount, reason: body.reason, requestId: body.requestId, by: actor.address, now }, actor);
+        return { result: adjustment, audit: { target: address, after: adjustment } };
+      });
     },
 
     opsAdjustmentsPending: async ({ query }) => listWaitingAdjustments(deps.db, { cursor: query.cursor === undefined ? undefined : BigInt(query.cursor), limit: query.limit }),
 
-    opsAdjustConfirm: async ({ body, request }) => {
-      const id = BigInt(body.id);
-      const before = await readAdjustment(deps.db, id);
-      const after = await confirmAdjustment(approvalDeps, { id, actor: requireOperator(request), now: deps.now() });
-      await audit(request, { action: 'opsAdjustConfirm', target: id, before, after });
-      return after;
-    },
+    opsAdjustConfirm: async ({ body, request }) =>
+      deps.db.transaction(async (tx) => {
+        const id = BigInt(body.id);
+        const { before, after, changed } = await confirmAdjustment(tx, { policy: deps.policy }, { id, actor: requireOperator(request), now: deps.now() });
+        if (changed) await audit(request, { action: 'opsAdjustConfirm', target: id, before, after }, tx);
+        return after;
+      }),
   });
 };

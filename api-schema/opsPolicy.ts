@@ -1,0 +1,54 @@
+import * as z from 'zod/mini';
+import { amountSchema, balanceSchema, requestIdSchema } from './primitives';
+import { defineEndpoint } from './endpoint';
+import { assetSchema } from './admin';
+
+/**
+ * The operators' policy (docs/API.md, "Operators: the policy"): the rules every act that creates or moves value
+ * passes, read-only, and the funding of the accounts that pay only what was put in. Not part of the SPA.
+ */
+
+const policyAmountSchema = z.nullable(balanceSchema);
+
+export const policyRuleSchema = z.object({
+  act: z.enum(['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread']),
+  roles: z.array(z.enum(['finance', 'support', 'content', 'admin'])),
+  /** What one operator may move alone per act; null: the act moves no amount of its own choosing. */
+  alonePerAct: policyAmountSchema,
+  /** ... and in 24 hours in all, per operator. */
+  aloneOperatorDay: policyAmountSchema,
+  /** ... and in 24 hours to (or from) one member. */
+  aloneMemberDay: policyAmountSchema,
+  /** Above what one may do alone: a second operator confirms, or it is refused (3009). */
+  above: z.enum(['confirm', 'refuse']),
+  /** Refused above this per act, whoever confirms (3009); null: no cap. */
+  cap: policyAmountSchema,
+  /** Never to the operator's own member address, nor confirmed by its requester (1007). */
+  notToSelf: z.boolean(),
+  why: z.string(),
+});
+
+export const opsPolicy = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/policy',
+  access: 'operator',
+  summary: "The operators' policy, rule by rule in the order they are read; any operator may read it (added)",
+  query: undefined,
+  body: undefined,
+  result: z.object({ rules: z.array(policyRuleSchema) }),
+});
+
+/** The system accounts finance funds: the share pools' WPOS and the exchange's CREDIT. */
+export const fundedAccountSchema = z.enum(['sharePools', 'exchangeCredit']);
+
+export const opsFund = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/fund',
+  access: 'operator:finance',
+  summary:
+    "Fund the share pools' WPOS or the exchange's CREDIT from issuance: what the pools pay out and WPOS exchanges back to CREDIT come only from there. " +
+    'Under the policy (act fund: alone within its amounts, else 3009); at most once per requestId of the operator (added)',
+  query: undefined,
+  body: z.strictObject({ account: fundedAccountSchema, amount: amountSchema, requestId: requestIdSchema }),
+  result: z.object({ id: z.string(), account: fundedAccountSchema, asset: assetSchema, amount: amountSchema, balance: balanceSchema }),
+});

@@ -1,0 +1,66 @@
+/**
+ * The operators' policy routes (docs/API.md, "Operators: the policy"): the rules, read-only for every operator, and
+ * finance's funding of the accounts that pay only what was put in (the share pools' WPOS, the exchange's CREDIT),
+ * from issuance, under the policy, at most once per request id of the operator, with its audit row in its
+ * transaction.
+ */
+import { sql } from 'drizzle-orm';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { formatMinor, toMinor } from '../../api-schema/amount';
+import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
+import { endpoints } from '../../api-schema/endpoints';
+import { bigintText, queryRows } from '../db/client';
+import { systemAccountId, type Asset, type SystemKind } from '../ledger/accounts';
+import { postRequests } from '../ledger/engine';
+import { errorOfApiCode } from '../errors';
+import { requireOperator } from '../ops/actor';
+import { runOperatorAct } from '../ops/operatorAct';
+import { actorKeyOf, decidePolicy, policyView, recordPolicyUse } from '../ops/policy';
+import { registerHandlers } from './endpoint';
+import type { RouteDeps } from './deps';
+
+/** The funded accounts by their contract name. */
+const FUNDED: Record<'sharePools' | 'exchangeCredit', { asset: Asset; kind: SystemKind }> = {
+  sharePools: { asset: 'WPOS', kind: 'pools' },
+  exchangeCredit: { asset: 'CREDIT', kind: 'exchange' },
+};
+
+const balanceRow = z.object({ balance: bigintText });
+const transferResult = z.object({ id: z.string() });
+
+/**
+ * The policy routes.
+ *
+ * @param app - plugin scope
+ * @param deps - database, clock, policy
+ * @returns when registered
+ * @example
+ * await app.register(opsPolicyRoutes, deps);
+ */
+export const opsPolicyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  registerHandlers(app, {
+    opsPolicy: async () => policyView(deps.policy),
+
+    opsFund: async ({ body, request }) => {
+      const amount = toMinor(body.amount);
+      const now = deps.now();
+      const actor = requireOperator(request);
+      const { asset, kind } = FUNDED[body.account];
+      const account = systemAccountId(asset, kind);
+      const act = { action: 'opsFund', requestId: body.requestId, body: { account: body.account, amount: formatMinor(amount) }, now };
+      return runOperatorAct(deps.db, request, act, endpoints.opsFund.result, async (tx) => {
+        await decidePolicy(tx, deps.policy, { act: 'fund', actor, amount }, now);
+        const [outcome] = await postRequests(tx, [
+          { now, legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: account }, amount }], result: { id: '$transfer' } },
+        ]);
+        if (outcome?.code !== ApiCode.ok) throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
+        const { id } = transferResult.parse(outcome.result);
+        await recordPolicyUse(tx, { act: 'fund', operator: actorKeyOf(actor), amount, now });
+        const [row] = await queryRows(tx, sql`SELECT balance FROM ledger_accounts WHERE id = ${account}::int`, balanceRow);
+        const result = { id, account: body.account, asset, amount: formatMinor(amount), balance: formatMinor(row?.balance ?? 0n) };
+        return { result, audit: { target: body.account, after: result } };
+      });
+    },
+  });
+};
