@@ -98,9 +98,15 @@ export const envSchema = z.object({
   AUTO_APPROVE_MAX: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_MAX must be an amount such as 100 or 12.5').optional()),
   // And while all members' auto-approved total of the UTC hour stays within this; default 10 × AUTO_APPROVE_MAX.
   AUTO_APPROVE_HOURLY: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_HOURLY must be an amount such as 1000 or 12.5').optional()),
-  // Above this amount (CREDIT, a decimal) a withdrawal's approval and an operator's grant or deduction need two
-  // different operators (server/ops/withdrawalApprovals.ts); default 1000.
+  // Above this amount (CREDIT, a decimal) one act of an operator (a withdrawal's approval, a grant or deduction, a
+  // release, a refund) needs a second operator (server/ops/policy.ts); default 1000.
   APPROVAL_QUORUM_ABOVE: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'APPROVAL_QUORUM_ABOVE must be an amount such as 1000 or 12.5').optional()),
+  // The operators' policy (server/ops/policy.ts; docs/API.md, "Operators: the policy"), per act: what one operator may
+  // move alone in 24 hours (default 5 × APPROVAL_QUORUM_ABOVE), what may go to or from one member alone in 24 hours
+  // (default APPROVAL_QUORUM_ABOVE), and what one act may move at all, whoever confirms (default 100 ×).
+  OPS_OPERATOR_DAY_TOTAL: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'OPS_OPERATOR_DAY_TOTAL must be an amount such as 5000').optional()),
+  OPS_MEMBER_DAY_TOTAL: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'OPS_MEMBER_DAY_TOTAL must be an amount such as 1000').optional()),
+  OPS_ACT_CAP: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'OPS_ACT_CAP must be an amount such as 100000').optional()),
   // `off` keeps this instance from paying (another one does; see README, "Paying withdrawals").
   PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).

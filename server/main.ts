@@ -191,6 +191,11 @@ export async function main(source: Record<string, string | undefined>, early?: E
     autoApproveMax: policy.autoApproveMax,
     autoApproveHourly: env.AUTO_APPROVE_HOURLY === undefined ? undefined : toMinor(env.AUTO_APPROVE_HOURLY),
     approvalQuorumAbove: env.APPROVAL_QUORUM_ABOVE === undefined ? undefined : toMinor(env.APPROVAL_QUORUM_ABOVE),
+    policyLimits: {
+      operatorDay: env.OPS_OPERATOR_DAY_TOTAL === undefined ? undefined : toMinor(env.OPS_OPERATOR_DAY_TOTAL),
+      memberDay: env.OPS_MEMBER_DAY_TOTAL === undefined ? undefined : toMinor(env.OPS_MEMBER_DAY_TOTAL),
+      cap: env.OPS_ACT_CAP === undefined ? undefined : toMinor(env.OPS_ACT_CAP),
+    },
     readyMaxLagMs: env.READY_MAX_LAG_MS,
   }).then(async (prepared) => {
     // Fastify's last steps (its route tables, every route's schemas compiled, about 0.1 s) while the database opens

@@ -61,11 +61,11 @@ describeWithDatabases('ledger', (ctx) => {
   it('grants credit from issuance: a reward record, the balance in meInfo, a repeat returns the first answer', async () => {
     const { app, alice } = await setup();
     const requestId = randomUUID();
-    const first = envelope<{ id: string; balanceAfter: string }>(await grant(app, { address: accounts.alice.address, amount: '100.5', requestId, memo: 'welcome' }));
+    const first = envelope<{ id: string; balanceAfter: string }>(await grant(app, { address: accounts.alice.address, amount: '100.5', requestId, memo: 'welcome' }, adminHeaders()));
     expect(first).toMatchObject({ code: 0, result: { balanceAfter: '100.5' } });
-    const again = await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100.500', requestId, memo: 'welcome' }));
+    const again = await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100.500', requestId, memo: 'welcome' }, adminHeaders()));
     expect(envelope(again)).toEqual(first);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100', requestId, memo: 'welcome' })), ApiCode.requestIdReused);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100', requestId, memo: 'welcome' }, adminHeaders())), ApiCode.requestIdReused);
     expect(await balanceOf(app, alice)).toBe('100.5');
     const page = await records(app, alice);
     expect(page.result).toMatchObject({ total: 1, page: 1, pageSize: 20, list: [{ id: first.result?.id, type: 'reward', amount: '100.5', balanceAfter: '100.5', status: 'done' }] });
@@ -377,11 +377,11 @@ describeWithDatabases('ledger', (ctx) => {
       expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status })), ApiCode.invalidParameters, 'status');
     }
     const nobody = randomUUID();
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody })), ApiCode.notFound);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody })), ApiCode.notFound);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '0', requestId: randomUUID() })), ApiCode.invalidParameters, 'amount');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody }, adminHeaders())), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody }, adminHeaders())), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '0', requestId: randomUUID() }, adminHeaders())), ApiCode.invalidParameters, 'amount');
     expectRefused(
-      await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address.toLowerCase().replace('0x', '0X'), amount: '1', requestId: randomUUID() })),
+      await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address.toLowerCase().replace('0x', '0X'), amount: '1', requestId: randomUUID() }, adminHeaders())),
       ApiCode.invalidParameters,
       'address',
     );
@@ -394,7 +394,7 @@ describeWithDatabases('ledger', (ctx) => {
   it('without ADMIN_TOKEN the bootstrap header opens no operator call (1002), and a short one is refused', async () => {
     const app = await ctx.app();
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }), ApiCode.notSignedIn);
-    expectRefused(await grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }), ApiCode.notSignedIn);
+    expectRefused(await grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, adminHeaders()), ApiCode.notSignedIn);
     await expect(ctx.app({ adminToken: 'short' })).rejects.toThrow(/32 characters/);
   });
 

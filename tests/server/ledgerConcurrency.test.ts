@@ -21,7 +21,7 @@ import { queryRows } from '../../server/db/client';
 import { withdrawalStatusSql } from '../../server/ledger/withdrawalLifecycle';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { adminHeaders, decide, expectBooksBalanced, fundSystemAccount, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
 import { authHeaders, envelope, signInBound } from './support/siwe';
 import { seededRandom } from '../../scripts/seededRandom';
 
@@ -71,6 +71,9 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     // A daily cap the members meet during the load, so refunds give back room that later withdrawals use.
     await ctx.db.execute(sql`UPDATE app_config SET value = value || jsonb_build_object('dailyWithdrawCap', ${DAILY_CAP}::text) WHERE id = 1`);
     const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    // What the pools pay and WPOS exchanges back to CREDIT come from funded accounts (finance's, as set-up here).
+    await fundSystemAccount(ctx.db, 'sharePools', '100000000');
+    await fundSystemAccount(ctx.db, 'exchangeCredit', '100000000');
     const rng = seededRandom(20261123);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
     const members = Array.from({ length: MEMBERS }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, '7')}`));
@@ -85,7 +88,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     const downlines = members.map((_, index) => downlineOf(index));
     const senders = downlines.flatMap((below, index) => (below.length > 0 ? [index] : []));
 
-    const answerOf = (response: LightMyRequestResponse) => {
+    const answerOf = (response: Pick<LightMyRequestResponse, 'json'>) => {
       const body = envelope(response);
       return { code: body.code, result: body.result };
     };

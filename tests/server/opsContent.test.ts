@@ -394,16 +394,25 @@ describeWithDatabases('operators: content', (ctx) => {
   });
 
   it('edits and creates share pools as members see them', async () => {
-    const { app, content } = await desk(ctx);
-    const edited = await ok(post(app, '/api/admin/content/pools/put', content, { id: '1', name: 'Starter', totalAmount: '150.25', minHolding: '0' }));
+    const { app, content, finance } = await desk(ctx);
+    // Content names a pool and sets its minimum; its daily amount is finance's (the operators' policy, act poolAmount).
+    const renamed = await ok(post(app, '/api/admin/content/pools/put', content, { id: '1', name: 'Starter', totalAmount: '100', minHolding: '0' }));
+    expect(renamed).toEqual({ id: '1', name: 'Starter', totalAmount: '100', minHolding: '0' });
+    await expectNoDbChange(ctx.db, async () => {
+      expectRefused(await post(app, '/api/admin/content/pools/put', content, { id: '1', name: 'Starter', totalAmount: '999999999999', minHolding: '0' }), ApiCode.roleRequired);
+      expectRefused(await post(app, '/api/admin/content/pools/put', content, { name: 'Platinum', totalAmount: '5000', minHolding: '10000' }), ApiCode.roleRequired);
+      // Finance alone within the policy's cap (100 × APPROVAL_QUORUM_ABOVE a day), never above it.
+      expectRefused(await post(app, '/api/admin/content/pools/put', finance, { id: '1', name: 'Starter', totalAmount: '100000.000001', minHolding: '0' }), ApiCode.policyLimit);
+    });
+    const edited = await ok(post(app, '/api/admin/content/pools/put', finance, { id: '1', name: 'Starter', totalAmount: '150.25', minHolding: '0' }));
     expect(edited).toEqual({ id: '1', name: 'Starter', totalAmount: '150.25', minHolding: '0' });
-    const created = await ok(post(app, '/api/admin/content/pools/put', content, { name: 'Platinum', totalAmount: '5000', minHolding: '10000' }));
+    const created = await ok(post(app, '/api/admin/content/pools/put', finance, { name: 'Platinum', totalAmount: '5000', minHolding: '10000' }));
     expect(created).toEqual({ id: '4', name: 'Platinum', totalAmount: '5000', minHolding: '10000' });
     await expectNoDbChange(ctx.db, async () => {
       expectRefused(await post(app, '/api/admin/content/pools/put', content, { id: '9', name: 'Nine', totalAmount: '1', minHolding: '0' }), ApiCode.notFound);
-      expectRefused(await post(app, '/api/admin/content/pools/put', content, { id: '2', name: 'Gold', totalAmount: '1', minHolding: '0' }), ApiCode.invalidParameters);
-      expectRefused(await post(app, '/api/admin/content/pools/put', content, { id: '2', name: 'Silver', totalAmount: '0', minHolding: '0' }), ApiCode.invalidParameters);
-      expectRefused(await post(app, '/api/admin/content/pools/put', content, { id: '2', name: 'Silver', totalAmount: 500, minHolding: '0' }), ApiCode.invalidParameters);
+      expectRefused(await post(app, '/api/admin/content/pools/put', content, { id: '2', name: 'Gold', totalAmount: '500', minHolding: '0' }), ApiCode.invalidParameters);
+      expectRefused(await post(app, '/api/admin/content/pools/put', finance, { id: '2', name: 'Silver', totalAmount: '0', minHolding: '0' }), ApiCode.invalidParameters);
+      expectRefused(await post(app, '/api/admin/content/pools/put', finance, { id: '2', name: 'Silver', totalAmount: 500, minHolding: '0' }), ApiCode.invalidParameters);
     });
     const member = authHeaders(await signInBound(app, accounts.alice, ctx.clock.now()));
     const pools = await get<{ list: { id: string; name: string; totalAmount: string; minHolding: string }[] }>(app, '/api/member/getSharePools', member);
@@ -415,7 +424,8 @@ describeWithDatabases('operators: content', (ctx) => {
     ]);
     const audit = await auditRows(ctx);
     expect(audit.map((row) => [row.action, row.target, row.before, row.after])).toEqual([
-      ['opsPoolPut', '1', { id: '1', name: 'Starter', totalAmount: '100', minHolding: '1' }, edited],
+      ['opsPoolPut', '1', { id: '1', name: 'Starter', totalAmount: '100', minHolding: '1' }, renamed],
+      ['opsPoolPut', '1', renamed, edited],
       ['opsPoolPut', '4', null, created],
     ]);
   });
@@ -447,19 +457,23 @@ describeWithDatabases('operators: content', (ctx) => {
     expect(audit[0]).toMatchObject({ before: { status: 'running', profitRate: '12.5' }, after: { status: 'paused', profitRate: '-3.5' } });
   });
 
-  it('lets the content role act and refuses finance and support (1006), writing nothing', async () => {
+  it('lets the content role act and refuses finance (but for pools) and support (1006), writing nothing', async () => {
     const { app, content, finance, support } = await desk(ctx);
     const calls: [string, unknown][] = [
       ['/api/admin/content/notices/put', { id: 'n', zh: { title: 't', body: '<p>b</p>' } }],
       ['/api/admin/content/notices/publish', { id: 'welcome', published: false, pinned: false }],
       ['/api/admin/content/about/put', { zh: { title: 't', body: '<p>b</p>' } }],
       ['/api/admin/content/goods/put', { id: 'jade-mug', nameZh: 'a', nameEn: 'a', price: '1', stock: 1, listed: true }],
-      ['/api/admin/content/pools/put', { id: '1', name: 'Starter', totalAmount: '1', minHolding: '0' }],
+      ['/api/admin/content/pools/put', { id: '1', name: 'Starter', totalAmount: '100', minHolding: '0' }],
       ['/api/admin/content/bots/put', { id: 'sol-grid-alpha', name: 'a', status: 'running', profitRate: '1' }],
     ];
     await expectNoDbChange(ctx.db, async () => {
       for (const headers of [finance, support]) {
-        for (const [url, payload] of calls) expectRefused(await post(app, url, headers, payload), ApiCode.roleRequired);
+        // A pool is also finance's: its daily amount is money (the operators' policy).
+        for (const [url, payload] of calls) {
+          if (headers === finance && url.endsWith('/pools/put')) continue;
+          expectRefused(await post(app, url, headers, payload), ApiCode.roleRequired);
+        }
         for (const url of ['notices', 'about', 'goods', 'pools', 'bots']) {
           expectRefused(await app.inject({ method: 'GET', url: `/api/admin/content/${url}`, headers }), ApiCode.roleRequired);
         }

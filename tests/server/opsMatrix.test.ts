@@ -28,6 +28,7 @@ const financeOrSupport: Expected = { who: ['finance', 'support'] };
 const admin: Expected = { who: ['admin'] };
 const content: Expected = { who: ['content'] };
 const support: Expected = { who: ['support'] };
+const contentOrFinance: Expected = { who: ['content', 'finance'] };
 
 /** The table: every operator route, by method and path. */
 const EXPECTED: Record<string, Expected> = {
@@ -62,6 +63,9 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/adjust': finance,
   'POST /api/admin/adjust/confirm': finance,
   'GET /api/admin/adjust/pending': finance,
+  // The operators' policy (docs/API.md, "Operators: the policy").
+  'GET /api/admin/policy': operator,
+  'POST /api/admin/fund': finance,
   // Content (docs/API.md, "Operators: content").
   'GET /api/admin/content/notices': content,
   'POST /api/admin/content/notices/put': content,
@@ -71,7 +75,8 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/admin/content/goods': content,
   'POST /api/admin/content/goods/put': content,
   'GET /api/admin/content/pools': content,
-  'POST /api/admin/content/pools/put': content,
+  // A pool's daily amount is money: finance may set it, content only name a pool and its minimum (the policy).
+  'POST /api/admin/content/pools/put': contentOrFinance,
   'GET /api/admin/content/bots': content,
   'POST /api/admin/content/bots/put': content,
   // Orders (docs/API.md, "Operators: orders").

@@ -15,7 +15,7 @@ import { queryRows } from '../../server/db/client';
 import { startPayoutTimer } from '../../server/ledger/sharePools';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, expectNoMoneyMoved, grant, TEST_ADMIN_TOKEN } from './support/ledger';
+import { adminHeaders, expectBooksBalanced, expectNoMoneyMoved, fundSystemAccount, grant, TEST_ADMIN_TOKEN } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 interface WposRecordItem {
@@ -35,6 +35,8 @@ describeWithDatabases('wpos', (ctx) => {
     const me = envelope<{ inviteCode: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(alice) }));
     const bob = await signInBound(app, accounts.bob, now, me.result?.inviteCode);
     const carol = await signInBound(app, accounts.carol, now);
+    // The pools pay only what finance put in: enough for every payout of these tests.
+    await fundSystemAccount(ctx.db, 'sharePools', '1000000');
     return { app, alice, bob, carol };
   }
 
@@ -111,6 +113,11 @@ describeWithDatabases('wpos', (ctx) => {
   it('exchanges WPOS and credit at the configured rate, rounded down, both legs or neither', async () => {
     const { app, alice } = await setup();
     await grantWpos(app, accounts.alice.address, '10');
+    // WPOS exchanges back to CREDIT only as far as CREDIT came in or finance funded it: never new credit.
+    // (The refusal opens her empty CREDIT account, as any request naming it does; nothing moves.)
+    expectRefused(await exchange(app, alice, { from: 'WPOS', amount: '3.000001', requestId: randomUUID() }), ApiCode.insufficientBalance);
+    expect(await balances(app, alice)).toEqual({ wposBalance: '10', creditBalance: '0' });
+    await fundSystemAccount(ctx.db, 'exchangeCredit', '1.5');
     const requestId = randomUUID();
     const first = envelope(await exchange(app, alice, { from: 'WPOS', amount: '3.000001', requestId }));
     // 3.000001 × 0.5 = 1.5000005, rounded down to 6 decimals.
@@ -150,7 +157,7 @@ describeWithDatabases('wpos', (ctx) => {
     expect(pools.result?.list[0]?.nextDistributionAt).toBe('2026-11-23T00:00:00.000Z');
 
     // Nobody holds enough: nothing paid, nothing recorded, so a later run the same day may pay.
-    expect(await expectNoMoneyMoved(ctx.db, () => distribute(app))).toEqual({ code: 0, result: { pools: 0, paid: '0' } });
+    expect(await expectNoMoneyMoved(ctx.db, () => distribute(app))).toEqual({ code: 0, result: { pools: 0, paid: '0', unfunded: 0 } });
 
     await grantWpos(app, accounts.alice.address, '150');
     await grantWpos(app, accounts.bob.address, '50');
@@ -159,8 +166,8 @@ describeWithDatabases('wpos', (ctx) => {
     // Starter: 150/200 of 100; Silver: Alice alone; Gold: nobody.
     expect(shares.result?.list.map((pool) => pool.myShare)).toEqual(['75', '500', '0']);
 
-    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 2, paid: '600' } });
-    expect(await expectNoMoneyMoved(ctx.db, () => distribute(app, { day: '2026-11-22' }))).toEqual({ code: 0, result: { pools: 0, paid: '0' } });
+    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 2, paid: '600', unfunded: 0 } });
+    expect(await expectNoMoneyMoved(ctx.db, () => distribute(app, { day: '2026-11-22' }))).toEqual({ code: 0, result: { pools: 0, paid: '0', unfunded: 0 } });
     expect(await balances(app, alice)).toMatchObject({ wposBalance: '725' });
     expect(await balances(app, bob)).toMatchObject({ wposBalance: '75' });
     expect(await balances(app, carol)).toMatchObject({ wposBalance: '0.5' });
@@ -185,7 +192,7 @@ describeWithDatabases('wpos', (ctx) => {
       todayProfit: '0',
       totalProfit: '575',
     });
-    expect(await distribute(app, { day: '2026-11-21' })).toEqual({ code: 0, result: { pools: 2, paid: '600' } });
+    expect(await distribute(app, { day: '2026-11-21' })).toEqual({ code: 0, result: { pools: 2, paid: '600', unfunded: 0 } });
     expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day: '2026-11-24' } })), ApiCode.invalidParameters, 'day');
     expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day: '23.11.2026' } })), ApiCode.invalidParameters);
     await expectBooksBalanced(ctx.db);
@@ -195,7 +202,7 @@ describeWithDatabases('wpos', (ctx) => {
     const { app } = await setup();
     for (const account of [accounts.alice, accounts.bob, accounts.carol]) await grantWpos(app, account.address, '1');
     // Starter's 100 in three equal shares of 33.333333; Silver and Gold have no holder.
-    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 1, paid: '99.999999' } });
+    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 1, paid: '99.999999', unfunded: 0 } });
     await expectBooksBalanced(ctx.db);
   });
 
@@ -233,7 +240,7 @@ describeWithDatabases('wpos', (ctx) => {
       await ctx.db.execute(sql.raw('DROP TRIGGER crash_on_third_entry ON ledger_entries'));
       await ctx.db.execute(sql.raw('DROP FUNCTION crash_on_third_entry()'));
     }
-    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 1, paid: '99.999999' } });
+    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 1, paid: '99.999999', unfunded: 0 } });
     const paid = await queryRows(
       ctx.db,
       sql`SELECT a.member_id AS "memberId", count(*)::int AS payouts FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id

@@ -6,7 +6,7 @@ import { snapshotDb } from './snapshot';
 import { envelope } from './siwe';
 
 /** Asserts a refusal: the envelope code, the HTTP status docs/API.md pairs with it, and (optionally) the message. */
-export function expectRefused(response: LightMyRequestResponse, code: ApiCodeValue, message?: string, status = httpStatusOf[code]): void {
+export function expectRefused(response: Pick<LightMyRequestResponse, 'json' | 'statusCode'>, code: ApiCodeValue, message?: string, status = httpStatusOf[code]): void {
   const body = envelope(response);
   expect({ status: response.statusCode, code: body.code }).toEqual({ status, code });
   expect(body.result).toBeUndefined();

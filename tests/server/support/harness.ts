@@ -10,6 +10,7 @@ import { buildApp, type BuildAppOptions } from '../../../server/app';
 import { openDatabase, type Database, type Db } from '../../../server/db/client';
 import { createTestClock, TEST_START, type TestClock } from './clock';
 import { databaseTargets, type DatabaseTarget } from './databases';
+import { rememberDatabase } from './ledger';
 import { resetDatabase } from './reset';
 import { TEST_DOMAIN } from './siwe';
 
@@ -29,6 +30,9 @@ export interface ServerTestContext {
    */
   instances(options?: Partial<BuildAppOptions>): Promise<FastifyInstance[]>;
 }
+
+/** Totals no test reaches by accident (10^12 in minor units), for suites that do not test the policy's totals. */
+const TEST_POLICY_TOTALS = { operatorDay: 10n ** 18n, memberDay: 10n ** 18n };
 
 /** Generous limits so that only the rate-limit tests ever meet them. */
 const TEST_RATE_LIMITS = { loginNonce: { max: 1000, timeWindow: 60_000 }, memberSignLogin: { max: 1000, timeWindow: 60_000 } };
@@ -69,10 +73,14 @@ export function describeWithDatabases(title: string, suite: (ctx: ServerTestCont
             spaDir: null,
             // As main.ts: on PostgreSQL the rate limits count in the database, for every instance of the test.
             rateLimitStore: target.name === 'postgres' ? 'database' : 'memory',
+            // The operators' policy's 24-hour totals out of the way unless a test names them (its own suites do);
+            // what one act may do alone is still APPROVAL_QUORUM_ABOVE.
+            policyLimits: TEST_POLICY_TOTALS,
             ...options,
             rateLimits: { ...TEST_RATE_LIMITS, ...options.rateLimits },
           });
           apps.push(app);
+          rememberDatabase(app, options.db ?? ctx.db, options.now ?? clock.now);
           return app;
         },
         instances: async (options = {}) => {

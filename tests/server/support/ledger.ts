@@ -4,7 +4,12 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, vi } from 'vitest';
 import { z } from 'zod';
 import { queryRows, type Db } from '../../../server/db/client';
+import { getAddress } from 'viem';
+import { toMinor } from '../../../api-schema/amount';
+import { ApiCode } from '../../../api-schema/codes';
 import { ISSUANCE_ACCOUNTS, systemAccountId } from '../../../server/ledger/accounts';
+import { postRequests } from '../../../server/ledger/engine';
+import { memberIdByAddress } from '../../../server/ledger/queries';
 import { SEED_GOODS } from '../../../server/seed/content';
 import { authHeaders } from './siwe';
 
@@ -15,12 +20,57 @@ export function adminHeaders(token = TEST_ADMIN_TOKEN): Record<string, string> {
   return { 'x-admin-token': token };
 }
 
-export function grant(
-  app: FastifyInstance,
-  body: { address: string; asset?: 'CREDIT' | 'WPOS'; amount: string; requestId: string; memo?: string },
-  headers = adminHeaders(),
-): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'POST', url: '/api/admin/grant', headers, payload: { asset: 'CREDIT', ...body } });
+/** The database each test app runs on (the harness tells), so set-up can fund members on it. */
+const databaseOfApp = new WeakMap<FastifyInstance, { db: Db; now: () => Date }>();
+
+export function rememberDatabase(app: FastifyInstance, db: Db, now: () => Date): void {
+  databaseOfApp.set(app, { db, now });
+}
+
+/** A set-up answer shaped as the server's envelope, read with envelope() like an HTTP answer. */
+export type SetUpAnswer = Pick<LightMyRequestResponse, 'json' | 'body' | 'statusCode'>;
+
+type GrantBody = { address: string; asset?: 'CREDIT' | 'WPOS'; amount: string; requestId: string; memo?: string };
+
+/**
+ * Funds a member for a test: CREDIT or WPOS from issuance to the member through the ledger engine on the app's
+ * database, at most once per request id, as money reaches members in the app (a top-up from the chain) and not
+ * as an operator's act, which the operators' policy would bound (its own suites test that). With `headers`, the
+ * operator's real call, POST /api/admin/grant, under the policy.
+ */
+export function grant(app: FastifyInstance, body: GrantBody): Promise<SetUpAnswer>;
+export function grant(app: FastifyInstance, body: GrantBody, headers: Record<string, string>): Promise<LightMyRequestResponse>;
+export async function grant(app: FastifyInstance, body: GrantBody, headers?: Record<string, string>): Promise<SetUpAnswer | LightMyRequestResponse> {
+  if (headers) return app.inject({ method: 'POST', url: '/api/admin/grant', headers, payload: { asset: 'CREDIT', ...body } });
+  const built = databaseOfApp.get(app);
+  if (!built) throw new Error('grant: the app was not built by the test harness (ctx.app)');
+  const { db, now } = built;
+  const asset = body.asset ?? 'CREDIT';
+  const memberId = await memberIdByAddress(db, getAddress(body.address));
+  const amount = toMinor(body.amount);
+  const [outcome] = await postRequests(db, [
+    {
+      key: { scope: 'test:setUp', endpoint: 'grant', requestId: body.requestId, body: { address: body.address, asset, amount: body.amount } },
+      now: now(),
+      reject: memberId === undefined ? ApiCode.notFound : undefined,
+      legs: [{ asset, type: 'reward', from: { system: systemAccountId(asset, 'issuance') }, to: { member: memberId ?? 0 }, amount, memo: body.memo }],
+      result: { id: '$entry', balanceAfter: '$balanceAfter' },
+    },
+  ]);
+  const answer = outcome?.code === 0 ? { code: 0, result: outcome.result } : { code: outcome?.code ?? ApiCode.internal };
+  const text = JSON.stringify(answer);
+  return { statusCode: outcome?.code === 0 ? 200 : 409, body: text, json: <T>() => JSON.parse(text) as T };
+}
+
+/**
+ * Funds the share pools' WPOS or the exchange's CREDIT for a test, as finance does (POST /api/admin/fund) but as
+ * set-up, not an operator's act.
+ */
+export async function fundSystemAccount(db: Db, account: 'sharePools' | 'exchangeCredit', amount: string): Promise<void> {
+  const asset = account === 'sharePools' ? 'WPOS' : 'CREDIT';
+  const to = systemAccountId(asset, account === 'sharePools' ? 'pools' : 'exchange');
+  const [outcome] = await postRequests(db, [{ now: new Date(), legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: to }, amount: toMinor(amount) }] }]);
+  expect(outcome?.code).toBe(0);
 }
 
 export function withdraw(app: FastifyInstance, token: string, body: Record<string, unknown>): Promise<LightMyRequestResponse> {

@@ -22,7 +22,7 @@ export interface Envelope<T = unknown> {
   result?: T;
 }
 
-export function envelope<T = unknown>(response: LightMyRequestResponse): Envelope<T> {
+export function envelope<T = unknown>(response: Pick<LightMyRequestResponse, 'json'>): Envelope<T> {
   return response.json<Envelope<T>>();
 }
 
