@@ -26,8 +26,7 @@ const FUNDED: Record<'sharePools' | 'exchangeCredit', { asset: Asset; kind: Syst
   exchangeCredit: { asset: 'CREDIT', kind: 'exchange' },
 };
 
-const balanceRow = z.object({ balance: bigintText });
-const transferResult = z.object({ id: z.string() });
+const balanceRow = z.object({ balance: bigintText, transferId: bigintText });
 
 /**
  * The policy routes.
@@ -52,13 +51,19 @@ export const opsPolicyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) 
       return runOperatorAct(deps.db, request, act, endpoints.opsFund.result, async (tx) => {
         await decidePolicy(tx, deps.policy, { act: 'fund', actor, amount }, now);
         const [outcome] = await postRequests(tx, [
-          { now, legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: account }, amount }], result: { id: '$transfer' } },
+          { now, legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: account }, amount }] },
         ]);
         if (outcome?.code !== ApiCode.ok) throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
-        const { id } = transferResult.parse(outcome.result);
         await recordPolicyUse(tx, { act: 'fund', operator: actorKeyOf(actor), amount, now });
-        const [row] = await queryRows(tx, sql`SELECT balance FROM ledger_accounts WHERE id = ${account}::int`, balanceRow);
-        const result = { id, account: body.account, asset, amount: formatMinor(amount), balance: formatMinor(row?.balance ?? 0n) };
+        // The transfer just written (the engine's "$transfer" names a member entry's, and this one has none): the
+        // account's row stays locked until the act commits, so no other funding of it comes between.
+        const [row] = await queryRows(
+          tx,
+          sql`SELECT a.balance, (SELECT max(t.id) FROM ledger_transfers t WHERE t.credit_account_id = a.id AND t.type = 'funding') AS "transferId"
+              FROM ledger_accounts a WHERE a.id = ${account}::int`,
+          balanceRow,
+        );
+        const result = { id: String(row?.transferId ?? ''), account: body.account, asset, amount: formatMinor(amount), balance: formatMinor(row?.balance ?? 0n) };
         return { result, audit: { target: body.account, after: result } };
       });
     },

@@ -19,9 +19,9 @@ export interface TestOperator {
  *
  * @example
  * const alice = await operatorWithSession(ctx.db, ['finance'], ctx.clock.now());
+ * const carol = await operatorWithSession(ctx.db, ['finance'], ctx.clock.now(), accounts.carol.address); // also a member
  */
-export async function operatorWithSession(db: Db, roles: readonly OperatorRole[], now: Date): Promise<TestOperator> {
-  const address = privateKeyToAccount(generatePrivateKey()).address;
+export async function operatorWithSession(db: Db, roles: readonly OperatorRole[], now: Date, address = privateKeyToAccount(generatePrivateKey()).address): Promise<TestOperator> {
   const token = `${SESSION_PREFIX}${randomBytes(32).toString('base64url')}`;
   await db.execute(sql`INSERT INTO operators (address, roles, added_at) VALUES (${address}, ${`{${roles.join(',')}}`}::text[], ${now.toISOString()}::timestamptz)`);
   await db.execute(
