@@ -36,6 +36,9 @@ export const envSchema = z.object({
   HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('0.0.0.0')),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).default('./data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional()),
+  // The tables' owner (README, "PostgreSQL roles"): the migrations run over it, then it grants DATABASE_URL's role the
+  // rows the app works with and, on audit_log, only SELECT and INSERT. Unset, DATABASE_URL's role does both.
+  DATABASE_MIGRATION_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_MIGRATION_URL must be a postgres:// URL').optional()),
   SIWE_DOMAIN: z.preprocess(
     emptyAsUndefined,
     z.string().refine(parses(parseSiweDomains), 'SIWE_DOMAIN must be one or more comma-separated host[:port]').optional(),
@@ -122,6 +125,10 @@ export const envSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1_000).max(600_000).default(25_000)),
 }).superRefine((env, context) => {
   for (const issue of chainSettingIssues(env)) context.addIssue({ code: 'custom', ...issue });
+  // PGlite has one role: an owner's URL beside it would promise privileges nothing enforces.
+  if (env.DATABASE_MIGRATION_URL !== undefined && env.DATABASE_URL === undefined) {
+    context.addIssue({ code: 'custom', path: ['DATABASE_MIGRATION_URL'], message: 'DATABASE_MIGRATION_URL is the owner of DATABASE_URL\'s tables: set DATABASE_URL too' });
+  }
 });
 
 export type ServerEnv = z.infer<typeof envSchema>;

@@ -9,6 +9,7 @@ import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { prepareApp } from './app';
 import { beginOpenDatabase } from './db/client';
 import { pgliteFolder, type EarlyPglite } from './db/earlyPglite';
+import { oneRoleWarning } from './db/roles';
 import type { WorkerLossOutcome } from './db/pgliteThread';
 import { developmentChainAsked, readEnv, type ServerEnv } from './env';
 import { seed } from './seed/seed';
@@ -175,7 +176,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
   // The chain's node is read (or the development chain started) while the database opens, migrates and seeds.
   const chainBegun = beginChain(env);
   const policy = chainPolicy(env, chainBegun);
-  const database = beginOpenDatabase({ url: env.DATABASE_URL, dataDir: env.DATA_DIR, onLost, opening });
+  const database = beginOpenDatabase({ url: env.DATABASE_URL, migrationUrl: env.DATABASE_MIGRATION_URL, dataDir: env.DATA_DIR, onLost, opening });
   // The app is built on the request thread while PGlite's worker opens the database (ADR 0029): nothing in it reads
   // the database, and its chain, rounds and timers start only once the database is migrated and the chain checked.
   const preparing = prepareApp({
@@ -227,6 +228,8 @@ export async function main(source: Record<string, string | undefined>, early?: E
   await addOperatorsAtStart(env, database.db);
 
   const { app, start } = await preparing;
+  const oneRole = oneRoleWarning(database.driver, env.DATABASE_MIGRATION_URL);
+  if (oneRole) app.log.warn(oneRole);
   const { startTimers } = start({
     payoutTimer: true,
     chain: chainStart.chain,

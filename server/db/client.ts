@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { BatchedPGlite } from './pglite';
 import { newPglite } from './pgliteStart';
 import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
+import { grantAppRole, refuseUnsafeAppRole } from './roles';
 import * as schema from './schema';
 import { serverPath } from '../serverFiles';
 
@@ -27,7 +28,10 @@ export type DatabaseDriver = 'pglite' | 'node-postgres';
 export interface Database {
   db: Db;
   driver: DatabaseDriver;
-  /** Applies the committed drizzle-kit migrations that are not applied yet. */
+  /**
+   * Applies the committed drizzle-kit migrations that are not applied yet; with a migrationUrl, as the owner, and
+   * then grants the app's role its privileges (server/db/roles.ts).
+   */
   migrate(): Promise<void>;
   close(): Promise<void>;
 }
@@ -35,6 +39,12 @@ export interface Database {
 export interface OpenDatabaseOptions {
   /** postgres:// URL; when set, node-postgres is used. */
   url?: string | undefined;
+  /**
+   * With url: the tables' owner (DATABASE_MIGRATION_URL), over which migrate() runs the migrations and then grants
+   * url's role what the app needs, and on audit_log only SELECT and INSERT (server/db/roles.ts). Unset, url's role
+   * migrates and owns the tables.
+   */
+  migrationUrl?: string | undefined;
   /** PGlite data folder; when neither url nor dataDir is set, PGlite runs in memory (tests). */
   dataDir?: string | undefined;
   /**
@@ -74,7 +84,7 @@ const MIGRATION_LOCK_KEY = 4_361_000_001;
  * await database.migrate();
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
-  if (options.url) return openNodePg(options.url, options.poolSize ?? 10);
+  if (options.url) return openNodePg(options.url, options.poolSize ?? 10, options.migrationUrl);
   return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
 }
 
@@ -95,7 +105,7 @@ export interface OpeningDatabase extends Database {
  * await database.opened;
  */
 export function beginOpenDatabase(options: OpenDatabaseOptions = {}): OpeningDatabase {
-  if (options.url) return { ...openNodePg(options.url, options.poolSize ?? 10), opened: Promise.resolve() };
+  if (options.url) return { ...openNodePg(options.url, options.poolSize ?? 10, options.migrationUrl), opened: Promise.resolve() };
   const opening = options.opening ?? newPgliteClient(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
   let client: PgliteThread | BatchedPGlite | undefined;
   const opened = opening.then((open) => {
@@ -152,7 +162,7 @@ async function inThisThread(folder: string | undefined): Promise<BatchedPGlite> 
   return client;
 }
 
-function openNodePg(url: string, poolSize: number): Database {
+function openNodePg(url: string, poolSize: number, migrationUrl: string | undefined): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection emits 'error' on the pool; without a listener Node would crash.
   pool.on('error', () => undefined);
@@ -161,22 +171,47 @@ function openNodePg(url: string, poolSize: number): Database {
     db,
     driver: 'node-postgres',
     migrate: async () => {
-      // The advisory lock is per session, so lock, migrate and unlock on one dedicated connection.
-      const client = await pool.connect();
-      try {
-        await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      if (migrationUrl === undefined) {
+        const client = await pool.connect();
         try {
-          const migrating = drizzleNodePg({ client, schema });
-          await migrateNodePg(migrating, { migrationsFolder });
+          await migrateLocked(client);
         } finally {
-          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+          client.release();
         }
+        return;
+      }
+      // The app's role is whoever DATABASE_URL logs in as (its URL may name no user: PGUSER, the OS user).
+      const { rows } = await pool.query<{ role: string }>('SELECT current_user AS role');
+      const appRole = rows[0]?.role ?? '';
+      const owner = new pg.Client({ connectionString: migrationUrl });
+      await owner.connect();
+      try {
+        await migrateLocked(owner, {
+          before: () => refuseUnsafeAppRole(owner, appRole),
+          after: () => grantAppRole(owner, appRole),
+        });
       } finally {
-        client.release();
+        await owner.end();
       }
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Applies the migrations on one connection under the migration lock, with the steps that belong with them (the app
+ * role's check and grants) inside it too, so that instances starting at once grant one after another.
+ */
+async function migrateLocked(client: pg.PoolClient | pg.Client, steps: { before?: () => Promise<void>; after?: () => Promise<void> } = {}): Promise<void> {
+  // The advisory lock is per session, so lock, migrate and unlock on one dedicated connection.
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+  try {
+    await steps.before?.();
+    await migrateNodePg(drizzleNodePg({ client, schema }), { migrationsFolder });
+    await steps.after?.();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+  }
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The audit log (docs/API.md, "Operators"): one row for every operator act that changes something, written with the
  * act in the same transaction where the act has one, so an act and its row commit or fail together. The table is
- * append-only in the database (migration 0019's trigger refuses UPDATE, DELETE and TRUNCATE).
+ * append-only in the database (migration 0019's trigger refuses UPDATE, DELETE and TRUNCATE; with an owner role of
+ * its own, the app's role may only SELECT and INSERT it: server/db/roles.ts).
  *
  * In a route:
  *   await deps.db.transaction(async (tx) => {

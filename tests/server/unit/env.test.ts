@@ -48,6 +48,16 @@ describe('readEnv', () => {
     });
   });
 
+  it('behavior: reads the owner\'s DATABASE_MIGRATION_URL beside DATABASE_URL, and refuses it without one', () => {
+    expect(readEnv({ DATABASE_URL: 'postgres://app@db/md', DATABASE_MIGRATION_URL: 'postgresql://owner@db/md' })).toMatchObject({
+      DATABASE_URL: 'postgres://app@db/md',
+      DATABASE_MIGRATION_URL: 'postgresql://owner@db/md',
+    });
+    expect(readEnv({ DATABASE_URL: 'postgres://app@db/md', DATABASE_MIGRATION_URL: '' }).DATABASE_MIGRATION_URL).toBeUndefined();
+    expect(() => readEnv({ DATABASE_MIGRATION_URL: 'postgres://owner@db/md' })).toThrow(/DATABASE_MIGRATION_URL: DATABASE_MIGRATION_URL is the owner of DATABASE_URL's tables: set DATABASE_URL too/);
+    expect(() => readEnv({ DATABASE_URL: 'postgres://app@db/md', DATABASE_MIGRATION_URL: 'mysql://owner@db/md' })).toThrow(/DATABASE_MIGRATION_URL must be a postgres:\/\/ URL/);
+  });
+
   it('behavior: reads the readiness and shutdown settings, refusing what is out of range', () => {
     expect(readEnv({ READY_MAX_LAG_MS: '0', SHUTDOWN_DRAIN_MS: '5000', SHUTDOWN_TIMEOUT_MS: '30000' })).toMatchObject({ READY_MAX_LAG_MS: 0, SHUTDOWN_DRAIN_MS: 5000, SHUTDOWN_TIMEOUT_MS: 30_000 });
     expect(() => readEnv({ SHUTDOWN_DRAIN_MS: '-1' })).toThrow(/SHUTDOWN_DRAIN_MS/);
