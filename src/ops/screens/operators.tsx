@@ -73,7 +73,7 @@ export function Screen() {
             busyText={t('operators.removing')}
             done={(result: OpsResult<'opsOperatorRemove'> | null) => (
               <>
-                <p>{t('operators.removed', { sessions: result?.sessionsEnded ?? 0, keys: result?.keysRevoked ?? 0 })}</p>
+                <p>{t('operators.removed', { sessions: result?.removed?.sessionsEnded ?? 0, keys: result?.removed?.keysRevoked ?? 0 })}</p>
                 {readAgainButton}
               </>
             )}
