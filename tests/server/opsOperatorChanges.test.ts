@@ -10,6 +10,7 @@ import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import type { OperatorRole } from '../../api-schema/endpoint';
 import { auditLog, operatorApiKeys, operatorChanges } from '../../server/db/schema';
+import { runOpsCli } from '../../server/ops/cli';
 import { listOperators } from '../../server/ops/operators';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
@@ -169,6 +170,21 @@ describeWithDatabases('operator changes', (ctx) => {
     expect(confirmations.map((row) => (row.after as { changesCancelled?: string[] }).changesCancelled)).toEqual([[annAsks.id], [catAsks.id]]);
     const stored = await ctx.db.select().from(operatorChanges).where(eq(operatorChanges.id, BigInt(annAsks.id)));
     expect(stored[0]?.cancelledAt?.toISOString()).toBe(ctx.clock.now().toISOString());
+  });
+
+  it('the CLI acts at once with two admins; its removal of an admin cancels their waiting changes', async () => {
+    const ann = await operatorWithSession(ctx.db, ['admin'], ctx.clock.now());
+    const ben = await operatorWithSession(ctx.db, ['admin'], ctx.clock.now());
+    const app = await ctx.app();
+    const asked = await changed(post(app, ann.headers, 'operators/put', { address: accounts.dave.address, roles: ['finance'] }));
+    const io = { db: ctx.db, now: ctx.clock.now(), out: () => undefined, err: () => undefined };
+    expect(await runOpsCli(['add', accounts.carol.address, 'support'], io)).toBe(0);
+    expect(await current()).toContainEqual({ address: accounts.carol.address, roles: ['support'] });
+    expect(await runOpsCli(['remove', ann.address], io)).toBe(0);
+    expect(await waiting(app, ben)).toEqual([]);
+    expectRefused(await post(app, ben.headers, 'operators/confirm', { id: asked.id }), ApiCode.alreadyDecided);
+    const [removal] = await auditRows('cliRemove');
+    expect(removal).toMatchObject({ via: 'cli', target: ann.address, after: expect.objectContaining({ changesCancelled: [asked.id] }) });
   });
 
   it('a waiting change is withdrawn by any admin, once; a withdrawn one is confirmed by nobody (3006)', async () => {
