@@ -76,37 +76,39 @@ export function Screen() {
             done={(result: OpsResult<'opsOperatorRemove'> | null) => <DecidedText result={result} onShown={readBoth} />}
           />
         </div>
-        <section className="card desk-form" aria-labelledby="operator-put-title">
-          <h3 id="operator-put-title" className="card-title">
-            {t('operators.putTitle')}
-          </h3>
-          <form
-            className="desk-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (checkAddress(form.address) === null && form.roles.length > 0) put.send({ type: 'user.run', request: form });
-            }}
-          >
-            <FormField
-              id="operator-address"
-              label={t('operators.address')}
-              error={addressError ? t(`topUps.addressError.${addressError}`) : null}
-              placeholder="0x…"
-              value={form.address}
-              onChange={(event) => setForm({ ...form, address: event.target.value.trim() })}
+        <div className="desk-form">
+          <section className="card desk-form" aria-labelledby="operator-put-title">
+            <h3 id="operator-put-title" className="card-title">
+              {t('operators.putTitle')}
+            </h3>
+            <form
+              className="desk-form"
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (checkAddress(form.address) === null && form.roles.length > 0) put.send({ type: 'user.run', request: form });
+              }}
+            >
+              <FormField
+                id="operator-address"
+                label={t('operators.address')}
+                error={addressError ? t(`topUps.addressError.${addressError}`) : null}
+                placeholder="0x…"
+                value={form.address}
+                onChange={(event) => setForm({ ...form, address: event.target.value.trim() })}
+              />
+              <RolePicker id="operator-roles" label={t('operators.roles')} value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
+              <Button type="submit" color="primary" shape="rounded" disabled={checkAddress(form.address) !== null || form.roles.length === 0}>
+                {t('operators.save')}
+              </Button>
+            </form>
+            <ActionState
+              actor={put}
+              busyText={t('operators.saving')}
+              done={(result: OpsResult<'opsOperatorPut'> | null) => <DecidedText result={result} onShown={readBoth} />}
             />
-            <RolePicker id="operator-roles" label={t('operators.roles')} value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
-            <Button type="submit" color="primary" shape="rounded" disabled={checkAddress(form.address) !== null || form.roles.length === 0}>
-              {t('operators.save')}
-            </Button>
-          </form>
-          <ActionState
-            actor={put}
-            busyText={t('operators.saving')}
-            done={(result: OpsResult<'opsOperatorPut'> | null) => <DecidedText result={result} onShown={readBoth} />}
-          />
-        </section>
-        <PendingOperatorChanges changes={changes} onDecided={readBoth} />
+          </section>
+          <PendingOperatorChanges changes={changes} onDecided={readBoth} />
+        </div>
       </div>
     </section>
   );
