@@ -74,7 +74,10 @@ export const operatorListItemSchema = z.object({
   address: addressSchema,
   roles: z.array(operatorRoleSchema),
   addedAt: isoDateSchema,
-  /** The admin who added them; null when added by the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed. */
+  /**
+   * The admin whose act added them (who confirmed the change, when another admin asked for it); null when added by
+   * the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed.
+   */
   addedBy: z.nullable(addressSchema),
 });
 
