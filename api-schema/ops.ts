@@ -74,7 +74,10 @@ export const operatorListItemSchema = z.object({
   address: addressSchema,
   roles: z.array(operatorRoleSchema),
   addedAt: isoDateSchema,
-  /** The admin who added them; null when added by the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed. */
+  /**
+   * The admin whose act added them (who confirmed the change, when another admin asked for it); null when added by
+   * the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed.
+   */
   addedBy: z.nullable(addressSchema),
 });
 
@@ -88,15 +91,43 @@ export const opsOperators = defineEndpoint({
   result: z.object({ operators: z.array(operatorListItemSchema) }),
 });
 
+const operatorChangeIdSchema = checked(z.string(), z.regex(/^[1-9]\d{0,17}$/, 'id'));
+
+/** An admin's put or remove of an operator, waiting for a second admin or done (docs/API.md, "Operators"). */
+export const operatorChangeSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['put', 'remove']),
+  address: addressSchema,
+  /** The roles a put sets; null for a remove. */
+  roles: z.nullable(z.array(operatorRoleSchema)),
+  requestedBy: addressSchema,
+  requestedAt: isoDateSchema,
+  status: z.enum(['waiting', 'done', 'cancelled']),
+  /** The second admin; the requester themself when a sole admin's change was done at once. */
+  confirmedBy: z.nullable(addressSchema),
+  confirmedAt: z.nullable(isoDateSchema),
+  cancelledAt: z.nullable(isoDateSchema),
+  /** When this call carried out a put: the operator as stored. */
+  operator: z.optional(operatorListItemSchema),
+  /** When this call carried out a remove: their sessions ended and keys revoked. */
+  removed: z.optional(z.object({ sessionsEnded: intAtLeast(0), keysRevoked: intAtLeast(0) })),
+});
+
+const fourEyes =
+  'Only from a signed-in session (an API key or the bootstrap token: 1006). It waits for a second admin (opsOperatorConfirm) and answers the change, `waiting`; ' +
+  'while the caller is the only admin it is done at once (`done`). ';
+
 export const opsOperatorPut = defineEndpoint({
   method: 'POST',
   path: '/api/admin/operators/put',
   access: 'operator:admin',
   summary:
-    'Add an operator, or set the roles of one (a removed one comes back). Taking admin from the last admin is 1001 (roles) (added)',
+    'Ask to add an operator, or set the roles of one (a removed one comes back). ' +
+    fourEyes +
+    'Taking admin from the last admin is 1001 (roles), when done (added)',
   query: undefined,
   body: z.strictObject({ address: addressSchema, roles: rolesSchema }),
-  result: operatorListItemSchema,
+  result: operatorChangeSchema,
 });
 
 export const opsOperatorRemove = defineEndpoint({
@@ -104,10 +135,46 @@ export const opsOperatorRemove = defineEndpoint({
   path: '/api/admin/operators/remove',
   access: 'operator:admin',
   summary:
-    'Remove an operator: their sessions end and their API keys are revoked at once. Not an operator: 4004; the last admin: 1001 (address) (added)',
+    'Ask to remove an operator: when done, their sessions end and their API keys are revoked at once. ' +
+    fourEyes +
+    'Not an operator: 4004; the last admin: 1001 (address), when done (added)',
   query: undefined,
   body: z.strictObject({ address: addressSchema }),
-  result: z.object({ sessionsEnded: intAtLeast(0), keysRevoked: intAtLeast(0) }),
+  result: operatorChangeSchema,
+});
+
+export const opsOperatorChanges = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/operators/changes',
+  access: 'operator:admin',
+  summary: "The operator changes waiting for a second admin, oldest first; a change of an admin removed or demoted since no longer counts and is not listed (added)",
+  query: undefined,
+  body: undefined,
+  result: z.object({ changes: z.array(operatorChangeSchema) }),
+});
+
+export const opsOperatorConfirm = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/operators/confirm',
+  access: 'operator:admin',
+  summary:
+    'Confirm a waiting operator change as a second, different admin, from a signed-in session (else 1006): it is done, once. ' +
+    "The requester's own confirmation changes nothing (it stays `waiting`); a done one is answered as it is; a cancelled one is 3006; none 4004; " +
+    'one that would leave no admin 1001 (it stays waiting) (added)',
+  query: undefined,
+  body: z.strictObject({ id: operatorChangeIdSchema }),
+  result: operatorChangeSchema,
+});
+
+export const opsOperatorCancel = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/operators/cancel',
+  access: 'operator:admin',
+  summary:
+    'Withdraw a waiting operator change (any admin, its requester too), from a signed-in session (else 1006); again answers it as it is, a done one is 3006, none 4004 (added)',
+  query: undefined,
+  body: z.strictObject({ id: operatorChangeIdSchema }),
+  result: operatorChangeSchema,
 });
 
 export const apiKeySchema = z.object({
@@ -135,7 +202,7 @@ export const opsKeyCreate = defineEndpoint({
   path: '/api/admin/keys/create',
   access: 'operator',
   summary:
-    'Create an API key for scripts (Authorization: Bearer <key>) with roles the caller holds (else 1006); only from a signed-in session (else 1006). ' +
+    'Create an API key for scripts (Authorization: Bearer <key>) with roles the caller holds (else 1006); only from a signed-in session (an API key or the bootstrap token: 1006). ' +
     'The key is in this answer only; the server keeps its sha256 (added)',
   query: undefined,
   body: z.strictObject({ label: checked(z.string(), z.minLength(1), z.maxLength(100)), roles: rolesSchema }),
@@ -148,7 +215,8 @@ export const opsKeyRevoke = defineEndpoint({
   method: 'POST',
   path: '/api/admin/keys/revoke',
   access: 'operator',
-  summary: "Revoke an API key: one's own, or anyone's for an admin (else 4004); revoking again answers the same (added)",
+  summary:
+    "Revoke an API key: one's own, or anyone's for an admin (else 4004), only from a signed-in session (an API key or the bootstrap token: 1006); revoking again answers the same (added)",
   query: undefined,
   body: z.strictObject({ id: keyIdSchema }),
   result: apiKeySchema,

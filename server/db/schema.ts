@@ -710,6 +710,39 @@ export const operators = pgTable(
   ],
 );
 
+/**
+ * Changes to the operators that wait for a second admin (server/ops/operatorChanges.ts): a put (roles) or a remove
+ * asked for by one admin, done when another admin confirms it (confirmed_by, confirmed_at), or no longer counting
+ * (cancelled_at) once withdrawn or once its requester is no admin. A sole admin's change is done at once: its row
+ * has the requester as confirmer.
+ */
+export const operatorChanges = pgTable(
+  'operator_changes',
+  {
+    id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
+    /** put or remove. */
+    kind: text('kind').notNull(),
+    /** The operator the change is about (EIP-55). */
+    address: text('address').notNull(),
+    /** The roles a put sets; null for a remove. */
+    roles: text('roles').array(),
+    requestedBy: text('requested_by')
+      .notNull()
+      .references(() => operators.address),
+    requestedAt: timestamp('requested_at', { withTimezone: true, mode: 'date' }).notNull(),
+    confirmedBy: text('confirmed_by').references(() => operators.address),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true, mode: 'date' }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [
+    index('operator_changes_waiting_idx').on(t.id).where(sql`${t.confirmedAt} IS NULL AND ${t.cancelledAt} IS NULL`),
+    check('operator_changes_kind', sql`(${t.kind} = 'put' AND ${t.roles} IS NOT NULL) OR (${t.kind} = 'remove' AND ${t.roles} IS NULL)`),
+    check('operator_changes_roles_known', sql`${t.roles} IS NULL OR (cardinality(${t.roles}) > 0 AND ${t.roles} <@ ARRAY['finance', 'support', 'content', 'admin']::text[])`),
+    check('operator_changes_decided_once', sql`${t.confirmedAt} IS NULL OR ${t.cancelledAt} IS NULL`),
+    check('operator_changes_confirmed', sql`(${t.confirmedBy} IS NULL) = (${t.confirmedAt} IS NULL)`),
+  ],
+);
+
 /** Operator sign-in nonces: as members' (nonces), in a table of their own so neither sign-in can use the other's. */
 export const operatorNonces = pgTable(
   'operator_nonces',

@@ -1,6 +1,7 @@
 /**
  * `npm run ops -- <command>` (scripts/ops.ts; README, "Operators"): operators from the command line, on the database
- * the server uses (PGlite under DATA_DIR, or DATABASE_URL). Each change is audited as via `cli`.
+ * the server uses (PGlite under DATA_DIR, or DATABASE_URL). Each change is done at once, with no second admin (whoever
+ * runs it holds the database on the host), and audited as via `cli`.
  *   add ADDRESS ROLE[,ROLE...] [ROLE...]   add an operator or set their roles (admin, finance, support, content)
  *   remove ADDRESS                         remove one: their sessions and API keys end
  *   list                                   the current operators

@@ -1,7 +1,8 @@
 /**
  * The operators' identity routes (docs/API.md, "Operators"): sign-in, who am I, logout, operators and roles, API keys
  * and the audit log with its CSV export. Always registered: the access hook lets in only operators' sessions and
- * keys (and the deprecated ADMIN_TOKEN bootstrap), by the role each call names. Every change writes an audit row.
+ * keys (and the deprecated ADMIN_TOKEN bootstrap), by the role each call names; the calls that change operators, roles
+ * or keys only a signed-in session. Every change writes an audit row.
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
@@ -15,7 +16,16 @@ import { holdsRole, requireOperator } from '../ops/actor';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../ops/apiKeys';
 import { auditContextOf, auditOf, recordAudit } from '../ops/audit';
 import { auditCsv, readAudit } from '../ops/auditQuery';
-import { listOperators, putOperator, removeOperator, type OperatorRow } from '../ops/operators';
+import {
+  cancelOperatorChange,
+  confirmOperatorChange,
+  listWaitingChanges,
+  requestOperatorChange,
+  statusOf,
+  type OperatorChangeOutcome,
+  type OperatorChangeRow,
+} from '../ops/operatorChanges';
+import { listOperators, type OperatorRow } from '../ops/operators';
 import { endOperatorSession, issueOperatorNonce, signInOperator } from '../ops/signIn';
 import { expectedSite, type RouteDeps } from './deps';
 import { registerHandlers } from './endpoint';
@@ -26,6 +36,36 @@ const CSV_PAGE = 500;
 function operatorOut(row: OperatorRow) {
   return { address: row.address, roles: row.roles, addedAt: row.addedAt.toISOString(), addedBy: row.addedBy };
 }
+
+function changeOut(change: OperatorChangeRow) {
+  return {
+    id: change.id,
+    kind: change.kind,
+    address: change.address,
+    roles: change.roles,
+    requestedBy: change.requestedBy,
+    requestedAt: change.requestedAt.toISOString(),
+    status: statusOf(change),
+    confirmedBy: change.confirmedBy,
+    confirmedAt: change.confirmedAt?.toISOString() ?? null,
+    cancelledAt: change.cancelledAt?.toISOString() ?? null,
+  };
+}
+
+function outcomeOut({ change, operator, removed }: OperatorChangeOutcome) {
+  return { ...changeOut(change), ...(operator ? { operator: operatorOut(operator) } : {}), ...(removed ? { removed } : {}) };
+}
+
+/**
+ * The calls that change operators, roles or keys. Only a person signed in at the desk makes them, never an API key or
+ * the shared bootstrap token, whatever its roles: a leaked credential can neither make an admin nor mint keys, nor
+ * remove the admins. A new identity call goes in this list.
+ */
+const SESSION_ONLY_PATHS: ReadonlySet<string> = new Set(
+  [endpoints.opsOperatorPut, endpoints.opsOperatorRemove, endpoints.opsOperatorConfirm, endpoints.opsOperatorCancel, endpoints.opsKeyCreate, endpoints.opsKeyRevoke].map(
+    (endpoint) => endpoint.path,
+  ),
+);
 
 function apiKeyOut(row: ApiKeyRow) {
   return {
@@ -49,10 +89,9 @@ function apiKeyOut(row: ApiKeyRow) {
  * await app.register(opsRoutes, deps);
  */
 export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
-  // After the access hook, before the body is read: a key is made by a person at the desk, never by another key or
-  // the shared bootstrap token, so a leaked key cannot mint more (1006, whatever the body).
+  // After the access hook, before the body is read: 1006, whatever the body.
   app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url === endpoints.opsKeyCreate.path && request.operator?.via !== 'session') throw new RoleRequiredError();
+    if (SESSION_ONLY_PATHS.has(request.routeOptions.url ?? '') && request.operator?.via !== 'session') throw new RoleRequiredError();
   });
   registerHandlers(
     app,
@@ -94,11 +133,19 @@ export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
       opsOperatorPut: async ({ body, request }) => {
         const address = checksummedAddress(body.address, 'address');
-        return operatorOut(await putOperator(deps.db, { address, roles: body.roles }, auditContextOf(request, deps.now())));
+        return outcomeOut(await requestOperatorChange(deps.db, { kind: 'put', address, roles: body.roles }, auditContextOf(request, deps.now())));
       },
 
-      opsOperatorRemove: async ({ body, request }) =>
-        removeOperator(deps.db, checksummedAddress(body.address, 'address'), auditContextOf(request, deps.now())),
+      opsOperatorRemove: async ({ body, request }) => {
+        const address = checksummedAddress(body.address, 'address');
+        return outcomeOut(await requestOperatorChange(deps.db, { kind: 'remove', address }, auditContextOf(request, deps.now())));
+      },
+
+      opsOperatorChanges: async () => ({ changes: (await listWaitingChanges(deps.db)).map(changeOut) }),
+
+      opsOperatorConfirm: async ({ body, request }) => outcomeOut(await confirmOperatorChange(deps.db, BigInt(body.id), auditContextOf(request, deps.now()))),
+
+      opsOperatorCancel: async ({ body, request }) => changeOut(await cancelOperatorChange(deps.db, BigInt(body.id), auditContextOf(request, deps.now()))),
 
       opsKeys: async ({ request }) => {
         const actor = requireOperator(request);
@@ -108,7 +155,7 @@ export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
       opsKeyCreate: async ({ body, request }) => {
         const actor = requireOperator(request);
-        if (actor.via !== 'session' || actor.address === null) throw new RoleRequiredError();
+        if (actor.address === null) throw new RoleRequiredError();
         if (!body.roles.every((role: OperatorRole) => holdsRole(actor, role))) throw new RoleRequiredError();
         const { key, apiKey } = await createApiKey(deps.db, { label: body.label, roles: body.roles, createdBy: actor.address }, auditContextOf(request, deps.now()));
         return { id: apiKey.id, key, apiKey: apiKeyOut(apiKey) };

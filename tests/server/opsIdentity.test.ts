@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
-import { auditLog, operatorApiKeys, operatorNonces, operatorSessions, tokens } from '../../server/db/schema';
+import { auditLog, operatorApiKeys, operatorChanges, operatorNonces, operatorSessions, tokens } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, TEST_ADMIN_TOKEN } from './support/ledger';
@@ -155,10 +155,13 @@ describeWithDatabases('operators and roles', (ctx) => {
     return { app, token: (await signInOperator(app, accounts.alice, ctx.clock.now())).token };
   }
 
-  it('an admin adds, changes and lists operators; each change is audited with before and after', async () => {
+  it('the only admin adds, changes and lists operators at once; each change is audited with before and after', async () => {
     const { app, token } = await adminSession();
     const put = await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: { ...bearer(token), 'x-request-id': 'ticket-42' }, payload: { address: accounts.bob.address.toLowerCase(), roles: ['support', 'finance'] } });
-    expect(envelope(put)).toEqual({ code: 0, result: { address: accounts.bob.address, roles: ['finance', 'support'], addedAt: ctx.clock.now().toISOString(), addedBy: accounts.alice.address } });
+    expect(envelope(put)).toMatchObject({
+      code: 0,
+      result: { status: 'done', operator: { address: accounts.bob.address, roles: ['finance', 'support'], addedAt: ctx.clock.now().toISOString(), addedBy: accounts.alice.address } },
+    });
     ctx.clock.advance(MINUTE);
     await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: bearer(token), payload: { address: accounts.bob.address, roles: ['content'] } });
     const list = envelope<{ operators: { address: string; roles: string[] }[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: bearer(token) }));
@@ -188,36 +191,26 @@ describeWithDatabases('operators and roles', (ctx) => {
     const bob = await signInOperator(app, accounts.bob, ctx.clock.now());
     const key = await createKey(app, bob.token, ['finance']);
     const removed = await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(token), payload: { address: accounts.bob.address } });
-    expect(envelope(removed)).toEqual({ code: 0, result: { sessionsEnded: 1, keysRevoked: 1 } });
+    expect(envelope(removed)).toMatchObject({ code: 0, result: { status: 'done', removed: { sessionsEnded: 1, keysRevoked: 1 } } });
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(bob.token) }), ApiCode.notSignedIn);
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(key.key) }), ApiCode.notSignedIn);
     expectRefused(await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(token), payload: { address: accounts.bob.address } }), ApiCode.notFound);
   });
 
-  it('the last admin can be neither removed nor demoted (1001); with a second admin they can', async () => {
+  it('the last admin can be neither removed nor demoted (1001), no change kept; with a second admin, once confirmed, they can', async () => {
     const { app, token } = await adminSession();
     const demote = () => app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: bearer(token), payload: { address: accounts.alice.address, roles: ['finance'] } });
     const remove = () => app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(token), payload: { address: accounts.alice.address } });
     expectRefused(await expectNoDbChange(ctx.db, demote), ApiCode.invalidParameters, 'roles');
     expectRefused(await expectNoDbChange(ctx.db, remove), ApiCode.invalidParameters, 'address');
+    expect(await ctx.db.select().from(operatorChanges)).toEqual([]);
     await addOperator(ctx.db, accounts.bob.address, ['admin']);
-    expect(envelope(await remove()).code).toBe(0);
-  });
-
-  it('two admins removing each other at once: one stays', async () => {
-    const { app, token } = await adminSession();
-    await addOperator(ctx.db, accounts.bob.address, ['admin']);
+    const asked = envelope<{ id: string; status: string }>(await remove());
+    expect(asked.result?.status).toBe('waiting');
     const bob = await signInOperator(app, accounts.bob, ctx.clock.now());
-    const codes = await Promise.all([
-      app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(token), payload: { address: accounts.bob.address } }),
-      app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(bob.token), payload: { address: accounts.alice.address } }),
-    ]);
-    // The second waits for the first's lock, then finds it would remove the last admin (or its caller is gone).
-    const answered = codes.map((response) => envelope(response).code).sort((a, b) => a - b);
-    expect(answered[0]).toBe(0);
-    expect([ApiCode.invalidParameters, ApiCode.notSignedIn]).toContain(answered[1]);
-    const list = envelope<{ operators: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: adminHeaders() }));
-    expect(list.result?.operators).toHaveLength(1);
+    const confirmed = await app.inject({ method: 'POST', url: '/api/admin/operators/confirm', headers: bearer(bob.token), payload: { id: asked.result?.id } });
+    expect(envelope<{ status: string }>(confirmed).result?.status).toBe('done');
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(token) }), ApiCode.notSignedIn);
   });
 
   it('a server with ADMIN_TOKEN warns at start that it is deprecated; one without does not', async () => {
@@ -228,12 +221,12 @@ describeWithDatabases('operators and roles', (ctx) => {
     expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([expect.stringMatching(/^ADMIN_TOKEN is deprecated/)]);
   });
 
-  it('the deprecated bootstrap token acts as an admin with no address', async () => {
+  it('the deprecated bootstrap token acts as an admin with no address, but changes no operator (1006)', async () => {
     const { app } = await adminSession();
     expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: adminHeaders() }))).toEqual({ code: 0, result: { address: null, roles: ['admin'], via: 'bootstrap' } });
-    expect(envelope(await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: adminHeaders(), payload: { address: accounts.carol.address, roles: ['content'] } })).code).toBe(0);
-    const [row] = await ctx.db.select().from(auditLog).where(eq(auditLog.target, accounts.carol.address));
-    expect(row).toMatchObject({ actorAddress: null, actorRoles: ['admin'], via: 'bootstrap' });
+    expect(envelope<{ operators: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: adminHeaders() })).result?.operators).toHaveLength(1);
+    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: adminHeaders(), payload: { address: accounts.carol.address, roles: ['content'] } }), ApiCode.roleRequired);
+    expect(await ctx.db.select().from(auditLog).where(eq(auditLog.target, accounts.carol.address))).toEqual([]);
   });
 });
 

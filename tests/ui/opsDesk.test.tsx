@@ -465,3 +465,66 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/keys/create')?.body).toEqual({ label: 'payouts', roles: ['finance'] });
   });
 });
+
+describe('the desk: operators', { timeout: 15_000 }, () => {
+  const change = (id: string, requestedBy: string, extra: Record<string, unknown> = {}) => ({
+    id,
+    kind: 'put',
+    address: member,
+    roles: ['finance', 'support'],
+    requestedBy,
+    requestedAt: '2026-11-27T09:00:00.000Z',
+    status: 'waiting',
+    confirmedBy: null,
+    confirmedAt: null,
+    cancelledAt: null,
+    ...extra,
+  });
+  const operatorsAnswer = () => ({
+    code: 0,
+    result: { operators: [{ address: financeAddress, roles: ['admin'], addedAt: '2026-11-20T09:00:00.000Z', addedBy: null }, { address: second, roles: ['admin'], addedAt: '2026-11-21T09:00:00.000Z', addedBy: financeAddress }] },
+  });
+
+  it('behavior: an admin sees the changes waiting for a second admin, confirms another admin’s; their own says another confirms it', async () => {
+    const lists = [[change('3', second), change('4', financeAddress, { kind: 'remove', roles: null })], [change('4', financeAddress, { kind: 'remove', roles: null })]];
+    const desk = await renderDesk({
+      path: '/ops/operators',
+      signedInAs: { roles: ['admin'] },
+      handlers: {
+        'GET /api/admin/operators': operatorsAnswer,
+        'GET /api/admin/operators/changes': () => ({ code: 0, result: { changes: lists.shift() ?? [] } }),
+        'POST /api/admin/operators/confirm': ({ body }) => ({ code: 0, result: { ...change((body as { id: string }).id, second), status: 'done', confirmedBy: financeAddress, confirmedAt: '2026-11-27T09:05:00.000Z' } }),
+      },
+    });
+    const list = await screen.findByRole('list', { name: 'Waiting for a second admin' });
+    expect(within(list).getByText('Set roles: Finance, Support')).toBeTruthy();
+    expect(within(list).getByText('Remove')).toBeTruthy();
+    expect(within(list).getByText('You asked for it: another admin confirms it.')).toBeTruthy();
+    expect(within(list).queryByRole('button', { name: 'Confirm #4' })).toBeNull();
+    expect(within(list).getByRole('button', { name: 'Withdraw #4' })).toBeTruthy();
+    await desk.user.click(within(list).getByRole('button', { name: 'Confirm #3' }));
+    expect(await screen.findByText('Done (#3).')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Confirm #3' })).toBeNull());
+    expect(desk.calls.find((call) => call.key === 'POST /api/admin/operators/confirm')?.body).toEqual({ id: '3' });
+    // Both lists read again once the answer showed.
+    expect(desk.calls.filter((call) => call.key === 'GET /api/admin/operators').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('behavior: with two admins a new operator waits for the other one, and says so', async () => {
+    const desk = await renderDesk({
+      path: '/ops/operators',
+      signedInAs: { roles: ['admin'] },
+      handlers: {
+        'GET /api/admin/operators': operatorsAnswer,
+        'GET /api/admin/operators/changes': () => ({ code: 0, result: { changes: [] } }),
+        'POST /api/admin/operators/put': ({ body }) => ({ code: 0, result: { ...change('5', financeAddress), ...(body as object) } }),
+      },
+    });
+    expect(await screen.findByText('No changes waiting.')).toBeTruthy();
+    await desk.user.type(screen.getByLabelText('Operator address'), member);
+    await desk.user.click(within(screen.getByRole('group', { name: 'Roles' })).getByLabelText('Finance'));
+    await desk.user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Waiting for another admin to confirm it (#5).')).toBeTruthy();
+    expect(desk.calls.find((call) => call.key === 'POST /api/admin/operators/put')?.body).toEqual({ address: member, roles: ['finance'] });
+  });
+});

@@ -1,6 +1,7 @@
 /**
- * Operators (issue 43, admin): who holds which role; add one or change their roles, remove one (their sessions end
- * and their keys are revoked at once).
+ * Operators (admin): who holds which role; add one or change their roles, remove one (their sessions end and their
+ * keys are revoked). With more than one admin each such change waits for another admin, who confirms it from the list
+ * of those waiting; the only admin's change is done at once.
  */
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
@@ -13,6 +14,7 @@ import type { OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskAction, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
+import { DecidedText, PendingOperatorChanges } from '../parts/PendingOperatorChanges';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { RolePicker } from '../parts/RolePicker';
 
@@ -21,15 +23,15 @@ export function Screen() {
   const locale = i18n.resolvedLanguage ?? 'zh';
   const { api } = useDesk();
   const operators = useDeskRead('opsOperators', undefined);
+  const changes = useDeskRead('opsOperatorChanges', undefined);
+  const readBoth = () => {
+    readAgain(operators);
+    readAgain(changes);
+  };
   const [form, setForm] = useState<{ address: string; roles: OperatorRole[] }>({ address: '', roles: [] });
   const put = useDeskAction((request: { address: string; roles: OperatorRole[] }) => api.call('opsOperatorPut', { body: request }));
   const remove = useDeskAction((request: { address: string }) => api.call('opsOperatorRemove', { body: request }));
   const addressError = form.address === '' ? null : checkAddress(form.address);
-  const readAgainButton = (
-    <Button size="small" fill="none" onClick={() => readAgain(operators)}>
-      {t('actions.readAgain')}
-    </Button>
-  );
   return (
     <section aria-labelledby="operators-title">
       <h2 id="operators-title" className="desk-screen-title">
@@ -71,49 +73,42 @@ export function Screen() {
           <ActionState
             actor={remove}
             busyText={t('operators.removing')}
-            done={(result: OpsResult<'opsOperatorRemove'> | null) => (
-              <>
-                <p>{t('operators.removed', { sessions: result?.sessionsEnded ?? 0, keys: result?.keysRevoked ?? 0 })}</p>
-                {readAgainButton}
-              </>
-            )}
+            done={(result: OpsResult<'opsOperatorRemove'> | null) => <DecidedText result={result} onShown={readBoth} />}
           />
         </div>
-        <section className="card desk-form" aria-labelledby="operator-put-title">
-          <h3 id="operator-put-title" className="card-title">
-            {t('operators.putTitle')}
-          </h3>
-          <form
-            className="desk-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              if (checkAddress(form.address) === null && form.roles.length > 0) put.send({ type: 'user.run', request: form });
-            }}
-          >
-            <FormField
-              id="operator-address"
-              label={t('operators.address')}
-              error={addressError ? t(`topUps.addressError.${addressError}`) : null}
-              placeholder="0x…"
-              value={form.address}
-              onChange={(event) => setForm({ ...form, address: event.target.value.trim() })}
+        <div className="desk-form">
+          <section className="card desk-form" aria-labelledby="operator-put-title">
+            <h3 id="operator-put-title" className="card-title">
+              {t('operators.putTitle')}
+            </h3>
+            <form
+              className="desk-form"
+              onSubmit={(event) => {
+                event.preventDefault();
+                if (checkAddress(form.address) === null && form.roles.length > 0) put.send({ type: 'user.run', request: form });
+              }}
+            >
+              <FormField
+                id="operator-address"
+                label={t('operators.address')}
+                error={addressError ? t(`topUps.addressError.${addressError}`) : null}
+                placeholder="0x…"
+                value={form.address}
+                onChange={(event) => setForm({ ...form, address: event.target.value.trim() })}
+              />
+              <RolePicker id="operator-roles" label={t('operators.roles')} value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
+              <Button type="submit" color="primary" shape="rounded" disabled={checkAddress(form.address) !== null || form.roles.length === 0}>
+                {t('operators.save')}
+              </Button>
+            </form>
+            <ActionState
+              actor={put}
+              busyText={t('operators.saving')}
+              done={(result: OpsResult<'opsOperatorPut'> | null) => <DecidedText result={result} onShown={readBoth} />}
             />
-            <RolePicker id="operator-roles" label={t('operators.roles')} value={form.roles} onChange={(roles) => setForm({ ...form, roles })} />
-            <Button type="submit" color="primary" shape="rounded" disabled={checkAddress(form.address) !== null || form.roles.length === 0}>
-              {t('operators.save')}
-            </Button>
-          </form>
-          <ActionState
-            actor={put}
-            busyText={t('operators.saving')}
-            done={() => (
-              <>
-                <p>{t('operators.saved')}</p>
-                {readAgainButton}
-              </>
-            )}
-          />
-        </section>
+          </section>
+          <PendingOperatorChanges changes={changes} onDecided={readBoth} />
+        </div>
       </div>
     </section>
   );

@@ -66,6 +66,19 @@ const ordersPage = {
   },
 };
 
+/** Operator changes waiting for a second admin: another admin's (with Confirm) and the demo operator's own. */
+const otherAdmin = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
+const waitingChange = { requestedAt: lateUtc, status: 'waiting', confirmedBy: null, confirmedAt: null, cancelledAt: null };
+const operatorChanges = {
+  code: 0,
+  result: {
+    changes: [
+      { ...waitingChange, id: '123456', kind: 'put', address: seededMember, roles: ['finance', 'support', 'content'], requestedBy: otherAdmin },
+      { ...waitingChange, id: '123457', kind: 'remove', address: otherAdmin, roles: null, requestedBy: '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720' },
+    ],
+  },
+};
+
 /** Every desk screen an admin sees (src/ops/deskPaths.ts), the sign-in first. */
 export const deskScreens: readonly DeskScreen[] = [
   { name: 'ops-withdrawals', path: '/ops/withdrawals' },
@@ -82,6 +95,6 @@ export const deskScreens: readonly DeskScreen[] = [
   { name: 'ops-pools', path: '/ops/content?tab=pools' },
   { name: 'ops-bots', path: '/ops/content?tab=bots' },
   { name: 'ops-keys', path: '/ops/keys' },
-  { name: 'ops-operators', path: '/ops/operators' },
+  { name: 'ops-operators', path: '/ops/operators', answered: { '/api/admin/operators/changes': operatorChanges } },
   { name: 'ops-audit', path: '/ops/audit' },
 ];
