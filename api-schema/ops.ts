@@ -32,6 +32,8 @@ export const opsLoginNonce = defineEndpoint({
 });
 
 const operatorSchema = z.object({ address: addressSchema, roles: z.array(operatorRoleSchema) });
+/** What the desk sends back in X-CSRF-Token on every state-changing call made with the session cookie. */
+const csrfTokenSchema = checked(z.string(), z.minLength(1));
 
 export const opsSignIn = defineEndpoint({
   method: 'POST',
@@ -41,30 +43,34 @@ export const opsSignIn = defineEndpoint({
     'Sign in an operator with an EIP-4361 message whose statement is exactly "' +
     OPERATOR_SIGN_IN_STATEMENT +
     '" (else 1005) and its signature, checked as memberSignLogin checks members\'; an address that is no current operator gets 1006. ' +
-    'The session token lives 12 hours (added)',
+    'The session is set as the HttpOnly cookie mdo_session (Secure, SameSite=Strict, Path=/api/admin) and lives 12 hours; it is never in the answer. ' +
+    'State-changing calls made with it send csrfToken in X-CSRF-Token (else 1006); a foreign Origin is 1006 (added)',
   query: undefined,
   body: z.strictObject({
     message: checked(z.string(), z.minLength(1), z.maxLength(4096)),
     signature: checked(z.string(), z.regex(/^0x[0-9a-fA-F]+$/, 'signature'), z.maxLength(8192)),
   }),
-  result: z.object({ token: checked(z.string(), z.minLength(1)), expiresAt: isoDateSchema, operator: operatorSchema }),
+  result: z.object({ expiresAt: isoDateSchema, operator: operatorSchema, csrfToken: csrfTokenSchema }),
 });
 
 export const opsMe = defineEndpoint({
   method: 'GET',
   path: '/api/admin/me',
   access: 'operator',
-  summary: 'Who the caller is: address (null for the bootstrap ADMIN_TOKEN), roles and how they signed in (added)',
+  summary:
+    'Who the caller is: address (null for the bootstrap ADMIN_TOKEN), roles, how they signed in, and for the session cookie its csrfToken ' +
+    '(null otherwise): the desk asks this on every start to learn whether it is signed in (added)',
   query: undefined,
   body: undefined,
-  result: z.object({ address: z.nullable(addressSchema), roles: z.array(operatorRoleSchema), via: viaSchema }),
+  result: z.object({ address: z.nullable(addressSchema), roles: z.array(operatorRoleSchema), via: viaSchema, csrfToken: z.nullable(csrfTokenSchema) }),
 });
 
 export const opsLogout = defineEndpoint({
   method: 'POST',
   path: '/api/admin/auth/logout',
   access: 'operator',
-  summary: 'End the session the call is made with (an API key or the bootstrap token is not ended by this: opsKeyRevoke) (added)',
+  summary:
+    'End the session the call is made with and clear its cookie (an API key or the bootstrap token is not ended by this: opsKeyRevoke) (added)',
   query: undefined,
   body: z.optional(emptySchema),
   result: z.optional(emptySchema),

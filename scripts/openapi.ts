@@ -41,11 +41,11 @@ function accessText(access: Endpoint['access']): string {
   if (!operator) return MEMBER_ACCESS_TEXT[access as keyof typeof MEMBER_ACCESS_TEXT];
   const roles = operator.roles?.filter((role) => role !== 'admin') ?? [];
   const who = operator.roles === undefined ? 'any operator' : roles.length === 0 ? 'an operator with the admin role' : `an operator with the ${roles.join(', ')} or admin role`;
-  return `Operators only: ${who}, by an operator session or API key (1002 without one; 1006 without the role).`;
+  return `Operators only: ${who}, by the desk's session cookie or an API key (1002 without one; 1006 without the role, or a cookie call without its X-CSRF-Token).`;
 }
 
 function securityOf(access: Endpoint['access']): JsonSchema[] {
-  if (operatorRolesOf(access)) return [{ operatorToken: [] }, { adminToken: [] }];
+  if (operatorRolesOf(access)) return [{ operatorSession: [] }, { operatorToken: [] }, { adminToken: [] }];
   return access === 'public' ? [] : [{ token: [] }];
 }
 
@@ -96,7 +96,13 @@ export function buildOpenApiDocument(): JsonSchema {
     components: {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token from memberSignLogin, bare (quotes removed) or as "Bearer <token>".' },
-        operatorToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An operator session token or API key, as "Bearer <token>" (operators only).' },
+        operatorSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'mdo_session',
+          description: "The desk's HttpOnly session cookie set by opsSignIn; state-changing calls made with it also send opsSignIn's or opsMe's csrfToken as X-CSRF-Token.",
+        },
+        operatorToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An operator API key (mdk_…), as "Bearer <key>" (operators only).' },
         adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'The server’s ADMIN_TOKEN: deprecated bootstrap, acts as an admin.' },
       },
       schemas: {

@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './clock';
 import type { Db } from './db/client';
 import { TooManyRequestsError } from './errors';
 import { installAccessControl } from './plugins/access';
+import { installDeskPort } from './plugins/deskPort';
 import { installErrorHandling } from './plugins/errorHandler';
 import { installOddTargetRoute, routeOddTargets } from './plugins/requestTarget';
 import { installSecurityHeaders } from './plugins/security';
@@ -116,6 +117,11 @@ export interface BuildAppOptions {
    * address (docs/API.md, "Operators"); operators sign in with their wallets or use API keys instead.
    */
   adminToken?: string | undefined;
+  /**
+   * OPS_PORT set: the desk (ops.html, /api/admin) is served only on a listener of its own, opened with
+   * app.deskPort.listen() after the app's listen, and the app's own port answers 404 for it (server/plugins/deskPort.ts).
+   */
+  deskOnOwnPort?: boolean;
   /** Told of every route as it is registered (the authorization matrix test lists the operator calls with it). */
   onRoute?: ((route: RouteOptions) => void) | undefined;
   /** Read batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. Money batches run one at a time (LEDGER_BATCHES_IN_FLIGHT). */
@@ -250,6 +256,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  installDeskPort(app, options.deskOnOwnPort === true);
 
   const signInSites = new SignInSites(configuredSites({ siweDomain: options.siweDomain, publicUrl: options.publicUrl }));
   app.decorate('signInSites', signInSites);

@@ -34,6 +34,8 @@ function parses(parse: (value: string) => unknown[]): (value: string) => boolean
 export const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8080)),
   HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('0.0.0.0')),
+  // The operators' desk on a port of its own, so an origin of its own; then PORT answers 404 for /ops and /api/admin.
+  OPS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65_535).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).default('./data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional()),
   // The tables' owner (README, "PostgreSQL roles"): the migrations run over it, then it grants DATABASE_URL's role the
@@ -129,6 +131,7 @@ export const envSchema = z.object({
   if (env.DATABASE_MIGRATION_URL !== undefined && env.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_MIGRATION_URL'], message: 'DATABASE_MIGRATION_URL is the owner of DATABASE_URL\'s tables: set DATABASE_URL too' });
   }
+  if (env.OPS_PORT !== undefined && env.OPS_PORT === env.PORT) context.addIssue({ code: 'custom', path: ['OPS_PORT'], message: 'OPS_PORT must differ from PORT' });
 });
 
 export type ServerEnv = z.infer<typeof envSchema>;

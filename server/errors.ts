@@ -12,7 +12,8 @@ const byApiCode = new Map<ApiCodeValue, FastifyErrorConstructor<{ code: string }
 function defineApiError<Args extends unknown[] = []>(code: string, apiCode: ApiCodeValue, message: string): FastifyErrorConstructor<{ code: string }, Args> {
   apiCodes.set(code, apiCode);
   const constructor = createError<Args>(code, message, httpStatusOf[apiCode]);
-  byApiCode.set(apiCode, constructor as unknown as FastifyErrorConstructor<{ code: string }, [detail?: string]>);
+  // The first class of a code is the one a stored rejection comes back as.
+  if (!byApiCode.has(apiCode)) byApiCode.set(apiCode, constructor as unknown as FastifyErrorConstructor<{ code: string }, [detail?: string]>);
   return constructor;
 }
 
@@ -30,6 +31,11 @@ export const SignatureInvalidError = defineApiError('MD_SIGNATURE_INVALID', ApiC
 export const RoleRequiredError = defineApiError('MD_ROLE_REQUIRED', ApiCode.roleRequired, 'Operator role required');
 /** 1007: an operator acting for themselves (their own member address, or their own request to confirm). */
 export const SelfActRefusedError = defineApiError('MD_SELF_ACT_REFUSED', ApiCode.selfActRefused, 'An operator cannot act for themselves');
+/**
+ * 1006 as well: a call made with the desk's session cookie whose Origin is foreign, or a state-changing one without
+ * the session's X-CSRF-Token. Not 1002: the session holds, this request just does not prove it comes from the desk.
+ */
+export const CsrfRefusedError = defineApiError('MD_CSRF_REFUSED', ApiCode.roleRequired, 'Cookie call without its X-CSRF-Token, or from a foreign Origin');
 /** 2001 */
 export const InviteCodeUnknownError = defineApiError('MD_INVITE_CODE_UNKNOWN', ApiCode.inviteCodeUnknown, 'Invite code unknown');
 /** 2002 */

@@ -184,6 +184,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
     siweDomain: env.SIWE_DOMAIN,
     publicUrl: env.PUBLIC_URL,
     trustProxy: env.TRUST_PROXY,
+    deskOnOwnPort: env.OPS_PORT !== undefined,
     logger: { level: env.LOG_LEVEL },
     adminToken: env.ADMIN_TOKEN,
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
@@ -255,6 +256,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
         // made have a moment to send their request, which is served (Node's close() would cut them as idle); then
         // close() finishes the requests under way (each answered with Connection: close) and waits for the rounds.
         if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
+        app.deskPort?.stopListening();
         if (app.server.listening) {
           Server.prototype.close.call(app.server);
           await new Promise((resolve) => setTimeout(resolve, LAST_REQUESTS_MS));
@@ -293,6 +295,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
 
   reached('app');
   await app.listen({ port: env.PORT, host: env.HOST });
+  const desk = env.OPS_PORT === undefined ? undefined : await app.deskPort?.listen(env.OPS_PORT, env.HOST);
   reached('listening');
   // After listen: the rounds' first ticks (the chain's reads, the database's statements) would delay it.
   startTimers();
@@ -303,6 +306,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
   const sites = app.signInSites.list().map((site) => site.host);
   app.log.info({ storage: database.driver, signInSites: sites, startMs }, `Member DApp listening on ${url}`);
   console.log(`Member DApp: ${url} (storage: ${database.driver === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL'})`);
+  if (desk) console.log(`Operators' desk: http://${shownHost}:${desk.port}/ops (only there: PORT answers 404 for it)`);
   console.log(`Credit on chain: ${chainStart.summary}`);
   // Sign-in works only at these (ADR 0007); with the defaults they include the machine's LAN addresses.
   console.log(`Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);

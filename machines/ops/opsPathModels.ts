@@ -12,7 +12,7 @@ import { opsActionMachine } from './opsActionMachine';
 import { opsSessionMachine } from './opsSessionMachine';
 import { orderShippingMachine } from './orderShippingMachine';
 import type { ShippableOrder } from './orderShippingMachine';
-import type { Operator, OpsStoredSession } from './opsSessionMachine';
+import type { Operator } from './opsSessionMachine';
 import { withdrawalDecisionMachine } from './withdrawalDecisionMachine';
 import type { DecidableWithdrawal } from './withdrawalDecisionMachine';
 
@@ -52,10 +52,10 @@ const sessionEvents: ModelEvent[] = [
   thrown('fetchNonce'),
   done('signMessage', { message: 'siwe message', signature: '0xsig' }),
   thrown('signMessage', 'UserRejectedError'),
-  done('signIn', ok({ token: 'ops-token', expiresAt: '2026-11-28T10:00:00.000Z', operator: financeOperator })),
+  done('signIn', ok({ expiresAt: '2026-11-28T10:00:00.000Z', operator: financeOperator, csrfToken: 'ops-csrf' })),
   done('signIn', refused(1005)),
   thrown('signIn'),
-  done('loadOperator', ok(financeOperator)),
+  done('loadOperator', ok({ operator: financeOperator, csrfToken: 'ops-csrf' })),
   done('loadOperator', refused(1002)),
   done('loadOperator', refused(-1)),
   thrown('loadOperator'),
@@ -63,12 +63,7 @@ const sessionEvents: ModelEvent[] = [
   thrown('revokeToken'),
 ];
 
-const sessionModel = (name: string, input: OpsStoredSession): OpsMachineModel => ({ name, machine: opsSessionMachine, input, events: sessionEvents });
-
-export const opsSessionModels = [
-  sessionModel('opsSession', { token: null, operator: null }),
-  sessionModel('opsSession (restored token)', { token: 'ops-token', operator: financeOperator }),
-];
+export const opsSessionModels: OpsMachineModel[] = [{ name: 'opsSession', machine: opsSessionMachine, events: sessionEvents }];
 
 /** A pending withdrawal above the quorum threshold: two approvers needed. */
 export const largeWithdrawal: DecidableWithdrawal = { id: '41', status: 'pending', approvals: [], approvalsNeeded: 2 };
@@ -175,7 +170,7 @@ export const opsMachineEntries = [
   {
     name: 'opsSession',
     source: 'machines/ops/opsSessionMachine.ts',
-    summary: "The operators' desk's sign-in: the desk's own SIWE statement and token, the stored session checked, the roles, sign-out.",
+    summary: "The operators' desk's sign-in: the desk's own SIWE statement, the session in an HttpOnly cookie asked for at start, the roles, sign-out.",
     models: opsSessionModels,
   },
   {

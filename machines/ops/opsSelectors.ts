@@ -29,7 +29,6 @@ export function selectOpsSessionView(snapshot: SessionSnapshot): OpsSessionView 
 
 export const selectOperator = (snapshot: SessionSnapshot): Operator | null => (snapshot.matches('signedIn') ? snapshot.context.operator : null);
 export const selectOpsSessionError = (snapshot: SessionSnapshot): ErrorInfo | null => snapshot.context.error;
-export const selectOpsToken = (snapshot: SessionSnapshot): string | null => snapshot.context.token;
 
 /**
  * Whether the signed-in operator holds a role (admin holds every role). It only hides screens: the server decides

@@ -1,10 +1,11 @@
 /**
  * The operators' desk's sign-in (issue 43; docs/API.md, "Operators"): the operator connects their own wallet and
  * signs an EIP-4361 message whose statement is the desk's own ("Sign in to the Member DApp operators' desk."), with
- * a nonce of the desk's own (opsLoginNonce); opsSignIn answers an operator token and the operator's roles. The
- * token is kept under its own storage key, never the member's. A stored token is checked with opsMe at start; the
- * session ends when the operator signs out, the server refuses the token (1002), or the wallet moves to another
- * account. The roles only decide which screens the desk shows: the server decides every call.
+ * a nonce of the desk's own (opsLoginNonce); opsSignIn sets the session as an HttpOnly cookie no script reads, and
+ * answers the operator's roles and the session's CSRF token, which the desk holds in memory only. At every start
+ * opsMe tells whether the browser holds a session (and its CSRF token again); the session ends when the operator
+ * signs out, the server refuses it (1002), or the wallet moves to another account. The roles only decide which
+ * screens the desk shows: the server decides every call.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { OperatorRole } from '../../api-schema/endpoint';
@@ -35,15 +36,15 @@ export interface OpsSignedMessage {
 }
 
 export interface OpsSignInResult {
-  token: string;
   expiresAt: string;
   operator: Operator;
+  csrfToken: string;
 }
 
-/** What storage holds between visits (src/ops/storage: OPS_TOKEN, OPS_OPERATOR). */
-export interface OpsStoredSession {
-  token: string | null;
-  operator: Operator | null;
+/** A session the server holds for this browser (opsMe): who, and the CSRF token its state-changing calls send. */
+export interface OpsSession {
+  operator: Operator;
+  csrfToken: string | null;
 }
 
 export interface OpsSignInDraft {
@@ -53,7 +54,10 @@ export interface OpsSignInDraft {
   signed: OpsSignedMessage | null;
 }
 
-export interface OpsSessionContext extends OpsStoredSession {
+export interface OpsSessionContext {
+  /** Sent back in X-CSRF-Token; never stored (the session itself is the cookie, out of the page's reach). */
+  csrfToken: string | null;
+  operator: Operator | null;
   draft: OpsSignInDraft | null;
   error: ErrorInfo | null;
 }
@@ -73,15 +77,14 @@ export const opsSessionSetup = setup({
   types: {
     context: {} as OpsSessionContext,
     events: {} as OpsSessionEvent,
-    input: {} as OpsStoredSession,
     tags: {} as 'busy',
   },
   actors: {
     fetchNonce: fromPromise<Answer<OpsNonce>, { address: string }>(async () => notProvided('opsSession', 'fetchNonce')),
     signMessage: fromPromise<OpsSignedMessage, { address: string; chainId: number; nonce: OpsNonce }>(async () => notProvided('opsSession', 'signMessage')),
     signIn: fromPromise<Answer<OpsSignInResult>, OpsSignedMessage>(async () => notProvided('opsSession', 'signIn')),
-    loadOperator: fromPromise<Answer<Operator>, { token: string | null }>(async () => notProvided('opsSession', 'loadOperator')),
-    revokeToken: fromPromise<Answer<unknown>, { token: string | null }>(async () => notProvided('opsSession', 'revokeToken')),
+    loadOperator: fromPromise<Answer<OpsSession>>(async () => notProvided('opsSession', 'loadOperator')),
+    revokeToken: fromPromise<Answer<unknown>, { csrfToken: string | null }>(async () => notProvided('opsSession', 'revokeToken')),
   },
   actions: {
     assignDraft: assign((_, params: { address: string; chainId: number }) => ({ draft: { ...params, nonce: null, signed: null }, error: null })),
@@ -89,26 +92,18 @@ export const opsSessionSetup = setup({
       draft: context.draft && params.nonce ? { ...context.draft, nonce: params.nonce } : context.draft,
     })),
     assignSigned: assign(({ context }, params: { signed: OpsSignedMessage }) => ({ draft: context.draft ? { ...context.draft, signed: params.signed } : null })),
-    assignSession: assign((_, params: { result: OpsSignInResult | null }) => ({
-      token: params.result?.token ?? null,
+    assignSession: assign((_, params: { result: OpsSession | null }) => ({
+      csrfToken: params.result?.csrfToken ?? null,
       operator: params.result?.operator ?? null,
       draft: null,
       error: null,
     })),
-    assignOperator: assign((_, params: { operator: Operator | null }) => ({ operator: params.operator, error: null })),
     assignError: assign((_, params: { error: ErrorInfo }) => ({ error: params.error })),
     assignThrownError: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
     clearError: assign({ error: null }),
-    clearSession: assign({ token: null, operator: null, draft: null }),
-    storeSession: () => {
-      // Provided by the desk: keeps the token and the operator under the desk's own storage keys.
-    },
-    removeStoredSession: () => {
-      // Provided by the desk: removes the desk's storage keys (never the member's).
-    },
+    clearSession: assign({ csrfToken: null, operator: null, draft: null }),
   },
   guards: {
-    hasToken: ({ context }) => Boolean(context.token),
     isApiOk: (_, params: { code: number }) => params.code === ApiCode.ok,
     isTokenRejected: (_, params: { code: number }) => params.code === ApiCode.notSignedIn,
     isOtherAccount: ({ context }, params: { address: string }) => {
@@ -119,7 +114,7 @@ export const opsSessionSetup = setup({
   delays: {
     /** A wallet that never answers the signature prompt must not keep the operator waiting forever. */
     signatureTimeout: 120_000,
-    /** Signing out never waits long on the server: the desk's stored session is already gone. */
+    /** Signing out never waits long on the server: the desk has already forgotten the session. */
     signOutTimeout: 5_000,
   },
 });
@@ -129,36 +124,32 @@ export const opsSessionSetup = setup({
 export function createOpsSessionMachine() {
   return opsSessionSetup.createMachine({
     id: 'opsSession',
-    context: ({ input }) => ({ token: input.token, operator: input.operator, draft: null, error: null }),
-    initial: 'restoring',
+    context: { csrfToken: null, operator: null, draft: null, error: null },
+    // The page cannot see the HttpOnly cookie: only the server can say whether this browser is signed in.
+    initial: 'checking',
     on: {
       'server.tokenExpired': {
         target: '.signedOut',
-        actions: ['clearSession', 'removeStoredSession', { type: 'assignError', params: { error: apiError(ApiCode.notSignedIn) } }],
+        actions: ['clearSession', { type: 'assignError', params: { error: apiError(ApiCode.notSignedIn) } }],
       },
     },
     states: {
-      restoring: {
-        description: 'opsSession.restoring',
-        always: [{ guard: 'hasToken', target: 'checking' }, { target: 'signedOut', actions: 'clearSession' }],
-      },
       checking: {
         description: 'opsSession.checking',
         tags: 'busy',
         invoke: {
           src: 'loadOperator',
           id: 'loadOperator',
-          input: ({ context }) => ({ token: context.token }),
           onDone: [
             {
               guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
               target: 'signedIn',
-              actions: [{ type: 'assignOperator', params: ({ event }) => ({ operator: event.output.result }) }, 'storeSession'],
+              actions: { type: 'assignSession', params: ({ event }) => ({ result: event.output.result }) },
             },
             {
               guard: { type: 'isTokenRejected', params: ({ event }) => ({ code: event.output.code }) },
               target: 'signedOut',
-              actions: ['clearSession', 'removeStoredSession'],
+              actions: 'clearSession',
             },
             { target: 'checkFailed', actions: { type: 'assignError', params: ({ event }) => ({ error: apiError(event.output.code) }) } },
           ],
@@ -254,7 +245,7 @@ export function createOpsSessionMachine() {
                 {
                   guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
                   target: '#opsSession.signedIn',
-                  actions: [{ type: 'assignSession', params: ({ event }) => ({ result: event.output.result }) }, 'storeSession'],
+                  actions: { type: 'assignSession', params: ({ event }) => ({ result: event.output.result }) },
                 },
                 {
                   target: '#opsSession.signedOut',
@@ -282,11 +273,10 @@ export function createOpsSessionMachine() {
       signingOut: {
         description: 'opsSession.signingOut',
         tags: 'busy',
-        entry: 'removeStoredSession',
         invoke: {
           src: 'revokeToken',
           id: 'revokeToken',
-          input: ({ context }) => ({ token: context.token }),
+          input: ({ context }) => ({ csrfToken: context.csrfToken }),
           onDone: { target: 'signedOut', actions: 'clearSession' },
           onError: { target: 'signedOut', actions: 'clearSession' },
         },

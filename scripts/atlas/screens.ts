@@ -160,7 +160,6 @@ export const stateScreens: Readonly<Record<string, StateScreen>> = {
   'addressBook.chosen': on('settlement'),
   'addressBook.sessionEnded': on('login'),
   // The operators' desk (/ops): its sign-in, the withdrawals' queue and one withdrawal, held top-ups, orders, a member.
-  'opsSession.restoring': on('ops-sign-in'),
   'opsSession.checking': on('ops-sign-in'),
   'opsSession.checkFailed': on('ops-sign-in'),
   'opsSession.signedOut': own('ops-sign-in'),

@@ -48,7 +48,7 @@ export function requireOperator(request: FastifyRequest): OperatorActor {
   return request.operator;
 }
 
-/** Resolves an operator call's credentials (Authorization: Bearer <session token or API key>) to its actor. */
+/** Resolves an operator call's credential (the session cookie's token, or an API key sent as bearer) to its actor. */
 export interface OperatorResolver {
   resolve(bearer: string, now: Date): Promise<OperatorActor | undefined>;
 }

@@ -1,10 +1,10 @@
 /**
- * The OperatorResolver (server/ops/actor.ts) of the access hook: a bearer credential on an operator call is an
- * operator session token (`mdo_…`) or an API key (`mdk_<id>_…`), looked up by sha256 in their own tables, never in
- * members' tokens, so a member's token opens no operator call (1002). Sessions act with their operator's current
- * roles; keys with their roles as far as their creator still holds them. A removed operator's credentials are
- * refused even before their revocation is seen. Lookups that arrive together share one statement (ADR 0012), as
- * members' tokens do; a key's last_used_at is written at most once a minute.
+ * The OperatorResolver (server/ops/actor.ts) of the access hook: a credential on an operator call is an operator
+ * session token (`mdo_…`, from the desk's cookie) or an API key (`mdk_<id>_…`, as bearer), looked up by sha256 in
+ * their own tables, never in members' tokens, so a member's token opens no operator call (1002). Sessions act with
+ * their operator's current roles; keys with their roles as far as their creator still holds them. A removed
+ * operator's credentials are refused even before their revocation is seen. Lookups that arrive together share one
+ * statement (ADR 0012), as members' tokens do; a key's last_used_at is written at most once a minute.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';

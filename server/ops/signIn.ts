@@ -3,7 +3,8 @@
  * (verifySignedMessage: parser, domain, URI, time, signer, smart accounts), the statement
  * "Sign in to the Member DApp operators' desk." and nothing else, nonces and sessions in tables of their own. Only a
  * current operator gets a session: anyone else gets 1006 once the signature proved the address is theirs (their
- * nonce stays unused). A session token is `mdo_` and 32 random bytes; only its sha256 is stored; it lives 12 hours.
+ * nonce stays unused). A session token is `mdo_` and 32 random bytes; only its sha256 is stored; it lives 12 hours,
+ * in the desk's HttpOnly cookie (sessionCookie.ts), never in an answer.
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';

@@ -1,10 +1,12 @@
 /**
  * Access levels of api-schema (public, token, member, operator) enforced in one onRequest hook, before the body is
  * even parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003.
- * An operator call wants an operator's session token or API key (OperatorResolver), or the deprecated bootstrap
- * X-Admin-Token equal to ADMIN_TOKEN (an admin); 1002 without one, 1006 without the role. Members' tokens and
- * operators' live in different tables, so neither opens the other's calls. Deny by default: an /api/ route with no
- * level fails as it is registered (contract routes always name one; a public one says 'public').
+ * An operator call wants an API key as bearer, the desk's session cookie (OperatorResolver), or the deprecated
+ * bootstrap X-Admin-Token equal to ADMIN_TOKEN (an admin); 1002 without one, 1006 without the role. A cookie
+ * call from a foreign Origin, or a state-changing one without the session's X-CSRF-Token, is 1006 as well
+ * (server/ops/sessionCookie.ts). Members' tokens and operators' live in different tables, so neither opens the
+ * other's calls. Deny by default: an /api/ route with no level fails as it is registered (contract routes always
+ * name one; a public one says 'public').
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
@@ -12,8 +14,9 @@ import type { AdminToken } from '../auth/adminToken';
 import { operatorRolesOf, type OperatorRole } from '../../api-schema/endpoint';
 import { tokenFromHeader, type AuthContext, type TokenResolver } from '../auth/tokens';
 import type { Clock } from '../clock';
-import { BindRequiredError, NotSignedInError, RoleRequiredError } from '../errors';
+import { BindRequiredError, CsrfRefusedError, NotSignedInError, RoleRequiredError } from '../errors';
 import { holdsRole, type OperatorActor, type OperatorResolver } from '../ops/actor';
+import { csrfHolds, ownOrigin, sessionTokenOf } from '../ops/sessionCookie';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -78,8 +81,18 @@ async function operatorOf(
     return { address: null, roles: BOOTSTRAP_ROLES, via: 'bootstrap', credentialId: '' };
   }
   const bearer = tokenFromHeader(request.headers.authorization);
-  const actor = bearer === undefined ? undefined : await deps.operators?.resolve(bearer, deps.now());
-  if (!actor) throw new NotSignedInError();
+  if (bearer !== undefined) {
+    // A bearer is a script's API key; the desk's session comes only in its cookie, so a page never holds it.
+    const actor = await deps.operators?.resolve(bearer, deps.now());
+    if (actor?.via !== 'apiKey') throw new NotSignedInError();
+    return actor;
+  }
+  const sessionToken = sessionTokenOf(request.headers.cookie);
+  if (sessionToken === undefined) throw new NotSignedInError();
+  if (!ownOrigin(request)) throw new CsrfRefusedError();
+  const actor = await deps.operators?.resolve(sessionToken, deps.now());
+  if (actor?.via !== 'session') throw new NotSignedInError();
+  if (!csrfHolds(request, sessionToken)) throw new CsrfRefusedError();
   return actor;
 }
 

@@ -3,7 +3,7 @@
  * server cannot drift from the client or from docs/api/openapi.json. The handler returns the `result`; this
  * wraps it in the success envelope, which the zod serializer checks against the contract before sending.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { Endpoint } from '../../api-schema/endpoint';
@@ -16,6 +16,8 @@ export interface EndpointContext<E extends Endpoint> {
   query: Parsed<E['query']>;
   body: Parsed<E['body']>;
   request: FastifyRequest;
+  /** For headers only (the desk's session cookie): the envelope is still the handler's result. */
+  reply: FastifyReply;
 }
 
 export type EndpointHandler<E extends Endpoint> = (context: EndpointContext<E>) => Promise<z.output<E['result']>>;
@@ -71,12 +73,13 @@ export function registerEndpoint<E extends Endpoint>(
       response: { 200: envelopeOf(endpoint.result) },
     },
     config: { access: endpoint.access, ...(rateLimit ? { rateLimit } : {}) },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       // The validator compiler has already parsed query and body with these very schemas.
       const result = await handler({
         query: request.query as Parsed<E['query']>,
         body: request.body as Parsed<E['body']>,
         request,
+        reply,
       });
       return { code: 0, result };
     },

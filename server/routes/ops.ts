@@ -10,7 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { OperatorRole } from '../../api-schema/endpoint';
 import { endpoints } from '../../api-schema/endpoints';
 import { auditQuerySchema } from '../../api-schema/ops';
-import { RoleRequiredError } from '../errors';
+import { CsrfRefusedError, RoleRequiredError } from '../errors';
 import { checksummedAddress } from '../members/members';
 import { holdsRole, requireOperator } from '../ops/actor';
 import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRow } from '../ops/apiKeys';
@@ -26,7 +26,8 @@ import {
   type OperatorChangeRow,
 } from '../ops/operatorChanges';
 import { listOperators, type OperatorRow } from '../ops/operators';
-import { endOperatorSession, issueOperatorNonce, signInOperator } from '../ops/signIn';
+import { clearedSessionCookie, csrfTokenOf, ownOrigin, sessionCookie, sessionTokenOf } from '../ops/sessionCookie';
+import { endOperatorSession, issueOperatorNonce, OPERATOR_SESSION_TTL_MS, signInOperator } from '../ops/signIn';
 import { expectedSite, type RouteDeps } from './deps';
 import { registerHandlers } from './endpoint';
 
@@ -98,7 +99,9 @@ export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     {
       opsLoginNonce: async ({ query }) => issueOperatorNonce(deps.db, checksummedAddress(query.address, 'address'), deps.now()),
 
-      opsSignIn: async ({ body, request }) => {
+      opsSignIn: async ({ body, request, reply }) => {
+        // A foreign page cannot sign a browser in behind its back (login CSRF) either.
+        if (!ownOrigin(request)) throw new CsrfRefusedError();
         const site = expectedSite(deps, request);
         const now = deps.now();
         const signedIn = await signInOperator(deps.db, {
@@ -111,17 +114,21 @@ export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         });
         const actor = { address: signedIn.operator.address, roles: signedIn.operator.roles, via: 'session' as const };
         await recordAudit(deps.db, auditOf(request, now, { action: 'opsSignIn', target: actor.address, after: { expiresAt: signedIn.expiresAt } }, actor));
-        return { token: signedIn.token, expiresAt: signedIn.expiresAt.toISOString(), operator: signedIn.operator };
+        reply.header('set-cookie', sessionCookie(signedIn.token, OPERATOR_SESSION_TTL_MS));
+        return { expiresAt: signedIn.expiresAt.toISOString(), operator: signedIn.operator, csrfToken: csrfTokenOf(signedIn.token) };
       },
 
       opsMe: async ({ request }) => {
         const { address, roles, via } = requireOperator(request);
-        return { address, roles: [...roles], via };
+        // The access hook let a session in only with its cookie, so the cookie is there to derive the token from.
+        const sessionToken = via === 'session' ? sessionTokenOf(request.headers.cookie) : undefined;
+        return { address, roles: [...roles], via, csrfToken: sessionToken === undefined ? null : csrfTokenOf(sessionToken) };
       },
 
-      opsLogout: async ({ request }) => {
+      opsLogout: async ({ request, reply }) => {
         const actor = requireOperator(request);
         if (actor.via !== 'session') return undefined;
+        reply.header('set-cookie', clearedSessionCookie());
         const now = deps.now();
         if (await endOperatorSession(deps.db, actor.credentialId, now)) {
           await recordAudit(deps.db, auditOf(request, now, { action: 'opsLogout', target: actor.address }));

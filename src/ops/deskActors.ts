@@ -2,7 +2,8 @@
  * The desk's root actors: the wallet (the member app's wallet machine, with the same discovery and viem requests),
  * the app config (for the chain to connect to and its block explorer) and the desk's session, wired as the member
  * app wires its own (src/app/rootActors.ts): the wallet's account reaches the session, and a 1002 answer to any
- * desk call ends it. The operator's token lives under the desk's own storage keys, never the member's.
+ * desk call ends it. The session is an HttpOnly cookie the page never sees; its CSRF token lives in the session's
+ * memory only, so the desk stores nothing of it.
  */
 import { createActor, fromPromise } from 'xstate';
 import type { ActorOptions, ActorRefFrom, AnyActorLogic } from 'xstate';
@@ -10,14 +11,14 @@ import type { Address } from 'viem';
 import { createConfigMachine } from '../../machines/config/configMachine';
 import type { DappParamRecord } from '../../machines/config/configMachine';
 import { createOpsSessionMachine, OPS_SIGN_IN_STATEMENT } from '../../machines/ops/opsSessionMachine';
-import type { Operator, OpsNonce, OpsSignedMessage, OpsSignInResult, OpsStoredSession } from '../../machines/ops/opsSessionMachine';
+import type { OpsNonce, OpsSession, OpsSignedMessage, OpsSignInResult } from '../../machines/ops/opsSessionMachine';
 import type { Answer } from '../../machines/shared/answer';
 import { provideBuilt } from '../../machines/shared/provideBuilt';
 import { provideWalletMachine } from '../actors/walletActors';
 import type { DiscoveredProvider } from '../wallet/types';
 import { createOpsClient } from './api/opsClient';
 import type { OpsClient } from './api/opsClient';
-import { OPS_STORAGE_KEYS } from './deskStorage';
+import { forgetStoredDeskSession } from './deskStorage';
 import type { DeskStorage } from './deskStorage';
 
 export interface DeskActors {
@@ -29,6 +30,7 @@ export interface DeskActors {
 }
 
 export interface CreateDeskActorsParameters {
+  /** Where earlier desks kept their session: cleared at start. */
   storage: DeskStorage;
   loadProviders: () => Promise<DiscoveredProvider[]>;
   watchProviders: (onFound: () => void) => () => void;
@@ -39,16 +41,6 @@ export interface CreateDeskActorsParameters {
   connectEagerly?: boolean;
 }
 
-const isOperator = (value: unknown): value is Operator =>
-  typeof value === 'object' && value !== null && typeof (value as Operator).address === 'string' && Array.isArray((value as Operator).roles);
-
-/** The stored desk session; anything unreadable counts as none. */
-export function readDeskSession(storage: DeskStorage): OpsStoredSession {
-  const token = storage.readJson(OPS_STORAGE_KEYS.token);
-  const operator = storage.readJson(OPS_STORAGE_KEYS.operator);
-  return { token: typeof token === 'string' && token ? token : null, operator: isOperator(operator) ? operator : null };
-}
-
 /**
  * Creates and starts the desk's actors.
  *
@@ -57,9 +49,10 @@ export function readDeskSession(storage: DeskStorage): OpsStoredSession {
 export function createDeskActors({ storage, loadProviders, watchProviders, site, fetchImpl, clock, connectEagerly = true }: CreateDeskActorsParameters): DeskActors {
   const options = clock ? { clock } : {};
   const late: { session?: DeskActors['session'] } = {};
+  forgetStoredDeskSession(storage);
   const api = createOpsClient({
-    getToken: () => late.session?.getSnapshot().context.token ?? null,
-    onTokenRejected: () => late.session?.send({ type: 'server.tokenExpired' }),
+    getCsrfToken: () => late.session?.getSnapshot().context.csrfToken ?? null,
+    onSessionRejected: () => late.session?.send({ type: 'server.tokenExpired' }),
     ...(fetchImpl ? { fetchImpl } : {}),
   });
   const { machine: walletLogic, session: walletSession } = provideWalletMachine({ loadProviders, watchProviders });
@@ -98,25 +91,16 @@ export function createDeskActors({ storage, loadProviders, watchProviders, site,
         const signature = await (await walletSession.requestsFor(providerId)).signMessage({ address: input.address as Address, message });
         return { message, signature };
       }),
-      signIn: fromPromise<Answer<OpsSignInResult>, OpsSignedMessage>(({ input }) => api.call('opsSignIn', { body: input, token: null })),
-      loadOperator: fromPromise<Answer<Operator>, { token: string | null }>(async ({ input }) => {
-        const answer = await api.call('opsMe', { token: input.token });
-        return { code: answer.code, result: answer.result ? { address: answer.result.address ?? '', roles: answer.result.roles } : null };
+      signIn: fromPromise<Answer<OpsSignInResult>, OpsSignedMessage>(({ input }) => api.call('opsSignIn', { body: input, csrfToken: null })),
+      loadOperator: fromPromise<Answer<OpsSession>>(async () => {
+        const answer = await api.call('opsMe', { csrfToken: null });
+        const me = answer.result;
+        return { code: answer.code, result: me ? { operator: { address: me.address ?? '', roles: me.roles }, csrfToken: me.csrfToken } : null };
       }),
-      revokeToken: fromPromise<Answer<unknown>, { token: string | null }>(({ input }) => api.call('opsLogout', { body: {}, token: input.token })),
-    },
-    actions: {
-      storeSession: ({ context }) => {
-        storage.writeJson(OPS_STORAGE_KEYS.token, context.token);
-        storage.writeJson(OPS_STORAGE_KEYS.operator, context.operator);
-      },
-      removeStoredSession: () => {
-        storage.remove(OPS_STORAGE_KEYS.token);
-        storage.remove(OPS_STORAGE_KEYS.operator);
-      },
+      revokeToken: fromPromise<Answer<unknown>, { csrfToken: string | null }>(({ input }) => api.call('opsLogout', { body: {}, csrfToken: input.csrfToken })),
     },
   });
-  const session = createActor(sessionLogic, { ...options, input: readDeskSession(storage) });
+  const session = createActor(sessionLogic, options);
   late.session = session;
 
   let previousAccount: string | null = null;

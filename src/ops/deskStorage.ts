@@ -1,38 +1,38 @@
 /**
- * The desk's storage: its own keys in localStorage, apart from the member's (src/storage/keys.ts), so a member
- * session and an operator session in one browser never mix. Never throws (private mode, a full store).
+ * The desk's storage. The desk keeps nothing of its session in the page's reach (the session is an HttpOnly cookie,
+ * its CSRF token lives in memory); earlier desks kept their token and operator in localStorage under keys of their
+ * own, which the desk now clears at start. Never throws (private mode, a full store).
  */
 
-/** The desk's keys. */
-export const OPS_STORAGE_KEYS = { token: 'OPS_TOKEN', operator: 'OPS_OPERATOR' } as const;
-export type OpsStorageKey = (typeof OPS_STORAGE_KEYS)[keyof typeof OPS_STORAGE_KEYS];
+/** The keys earlier desks kept the session under (never the member's: src/storage/keys.ts). */
+export const STORED_DESK_SESSION_KEYS = ['OPS_TOKEN', 'OPS_OPERATOR'] as const;
 
 export interface DeskStorage {
-  readJson(key: OpsStorageKey): unknown;
-  writeJson(key: OpsStorageKey, value: unknown): void;
-  remove(key: OpsStorageKey): void;
+  remove(key: string): void;
 }
 
 /**
  * The desk's storage over a Storage (localStorage by default).
  *
- * @example const storage = createDeskStorage(); storage.writeJson(OPS_STORAGE_KEYS.token, token);
+ * @example const storage = createDeskStorage(); forgetStoredDeskSession(storage);
  */
-export function createDeskStorage(store: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | undefined = globalThis.localStorage): DeskStorage {
-  const attempt = <T>(fallback: T, action: () => T): T => {
-    try {
-      return store ? action() : fallback;
-    } catch {
-      return fallback;
-    }
-  };
+export function createDeskStorage(store: Pick<Storage, 'removeItem'> | undefined = globalThis.localStorage): DeskStorage {
   return {
-    readJson: (key) =>
-      attempt<unknown>(null, () => {
-        const text = store?.getItem(key) ?? null;
-        return text === null ? null : (JSON.parse(text) as unknown);
-      }),
-    writeJson: (key, value) => attempt(undefined, () => store?.setItem(key, JSON.stringify(value))),
-    remove: (key) => attempt(undefined, () => store?.removeItem(key)),
+    remove: (key) => {
+      try {
+        store?.removeItem(key);
+      } catch {
+        // Nothing to clear in a store that cannot be written.
+      }
+    },
   };
+}
+
+/**
+ * Clears what earlier desks stored of their session: a token a script could read, now refused by the server anyway.
+ *
+ * @example forgetStoredDeskSession(createDeskStorage());
+ */
+export function forgetStoredDeskSession(storage: DeskStorage): void {
+  for (const key of STORED_DESK_SESSION_KEYS) storage.remove(key);
 }

@@ -19,11 +19,10 @@ import type { Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
 import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
-import { OPS_STORAGE_KEYS } from '../../src/ops/deskStorage';
 import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
 import { screenshot } from './support/browser';
 import { memberCall, memberSessionOverHttp, setupJourneys } from './support/journey';
-import { deskSessionOverHttp, e2eAdminToken, envelopeCall, operator as bootstrapCall } from './support/operator';
+import { deskCookie, deskSessionOverHttp, e2eAdminToken, envelopeCall, operator as bootstrapCall } from './support/operator';
 import type { Envelope } from './support/operator';
 import { translateWith } from './support/visual';
 import { anvilKeys } from './wallet/keys';
@@ -45,8 +44,9 @@ function node() {
 
 const walletOn = (privateKey: `0x${string}`) => ({ chainId: TEST_NODE_CHAIN_ID, privateKeys: [privateKey], rpcUrl: node().node.url });
 
-/** A call to the server with a bearer (an operator's session token, or a member's token to be refused). */
-const call = <T>(path: string, bearer: string, body?: unknown): Promise<Envelope<T>> => envelopeCall<T>(e2e.server.url, path, { Authorization: `Bearer ${bearer}` }, body);
+/** A call to the server with a credential's headers (a desk session's cookie and CSRF token, or a member's token to be refused). */
+const call = <T>(path: string, headers: Record<string, string>, body?: unknown): Promise<Envelope<T>> => envelopeCall<T>(e2e.server.url, path, headers, body);
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** A queue row's button: its name is what it shows, the withdrawal's number first. */
 const row = (queue: ReturnType<Page['getByRole']>, id: string) => queue.getByRole('button', { name: new RegExp(`^#${id} `) });
@@ -65,7 +65,7 @@ async function signInAtDesk(page: Page): Promise<void> {
  */
 async function openDeskSignedIn(): Promise<Page> {
   const desk = await deskSessionOverHttp(e2e, DEMO_OPERATOR_KEY);
-  const { page } = await e2e.open({ wallet: { ...walletOn(DEMO_OPERATOR_KEY), connected: true }, localStorage: desk.localStorage });
+  const { page } = await e2e.open({ wallet: { ...walletOn(DEMO_OPERATOR_KEY), connected: true }, cookies: [desk.cookie] });
   await page.goto('/ops');
   await page.getByRole('navigation', { name: t('ops:shell.menu') }).waitFor();
   return page;
@@ -78,17 +78,19 @@ describe('the operators desk', () => {
     const member = await memberSessionOverHttp(e2e.server, memberKey);
     const memberToken = member.token;
     expect(memberToken).not.toBe('');
-    for (const path of ['/api/admin/me', '/api/admin/withdrawals?status=pending']) expect((await call(path, memberToken)).code, path).toBe(1002);
-    // The member's token put where the desk keeps its own: the desk checks it, drops it and asks for a sign-in.
+    for (const path of ['/api/admin/me', '/api/admin/withdrawals?status=pending']) expect((await call(path, bearer(memberToken))).code, path).toBe(1002);
+    // The member's token put where the desk's session goes (its cookie), and where earlier desks kept theirs: the desk
+    // asks the server, which refuses it, clears the old key and asks for a sign-in.
     const { page } = await e2e.open({
       wallet: { ...walletOn(memberKey), connected: true },
-      localStorage: { ...member.localStorage, [OPS_STORAGE_KEYS.token]: JSON.stringify(memberToken) },
+      localStorage: { ...member.localStorage, OPS_TOKEN: JSON.stringify(memberToken) },
+      cookies: [deskCookie(e2e.server.url, memberToken)],
     });
     await page.goto('/ops');
     // The wallet the member app connected stays connected: the desk offers its own sign-in.
     await page.getByRole('button', { name: t('ops:signIn.action'), exact: true }).waitFor();
     expect(await page.getByRole('navigation', { name: t('ops:shell.menu') }).count()).toBe(0);
-    expect(await page.evaluate((key) => window.localStorage.getItem(key), OPS_STORAGE_KEYS.token)).toBeNull();
+    expect(await page.evaluate(() => window.localStorage.getItem('OPS_TOKEN'))).toBeNull();
     await screenshot(page, 'ops-1-member-token-sign-in');
   });
 
@@ -123,23 +125,30 @@ describe('the operators desk', () => {
     await detail(large.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
     await detail(large.id).getByText(t('ops:withdrawals.awaitingSecond', { have: 1, need: 2 })).waitFor();
     await screenshot(page, 'ops-3-awaiting-second');
-    const demoToken = ((await page.evaluate((key) => window.localStorage.getItem(key), OPS_STORAGE_KEYS.token)) ?? '').replaceAll('"', '');
+    // The session is an HttpOnly cookie of /api/admin: the browser holds it, the page's scripts never see it.
+    const [cookie] = (await page.context().cookies()).filter((kept) => kept.name === 'mdo_session');
+    expect(cookie).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/api/admin' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('mdo_session');
+    expect(await page.evaluate(() => Object.keys(window.localStorage).filter((key) => key.startsWith('OPS_')))).toEqual([]);
+    const sessionCookie = { Cookie: `mdo_session=${cookie?.value ?? ''}` };
+    const me = await call<{ csrfToken: string }>('/api/admin/me', sessionCookie);
+    const demo = { ...sessionCookie, 'X-CSRF-Token': me.result?.csrfToken ?? '' };
     // The same operator again counts once.
-    const again = await call<{ status: string; waitsForSecondApproval?: boolean }>('/api/admin/withdrawal/decide', demoToken, { id: large.id, status: 'approved' });
+    const again = await call<{ status: string; waitsForSecondApproval?: boolean }>('/api/admin/withdrawal/decide', demo, { id: large.id, status: 'approved' });
     expect([again.code, again.result?.status, again.result?.waitsForSecondApproval]).toEqual([0, 'pending', true]);
 
     // The admin adds a second finance operator, whose own wallet signs in and gives the second approval.
     const second = privateKeyToAccount(secondOperatorKey);
-    expect((await call('/api/admin/operators/put', demoToken, { address: second.address, roles: ['finance'] })).code).toBe(0);
-    const { token: secondToken } = await deskSessionOverHttp(e2e, secondOperatorKey);
-    const decided = await call<{ status: string }>('/api/admin/withdrawal/decide', secondToken, { id: large.id, status: 'approved' });
+    expect((await call('/api/admin/operators/put', demo, { address: second.address, roles: ['finance'] })).code).toBe(0);
+    const { headers: secondOperator } = await deskSessionOverHttp(e2e, secondOperatorKey);
+    const decided = await call<{ status: string }>('/api/admin/withdrawal/decide', secondOperator, { id: large.id, status: 'approved' });
     expect(decided.code).toBe(0);
     expect(decided.result?.status).toBe('approved');
 
     // The payer sends both; two blocks on top and they are paid (the node mines a payment at once).
     const paidIds = async () => {
       await node().mine(1);
-      const paid = await call<{ list: { id: string; txHash?: string }[] }>('/api/admin/withdrawals?status=paid', demoToken);
+      const paid = await call<{ list: { id: string; txHash?: string }[] }>('/api/admin/withdrawals?status=paid', demo);
       return (paid.result?.list ?? []).filter((item) => item.txHash).map((item) => item.id).sort();
     };
     await expect.poll(paidIds, { timeout: 30_000, interval: 250 }).toEqual([small.id, large.id].sort());

@@ -7,7 +7,7 @@ import { recordAudit, type AuditEntry } from '../../server/ops/audit';
 import { csvCell } from '../../server/ops/auditQuery';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { addOperator, bearer, signInOperator } from './support/ops';
+import { addOperator, signInOperator } from './support/ops';
 import { accounts, envelope } from './support/siwe';
 
 function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
@@ -86,14 +86,14 @@ describeWithDatabases('opsAudit and the CSV export', (ctx) => {
   async function setup() {
     await addOperator(ctx.db, alice, ['admin']);
     const app = await ctx.app();
-    const { token } = await signInOperator(app, accounts.alice, ctx.clock.now());
+    const { headers } = await signInOperator(app, accounts.alice, ctx.clock.now());
     // Adding alice (cliAdd) and her sign-in (opsSignIn) wrote two rows; these five follow.
     await recordAudit(ctx.db, entry({ at: at(1), actorAddress: alice, action: 'opsOperatorPut', target: bob }));
     await recordAudit(ctx.db, entry({ at: at(2), actorAddress: bob, action: 'adminGrant', target: alice }));
     await recordAudit(ctx.db, entry({ at: at(3), actorAddress: bob, action: 'adminGrant', target: bob, after: { memo: '=HYPERLINK("http://evil.test","x")' } }));
     await recordAudit(ctx.db, entry({ at: at(4), actorAddress: null, via: 'bootstrap', actorRoles: ['admin'], action: 'opsOperatorRemove', target: bob }));
     await recordAudit(ctx.db, entry({ at: at(5), actorAddress: alice, action: 'opsKeyRevoke', target: '-1+1', requestId: '@SUM(A1)', clientAddress: '10.0.0.1' }));
-    return { app, headers: bearer(token) };
+    return { app, headers };
   }
 
   async function audit(app: Awaited<ReturnType<typeof setup>>['app'], headers: Record<string, string>, query: Record<string, string>) {

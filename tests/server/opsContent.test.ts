@@ -21,7 +21,7 @@ import { SEED_GOODS } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
 import { expectBooksBalanced, grant, holdTransaction, TEST_ADMIN_TOKEN } from './support/ledger';
-import { addOperator, bearer, signInOperator } from './support/ops';
+import { addOperator, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const payloads = readFileSync(path.resolve(import.meta.dirname, '../data/xss-payloads.txt'), 'utf8')
@@ -70,7 +70,7 @@ async function desk(ctx: ServerTestContext): Promise<Desk> {
   const headers: Record<string, Record<string, string>> = {};
   for (const role of ['content', 'finance', 'support'] as const) {
     await addOperator(ctx.db, wallets[role].address, [role]);
-    headers[role] = bearer((await signInOperator(app, wallets[role], ctx.clock.now())).token);
+    headers[role] = (await signInOperator(app, wallets[role], ctx.clock.now())).headers;
   }
   return { app, content: headers.content ?? {}, finance: headers.finance ?? {}, support: headers.support ?? {} };
 }

@@ -26,8 +26,8 @@ describeWithDatabases('operator sign-in', (ctx) => {
     const sessions = await ctx.db.select().from(operatorSessions);
     expect(sessions.map((row) => row.hash)).toEqual([sha256(signedIn.token)]);
 
-    const me = await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(signedIn.token) });
-    expect(envelope(me)).toEqual({ code: 0, result: { address: accounts.alice.address, roles: ['finance', 'support'], via: 'session' } });
+    const me = await app.inject({ method: 'GET', url: '/api/admin/me', headers: signedIn.headers });
+    expect(envelope(me)).toEqual({ code: 0, result: { address: accounts.alice.address, roles: ['finance', 'support'], via: 'session', csrfToken: signedIn.csrfToken } });
     const [row] = await ctx.db.select().from(auditLog).where(eq(auditLog.action, 'opsSignIn'));
     expect(row).toMatchObject({ actorAddress: accounts.alice.address, via: 'session', target: accounts.alice.address, clientAddress: '127.0.0.1' });
   });
@@ -45,7 +45,7 @@ describeWithDatabases('operator sign-in', (ctx) => {
     await addOperator(ctx.db, accounts.bob.address, ['finance']);
     const app = await ctx.app();
     const alice = await signInOperator(app, accounts.alice, ctx.clock.now());
-    expect(envelope(await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(alice.token), payload: { address: accounts.bob.address } })).code).toBe(0);
+    expect(envelope(await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: alice.headers, payload: { address: accounts.bob.address } })).code).toBe(0);
     await expect(signInOperator(app, accounts.bob, ctx.clock.now())).rejects.toThrow(/"code":1006/);
   });
 
@@ -113,12 +113,12 @@ describeWithDatabases('operator sign-in', (ctx) => {
     const app = await ctx.app();
     const first = await signInOperator(app, accounts.alice, ctx.clock.now());
     const second = await signInOperator(app, accounts.alice, ctx.clock.now());
-    expect(envelope(await app.inject({ method: 'POST', url: '/api/admin/auth/logout', headers: bearer(first.token) })).code).toBe(0);
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(first.token) }), ApiCode.notSignedIn);
-    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(second.token) })).code).toBe(0);
+    expect(envelope(await app.inject({ method: 'POST', url: '/api/admin/auth/logout', headers: first.headers })).code).toBe(0);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: first.headers }), ApiCode.notSignedIn);
+    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: second.headers })).code).toBe(0);
     expect(await ctx.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.action, 'opsLogout'))).toHaveLength(1);
     ctx.clock.advance(12 * HOUR);
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(second.token) }), ApiCode.notSignedIn);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: second.headers }), ApiCode.notSignedIn);
   });
 
   it('a member’s token opens no operator call, and an operator’s token no member call (1002)', async () => {
@@ -152,19 +152,19 @@ describeWithDatabases('operators and roles', (ctx) => {
   async function adminSession() {
     await addOperator(ctx.db, accounts.alice.address, ['admin']);
     const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
-    return { app, token: (await signInOperator(app, accounts.alice, ctx.clock.now())).token };
+    return { app, session: (await signInOperator(app, accounts.alice, ctx.clock.now())).headers };
   }
 
   it('the only admin adds, changes and lists operators at once; each change is audited with before and after', async () => {
-    const { app, token } = await adminSession();
-    const put = await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: { ...bearer(token), 'x-request-id': 'ticket-42' }, payload: { address: accounts.bob.address.toLowerCase(), roles: ['support', 'finance'] } });
+    const { app, session } = await adminSession();
+    const put = await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: { ...session, 'x-request-id': 'ticket-42' }, payload: { address: accounts.bob.address.toLowerCase(), roles: ['support', 'finance'] } });
     expect(envelope(put)).toMatchObject({
       code: 0,
       result: { status: 'done', operator: { address: accounts.bob.address, roles: ['finance', 'support'], addedAt: ctx.clock.now().toISOString(), addedBy: accounts.alice.address } },
     });
     ctx.clock.advance(MINUTE);
-    await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: bearer(token), payload: { address: accounts.bob.address, roles: ['content'] } });
-    const list = envelope<{ operators: { address: string; roles: string[] }[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: bearer(token) }));
+    await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: session, payload: { address: accounts.bob.address, roles: ['content'] } });
+    const list = envelope<{ operators: { address: string; roles: string[] }[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: session }));
     expect(list.result?.operators.map(({ address, roles }) => ({ address, roles }))).toEqual([
       { address: accounts.alice.address, roles: ['admin'] },
       { address: accounts.bob.address, roles: ['content'] },
@@ -177,30 +177,30 @@ describeWithDatabases('operators and roles', (ctx) => {
   });
 
   it('a demoted operator’s session acts with the new roles at once', async () => {
-    const { app, token } = await adminSession();
+    const { app, session } = await adminSession();
     await addOperator(ctx.db, accounts.bob.address, ['finance']);
     const bob = await signInOperator(app, accounts.bob, ctx.clock.now());
-    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: bearer(bob.token) })).code).toBe(0);
-    await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: bearer(token), payload: { address: accounts.bob.address, roles: ['support'] } });
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: bearer(bob.token) }), ApiCode.roleRequired);
+    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: bob.headers })).code).toBe(0);
+    await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: session, payload: { address: accounts.bob.address, roles: ['support'] } });
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: bob.headers }), ApiCode.roleRequired);
   });
 
   it('removing an operator ends their sessions and revokes their keys at once', async () => {
-    const { app, token } = await adminSession();
+    const { app, session } = await adminSession();
     await addOperator(ctx.db, accounts.bob.address, ['finance']);
     const bob = await signInOperator(app, accounts.bob, ctx.clock.now());
-    const key = await createKey(app, bob.token, ['finance']);
-    const removed = await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(token), payload: { address: accounts.bob.address } });
+    const key = await createKey(app, bob.headers, ['finance']);
+    const removed = await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: session, payload: { address: accounts.bob.address } });
     expect(envelope(removed)).toMatchObject({ code: 0, result: { status: 'done', removed: { sessionsEnded: 1, keysRevoked: 1 } } });
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(bob.token) }), ApiCode.notSignedIn);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bob.headers }), ApiCode.notSignedIn);
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(key.key) }), ApiCode.notSignedIn);
-    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(token), payload: { address: accounts.bob.address } }), ApiCode.notFound);
+    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: session, payload: { address: accounts.bob.address } }), ApiCode.notFound);
   });
 
   it('the last admin can be neither removed nor demoted (1001), no change kept; with a second admin, once confirmed, they can', async () => {
-    const { app, token } = await adminSession();
-    const demote = () => app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: bearer(token), payload: { address: accounts.alice.address, roles: ['finance'] } });
-    const remove = () => app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: bearer(token), payload: { address: accounts.alice.address } });
+    const { app, session } = await adminSession();
+    const demote = () => app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: session, payload: { address: accounts.alice.address, roles: ['finance'] } });
+    const remove = () => app.inject({ method: 'POST', url: '/api/admin/operators/remove', headers: session, payload: { address: accounts.alice.address } });
     expectRefused(await expectNoDbChange(ctx.db, demote), ApiCode.invalidParameters, 'roles');
     expectRefused(await expectNoDbChange(ctx.db, remove), ApiCode.invalidParameters, 'address');
     expect(await ctx.db.select().from(operatorChanges)).toEqual([]);
@@ -208,9 +208,9 @@ describeWithDatabases('operators and roles', (ctx) => {
     const asked = envelope<{ id: string; status: string }>(await remove());
     expect(asked.result?.status).toBe('waiting');
     const bob = await signInOperator(app, accounts.bob, ctx.clock.now());
-    const confirmed = await app.inject({ method: 'POST', url: '/api/admin/operators/confirm', headers: bearer(bob.token), payload: { id: asked.result?.id } });
+    const confirmed = await app.inject({ method: 'POST', url: '/api/admin/operators/confirm', headers: bob.headers, payload: { id: asked.result?.id } });
     expect(envelope<{ status: string }>(confirmed).result?.status).toBe('done');
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(token) }), ApiCode.notSignedIn);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: session }), ApiCode.notSignedIn);
   });
 
   it('a server with ADMIN_TOKEN warns at start that it is deprecated; one without does not', async () => {
@@ -223,7 +223,7 @@ describeWithDatabases('operators and roles', (ctx) => {
 
   it('the deprecated bootstrap token acts as an admin with no address, but changes no operator (1006)', async () => {
     const { app } = await adminSession();
-    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: adminHeaders() }))).toEqual({ code: 0, result: { address: null, roles: ['admin'], via: 'bootstrap' } });
+    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: adminHeaders() }))).toEqual({ code: 0, result: { address: null, roles: ['admin'], via: 'bootstrap', csrfToken: null } });
     expect(envelope<{ operators: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: adminHeaders() })).result?.operators).toHaveLength(1);
     expectRefused(await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: adminHeaders(), payload: { address: accounts.carol.address, roles: ['content'] } }), ApiCode.roleRequired);
     expect(await ctx.db.select().from(auditLog).where(eq(auditLog.target, accounts.carol.address))).toEqual([]);
@@ -234,23 +234,23 @@ describeWithDatabases('operator API keys', (ctx) => {
   it('a key is shown once, stored as its sha256, acts with its roles, and stops at revocation', async () => {
     await addOperator(ctx.db, accounts.alice.address, ['finance', 'support']);
     const app = await ctx.app();
-    const { token } = await signInOperator(app, accounts.alice, ctx.clock.now());
-    const created = await createKey(app, token, ['finance'], 'nightly reconcile');
+    const { headers: session } = await signInOperator(app, accounts.alice, ctx.clock.now());
+    const created = await createKey(app, session, ['finance'], 'nightly reconcile');
     expect(created.key).toMatch(new RegExp(`^mdk_${created.id}_[A-Za-z0-9_-]{43}$`));
     const [stored] = await ctx.db.select().from(operatorApiKeys);
     expect(stored).toMatchObject({ id: created.id, hash: sha256(created.key), roles: ['finance'], createdBy: accounts.alice.address, lastUsedAt: null });
     expect(JSON.stringify(await ctx.db.select({ before: auditLog.before, after: auditLog.after }).from(auditLog))).not.toContain(created.key);
 
-    const listed = envelope<{ keys: Record<string, unknown>[] }>(await app.inject({ method: 'GET', url: '/api/admin/keys', headers: bearer(token) }));
+    const listed = envelope<{ keys: Record<string, unknown>[] }>(await app.inject({ method: 'GET', url: '/api/admin/keys', headers: session }));
     expect(listed.result?.keys).toEqual([expect.objectContaining({ id: created.id, label: 'nightly reconcile', roles: ['finance'], revokedAt: null })]);
     expect(JSON.stringify(listed)).not.toContain(created.key.slice(22));
 
-    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(created.key) })).result).toEqual({ address: accounts.alice.address, roles: ['finance'], via: 'apiKey' });
+    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(created.key) })).result).toEqual({ address: accounts.alice.address, roles: ['finance'], via: 'apiKey', csrfToken: null });
     expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: bearer(created.key) })).code).toBe(0);
     const [used] = await ctx.db.select().from(operatorApiKeys);
     expect(used?.lastUsedAt?.toISOString()).toBe(ctx.clock.now().toISOString());
 
-    const revoke = await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: bearer(token), payload: { id: created.id } });
+    const revoke = await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: session, payload: { id: created.id } });
     expect(envelope<{ revokedAt: string }>(revoke).result?.revokedAt).toBe(ctx.clock.now().toISOString());
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: bearer(created.key) }), ApiCode.notSignedIn);
     expect(await ctx.db.select({ action: auditLog.action }).from(auditLog).where(eq(auditLog.target, created.id))).toEqual([{ action: 'opsKeyCreate' }, { action: 'opsKeyRevoke' }]);
@@ -259,8 +259,8 @@ describeWithDatabases('operator API keys', (ctx) => {
   it('last use is written at most once a minute', async () => {
     await addOperator(ctx.db, accounts.alice.address, ['finance']);
     const app = await ctx.app();
-    const { token } = await signInOperator(app, accounts.alice, ctx.clock.now());
-    const { key } = await createKey(app, token, ['finance']);
+    const { headers: session } = await signInOperator(app, accounts.alice, ctx.clock.now());
+    const { key } = await createKey(app, session, ['finance']);
     const start = ctx.clock.now();
     await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(key) });
     ctx.clock.advance(30_000);
@@ -274,10 +274,10 @@ describeWithDatabases('operator API keys', (ctx) => {
   it('roles beyond the creator’s → 1006; a key or the bootstrap token cannot make keys (1006)', async () => {
     await addOperator(ctx.db, accounts.alice.address, ['support']);
     const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
-    const { token } = await signInOperator(app, accounts.alice, ctx.clock.now());
+    const { headers: session } = await signInOperator(app, accounts.alice, ctx.clock.now());
     const create = (headers: Record<string, string>, roles: string[]) => app.inject({ method: 'POST', url: '/api/admin/keys/create', headers, payload: { label: 'x', roles } });
-    expectRefused(await expectNoDbChange(ctx.db, () => create(bearer(token), ['finance'])), ApiCode.roleRequired);
-    const { key } = await createKey(app, token, ['support']);
+    expectRefused(await expectNoDbChange(ctx.db, () => create(session, ['finance'])), ApiCode.roleRequired);
+    const { key } = await createKey(app, session, ['support']);
     expectRefused(await create(bearer(key), ['support']), ApiCode.roleRequired);
     expectRefused(await create(adminHeaders(), ['support']), ApiCode.roleRequired);
   });
@@ -288,18 +288,18 @@ describeWithDatabases('operator API keys', (ctx) => {
     const app = await ctx.app();
     const alice = await signInOperator(app, accounts.alice, ctx.clock.now());
     const bob = await signInOperator(app, accounts.bob, ctx.clock.now());
-    const key = await createKey(app, alice.token, ['finance', 'support']);
+    const key = await createKey(app, alice.headers, ['finance', 'support']);
     await addOperator(ctx.db, accounts.alice.address, ['support']);
     expect(envelope<{ roles: string[] }>(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(key.key) })).result?.roles).toEqual(['support']);
-    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: bearer(bob.token), payload: { id: key.id } }), ApiCode.notFound);
-    expect(envelope<{ keys: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/keys', headers: bearer(bob.token) })).result?.keys).toEqual([]);
+    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: bob.headers, payload: { id: key.id } }), ApiCode.notFound);
+    expect(envelope<{ keys: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/keys', headers: bob.headers })).result?.keys).toEqual([]);
   });
 
   it('a bearer shaped like a key with a wrong secret, or a made-up session, is 1002', async () => {
     await addOperator(ctx.db, accounts.alice.address, ['finance']);
     const app = await ctx.app();
-    const { token } = await signInOperator(app, accounts.alice, ctx.clock.now());
-    const { id } = await createKey(app, token, ['finance']);
+    const { headers: session } = await signInOperator(app, accounts.alice, ctx.clock.now());
+    const { id } = await createKey(app, session, ['finance']);
     for (const credential of [`mdk_${id}_${'A'.repeat(43)}`, `mdo_${'A'.repeat(43)}`, 'Bearer', id]) {
       expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(credential) }), ApiCode.notSignedIn);
     }

@@ -90,16 +90,19 @@ const EXPECTED: Record<string, Expected> = {
 
 type Credential =
   | { kind: 'session' | 'apiKey'; role: OperatorRole; headers: Record<string, string> }
-  | { kind: 'bootstrap' | 'member' | 'expiredSession' | 'revokedKey' | 'none'; headers: Record<string, string> };
+  | { kind: 'bootstrap' | 'member' | 'expiredSession' | 'sessionAsBearer' | 'sessionWithoutCsrf' | 'revokedKey' | 'none'; headers: Record<string, string> };
 
 /** What a credential gets on a call: allowed, or the exact refusal. */
-function expectedAnswer(rule: Expected, credential: Credential): 'allowed' | typeof ApiCode.notSignedIn | typeof ApiCode.roleRequired {
+function expectedAnswer(rule: Expected, credential: Credential, method: string): 'allowed' | typeof ApiCode.notSignedIn | typeof ApiCode.roleRequired {
   if (rule.who === 'public') return 'allowed';
-  if (credential.kind === 'member' || credential.kind === 'expiredSession' || credential.kind === 'revokedKey' || credential.kind === 'none') return ApiCode.notSignedIn;
+  const refused: Credential['kind'][] = ['member', 'expiredSession', 'sessionAsBearer', 'revokedKey', 'none'];
+  if (refused.includes(credential.kind)) return ApiCode.notSignedIn;
+  // An admin's session cookie without the CSRF header: reads go on, changes are refused.
+  if (credential.kind === 'sessionWithoutCsrf' && method !== 'GET') return ApiCode.roleRequired;
   const roles: readonly OperatorRole[] = 'role' in credential ? [credential.role] : ['admin'];
   const holds = rule.who === 'operator' || roles.includes('admin') || rule.who.some((role) => roles.includes(role));
   if (!holds) return ApiCode.roleRequired;
-  if (rule.sessionOnly && credential.kind !== 'session') return ApiCode.roleRequired;
+  if (rule.sessionOnly && credential.kind !== 'session' && credential.kind !== 'sessionWithoutCsrf') return ApiCode.roleRequired;
   return 'allowed';
 }
 
@@ -138,17 +141,19 @@ describeWithDatabases('the operators’ authorization matrix', (ctx) => {
     ctx.clock.advance(12 * 60 * 60 * 1000 + 1000);
     const credentials: Credential[] = [];
     for (const role of operatorRoles) {
-      const { token } = await signInOperator(app, operatorWallets[role], ctx.clock.now());
-      credentials.push({ kind: 'session', role, headers: bearer(token) });
-      credentials.push({ kind: 'apiKey', role, headers: bearer((await createKey(app, token, [role], `matrix ${role}`)).key) });
+      const { headers } = await signInOperator(app, operatorWallets[role], ctx.clock.now());
+      credentials.push({ kind: 'session', role, headers });
+      credentials.push({ kind: 'apiKey', role, headers: bearer((await createKey(app, headers, [role], `matrix ${role}`)).key) });
     }
-    const adminToken = (await signInOperator(app, operatorWallets.admin, ctx.clock.now())).token;
-    const revoked = await createKey(app, adminToken, ['admin'], 'matrix revoked');
-    await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: bearer(adminToken), payload: { id: revoked.id } });
+    const adminSession = await signInOperator(app, operatorWallets.admin, ctx.clock.now());
+    const revoked = await createKey(app, adminSession.headers, ['admin'], 'matrix revoked');
+    await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: adminSession.headers, payload: { id: revoked.id } });
     credentials.push(
       { kind: 'bootstrap', headers: adminHeaders() },
       { kind: 'member', headers: bearer(await signInBound(app, accounts.alice, ctx.clock.now())) },
-      { kind: 'expiredSession', headers: bearer(expired.token) },
+      { kind: 'expiredSession', headers: expired.headers },
+      { kind: 'sessionAsBearer', headers: bearer(adminSession.token) },
+      { kind: 'sessionWithoutCsrf', headers: { cookie: adminSession.headers.cookie ?? '' } },
       { kind: 'revokedKey', headers: bearer(revoked.key) },
       { kind: 'none', headers: {} },
     );
@@ -172,7 +177,7 @@ describeWithDatabases('the operators’ authorization matrix', (ctx) => {
       answers.forEach((response, index) => {
         const credential = credentials[index];
         if (!credential) return;
-        const want = expectedAnswer(rule, credential);
+        const want = expectedAnswer(rule, credential, method);
         const got = answerOf(response);
         if (got !== want) mismatches.push(`${route} with ${credential.kind}${'role' in credential ? `:${credential.role}` : ''}: expected ${want}, got ${got} (${response.body.slice(0, 120)})`);
       });

@@ -33,8 +33,6 @@ interface Change {
   removed?: { sessionsEnded: number; keysRevoked: number };
 }
 
-const sessionTokenOf = (operator: TestOperator) => (operator.headers.authorization ?? '').replace(/^Bearer /, '');
-
 function post(app: FastifyInstance, headers: Record<string, string>, url: string, payload: Record<string, unknown>): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url: `/api/admin/${url}`, headers, payload });
 }
@@ -59,7 +57,7 @@ describeWithDatabases('operator changes', (ctx) => {
     const ann = await operatorWithSession(ctx.db, ['admin'], ctx.clock.now());
     const ben = await operatorWithSession(ctx.db, ['admin'], ctx.clock.now());
     const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
-    const key = await createKey(app, sessionTokenOf(ann), ['admin'], 'leaked');
+    const key = await createKey(app, ann.headers, ['admin'], 'leaked');
     const pending = await changed(post(app, ann.headers, 'operators/put', { address: accounts.carol.address, roles: ['finance'] }));
     const operatorsBefore = await current();
     for (const headers of [bearer(key.key), adminHeaders()]) {
@@ -120,7 +118,7 @@ describeWithDatabases('operator changes', (ctx) => {
     const ben = await operatorWithSession(ctx.db, ['admin'], ctx.clock.now());
     const fay = await operatorWithSession(ctx.db, ['finance'], ctx.clock.now());
     const app = await ctx.app();
-    const key = await createKey(app, sessionTokenOf(fay), ['finance']);
+    const key = await createKey(app, fay.headers, ['finance']);
     const asked = await changed(post(app, ann.headers, 'operators/remove', { address: fay.address }));
     expect(asked).toMatchObject({ kind: 'remove', roles: null, status: 'waiting' });
     expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: fay.headers })).code).toBe(0);

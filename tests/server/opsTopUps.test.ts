@@ -23,7 +23,7 @@ import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { adminHeaders, expectBooksBalanced, systemBalance, TEST_ADMIN_TOKEN } from './support/ledger';
-import { addOperator, bearer, signInOperator } from './support/ops';
+import { addOperator, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 2;
@@ -86,7 +86,7 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     await addOperator(ctx.db, operators.ann.address, ['finance']);
     await addOperator(ctx.db, operators.ben.address, ['finance']);
     await addOperator(ctx.db, operators.sue.address, ['support']);
-    const session = async (account: PrivateKeyAccount) => bearer((await signInOperator(app as FastifyInstance, account, ctx.clock.now())).token);
+    const session = async (account: PrivateKeyAccount) => (await signInOperator(app as FastifyInstance, account, ctx.clock.now())).headers;
     return {
       ann: await session(operators.ann),
       ben: await session(operators.ben),

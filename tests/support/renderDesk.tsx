@@ -1,6 +1,7 @@
 /**
  * Renders the operators' desk for UI tests as src/ops/main.tsx starts it: the real desk actors over fakes at the
- * boundaries (a fake fetch that answers each call by its path, a fake EIP-1193 wallet, storage in memory), the real
+ * boundaries (a fake fetch that answers each call by its path and stands for the browser's session cookie, a fake
+ * EIP-1193 wallet, storage in memory), the real
  * routes in a memory router, and the bundled English texts.
  */
 import { act, render } from '@testing-library/react';
@@ -24,14 +25,22 @@ export const financeAddress = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 /** An answer of the fake API: an envelope, or a promise of one (held until the test resolves it). */
 export type DeskAnswer = { code: number; result?: unknown } | Promise<{ code: number; result?: unknown }>;
 /** Answers by "METHOD /path"; each handler gets the query or body. */
-export type DeskHandlers = Record<string, (input: { query: URLSearchParams; body: unknown; authorization: string | null }) => DeskAnswer>;
+export type DeskHandlers = Record<string, (input: { query: URLSearchParams; body: unknown; csrfToken: string | null }) => DeskAnswer>;
 
 export interface DeskCall {
   key: string;
   query: URLSearchParams;
   body: unknown;
+  /** The X-CSRF-Token header. */
+  csrfToken: string | null;
+  /** Whether the browser would send its cookies (fetch's credentials). */
+  credentials: RequestCredentials | null;
+  /** Any Authorization header: the desk sends none. */
   authorization: string | null;
 }
+
+/** The CSRF token the fake opsMe answers for a signed-in operator. */
+export const deskCsrfToken = 'ops-csrf';
 
 export interface RenderedDesk extends RenderResult {
   actors: DeskActors;
@@ -51,7 +60,7 @@ afterEach(() => {
 
 export interface RenderDeskOptions {
   path?: string;
-  /** A signed-in operator's stored session (token and roles); none: signed out. */
+  /** The operator whose session cookie the browser holds (opsMe answers them); none: signed out. */
   signedInAs?: { roles: readonly string[]; address?: string } | null;
   handlers?: DeskHandlers;
 }
@@ -62,15 +71,12 @@ export interface RenderDeskOptions {
  * @example const desk = await renderDesk({ path: '/ops/reconcile', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/reconcile': () => ({ code: 0, result }) } });
  */
 export async function renderDesk({ path = '/ops', signedInAs = null, handlers = {} }: RenderDeskOptions = {}): Promise<RenderedDesk> {
-  const store = new Map<string, string>();
+  // What an earlier desk left in localStorage: the desk clears it at start.
+  const store = new Map<string, string>([['OPS_TOKEN', JSON.stringify('mdo_left-by-an-earlier-desk')]]);
   const operator = signedInAs ? { address: signedInAs.address ?? financeAddress, roles: signedInAs.roles } : null;
-  if (operator) {
-    store.set('OPS_TOKEN', JSON.stringify('ops-token'));
-    store.set('OPS_OPERATOR', JSON.stringify(operator));
-  }
   const answers: DeskHandlers = {
     'GET /api/dapp/dappParam': () => ({ code: 0, result: testDappParam }),
-    'GET /api/admin/me': () => (operator ? { code: 0, result: { ...operator, via: 'session' } } : { code: 1002 }),
+    'GET /api/admin/me': () => (operator ? { code: 0, result: { ...operator, via: 'session', csrfToken: deskCsrfToken } } : { code: 1002 }),
     'POST /api/admin/auth/logout': () => ({ code: 0, result: {} }),
     ...handlers,
   };
@@ -80,14 +86,14 @@ export async function renderDesk({ path = '/ops', signedInAs = null, handlers = 
     const key = `${init?.method ?? 'GET'} ${url.pathname}`;
     const headers = (init?.headers ?? {}) as Record<string, string>;
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined;
-    const call = { key, query: url.searchParams, body, authorization: headers.Authorization ?? null };
+    const call = { key, query: url.searchParams, body, csrfToken: headers['X-CSRF-Token'] ?? null, credentials: init?.credentials ?? null, authorization: headers.Authorization ?? null };
     calls.push(call);
     const handler = answers[key];
     const envelope = handler ? await handler(call) : { code: 4004 };
     return new Response(JSON.stringify(envelope), { status: 200, headers: { 'content-type': 'application/json' } });
   };
   const provider = createFakeEip1193Provider({ chainId: testDappParam.chainId, accounts: [], grantAccounts: [financeAddress] });
-  const storage = createDeskStorage({ getItem: (key) => store.get(key) ?? null, setItem: (key, value) => void store.set(key, value), removeItem: (key) => void store.delete(key) });
+  const storage = createDeskStorage({ removeItem: (key) => void store.delete(key) });
   const actors = createDeskActors({
     storage,
     loadProviders: async () => [{ id: 'io.metamask', name: 'MetaMask', provider }],

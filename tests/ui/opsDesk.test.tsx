@@ -1,11 +1,11 @@
 /**
- * The operators' desk (issue 43, Deliver 3): signing in with the desk's own message and token, the operator's
+ * The operators' desk (issue 43, Deliver 3): signing in with the desk's own message and session cookie, the operator's
  * address and roles, screens hidden by role, and every screen's loading, empty, error-with-retry and loaded states.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { OPS_SIGN_IN_STATEMENT } from '../../machines/ops/opsSessionMachine';
-import { financeAddress, renderDesk } from '../support/renderDesk';
+import { deskCsrfToken, financeAddress, renderDesk } from '../support/renderDesk';
 
 const nonce = { nonce: 'Op5xv9Lm2Pz8Rt4W', issuedAt: '2026-11-27T10:00:00.000Z', expirationTime: '2026-11-27T10:05:00.000Z' };
 const second = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
@@ -42,7 +42,7 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
     const desk = await renderDesk({
       handlers: {
         'GET /api/admin/auth/nonce': () => ({ code: 0, result: nonce }),
-        'POST /api/admin/auth/signIn': () => ({ code: 0, result: { token: 'ops-token-new', expiresAt: '2026-11-27T22:00:00.000Z', operator: { address: financeAddress, roles: ['finance'] } } }),
+        'POST /api/admin/auth/signIn': () => ({ code: 0, result: { expiresAt: '2026-11-27T22:00:00.000Z', operator: { address: financeAddress, roles: ['finance'] }, csrfToken: 'ops-csrf-new' } }),
         'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [], nextCursor: null } }),
       },
     });
@@ -54,9 +54,11 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
     expect(screen.getByText('Finance')).toBeTruthy();
     const signIn = desk.calls.find((call) => call.key === 'POST /api/admin/auth/signIn');
     expect((signIn?.body as { message: string }).message).toContain(`\n\n${OPS_SIGN_IN_STATEMENT}\n\n`);
-    expect(desk.store.get('OPS_TOKEN')).toBe('"ops-token-new"');
-    expect(desk.store.has('TOKEN_STORE')).toBe(false);
-    await waitFor(() => expect(desk.calls.some((call) => call.key === 'GET /api/admin/withdrawals' && call.authorization === 'Bearer ops-token-new')).toBe(true));
+    // The session is the cookie: the page stores nothing, not even what an earlier desk left.
+    expect([...desk.store.keys()]).toEqual([]);
+    await waitFor(() => expect(desk.calls.some((call) => call.key === 'GET /api/admin/withdrawals')).toBe(true));
+    expect(desk.calls.every((call) => call.authorization === null && call.credentials === 'same-origin')).toBe(true);
+    expect(desk.calls.find((call) => call.key === 'GET /api/admin/withdrawals')?.csrfToken).toBe('ops-csrf-new');
   }, 15_000);
 
   it('behavior: a refused address (1006) stays signed out and says why', async () => {
@@ -69,15 +71,29 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
     await desk.user.click(await screen.findByRole('button', { name: 'Connect wallet' }));
     await desk.user.click(await screen.findByRole('button', { name: 'Sign in to the desk' }));
     expect(await screen.findByText('Your roles do not allow this, or this address is no operator.')).toBeTruthy();
-    expect(desk.store.has('OPS_TOKEN')).toBe(false);
+    expect(desk.actors.session.getSnapshot().context.csrfToken).toBeNull();
    }, 15_000);
 
-  it('behavior: signing out forgets the desk\'s token and ends it on the server', async () => {
+  it('behavior: at start the desk asks the server whether the browser holds a session, and opens on it', async () => {
+    const desk = await renderDesk({ path: '/ops/keys', signedInAs: { roles: ['support'] }, handlers: { 'GET /api/admin/keys': () => ({ code: 0, result: { keys: [] } }) } });
+    expect(await screen.findByRole('button', { name: 'Sign out' })).toBeTruthy();
+    expect(desk.calls.some((call) => call.key === 'GET /api/admin/me' && call.csrfToken === null)).toBe(true);
+    expect(desk.actors.session.getSnapshot().context.csrfToken).toBe(deskCsrfToken);
+    expect(desk.store.has('OPS_TOKEN')).toBe(false);
+  });
+
+  it('behavior: a browser without a session opens on the sign-in, with no error', async () => {
+    const desk = await renderDesk();
+    expect(await screen.findByRole('button', { name: 'Connect wallet' })).toBeTruthy();
+    expect(desk.actors.session.getSnapshot().context.error).toBeNull();
+  });
+
+  it('behavior: signing out forgets the desk\'s session and ends it on the server', async () => {
     const desk = await renderDesk({ path: '/ops/keys', signedInAs: { roles: ['support'] }, handlers: { 'GET /api/admin/keys': () => ({ code: 0, result: { keys: [] } }) } });
     await desk.user.click(await screen.findByRole('button', { name: 'Sign out' }));
     expect(await screen.findByRole('button', { name: 'Connect wallet' })).toBeTruthy();
-    expect(desk.store.has('OPS_TOKEN')).toBe(false);
-    expect(desk.calls.some((call) => call.key === 'POST /api/admin/auth/logout' && call.authorization === 'Bearer ops-token')).toBe(true);
+    expect(desk.actors.session.getSnapshot().context.csrfToken).toBeNull();
+    expect(desk.calls.some((call) => call.key === 'POST /api/admin/auth/logout' && call.csrfToken === deskCsrfToken && call.credentials === 'same-origin')).toBe(true);
   });
 
   it('behavior: a screen the roles do not see says so, and the menu leaves it out', async () => {
@@ -90,7 +106,7 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
   it('behavior: a token the server refuses (1002) ends the session', async () => {
     const desk = await renderDesk({ path: '/ops/reconcile', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/reconcile': () => ({ code: 1002 }) } });
     expect(await screen.findByRole('button', { name: 'Connect wallet' })).toBeTruthy();
-    expect(desk.store.has('OPS_TOKEN')).toBe(false);
+    expect(desk.actors.session.getSnapshot().context.csrfToken).toBeNull();
   });
 });
 

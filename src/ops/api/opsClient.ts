@@ -1,7 +1,8 @@
 /**
  * The desk's API client: the member client's rules (src/api/client.ts: JSON, a timeout, both directions checked
- * with the contract, never throws, every failure a code) with the operator's token as `Authorization: Bearer`, and
- * the desk's own contract (opsContract.ts). A 1002 answer tells the session its token is no longer good.
+ * with the contract, never throws, every failure a code) and the desk's own contract (opsContract.ts). The session
+ * is the HttpOnly cookie the browser sends by itself (same origin only); the client adds the session's CSRF token
+ * as X-CSRF-Token. A 1002 answer tells the session it is no longer good.
  */
 import { ApiCode } from '../../../api-schema/codes';
 import type { Endpoint } from '../../../api-schema/endpoint';
@@ -12,19 +13,22 @@ import type { OpsBody, OpsEndpointName, OpsQuery, OpsResult } from './opsContrac
 export interface OpsCallParameters<TName extends OpsEndpointName> {
   query?: OpsQuery<TName>;
   body?: OpsBody<TName>;
-  /** Another token than the session's (sign-out sends the one it ends, after storage forgot it). */
-  token?: string | null;
+  /**
+   * Another CSRF token than the session's (sign-out sends the one of the session it ends, sign-in and the start's
+   * check none). A call that names one does not report a 1002: its caller reads the answer itself.
+   */
+  csrfToken?: string | null;
 }
 
 export interface OpsClient {
   call<TName extends OpsEndpointName>(name: TName, parameters?: OpsCallParameters<TName>): Promise<Answer<OpsResult<TName>>>;
-  /** A file the API answers (the audit log's CSV), with the operator's token; null when it failed. */
+  /** A file the API answers (the audit log's CSV), with the session's cookie; null when it failed. */
   download(path: string, query: Record<string, string>): Promise<Blob | null>;
 }
 
 export interface CreateOpsClientParameters {
-  getToken: () => string | null;
-  onTokenRejected: () => void;
+  getCsrfToken: () => string | null;
+  onSessionRejected: () => void;
   fetchImpl?: typeof fetch;
   timeoutMs?: number;
   logger?: Pick<Console, 'warn' | 'error'>;
@@ -44,16 +48,18 @@ function searchOf(query: unknown): string {
 /**
  * Creates the desk's client.
  *
- * @example const api = createOpsClient({ getToken: () => token, onTokenRejected: () => session.send({ type: 'server.tokenExpired' }) });
+ * @example const api = createOpsClient({ getCsrfToken: () => csrfToken, onSessionRejected: () => session.send({ type: 'server.tokenExpired' }) });
  */
 export function createOpsClient({
-  getToken,
-  onTokenRejected,
+  getCsrfToken,
+  onSessionRejected,
   fetchImpl = (input, init) => globalThis.fetch(input, init),
   timeoutMs = 50_000,
   logger = console,
 }: CreateOpsClientParameters): OpsClient {
-  const headersFor = (token: string | null): Record<string, string> => (token ? { Accept: 'application/json', Authorization: `Bearer ${token}` } : { Accept: 'application/json' });
+  const headersFor = (csrfToken: string | null): Record<string, string> => (csrfToken ? { Accept: 'application/json', 'X-CSRF-Token': csrfToken } : { Accept: 'application/json' });
+  // The cookie goes to the desk's own origin only, never to another.
+  const credentials: RequestCredentials = 'same-origin';
 
   async function call<TName extends OpsEndpointName>(name: TName, parameters: OpsCallParameters<TName> = {}): Promise<Answer<OpsResult<TName>>> {
     const endpoint: Endpoint = opsEndpoints[name];
@@ -64,10 +70,10 @@ export function createOpsClient({
       logger.warn(`ops api: ${label} not sent, invalid parameters`);
       return { code: ApiCode.invalidParameters, result: null };
     }
-    const token = parameters.token === undefined ? getToken() : parameters.token;
-    const init: RequestInit = { method: endpoint.method, headers: headersFor(token) };
+    const csrfToken = parameters.csrfToken === undefined ? getCsrfToken() : parameters.csrfToken;
+    const init: RequestInit = { method: endpoint.method, headers: headersFor(csrfToken), credentials };
     if (endpoint.method === 'POST') {
-      init.headers = { ...headersFor(token), 'Content-Type': 'application/json' };
+      init.headers = { ...headersFor(csrfToken), 'Content-Type': 'application/json' };
       init.body = JSON.stringify(body.data ?? {});
     }
     const controller = new AbortController();
@@ -87,7 +93,7 @@ export function createOpsClient({
       logger.error(`ops api: ${label} answered something that is not an envelope`);
       return { code: ApiCode.clientFailure, result: null };
     }
-    if (envelope.data.code === ApiCode.notSignedIn && parameters.token === undefined) onTokenRejected();
+    if (envelope.data.code === ApiCode.notSignedIn && parameters.csrfToken === undefined) onSessionRejected();
     if (envelope.data.code !== ApiCode.ok) return { code: envelope.data.code, result: null };
     const result = endpoint.result.safeParse(envelope.data.result);
     if (!result.success) {
@@ -99,8 +105,8 @@ export function createOpsClient({
 
   async function download(path: string, query: Record<string, string>): Promise<Blob | null> {
     try {
-      const response = await fetchImpl(`${path}${searchOf(query)}`, { headers: { ...headersFor(getToken()), Accept: 'text/csv' } });
-      if (response.status === 401) onTokenRejected();
+      const response = await fetchImpl(`${path}${searchOf(query)}`, { headers: { Accept: 'text/csv' }, credentials });
+      if (response.status === 401) onSessionRejected();
       return response.ok ? await response.blob() : null;
     } catch (error) {
       logger.error(`ops api: ${path} failed`, error);

@@ -7,7 +7,7 @@ import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { STORAGE_KEYS } from '../../../src/storage/keys';
 import { apiCaller, signInOverHttp } from '../../server/support/httpSignIn';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Cookie, Page } from 'playwright-core';
 import { TestWallet } from '../wallet/testWallet';
 import type { TestWalletOptions } from '../wallet/testWallet';
 import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, saveScreenshot, watchPage, workerBrowser } from './browser';
@@ -40,8 +40,10 @@ export interface OpenOptions {
    * walletBrowsers.spec.ts and signInThroughInvite.
    */
   signedIn?: { inviteCode?: string };
-  /** More localStorage the context starts with on the server's origin (e.g. an operator's desk session). */
+  /** More localStorage the context starts with on the server's origin. */
   localStorage?: Readonly<Record<string, string>>;
+  /** Cookies the context starts with (e.g. an operator's desk session cookie). */
+  cookies?: readonly Cookie[];
 }
 
 export interface Opened {
@@ -110,7 +112,7 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
       if (!browser) throw new Error('the browser is not launched (use inside a test)');
       return browser;
     },
-    async open({ locale, wallet: walletOptions = {}, userAgent, owner, signedIn, localStorage }: OpenOptions = {}) {
+    async open({ locale, wallet: walletOptions = {}, userAgent, owner, signedIn, localStorage, cookies }: OpenOptions = {}) {
       const session = signedIn ? await memberSessionOverHttp(harness.server, walletOptions?.privateKeys?.[0], signedIn.inviteCode) : undefined;
       const storage = { ...session?.localStorage, ...localStorage };
       const context = await newPhoneContext(harness.browser, {
@@ -119,6 +121,7 @@ export function setupJourneys(serverOptions: StartServerOptions = {}): JourneyHa
         ...(userAgent ? { userAgent } : {}),
         ...(Object.keys(storage).length > 0 ? { localStorage: storage } : {}),
       });
+      if (cookies) await context.addCookies([...cookies]);
       const problems: PageProblems = { errors: [], policyViolations: [] };
       const key = owner?.id ?? '';
       opened.set(key, [...(opened.get(key) ?? []), { context, problems }]);

@@ -2,11 +2,11 @@
  * The operator API as the e2e journeys call it (docs/API.md "Operations"): a POST with the file's ADMIN_TOKEN to the
  * server the journeys run against; and an operator's desk session made over HTTP.
  */
+import type { Cookie } from 'playwright-core';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
-import { OPS_STORAGE_KEYS } from '../../../src/ops/deskStorage';
 import type { JourneyHarness } from './journey';
 
 /** The one ADMIN_TOKEN the journeys start their servers with. */
@@ -19,9 +19,9 @@ export interface Envelope<T> {
 
 /**
  * A call to the server answered with its envelope, as the app and the desk send it: a GET without a body, a JSON POST
- * with one; `headers` carry the credential (a member's token, a desk's bearer token, the ADMIN_TOKEN).
+ * with one; `headers` carry the credential (a member's token, a desk session's cookie and CSRF token, the ADMIN_TOKEN).
  *
- * @example const answer = await envelopeCall(e2e.server.url, '/api/admin/me', { Authorization: `Bearer ${token}` });
+ * @example const answer = await envelopeCall(e2e.server.url, '/api/admin/me', desk.headers);
  */
 export async function envelopeCall<T>(base: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Envelope<T>> {
   const response = await fetch(`${base}${path}`, {
@@ -47,18 +47,38 @@ export function operator<T>(e2e: JourneyHarness, path: string, body: unknown): P
 }
 
 /**
+ * The desk's session cookie as opsSignIn sets it, holding a value (a session token, or anything a test plants).
+ *
+ * @example await context.addCookies([deskCookie(e2e.server.url, token)]);
+ */
+export function deskCookie(base: string, value: string): Cookie {
+  return { name: 'mdo_session', value, domain: new URL(base).hostname, path: '/api/admin', httpOnly: true, secure: true, sameSite: 'Strict', expires: -1 };
+}
+
+/** An operator's desk session made over HTTP: what the browser would hold, and what a test sends for it. */
+export interface DeskSession {
+  /** The session cookie's value, read from Set-Cookie (a test may; the desk's page never can). */
+  token: string;
+  csrfToken: string;
+  /** The cookie as the desk's browser keeps it, for BrowserContext.addCookies. */
+  cookie: Cookie;
+  /** A state-changing desk call's headers: the cookie and the CSRF token. */
+  headers: Record<string, string>;
+}
+
+/**
  * An operator's wallet signs the desk's message with viem and signs in through the API, as the desk does at /ops
  * (opsLoginNonce, opsSignIn), on the app config's chain. For journeys whose subject comes after the desk's sign-in;
  * the sign-in itself is walked at /ops by ops.spec.ts and the desk's visual check.
  *
  * @param e2e - the file's journey harness (its server)
  * @param privateKey - the operator's key
- * @returns the operator's token and the localStorage the desk keeps after a sign-in (src/ops/deskStorage.ts)
+ * @returns the session: its cookie for a browser, its headers for calls made by the test
  * @example
  * const desk = await deskSessionOverHttp(e2e, DEMO_OPERATOR_KEY);
- * const { page } = await e2e.open({ wallet: { ...wallet, connected: true }, localStorage: desk.localStorage });
+ * const { page } = await e2e.open({ wallet: { ...wallet, connected: true }, cookies: [desk.cookie] });
  */
-export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex): Promise<{ token: string; localStorage: Record<string, string> }> {
+export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex): Promise<DeskSession> {
   const account = privateKeyToAccount(privateKey);
   const base = e2e.server.url;
   const { result: param } = (await (await fetch(`${base}/api/dapp/dappParam`)).json()) as Envelope<{ chainId: number }>;
@@ -80,8 +100,14 @@ export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex):
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
   });
-  const answer = (await response.json()) as Envelope<{ token: string }>;
-  if (!answer.result) throw new Error(`opsSignIn answered ${answer.code}`);
-  const { token } = answer.result;
-  return { token, localStorage: { [OPS_STORAGE_KEYS.token]: JSON.stringify(token) } };
+  const answer = (await response.json()) as Envelope<{ csrfToken: string }>;
+  const token = /^mdo_session=([^;]+)/u.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (!answer.result || token === undefined) throw new Error(`opsSignIn answered ${answer.code}`);
+  const { csrfToken } = answer.result;
+  return {
+    token,
+    csrfToken,
+    cookie: deskCookie(base, token),
+    headers: { Cookie: `mdo_session=${token}`, 'X-CSRF-Token': csrfToken },
+  };
 }

@@ -5,6 +5,7 @@ import type { OperatorRole } from '../../../api-schema/endpoint';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
 import type { Db } from '../../../server/db/client';
 import { putOperator } from '../../../server/ops/operators';
+import { csrfTokenOf } from '../../../server/ops/sessionCookie';
 import { TEST_START } from './clock';
 import { buildMessage, envelope, TEST_DOMAIN, type MessageOverrides } from './siwe';
 
@@ -33,27 +34,45 @@ export async function postOpsSignIn(app: FastifyInstance, payload: Record<string
 }
 
 export interface OperatorSignedIn {
-  token: string;
   expiresAt: string;
   operator: { address: string; roles: OperatorRole[] };
+  csrfToken: string;
+  /** The session token, read from the Set-Cookie header as the browser would keep it. */
+  token: string;
+  /** The answer's Set-Cookie header. */
+  setCookie: string;
+  /** What the desk's browser sends on a state-changing call: the cookie and the CSRF header. */
+  headers: Record<string, string>;
 }
 
-/** Full operator sign-in; throws unless the server answers code 0. */
+/** The session token a Set-Cookie header sets for the desk, if any. */
+export function sessionTokenIn(setCookie: string | string[] | number | undefined): string | undefined {
+  const header = Array.isArray(setCookie) ? setCookie.join('\n') : String(setCookie ?? '');
+  return /(?:^|\n)mdo_session=([^;]+)/u.exec(header)?.[1];
+}
+
+/** The headers of a desk call made with a session: the cookie, and the session's CSRF token. */
+export function sessionHeaders(token: string, csrfToken: string = csrfTokenOf(token)): Record<string, string> {
+  return { cookie: `mdo_session=${token}`, 'x-csrf-token': csrfToken };
+}
+
+/** Full operator sign-in; throws unless the server answers code 0 and sets the session cookie. */
 export async function signInOperator(app: FastifyInstance, account: PrivateKeyAccount, now: Date, overrides: MessageOverrides = {}): Promise<OperatorSignedIn> {
   const message = operatorMessage(account, await requestOperatorNonce(app, account.address), now, overrides);
   const response = await postOpsSignIn(app, { message, signature: await account.signMessage({ message }) });
-  const body = envelope<OperatorSignedIn>(response);
-  if (body.code !== 0 || !body.result) throw new Error(`opsSignIn failed: ${response.body}`);
-  return body.result;
+  const body = envelope<Omit<OperatorSignedIn, 'token' | 'setCookie' | 'headers'>>(response);
+  const token = sessionTokenIn(response.headers['set-cookie']);
+  if (body.code !== 0 || !body.result || token === undefined) throw new Error(`opsSignIn failed: ${response.body}`);
+  return { ...body.result, token, setCookie: String(response.headers['set-cookie']), headers: sessionHeaders(token, body.result.csrfToken) };
 }
 
 export function bearer(token: string): Record<string, string> {
   return { authorization: `Bearer ${token}` };
 }
 
-/** Creates an API key with a session token; throws unless code 0. */
-export async function createKey(app: FastifyInstance, sessionToken: string, roles: readonly OperatorRole[], label = 'script'): Promise<{ id: string; key: string }> {
-  const response = await app.inject({ method: 'POST', url: '/api/admin/keys/create', headers: bearer(sessionToken), payload: { label, roles } });
+/** Creates an API key from a session (the cookie and CSRF headers); throws unless code 0. */
+export async function createKey(app: FastifyInstance, session: Record<string, string>, roles: readonly OperatorRole[], label = 'script'): Promise<{ id: string; key: string }> {
+  const response = await app.inject({ method: 'POST', url: '/api/admin/keys/create', headers: session, payload: { label, roles } });
   const body = envelope<{ id: string; key: string }>(response);
   if (body.code !== 0 || !body.result) throw new Error(`opsKeyCreate failed: ${response.body}`);
   return body.result;

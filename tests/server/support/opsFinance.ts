@@ -7,6 +7,7 @@ import type { OperatorRole } from '../../../api-schema/endpoint';
 import { hashToken } from '../../../server/auth/tokens';
 import type { Db } from '../../../server/db/client';
 import { OPERATOR_SESSION_TTL_MS, SESSION_PREFIX } from '../../../server/ops/signIn';
+import { sessionHeaders } from './ops';
 
 export interface TestOperator {
   address: string;
@@ -27,7 +28,7 @@ export async function operatorWithSession(db: Db, roles: readonly OperatorRole[]
   await db.execute(
     sql`INSERT INTO operator_sessions (hash, address, expires_at) VALUES (${hashToken(token)}, ${address}, ${new Date(now.getTime() + OPERATOR_SESSION_TTL_MS).toISOString()}::timestamptz)`,
   );
-  return { address, headers: { authorization: `Bearer ${token}` } };
+  return { address, headers: sessionHeaders(token) };
 }
 
 export function approve(app: FastifyInstance, operator: TestOperator, id: string): Promise<LightMyRequestResponse> {
