@@ -45,7 +45,7 @@ function accessText(access: Endpoint['access']): string {
 }
 
 function securityOf(access: Endpoint['access']): JsonSchema[] {
-  if (operatorRolesOf(access)) return [{ operatorToken: [] }, { adminToken: [] }];
+  if (operatorRolesOf(access)) return [{ operatorToken: [] }];
   return access === 'public' ? [] : [{ token: [] }];
 }
 
@@ -97,7 +97,6 @@ export function buildOpenApiDocument(): JsonSchema {
       securitySchemes: {
         token: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The token from memberSignLogin, bare (quotes removed) or as "Bearer <token>".' },
         operatorToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An operator session token or API key, as "Bearer <token>" (operators only).' },
-        adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'The server’s ADMIN_TOKEN: deprecated bootstrap, acts as an admin.' },
       },
       schemas: {
         ApiCode: {

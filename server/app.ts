@@ -8,7 +8,6 @@ import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { adminTokenOf } from './auth/adminToken';
 import { configuredSites, listenSites, SignInSites } from './auth/signInSites';
 import { systemClock, type Clock } from './clock';
 import type { Db } from './db/client';
@@ -109,11 +108,6 @@ export interface BuildAppOptions {
    * proxy addresses or CIDR ranges. Default false.
    */
   trustProxy?: boolean | number | readonly string[];
-  /**
-   * ADMIN_TOKEN (at least 32 characters): deprecated bootstrap, sent as X-Admin-Token it acts as an admin with no
-   * address (docs/API.md, "Operators"); operators sign in with their wallets or use API keys instead.
-   */
-  adminToken?: string | undefined;
   /** Told of every route as it is registered (the authorization matrix test lists the operator calls with it). */
   onRoute?: ((route: RouteOptions) => void) | undefined;
   /** Read batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. Money batches run one at a time (LEDGER_BATCHES_IN_FLIGHT). */
@@ -260,7 +254,6 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     now: options.now ?? systemClock,
     signInSites,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-    adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     sessions: createSessionStarter(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
@@ -363,9 +356,6 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     ...(options.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db, deps.now) } : {}),
   });
   installAccessControl(app, deps);
-  if (deps.adminToken) {
-    app.log.warn('ADMIN_TOKEN is deprecated: operators sign in at /ops with their wallets, scripts use API keys (README, "Operators")');
-  }
 
   // Which signer recovery sign-in uses, said once as the server starts (README, "Sign-in"; ADR 0028).
   const recovery = await signerRecovery();
