@@ -54,7 +54,7 @@ export async function buildServer(): Promise<string[]> {
   await writeFile(path.join(serverOutDir, 'main.js'), LAUNCHER);
   // What the bundle read, so serverIsStale can tell when to build again (as dist/spa's record does for the SPA); the
   // lockfile stands for the bundled packages.
-  const ownInputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
+  const ownInputs = Object.keys(result.metafile.inputs).filter((file) => !isPackageFile(file));
   await writeFile(inputsFile, `${JSON.stringify([...ownInputs, 'package-lock.json'])}\n`);
   return [...Object.keys(result.metafile.outputs).filter((file) => !file.endsWith('.map')), path.relative(repoRoot, path.join(serverOutDir, 'main.js'))];
 }
@@ -80,6 +80,14 @@ main(process.env, early).catch((error) => {
 });
 `;
 
+/**
+ * Whether a bundled file is a package's: under node_modules/, or under ../x/node_modules/ when node_modules is a link
+ * to another checkout's (esbuild names files by their real path).
+ */
+function isPackageFile(file: string): boolean {
+  return file.startsWith('node_modules/') || file.includes('/node_modules/');
+}
+
 /** The npm package a bare import names (`viem/accounts` -> `viem`, `@fastify/static` -> `@fastify/static`). */
 function packageOf(specifier: string): string {
   const parts = specifier.split('/');
@@ -94,7 +102,7 @@ function packageOf(specifier: string): string {
 export function packagesImported(metafile: Metafile): string[] {
   const packages = new Set<string>();
   for (const [file, input] of Object.entries(metafile.inputs)) {
-    if (file.startsWith('node_modules/')) continue;
+    if (isPackageFile(file)) continue;
     for (const entry of input.imports) {
       // A bundled import keeps its specifier in `original`; an external one is its `path`.
       const specifier = entry.original ?? (entry.external ? entry.path : undefined);
