@@ -14,7 +14,6 @@ import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import {
-  adminHeaders,
   decide,
   expectBooksBalanced,
   expectNoMoneyMoved,
@@ -24,14 +23,15 @@ import {
   memberBalances,
   someoneWaitsForALock,
   systemBalance,
-  TEST_ADMIN_TOKEN,
+  treasuryHeaders,
   withdraw,
 } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { TEST_TREASURY_ADDRESS, TEST_TREASURY_KEY } from '../support/treasury';
 
 describeWithDatabases('ledger', (ctx) => {
   async function setup(): Promise<{ app: FastifyInstance; alice: string }> {
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const alice = await signInBound(app, accounts.alice, ctx.clock.now());
     return { app, alice };
   }
@@ -98,7 +98,7 @@ describeWithDatabases('ledger', (ctx) => {
     expect(first).toMatchObject({ code: 0, result: { amount: '20', fee: '1', status: 'pending' } });
     expect(envelope(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '20.0', requestId })))).toEqual(first);
     expect(await balanceOf(app, alice)).toBe('80');
-    const ledger = envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }));
+    const ledger = envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: treasuryHeaders() }));
     expect(ledger.result).toEqual({
       assets: { CREDIT: { members: '80', system: '-80', total: '0' }, WPOS: { members: '0', system: '0', total: '0' } },
       negativeAccounts: 0,
@@ -365,7 +365,9 @@ describeWithDatabases('ledger', (ctx) => {
     const { app, alice } = await setup();
     await granted(app, '100');
     const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
-    for (const headers of [{}, adminHeaders('x'.repeat(40)), adminHeaders(`${TEST_ADMIN_TOKEN}x`), { authorization: alice }]) {
+    const notTheKey = { authorization: `Bearer ${TEST_TREASURY_KEY.slice(0, -1)}1` };
+    const refused: Record<string, string>[] = [{}, notTheKey, { authorization: `Bearer ${TEST_TREASURY_KEY}x` }, { 'x-admin-token': TEST_TREASURY_KEY }, { authorization: alice }];
+    for (const headers of refused) {
       expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'approved' }, headers)), ApiCode.notSignedIn);
       expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, headers)), ApiCode.notSignedIn);
       expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers }), ApiCode.notSignedIn);
@@ -386,16 +388,19 @@ describeWithDatabases('ledger', (ctx) => {
       'address',
     );
     expectRefused(
-      await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders('wrong-admin-token-0123456789abcdef0123'), payload: {} })),
+      await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: notTheKey, payload: {} })),
       ApiCode.notSignedIn,
     );
   });
 
-  it('without ADMIN_TOKEN the bootstrap header opens no operator call (1002), and a short one is refused', async () => {
+  it('an X-Admin-Token header is ignored: alone it opens no operator call (1002), beside an operator key it changes nothing', async () => {
     const app = await ctx.app();
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }), ApiCode.notSignedIn);
-    expectRefused(await grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }), ApiCode.notSignedIn);
-    await expect(ctx.app({ adminToken: 'short' })).rejects.toThrow(/32 characters/);
+    const leftover = { 'x-admin-token': 'test-admin-token-0123456789abcdef0123' };
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: leftover }), ApiCode.notSignedIn);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, leftover)), ApiCode.notSignedIn);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: leftover }), ApiCode.notSignedIn);
+    const me = envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: { ...leftover, ...treasuryHeaders() } }));
+    expect(me).toEqual({ code: 0, result: { address: TEST_TREASURY_ADDRESS, roles: ['finance'], via: 'apiKey' } });
   });
 
   it('keeps member-only rules on the money calls: a temporary token gets 1003, none 1002', async () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { desc } from 'drizzle-orm';
 import { privateKeyToAccount } from 'viem/accounts';
-import { expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { WELL_KNOWN_DEV_KEYS } from '../../server/chain/wellKnownKeys';
 import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from '../../server/chain/devChain';
 import { auditLog } from '../../server/db/schema';
@@ -16,6 +16,7 @@ import { openScratchPostgres, postgresUrl } from './support/databases';
 import { describeWithDatabases, resetDatabase } from './support/harness';
 import { signInOperator } from './support/ops';
 import { accounts } from './support/siwe';
+import { removeTestTreasury } from '../support/treasury';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -28,6 +29,8 @@ async function cli(db: Parameters<typeof runOpsCli>[1]['db'], ...args: string[])
 }
 
 describeWithDatabases('the first admin', (ctx) => {
+  // From no operator at all, as a deployment's first start: not even the test treasury every reset adds.
+  beforeEach(() => removeTestTreasury(ctx.db));
   const setting = { at: new Date('2026-11-22T11:00:00.000Z'), actorAddress: null, actorRoles: [], via: 'setting' as const, requestId: null, clientAddress: null };
 
   it('OPS_FIRST_ADMIN makes an admin while there is none, once, audited as the setting’s act; they sign in', async () => {
@@ -59,6 +62,7 @@ describeWithDatabases('the first admin', (ctx) => {
     await addOperatorsAtStart({ CHAIN_RPC_URL: undefined, NODE_ENV: undefined, OPS_FIRST_ADMIN: accounts.alice.address.toLowerCase() }, ctx.db);
     expect(await admins()).toEqual([accounts.alice.address]);
     await resetDatabase(ctx.db);
+    await removeTestTreasury(ctx.db);
     await addOperatorsAtStart({ CHAIN_RPC_URL: undefined, NODE_ENV: undefined, OPS_FIRST_ADMIN: undefined }, ctx.db);
     expect(await admins()).toEqual([DEMO_OPERATOR_ADDRESS]);
     const [row] = await ctx.db.select().from(auditLog);

@@ -8,9 +8,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { needsBuild } from '../../scripts/start.mjs';
 import { DEV_CHAIN_ID } from '../../server/chain/devChain';
 import { startTestChain, TEST_NODE_CHAIN_ID } from './support/chain';
-import { mainStorages, prepareMainRun, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
+import { mainStorages, prepareMainRun, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
-import { TEST_ADMIN_TOKEN } from './support/ledger';
+
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -171,7 +171,7 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     });
     expect(server.output()).toContain(`Credit on chain: chain 56 at ${relay.url}/…, token`);
     // A deployment seeds the inviter and the content, not the demo downline of the development chain.
-    const seeded = await fetch(`http://127.0.0.1:${env.PORT}/api/admin/member?q=DEMO2026`, { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+    const seeded = await fetch(`http://127.0.0.1:${env.PORT}/api/admin/member?q=DEMO2026`, { headers: await treasuryHeadersOverHttp(`http://127.0.0.1:${env.PORT}`) });
     expect(await seeded.json()).toMatchObject({ code: 0, result: { inviteCode: 'DEMO2026', team: { direct: 0, total: 0 } } });
     // The watcher's failed rounds are logged with viem's error, which names the URL.
     relay.down(true);

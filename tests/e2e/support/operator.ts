@@ -1,16 +1,14 @@
 /**
- * The operator API as the e2e journeys call it (docs/API.md "Operations"): a POST with the file's ADMIN_TOKEN to the
- * server the journeys run against; and an operator's desk session made over HTTP.
+ * The operator API as the e2e journeys call it (docs/API.md "Operations"): a POST by the test treasury (a finance
+ * operator with a fixed API key, tests/support/treasury.ts, on servers started with `treasury`) to the server the
+ * journeys run against; and an operator's desk session made over HTTP.
  */
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
-import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
 import { OPS_STORAGE_KEYS } from '../../../src/ops/deskStorage';
+import { signInOperatorOverHttp } from '../../server/support/httpSignIn';
+import { treasuryHeaders } from '../../support/treasury';
 import type { JourneyHarness } from './journey';
-
-/** The one ADMIN_TOKEN the journeys start their servers with. */
-export const e2eAdminToken = 'e2e-admin-token-0123456789abcdef0123456789';
 
 export interface Envelope<T> {
   code: number;
@@ -19,7 +17,7 @@ export interface Envelope<T> {
 
 /**
  * A call to the server answered with its envelope, as the app and the desk send it: a GET without a body, a JSON POST
- * with one; `headers` carry the credential (a member's token, a desk's bearer token, the ADMIN_TOKEN).
+ * with one; `headers` carry the credential (a member's token, a desk's bearer token, the treasury's key).
  *
  * @example const answer = await envelopeCall(e2e.server.url, '/api/admin/me', { Authorization: `Bearer ${token}` });
  */
@@ -33,17 +31,17 @@ export async function envelopeCall<T>(base: string, path: string, headers: Recor
 }
 
 /**
- * An operator call, answered with the server's envelope.
+ * A call of the test treasury, answered with the server's envelope.
  *
  * @param e2e - the file's journey harness (its server)
  * @param path - e.g. /api/admin/grant
  * @param body - the request body
  * @returns the envelope
  * @example
- * const grant = await operator(e2e, '/api/admin/grant', { address, asset: 'WPOS', amount: '100', requestId });
+ * const grant = await treasuryCall(e2e, '/api/admin/grant', { address, asset: 'WPOS', amount: '100', requestId });
  */
-export function operator<T>(e2e: JourneyHarness, path: string, body: unknown): Promise<Envelope<T>> {
-  return envelopeCall<T>(e2e.server.url, path, { 'X-Admin-Token': e2eAdminToken }, body);
+export function treasuryCall<T>(e2e: JourneyHarness, path: string, body: unknown): Promise<Envelope<T>> {
+  return envelopeCall<T>(e2e.server.url, path, treasuryHeaders(), body);
 }
 
 /**
@@ -59,29 +57,6 @@ export function operator<T>(e2e: JourneyHarness, path: string, body: unknown): P
  * const { page } = await e2e.open({ wallet: { ...wallet, connected: true }, localStorage: desk.localStorage });
  */
 export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex): Promise<{ token: string; localStorage: Record<string, string> }> {
-  const account = privateKeyToAccount(privateKey);
-  const base = e2e.server.url;
-  const { result: param } = (await (await fetch(`${base}/api/dapp/dappParam`)).json()) as Envelope<{ chainId: number }>;
-  const nonce = (await (await fetch(`${base}/api/admin/auth/nonce?address=${account.address}`)).json()) as Envelope<{ nonce: string }>;
-  if (!param || !nonce.result) throw new Error(`dappParam or opsLoginNonce answered ${nonce.code}`);
-  const origin = new URL(base);
-  const message = createSiweMessage({
-    domain: origin.host,
-    uri: origin.origin,
-    chainId: param.chainId,
-    version: '1',
-    statement: OPERATOR_SIGN_IN_STATEMENT,
-    issuedAt: new Date(),
-    address: account.address,
-    nonce: nonce.result.nonce,
-  });
-  const response = await fetch(`${base}/api/admin/auth/signIn`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
-  });
-  const answer = (await response.json()) as Envelope<{ token: string }>;
-  if (!answer.result) throw new Error(`opsSignIn answered ${answer.code}`);
-  const { token } = answer.result;
+  const token = await signInOperatorOverHttp(e2e.server.url, privateKeyToAccount(privateKey));
   return { token, localStorage: { [OPS_STORAGE_KEYS.token]: JSON.stringify(token) } };
 }

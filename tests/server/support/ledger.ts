@@ -1,4 +1,7 @@
-/** Ledger helpers for server tests: the operator's calls and a check of the books after every step. */
+/**
+ * Ledger helpers for server tests: the test treasury's calls (a finance operator's API key, added at every reset:
+ * tests/support/treasury.ts) and a check of the books after every step. Every test funds members through grant().
+ */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, vi } from 'vitest';
@@ -6,19 +9,16 @@ import { z } from 'zod';
 import { queryRows, type Db } from '../../../server/db/client';
 import { systemAccountId } from '../../../server/ledger/accounts';
 import { SEED_GOODS } from '../../../server/seed/content';
+import { treasuryHeaders } from '../../support/treasury';
 import { authHeaders } from './siwe';
 
-/** ADMIN_TOKEN of the tests (at least 32 characters). */
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123';
+export { TEST_TREASURY_ADDRESS, treasuryHeaders } from '../../support/treasury';
 
-export function adminHeaders(token = TEST_ADMIN_TOKEN): Record<string, string> {
-  return { 'x-admin-token': token };
-}
-
+/** The one way tests fund members: POST /api/admin/grant, by the test treasury unless `headers` name another operator. */
 export function grant(
   app: FastifyInstance,
   body: { address: string; asset?: 'CREDIT' | 'WPOS'; amount: string; requestId: string; memo?: string },
-  headers = adminHeaders(),
+  headers = treasuryHeaders(),
 ): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url: '/api/admin/grant', headers, payload: { asset: 'CREDIT', ...body } });
 }
@@ -27,7 +27,7 @@ export function withdraw(app: FastifyInstance, token: string, body: Record<strin
   return app.inject({ method: 'POST', url: '/api/member/withdrawCredit', headers: authHeaders(token), payload: body });
 }
 
-export function decide(app: FastifyInstance, body: Record<string, unknown>, headers = adminHeaders()): Promise<LightMyRequestResponse> {
+export function decide(app: FastifyInstance, body: Record<string, unknown>, headers = treasuryHeaders()): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers, payload: body });
 }
 
