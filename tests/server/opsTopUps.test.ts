@@ -22,7 +22,7 @@ import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
+import { expectBooksBalanced, systemBalance, TEST_TREASURY_ADDRESS, treasuryHeaders } from './support/ledger';
 import { addOperator, bearer, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
 
@@ -222,7 +222,7 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     const target = `${txHash}/0`;
     expect(await audited()).toEqual([
       { action: 'opsHeldTopUpRelease', target, actor: operators.ann.address, via: 'session', requestId, before: 'held', after: 'released' },
-      { action: 'opsHeldTopUpRelease', target, actor: null, via: 'bootstrap', requestId: expect.any(String), before: 'released', after: 'released' },
+      { action: 'opsHeldTopUpRelease', target, actor: TEST_TREASURY_ADDRESS, via: 'apiKey', requestId: expect.any(String), before: 'released', after: 'released' },
     ]);
     await expectSettledBooks(s.app);
   });
