@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { needsBuild } from '../../scripts/start.mjs';
 import { DEV_CHAIN_ID } from '../../server/chain/devChain';
+import { ADMIN_TOKEN_GONE } from '../../server/env';
 import { startTestChain, TEST_NODE_CHAIN_ID } from './support/chain';
 import { mainStorages, prepareMainRun, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
@@ -128,6 +129,15 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     expect(output).toContain('NODE_ENV is production, so a real chain needs CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS; missing: CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS');
     expect(await nothingListensAt(Number(env.DEV_CHAIN_PORT))).toBe(true);
     expect(existsSync(path.join(env.DATA_DIR ?? '', 'chain'))).toBe(false);
+  }));
+
+  it('behavior: refuses a start with ADMIN_TOKEN set, in one line saying it is gone and how the first admin is made', withCleanup(async (cleanup) => {
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
+    const { code, output } = await startRefused({ ...env, ADMIN_TOKEN: 'a-token-from-an-old-deployment-0123456789' });
+    expect(code).toBe(1);
+    expect(output.split('\n').filter((line) => line.includes('ADMIN_TOKEN'))).toEqual([expect.stringContaining(`Invalid environment: ADMIN_TOKEN: ${ADMIN_TOKEN_GONE}`)]);
+    expect(output).not.toContain('a-token-from-an-old-deployment');
+    expect(await nothingListensAt(Number(env.PORT))).toBe(true);
   }));
 
   it('behavior: refuses a real chain on a database the development chain ran on, saying to start on a new one', withCleanup(async (cleanup) => {
