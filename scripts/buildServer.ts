@@ -6,7 +6,8 @@
  * node_modules: PGlite (it finds its WebAssembly and data files next to its module), jsdom (loaded on the first
  * content save, with files of its own) and secp256k1 (its native binding, found beside its module). The files the
  * server reads beside its sources (migrations, engine.sql, media, the signer's worker) stay in server/
- * (server/serverFiles.ts finds them from either place).
+ * (server/serverFiles.ts finds them from either place). The operators' CLI (scripts/ops.ts) is compiled beside it, to
+ * dist/server/opsCli.js (`npm run ops:prod`), since a production install has no tsx to run `npm run ops` with.
  *
  * It also checks that package.json's `dependencies` are exactly the packages the server's own files import: what a
  * production install (`npm ci --omit=dev`) must hold. Anything else (the SPA's packages, the build, the tests, the
@@ -24,7 +25,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export const serverOutDir = path.join(repoRoot, 'dist', 'server');
 
 /**
- * Writes dist/server/server.js (the server), main.js (its launcher), pgliteWorker.js and their shared chunks.
+ * Writes dist/server/server.js (the server), main.js (its launcher), pgliteWorker.js, opsCli.js (the operators'
+ * CLI) and their shared chunks.
  *
  * @returns the files written, relative to the repository
  * @example await buildServer();
@@ -34,7 +36,7 @@ export async function buildServer(): Promise<string[]> {
   const result = await build({
     absWorkingDir: repoRoot,
     // server/main.ts becomes server.js; main.js is the launcher below, which loads earlyPglite.js first.
-    entryPoints: { server: 'server/main.ts', earlyPglite: 'server/db/earlyPglite.ts', pgliteWorker: 'server/db/pgliteWorker.ts' },
+    entryPoints: { server: 'server/main.ts', earlyPglite: 'server/db/earlyPglite.ts', pgliteWorker: 'server/db/pgliteWorker.ts', opsCli: 'scripts/ops.ts' },
     outdir: serverOutDir,
     bundle: true,
     splitting: true,
