@@ -54,7 +54,7 @@ export const opsMe = defineEndpoint({
   method: 'GET',
   path: '/api/admin/me',
   access: 'operator',
-  summary: 'Who the caller is: address (null for the bootstrap ADMIN_TOKEN), roles and how they signed in (added)',
+  summary: 'Who the caller is: address, roles and how they signed in (added)',
   query: undefined,
   body: undefined,
   result: z.object({ address: z.nullable(addressSchema), roles: z.array(operatorRoleSchema), via: viaSchema }),
@@ -64,7 +64,7 @@ export const opsLogout = defineEndpoint({
   method: 'POST',
   path: '/api/admin/auth/logout',
   access: 'operator',
-  summary: 'End the session the call is made with (an API key or the bootstrap token is not ended by this: opsKeyRevoke) (added)',
+  summary: 'End the session the call is made with (an API key is not ended by this: opsKeyRevoke) (added)',
   query: undefined,
   body: z.optional(emptySchema),
   result: z.optional(emptySchema),
@@ -74,7 +74,7 @@ export const operatorListItemSchema = z.object({
   address: addressSchema,
   roles: z.array(operatorRoleSchema),
   addedAt: isoDateSchema,
-  /** The admin who added them; null when added by the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed. */
+  /** The admin who added them; null when added by OPS_FIRST_ADMIN, the CLI or the seed. */
   addedBy: z.nullable(addressSchema),
 });
 
