@@ -1,7 +1,7 @@
 /**
  * The operators' identity routes (docs/API.md, "Operators"): sign-in, who am I, logout, operators and roles, API keys
  * and the audit log with its CSV export. Always registered: the access hook lets in only operators' sessions and
- * keys (and the deprecated ADMIN_TOKEN bootstrap), by the role each call names. Every change writes an audit row.
+ * keys, by the role each call names. Every change writes an audit row.
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
@@ -49,8 +49,8 @@ function apiKeyOut(row: ApiKeyRow) {
  * await app.register(opsRoutes, deps);
  */
 export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
-  // After the access hook, before the body is read: a key is made by a person at the desk, never by another key or
-  // the shared bootstrap token, so a leaked key cannot mint more (1006, whatever the body).
+  // After the access hook, before the body is read: a key is made by a person at the desk, never by another key, so
+  // a leaked key cannot mint more (1006, whatever the body).
   app.addHook('onRequest', async (request) => {
     if (request.routeOptions.url === endpoints.opsKeyCreate.path && request.operator?.via !== 'session') throw new RoleRequiredError();
   });
