@@ -3,8 +3,8 @@
  * even parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003.
  * An operator call wants an operator's session token or API key (OperatorResolver); 1002 without one, 1006 without
  * the role. An X-Admin-Token header opens nothing: a leaked setting must never act as an operator. Members' tokens
- * and operators' live in different tables, so neither opens the other's calls. Deny by default: a route with no level is
- * public only if it says so (contract routes always do).
+ * and operators' live in different tables, so neither opens the other's calls. Deny by default: a route with no
+ * level is public only if it says so (contract routes always do).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
