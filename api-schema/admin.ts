@@ -4,8 +4,8 @@ import { defineEndpoint } from './endpoint';
 import { withdrawalFailureSchema, withdrawalStatusSchema } from './member';
 
 /**
- * The operator API (docs/API.md, "Operations"): enabled only when the server has ADMIN_TOKEN; requests carry
- * X-Admin-Token. Not part of the SPA: the client never imports this module.
+ * The operator API (docs/API.md, "Operations"): calls carry an operator's session token or API key (Authorization:
+ * Bearer). Not part of the SPA: the client never imports this module.
  */
 
 export const assetSchema = z.enum(['CREDIT', 'WPOS']);
@@ -43,7 +43,7 @@ export const withdrawalSchema = z.object({
   reason: z.optional(withdrawalFailureSchema),
 });
 
-/** One operator's approval of a withdrawal (the bootstrap ADMIN_TOKEN is nobody in particular: never listed). */
+/** One operator's approval of a withdrawal. */
 export const approvalSchema = z.object({ address: addressSchema, approvedAt: isoDateSchema });
 
 export const adminWithdrawalDecide = defineEndpoint({
@@ -52,7 +52,7 @@ export const adminWithdrawalDecide = defineEndpoint({
   access: 'operator:finance',
   summary:
     'Approve a pending withdrawal for payment, or fail a pending or approved one (failed refunds it; `reason` is kept as its note); the same decision again returns it, anything else is 3006. ' +
-    'Above APPROVAL_QUORUM_ABOVE an approval needs two different operators (the same one twice counts once; the bootstrap ADMIN_TOKEN: 1006): the first answers it pending, waitsForSecondApproval true. ' +
+    'Above APPROVAL_QUORUM_ABOVE an approval needs two different operators (the same one twice counts once): the first answers it pending, waitsForSecondApproval true. ' +
     "A frozen member's withdrawal cannot be approved (3008) (added)",
   query: undefined,
   body: z.strictObject({

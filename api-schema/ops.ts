@@ -58,7 +58,7 @@ export const opsMe = defineEndpoint({
   path: '/api/admin/me',
   access: 'operator',
   summary:
-    'Who the caller is: address (null for the bootstrap ADMIN_TOKEN), roles, how they signed in, and for the session cookie its csrfToken ' +
+    'Who the caller is: address, roles, how they signed in, and for the session cookie its csrfToken ' +
     '(null otherwise): the desk asks this on every start to learn whether it is signed in (added)',
   query: undefined,
   body: undefined,
@@ -69,8 +69,7 @@ export const opsLogout = defineEndpoint({
   method: 'POST',
   path: '/api/admin/auth/logout',
   access: 'operator',
-  summary:
-    'End the session the call is made with and clear its cookie (an API key or the bootstrap token is not ended by this: opsKeyRevoke) (added)',
+  summary: 'End the session the call is made with and clear its cookie (an API key is not ended by this: opsKeyRevoke) (added)',
   query: undefined,
   body: z.optional(emptySchema),
   result: z.optional(emptySchema),
@@ -82,7 +81,7 @@ export const operatorListItemSchema = z.object({
   addedAt: isoDateSchema,
   /**
    * The admin whose act added them (who confirmed the change, when another admin asked for it); null when added by
-   * the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed.
+   * OPS_FIRST_ADMIN, the CLI or the seed.
    */
   addedBy: z.nullable(addressSchema),
 });

@@ -35,7 +35,7 @@ export const queuedWithdrawalSchema = z.object({
   reason: z.optional(withdrawalFailureSchema),
   /** What the operator who failed it wrote. */
   note: z.optional(z.string()),
-  /** The operators who approved it so far (the bootstrap ADMIN_TOKEN is nobody, so never listed). */
+  /** The operators who approved it so far. */
   approvals: z.array(approvalSchema),
   /** How many different operators must approve it: 2 above APPROVAL_QUORUM_ABOVE, else 1. */
   approvalsNeeded: intAtLeast(1),
@@ -170,7 +170,7 @@ export const opsAdjust = defineEndpoint({
   access: 'operator:finance',
   summary:
     "Grant (amount > 0, from issuance) or deduct (amount < 0, back to issuance; never below zero: 3001) a member's CREDIT or WPOS, with a reason; at most once per requestId. " +
-    'Above APPROVAL_QUORUM_ABOVE it moves nothing yet and waits for opsAdjustConfirm by another operator (the bootstrap ADMIN_TOKEN: 1006) (added)',
+    'Above APPROVAL_QUORUM_ABOVE it moves nothing yet and waits for opsAdjustConfirm by another operator (added)',
   query: undefined,
   body: z.strictObject({ address: addressSchema, asset: assetSchema, amount: adjustAmountSchema, reason: reasonSchema, requestId: requestIdSchema }),
   result: adjustmentSchema,
@@ -181,7 +181,7 @@ export const opsAdjustConfirm = defineEndpoint({
   path: '/api/admin/adjust/confirm',
   access: 'operator:finance',
   summary:
-    'Confirm a waiting adjustment: it moves, once. The operator who asked for it counts once (it stays waiting), the bootstrap ADMIN_TOKEN is 1006, a deduction the balance no longer covers 3001 (it stays waiting) (added)',
+    'Confirm a waiting adjustment: it moves, once. The operator who asked for it counts once (it stays waiting), a deduction the balance no longer covers 3001 (it stays waiting) (added)',
   query: undefined,
   body: z.strictObject({ id: idSchema }),
   result: adjustmentSchema,

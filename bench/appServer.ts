@@ -1,6 +1,6 @@
 /**
  * The server under test, in this process: a migrated and seeded database (PGlite in a temp dir, in its worker thread
- * as `npm start` runs it, or PostgreSQL at a URL), buildApp with the sign-in rate limits raised out of the way and the operator API on (BENCH_ADMIN_TOKEN), listening on 127.0.0.1 (port chosen by
+ * as `npm start` runs it, or PostgreSQL at a URL), buildApp with the sign-in rate limits raised out of the way and the test treasury's operator key (tests/support/treasury.ts), listening on 127.0.0.1 (port chosen by
  * the OS). No SPA and no logger: the bench measures the API.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,13 +13,11 @@ import { buildApp } from '../server/app';
 import { getAppConfig } from '../server/config/appConfig';
 import { openDatabase, type Database, type Db } from '../server/db/client';
 import { seed } from '../server/seed/seed';
+import { addTestTreasury } from '../tests/support/treasury';
 import { fetchNonce, loopbackSite, postSignIn, signNonce, type SiteBinding } from './siwe';
 
 /** Effectively no limit: buildApp's `rateLimits` option (defaults 30/min and 10/min per client). */
 const UNLIMITED = { max: 1_000_000_000, timeWindow: 60_000 };
-
-/** ADMIN_TOKEN of the bench server: the ledger figure grants credit through the operator API. */
-export const BENCH_ADMIN_TOKEN = 'bench-admin-token-0123456789abcdef-0123';
 
 export interface BenchServer {
   app: FastifyInstance;
@@ -74,14 +72,17 @@ export async function startBenchServer(storage: { url?: string | undefined; data
     const migrate = lap();
     await seed(database.db);
     const seeded = lap();
+    // The ledger figure grants credit through the operator API, as the test treasury (a finance operator).
+    await addTestTreasury(database.db);
     const config = await getAppConfig(database.db);
     app = await buildApp({
       db: database.db,
       spaDir: null,
       logger: false,
       rateLimits: { loginNonce: UNLIMITED, memberSignLogin: UNLIMITED },
-      adminToken: BENCH_ADMIN_TOKEN,
       batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
+      // The ledger figure's grants are set-up: the operators' policy's 24-hour totals out of their way.
+      policyLimits: { operatorDay: 10n ** 18n, memberDay: 10n ** 18n },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

@@ -27,7 +27,8 @@ import { goodsById, stockKey } from '../server/buy/goods';
 import { settlementRequest } from '../server/buy/orders';
 import type { DeliveryAddress } from '../api-schema/buy';
 import type { BenchServer } from './appServer';
-import { BENCH_ADMIN_TOKEN, signInBoundMember } from './appServer';
+import { signInBoundMember } from './appServer';
+import { treasuryHeaders } from '../tests/support/treasury';
 import type { LedgerLoadInput, LedgerLoadResult } from './ledgerClient';
 import { benchPayout } from './payout';
 import { hostLog } from './hostLoop';
@@ -102,7 +103,7 @@ async function grantedMember(server: BenchServer, inviteCode: string): Promise<B
     const granted = await server.app.inject({
       method: 'POST',
       url: '/api/admin/grant',
-      headers: { 'x-admin-token': BENCH_ADMIN_TOKEN },
+      headers: treasuryHeaders(),
       payload: { address, asset, amount: '100000000', requestId: randomUUID() },
     });
     if (z.object({ code: z.number() }).parse(granted.json()).code !== 0) throw new Error(`grant failed: ${granted.body}`);
@@ -226,7 +227,7 @@ async function deskRate(
 /**
  * Measures and prints the ledger figure of one storage.
  *
- * @param server - a running bench server built with BENCH_ADMIN_TOKEN
+ * @param server - a running bench server (startBenchServer: with the test treasury)
  * @param storage - pglite or postgres (names the figure and picks the goal)
  * @param seconds - length of each measured run
  * @returns when printed

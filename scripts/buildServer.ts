@@ -6,7 +6,8 @@
  * node_modules: PGlite (it finds its WebAssembly and data files next to its module), jsdom (loaded on the first
  * content save, with files of its own) and secp256k1 (its native binding, found beside its module). The files the
  * server reads beside its sources (migrations, engine.sql, media, the signer's worker) stay in server/
- * (server/serverFiles.ts finds them from either place).
+ * (server/serverFiles.ts finds them from either place). The operators' CLI (scripts/ops.ts) is compiled beside it, to
+ * dist/server/opsCli.js (`npm run ops:prod`), since a production install has no tsx to run `npm run ops` with.
  *
  * It also checks that package.json's `dependencies` are exactly the packages the server's own files import: what a
  * production install (`npm ci --omit=dev`) must hold. Anything else (the SPA's packages, the build, the tests, the
@@ -24,7 +25,8 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export const serverOutDir = path.join(repoRoot, 'dist', 'server');
 
 /**
- * Writes dist/server/server.js (the server), main.js (its launcher), pgliteWorker.js and their shared chunks.
+ * Writes dist/server/server.js (the server), main.js (its launcher), pgliteWorker.js, opsCli.js (the operators'
+ * CLI) and their shared chunks.
  *
  * @returns the files written, relative to the repository
  * @example await buildServer();
@@ -34,7 +36,7 @@ export async function buildServer(): Promise<string[]> {
   const result = await build({
     absWorkingDir: repoRoot,
     // server/main.ts becomes server.js; main.js is the launcher below, which loads earlyPglite.js first.
-    entryPoints: { server: 'server/main.ts', earlyPglite: 'server/db/earlyPglite.ts', pgliteWorker: 'server/db/pgliteWorker.ts' },
+    entryPoints: { server: 'server/main.ts', earlyPglite: 'server/db/earlyPglite.ts', pgliteWorker: 'server/db/pgliteWorker.ts', opsCli: 'scripts/ops.ts' },
     outdir: serverOutDir,
     bundle: true,
     splitting: true,
@@ -54,7 +56,7 @@ export async function buildServer(): Promise<string[]> {
   await writeFile(path.join(serverOutDir, 'main.js'), LAUNCHER);
   // What the bundle read, so serverIsStale can tell when to build again (as dist/spa's record does for the SPA); the
   // lockfile stands for the bundled packages.
-  const ownInputs = Object.keys(result.metafile.inputs).filter((file) => !file.startsWith('node_modules/'));
+  const ownInputs = Object.keys(result.metafile.inputs).filter((file) => !isPackageFile(file));
   await writeFile(inputsFile, `${JSON.stringify([...ownInputs, 'package-lock.json'])}\n`);
   return [...Object.keys(result.metafile.outputs).filter((file) => !file.endsWith('.map')), path.relative(repoRoot, path.join(serverOutDir, 'main.js'))];
 }
@@ -80,6 +82,14 @@ main(process.env, early).catch((error) => {
 });
 `;
 
+/**
+ * Whether a bundled file is a package's: under node_modules/, or under ../x/node_modules/ when node_modules is a link
+ * to another checkout's (esbuild names files by their real path).
+ */
+function isPackageFile(file: string): boolean {
+  return file.startsWith('node_modules/') || file.includes('/node_modules/');
+}
+
 /** The npm package a bare import names (`viem/accounts` -> `viem`, `@fastify/static` -> `@fastify/static`). */
 function packageOf(specifier: string): string {
   const parts = specifier.split('/');
@@ -94,7 +104,7 @@ function packageOf(specifier: string): string {
 export function packagesImported(metafile: Metafile): string[] {
   const packages = new Set<string>();
   for (const [file, input] of Object.entries(metafile.inputs)) {
-    if (file.startsWith('node_modules/')) continue;
+    if (isPackageFile(file)) continue;
     for (const entry of input.imports) {
       // A bundled import keeps its specifier in `original`; an external one is its `path`.
       const specifier = entry.original ?? (entry.external ? entry.path : undefined);

@@ -45,7 +45,7 @@ function accessText(access: Endpoint['access']): string {
 }
 
 function securityOf(access: Endpoint['access']): JsonSchema[] {
-  if (operatorRolesOf(access)) return [{ operatorSession: [] }, { operatorToken: [] }, { adminToken: [] }];
+  if (operatorRolesOf(access)) return [{ operatorSession: [] }, { operatorToken: [] }];
   return access === 'public' ? [] : [{ token: [] }];
 }
 
@@ -103,7 +103,6 @@ export function buildOpenApiDocument(): JsonSchema {
           description: "The desk's HttpOnly session cookie set by opsSignIn; state-changing calls made with it also send opsSignIn's or opsMe's csrfToken as X-CSRF-Token.",
         },
         operatorToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'An operator API key (mdk_…), as "Bearer <key>" (operators only).' },
-        adminToken: { type: 'apiKey', in: 'header', name: 'X-Admin-Token', description: 'The server’s ADMIN_TOKEN: deprecated bootstrap, acts as an admin.' },
       },
       schemas: {
         ApiCode: {

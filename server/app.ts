@@ -9,7 +9,6 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { defaultPolicyLimits, operatorsPolicy, type PolicyLimits } from './ops/policy';
-import { adminTokenOf } from './auth/adminToken';
 import { configuredSites, listenSites, SignInSites } from './auth/signInSites';
 import { systemClock, type Clock } from './clock';
 import type { Db } from './db/client';
@@ -112,11 +111,6 @@ export interface BuildAppOptions {
    * proxy addresses or CIDR ranges. Default false.
    */
   trustProxy?: boolean | number | readonly string[];
-  /**
-   * ADMIN_TOKEN (at least 32 characters): deprecated bootstrap, sent as X-Admin-Token it acts as an admin with no
-   * address (docs/API.md, "Operators"); operators sign in with their wallets or use API keys instead.
-   */
-  adminToken?: string | undefined;
   /**
    * OPS_PORT set: the desk (ops.html, /api/admin) is served only on a listener of its own, opened with
    * app.deskPort.listen() after the app's listen, and the app's own port answers 404 for it (server/plugins/deskPort.ts).
@@ -274,7 +268,6 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     now: options.now ?? systemClock,
     signInSites,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
-    adminToken: options.adminToken === undefined ? undefined : adminTokenOf(options.adminToken),
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     sessions: createSessionStarter(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
@@ -378,9 +371,6 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     ...(options.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db, deps.now) } : {}),
   });
   installAccessControl(app, deps);
-  if (deps.adminToken) {
-    app.log.warn('ADMIN_TOKEN is deprecated: operators sign in at /ops with their wallets, scripts use API keys (README, "Operators")');
-  }
 
   // Which signer recovery sign-in uses, said once as the server starts (README, "Sign-in"; ADR 0028).
   const recovery = await signerRecovery();

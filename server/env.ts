@@ -31,6 +31,10 @@ function parses(parse: (value: string) => unknown[]): (value: string) => boolean
   };
 }
 
+/** Why a start with ADMIN_TOKEN fails, and what to do instead (README, "Operators"). */
+export const ADMIN_TOKEN_GONE =
+  'ADMIN_TOKEN is gone (X-Admin-Token opens nothing): unset it and make the first admin with OPS_FIRST_ADMIN=<address> or `npm run ops -- add <address> admin`';
+
 export const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8080)),
   HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('0.0.0.0')),
@@ -59,8 +63,9 @@ export const envSchema = z.object({
       return value.split(',').map((entry) => entry.trim());
     }),
   LOG_LEVEL: z.preprocess(emptyAsUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
-  // Deprecated bootstrap: sent as X-Admin-Token it acts as an admin with no address (docs/API.md, "Operators").
-  ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(32, 'ADMIN_TOKEN must be at least 32 characters').optional()),
+  // Removed: a shared token acting as an operator who is nobody in particular, so a leaked setting could move money.
+  // Still set, the start fails, so that nobody believes it still opens the operator calls.
+  ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.undefined({ error: ADMIN_TOKEN_GONE }).optional()),
   // The first admin (README, "Operators"): made an admin at start while there is no admin, audited as the setting's act.
   OPS_FIRST_ADMIN: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'OPS_FIRST_ADMIN must be an address').optional()),
   // `production` refuses to start without a real chain (unless DEV_CHAIN=on).

@@ -186,7 +186,6 @@ export async function main(source: Record<string, string | undefined>, early?: E
     trustProxy: env.TRUST_PROXY,
     deskOnOwnPort: env.OPS_PORT !== undefined,
     logger: { level: env.LOG_LEVEL },
-    adminToken: env.ADMIN_TOKEN,
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     // PostgreSQL may have several instances: their rate limits count in the database, one limit for all.
     rateLimitStore: database.driver === 'node-postgres' ? 'database' : 'memory',

@@ -290,7 +290,7 @@ export const withdrawalApprovals = pgTable(
     withdrawalId: bigint('withdrawal_id', { mode: 'bigint' })
       .notNull()
       .references(() => withdrawals.id),
-    /** The operator's EIP-55 address (the bootstrap ADMIN_TOKEN, nobody in particular, never has a row). */
+    /** The operator's EIP-55 address. */
     operator: text('operator').notNull(),
     createdAt: createdAt(),
   },
@@ -303,7 +303,7 @@ export const memberFreezes = pgTable('member_freezes', {
     .primaryKey()
     .references(() => members.id),
   reason: text('reason').notNull(),
-  /** The operator's address; null for the bootstrap ADMIN_TOKEN. */
+  /** The operator's address; null on rows of the removed ADMIN_TOKEN. */
   frozenBy: text('frozen_by'),
   frozenAt: timestamp('frozen_at', { withTimezone: true, mode: 'date' }).notNull(),
 });
@@ -324,7 +324,7 @@ export const opsAdjustments = pgTable(
     amount: bigint('amount', { mode: 'bigint' }).notNull(),
     reason: text('reason').notNull(),
     requestId: text('request_id').notNull(),
-    /** The requesting operator's address; null for the bootstrap ADMIN_TOKEN. */
+    /** The requesting operator's address; null on rows of the removed ADMIN_TOKEN. */
     requestedBy: text('requested_by'),
     createdAt: createdAt(),
   },
@@ -701,7 +701,7 @@ export const operators = pgTable(
     address: text('address').primaryKey(),
     roles: text('roles').array().notNull(),
     addedAt: timestamp('added_at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** Who added them: an operator's address, or null for the bootstrap token, OPS_FIRST_ADMIN, the CLI or the seed. */
+    /** Who added them: an operator's address, or null for OPS_FIRST_ADMIN, the CLI or the seed. */
     addedBy: text('added_by'),
     removedAt: timestamp('removed_at', { withTimezone: true, mode: 'date' }),
   },
@@ -805,7 +805,7 @@ export const auditLog = pgTable(
   {
     id: bigint('id', { mode: 'bigint' }).primaryKey().generatedAlwaysAsIdentity(),
     at: timestamp('at', { withTimezone: true, mode: 'date' }).notNull(),
-    /** Null for the bootstrap ADMIN_TOKEN, a setting or the CLI (nobody in particular). */
+    /** Null for a setting or the CLI (nobody in particular), and on rows of the removed ADMIN_TOKEN. */
     actorAddress: text('actor_address'),
     actorRoles: text('actor_roles').array().notNull(),
     /** session, apiKey, bootstrap, cli, setting or seed. */

@@ -19,7 +19,7 @@ import type { AutoApproval } from '../ledger/autoApproval';
 export interface Freeze {
   reason: string;
   frozenAt: string;
-  /** The operator's address; null for the bootstrap ADMIN_TOKEN. */
+  /** The operator's address; null on rows of the removed ADMIN_TOKEN. */
   frozenBy: string | null;
 }
 

@@ -21,7 +21,7 @@ export type AuditVia = OperatorCredential | 'setting' | 'seed';
 
 export interface AuditEntry {
   at: Date;
-  /** Null for the bootstrap ADMIN_TOKEN, a setting, the CLI or the seed. */
+  /** Null for a setting, the CLI or the seed (and on rows of the removed ADMIN_TOKEN). */
   actorAddress: string | null;
   actorRoles: readonly string[];
   via: AuditVia;

@@ -1,7 +1,8 @@
 /**
- * `npm run ops -- <command>` (scripts/ops.ts; README, "Operators"): operators from the command line, on the database
- * the server uses (PGlite under DATA_DIR, or DATABASE_URL). Each change is done at once, with no second admin (whoever
- * runs it holds the database on the host), and audited as via `cli`.
+ * `npm run ops -- <command>` (scripts/ops.ts; compiled, `npm run ops:prod -- <command>`; README, "Operators"):
+ * operators from the command line, on the database the server uses (PGlite under DATA_DIR, or DATABASE_URL). Each
+ * change is done at once, with no second admin (whoever runs it holds the database on the host), and audited as via
+ * `cli`.
  *   add ADDRESS ROLE[,ROLE...] [ROLE...]   add an operator or set their roles (admin, finance, support, content)
  *   remove ADDRESS                         remove one: their sessions and API keys end
  *   list                                   the current operators
@@ -15,7 +16,8 @@ import { listOperators, putOperator, removeOperator, type AuditContext } from '.
 
 export const OPS_CLI_USAGE = `usage: npm run ops -- add ADDRESS ROLE[,ROLE...]   (roles: ${operatorRoles.join(', ')})
        npm run ops -- remove ADDRESS
-       npm run ops -- list`;
+       npm run ops -- list
+(a production install, built by npm run build: npm run ops:prod -- ... instead)`;
 
 function addressOf(text: string | undefined): string | undefined {
   return text !== undefined && isAddress(text, { strict: false }) ? getAddress(text) : undefined;

@@ -1,8 +1,8 @@
 /**
  * Access levels of api-schema (public, token, member, operator) enforced in one onRequest hook, before the body is
  * even parsed: no token or a bad one is 1002, a temporary token (recommender not bound) on a member endpoint is 1003.
- * An operator call wants an API key as bearer, the desk's session cookie (OperatorResolver), or the deprecated
- * bootstrap X-Admin-Token equal to ADMIN_TOKEN (an admin); 1002 without one, 1006 without the role. A cookie
+ * An operator call wants an API key as bearer or the desk's session cookie (OperatorResolver); 1002 without one, 1006
+ * without the role. An X-Admin-Token header opens nothing: a leaked setting must never act as an operator. A cookie
  * call from a foreign Origin, or a state-changing one without the session's X-CSRF-Token, is 1006 as well
  * (server/ops/sessionCookie.ts). Members' tokens and operators' live in different tables, so neither opens the
  * other's calls. Deny by default: an /api/ route with no level fails as it is registered (contract routes always
@@ -10,8 +10,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EndpointAccess } from '../../api-schema/endpoint';
-import type { AdminToken } from '../auth/adminToken';
-import { operatorRolesOf, type OperatorRole } from '../../api-schema/endpoint';
+import { operatorRolesOf } from '../../api-schema/endpoint';
 import { tokenFromHeader, type AuthContext, type TokenResolver } from '../auth/tokens';
 import type { Clock } from '../clock';
 import { BindRequiredError, CsrfRefusedError, NotSignedInError, RoleRequiredError } from '../errors';
@@ -31,14 +30,14 @@ declare module 'fastify' {
  * Installs the access hook on an instance; routes say their level in `config.access`.
  *
  * @param app - the root instance
- * @param deps - the token reader, clock and the operator's token when set
+ * @param deps - the members' and operators' token readers and the clock
  * @returns nothing; the hook is installed
  * @example
  * installAccessControl(app, { tokens: createTokenResolver(db, 1), now });
  */
 export function installAccessControl(
   app: FastifyInstance,
-  deps: { tokens: TokenResolver; now: Clock; adminToken?: AdminToken | undefined; operators?: OperatorResolver | undefined },
+  deps: { tokens: TokenResolver; now: Clock; operators?: OperatorResolver | undefined },
 ): void {
   app.decorateRequest('auth', null);
   app.decorateRequest('operator', null);
@@ -69,17 +68,11 @@ export function installAccessControl(
   });
 }
 
-const BOOTSTRAP_ROLES: readonly OperatorRole[] = ['admin'];
-
 /** The operator behind an operator call's credentials, or 1002. */
 async function operatorOf(
   request: FastifyRequest,
-  deps: { now: Clock; adminToken?: AdminToken | undefined; operators?: OperatorResolver | undefined },
+  deps: { now: Clock; operators?: OperatorResolver | undefined },
 ): Promise<OperatorActor> {
-  if (request.headers['x-admin-token'] !== undefined) {
-    if (!deps.adminToken?.matches(request.headers['x-admin-token'])) throw new NotSignedInError();
-    return { address: null, roles: BOOTSTRAP_ROLES, via: 'bootstrap', credentialId: '' };
-  }
   const bearer = tokenFromHeader(request.headers.authorization);
   if (bearer !== undefined) {
     // A bearer is a script's API key; the desk's session comes only in its cookie, so a page never holds it.

@@ -1,6 +1,5 @@
 import type { OperatorsPolicy } from '../ops/policy';
 import type { FastifyRequest } from 'fastify';
-import type { AdminToken } from '../auth/adminToken';
 import type { NonceIssuer } from '../auth/nonces';
 import type { SessionStarter } from '../auth/signIn';
 import type { TokenResolver } from '../auth/tokens';
@@ -23,8 +22,6 @@ export interface RouteDeps {
   /** The sites sign-in messages may name (PUBLIC_URL, SIWE_DOMAIN, or the listen addresses). */
   signInSites: SignInSites;
   rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule; topUp: RateLimitRule };
-  /** ADMIN_TOKEN's checker: the deprecated bootstrap, an admin with no address (docs/API.md, "Operators"). */
-  adminToken?: AdminToken | undefined;
   /** loginNonce's nonces, batched. */
   nonces: NonceIssuer;
   /** memberSignLogin's sessions, batched. */

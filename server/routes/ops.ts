@@ -1,8 +1,8 @@
 /**
  * The operators' identity routes (docs/API.md, "Operators"): sign-in, who am I, logout, operators and roles, API keys
  * and the audit log with its CSV export. Always registered: the access hook lets in only operators' sessions and
- * keys (and the deprecated ADMIN_TOKEN bootstrap), by the role each call names; the calls that change operators, roles
- * or keys only a signed-in session. Every change writes an audit row.
+ * keys, by the role each call names; the calls that change operators, roles or keys only a signed-in session. Every
+ * change writes an audit row.
  */
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';

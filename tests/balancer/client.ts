@@ -1,16 +1,15 @@
 /**
  * The clients of the three-instance run (tests/balancer/threeInstances.ts), all through the balancer: members signed in over
- * HTTP (SIWE, as the sign-in page), the operator's bootstrap token, and every request kept with what happened to it.
+ * HTTP (SIWE, as the sign-in page), the test treasury (the run's first admin, signed in over HTTP, with a finance API
+ * key), and every request kept with what happened to it.
  * A request the balancer answered 5xx, or that got no answer, is kept as cut; its client sends it again with the same
  * request id, as the app does, until it has an answer.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { signInOverHttp } from '../server/support/httpSignIn';
-
-/** The deprecated bootstrap token, the run's operator (a new one each run). */
-export const ADMIN_TOKEN = randomBytes(24).toString('hex');
+import { treasuryHeadersOverHttp } from '../support/treasury';
 
 const envelope = z.object({ code: z.number(), result: z.unknown().optional() });
 
@@ -25,8 +24,8 @@ export interface Call {
   kind: string;
   method: 'GET' | 'POST';
   url: string;
-  /** The member's token, or the operator's. */
-  auth: { authorization: string } | { 'x-admin-token': string };
+  /** The member's token, the treasury's key, or none (a public call). */
+  auth: Record<string, string>;
   body?: Record<string, unknown>;
   member?: number;
 }
@@ -51,7 +50,14 @@ export interface Sent {
 
 export class Client {
   readonly sent: Sent[] = [];
+  /** The treasury's credential once signInTreasury has run. */
+  private treasury: Record<string, string> | undefined;
   constructor(readonly base: string) {}
+
+  /** The test treasury signs in (it is the instances' OPS_FIRST_ADMIN) and makes its key, for admin(). */
+  async signInTreasury(): Promise<void> {
+    this.treasury = await treasuryHeadersOverHttp(this.base);
+  }
 
   /** Sends once; a 5xx, a 3005 or no answer leaves it unanswered for `settle`. */
   async attempt(sent: Sent): Promise<void> {
@@ -116,8 +122,10 @@ export class Client {
     return schema.parse(sent.answer.result);
   }
 
+  /** A call of the test treasury (after signInTreasury). */
   admin(kind: string, url: string, body?: Record<string, unknown>): Call {
-    return { kind, method: body ? 'POST' : 'GET', url, auth: { 'x-admin-token': ADMIN_TOKEN }, body };
+    if (!this.treasury) throw new Error('balancer: the treasury has not signed in');
+    return { kind, method: body ? 'POST' : 'GET', url, auth: this.treasury, body };
   }
 
   /** A new member signs in (SIWE over HTTP, as the sign-in page) with the invite code given. */

@@ -18,7 +18,8 @@ import { ensureServerBuilt } from '../../scripts/buildServer';
 import { openDatabase, queryRows } from '../../server/db/client';
 import { freePort } from '../../server/chain/anvil';
 import { checkBooks, checkPayments, withdrawals, type Withdrawal } from './books';
-import { ADMIN_TOKEN, Client, newRequestId, type Member, type Sent } from './client';
+import { Client, newRequestId, type Member, type Sent } from './client';
+import { TEST_TREASURY_ADDRESS } from '../support/treasury';
 import { moneyLoad, recommenderOf, shopRace } from './load';
 import {
   atStop,
@@ -85,7 +86,11 @@ export async function runThreeInstances(): Promise<string[]> {
     CHAIN_POLL_MS: '250',
     // Withdrawals of a member's first 60 a day are approved on request; the rest wait for the operator.
     AUTO_APPROVE_MAX: '60',
-    ADMIN_TOKEN,
+    // The run's operator: the first admin, who signs in over HTTP and makes a finance key (Client.signInTreasury).
+    OPS_FIRST_ADMIN: TEST_TREASURY_ADDRESS,
+    // Its grants are the run's set-up: the operators' policy's 24-hour totals out of their way.
+    OPS_OPERATOR_DAY_TOTAL: '1000000000',
+    OPS_MEMBER_DAY_TOTAL: '1000000000',
     TRUST_PROXY: '1',
     PUBLIC_URL: `http://127.0.0.1:${balancerPort}`,
     SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
@@ -106,8 +111,13 @@ export async function runThreeInstances(): Promise<string[]> {
   const stackAt = performance.now();
 
   const client = new Client(balancer.url);
-  const param = await client.must({ kind: 'dappParam', method: 'GET', url: '/api/dapp/dappParam', auth: { 'x-admin-token': '' } }, z.object({ chainId: z.number() }));
+  const param = await client.must({ kind: 'dappParam', method: 'GET', url: '/api/dapp/dappParam', auth: {} }, z.object({ chainId: z.number() }));
   if (param.chainId !== CHAIN_ID) throw new Error(`balancer: dappParam's chain is ${param.chainId}`);
+  await client.signInTreasury();
+  // The pools pay, and WPOS exchanges back to CREDIT, only from what finance funded: 1,000 an act alone.
+  for (const account of ['sharePools', 'exchangeCredit']) {
+    for (let round = 0; round < 20; round++) await client.must(client.admin('fund', '/api/admin/fund', { account, amount: '1000', requestId: `fund-${account}-${round}` }), z.object({ balance: z.string() }));
+  }
   // Eight members (the sign-in limit, 10 a minute per client address, holds across the instances: all come from here).
   const signedIn: Member[] = [];
   for (let index = 0; index < MEMBERS; index++) signedIn.push(await client.signIn(param.chainId, index === 0 ? 'DEMO2026' : (signedIn[recommenderOf(index)]?.inviteCode ?? '')));
@@ -223,7 +233,7 @@ export async function runThreeInstances(): Promise<string[]> {
     const refusals = [...(mugs ?? []), ...(coffee ?? []), ...(moreCoffee ?? [])].filter((sent) => sent.answer?.code !== 0 && sent.answer?.code !== 3002);
     if (refusals.length > 0) problems.push(`shop race answers other than sold or out of stock (3002): ${refusals.map((sent) => sent.answer?.code).join(', ')}`);
     for (const goodsId of ['jade-mug', 'yunnan-coffee']) {
-      const { stock } = await client.must({ kind: 'goods', method: 'GET', url: `/api/goods/detail?id=${goodsId}&lang=en`, auth: { 'x-admin-token': '' } }, z.object({ stock: z.number() }));
+      const { stock } = await client.must({ kind: 'goods', method: 'GET', url: `/api/goods/detail?id=${goodsId}&lang=en`, auth: {} }, z.object({ stock: z.number() }));
       if (stock !== 0) problems.push(`${goodsId} has ${stock} left, 0 expected`);
     }
 

@@ -10,10 +10,10 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { setupJourneys } from './support/journey';
-import { e2eAdminToken, operator } from './support/operator';
+import { treasuryCall } from './support/operator';
 import { anvilKeys } from './wallet/keys';
 
-const e2e = setupJourneys({ adminToken: e2eAdminToken });
+const e2e = setupJourneys({ treasury: true });
 
 /** A tab of the app's tab bar (Home, Team, Shop, Me). */
 const tab = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name, exact: true });
@@ -36,7 +36,7 @@ describe('buy', () => {
     const a = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[7]] }, signedIn: {} });
     const b = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[8]] }, signedIn: {} });
     if (!a.wallet || !b.wallet) throw new Error('this journey needs two test wallets');
-    const grant = await operator<{ balanceAfter: string }>(e2e, '/api/admin/grant', { address: a.wallet.address, asset: 'CREDIT', amount: '500', requestId: randomUUID() });
+    const grant = await treasuryCall<{ balanceAfter: string }>(e2e, '/api/admin/grant', { address: a.wallet.address, asset: 'CREDIT', amount: '500', requestId: randomUUID() });
     expect(grant).toMatchObject({ code: 0, result: { balanceAfter: '500' } });
 
     // The shop: A picks the tea.

@@ -10,11 +10,11 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { setupJourneys } from './support/journey';
-import { e2eAdminToken, operator, type Envelope } from './support/operator';
+import { treasuryCall, type Envelope } from './support/operator';
 import { anvilKeys } from './wallet/keys';
 
-const e2e = setupJourneys({ adminToken: e2eAdminToken });
-const admin = <T,>(path: string, body: unknown) => operator<T>(e2e, path, body);
+const e2e = setupJourneys({ treasury: true });
+const treasury = <T,>(path: string, body: unknown) => treasuryCall<T>(e2e, path, body);
 
 /** The credit balance /me shows, e.g. "100.00 CREDIT". */
 async function creditOnMe(page: Page): Promise<string | null> {
@@ -36,7 +36,7 @@ describe('credit withdrawal', () => {
     const wallet = opened.wallet;
     if (!wallet) throw new Error('this journey needs the test wallet');
 
-    const grant = await admin<{ id: string; balanceAfter: string }>('/api/admin/grant', {
+    const grant = await treasury<{ id: string; balanceAfter: string }>('/api/admin/grant', {
       address: wallet.address,
       asset: 'CREDIT',
       amount: '100',
@@ -103,7 +103,7 @@ describe('credit withdrawal', () => {
     await screenshot(page, 'credit-6-balance-after-reload');
 
     const id = withdrawal.result?.id ?? '';
-    const decided = await admin<{ status: string }>('/api/admin/withdrawal/decide', { id, status: 'failed' });
+    const decided = await treasury<{ status: string }>('/api/admin/withdrawal/decide', { id, status: 'failed' });
     expect(decided).toMatchObject({ code: 0, result: { status: 'failed' } });
 
     await page.getByRole('link', { name: 'Credit records', exact: true }).click();

@@ -22,12 +22,12 @@ import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
 import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
 import { screenshot } from './support/browser';
 import { memberCall, memberSessionOverHttp, setupJourneys } from './support/journey';
-import { deskCookie, deskSessionOverHttp, e2eAdminToken, envelopeCall, operator as bootstrapCall } from './support/operator';
+import { deskCookie, deskSessionOverHttp, envelopeCall, treasuryCall } from './support/operator';
 import type { Envelope } from './support/operator';
 import { translateWith } from './support/visual';
 import { anvilKeys } from './wallet/keys';
 
-const e2e = setupJourneys({ chain: true, adminToken: e2eAdminToken, demoOperator: true, autoApproveMax: '10', approvalQuorumAbove: '100' });
+const e2e = setupJourneys({ chain: true, treasury: true, demoOperator: true, autoApproveMax: '10', approvalQuorumAbove: '100' });
 
 const t = (key: string, values: Record<string, string | number> = {}) => translateWith('en', key, values);
 
@@ -98,7 +98,7 @@ describe('the operators desk', () => {
     const member = privateKeyToAccount(memberKey);
     // The member signs in over HTTP; the phone opens at the credit records at the end.
     const { page: memberPage, token: memberToken = '' } = await e2e.open({ wallet: walletOn(memberKey), signedIn: {} });
-    expect((await bootstrapCall(e2e, '/api/admin/grant', { address: member.address, asset: 'CREDIT', amount: '300', requestId: randomUUID() })).code).toBe(0);
+    expect((await treasuryCall(e2e, '/api/admin/grant', { address: member.address, asset: 'CREDIT', amount: '300', requestId: randomUUID() })).code).toBe(0);
     const small = await memberCall<{ id: string; status: string }>(e2e, memberToken, '/api/member/withdrawCredit', { amount: '50', requestId: randomUUID() });
     const large = await memberCall<{ id: string; status: string }>(e2e, memberToken, '/api/member/withdrawCredit', { amount: '150', requestId: randomUUID() });
     expect([small.status, large.status]).toEqual(['pending', 'pending']);
@@ -186,7 +186,7 @@ describe('the operators desk', () => {
   it('ships a member\'s paid order at /ops/orders with carrier and tracking; the member\'s order list shows them', async () => {
     const buyer = privateKeyToAccount(buyerKey);
     const { page: memberPage, token: buyerToken = '' } = await e2e.open({ wallet: walletOn(buyerKey), signedIn: {} });
-    expect((await bootstrapCall(e2e, '/api/admin/grant', { address: buyer.address, asset: 'CREDIT', amount: '200', requestId: randomUUID() })).code).toBe(0);
+    expect((await treasuryCall(e2e, '/api/admin/grant', { address: buyer.address, asset: 'CREDIT', amount: '200', requestId: randomUUID() })).code).toBe(0);
     // The member buys one seeded tea (the buy flow's own journey is buy.spec.ts): an address, then the settlement.
     const delivery = await memberCall<{ deliveryId: string }>(e2e, buyerToken, '/api/member/delivery/add', {
       name: 'Li Lei',

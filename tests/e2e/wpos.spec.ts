@@ -13,11 +13,11 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { setupJourneys } from './support/journey';
-import { e2eAdminToken, operator } from './support/operator';
+import { treasuryCall } from './support/operator';
 import { anvilKeys } from './wallet/keys';
 
-const e2e = setupJourneys({ adminToken: e2eAdminToken });
-const admin = <T,>(path: string, body: unknown) => operator<T>(e2e, path, body);
+const e2e = setupJourneys({ treasury: true });
+const treasury = <T,>(path: string, body: unknown) => treasuryCall<T>(e2e, path, body);
 
 /** The balances /me/wpos shows, e.g. ["70.00 WPOS", "0.00 CREDIT"]. */
 async function balances(page: Page): Promise<string[]> {
@@ -34,7 +34,7 @@ describe('WPOS', () => {
     const a = await e2e.open({ wallet: { chainId: 56, privateKeys: [anvilKeys[7]] }, signedIn: {} });
     if (!a.wallet) throw new Error('this journey needs two test wallets');
     // Granted before A's page loads: the app reads A's balances once, at the load.
-    const grant = await admin<{ balanceAfter: string }>('/api/admin/grant', { address: a.wallet.address, asset: 'WPOS', amount: '100', requestId: randomUUID() });
+    const grant = await treasury<{ balanceAfter: string }>('/api/admin/grant', { address: a.wallet.address, asset: 'WPOS', amount: '100', requestId: randomUUID() });
     expect(grant).toMatchObject({ code: 0, result: { balanceAfter: '100' } });
     await a.page.goto('/me');
     const inviteCode = (await a.page.getByTestId('me-invite-code').textContent()) ?? '';
@@ -82,7 +82,7 @@ describe('WPOS', () => {
     await expect.poll(() => balances(a.page), { timeout: 10_000 }).toEqual(['70.00 WPOS', '10.00 CREDIT']);
 
     // The operator runs today's payout: both hold at least the lowest pool's minimum, so both get profit.
-    const distributed = await admin<{ pools: number; paid: string }>('/api/admin/distribute', {});
+    const distributed = await treasury<{ pools: number; paid: string }>('/api/admin/distribute', {});
     expect(distributed.code).toBe(0);
     expect(distributed.result?.pools).toBeGreaterThan(0);
     for (const [member, name] of [

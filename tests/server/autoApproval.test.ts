@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { queryRows } from '../../server/db/client';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
-import { decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { decide, expectBooksBalanced, grant, withdraw } from './support/ledger';
 import { accounts, envelope, signInBound } from './support/siwe';
 
 const HOUR = 3_600_000;
@@ -24,7 +24,7 @@ interface Budget {
 }
 
 async function appWith(ctx: ServerTestContext, budget: Budget): Promise<FastifyInstance> {
-  return ctx.app({ adminToken: TEST_ADMIN_TOKEN, autoApproveMax: toMinor(budget.max), ...(budget.hourly ? { autoApproveHourly: toMinor(budget.hourly) } : {}) });
+  return ctx.app({ autoApproveMax: toMinor(budget.max), ...(budget.hourly ? { autoApproveHourly: toMinor(budget.hourly) } : {}) });
 }
 
 /** A signed-in member with `credit` granted; the daily cap raised so that only the budgets decide. */
@@ -113,7 +113,7 @@ describeWithDatabases('auto-approval budget', (ctx) => {
   });
 
   it('never approves past the daily budget for 30 withdrawals of one member at once, on every instance', async () => {
-    const instances = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN, autoApproveMax: toMinor('95') });
+    const instances = await ctx.instances({ autoApproveMax: toMinor('95') });
     const alice = await memberWith(ctx, instances[0] as FastifyInstance, accounts.alice, '1000');
     const answers = await Promise.all(Array.from({ length: 30 }, (_, index) => withdrawStatus(instances[index % instances.length] as FastifyInstance, alice, '10')));
     // 9 × 10 = 90 fit the 95; a 10th would pass it.
@@ -124,7 +124,7 @@ describeWithDatabases('auto-approval budget', (ctx) => {
   });
 
   it('never approves past either budget for several members withdrawing at once, on every instance', async () => {
-    const instances = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN, autoApproveMax: toMinor('100'), autoApproveHourly: toMinor('250') });
+    const instances = await ctx.instances({ autoApproveMax: toMinor('100'), autoApproveHourly: toMinor('250') });
     const members = [accounts.alice, accounts.bob, accounts.carol, accounts.dave, accounts.mallory];
     const tokens: string[] = [];
     for (const account of members) tokens.push(await memberWith(ctx, instances[0] as FastifyInstance, account, '1000'));

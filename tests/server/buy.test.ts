@@ -13,7 +13,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { SEED_GOODS } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, expectNoMoneyMoved, grant, TEST_ADMIN_TOKEN } from './support/ledger';
+import { expectBooksBalanced, expectNoMoneyMoved, grant } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 interface Address {
@@ -37,7 +37,7 @@ const home = { name: '李雷', phone: '138 0013 8000', region: '浙江省 / 杭�
 
 describeWithDatabases('buy', (ctx) => {
   async function setup(): Promise<{ app: FastifyInstance; alice: string; bob: string }> {
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const now = ctx.clock.now();
     return { app, alice: await signInBound(app, accounts.alice, now), bob: await signInBound(app, accounts.bob, now) };
   }
@@ -243,7 +243,7 @@ describeWithDatabases('buy', (ctx) => {
   });
 
   it('sells the last units exactly once when members buy them at the same moment (PostgreSQL: through two instances)', { timeout: 120_000 }, async () => {
-    const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const apps = await ctx.instances();
     const appOf = (index: number) => apps[index % apps.length] as FastifyInstance;
     const buyers = Array.from({ length: 10 }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, '9')}`));
     const tokens = await Promise.all(buyers.map((account) => signInBound(appOf(0), account, ctx.clock.now())));
@@ -266,7 +266,7 @@ describeWithDatabases('buy', (ctx) => {
   });
 
   it('sells no more than the stock to buyers of different quantities at once, some short of credit: each answer is what its order left', { timeout: 120_000 }, async () => {
-    const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const apps = await ctx.instances();
     const appOf = (index: number) => apps[index % apps.length] as FastifyInstance;
     const buyers = Array.from({ length: 10 }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, '8')}`));
     const tokens = await Promise.all(buyers.map((account) => signInBound(appOf(0), account, ctx.clock.now())));

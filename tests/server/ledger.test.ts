@@ -14,7 +14,6 @@ import { runWithdrawalBatch } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import {
-  adminHeaders,
   decide,
   expectBooksBalanced,
   expectNoMoneyMoved,
@@ -24,14 +23,15 @@ import {
   memberBalances,
   someoneWaitsForALock,
   systemBalance,
-  TEST_ADMIN_TOKEN,
+  treasuryHeaders,
   withdraw,
 } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { TEST_TREASURY_ADDRESS, TEST_TREASURY_KEY } from '../support/treasury';
 
 describeWithDatabases('ledger', (ctx) => {
   async function setup(): Promise<{ app: FastifyInstance; alice: string }> {
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const alice = await signInBound(app, accounts.alice, ctx.clock.now());
     return { app, alice };
   }
@@ -61,11 +61,11 @@ describeWithDatabases('ledger', (ctx) => {
   it('grants credit from issuance: a reward record, the balance in meInfo, a repeat returns the first answer', async () => {
     const { app, alice } = await setup();
     const requestId = randomUUID();
-    const first = envelope<{ id: string; balanceAfter: string }>(await grant(app, { address: accounts.alice.address, amount: '100.5', requestId, memo: 'welcome' }, adminHeaders()));
+    const first = envelope<{ id: string; balanceAfter: string }>(await grant(app, { address: accounts.alice.address, amount: '100.5', requestId, memo: 'welcome' }, treasuryHeaders()));
     expect(first).toMatchObject({ code: 0, result: { balanceAfter: '100.5' } });
-    const again = await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100.500', requestId, memo: 'welcome' }, adminHeaders()));
+    const again = await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100.500', requestId, memo: 'welcome' }, treasuryHeaders()));
     expect(envelope(again)).toEqual(first);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100', requestId, memo: 'welcome' }, adminHeaders())), ApiCode.requestIdReused);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '100', requestId, memo: 'welcome' }, treasuryHeaders())), ApiCode.requestIdReused);
     expect(await balanceOf(app, alice)).toBe('100.5');
     const page = await records(app, alice);
     expect(page.result).toMatchObject({ total: 1, page: 1, pageSize: 20, list: [{ id: first.result?.id, type: 'reward', amount: '100.5', balanceAfter: '100.5', status: 'done' }] });
@@ -98,7 +98,7 @@ describeWithDatabases('ledger', (ctx) => {
     expect(first).toMatchObject({ code: 0, result: { amount: '20', fee: '1', status: 'pending' } });
     expect(envelope(await expectNoMoneyMoved(ctx.db, () => withdraw(app, alice, { amount: '20.0', requestId })))).toEqual(first);
     expect(await balanceOf(app, alice)).toBe('80');
-    const ledger = envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }));
+    const ledger = envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: treasuryHeaders() }));
     expect(ledger.result).toEqual({
       assets: { CREDIT: { members: '80', system: '-80', total: '0' }, WPOS: { members: '0', system: '0', total: '0' } },
       negativeAccounts: 0,
@@ -365,7 +365,9 @@ describeWithDatabases('ledger', (ctx) => {
     const { app, alice } = await setup();
     await granted(app, '100');
     const id = envelope<{ id: string }>(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).result?.id;
-    for (const headers of [{}, adminHeaders('x'.repeat(40)), adminHeaders(`${TEST_ADMIN_TOKEN}x`), { authorization: alice }]) {
+    const notTheKey = { authorization: `Bearer ${TEST_TREASURY_KEY.slice(0, -1)}1` };
+    const refused: Record<string, string>[] = [{}, notTheKey, { authorization: `Bearer ${TEST_TREASURY_KEY}x` }, { 'x-admin-token': TEST_TREASURY_KEY }, { authorization: alice }];
+    for (const headers of refused) {
       expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status: 'approved' }, headers)), ApiCode.notSignedIn);
       expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, headers)), ApiCode.notSignedIn);
       expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers }), ApiCode.notSignedIn);
@@ -377,25 +379,28 @@ describeWithDatabases('ledger', (ctx) => {
       expectRefused(await expectNoMoneyMoved(ctx.db, () => decide(app, { id, status })), ApiCode.invalidParameters, 'status');
     }
     const nobody = randomUUID();
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody }, adminHeaders())), ApiCode.notFound);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody }, adminHeaders())), ApiCode.notFound);
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '0', requestId: randomUUID() }, adminHeaders())), ApiCode.invalidParameters, 'amount');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody }, treasuryHeaders())), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.mallory.address, amount: '1', requestId: nobody }, treasuryHeaders())), ApiCode.notFound);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '0', requestId: randomUUID() }, treasuryHeaders())), ApiCode.invalidParameters, 'amount');
     expectRefused(
-      await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address.toLowerCase().replace('0x', '0X'), amount: '1', requestId: randomUUID() }, adminHeaders())),
+      await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address.toLowerCase().replace('0x', '0X'), amount: '1', requestId: randomUUID() }, treasuryHeaders())),
       ApiCode.invalidParameters,
       'address',
     );
     expectRefused(
-      await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders('wrong-admin-token-0123456789abcdef0123'), payload: {} })),
+      await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: notTheKey, payload: {} })),
       ApiCode.notSignedIn,
     );
   });
 
-  it('without ADMIN_TOKEN the bootstrap header opens no operator call (1002), and a short one is refused', async () => {
+  it('an X-Admin-Token header is ignored: alone it opens no operator call (1002), beside an operator key it changes nothing', async () => {
     const app = await ctx.app();
-    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: adminHeaders() }), ApiCode.notSignedIn);
-    expectRefused(await grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, adminHeaders()), ApiCode.notSignedIn);
-    await expect(ctx.app({ adminToken: 'short' })).rejects.toThrow(/32 characters/);
+    const leftover = { 'x-admin-token': 'test-admin-token-0123456789abcdef0123' };
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: leftover }), ApiCode.notSignedIn);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => grant(app, { address: accounts.alice.address, amount: '1', requestId: randomUUID() }, leftover)), ApiCode.notSignedIn);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: leftover }), ApiCode.notSignedIn);
+    const me = envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: { ...leftover, ...treasuryHeaders() } }));
+    expect(me).toEqual({ code: 0, result: { address: TEST_TREASURY_ADDRESS, roles: ['finance'], via: 'apiKey', csrfToken: null } });
   });
 
   it('keeps member-only rules on the money calls: a temporary token gets 1003, none 1002', async () => {

@@ -21,7 +21,7 @@ import { queryRows } from '../../server/db/client';
 import { withdrawalStatusSql } from '../../server/ledger/withdrawalLifecycle';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, decide, expectBooksBalanced, fundSystemAccount, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { decide, expectBooksBalanced, fundSystemAccount, grant, treasuryHeaders, withdraw } from './support/ledger';
 import { authHeaders, envelope, signInBound } from './support/siwe';
 import { seededRandom } from '../../scripts/seededRandom';
 
@@ -70,7 +70,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
   it(`keeps the books through ${REQUESTS} concurrent grants, withdrawals, transfers and exchanges with replays and payouts`, { timeout: 300_000 }, async () => {
     // A daily cap the members meet during the load, so refunds give back room that later withdrawals use.
     await ctx.db.execute(sql`UPDATE app_config SET value = value || jsonb_build_object('dailyWithdrawCap', ${DAILY_CAP}::text) WHERE id = 1`);
-    const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const apps = await ctx.instances();
     // What the pools pay and WPOS exchanges back to CREDIT come from funded accounts (finance's, as set-up here).
     await fundSystemAccount(ctx.db, 'sharePools', '100000000');
     await fundSystemAccount(ctx.db, 'exchangeCredit', '100000000');
@@ -103,7 +103,7 @@ describeWithDatabases('ledger under concurrency', (ctx) => {
     };
     const payout = async (day: string, instance: number) =>
       envelope<{ pools: number; paid: string }>(
-        await (apps[instance] as FastifyInstance).inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day } }),
+        await (apps[instance] as FastifyInstance).inject({ method: 'POST', url: '/api/admin/distribute', headers: treasuryHeaders(), payload: { day } }),
       );
 
     // Amounts with up to 6 decimals: grants 5..300, withdrawals 10..160 (minWithdraw 10, fee 1, daily cap 2000,

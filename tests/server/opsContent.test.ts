@@ -20,8 +20,8 @@ import { auditLog, members, orders } from '../../server/db/schema';
 import { SEED_GOODS } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
-import { expectBooksBalanced, grant, holdTransaction, TEST_ADMIN_TOKEN } from './support/ledger';
-import { addOperator, signInOperator } from './support/ops';
+import { expectBooksBalanced, grant, holdTransaction } from './support/ledger';
+import { addOperator, bearer, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const payloads = readFileSync(path.resolve(import.meta.dirname, '../data/xss-payloads.txt'), 'utf8')
@@ -291,7 +291,7 @@ describeWithDatabases('operators: content', (ctx) => {
 
   it('takes no unit from a paid order: a member buys, the stock set to 0 leaves the order; unlisted goods are not sold', async () => {
     const { content } = await desk(ctx);
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const alice = authHeaders(await signInBound(app, accounts.alice, ctx.clock.now()));
     expect(envelope(await grant(app, { address: accounts.alice.address, asset: 'CREDIT', amount: '1000', requestId: randomUUID() })).code).toBe(0);
     const { deliveryId } = await ok<{ deliveryId: string }>(
@@ -319,7 +319,7 @@ describeWithDatabases('operators: content', (ctx) => {
 
   it('a stock change racing members’ purchases loses no unit: each is counted once, in the audit row or the order', { timeout: 60_000 }, async () => {
     const { content } = await desk(ctx);
-    const apps = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const apps = await ctx.instances();
     const appOf = (index: number) => apps[index % apps.length] as FastifyInstance;
     const buyers = Array.from({ length: 6 }, (_, index) => privateKeyToAccount(`0x${(index + 1).toString(16).padStart(64, 'b')}`));
     const carts = [];
@@ -363,7 +363,7 @@ describeWithDatabases('operators: content', (ctx) => {
   // gets it). The change used to hold the goods row while the purchase, holding the counter, checked its order's goods.
   it.skipIf(ctx.target === 'pglite')('a stock change and a purchase let through in the deadlock’s order both land', async () => {
     const { content } = await desk(ctx);
-    const [desks, shop] = (await ctx.instances({ adminToken: TEST_ADMIN_TOKEN })) as [FastifyInstance, FastifyInstance];
+    const [desks, shop] = (await ctx.instances()) as [FastifyInstance, FastifyInstance];
     const alice = authHeaders(await signInBound(shop, accounts.alice, ctx.clock.now()));
     expect(envelope(await grant(shop, { address: accounts.alice.address, asset: 'CREDIT', amount: '100', requestId: randomUUID() })).code).toBe(0);
     const { deliveryId } = await ok<{ deliveryId: string }>(

@@ -1,7 +1,7 @@
 /**
  * The finance calls of the operators' desk (issue 43): the withdrawals' queue with its filters and pages, approval by
- * quorum (two different operators above APPROVAL_QUORUM_ABOVE, the same one twice counts once, the bootstrap token is
- * nobody), bulk approval, a member's lookup, sign-out and freeze (3008), and adjustments at most once per request id,
+ * quorum (two different operators above APPROVAL_QUORUM_ABOVE, the same one twice counts once, the removed ADMIN_TOKEN's
+ * header is nobody), bulk approval, a member's lookup, sign-out and freeze (3008), and adjustments at most once per request id,
  * confirmed by a second operator above the threshold. The books are checked after every money step; every act leaves
  * an audit row.
  */
@@ -20,12 +20,15 @@ import { postingRequest, sendRequest } from '../../server/ledger/withdrawals';
 import { unlessFrozen } from '../../server/members/freezes';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { expectBooksBalanced, grant, TEST_TREASURY_ADDRESS, treasuryHeaders, withdraw } from './support/ledger';
 import { adjust, approve, approveMany, confirmAdjust, freeze, operatorWithSession, queue, type TestOperator } from './support/opsFinance';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 /** The tests' quorum threshold: withdrawals and adjustments above 100 need two operators. */
 const QUORUM = '100';
+
+/** What an old deployment's scripts still send: the removed ADMIN_TOKEN, which opens nothing now. */
+const LEFTOVER_ADMIN_TOKEN = { 'x-admin-token': 'test-admin-token-0123456789abcdef0123' };
 
 interface Queued {
   id: string;
@@ -48,7 +51,7 @@ describeWithDatabases('operators: finance calls', (ctx) => {
   }
 
   async function setup(credit = '1000'): Promise<Setup> {
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN, approvalQuorumAbove: toMinor(QUORUM) });
+    const app = await ctx.app({ approvalQuorumAbove: toMinor(QUORUM) });
     const alice = await signInBound(app, accounts.alice, ctx.clock.now());
     const bob = await signInBound(app, accounts.bob, ctx.clock.now());
     for (const account of credit === '0' ? [] : [accounts.alice, accounts.bob]) {
@@ -161,8 +164,8 @@ describeWithDatabases('operators: finance calls', (ctx) => {
       expect(envelope(await approve(s.app, s.ann, big))).toMatchObject({ code: 0, result: { status: 'pending', waitsForSecondApproval: true, approvals: [{ address: s.ann.address }] } });
     }
     expect(await stageOf(big)).toBe('held');
-    // The bootstrap token is nobody in particular: neither the second approval above the threshold nor a first.
-    expectRefused(await s.app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: adminHeaders(), payload: { id: big, status: 'approved' } }), ApiCode.roleRequired);
+    // The removed ADMIN_TOKEN's header is nobody: not a second approval (1002).
+    expectRefused(await s.app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: LEFTOVER_ADMIN_TOKEN, payload: { id: big, status: 'approved' } }), ApiCode.notSignedIn);
     expect(await stageOf(big)).toBe('held');
     ctx.clock.advance(1000);
     const second = envelope<{ status: string; approvals: { address: string }[] }>(await approve(s.app, s.ben, big));
@@ -170,11 +173,11 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     expect(second.result?.approvals.map((approval) => approval.address)).toEqual([s.ann.address, s.ben.address]);
     // Again: it is approved, as it was.
     expect(envelope(await approve(s.app, s.ann, big))).toMatchObject({ code: 0, result: { status: 'approved' } });
-    // At or below it, the bootstrap token approves alone (deprecated, as before).
+    // At or below it, one operator approves alone: a script's API key too (the test treasury's), listed by its address.
     const third = await withdrawn(s.app, s.bob, '50');
-    expect(envelope(await s.app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: adminHeaders(), payload: { id: third, status: 'approved' } }))).toMatchObject({
+    expect(envelope(await s.app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: treasuryHeaders(), payload: { id: third, status: 'approved' } }))).toMatchObject({
       code: 0,
-      result: { status: 'approved', approvals: [] },
+      result: { status: 'approved', approvals: [{ address: TEST_TREASURY_ADDRESS }] },
     });
     // A reason is for failing only; failing needs one operator.
     expectRefused(await s.app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: s.ann.headers, payload: { id: small, status: 'approved', reason: 'x' } }), ApiCode.invalidParameters);
@@ -187,7 +190,7 @@ describeWithDatabases('operators: finance calls', (ctx) => {
 
   it('two operators approving one withdrawal at once, on two instances: approved once', async () => {
     const s = await setup();
-    const instances = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN, approvalQuorumAbove: toMinor(QUORUM) });
+    const instances = await ctx.instances({ approvalQuorumAbove: toMinor(QUORUM) });
     for (let round = 0; round < 4; round++) {
       const id = await withdrawn(s.app, s.alice, '150');
       const [first, second] = await Promise.all([approve(instances[0] ?? s.app, s.ann, id), approve(instances.at(-1) ?? s.app, s.ben, id)]);
@@ -303,7 +306,7 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     const id = waiting.result?.id ?? '';
     expect(await credit()).toBe('0');
     expectRefused(await confirmAdjust(s.app, s.ann, id), ApiCode.selfActRefused);
-    expectRefused(await s.app.inject({ method: 'POST', url: '/api/admin/adjust/confirm', headers: adminHeaders(), payload: { id } }), ApiCode.roleRequired);
+    expectRefused(await s.app.inject({ method: 'POST', url: '/api/admin/adjust/confirm', headers: LEFTOVER_ADMIN_TOKEN, payload: { id } }), ApiCode.notSignedIn);
     expect(await credit()).toBe('0');
     const confirmed = envelope(await confirmAdjust(s.app, s.ben, id));
     expect(confirmed).toMatchObject({ code: 0, result: { status: 'done', confirmedBy: s.ben.address } });
@@ -316,8 +319,8 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     expect(envelope(await adjust(s.app, s.ben, { address: accounts.alice.address, amount: '50', requestId: randomUUID() })).code).toBe(0);
     expect(envelope(await confirmAdjust(s.app, s.ben, deduction))).toMatchObject({ code: 0, result: { status: 'done' } });
     expect(await credit()).toBe('0');
-    // The bootstrap token may not ask for one above the threshold; a member that does not exist is 4004; WPOS too.
-    expectRefused(await s.app.inject({ method: 'POST', url: '/api/admin/adjust', headers: adminHeaders(), payload: { address: accounts.alice.address, asset: 'CREDIT', amount: '101', reason: 'x', requestId: randomUUID() } }), ApiCode.roleRequired);
+    // The removed ADMIN_TOKEN's header may not ask for one (1002); a member that does not exist is 4004; WPOS too.
+    expectRefused(await s.app.inject({ method: 'POST', url: '/api/admin/adjust', headers: LEFTOVER_ADMIN_TOKEN, payload: { address: accounts.alice.address, asset: 'CREDIT', amount: '101', reason: 'x', requestId: randomUUID() } }), ApiCode.notSignedIn);
     expectRefused(await adjust(s.app, s.ann, { address: accounts.carol.address, amount: '1', requestId: randomUUID() }), ApiCode.notFound);
     expectRefused(await adjust(s.app, s.ann, { address: accounts.alice.address, amount: '0', requestId: randomUUID() }), ApiCode.invalidParameters);
     expect(envelope(await adjust(s.app, s.ann, { address: accounts.alice.address, asset: 'WPOS', amount: '7.5', requestId: randomUUID() }))).toMatchObject({ code: 0, result: { asset: 'WPOS', status: 'done' } });
@@ -355,7 +358,7 @@ describeWithDatabases('operators: finance calls', (ctx) => {
 
   it('moves an adjustment at most once per request id, however many arrive at once on however many instances', async () => {
     const s = await setup('0');
-    const instances = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN, approvalQuorumAbove: toMinor(QUORUM) });
+    const instances = await ctx.instances({ approvalQuorumAbove: toMinor(QUORUM) });
     const requestId = randomUUID();
     const body = { address: accounts.alice.address, amount: '40', reason: 'refund of order 12', requestId };
     const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => adjust(instances[index % instances.length] ?? s.app, s.ann, body)));

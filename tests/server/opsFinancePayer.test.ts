@@ -17,7 +17,7 @@ import { createPayer } from '../../server/chain/payer';
 import { queryRows } from '../../server/db/client';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { expectBooksBalanced, grant, withdraw } from './support/ledger';
 import { approve, operatorWithSession } from './support/opsFinance';
 import { accounts, envelope, signInBound } from './support/siwe';
 
@@ -36,7 +36,7 @@ describeWithDatabases('operators: approvals racing withdrawals and the payer', (
     const payerKey = generatePrivateKey();
     const payerAddress = privateKeyToAccount(payerKey).address;
     await testChain.fund(payerAddress, '2000');
-    const options = { chain: testChain.chain, adminToken: TEST_ADMIN_TOKEN, autoApproveMax: 0n, approvalQuorumAbove: toMinor('100'), payer: { key: payerKey, holder: 'app' } };
+    const options = { chain: testChain.chain, autoApproveMax: 0n, approvalQuorumAbove: toMinor('100'), payer: { key: payerKey, holder: 'app' } };
     const instances = await ctx.instances(options);
     const app = instances[0] as FastifyInstance;
     const other = instances.at(-1) as FastifyInstance;

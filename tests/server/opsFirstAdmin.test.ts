@@ -1,10 +1,12 @@
-/** The first admin: OPS_FIRST_ADMIN's act, the demo operator of a development start, and `npm run ops`. */
+/** The first admin: OPS_FIRST_ADMIN's act, the demo operator of a development start, and `npm run ops` (and `ops:prod`). */
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { desc } from 'drizzle-orm';
 import { privateKeyToAccount } from 'viem/accounts';
-import { expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { WELL_KNOWN_DEV_KEYS } from '../../server/chain/wellKnownKeys';
 import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from '../../server/chain/devChain';
 import { auditLog } from '../../server/db/schema';
@@ -16,6 +18,8 @@ import { openScratchPostgres, postgresUrl } from './support/databases';
 import { describeWithDatabases, resetDatabase } from './support/harness';
 import { signInOperator } from './support/ops';
 import { accounts } from './support/siwe';
+import { copyPgliteTemplate } from '../support/pgliteTemplate';
+import { removeTestTreasury } from '../support/treasury';
 
 const run = promisify(execFile);
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -28,6 +32,8 @@ async function cli(db: Parameters<typeof runOpsCli>[1]['db'], ...args: string[])
 }
 
 describeWithDatabases('the first admin', (ctx) => {
+  // From no operator at all, as a deployment's first start: not even the test treasury every reset adds.
+  beforeEach(() => removeTestTreasury(ctx.db));
   const setting = { at: new Date('2026-11-22T11:00:00.000Z'), actorAddress: null, actorRoles: [], via: 'setting' as const, requestId: null, clientAddress: null };
 
   it('OPS_FIRST_ADMIN makes an admin while there is none, once, audited as the setting’s act; they sign in', async () => {
@@ -59,6 +65,7 @@ describeWithDatabases('the first admin', (ctx) => {
     await addOperatorsAtStart({ CHAIN_RPC_URL: undefined, NODE_ENV: undefined, OPS_FIRST_ADMIN: accounts.alice.address.toLowerCase() }, ctx.db);
     expect(await admins()).toEqual([accounts.alice.address]);
     await resetDatabase(ctx.db);
+    await removeTestTreasury(ctx.db);
     await addOperatorsAtStart({ CHAIN_RPC_URL: undefined, NODE_ENV: undefined, OPS_FIRST_ADMIN: undefined }, ctx.db);
     expect(await admins()).toEqual([DEMO_OPERATOR_ADDRESS]);
     const [row] = await ctx.db.select().from(auditLog);
@@ -99,5 +106,22 @@ it.runIf(postgresUrl)('npm run ops adds an operator on DATABASE_URL', { timeout:
     expect((await listOperators(scratch.db)).map(({ address, roles }) => ({ address, roles }))).toEqual([{ address: DEMO_OPERATOR_ADDRESS, roles: ['admin'] }]);
   } finally {
     await scratch.close();
+  }
+});
+
+// The compiled CLI (`npm run ops:prod`, built by `npm run build` and by the unit projects' globalSetup): node alone, no
+// tsx and no loader, as a production install (`npm ci --omit=dev`) runs it, on a copy of the run's migrated PGlite.
+it('npm run ops:prod (dist/server/opsCli.js) adds and lists operators with node alone', { timeout: 90_000 }, async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'md-ops-cli-'));
+  try {
+    await copyPgliteTemplate(dataDir);
+    const { DATABASE_URL: _shared, NODE_OPTIONS: _loaders, ...inherited } = process.env;
+    const env = { ...inherited, DATA_DIR: dataDir };
+    const opsProd = (...args: string[]) => run(process.execPath, ['dist/server/opsCli.js', ...args], { cwd: repoRoot, env });
+    expect((await opsProd('add', DEMO_OPERATOR_ADDRESS.toLowerCase(), 'admin')).stdout).toBe(`${DEMO_OPERATOR_ADDRESS}  admin\n`);
+    expect((await opsProd('list')).stdout).toMatch(new RegExp(`^${DEMO_OPERATOR_ADDRESS}  admin  added \\S+\n$`));
+    await expect(opsProd('remove')).rejects.toMatchObject({ code: 2, stderr: expect.stringContaining('npm run ops:prod') });
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -7,7 +7,7 @@ import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
 import { auditLog, operatorApiKeys, operatorChanges, operatorNonces, operatorSessions, tokens } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, TEST_ADMIN_TOKEN } from './support/ledger';
+import { TEST_TREASURY_ADDRESS, treasuryHeaders } from './support/ledger';
 import { addOperator, bearer, createKey, operatorMessage, postOpsSignIn, requestOperatorNonce, signInOperator } from './support/ops';
 import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, signInBound } from './support/siwe';
 
@@ -151,7 +151,7 @@ describeWithDatabases('operator sign-in', (ctx) => {
 describeWithDatabases('operators and roles', (ctx) => {
   async function adminSession() {
     await addOperator(ctx.db, accounts.alice.address, ['admin']);
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     return { app, session: (await signInOperator(app, accounts.alice, ctx.clock.now())).headers };
   }
 
@@ -165,7 +165,9 @@ describeWithDatabases('operators and roles', (ctx) => {
     ctx.clock.advance(MINUTE);
     await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: session, payload: { address: accounts.bob.address, roles: ['content'] } });
     const list = envelope<{ operators: { address: string; roles: string[] }[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: session }));
+    // The test treasury first: every test's database has it (tests/support/treasury.ts).
     expect(list.result?.operators.map(({ address, roles }) => ({ address, roles }))).toEqual([
+      { address: TEST_TREASURY_ADDRESS, roles: ['finance'] },
       { address: accounts.alice.address, roles: ['admin'] },
       { address: accounts.bob.address, roles: ['content'] },
     ]);
@@ -213,19 +215,12 @@ describeWithDatabases('operators and roles', (ctx) => {
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: session }), ApiCode.notSignedIn);
   });
 
-  it('a server with ADMIN_TOKEN warns at start that it is deprecated; one without does not', async () => {
-    const lines: string[] = [];
-    const stream = { write: (line: string) => lines.push(line) };
-    await ctx.app({ adminToken: TEST_ADMIN_TOKEN, logger: { level: 'warn', stream } });
-    await ctx.app({ logger: { level: 'warn', stream } });
-    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toEqual([expect.stringMatching(/^ADMIN_TOKEN is deprecated/)]);
-  });
-
-  it('the deprecated bootstrap token acts as an admin with no address, but changes no operator (1006)', async () => {
+  it('an X-Admin-Token header (the removed ADMIN_TOKEN) is nobody: 1002, and nothing is changed or audited', async () => {
     const { app } = await adminSession();
-    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: adminHeaders() }))).toEqual({ code: 0, result: { address: null, roles: ['admin'], via: 'bootstrap', csrfToken: null } });
-    expect(envelope<{ operators: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/operators', headers: adminHeaders() })).result?.operators).toHaveLength(1);
-    expectRefused(await app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: adminHeaders(), payload: { address: accounts.carol.address, roles: ['content'] } }), ApiCode.roleRequired);
+    const leftover = { 'x-admin-token': 'test-admin-token-0123456789abcdef0123' };
+    expectRefused(await app.inject({ method: 'GET', url: '/api/admin/me', headers: leftover }), ApiCode.notSignedIn);
+    const put = () => app.inject({ method: 'POST', url: '/api/admin/operators/put', headers: leftover, payload: { address: accounts.carol.address, roles: ['content'] } });
+    expectRefused(await expectNoDbChange(ctx.db, put), ApiCode.notSignedIn);
     expect(await ctx.db.select().from(auditLog).where(eq(auditLog.target, accounts.carol.address))).toEqual([]);
   });
 });
@@ -237,7 +232,7 @@ describeWithDatabases('operator API keys', (ctx) => {
     const { headers: session } = await signInOperator(app, accounts.alice, ctx.clock.now());
     const created = await createKey(app, session, ['finance'], 'nightly reconcile');
     expect(created.key).toMatch(new RegExp(`^mdk_${created.id}_[A-Za-z0-9_-]{43}$`));
-    const [stored] = await ctx.db.select().from(operatorApiKeys);
+    const [stored] = await ctx.db.select().from(operatorApiKeys).where(eq(operatorApiKeys.id, created.id));
     expect(stored).toMatchObject({ id: created.id, hash: sha256(created.key), roles: ['finance'], createdBy: accounts.alice.address, lastUsedAt: null });
     expect(JSON.stringify(await ctx.db.select({ before: auditLog.before, after: auditLog.after }).from(auditLog))).not.toContain(created.key);
 
@@ -247,7 +242,7 @@ describeWithDatabases('operator API keys', (ctx) => {
 
     expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(created.key) })).result).toEqual({ address: accounts.alice.address, roles: ['finance'], via: 'apiKey', csrfToken: null });
     expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/ledger', headers: bearer(created.key) })).code).toBe(0);
-    const [used] = await ctx.db.select().from(operatorApiKeys);
+    const [used] = await ctx.db.select().from(operatorApiKeys).where(eq(operatorApiKeys.id, created.id));
     expect(used?.lastUsedAt?.toISOString()).toBe(ctx.clock.now().toISOString());
 
     const revoke = await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: session, payload: { id: created.id } });
@@ -260,26 +255,27 @@ describeWithDatabases('operator API keys', (ctx) => {
     await addOperator(ctx.db, accounts.alice.address, ['finance']);
     const app = await ctx.app();
     const { headers: session } = await signInOperator(app, accounts.alice, ctx.clock.now());
-    const { key } = await createKey(app, session, ['finance']);
+    const { id, key } = await createKey(app, session, ['finance']);
+    const lastUsed = async () => (await ctx.db.select().from(operatorApiKeys).where(eq(operatorApiKeys.id, id)))[0]?.lastUsedAt?.toISOString();
     const start = ctx.clock.now();
     await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(key) });
     ctx.clock.advance(30_000);
     await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(key) });
-    expect((await ctx.db.select().from(operatorApiKeys))[0]?.lastUsedAt?.toISOString()).toBe(start.toISOString());
+    expect(await lastUsed()).toBe(start.toISOString());
     ctx.clock.advance(30_000);
     await app.inject({ method: 'GET', url: '/api/admin/me', headers: bearer(key) });
-    expect((await ctx.db.select().from(operatorApiKeys))[0]?.lastUsedAt?.toISOString()).toBe(ctx.clock.now().toISOString());
+    expect(await lastUsed()).toBe(ctx.clock.now().toISOString());
   });
 
-  it('roles beyond the creator’s → 1006; a key or the bootstrap token cannot make keys (1006)', async () => {
+  it('roles beyond the creator’s → 1006; a key (the test treasury’s too) cannot make keys (1006)', async () => {
     await addOperator(ctx.db, accounts.alice.address, ['support']);
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const { headers: session } = await signInOperator(app, accounts.alice, ctx.clock.now());
     const create = (headers: Record<string, string>, roles: string[]) => app.inject({ method: 'POST', url: '/api/admin/keys/create', headers, payload: { label: 'x', roles } });
     expectRefused(await expectNoDbChange(ctx.db, () => create(session, ['finance'])), ApiCode.roleRequired);
     const { key } = await createKey(app, session, ['support']);
     expectRefused(await create(bearer(key), ['support']), ApiCode.roleRequired);
-    expectRefused(await create(adminHeaders(), ['support']), ApiCode.roleRequired);
+    expectRefused(await create(treasuryHeaders(), ['support']), ApiCode.roleRequired);
   });
 
   it('a key acts only with the roles its creator still holds; another operator’s key is not theirs to revoke (4004)', async () => {

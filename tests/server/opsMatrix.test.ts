@@ -12,13 +12,12 @@ import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { operatorRoles, type OperatorRole } from '../../api-schema/endpoint';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, TEST_ADMIN_TOKEN } from './support/ledger';
 import { addOperator, bearer, createKey, signInOperator } from './support/ops';
 import { accounts, signInBound } from './support/siwe';
 
 /** Who may make a call: anyone, any operator, or an operator holding one of these roles (admin always may). */
 type Rule = { who: 'public' } | { who: 'operator' } | { who: OperatorRole[] };
-/** Only a person signed in at the desk (a session), never an API key or the bootstrap token (answered 1006). */
+/** Only a person signed in at the desk (a session), never an API key (answered 1006). */
 type Expected = Rule & { sessionOnly?: true };
 
 const anyone: Expected = { who: 'public' };
@@ -90,12 +89,12 @@ const EXPECTED: Record<string, Expected> = {
 
 type Credential =
   | { kind: 'session' | 'apiKey'; role: OperatorRole; headers: Record<string, string> }
-  | { kind: 'bootstrap' | 'member' | 'expiredSession' | 'sessionAsBearer' | 'sessionWithoutCsrf' | 'revokedKey' | 'none'; headers: Record<string, string> };
+  | { kind: 'xAdminToken' | 'member' | 'expiredSession' | 'sessionAsBearer' | 'sessionWithoutCsrf' | 'revokedKey' | 'none'; headers: Record<string, string> };
 
 /** What a credential gets on a call: allowed, or the exact refusal. */
 function expectedAnswer(rule: Expected, credential: Credential, method: string): 'allowed' | typeof ApiCode.notSignedIn | typeof ApiCode.roleRequired {
   if (rule.who === 'public') return 'allowed';
-  const refused: Credential['kind'][] = ['member', 'expiredSession', 'sessionAsBearer', 'revokedKey', 'none'];
+  const refused: Credential['kind'][] = ['xAdminToken', 'member', 'expiredSession', 'sessionAsBearer', 'revokedKey', 'none'];
   if (refused.includes(credential.kind)) return ApiCode.notSignedIn;
   // An admin's session cookie without the CSRF header: reads go on, changes are refused.
   if (credential.kind === 'sessionWithoutCsrf' && method !== 'GET') return ApiCode.roleRequired;
@@ -124,7 +123,6 @@ describeWithDatabases('the operators’ authorization matrix', (ctx) => {
   it('answers every registered operator route × every credential as the table says, and the table names every route', { timeout: 120_000 }, async () => {
     const registered = new Set<string>();
     const app = await ctx.app({
-      adminToken: TEST_ADMIN_TOKEN,
       onRoute: (route: RouteOptions) => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
         for (const method of methods) if (method !== 'HEAD' && route.url.startsWith('/api/admin')) registered.add(`${method} ${route.url}`);
@@ -149,7 +147,8 @@ describeWithDatabases('the operators’ authorization matrix', (ctx) => {
     const revoked = await createKey(app, adminSession.headers, ['admin'], 'matrix revoked');
     await app.inject({ method: 'POST', url: '/api/admin/keys/revoke', headers: adminSession.headers, payload: { id: revoked.id } });
     credentials.push(
-      { kind: 'bootstrap', headers: adminHeaders() },
+      // The removed ADMIN_TOKEN's header opens nothing, whatever it holds.
+      { kind: 'xAdminToken', headers: { 'x-admin-token': 'test-admin-token-0123456789abcdef0123' } },
       { kind: 'member', headers: bearer(await signInBound(app, accounts.alice, ctx.clock.now())) },
       { kind: 'expiredSession', headers: expired.headers },
       { kind: 'sessionAsBearer', headers: bearer(adminSession.token) },

@@ -14,7 +14,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, TEST_ADMIN_TOKEN } from './support/ledger';
+import { expectBooksBalanced, grant } from './support/ledger';
 import { operatorWithSession, type TestOperator } from './support/opsFinance';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
@@ -55,7 +55,7 @@ describeWithDatabases('operators: orders', (ctx) => {
   }
 
   async function setup(): Promise<Setup> {
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const alice = await signInBound(app, accounts.alice, ctx.clock.now());
     const bob = await signInBound(app, accounts.bob, ctx.clock.now());
     for (const account of [accounts.alice, accounts.bob]) {
@@ -225,7 +225,7 @@ describeWithDatabases('operators: orders', (ctx) => {
 
   it('cancels arriving at once on every instance refund the order once', async () => {
     const s = await setup();
-    const instances = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const instances = await ctx.instances();
     const ann = await operatorWithSession(ctx.db, ['admin'], ctx.clock.now());
     const id = await bought(s.app, s.alice, 'yunnan-coffee', 3);
     expect(await credit(s.app, s.alice)).toBe('640');
@@ -249,7 +249,7 @@ describeWithDatabases('operators: orders', (ctx) => {
 
   it('a cancel racing a ship of the same order over HTTP: exactly one wins, and the books say which', async () => {
     const s = await setup();
-    const instances = await ctx.instances({ adminToken: TEST_ADMIN_TOKEN });
+    const instances = await ctx.instances();
     const ids = [];
     for (let index = 0; index < 4; index++) ids.push(await bought(s.app, s.alice, 'member-notebook'));
     expect(await credit(s.app, s.alice)).toBe('920.4');

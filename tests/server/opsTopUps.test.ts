@@ -22,8 +22,8 @@ import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, systemBalance, TEST_ADMIN_TOKEN } from './support/ledger';
-import { addOperator, signInOperator } from './support/ops';
+import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
+import { addOperator, bearer, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 2;
@@ -80,7 +80,7 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     const payerKey = generatePrivateKey();
     const payerAddress = privateKeyToAccount(payerKey).address;
     await testChain.fund(payerAddress, '1000');
-    const [app, other = app] = await ctx.instances({ chain: testChain.chain, adminToken: TEST_ADMIN_TOKEN, topUpWatcher: { startBlock } });
+    const [app, other = app] = await ctx.instances({ chain: testChain.chain, topUpWatcher: { startBlock } });
     const watcher = createTopUpWatcher({ db: ctx.db, chain: testChain.chain, now: ctx.clock.now, startBlock });
     const payer = (options: { gasLimit?: bigint } = {}) => createPayer({ db: ctx.db, chain: testChain.chain, key: payerKey, holder: 'app', now: ctx.clock.now, ...options });
     await addOperator(ctx.db, operators.ann.address, ['finance']);
@@ -111,12 +111,12 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
   }
 
   const list = async (app: FastifyInstance, query: Record<string, string> = {}) =>
-    envelope<{ list: HeldTopUp[]; nextCursor: string | null }>(await app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: adminHeaders(), query }));
+    envelope<{ list: HeldTopUp[]; nextCursor: string | null }>(await app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: treasuryHeaders(), query }));
 
-  const release = (app: FastifyInstance, txHash: string, address: string, headers = adminHeaders()) =>
+  const release = (app: FastifyInstance, txHash: string, address: string, headers = treasuryHeaders()) =>
     app.inject({ method: 'POST', url: '/api/admin/topUps/release', headers, payload: { txHash, logPosition: 0, address, requestId: randomUUID() } });
 
-  const giveBack = (app: FastifyInstance, txHash: string, headers = adminHeaders()) =>
+  const giveBack = (app: FastifyInstance, txHash: string, headers = treasuryHeaders()) =>
     app.inject({ method: 'POST', url: '/api/admin/topUps/return', headers, payload: { txHash, logPosition: 0, requestId: randomUUID() } });
 
   const credit = async (app: FastifyInstance, token: string) =>
@@ -125,7 +125,7 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
   /** The books balance and reconcile is ok: the tokens back what the ledger owes, nothing lost, reorganised away or stuck. */
   async function expectSettledBooks(app: FastifyInstance) {
     await expectBooksBalanced(ctx.db);
-    const reconciled = envelope<{ ok: boolean; difference: string }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+    const reconciled = envelope<{ ok: boolean; difference: string }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result;
     expect(reconciled).toMatchObject({ ok: true, lostPayments: [], reorgedCredits: [], stuckPayments: [] });
   }
 
@@ -179,7 +179,7 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     expect(page2.result).toEqual({ list: [expect.objectContaining({ txHash: second.txHash, amount: '2', senderIsContract: true, state: 'held' })], nextCursor: null });
     expect(page2.result?.list[0]?.seenAt).toBe(ctx.clock.now().toISOString());
     expect((await list(s.app, { state: 'released' })).result).toEqual({ list: [], nextCursor: null });
-    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', query: { limit: '101' }, headers: adminHeaders() }), ApiCode.invalidParameters);
+    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', query: { limit: '101' }, headers: treasuryHeaders() }), ApiCode.invalidParameters);
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held' }), ApiCode.notSignedIn);
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: s.sue }), ApiCode.roleRequired);
     expectRefused(await giveBack(s.app, first.txHash, s.sue), ApiCode.roleRequired);

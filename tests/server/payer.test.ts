@@ -25,7 +25,7 @@ import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
 import { sharedTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { decide, expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
@@ -70,7 +70,6 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     if (options.automine === false) await testChain.rpc('evm_setAutomine', [false]);
     const app = await ctx.app({
       chain: testChain.chain,
-      adminToken: TEST_ADMIN_TOKEN,
       autoApproveMax: toMinor(options.autoApproveMax ?? '100'),
       payer: { key: payerKey, holder: 'app' },
     });
@@ -116,7 +115,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     stuckPayments: unknown[];
   }
 
-  const reconcileOf = async (app: FastifyInstance) => envelope<Reconciled>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+  const reconcileOf = async (app: FastifyInstance) => envelope<Reconciled>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result;
 
   /** Reconcile as it is when a test leaves one payment lost: ok false, that payment listed, nothing else. */
   const expectLostInReconcile = async (s: Setup, lost: { id: string; hash: string | undefined; reason: string }) =>

@@ -15,8 +15,8 @@ import { formatMinor, toMinor } from '../../api-schema/amount';
 import { freePort } from '../../server/chain/anvil';
 import { DEV_PAYER_KEY } from '../../server/chain/devChain';
 import { PAYER_STEPS, type PayerStep } from '../../server/chain/payer';
-import { TEST_ADMIN_TOKEN } from './support/ledger';
-import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, type Cleanup, type MainStorage, type RunningMain } from './support/mainProcess';
+
+import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage, type RunningMain } from './support/mainProcess';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const payer = privateKeyToAccount(DEV_PAYER_KEY).address;
@@ -32,7 +32,6 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
   });
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(base);
-  const admin = { 'x-admin-token': TEST_ADMIN_TOKEN };
 
   // The first start dies at `signed` once there is a withdrawal to sign: the member signs in and is granted first.
   const steps: readonly PayerStep[] = PAYER_STEPS;
@@ -42,9 +41,10 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
   expect(first.output()).toContain(storage.banner);
   const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number } }>('/api/dapp/dappParam');
   const member = await signInOverHttp(base, param.chainId);
+  const treasury = await treasuryHeadersOverHttp(base);
   const grant = await call<{ id: string }>('/api/admin/grant', {
     method: 'POST',
-    headers: { ...admin, 'content-type': 'application/json' },
+    headers: { ...treasury, 'content-type': 'application/json' },
     body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '500', requestId: randomUUID() }),
   });
   expect(grant.id).toBeTruthy();
@@ -108,9 +108,9 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
   const hashes = new Set(logs.map((log) => log.transactionHash));
   expect((await records()).every((record) => record.txHash !== undefined && hashes.has(record.txHash as `0x${string}`))).toBe(true);
   const onChain = await client.readContract({ address: param.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [member.address] });
-  const ledger = await call<{ assets: { CREDIT: { total: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: admin });
+  const ledger = await call<{ assets: { CREDIT: { total: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: treasury });
   expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
-  const reconciled = await call<{ pendingPayments: string; payer: { approved: string; lost: string } }>('/api/admin/reconcile', { headers: admin });
+  const reconciled = await call<{ pendingPayments: string; payer: { approved: string; lost: string } }>('/api/admin/reconcile', { headers: treasury });
   expect(reconciled).toMatchObject({ pendingPayments: '0', payer: { approved: '0', lost: '0' } });
   console.log(`payer crash (${name}): killed at ${steps.join(', ')}; ${logs.length} payments, ${formatMinor(onChain / scale)} received, each once`);
 

@@ -15,7 +15,7 @@ import { STUCK_REPORT_AFTER_MS } from '../../server/chain/paymentWatch';
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
 import { accounts, envelope, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 3;
@@ -50,13 +50,13 @@ describeWithDatabases('reconcile computes what is off', (ctx) => {
     const payerAddress = privateKeyToAccount(payerKey).address;
     await testChain.fund(payerAddress, options.payerTokens ?? '100');
     if (options.treasuryTokens) await testChain.fund(treasury, options.treasuryTokens);
-    const app = await ctx.app({ chain, adminToken: TEST_ADMIN_TOKEN, autoApproveMax: toMinor('100'), payer: { key: payerKey, holder: 'app' } });
+    const app = await ctx.app({ chain, autoApproveMax: toMinor('100'), payer: { key: payerKey, holder: 'app' } });
     const payer = (key: Hex = payerKey) => createPayer({ db: ctx.db, chain, key, holder: 'app', now: ctx.clock.now, stuckAfterMs: 600_000 });
     return { app, chain, treasury, payerAddress, payer };
   }
 
   const reconcileOf = async (app: FastifyInstance): Promise<Reconciled> => {
-    const body = envelope<Reconciled>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() }));
+    const body = envelope<Reconciled>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() }));
     expect(body.code).toBe(0);
     if (!body.result) throw new Error('reconcile answered no result');
     return body.result;
@@ -130,7 +130,7 @@ describeWithDatabases('reconcile computes what is off', (ctx) => {
       ]);
       // The server now pays from another key: the old key's payment is listed as such.
       const rotated = generatePrivateKey();
-      const app = await ctx.app({ chain: s.chain, adminToken: TEST_ADMIN_TOKEN, payer: { key: rotated, holder: 'app' } });
+      const app = await ctx.app({ chain: s.chain, payer: { key: rotated, holder: 'app' } });
       expect((await reconcileOf(app)).stuckPayments.map((entry) => [entry.payer as Address, entry.reason])).toEqual([[s.payerAddress, 'rotatedKey']]);
     } finally {
       await testChain.rpc('evm_setAutomine', [true]);

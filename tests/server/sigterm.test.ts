@@ -13,8 +13,8 @@ import { expect, vi } from 'vitest';
 import { openDatabase, queryRows } from '../../server/db/client';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { expectBooksBalanced, TEST_ADMIN_TOKEN } from './support/ledger';
-import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
+import { expectBooksBalanced } from './support/ledger';
+import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 
 describeOnEveryStorage('SIGTERM under load', 'stops taking requests, finishes those under way and the rounds, and exits 0 ($name)', 120_000, stopUnderLoad);
 
@@ -52,10 +52,10 @@ async function stopUnderLoad(storage: MainStorage, cleanup: Cleanup): Promise<vo
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(base);
   const param = await call<{ chainId: number }>('/api/dapp/dappParam');
-  const admin = { 'x-admin-token': TEST_ADMIN_TOKEN, 'content-type': 'application/json' };
+  const treasury = { ...(await treasuryHeadersOverHttp(base)), 'content-type': 'application/json' };
   const members = await Promise.all([0, 1, 2].map(() => signInOverHttp(base, param.chainId)));
   const grants = await Promise.all(
-    members.map((member) => call<{ id: string }>('/api/admin/grant', { method: 'POST', headers: admin, body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '2000', requestId: randomUUID() }) })),
+    members.map((member) => call<{ id: string }>('/api/admin/grant', { method: 'POST', headers: treasury, body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '2000', requestId: randomUUID() }) })),
   );
   expect(grants.every((granted) => granted.id)).toBe(true);
 
@@ -82,7 +82,7 @@ async function stopUnderLoad(storage: MainStorage, cleanup: Cleanup): Promise<vo
     const calls: (() => Promise<boolean>)[] = [
       () => {
         const requestId = randomUUID();
-        return send('grant', '/api/admin/grant', { method: 'POST', headers: admin, body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '1', requestId }) }, requestId);
+        return send('grant', '/api/admin/grant', { method: 'POST', headers: treasury, body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '1', requestId }) }, requestId);
       },
       () => {
         const requestId = randomUUID();

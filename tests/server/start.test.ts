@@ -7,10 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { needsBuild } from '../../scripts/start.mjs';
 import { DEV_CHAIN_ID } from '../../server/chain/devChain';
+import { ADMIN_TOKEN_GONE } from '../../server/env';
 import { startTestChain, TEST_NODE_CHAIN_ID } from './support/chain';
-import { mainStorages, prepareMainRun, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
+import { mainStorages, prepareMainRun, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
-import { TEST_ADMIN_TOKEN } from './support/ledger';
+
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -130,6 +131,15 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     expect(existsSync(path.join(env.DATA_DIR ?? '', 'chain'))).toBe(false);
   }));
 
+  it('behavior: refuses a start with ADMIN_TOKEN set, in one line saying it is gone and how the first admin is made', withCleanup(async (cleanup) => {
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
+    const { code, output } = await startRefused({ ...env, ADMIN_TOKEN: 'a-token-from-an-old-deployment-0123456789' });
+    expect(code).toBe(1);
+    expect(output.split('\n').filter((line) => line.includes('ADMIN_TOKEN'))).toEqual([expect.stringContaining(`Invalid environment: ADMIN_TOKEN: ${ADMIN_TOKEN_GONE}`)]);
+    expect(output).not.toContain('a-token-from-an-old-deployment');
+    expect(await nothingListensAt(Number(env.PORT))).toBe(true);
+  }));
+
   it('behavior: refuses a real chain on a database the development chain ran on, saying to start on a new one', withCleanup(async (cleanup) => {
     const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup);
     const [developed, testChain] = await Promise.all([startMain(env), startTestChain({ confirmations: 1 })]);
@@ -171,7 +181,7 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     });
     expect(server.output()).toContain(`Credit on chain: chain 56 at ${relay.url}/…, token`);
     // A deployment seeds the inviter and the content, not the demo downline of the development chain.
-    const seeded = await fetch(`http://127.0.0.1:${env.PORT}/api/admin/member?q=DEMO2026`, { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+    const seeded = await fetch(`http://127.0.0.1:${env.PORT}/api/admin/member?q=DEMO2026`, { headers: await treasuryHeadersOverHttp(`http://127.0.0.1:${env.PORT}`) });
     expect(await seeded.json()).toMatchObject({ code: 0, result: { inviteCode: 'DEMO2026', team: { direct: 0, total: 0 } } });
     // The watcher's failed rounds are logged with viem's error, which names the URL.
     relay.down(true);

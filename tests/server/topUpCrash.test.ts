@@ -10,8 +10,8 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { expect, vi } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { DEV_DEPLOYER_KEY } from '../../server/chain/devChain';
-import { TEST_ADMIN_TOKEN } from './support/ledger';
-import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, type Cleanup, type MainStorage } from './support/mainProcess';
+
+import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 
 describeOnEveryStorage('top-ups across a kill -9 of the server', 'credits each of 20 top-ups once when the server is killed while crediting them and started again ($name)', 240_000, creditAcrossKill);
 
@@ -81,7 +81,7 @@ async function creditAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise
     await new Promise((resolve) => setTimeout(resolve, 250));
     expect(await credit()).toBe(formatMinor(expected));
   }
-  const ledger = await call<{ assets: { CREDIT: { total: string; members: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: { 'x-admin-token': TEST_ADMIN_TOKEN } });
+  const ledger = await call<{ assets: { CREDIT: { total: string; members: string } }; negativeAccounts: number }>('/api/admin/ledger', { headers: await treasuryHeadersOverHttp(base) });
   expect(ledger).toMatchObject({ assets: { CREDIT: { total: '0' } }, negativeAccounts: 0 });
   // What the treasury holds on chain is what the ledger credited (the dev chain's other top-ups: none).
   const onChain = await deployer.readContract({ address: param.token.address, abi: erc20Abi, functionName: 'balanceOf', args: [param.treasury] });

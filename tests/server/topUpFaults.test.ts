@@ -22,7 +22,7 @@ import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, systemBalance, TEST_ADMIN_TOKEN } from './support/ledger';
+import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
@@ -50,7 +50,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     const direct: Chain = { ...testChain.chain, settings: { ...testChain.chain.settings, treasury } };
     const chain = options.relayed ? { ...relayedChain(direct, [relay], { retries: options.retries }), settings: { ...direct.settings, rpcUrls: [relay.url] } } : direct;
     const startBlock = (await testChain.head()) + 1n;
-    const app = await ctx.app({ chain, topUpWatcher: { startBlock }, adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app({ chain, topUpWatcher: { startBlock } });
     const watcher = createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock });
     const send = (account: PrivateKeyAccount, amount: string) => testChain.transfer(account, amount, { to: treasury });
     return { chain, treasury, startBlock, app, watcher, send };
@@ -72,7 +72,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
 
   /** Reconcile as the operator reads it. */
   const reconcileOf = async (app: FastifyInstance) =>
-    envelope<{ ok: boolean; difference: string; reorgedCredits: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+    envelope<{ ok: boolean; difference: string; reorgedCredits: unknown[] }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result;
 
   /**
    * The books balance, each log is credited once, the credits are the treasury's tokens on chain now, and reconcile
@@ -273,7 +273,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
     expect(await credit(app, alice)).toBe('1');
     const toBlock = (await testChain.head()) - BigInt(CONFIRMATIONS);
-    const reread = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/admin/topUps/reread', headers: adminHeaders(), payload: body });
+    const reread = (body: Record<string, unknown>) => app.inject({ method: 'POST', url: '/api/admin/topUps/reread', headers: treasuryHeaders(), payload: body });
     expect(envelope(await reread({ fromBlock: startBlock.toString(), toBlock: toBlock.toString() }))).toMatchObject({ code: 0, result: { found: 2, credited: 1, held: 0 } });
     expect(envelope(await reread({ fromBlock: startBlock.toString(), toBlock: toBlock.toString() }))).toMatchObject({ code: 0, result: { found: 2, credited: 0, held: 0 } });
     expect(await credit(app, alice)).toBe('7');

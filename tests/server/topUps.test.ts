@@ -21,7 +21,7 @@ import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, systemBalance, TEST_ADMIN_TOKEN } from './support/ledger';
+import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 3;
@@ -38,7 +38,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     const testChain = await startTestChain({ decimals: options.decimals, confirmations: CONFIRMATIONS, persist: options.persist });
     started.push(testChain);
     const chain = options.retries === false ? { ...testChain.chain, client: chainClient(testChain.chain.settings.rpcUrls, { retries: false }) } : testChain.chain;
-    const app = await ctx.app({ chain, topUpWatcher: { startBlock: testChain.deployBlock }, adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app({ chain, topUpWatcher: { startBlock: testChain.deployBlock } });
     const watcher = watcherOf(testChain, chain);
     return { testChain, app, watcher };
   }
@@ -61,7 +61,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
 
   /** Reconcile is ok: the treasury backs what the ledger owes, and nothing is reorganised away, lost or stuck. */
   async function expectReconciled(app: FastifyInstance) {
-    const reconciled = envelope<{ ok: boolean; difference: string }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: adminHeaders() })).result;
+    const reconciled = envelope<{ ok: boolean; difference: string }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result;
     expect(reconciled).toMatchObject({ ok: true, lostPayments: [], reorgedCredits: [], stuckPayments: [] });
     expect(reconciled?.difference).not.toMatch(/^-/);
   }

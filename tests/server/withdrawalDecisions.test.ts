@@ -19,7 +19,7 @@ import { memberIdByAddress, type CreditRecord } from '../../server/ledger/querie
 import { approvalRequest, failureRequest, withdrawalRequest } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
-import { decide, expectBooksBalanced, grant, TEST_ADMIN_TOKEN, withdraw } from './support/ledger';
+import { decide, expectBooksBalanced, grant, withdraw } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 type Decision = 'approved' | 'failed';
@@ -56,7 +56,7 @@ async function dayTotal(ctx: ServerTestContext, address: string): Promise<bigint
 
 describeWithDatabases('withdrawal decisions', (ctx) => {
   async function setup(credit = '1000'): Promise<{ app: FastifyInstance; alice: string }> {
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const alice = await signInBound(app, accounts.alice, ctx.clock.now());
     expect(envelope(await grant(app, { address: accounts.alice.address, amount: credit, requestId: randomUUID() })).code).toBe(0);
     await setCap(ctx, CAP);

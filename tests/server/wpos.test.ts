@@ -15,7 +15,7 @@ import { queryRows } from '../../server/db/client';
 import { startPayoutTimer } from '../../server/ledger/sharePools';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { adminHeaders, expectBooksBalanced, expectNoMoneyMoved, fundSystemAccount, grant, TEST_ADMIN_TOKEN } from './support/ledger';
+import { expectBooksBalanced, expectNoMoneyMoved, fundSystemAccount, grant, treasuryHeaders } from './support/ledger';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 interface WposRecordItem {
@@ -29,7 +29,7 @@ interface WposRecordItem {
 describeWithDatabases('wpos', (ctx) => {
   /** Alice under the seeded inviter, Bob under Alice, Carol beside Alice (a stranger to her team). */
   async function setup(): Promise<{ app: FastifyInstance; alice: string; bob: string; carol: string }> {
-    const app = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const app = await ctx.app();
     const now = ctx.clock.now();
     const alice = await signInBound(app, accounts.alice, now);
     const me = envelope<{ inviteCode: string }>(await app.inject({ method: 'GET', url: '/api/member/meInfo', headers: authHeaders(alice) }));
@@ -47,7 +47,7 @@ describeWithDatabases('wpos', (ctx) => {
   const transfer = (app: FastifyInstance, token: string, body: Record<string, unknown>) => post(app, token, '/api/member/transferWpos', body);
   const exchange = (app: FastifyInstance, token: string, body: Record<string, unknown>) => post(app, token, '/api/member/flashExchange', body);
   const distribute = (app: FastifyInstance, body: Record<string, unknown> = {}) =>
-    app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: body }).then((response) => envelope<{ pools: number; paid: string }>(response));
+    app.inject({ method: 'POST', url: '/api/admin/distribute', headers: treasuryHeaders(), payload: body }).then((response) => envelope<{ pools: number; paid: string }>(response));
 
   async function grantWpos(app: FastifyInstance, address: string, amount: string): Promise<void> {
     expect(envelope(await grant(app, { address, asset: 'WPOS', amount, requestId: randomUUID() })).code).toBe(0);
@@ -193,8 +193,8 @@ describeWithDatabases('wpos', (ctx) => {
       totalProfit: '575',
     });
     expect(await distribute(app, { day: '2026-11-21' })).toEqual({ code: 0, result: { pools: 2, paid: '600', unfunded: 0 } });
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day: '2026-11-24' } })), ApiCode.invalidParameters, 'day');
-    expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: { day: '23.11.2026' } })), ApiCode.invalidParameters);
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: treasuryHeaders(), payload: { day: '2026-11-24' } })), ApiCode.invalidParameters, 'day');
+    expectRefused(await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: treasuryHeaders(), payload: { day: '23.11.2026' } })), ApiCode.invalidParameters);
     await expectBooksBalanced(ctx.db);
   });
 
@@ -208,7 +208,7 @@ describeWithDatabases('wpos', (ctx) => {
 
   it('pays a day once when two runs start at the same moment', async () => {
     const { app } = await setup();
-    const other = await ctx.app({ adminToken: TEST_ADMIN_TOKEN });
+    const other = await ctx.app();
     await grantWpos(app, accounts.alice.address, '1000');
     await grantWpos(app, accounts.bob.address, '100');
     const runs = await Promise.all([distribute(app), distribute(other), distribute(app), distribute(other)]);
@@ -234,7 +234,7 @@ describeWithDatabases('wpos', (ctx) => {
       END $$`));
     await ctx.db.execute(sql.raw(`CREATE TRIGGER crash_on_third_entry BEFORE INSERT ON ledger_entries FOR EACH ROW EXECUTE FUNCTION crash_on_third_entry()`));
     try {
-      const crashed = await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: adminHeaders(), payload: {} }));
+      const crashed = await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: treasuryHeaders(), payload: {} }));
       expect(envelope(crashed).code).toBe(ApiCode.internal);
     } finally {
       await ctx.db.execute(sql.raw('DROP TRIGGER crash_on_third_entry ON ledger_entries'));

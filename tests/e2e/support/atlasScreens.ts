@@ -16,7 +16,7 @@ import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
 import { anvilKeys } from '../wallet/keys';
 import type { TestWallet } from '../wallet/testWallet';
 import { waitForAppConfig } from './journey';
-import { e2eAdminToken } from './operator';
+import { treasuryHeaders } from '../../support/treasury';
 import { inSessionOrder, setupVisual, translate } from './visual';
 import type { Lng, VisualHarness, VisualScreen } from './visual';
 import { screens as visualScreens } from './visualScreens';
@@ -33,11 +33,11 @@ async function signIn(page: Page, lng: Lng): Promise<void> {
   await page.waitForURL((url) => url.pathname === '/home');
 }
 
-/** An operator grant of credit to the address (the harness' server runs with the e2e ADMIN_TOKEN). */
+/** A grant of credit to the address by the test treasury (the harness' server is started with it). */
 async function grantCredit(harness: VisualHarness, address: string, amount: string): Promise<void> {
   const response = await fetch(`${harness.server.url}/api/admin/grant`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-Admin-Token': e2eAdminToken },
+    headers: { 'Content-Type': 'application/json', ...treasuryHeaders() },
     body: JSON.stringify({ address, asset: 'CREDIT', amount, requestId: randomUUID() }),
   });
   expect(((await response.json()) as { code: number }).code).toBe(0);
@@ -239,7 +239,7 @@ export function describeAtlasShotsIn(lng: Lng): void {
     });
     return;
   }
-  const harness = setupVisual(lng, { chain: true, adminToken: e2eAdminToken, demoOperator: true, fastRounds: false }, `atlas-${lng}`);
+  const harness = setupVisual(lng, { chain: true, treasury: true, demoOperator: true, fastRounds: false }, `atlas-${lng}`);
   const wanted = new Set(shotsInUse());
   const own = [...atlasScreens(harness), ...deskShots(harness)];
   const all = [...visualScreens.filter((screen) => wanted.has(screen.name)), ...own.filter((screen) => wanted.has(screen.name))];

@@ -73,7 +73,7 @@ async function saveFailedPages(testName: string, contexts: readonly BrowserConte
 /**
  * Registers the file's hooks and returns the harness the tests use.
  *
- * @param serverOptions - how the file's server starts (e.g. with ADMIN_TOKEN for the operator API)
+ * @param serverOptions - how the file's server starts (e.g. with the test treasury for the operator API)
  * @returns server, browser and open(); valid inside tests
  * @example
  * const e2e = setupJourneys();

@@ -1,16 +1,15 @@
 /**
- * The operator API as the e2e journeys call it (docs/API.md "Operations"): a POST with the file's ADMIN_TOKEN to the
- * server the journeys run against; and an operator's desk session made over HTTP.
+ * The operator API as the e2e journeys call it (docs/API.md "Operations"): a POST by the test treasury (a finance
+ * operator with a fixed API key, tests/support/treasury.ts, on servers started with `treasury`) to the server the
+ * journeys run against; and an operator's desk session made over HTTP.
  */
 import type { Cookie } from 'playwright-core';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
+import { treasuryHeaders } from '../../support/treasury';
 import type { JourneyHarness } from './journey';
-
-/** The one ADMIN_TOKEN the journeys start their servers with. */
-export const e2eAdminToken = 'e2e-admin-token-0123456789abcdef0123456789';
 
 export interface Envelope<T> {
   code: number;
@@ -19,7 +18,7 @@ export interface Envelope<T> {
 
 /**
  * A call to the server answered with its envelope, as the app and the desk send it: a GET without a body, a JSON POST
- * with one; `headers` carry the credential (a member's token, a desk session's cookie and CSRF token, the ADMIN_TOKEN).
+ * with one; `headers` carry the credential (a member's token, a desk session's cookie and CSRF token, the treasury's key).
  *
  * @example const answer = await envelopeCall(e2e.server.url, '/api/admin/me', desk.headers);
  */
@@ -33,17 +32,17 @@ export async function envelopeCall<T>(base: string, path: string, headers: Recor
 }
 
 /**
- * An operator call, answered with the server's envelope.
+ * A call of the test treasury, answered with the server's envelope.
  *
  * @param e2e - the file's journey harness (its server)
  * @param path - e.g. /api/admin/grant
  * @param body - the request body
  * @returns the envelope
  * @example
- * const grant = await operator(e2e, '/api/admin/grant', { address, asset: 'WPOS', amount: '100', requestId });
+ * const grant = await treasuryCall(e2e, '/api/admin/grant', { address, asset: 'WPOS', amount: '100', requestId });
  */
-export function operator<T>(e2e: JourneyHarness, path: string, body: unknown): Promise<Envelope<T>> {
-  return envelopeCall<T>(e2e.server.url, path, { 'X-Admin-Token': e2eAdminToken }, body);
+export function treasuryCall<T>(e2e: JourneyHarness, path: string, body: unknown): Promise<Envelope<T>> {
+  return envelopeCall<T>(e2e.server.url, path, treasuryHeaders(), body);
 }
 
 /**

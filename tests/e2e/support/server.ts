@@ -16,6 +16,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { toMinor } from '../../../api-schema/amount';
 import { seedDemoOperator } from '../../../server/ops/demoOperator';
 import { copyPgliteTemplate } from '../../support/pgliteTemplate';
+import { addTestTreasury } from '../../support/treasury';
 import { openScratchPostgres, postgresUrl } from '../../server/support/databases';
 
 export interface TestServer {
@@ -31,8 +32,11 @@ export interface TestServer {
 }
 
 export interface StartServerOptions {
-  /** ADMIN_TOKEN (at least 32 characters): enables the operator API under /api/admin, as the env variable does. */
-  adminToken?: string;
+  /**
+   * The test treasury (tests/support/treasury.ts): a finance operator with a fixed API key, for the journeys that
+   * fund members through the operator API (treasuryCall).
+   */
+  treasury?: boolean;
   /**
    * Credit on chain: a test node (anvil, tests/server/support/chain.ts) with the token, named in the app config
    * (chain id, RPC URL, token, treasury, 2 confirmations), and the top-up watcher and the payer on timers (fastRounds).
@@ -65,7 +69,7 @@ export interface StartServerOptions {
  * await page.goto(`${server.url}/login/DEMO2026`);
  * await server.stop();
  */
-export async function startServer({ adminToken, chain: withChain = false, autoApproveMax = '1000', approvalQuorumAbove, demoOperator = false, embedded = false, fastRounds = true }: StartServerOptions = {}): Promise<TestServer> {
+export async function startServer({ treasury = false, chain: withChain = false, autoApproveMax = '1000', approvalQuorumAbove, demoOperator = false, embedded = false, fastRounds = true }: StartServerOptions = {}): Promise<TestServer> {
   await ensureSpaBuilt();
   const testChain = withChain ? await startTestChain({ confirmations: 2 }) : undefined;
   // The hot wallet that pays withdrawals (issue 37): a key of its own, funded with the token and gas.
@@ -81,6 +85,7 @@ export async function startServer({ adminToken, chain: withChain = false, autoAp
     await database.migrate();
     await seed(database.db);
     if (demoOperator) await seedDemoOperator(database.db, new Date());
+    if (treasury) await addTestTreasury(database.db);
     if (testChain) {
       await patchAppConfig(database.db, {
         chainId: TEST_NODE_CHAIN_ID,
@@ -93,8 +98,9 @@ export async function startServer({ adminToken, chain: withChain = false, autoAp
     const app = await buildApp({
       db: database.db,
       spaDir,
-      ...(adminToken ? { adminToken } : {}),
       ...(approvalQuorumAbove === undefined ? {} : { approvalQuorumAbove: toMinor(approvalQuorumAbove) }),
+      // The treasury's grants are the journeys' set-up: the operators' policy's 24-hour totals out of their way.
+      policyLimits: { operatorDay: toMinor('1000000000'), memberDay: toMinor('1000000000') },
       // Every phone of a file comes from 127.0.0.1: its members would share one client's sign-in limits (10 a minute),
       // which members on their own addresses never do, and a file's later journeys would get 4290. The limits
       // themselves are tested in tests/server/rateLimits.test.ts and auth.test.ts.

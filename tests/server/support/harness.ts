@@ -1,8 +1,9 @@
 /**
  * Runs a DB-dependent suite once per database target (PGlite always, PostgreSQL with DATABASE_URL). Each target
  * gives the describe block the test worker's migrated database, kept from suite to suite (tests/server/support/
- * databases.ts); every test starts from an emptied, freshly seeded state (rate-limit counters at zero), a reset
- * clock, and apps built on demand.
+ * databases.ts); every test starts from an emptied, freshly seeded state (rate-limit counters at zero) with the test
+ * treasury, the finance operator tests fund members with (tests/support/treasury.ts), a reset clock, and apps built
+ * on demand.
  */
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';

@@ -1,10 +1,11 @@
 /**
  * Signing in over HTTP against a running server (the compiled one of the kill suites, the e2e server): the sign-in
- * page's steps with a viem account, no browser.
+ * page's steps with a viem account, no browser; and an operator's, as the desk's at /ops.
  */
 import type { Address } from 'viem';
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import { createSiweMessage } from 'viem/siwe';
+import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
 
 /** The API's answers' result, over HTTP. */
 export function apiCaller(base: string) {
@@ -39,4 +40,43 @@ export async function signInOverHttp(
   });
   if (typeof auth !== 'string') throw new Error(`memberSignLogin gave no token for ${account.address}`);
   return { account, address: account.address, auth };
+}
+
+/**
+ * An operator's wallet signs the desk's message and signs in through the API, as the desk does at /ops
+ * (opsLoginNonce, opsSignIn), on the app config's chain.
+ *
+ * @param base - the server's URL
+ * @param account - the operator's wallet
+ * @returns the session's headers: its cookie and its CSRF token
+ * @throws when the server does not give a session (not an operator: 1006)
+ * @example
+ * const session = await signInOperatorOverHttp(base, privateKeyToAccount(DEMO_OPERATOR_KEY)); // cookie and CSRF headers
+ */
+export async function signInOperatorOverHttp(base: string, account: PrivateKeyAccount): Promise<Record<string, string>> {
+  const call = apiCaller(base);
+  const param = await call<{ chainId: number } | undefined>('/api/dapp/dappParam');
+  const nonce = await call<{ nonce: string } | undefined>(`/api/admin/auth/nonce?address=${account.address}`);
+  if (!param || !nonce) throw new Error(`dappParam or opsLoginNonce gave nothing for ${account.address}`);
+  const origin = new URL(base);
+  const message = createSiweMessage({
+    domain: origin.host,
+    uri: origin.origin,
+    chainId: param.chainId,
+    version: '1',
+    statement: OPERATOR_SIGN_IN_STATEMENT,
+    issuedAt: new Date(),
+    address: account.address,
+    nonce: nonce.nonce,
+  });
+  const response = await fetch(`${base}/api/admin/auth/signIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
+  });
+  const answer = (await response.json()) as { code: number; result?: { csrfToken: string } };
+  const token = /^mdo_session=([^;]+)/u.exec(response.headers.get('set-cookie') ?? '')?.[1];
+  if (!answer.result || token === undefined) throw new Error(`opsSignIn answered ${answer.code} for ${account.address}`);
+  // The desk's session is its cookie, and every change it makes carries the session's CSRF token.
+  return { cookie: `mdo_session=${token}`, 'x-csrf-token': answer.result.csrfToken };
 }

@@ -1,4 +1,7 @@
-/** Ledger helpers for server tests: the operator's calls and a check of the books after every step. */
+/**
+ * Ledger helpers for server tests: the test treasury's calls (a finance operator's API key, added at every reset:
+ * tests/support/treasury.ts) and a check of the books after every step. Every test funds members through grant().
+ */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { expect, vi } from 'vitest';
@@ -11,14 +14,10 @@ import { ISSUANCE_ACCOUNTS, systemAccountId } from '../../../server/ledger/accou
 import { postRequests } from '../../../server/ledger/engine';
 import { memberIdByAddress } from '../../../server/ledger/queries';
 import { SEED_GOODS } from '../../../server/seed/content';
+import { treasuryHeaders } from '../../support/treasury';
 import { authHeaders } from './siwe';
 
-/** ADMIN_TOKEN of the tests (at least 32 characters). */
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789abcdef0123';
-
-export function adminHeaders(token = TEST_ADMIN_TOKEN): Record<string, string> {
-  return { 'x-admin-token': token };
-}
+export { TEST_TREASURY_ADDRESS, treasuryHeaders } from '../../support/treasury';
 
 /** The database each test app runs on (the harness tells), so set-up can fund members on it. */
 const databaseOfApp = new WeakMap<FastifyInstance, { db: Db; now: () => Date }>();
@@ -77,7 +76,7 @@ export function withdraw(app: FastifyInstance, token: string, body: Record<strin
   return app.inject({ method: 'POST', url: '/api/member/withdrawCredit', headers: authHeaders(token), payload: body });
 }
 
-export function decide(app: FastifyInstance, body: Record<string, unknown>, headers = adminHeaders()): Promise<LightMyRequestResponse> {
+export function decide(app: FastifyInstance, body: Record<string, unknown>, headers = treasuryHeaders()): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers, payload: body });
 }
 

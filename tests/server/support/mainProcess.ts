@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { freePort } from '../../../server/chain/anvil';
 import { openScratchPostgres, postgresUrl } from './databases';
-import { TEST_ADMIN_TOKEN } from './ledger';
 import { copyPgliteTemplate } from '../../support/pgliteTemplate';
+import { TEST_TREASURY_ADDRESS } from '../../support/treasury';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -89,8 +89,10 @@ export const mainStorages: { name: string; banner: string; database: () => Promi
     : []),
 ];
 
-// The kill suites sign members in over HTTP as the e2e journeys do (tests/server/support/httpSignIn.ts).
+// The kill suites sign members in over HTTP as the e2e journeys do (tests/server/support/httpSignIn.ts), and the
+// test treasury, the first admin of their servers, too.
 export { apiCaller, signInOverHttp } from './httpSignIn';
+export { treasuryHeadersOverHttp } from '../../support/treasury';
 
 /**
  * What a kill -9 suite's run needs: a temp DATA_DIR, the storage's database, free ports for the server and its
@@ -123,7 +125,12 @@ export async function prepareMainRun(storage: MainStorage, cleanup: Cleanup, { f
   });
   // Four blocks a second, looked at as often: the same steps as at one a second, in a quarter of the waiting.
   const pace = { DEV_CHAIN_BLOCK_TIME: '0.25', CHAIN_POLL_MS: '250' };
-  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), ADMIN_TOKEN: TEST_ADMIN_TOKEN, LOG_LEVEL: 'warn', ...pace, ...database.env };
+  // The test treasury is the first admin, as a deployer's own wallet would be: the child's database is not this
+  // process's to write, so the treasury signs in over HTTP and makes its key there (treasuryHeadersOverHttp).
+  // Its grants fund members (set-up): the operators' policy's 24-hour totals out of its way, each act still within
+  // APPROVAL_QUORUM_ABOVE (tests/server/operatorsPolicy.test.ts tests the totals).
+  const operators = { OPS_FIRST_ADMIN: TEST_TREASURY_ADDRESS, OPS_OPERATOR_DAY_TOTAL: '1000000000', OPS_MEMBER_DAY_TOTAL: '1000000000' };
+  const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DEV_CHAIN_PORT: String(chainPort), LOG_LEVEL: 'warn', ...operators, ...pace, ...database.env };
   return { env, port };
 }
 

@@ -1,13 +1,16 @@
 /**
  * The reset before every server test (describeWithDatabases): the tables a test wrote are emptied, their identities
  * restart (ids are predictable), and the seed goes in again, so each test starts as on a freshly migrated and seeded
- * database while the test worker keeps one database for all its suites (tests/server/support/databases.ts).
+ * database while the test worker keeps one database for all its suites (tests/server/support/databases.ts). The
+ * test treasury goes in too (tests/support/treasury.ts): the finance operator whose key funds members (grant).
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Db } from '../../../server/db/client';
 import { forgetAllowedRecipients } from '../../../server/members/members';
 import { seed } from '../../../server/seed/seed';
+import { addTestTreasury } from '../../support/treasury';
+import { TEST_START } from './clock';
 
 /** Every table a test may write, the audit log aside (its trigger refuses a DELETE or TRUNCATE: emptyTables). */
 const resetTables = [
@@ -116,7 +119,8 @@ function emptyTables(written: readonly WrittenTable[], order: readonly string[])
 }
 
 /**
- * Empties the tables that were written (identities restart, so ids are predictable) and seeds again. Only those: a
+ * Empties the tables that were written (identities restart, so ids are predictable), seeds again and adds the test
+ * treasury. Only those: a
  * TRUNCATE of all 37 took most of a reset's time, on PGlite above all (new files for each table and index), and a
  * test writes a handful besides the seeded ones (40-50 -> 27 ms a reset on PGlite, 40 -> 28 ms on PostgreSQL).
  */
@@ -125,4 +129,8 @@ export async function resetDatabase(db: Db): Promise<void> {
   if (written.length > 0) await db.execute(sql.raw(emptyTables(written, order)));
   forgetAllowedRecipients();
   await seed(db);
+  await addTestTreasury(db, TREASURY_ADDED_AT);
 }
+
+/** Before the operators a test adds (addOperator's a day before the test clock), so the treasury is listed first. */
+const TREASURY_ADDED_AT = new Date(TEST_START.getTime() - 2 * 24 * 60 * 60 * 1000);

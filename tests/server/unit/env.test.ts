@@ -3,7 +3,7 @@ import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from '../../../server/chain/devChain';
 import { WELL_KNOWN_DEV_KEYS } from '../../../server/chain/wellKnownKeys';
-import { developmentChainAsked, readEnv } from '../../../server/env';
+import { ADMIN_TOKEN_GONE, developmentChainAsked, readEnv } from '../../../server/env';
 
 const token = '0x55d398326f99059fF775485246999027B3197955';
 const treasury = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -70,6 +70,19 @@ describe('readEnv', () => {
     expect(() => readEnv({ DEV_CHAIN_BLOCK_TIME: 'fast' })).toThrow(/DEV_CHAIN_BLOCK_TIME/);
     expect(() => readEnv({ CHAIN_POLL_MS: '10' })).toThrow(/CHAIN_POLL_MS/);
     expect(() => readEnv({ CHAIN_POLL_MS: '2.5' })).toThrow(/CHAIN_POLL_MS/);
+  });
+
+  it('behavior: refuses ADMIN_TOKEN in one line saying it is gone and how the first admin is made (empty is unset)', () => {
+    let refusal = '';
+    try {
+      readEnv({ ADMIN_TOKEN: 'a-token-from-an-old-deployment-0123456789' });
+    } catch (error) {
+      refusal = error instanceof Error ? error.message : String(error);
+    }
+    expect(refusal).toBe(`Invalid environment: ADMIN_TOKEN: ${ADMIN_TOKEN_GONE}`);
+    expect(refusal).not.toContain('\n');
+    expect(ADMIN_TOKEN_GONE).toMatch(/ADMIN_TOKEN is gone.*OPS_FIRST_ADMIN.*npm run ops -- add/);
+    expect(readEnv({ ADMIN_TOKEN: '' }).ADMIN_TOKEN).toBeUndefined();
   });
 
   it('behavior: reads the payer settings and refuses a bad key, amount or switch', () => {
