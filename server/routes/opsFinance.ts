@@ -10,7 +10,7 @@ import { endpoints } from '../../api-schema/endpoints';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import type { Db } from '../db/client';
 import { apiCodeOf, InvalidParametersError, NotFoundError } from '../errors';
-import { adjust, confirmAdjustment, listWaitingAdjustments, readAdjustment } from '../ledger/adjustments';
+import { adjust, confirmAdjustment, listWaitingAdjustments } from '../ledger/adjustments';
 import { memberIdByAddress } from '../ledger/queries';
 import { decideWithdrawal, readWithdrawal } from '../ledger/withdrawals';
 import { freezeOf, setFreeze } from '../members/freezes';

@@ -21,7 +21,7 @@ import { SEED_GOODS } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
 import { expectBooksBalanced, grant, holdTransaction } from './support/ledger';
-import { addOperator, bearer, signInOperator } from './support/ops';
+import { addOperator, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const payloads = readFileSync(path.resolve(import.meta.dirname, '../data/xss-payloads.txt'), 'utf8')

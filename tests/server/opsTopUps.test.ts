@@ -23,7 +23,7 @@ import { expectRefused } from './support/assertions';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
-import { addOperator, bearer, signInOperator } from './support/ops';
+import { addOperator, signInOperator } from './support/ops';
 import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 2;
