@@ -81,8 +81,10 @@ export async function startBenchServer(storage: { url?: string | undefined; data
       logger: false,
       rateLimits: { loginNonce: UNLIMITED, memberSignLogin: UNLIMITED },
       batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
-      // The ledger figure's grants are set-up: the operators' policy's 24-hour totals out of their way.
-      policyLimits: { operatorDay: 10n ** 18n, memberDay: 10n ** 18n },
+      // The ledger figure's grants are set-up: the operators' policy out of their way (one act alone up to 10^12, and
+      // the 24-hour totals); the policy's cost is one advisory lock and one sum per act, not in the members' figures.
+      approvalQuorumAbove: 10n ** 18n,
+      policyLimits: { operatorDay: 10n ** 18n, memberDay: 10n ** 18n, cap: 10n ** 18n },
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const address = app.server.address();

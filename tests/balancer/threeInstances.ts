@@ -125,8 +125,11 @@ export async function runThreeInstances(): Promise<string[]> {
   const members = await Promise.all(
     signedIn.map(async (member, index) => {
       const { deliveryId } = await client.must({ kind: 'address', method: 'POST', url: '/api/member/delivery/add', auth: { authorization: member.auth }, body: home, member: index }, z.object({ deliveryId: z.string() }));
-      for (const [asset, amount] of [['CREDIT', '10000'], ['WPOS', '1000']]) {
-        await client.must({ ...client.admin('grant', '/api/admin/grant', { address: member.address, asset, amount, requestId: newRequestId() }), member: index }, z.object({ id: z.string() }));
+      // 10,000 CREDIT and 1,000 WPOS, in grants of 1,000: what one operator grants alone at a time.
+      for (const [asset, times] of [['CREDIT', 10], ['WPOS', 1]] as const) {
+        for (let time = 0; time < times; time++) {
+          await client.must({ ...client.admin('grant', '/api/admin/grant', { address: member.address, asset, amount: '1000', requestId: newRequestId() }), member: index }, z.object({ id: z.string() }));
+        }
       }
       return { ...member, deliveryId };
     }),

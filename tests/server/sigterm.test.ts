@@ -54,8 +54,11 @@ async function stopUnderLoad(storage: MainStorage, cleanup: Cleanup): Promise<vo
   const param = await call<{ chainId: number }>('/api/dapp/dappParam');
   const treasury = { ...(await treasuryHeadersOverHttp(base)), 'content-type': 'application/json' };
   const members = await Promise.all([0, 1, 2].map(() => signInOverHttp(base, param.chainId)));
+  // 2,000 each, as two grants: one grant is at most what one operator grants alone (APPROVAL_QUORUM_ABOVE, 1,000).
   const grants = await Promise.all(
-    members.map((member) => call<{ id: string }>('/api/admin/grant', { method: 'POST', headers: treasury, body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '2000', requestId: randomUUID() }) })),
+    [...members, ...members].map((member) =>
+      call<{ id: string }>('/api/admin/grant', { method: 'POST', headers: treasury, body: JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '1000', requestId: randomUUID() }) }),
+    ),
   );
   expect(grants.every((granted) => granted.id)).toBe(true);
 
