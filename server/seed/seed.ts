@@ -1,13 +1,15 @@
 /**
  * Seeds a fresh database: app config, notices, the about page, the root inviter, the ledger's system accounts, bots,
- * the share pools and (for npm start) a small downline under the inviter. Every insert is ON CONFLICT
+ * the share pools and (for npm start) a small downline under the inviter and the demo's funded pools and exchange. Every insert is ON CONFLICT
  * DO NOTHING, so running it again (each start does) changes nothing and never overwrites edited rows; a lock
  * keeps two instances starting together from interleaving.
  */
-import type { Db } from '../db/client';
-import { lockTransaction } from '../db/client';
+import { lockTransaction, rowsOf, type Db } from '../db/client';
 import { about, appConfig, bots, goods, ledgerCounters, members, notices, sharePools } from '../db/schema';
-import { ensureSystemAccounts } from '../ledger/accounts';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { ensureSystemAccounts, systemAccountId } from '../ledger/accounts';
+import { postRequests, type LedgerRequest } from '../ledger/engine';
 import { toMinor } from '../../api-schema/amount';
 import { bindRecommender } from '../members/tree';
 import { stockKey } from '../buy/goods';
@@ -71,8 +73,30 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
       .insert(ledgerCounters)
       .values(SEED_GOODS.map((item) => ({ key: stockKey(item.id), available: BigInt(item.stock) })))
       .onConflictDoNothing();
-    if (options.demoTeam) await seedTeam(tx);
+    if (options.demoTeam) {
+      await seedTeam(tx);
+      await seedFunds(tx);
+    }
   });
+}
+
+/** What the development chain's demo funds: the share pools pay (2,600 WPOS a day seeded) and WPOS sells back to CREDIT. */
+export const SEED_DEMO_FUNDS = { sharePools: '1000000', exchangeCredit: '100000' } as const;
+
+/**
+ * The funded accounts of a development database, once (a reseed funds nothing more): on a real chain they start
+ * empty and finance funds them under the operators' policy (docs/API.md, "Operators: the policy").
+ */
+async function seedFunds(tx: Db): Promise<void> {
+  const requests: LedgerRequest[] = [];
+  for (const [asset, kind, amount] of [['WPOS', 'pools', SEED_DEMO_FUNDS.sharePools], ['CREDIT', 'exchange', SEED_DEMO_FUNDS.exchangeCredit]] as const) {
+    const account = systemAccountId(asset, kind);
+    // Funded once, ever: the ledger says whether it was (under the seed's lock), not an outcome that expires.
+    const funded = await tx.execute(sql`SELECT 1 FROM ledger_transfers WHERE credit_account_id = ${account}::int AND type = 'funding' LIMIT 1`);
+    if (rowsOf(funded, z.object({}).passthrough()).length > 0) continue;
+    requests.push({ now: new Date(), legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: account }, amount: toMinor(amount) }] });
+  }
+  if (requests.length > 0) await postRequests(tx, requests);
 }
 
 /** A signed decimal rate ("-2.4") in millionths. */

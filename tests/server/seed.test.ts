@@ -1,12 +1,17 @@
 /** Migrations and seed: idempotent, and what a fresh start shows. */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { expect, it } from 'vitest';
+import { z } from 'zod';
+import { toMinor } from '../../api-schema/amount';
 import { getAppConfig } from '../../server/config/appConfig';
 import { about, members, notices } from '../../server/db/schema';
+import { queryRows } from '../../server/db/client';
+import { systemAccountId } from '../../server/ledger/accounts';
 import { SEED_INVITER } from '../../server/seed/content';
-import { seed } from '../../server/seed/seed';
+import { SEED_DEMO_FUNDS, seed } from '../../server/seed/seed';
 import { describeWithDatabases } from './support/harness';
+import { expectBooksBalanced } from './support/ledger';
 import { snapshotDb } from './support/snapshot';
 
 describeWithDatabases('seed', (ctx) => {
@@ -16,6 +21,26 @@ describeWithDatabases('seed', (ctx) => {
     await seed(ctx.db);
     await Promise.all([seed(ctx.db), seed(ctx.db)]);
     expect(await snapshotDb(ctx.db)).toBe(before);
+  });
+
+  it('funds the demo’s pools and exchange once, ever, with its downline; a real start funds nothing', async () => {
+    const funded = async () =>
+      queryRows(
+        ctx.db,
+        sql`SELECT id, balance::text AS balance FROM ledger_accounts WHERE funded ORDER BY id`,
+        z.object({ id: z.number(), balance: z.string() }),
+      );
+    expect(await funded()).toEqual([
+      { id: systemAccountId('CREDIT', 'exchange'), balance: '0' },
+      { id: systemAccountId('WPOS', 'pools'), balance: '0' },
+    ]);
+    await Promise.all([seed(ctx.db, { demoTeam: true }), seed(ctx.db, { demoTeam: true })]);
+    await seed(ctx.db, { demoTeam: true });
+    expect(await funded()).toEqual([
+      { id: systemAccountId('CREDIT', 'exchange'), balance: toMinor(SEED_DEMO_FUNDS.exchangeCredit).toString() },
+      { id: systemAccountId('WPOS', 'pools'), balance: toMinor(SEED_DEMO_FUNDS.sharePools).toString() },
+    ]);
+    await expectBooksBalanced(ctx.db);
   });
 
   it('never overwrites an edited row', async () => {
