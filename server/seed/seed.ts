@@ -75,7 +75,7 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
       .onConflictDoNothing();
     if (options.demoTeam) {
       await seedTeam(tx);
-      await seedFunds(tx);
+      await fundDemoAccounts(tx);
     }
   });
 }
@@ -86,8 +86,13 @@ export const SEED_DEMO_FUNDS = { sharePools: '1000000', exchangeCredit: '100000'
 /**
  * The funded accounts of a development database, once (a reseed funds nothing more): on a real chain they start
  * empty and finance funds them under the operators' policy (docs/API.md, "Operators: the policy").
+ *
+ * @param tx - the seed's transaction (or a database handle)
+ * @returns when funded
+ * @example
+ * await fundDemoAccounts(db); // the e2e servers' demo money
  */
-async function seedFunds(tx: Db): Promise<void> {
+export async function fundDemoAccounts(tx: Db): Promise<void> {
   const requests: LedgerRequest[] = [];
   for (const [asset, kind, amount] of [['WPOS', 'pools', SEED_DEMO_FUNDS.sharePools], ['CREDIT', 'exchange', SEED_DEMO_FUNDS.exchangeCredit]] as const) {
     const account = systemAccountId(asset, kind);

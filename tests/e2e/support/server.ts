@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../../server/app';
 import { openDatabase } from '../../../server/db/client';
-import { seed } from '../../../server/seed/seed';
+import { fundDemoAccounts, seed } from '../../../server/seed/seed';
 import { patchAppConfig } from '../../../server/config/appConfig';
 import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../server/support/chain';
 import { ensureSpaBuilt, spaDir } from './build';
@@ -84,6 +84,8 @@ export async function startServer({ treasury = false, chain: withChain = false, 
   try {
     await database.migrate();
     await seed(database.db);
+    // The share pools pay, and WPOS sells back to credit, from funded accounts: the demo's funds, as npm start has.
+    await fundDemoAccounts(database.db);
     if (demoOperator) await seedDemoOperator(database.db, new Date());
     if (treasury) await addTestTreasury(database.db);
     if (testChain) {
