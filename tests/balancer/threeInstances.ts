@@ -116,7 +116,7 @@ export async function runThreeInstances(): Promise<string[]> {
   await client.signInTreasury();
   // The pools pay, and WPOS exchanges back to CREDIT, only from what finance funded: 1,000 an act alone.
   for (const account of ['sharePools', 'exchangeCredit']) {
-    for (let round = 0; round < 20; round++) await client.must(client.admin('fund', '/api/admin/fund', { account, amount: '1000', requestId: `fund-${account}-${round}` }), z.object({ balance: z.string() }));
+    for (let round = 0; round < 20; round++) await client.must(client.admin('fund', '/api/admin/fund', { account, amount: '1000', requestId: newRequestId() }), z.object({ balance: z.string() }));
   }
   // Eight members (the sign-in limit, 10 a minute per client address, holds across the instances: all come from here).
   const signedIn: Member[] = [];

@@ -35,6 +35,10 @@ const memberKey = anvilKeys[4];
 const secondOperatorKey = anvilKeys[8];
 const buyerKey = anvilKeys[5];
 const readerKey = anvilKeys[6];
+const grantedKey = anvilKeys[7];
+// Operators' wallets that are no anvil account's: they sign only the desk's message.
+const firstFinanceKey = `0x${'f1'.repeat(32)}` as const;
+const secondFinanceKey = `0x${'f2'.repeat(32)}` as const;
 
 function node() {
   const chain = e2e.server.chain;
@@ -184,6 +188,47 @@ describe('the operators desk', () => {
     }
     await screenshot(memberPage, 'ops-5-member-paid');
   });
+  it('a grant above what one operator grants alone: the first finance operator asks, cannot confirm it, and a second one confirms it', async () => {
+    const member = privateKeyToAccount(grantedKey);
+    const { token: memberToken } = await memberSessionOverHttp(e2e.server, grantedKey);
+    // The demo admin adds two finance operators (the only admin's changes are done at once).
+    const admin = (await deskSessionOverHttp(e2e, DEMO_OPERATOR_KEY)).headers;
+    for (const key of [firstFinanceKey, secondFinanceKey]) {
+      expect((await call('/api/admin/operators/put', admin, { address: privateKeyToAccount(key).address, roles: ['finance'] })).code).toBe(0);
+    }
+    const openDesk = async (key: `0x${string}`) => {
+      const desk = await deskSessionOverHttp(e2e, key);
+      const { page } = await e2e.open({ wallet: { ...walletOn(key), connected: true }, cookies: [desk.cookie] });
+      await page.goto(`/ops/members?q=${member.address}`);
+      await page.getByRole('heading', { name: t('ops:members.adjustTitle') }).waitFor();
+      return { page, headers: desk.headers };
+    };
+    // The first asks for 500 (above this server's 100 alone): nothing moves, it waits.
+    const first = await openDesk(firstFinanceKey);
+    await first.page.getByLabel(t('ops:members.amount')).fill('500');
+    await first.page.getByLabel(t('ops:members.reason')).fill('campaign prize');
+    await first.page.getByRole('button', { name: t('ops:members.grant'), exact: true }).click();
+    const waiting = first.page.getByText(/waits for a second finance operator to confirm it/u);
+    await waiting.waitFor();
+    const id = /#(\d+)/u.exec((await waiting.textContent()) ?? '')?.[1] ?? '';
+    expect(id).not.toBe('');
+    // Its requester sees it as theirs, with no Confirm; the call itself is refused (1007).
+    const pending = first.page.getByRole('list', { name: t('ops:members.pendingTitle') });
+    await pending.getByText(t('ops:members.yours')).waitFor();
+    expect(await pending.getByRole('button', { name: t('ops:members.confirmItem', { id }) }).count()).toBe(0);
+    await screenshot(first.page, 'ops-grant-1-waiting');
+    expect((await call('/api/admin/adjust/confirm', first.headers, { id })).code).toBe(1007);
+    const meInfo = async () => (await memberCall<{ creditBalance: string }>(e2e, memberToken, '/api/member/meInfo')).creditBalance;
+    expect(await meInfo()).toBe('0');
+    // The second confirms it at the desk: the grant moves, once.
+    const second = await openDesk(secondFinanceKey);
+    await second.page.getByRole('list', { name: t('ops:members.pendingTitle') }).getByRole('button', { name: t('ops:members.confirmItem', { id }) }).click();
+    await expect.poll(meInfo, { timeout: 10_000, interval: 250 }).toBe('500');
+    await screenshot(second.page, 'ops-grant-2-confirmed');
+    expect((await call<{ status: string }>('/api/admin/adjust/confirm', second.headers, { id })).result?.status).toBe('done');
+    expect(await meInfo()).toBe('500');
+  });
+
   it('ships a member\'s paid order at /ops/orders with carrier and tracking; the member\'s order list shows them', async () => {
     const buyer = privateKeyToAccount(buyerKey);
     const { page: memberPage, token: buyerToken = '' } = await e2e.open({ wallet: walletOn(buyerKey), signedIn: {} });

@@ -319,7 +319,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     await desk.user.click(screen.getByLabelText('Select withdrawal #42'));
     await desk.user.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
     expect(await screen.findByText('0 approved; 1 wait for a second approver.')).toBeTruthy();
-    expect(screen.getByText(/#42: This member's withdrawals are frozen/)).toBeTruthy();
+    expect(screen.getByText(/#42: This member's account is frozen/)).toBeTruthy();
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawals/approve')?.body).toEqual({ ids: ['41', '42'] });
   });
 });
@@ -462,6 +462,40 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     expect(await screen.findByText('Done (#12).')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Confirm #12' })).toBeNull());
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/adjust/confirm')?.body).toEqual({ id: '12' });
+  });
+
+  it('behavior: the policy is shown read-only beside the acts it bounds; a failed read can be retried', async () => {
+    const rule = (act: string, extra: Record<string, unknown> = {}) => ({
+      act,
+      roles: ['finance'],
+      alonePerAct: '1000',
+      aloneOperatorDay: '5000',
+      aloneMemberDay: '1000',
+      above: 'confirm',
+      cap: '100000',
+      notToSelf: true,
+      why: 'x',
+      ...extra,
+    });
+    const answers = [
+      { code: 5000 },
+      { code: 0, result: { rules: [rule('grant'), rule('distribute', { alonePerAct: null, aloneOperatorDay: null, aloneMemberDay: null, above: 'refuse', cap: null })] } },
+    ];
+    await renderDesk({ path: '/ops/members', signedInAs: { roles: ['support'] }, handlers: { 'GET /api/admin/policy': () => answers.shift() ?? { code: 5000 } } });
+    const card = (await screen.findByRole('heading', { name: 'Policy: what one operator does alone' })).closest('section') as HTMLElement;
+    await within(card).findByRole('button', { name: /try again/i });
+    await act(async () => {
+      within(card).getByRole('button', { name: /try again/i }).click();
+    });
+    const list = await within(card).findByRole('list', { name: 'Policy: what one operator does alone' });
+    const grant = within(list).getByLabelText('Grant');
+    expect(within(grant).getByText('A second operator confirms')).toBeTruthy();
+    expect(within(grant).getByText('5,000.00')).toBeTruthy();
+    const payout = within(list).getByLabelText('Share-pool payout');
+    expect(within(payout).getByText('Refused')).toBeTruthy();
+    expect(within(payout).getAllByText('—').length).toBe(4);
+    // Nothing on it acts: no button but the retry that is gone.
+    expect(within(card).queryAllByRole('button')).toEqual([]);
   });
 
   it('behavior: a new API key is shown once', async () => {

@@ -25,6 +25,7 @@ import { opsAdjust, opsAdjustConfirm, opsAdjustmentsPending, opsMember, opsMembe
 import { opsHeldTopUpRelease, opsHeldTopUpReturn, opsHeldTopUps } from '../../../api-schema/opsTopUps';
 import { opsOrderCancel, opsOrderShip, opsOrders } from '../../../api-schema/opsOrders';
 import { opsAbout, opsAboutPut, opsBotPut, opsBots, opsGoods, opsGoodsPut, opsNoticePublish, opsNoticePut, opsNotices, opsPoolPut, opsPools } from '../../../api-schema/opsContent';
+import { opsPolicy } from '../../../api-schema/opsPolicy';
 import { dappParam } from '../../../api-schema/dapp';
 
 export const opsEndpoints = {
@@ -52,6 +53,7 @@ export const opsEndpoints = {
   opsAdjust,
   opsAdjustConfirm,
   opsAdjustmentsPending,
+  opsPolicy,
   opsHeldTopUps,
   opsHeldTopUpRelease,
   opsHeldTopUpReturn,
