@@ -224,6 +224,35 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     await expectSettledBooks(s.app);
   });
 
+  it('a release above what one operator releases alone waits for a second to the same member; nobody releases to themselves', async () => {
+    const s = await setup();
+    const { txHash } = await heldFrom('1500');
+    const { txHash: small } = await heldFrom('2');
+    const bob = await signInBound(s.app, accounts.bob, ctx.clock.now());
+    await signInBound(s.app, accounts.carol, ctx.clock.now());
+    await s.watch();
+    // Ann, a finance operator, is also the member with her wallet's address: never to herself (1007).
+    await signInBound(s.app, operators.ann, ctx.clock.now());
+    expectRefused(await release(s.app, small, operators.ann.address, s.ann), ApiCode.selfActRefused);
+    // 1,500 is above 1,000 alone: Ann's release waits; again it waits (counted once); Ben's to another member is 3006.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect(envelope(await release(s.app, txHash, accounts.bob.address, s.ann))).toMatchObject({
+        code: 0,
+        result: { state: 'held', waitsForSecondApproval: true, approvals: [operators.ann.address] },
+      });
+    }
+    expect(await credit(s.app, bob)).toBe('0');
+    expectRefused(await release(s.app, txHash, accounts.carol.address, s.ben), ApiCode.alreadyDecided);
+    // Ben's release to Bob completes it: credited once.
+    expect(envelope(await release(s.app, txHash, accounts.bob.address, s.ben))).toMatchObject({ code: 0, result: { state: 'released', releasedTo: accounts.bob.address } });
+    expect(await credit(s.app, bob)).toBe('1500');
+    expect((await audited()).filter((row) => row.target === `${txHash}/0`).map((row) => [row.actor, row.after])).toEqual([
+      [operators.ann.address, 'held'],
+      [operators.ben.address, 'released'],
+    ]);
+    await expectSettledBooks(s.app);
+  });
+
   it('returns a held top-up to its sender on chain exactly once, though two operators return it at once and the payer restarts', async () => {
     const s = await setup();
     const { sender, txHash } = await heldFrom('7.5');
