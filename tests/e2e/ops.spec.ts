@@ -205,15 +205,19 @@ describe('the operators desk', () => {
     };
     // The first asks for 500 (above this server's 100 alone): nothing moves, it waits.
     const first = await openDesk(firstFinanceKey);
-    await first.page.getByLabel(t('ops:members.amount')).fill('500');
-    await first.page.getByLabel(t('ops:members.reason')).fill('campaign prize');
-    await first.page.getByRole('button', { name: t('ops:members.grant'), exact: true }).click();
+    const form = first.page.getByRole('region', { name: t('ops:members.adjustTitle') });
+    await form.getByRole('textbox', { name: t('ops:members.amount'), exact: true }).fill('500');
+    await form.getByRole('textbox', { name: t('ops:members.reason'), exact: true }).fill('campaign prize');
+    await form.getByRole('button', { name: t('ops:members.grant'), exact: true }).click();
     const waiting = first.page.getByText(/waits for a second finance operator to confirm it/u);
     await waiting.waitFor();
     const id = /#(\d+)/u.exec((await waiting.textContent()) ?? '')?.[1] ?? '';
     expect(id).not.toBe('');
-    // Its requester sees it as theirs, with no Confirm; the call itself is refused (1007).
-    const pending = first.page.getByRole('list', { name: t('ops:members.pendingTitle') });
+    // Its requester sees it as theirs (read again: the list was read as the screen opened), with no Confirm; the call
+    // itself is refused (1007).
+    const pendingCard = first.page.getByRole('region', { name: t('ops:members.pendingTitle') });
+    await pendingCard.getByRole('button', { name: t('ops:actions.readAgain'), exact: true }).click();
+    const pending = pendingCard.getByRole('list', { name: t('ops:members.pendingTitle') });
     await pending.getByText(t('ops:members.yours')).waitFor();
     expect(await pending.getByRole('button', { name: t('ops:members.confirmItem', { id }) }).count()).toBe(0);
     await screenshot(first.page, 'ops-grant-1-waiting');
