@@ -8,6 +8,7 @@ import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { OperatorActStep } from './ops/operatorActSteps';
 import { defaultPolicyLimits, operatorsPolicy, type PolicyLimits } from './ops/policy';
 import { configuredSites, listenSites, SignInSites } from './auth/signInSites';
 import { systemClock, type Clock } from './clock';
@@ -149,6 +150,8 @@ export interface BuildAppOptions {
    * minor units); each defaults to a multiple of approvalQuorumAbove (defaultPolicyLimits).
    */
   policyLimits?: Partial<Omit<PolicyLimits, 'perAct'>> | undefined;
+  /** Fault tests only (OPS_FAULT_AT): told of each step of an operator's act (server/ops/operatorAct.ts). */
+  onOperatorActStep?: ((step: OperatorActStep) => void) | undefined;
   /**
    * The payer of withdrawals (server/chain/payer/), with a chain: PAYER_KEY, this instance's name for the lease,
    * whether it runs on its own timer (main.ts, unless PAYER=off) and the options tests and faults set.
@@ -254,6 +257,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
 
   const signInSites = new SignInSites(configuredSites({ siweDomain: options.siweDomain, publicUrl: options.publicUrl }));
   app.decorate('signInSites', signInSites);
+  app.decorate('operatorActStep', options.onOperatorActStep ?? null);
   if (!signInSites.configured) {
     // The embedded start: the addresses it listens on are its sites (every interface address on 0.0.0.0).
     app.addHook('onListen', async () => {

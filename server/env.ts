@@ -1,4 +1,5 @@
 /** The server's environment, validated once at start so a typo fails loudly instead of at the first request. */
+import { OPERATOR_ACT_STEPS } from './ops/operatorActSteps';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { parsePublicUrls, parseSiweDomains } from './auth/signInSites';
@@ -121,6 +122,8 @@ export const envSchema = z.object({
   PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).
   PAYER_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(PAYER_STEPS).optional()),
+  // Fault tests only: the step of an operator's act at which the process kills itself (tests/server/operatorActCrash.test.ts).
+  OPS_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(OPERATOR_ACT_STEPS).optional()),
   // Health (README, "Health and stopping"): how old the chain's head, and the payer's and top-up watcher's last
   // successful rounds, may be while GET /api/health/ready answers 200; 0 reports them without failing readiness.
   READY_MAX_LAG_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(86_400_000).default(60_000)),

@@ -21,7 +21,6 @@ import { connectChain, startChainReads, type Chain, type ChainReads } from './ch
 import { redactUrl } from './chain/rpcUrls';
 import { keepHeadAsFirstCursor } from './chain/topUpWatcher';
 import { DEV_CHAIN_ID, DEV_PAYER_KEY, startDevChain, type DevChain } from './chain/devChain';
-import type { PayerStep } from './chain/payer';
 import { toMinor } from '../api-schema/amount';
 import { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
@@ -33,8 +32,8 @@ const LAST_REQUESTS_MS = 250;
 /** AUTO_APPROVE_MAX on the development chain unless set. */
 const DEV_AUTO_APPROVE_MAX = '1000';
 
-/** PAYER_FAULT_AT (fault tests only): the process kills itself (SIGKILL, as kill -9) when the payer reaches that step. */
-function faultAt(step: PayerStep | undefined): ((reached: PayerStep) => void) | undefined {
+/** PAYER_FAULT_AT, OPS_FAULT_AT (fault tests only): the process kills itself (SIGKILL, as kill -9) when the payer, or an operator's act, reaches that step. */
+function faultAt<Step extends string>(step: Step | undefined): ((reached: Step) => void) | undefined {
   if (!step) return undefined;
   return (reached) => {
     if (reached === step) process.kill(process.pid, 'SIGKILL');
@@ -198,6 +197,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
       cap: env.OPS_ACT_CAP === undefined ? undefined : toMinor(env.OPS_ACT_CAP),
     },
     readyMaxLagMs: env.READY_MAX_LAG_MS,
+    onOperatorActStep: faultAt(env.OPS_FAULT_AT),
   }).then(async (prepared) => {
     // Fastify's last steps (its route tables, every route's schemas compiled, about 0.1 s) while the database opens
     // too: start() adds no route, hook or decoration, so the app may be ready before it starts.

@@ -11,6 +11,7 @@ import type { Db } from '../db/client';
 import { runOnce } from '../ledger/idempotency';
 import { requireOperator } from './actor';
 import { auditOf, recordAudit, type AuditAct } from './audit';
+import type { OperatorActStep } from './operatorActSteps';
 import { actorKeyOf } from './policy';
 
 export interface OperatorActRequest {
@@ -46,7 +47,16 @@ export async function runOperatorAct<S extends zm.ZodMiniType>(
   const once = { scope: `operator:${actorKeyOf(actor)}`, endpoint: act.action, requestId: act.requestId, body: act.body, now: act.now };
   return runOnce(db, once, resultSchema, async (tx) => {
     const { result, audit } = await work(tx);
+    // Fault tests only (OPS_FAULT_AT=beforeAudit): the process dies here, the act's money written, its row not yet.
+    request.server.operatorActStep?.('beforeAudit');
     if (audit) await recordAudit(tx, auditOf(request, act.now, { ...audit, action: act.action, requestId: act.requestId }));
     return result;
   });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Told of each step of an operator's act; only fault tests set it (BuildAppOptions.onOperatorActStep). */
+    operatorActStep: ((step: OperatorActStep) => void) | null;
+  }
 }

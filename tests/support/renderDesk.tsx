@@ -78,6 +78,8 @@ export async function renderDesk({ path = '/ops', signedInAs = null, handlers = 
     'GET /api/dapp/dappParam': () => ({ code: 0, result: testDappParam }),
     'GET /api/admin/me': () => (operator ? { code: 0, result: { ...operator, via: 'session', csrfToken: deskCsrfToken } } : { code: 1002 }),
     'POST /api/admin/auth/logout': () => ({ code: 0, result: {} }),
+    // The policy card on the members screen reads it; a screen's own tests answer it otherwise.
+    'GET /api/admin/policy': () => ({ code: 0, result: { rules: [] } }),
     ...handlers,
   };
   const calls: DeskCall[] = [];

@@ -6,8 +6,7 @@
 import type { Cookie } from 'playwright-core';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { createSiweMessage } from 'viem/siwe';
-import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
+import { signInOperatorOverHttp } from '../../server/support/httpSignIn';
 import { treasuryHeaders } from '../../support/treasury';
 import type { JourneyHarness } from './journey';
 
@@ -78,31 +77,11 @@ export interface DeskSession {
  * const { page } = await e2e.open({ wallet: { ...wallet, connected: true }, cookies: [desk.cookie] });
  */
 export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex): Promise<DeskSession> {
-  const account = privateKeyToAccount(privateKey);
   const base = e2e.server.url;
-  const { result: param } = (await (await fetch(`${base}/api/dapp/dappParam`)).json()) as Envelope<{ chainId: number }>;
-  const nonce = (await (await fetch(`${base}/api/admin/auth/nonce?address=${account.address}`)).json()) as Envelope<{ nonce: string }>;
-  if (!param || !nonce.result) throw new Error(`dappParam or opsLoginNonce answered ${nonce.code}`);
-  const origin = new URL(base);
-  const message = createSiweMessage({
-    domain: origin.host,
-    uri: origin.origin,
-    chainId: param.chainId,
-    version: '1',
-    statement: OPERATOR_SIGN_IN_STATEMENT,
-    issuedAt: new Date(),
-    address: account.address,
-    nonce: nonce.result.nonce,
-  });
-  const response = await fetch(`${base}/api/admin/auth/signIn`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ message, signature: await account.signMessage({ message }) }),
-  });
-  const answer = (await response.json()) as Envelope<{ csrfToken: string }>;
-  const token = /^mdo_session=([^;]+)/u.exec(response.headers.get('set-cookie') ?? '')?.[1];
-  if (!answer.result || token === undefined) throw new Error(`opsSignIn answered ${answer.code}`);
-  const { csrfToken } = answer.result;
+  const session = await signInOperatorOverHttp(base, privateKeyToAccount(privateKey));
+  const token = /^mdo_session=(.+)$/u.exec(session.cookie ?? '')?.[1];
+  const csrfToken = session['x-csrf-token'];
+  if (token === undefined || csrfToken === undefined) throw new Error('opsSignIn gave no session');
   return {
     token,
     csrfToken,
