@@ -81,11 +81,17 @@ export interface RereadResult {
   settled: boolean;
 }
 
+/** The audit row of a re-read's range, written with its credits. */
+export type RereadAudit = (tx: Db, range: { from: bigint; to: bigint; credited: number; held: number }) => Promise<void>;
+
 export interface TopUpWatcher {
   /** One round now: queued behind a round under way, or the round already queued (shared). */
   runOnce(): Promise<RoundResult>;
-  /** Reads blocks `fromBlock`..`toBlock` again (queued like a round), crediting only what was missed. */
-  reread(fromBlock: bigint, toBlock: bigint): Promise<RereadResult>;
+  /**
+   * Reads blocks `fromBlock`..`toBlock` again (queued like a round), crediting only what was missed; `audit` writes
+   * the operator's row in the transaction of each range that credited something.
+   */
+  reread(fromBlock: bigint, toBlock: bigint, audit?: RereadAudit): Promise<RereadResult>;
   /** Rounds every `pollMs` until stop(). */
   start(): void;
   stop(): Promise<void>;
@@ -173,15 +179,20 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
    * The operator's re-read of blocks `fromBlock`..`toBlock` (at depth): credits what is not credited yet, flags what
    * the chain no longer has, and leaves the cursor where it is.
    */
-  async function reread(fromBlock: bigint, toBlock: bigint): Promise<RereadResult> {
+  async function reread(fromBlock: bigint, toBlock: bigint, audit?: RereadAudit): Promise<RereadResult> {
     const result: RereadResult = { found: 0, credited: 0, held: 0, settled: true };
     for (let from = fromBlock; from <= toBlock; from += MAX_RANGE) {
       const to = from + MAX_RANGE - 1n < toBlock ? from + MAX_RANGE - 1n : toBlock;
       const read = await readTopUps(chain, from, to);
       if (!read.settled) return { ...result, settled: false };
       const when = now();
-      const outcome = await creditTopUps(db, chainId, read.logs, when);
-      await flagReorgedAway(db, chainId, { from, to }, read.logs, when);
+      // A range's credits and the operator's audit row commit together, or neither does.
+      const outcome = await db.transaction(async (tx) => {
+        const credited = await creditTopUps(tx, chainId, read.logs, when);
+        await flagReorgedAway(tx, chainId, { from, to }, read.logs, when);
+        if (credited.credited + credited.held > 0) await audit?.(tx, { from, to, ...credited });
+        return credited;
+      });
       result.found += read.logs.length;
       result.credited += outcome.credited;
       result.held += outcome.held;
@@ -212,7 +223,7 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
   const loop = pollLoop(runOnce, options.pollMs ?? 2_000, { onError: options.onError, now, succeeded: (result) => !result.unsettled });
   return {
     runOnce,
-    reread: (fromBlock, toBlock) => enqueue(() => reread(fromBlock, toBlock)),
+    reread: (fromBlock, toBlock, audit) => enqueue(() => reread(fromBlock, toBlock, audit)),
     start: loop.start,
     stop: async () => {
       await loop.stop();

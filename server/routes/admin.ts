@@ -13,6 +13,7 @@ import { systemAccountId } from '../ledger/accounts';
 import { answerOf } from '../ledger/idempotency';
 import { ApiCode } from '../../api-schema/codes';
 import { formatMinor, toMinor } from '../../api-schema/amount';
+import type { Db } from '../db/client';
 import { postRequests } from '../ledger/engine';
 import { ledgerSummary, memberIdByAddress } from '../ledger/queries';
 import { requireOperator } from '../ops/actor';
@@ -80,18 +81,16 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       });
       // Only blocks at depth, as the watcher credits them.
       if (toBlock > head - BigInt(chain.settings.confirmations)) throw new InvalidParametersError('toBlock');
-      const read = await watcher.reread(fromBlock, toBlock).catch((error: unknown) => {
+      const audit = async (tx: Db, range: { from: bigint; to: bigint; credited: number; held: number }) => {
+        await recordAudit(tx, auditOf(request, deps.now(), { action: 'adminTopUpsReread', target: `${range.from}-${range.to}`, after: { credited: range.credited, held: range.held } }));
+      };
+      const read = await watcher.reread(fromBlock, toBlock, audit).catch((error: unknown) => {
         request.log.warn({ err: error }, 'top-up re-read failed');
         throw new ChainUnavailableError();
       });
       // A node lagged or disagreed on the range: what was credited before that stays; ask again.
       if (!read.settled) throw new ChainUnavailableError();
-      const result = { found: read.found, credited: read.credited, held: read.held };
-      // The credits commit in the watcher's own transactions, each once by its top-up's key; the row says what this call did.
-      if (read.credited + read.held > 0) {
-        await recordAudit(deps.db, auditOf(request, deps.now(), { action: 'adminTopUpsReread', target: `${body.fromBlock}-${body.toBlock}`, after: result }));
-      }
-      return result;
+      return { found: read.found, credited: read.credited, held: read.held };
     },
 
     adminLedger: async () => {
