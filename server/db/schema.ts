@@ -182,10 +182,9 @@ export const appConfig = pgTable(
 /**
  * Ledger accounts: one per member and asset (created at the member's first movement), plus the system accounts of
  * each asset with fixed ids below 1000 (server/ledger/accounts.ts; the seed and migration 0002 create them). Only
- * member accounts and the funded system accounts (`funded`: the share pools' WPOS and the exchange's CREDIT, which
- * pay out what finance put in) keep a running balance, never below zero; another system account's balance is the
- * sum of its entries, so that no row is a hot spot every request must lock (docs/decisions/0010-ledger.md,
- * 0032-no-operator-alone.md).
+ * member accounts and every system account but the issuance ones (`funded`: each pays only what was put in) keep a
+ * running balance, never below zero; an issuance account's balance is the sum of its transfers (it may go below
+ * zero, since value starts there; docs/decisions/0010-ledger.md, 0032-no-operator-alone.md).
  */
 export const ledgerAccounts = pgTable(
   'ledger_accounts',
@@ -200,7 +199,7 @@ export const ledgerAccounts = pgTable(
     balance: bigint('balance', { mode: 'bigint' }).notNull().default(sql`0`),
     /** Member accounts only: the number of entries so far; the entry that made a balance records it. */
     version: bigint('version', { mode: 'bigint' }).notNull().default(sql`0`),
-    /** A system account that pays only what was put in: its balance is kept, and the engine never takes it below 0. */
+    /** A system account that pays only what was put in (all but the issuance ones): its balance is kept, never below 0. */
     funded: boolean('funded').notNull().default(false),
     createdAt: createdAt(),
   },

@@ -30,21 +30,9 @@ export function systemAccountId(asset: Asset, kind: SystemKind): number {
 }
 
 /**
- * The system accounts that pay only what was put in (ledger_accounts.funded): the share pools pay WPOS that finance
- * funded, and WPOS exchanges back to CREDIT only as far as CREDIT came in (or finance funded it). The engine keeps
- * their balance and never takes it below zero (migration 0026), so no payout and no exchange creates money.
- */
-export const FUNDED_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = [
-  { asset: 'WPOS', kind: 'pools' },
-  { asset: 'CREDIT', kind: 'exchange' },
-];
-
-/**
- * The issuance accounts: the only system accounts whose sum of transfers may go below zero, since value starts there.
- * CREDIT comes from the chain (a top-up, matched by tokens in the treasury) or from issuance (an operator's grant under
- * the policy); WPOS from issuance (grants, pool funding) or from the exchange (bought with CREDIT). Every other system
- * account is funded (above) or pays back exactly what a business row put in (fees, payable, sales, held top-ups); the
- * books check of the tests asserts none of them is below zero.
+ * The issuance accounts: the only system accounts that may go below zero, since value starts there. CREDIT comes from
+ * the chain (a top-up, matched by tokens in the treasury) or from issuance (an operator's grant under the policy);
+ * WPOS from issuance (grants, pool funding) or from the exchange (bought with CREDIT).
  */
 export const ISSUANCE_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = [
   { asset: 'CREDIT', kind: 'issuance' },
@@ -53,10 +41,22 @@ export const ISSUANCE_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = 
   { asset: 'WPOS', kind: 'exchange' },
 ];
 
-const isFunded = (asset: Asset, kind: SystemKind) => FUNDED_ACCOUNTS.some((account) => account.asset === asset && account.kind === kind);
+/**
+ * The system accounts that finance funds (POST /api/admin/fund): the share pools pay WPOS that finance funded, and
+ * WPOS exchanges back to CREDIT only as far as CREDIT came in or finance funded it.
+ */
+export const FUNDED_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = [
+  { asset: 'WPOS', kind: 'pools' },
+  { asset: 'CREDIT', kind: 'exchange' },
+];
 
-/** Every system account row, for the seed. */
-export const SYSTEM_ACCOUNTS = ASSETS.flatMap((asset) => SYSTEM_KINDS.map((kind) => ({ id: systemAccountId(asset, kind), asset, kind, funded: isFunded(asset, kind) })));
+const isIssuance = (asset: Asset, kind: SystemKind) => ISSUANCE_ACCOUNTS.some((account) => account.asset === asset && account.kind === kind);
+
+/**
+ * Every system account row, for the seed. Every one but the issuance accounts pays only what was put in
+ * (ledger_accounts.funded): the engine keeps its balance and never takes it below zero (migrations 0026, 0029).
+ */
+export const SYSTEM_ACCOUNTS = ASSETS.flatMap((asset) => SYSTEM_KINDS.map((kind) => ({ id: systemAccountId(asset, kind), asset, kind, funded: !isIssuance(asset, kind) })));
 
 /**
  * Creates the system accounts that are missing (the seed calls it; migration 0002 created them already, but a test

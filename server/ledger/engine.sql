@@ -74,16 +74,23 @@ CREATE OR REPLACE FUNCTION ledger_member_accounts(p_legs jsonb, p_fan_to integer
   WHERE s.member_id IS NOT NULL
 $$;--> statement-breakpoint
 
--- What the requests `p_ords` take from funded system accounts (a fan leg: the sum of its slice), one row per leg.
+-- What each request of `p_ords` takes from each funded system account, net of what the same request puts into it (a
+-- request's legs move together: a withdrawal's amount goes to payable and its fee on from there), where it takes more
+-- than it puts (a fan leg: the sum of its slice).
 CREATE OR REPLACE FUNCTION ledger_funded_debits(p_legs jsonb, p_fan_amount bigint[], p_ords integer[])
   RETURNS TABLE (ord integer, account_id integer, amount bigint)
   LANGUAGE sql STABLE AS $$
-  SELECT l.ord, l."fromSystem",
-    CASE WHEN l."fanCount" IS NULL THEN l.amount
-      ELSE (SELECT coalesce(sum(x.amount), 0)::bigint FROM unnest(p_fan_amount[l."fanFrom":l."fanFrom" + l."fanCount" - 1]) AS x(amount)) END
-  FROM jsonb_to_recordset(p_legs) AS l(ord integer, amount bigint, "fromSystem" integer, "fanFrom" integer, "fanCount" integer)
-  WHERE l.ord = ANY (p_ords) AND l."fromSystem" IS NOT NULL
-    AND coalesce((SELECT a.funded FROM ledger_accounts a WHERE a.id = l."fromSystem" LIMIT 1), false)
+  SELECT s.ord, s.account_id, sum(s.amount)::bigint
+  FROM (
+    SELECT l.ord, x.account_id, x.sign * CASE WHEN l."fanCount" IS NULL THEN l.amount
+      ELSE (SELECT coalesce(sum(f.amount), 0)::bigint FROM unnest(p_fan_amount[l."fanFrom":l."fanFrom" + l."fanCount" - 1]) AS f(amount)) END AS amount
+    FROM jsonb_to_recordset(p_legs) AS l(ord integer, amount bigint, "fromSystem" integer, "toSystem" integer, "fanFrom" integer, "fanCount" integer)
+    CROSS JOIN LATERAL (VALUES (l."fromSystem", 1), (l."toSystem", -1)) AS x(account_id, sign)
+    WHERE l.ord = ANY (p_ords) AND x.account_id IS NOT NULL
+      AND coalesce((SELECT a.funded FROM ledger_accounts a WHERE a.id = x.account_id LIMIT 1), false)
+  ) s
+  GROUP BY s.ord, s.account_id
+  HAVING sum(s.amount) > 0
 $$;--> statement-breakpoint
 
 -- The answers of requests whose id has a stored outcome: that outcome, or 3003 for another body.

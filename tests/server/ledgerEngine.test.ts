@@ -204,4 +204,34 @@ describeWithDatabases('ledger engine', (ctx) => {
     expect(moved?.n).toBe(requests.length);
     await expectBooksBalanced(ctx.db);
   });
+  it('takes no system account but an issuance one below zero, alone or in a batch, set-based or one by one', async () => {
+    const { alice, bob } = await threeMembers(10_000_000n);
+    const fromSystem = (kind: 'fees' | 'sales' | 'pools' | 'issuance', to: number, amount: bigint): LedgerRequest => ({
+      now: ctx.clock.now(),
+      legs: [{ asset: 'WPOS', type: 'reward', from: { system: systemAccountId('WPOS', kind) }, to: { member: to }, amount }],
+    });
+    // Alone: each kept account holds nothing, so a payment from it is refused (3001) and nothing moves.
+    for (const kind of ['fees', 'sales', 'pools'] as const) {
+      const [refused] = await expectNoMoneyMoved(ctx.db, () => postRequests(ctx.db, [fromSystem(kind, alice, 1n)]));
+      expect(refused?.code).toBe(ApiCode.insufficientBalance);
+    }
+    // What a request puts in, the same request may take out again (a withdrawal's fee leaves payable so).
+    const [through] = await postRequests(ctx.db, [
+      {
+        now: ctx.clock.now(),
+        legs: [
+          { asset: 'WPOS', type: 'transfer', from: { member: alice }, to: { system: systemAccountId('WPOS', 'sales') }, amount: 3_000_000n },
+          { asset: 'WPOS', type: 'transfer', from: { system: systemAccountId('WPOS', 'sales') }, to: { member: bob }, amount: 3_000_000n },
+        ],
+      },
+    ]);
+    expect(through?.code).toBe(ApiCode.ok);
+    // In one batch, after a funding of 5: the first takes 3, the second's 3 no longer fits, the issuance's always does.
+    await postRequests(ctx.db, [{ now: ctx.clock.now(), legs: [{ asset: 'WPOS', type: 'funding', from: { system: systemAccountId('WPOS', 'issuance') }, to: { system: systemAccountId('WPOS', 'pools') }, amount: 5n }] }]);
+    const batch = await postRequests(ctx.db, [fromSystem('pools', alice, 3n), fromSystem('pools', bob, 3n), fromSystem('issuance', bob, 3n)]);
+    expect(batch.map((outcome) => outcome.code)).toEqual([ApiCode.ok, ApiCode.insufficientBalance, ApiCode.ok]);
+    const [pools] = await queryRows(ctx.db, sql`SELECT balance::text AS balance FROM ledger_accounts WHERE id = ${systemAccountId('WPOS', 'pools')}`, z.object({ balance: z.string() }));
+    expect(pools?.balance).toBe('2');
+    await expectBooksBalanced(ctx.db);
+  });
 });
