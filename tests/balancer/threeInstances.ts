@@ -88,7 +88,9 @@ export async function runThreeInstances(): Promise<string[]> {
     AUTO_APPROVE_MAX: '60',
     // The run's operator: the first admin, who signs in over HTTP and makes a finance key (Client.signInTreasury).
     OPS_FIRST_ADMIN: TEST_TREASURY_ADDRESS,
-    // Its grants are the run's set-up: the operators' policy's 24-hour totals out of their way.
+    // Its grants and fundings are the run's set-up: the operators' policy out of their way (one act alone up to
+    // 100,000, and the 24-hour totals); the load's approvals stay far below it, as before.
+    APPROVAL_QUORUM_ABOVE: '100000',
     OPS_OPERATOR_DAY_TOTAL: '1000000000',
     OPS_MEMBER_DAY_TOTAL: '1000000000',
     TRUST_PROXY: '1',
@@ -114,9 +116,9 @@ export async function runThreeInstances(): Promise<string[]> {
   const param = await client.must({ kind: 'dappParam', method: 'GET', url: '/api/dapp/dappParam', auth: {} }, z.object({ chainId: z.number() }));
   if (param.chainId !== CHAIN_ID) throw new Error(`balancer: dappParam's chain is ${param.chainId}`);
   await client.signInTreasury();
-  // The pools pay, and WPOS exchanges back to CREDIT, only from what finance funded: 1,000 an act alone.
+  // The pools pay, and WPOS exchanges back to CREDIT, only from what finance funded.
   for (const account of ['sharePools', 'exchangeCredit']) {
-    for (let round = 0; round < 20; round++) await client.must(client.admin('fund', '/api/admin/fund', { account, amount: '1000', requestId: newRequestId() }), z.object({ balance: z.string() }));
+    await client.must(client.admin('fund', '/api/admin/fund', { account, amount: '20000', requestId: newRequestId() }), z.object({ balance: z.string() }));
   }
   // Eight members (the sign-in limit, 10 a minute per client address, holds across the instances: all come from here).
   const signedIn: Member[] = [];
@@ -125,11 +127,8 @@ export async function runThreeInstances(): Promise<string[]> {
   const members = await Promise.all(
     signedIn.map(async (member, index) => {
       const { deliveryId } = await client.must({ kind: 'address', method: 'POST', url: '/api/member/delivery/add', auth: { authorization: member.auth }, body: home, member: index }, z.object({ deliveryId: z.string() }));
-      // 10,000 CREDIT and 1,000 WPOS, in grants of 1,000: what one operator grants alone at a time.
-      for (const [asset, times] of [['CREDIT', 10], ['WPOS', 1]] as const) {
-        for (let time = 0; time < times; time++) {
-          await client.must({ ...client.admin('grant', '/api/admin/grant', { address: member.address, asset, amount: '1000', requestId: newRequestId() }), member: index }, z.object({ id: z.string() }));
-        }
+      for (const [asset, amount] of [['CREDIT', '10000'], ['WPOS', '1000']]) {
+        await client.must({ ...client.admin('grant', '/api/admin/grant', { address: member.address, asset, amount, requestId: newRequestId() }), member: index }, z.object({ id: z.string() }));
       }
       return { ...member, deliveryId };
     }),
