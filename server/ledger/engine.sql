@@ -341,6 +341,7 @@ DECLARE
   v_moves integer[];
   v_unsure_moves integer[] := '{}';
   v_funded integer[];
+  v_takers integer[];
 BEGIN
   IF p_config IS NOT NULL AND p_config IS DISTINCT FROM (SELECT c.value FROM app_config c WHERE c.id = 1) THEN
     RETURN QUERY SELECT -1, 0, NULL::jsonb, false;
@@ -432,15 +433,24 @@ BEGIN
   -- By primary key, in (member, asset) order (a join: `id = ANY` of a payout's 100,000 ids took half a second).
   PERFORM 1 FROM unnest(v_accounts) AS u(id) JOIN ledger_accounts a ON a.id = u.id ORDER BY a.member_id, a.asset FOR UPDATE OF a;
   -- The funded system accounts the requests name, after the members' (ids below 1000), in id order: their kept
-  -- balance decides and changes under this lock.
-  WITH locked AS (
-    SELECT a.id FROM ledger_accounts a
-    WHERE a.funded AND a.id IN (
-      SELECT unnest(ARRAY[l."fromSystem", l."toSystem"]) FROM jsonb_to_recordset(v_legs) AS l(ord integer, "fromSystem" integer, "toSystem" integer)
-      WHERE l.ord = ANY (v_candidates))
-    ORDER BY a.id FOR UPDATE OF a
+  -- balance decides and changes under this lock. The same pass over the legs finds the requests that may take from
+  -- one of them (net of what they put in, or by a fan leg): only those are checked against it (a withdrawal puts more
+  -- into payable than its fee takes out, so a batch of withdrawals reads its legs no more often than before).
+  WITH named AS MATERIALIZED (
+    SELECT l.ord, x.account_id, x.sign, l.amount, l."fanCount" IS NOT NULL AS fan
+    FROM jsonb_to_recordset(v_legs) AS l(ord integer, amount bigint, "fromSystem" integer, "toSystem" integer, "fanCount" integer)
+    CROSS JOIN LATERAL (VALUES (l."fromSystem", 1), (l."toSystem", -1)) AS x(account_id, sign)
+    WHERE l.ord = ANY (v_candidates) AND x.account_id IS NOT NULL
+  ), locked AS MATERIALIZED (
+    SELECT a.id FROM ledger_accounts a WHERE a.funded AND a.id IN (SELECT n.account_id FROM named n) ORDER BY a.id FOR UPDATE OF a
+  ), taker AS (
+    SELECT DISTINCT t.ord FROM (
+      SELECT n.ord FROM named n WHERE n.account_id IN (SELECT k.id FROM locked k)
+      GROUP BY n.ord, n.account_id
+      HAVING bool_or(n.fan AND n.sign = 1) OR sum(n.sign * coalesce(n.amount, 0)) > 0
+    ) t
   )
-  SELECT coalesce(array_agg(locked.id), '{}') INTO v_funded FROM locked;
+  SELECT (SELECT coalesce(array_agg(k.id), '{}') FROM locked k), (SELECT coalesce(array_agg(t.ord), '{}') FROM taker t) INTO v_funded, v_takers;
   -- The counters after the accounts, in key order: every batch takes its locks in this one order. (Most batches
   -- draw from none: no statement then.)
   IF jsonb_array_length(p_counters) > 0 THEN
@@ -489,8 +499,8 @@ BEGIN
         -- A frozen member's debit is decided one by one (refused, unless an operator's deduction).
         OR (SELECT true FROM member_freezes f WHERE f.member_id = d.member_id LIMIT 1) IS NOT NULL
     ), funded_debit AS MATERIALIZED (
-      -- (Read only when the batch names a funded account.)
-      SELECT f.ord, f.account_id, f.amount FROM ledger_funded_debits(v_legs, p_fan_amount, v_candidates) f WHERE cardinality(v_funded) > 0
+      -- (Read only for the requests that may take from a funded account.)
+      SELECT f.ord, f.account_id, f.amount FROM ledger_funded_debits(v_legs, p_fan_amount, v_takers) f WHERE cardinality(v_takers) > 0
     ), unsure_funded AS MATERIALIZED (
       SELECT f.account_id FROM funded_debit f GROUP BY f.account_id
       HAVING sum(f.amount) > coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.id = f.account_id LIMIT 1), -1)
