@@ -15,6 +15,7 @@ import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { errorOfApiCode, NotFoundError, RoleRequiredError } from '../errors';
 import type { OperatorActor } from '../ops/actor';
+import { currentOperator, isCurrentOperatorSql } from '../ops/operators';
 import { actorKeyOf, confirmPolicy, decidePolicy, recordPolicyUse, type OperatorsPolicy, type PolicyAct } from '../ops/policy';
 import { systemAccountId, type Asset } from './accounts';
 import { postRequests, type LedgerRequest, type Leg } from './engine';
@@ -157,7 +158,7 @@ export async function readAdjustment(db: Db, id: bigint): Promise<AdjustmentView
 export async function listWaitingAdjustments(db: Db, page: { cursor?: bigint | undefined; limit: number }): Promise<{ list: AdjustmentView[]; nextCursor: string | null }> {
   const after = page.cursor === undefined ? sql`` : sql` AND a.id > ${page.cursor.toString()}::bigint`;
   // A removed operator's request no longer counts: it is not shown, and a confirmation of it is 4004.
-  const current = sql` AND EXISTS (SELECT 1 FROM operators o WHERE o.address = a.requested_by)`;
+  const current = sql` AND ${isCurrentOperatorSql(sql.raw('a.requested_by'))}`;
   const rows = await queryRows(db, sql`${adjustmentColumns} WHERE d.stage = ${Stage.waiting}${current}${after} ORDER BY a.id LIMIT ${page.limit + 1}`, adjustmentRow);
   const list = rows.slice(0, page.limit).map(viewOf);
   return { list, nextCursor: rows.length > page.limit ? (list.at(-1)?.id ?? null) : null };
@@ -201,13 +202,6 @@ export async function adjust(tx: Db, deps: AdjustmentDeps, input: AdjustmentInpu
   return view;
 }
 
-/** Whether an operator is still one (a removed operator's waiting request no longer counts). */
-async function isOperator(tx: Db, address: string | null): Promise<boolean> {
-  if (address === null) return false;
-  const rows = await queryRows(tx, sql`SELECT 1 AS one FROM operators WHERE address = ${address}`, z.object({ one: z.number() }));
-  return rows.length > 0;
-}
-
 /**
  * A second operator's confirmation of a waiting adjustment, in the act's transaction: it moves once, and counts
  * against the requester's totals with the confirming operator named. A confirmed one is answered as it is (changed:
@@ -235,7 +229,8 @@ export async function confirmAdjustment(
   if (!row) throw new NotFoundError();
   const before = viewOf(row);
   if (row.stage !== Stage.waiting) return { before, after: before, changed: false };
-  if (!(await isOperator(tx, row.requestedBy))) throw new NotFoundError();
+  // A removed operator's waiting request no longer counts.
+  if (row.requestedBy === null || !(await currentOperator(tx, row.requestedBy))) throw new NotFoundError();
   const amount = abs(row.amount);
   const act = adjustmentAct(row.amount);
   confirmPolicy(deps.policy, { act, actor, amount, member: { id: row.memberId, address: row.address } }, row.requestedBy);

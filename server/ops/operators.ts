@@ -5,7 +5,7 @@
  * one (removed or demoted) leaves their waiting operator changes cancelled in the same transaction: they no longer
  * count. The desk's calls wait for a second admin first (server/ops/operatorChanges.ts); the CLI's act at once.
  */
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { OperatorRole } from '../../api-schema/endpoint';
 import { lockTransaction, type Db } from '../db/client';
 import { operatorApiKeys, operatorChanges, operators, operatorSessions } from '../db/schema';
@@ -63,6 +63,19 @@ export async function listOperators(db: Db): Promise<OperatorRow[]> {
 export async function currentOperator(db: Db, address: string): Promise<OperatorRow | undefined> {
   const [row] = await db.select(columns).from(operators).where(and(eq(operators.address, address), isNull(operators.removedAt)));
   return row ? rowOf(row) : undefined;
+}
+
+/**
+ * SQL that holds when the address in `column` is a current operator (removal only dates the row: removed_at), for
+ * queries that count only current operators' approvals and requests.
+ *
+ * @param column - the column holding the operator's address, e.g. sql.raw('a.operator')
+ * @returns the predicate
+ * @example
+ * sql`SELECT ... FROM withdrawal_approvals a WHERE ${isCurrentOperatorSql(sql.raw('a.operator'))}`;
+ */
+export function isCurrentOperatorSql(column: SQL): SQL {
+  return sql`EXISTS (SELECT 1 FROM operators o WHERE o.address = ${column} AND o.removed_at IS NULL)`;
 }
 
 /** The current admins but the one at `except`, when given. */

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
 import { AlreadyDecidedError, RoleRequiredError } from '../errors';
+import { isCurrentOperatorSql } from './operators';
 import { actorKeyOf, confirmPolicy, decidePolicy, type OperatorsPolicy, type PolicyCheck } from './policy';
 
 /** What the act should do now. */
@@ -30,7 +31,7 @@ async function approvalsOf(tx: Db, act: string, target: string): Promise<z.infer
   return queryRows(
     tx,
     sql`SELECT a.operator, a.subject FROM ops_approvals a
-        WHERE a.act = ${act} AND a.target = ${target} AND EXISTS (SELECT 1 FROM operators o WHERE o.address = a.operator)
+        WHERE a.act = ${act} AND a.target = ${target} AND ${isCurrentOperatorSql(sql.raw('a.operator'))}
         ORDER BY a.created_at, a.operator`,
     approvalRow,
   );

@@ -10,6 +10,7 @@ import { STUCK_REPORT_AFTER_MS } from '../chain/paymentWatch';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { withdrawalViewOf } from '../ledger/withdrawals';
 import { lostPaymentSql, paymentHashSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
+import { isCurrentOperatorSql } from './operators';
 
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 
@@ -117,7 +118,7 @@ export async function approvalsOf(db: Db, ids: readonly bigint[]): Promise<Map<s
     db,
     // A removed operator's approval no longer counts (nor shows).
     sql`SELECT withdrawal_id AS "withdrawalId", operator, created_at AS "createdAt" FROM withdrawal_approvals a
-        WHERE withdrawal_id = ANY (${`{${ids.join(',')}}`}::bigint[]) AND EXISTS (SELECT 1 FROM operators o WHERE o.address = a.operator)
+        WHERE withdrawal_id = ANY (${`{${ids.join(',')}}`}::bigint[]) AND ${isCurrentOperatorSql(sql.raw('a.operator'))}
         ORDER BY created_at, operator`,
     approvalRow,
   );

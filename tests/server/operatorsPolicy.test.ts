@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
+import { removeOperator } from '../../server/ops/operators';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, fundSystemAccount, grant, withdraw } from './support/ledger';
@@ -49,10 +50,9 @@ describeWithDatabases('no operator alone', (ctx) => {
       z.object({ actor: z.string().nullable(), target: z.string().nullable(), requestId: z.string().nullable() }),
     );
 
-  /** An operator removed (their sessions end with them), as the CLI or a second admin would. */
+  /** An operator removed as the CLI removes one (the row dated removed, their sessions and keys ended). */
   async function removed(operator: TestOperator): Promise<void> {
-    await ctx.db.execute(sql`DELETE FROM operator_sessions WHERE address = ${operator.address}`);
-    await ctx.db.execute(sql`DELETE FROM operators WHERE address = ${operator.address}`);
+    await removeOperator(ctx.db, operator.address, { at: ctx.clock.now(), actorAddress: null, actorRoles: [], via: 'cli', requestId: null, clientAddress: null }, 'cliRemove');
   }
 
   const post = (app: FastifyInstance, operator: TestOperator, url: string, payload: Record<string, unknown>) =>
