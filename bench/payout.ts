@@ -13,6 +13,7 @@ import { z } from 'zod';
 import { queryRows } from '../server/db/client';
 import { systemAccountId } from '../server/ledger/accounts';
 import { postRequests, type FanLeg } from '../server/ledger/engine';
+import { fundingRequest } from '../server/ledger/funding';
 import { distribute } from '../server/ledger/sharePools';
 import type { BenchServer } from './appServer';
 import { atMost, detail, emit, ms } from './report';
@@ -58,8 +59,8 @@ export async function benchPayout(server: BenchServer, storage: 'pglite' | 'post
     amounts: holders.map((_, index) => BigInt((index % 99) + 1) * 1_000_000n),
   };
   // The pools pay only what finance funded (a funded account): enough for every pool's day, with the holders' grant.
-  const fund = { asset: 'WPOS' as const, type: 'funding' as const, from: { system: issuance }, to: { system: systemAccountId('WPOS', 'pools') }, amount: 10n ** 15n };
-  const [granted] = await postRequests(server.db, [{ now: new Date(), legs: holders.length > 0 ? [grant, fund] : [fund] }]);
+  const fund = fundingRequest('sharePools', 10n ** 15n, new Date()).legs;
+  const [granted] = await postRequests(server.db, [{ now: new Date(), legs: holders.length > 0 ? [grant, ...fund] : fund }]);
   if (granted?.code !== 0) throw new Error(`holder grants refused: ${granted?.code}`);
   detail(`payout.${storage}: ${holders.length} holders inserted and granted WPOS by one engine request in ${ms(performance.now() - started)}`);
 

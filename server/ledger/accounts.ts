@@ -42,13 +42,15 @@ export const ISSUANCE_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = 
 ];
 
 /**
- * The system accounts that finance funds (POST /api/admin/fund): the share pools pay WPOS that finance funded, and
- * WPOS exchanges back to CREDIT only as far as CREDIT came in or finance funded it.
+ * The system accounts that finance funds (POST /api/admin/fund), by their contract name: the share pools pay WPOS that
+ * finance funded, and WPOS exchanges back to CREDIT only as far as CREDIT came in or finance funded it.
  */
-export const FUNDED_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = [
-  { asset: 'WPOS', kind: 'pools' },
-  { asset: 'CREDIT', kind: 'exchange' },
-];
+export const FUNDED_ACCOUNTS = {
+  sharePools: { asset: 'WPOS', kind: 'pools' },
+  exchangeCredit: { asset: 'CREDIT', kind: 'exchange' },
+} as const satisfies Record<string, { asset: Asset; kind: SystemKind }>;
+
+export type FundedAccount = keyof typeof FUNDED_ACCOUNTS;
 
 const isIssuance = (asset: Asset, kind: SystemKind) => ISSUANCE_ACCOUNTS.some((account) => account.asset === asset && account.kind === kind);
 

@@ -11,20 +11,15 @@ import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { endpoints } from '../../api-schema/endpoints';
 import { bigintText, queryRows } from '../db/client';
-import { systemAccountId, type Asset, type SystemKind } from '../ledger/accounts';
+import { FUNDED_ACCOUNTS, systemAccountId } from '../ledger/accounts';
 import { postRequests } from '../ledger/engine';
+import { fundingRequest } from '../ledger/funding';
 import { errorOfApiCode } from '../errors';
 import { requireOperator } from '../ops/actor';
 import { runOperatorAct } from '../ops/operatorAct';
 import { actorKeyOf, decidePolicy, policyView, recordPolicyUse } from '../ops/policy';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
-
-/** The funded accounts by their contract name. */
-const FUNDED: Record<'sharePools' | 'exchangeCredit', { asset: Asset; kind: SystemKind }> = {
-  sharePools: { asset: 'WPOS', kind: 'pools' },
-  exchangeCredit: { asset: 'CREDIT', kind: 'exchange' },
-};
 
 const balanceRow = z.object({ balance: bigintText, transferId: bigintText });
 
@@ -45,14 +40,12 @@ export const opsPolicyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) 
       const amount = toMinor(body.amount);
       const now = deps.now();
       const actor = requireOperator(request);
-      const { asset, kind } = FUNDED[body.account];
+      const { asset, kind } = FUNDED_ACCOUNTS[body.account];
       const account = systemAccountId(asset, kind);
       const act = { action: 'opsFund', requestId: body.requestId, body: { account: body.account, amount: formatMinor(amount) }, now };
       return runOperatorAct(deps.db, request, act, endpoints.opsFund.result, async (tx) => {
         await decidePolicy(tx, deps.policy, { act: 'fund', actor, amount }, now);
-        const [outcome] = await postRequests(tx, [
-          { now, legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: account }, amount }] },
-        ]);
+        const [outcome] = await postRequests(tx, [fundingRequest(body.account, amount, now)]);
         if (outcome?.code !== ApiCode.ok) throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
         await recordPolicyUse(tx, { act: 'fund', operator: actorKeyOf(actor), amount, now });
         // The transfer just written (the engine's "$transfer" names a member entry's, and this one has none): the

@@ -8,7 +8,8 @@ import { lockTransaction, rowsOf, type Db } from '../db/client';
 import { about, appConfig, bots, goods, ledgerCounters, members, notices, sharePools } from '../db/schema';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ensureSystemAccounts, systemAccountId } from '../ledger/accounts';
+import { ensureSystemAccounts, FUNDED_ACCOUNTS, systemAccountId, type FundedAccount } from '../ledger/accounts';
+import { fundingRequest } from '../ledger/funding';
 import { postRequests, type LedgerRequest } from '../ledger/engine';
 import { toMinor } from '../../api-schema/amount';
 import { bindRecommender } from '../members/tree';
@@ -94,12 +95,12 @@ export const SEED_DEMO_FUNDS = { sharePools: '1000000', exchangeCredit: '100000'
  */
 export async function fundDemoAccounts(tx: Db): Promise<void> {
   const requests: LedgerRequest[] = [];
-  for (const [asset, kind, amount] of [['WPOS', 'pools', SEED_DEMO_FUNDS.sharePools], ['CREDIT', 'exchange', SEED_DEMO_FUNDS.exchangeCredit]] as const) {
-    const account = systemAccountId(asset, kind);
+  for (const [name, amount] of Object.entries(SEED_DEMO_FUNDS) as [FundedAccount, string][]) {
+    const account = systemAccountId(FUNDED_ACCOUNTS[name].asset, FUNDED_ACCOUNTS[name].kind);
     // Funded once, ever: the ledger says whether it was (under the seed's lock), not an outcome that expires.
     const funded = await tx.execute(sql`SELECT 1 FROM ledger_transfers WHERE credit_account_id = ${account}::int AND type = 'funding' LIMIT 1`);
     if (rowsOf(funded, z.object({}).passthrough()).length > 0) continue;
-    requests.push({ now: new Date(), legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: account }, amount: toMinor(amount) }] });
+    requests.push(fundingRequest(name, toMinor(amount), new Date()));
   }
   if (requests.length > 0) await postRequests(tx, requests);
 }

@@ -64,15 +64,16 @@ async function signInAtDesk(page: Page): Promise<void> {
 }
 
 /**
- * The demo operator's desk at /ops, signed in over HTTP (the desk's sign-in at /ops is this file's second journey):
- * the desk starts with the session it keeps after a sign-in, the operator's wallet connected.
+ * An operator's desk (the demo operator's unless said) at `path`, signed in over HTTP (the desk's sign-in at /ops is
+ * this file's second journey): the desk starts with the session it keeps after a sign-in, the operator's wallet
+ * connected. With the session's headers, for the calls a test makes beside the page.
  */
-async function openDeskSignedIn(): Promise<Page> {
-  const desk = await deskSessionOverHttp(e2e, DEMO_OPERATOR_KEY);
-  const { page } = await e2e.open({ wallet: { ...walletOn(DEMO_OPERATOR_KEY), connected: true }, cookies: [desk.cookie] });
-  await page.goto('/ops');
+async function openDeskSignedIn(key: `0x${string}` = DEMO_OPERATOR_KEY, path = '/ops'): Promise<{ page: Page; headers: Record<string, string> }> {
+  const desk = await deskSessionOverHttp(e2e, key);
+  const { page } = await e2e.open({ wallet: { ...walletOn(key), connected: true }, cookies: [desk.cookie] });
+  await page.goto(path);
   await page.getByRole('navigation', { name: t('ops:shell.menu') }).waitFor();
-  return page;
+  return { page, headers: desk.headers };
 }
 
 describe('the operators desk', () => {
@@ -197,11 +198,9 @@ describe('the operators desk', () => {
       expect((await call('/api/admin/operators/put', admin, { address: privateKeyToAccount(key).address, roles: ['finance'] })).code).toBe(0);
     }
     const openDesk = async (key: `0x${string}`) => {
-      const desk = await deskSessionOverHttp(e2e, key);
-      const { page } = await e2e.open({ wallet: { ...walletOn(key), connected: true }, cookies: [desk.cookie] });
-      await page.goto(`/ops/members?q=${member.address}`);
-      await page.getByRole('heading', { name: t('ops:members.adjustTitle') }).waitFor();
-      return { page, headers: desk.headers };
+      const desk = await openDeskSignedIn(key, `/ops/members?q=${member.address}`);
+      await desk.page.getByRole('heading', { name: t('ops:members.adjustTitle') }).waitFor();
+      return desk;
     };
     // The first asks for 500 (above this server's 100 alone): nothing moves, it waits.
     const first = await openDesk(firstFinanceKey);
@@ -254,7 +253,7 @@ describe('the operators desk', () => {
     expect(order.status).toBe('paid');
 
     // The operator finds it to ship, with its delivery address, and ships it.
-    const page = await openDeskSignedIn();
+    const { page } = await openDeskSignedIn();
     await page.getByRole('navigation', { name: t('ops:shell.menu') }).getByRole('link', { name: t('ops:screens.orders'), exact: true }).click();
     const item = page.getByRole('article', { name: new RegExp(`^#${order.orderId} `) });
     await item.getByText('浙江省 / 杭州市 / 西湖区 Wensan Road 100').waitFor();
@@ -276,7 +275,7 @@ describe('the operators desk', () => {
   });
 
   it('publishes a notice written in zh and en at /ops/content; a member reads it in the announcements in each language', async () => {
-    const page = await openDeskSignedIn();
+    const { page } = await openDeskSignedIn();
     await page.getByRole('navigation', { name: t('ops:shell.menu') }).getByRole('link', { name: t('ops:screens.content'), exact: true }).click();
     await page.getByRole('button', { name: t('ops:content.notices.write'), exact: true }).click();
     const editor = page.getByRole('article', { name: t('ops:content.notices.newTitle') });

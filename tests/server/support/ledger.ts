@@ -10,7 +10,8 @@ import { queryRows, type Db } from '../../../server/db/client';
 import { getAddress } from 'viem';
 import { toMinor } from '../../../api-schema/amount';
 import { ApiCode } from '../../../api-schema/codes';
-import { ISSUANCE_ACCOUNTS, systemAccountId } from '../../../server/ledger/accounts';
+import { ISSUANCE_ACCOUNTS, systemAccountId, type FundedAccount } from '../../../server/ledger/accounts';
+import { fundingRequest } from '../../../server/ledger/funding';
 import { postRequests } from '../../../server/ledger/engine';
 import { memberIdByAddress } from '../../../server/ledger/queries';
 import { SEED_GOODS } from '../../../server/seed/content';
@@ -65,10 +66,8 @@ export async function grant(app: FastifyInstance, body: GrantBody, headers?: Rec
  * Funds the share pools' WPOS or the exchange's CREDIT for a test, as finance does (POST /api/admin/fund) but as
  * set-up, not an operator's act.
  */
-export async function fundSystemAccount(db: Db, account: 'sharePools' | 'exchangeCredit', amount: string): Promise<void> {
-  const asset = account === 'sharePools' ? 'WPOS' : 'CREDIT';
-  const to = systemAccountId(asset, account === 'sharePools' ? 'pools' : 'exchange');
-  const [outcome] = await postRequests(db, [{ now: new Date(), legs: [{ asset, type: 'funding', from: { system: systemAccountId(asset, 'issuance') }, to: { system: to }, amount: toMinor(amount) }] }]);
+export async function fundSystemAccount(db: Db, account: FundedAccount, amount: string): Promise<void> {
+  const [outcome] = await postRequests(db, [fundingRequest(account, toMinor(amount), new Date())]);
   expect(outcome?.code).toBe(0);
 }
 
