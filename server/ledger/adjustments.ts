@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { formatMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { errorOfApiCode, NotFoundError, RoleRequiredError } from '../errors';
+import { errorOfApiCode, NotFoundError } from '../errors';
 import type { OperatorActor } from '../ops/actor';
 import { currentOperator, isCurrentOperatorSql } from '../ops/operators';
 import { actorKeyOf, confirmPolicy, decidePolicy, recordPolicyUse, type OperatorsPolicy, type PolicyAct } from '../ops/policy';
@@ -60,7 +60,7 @@ export interface AdjustmentInput {
   amount: bigint;
   reason: string;
   requestId: string;
-  /** The requesting operator's address (null: the bootstrap ADMIN_TOKEN). */
+  /** The requesting operator's address (null only on rows the removed ADMIN_TOKEN wrote). */
   by: string | null;
   now: Date;
 }
@@ -181,8 +181,7 @@ export interface AdjustmentDeps {
  * @param actor - the requesting operator
  * @returns the adjustment
  * @throws NotFoundError (4004), RoleRequiredError (1006), SelfActRefusedError (1007), PolicyLimitError (3009),
- *   InsufficientBalanceError (3001); above what one may do alone, RoleRequiredError for the bootstrap ADMIN_TOKEN
- *   (nobody in particular cannot be the first of two operators)
+ *   InsufficientBalanceError (3001)
  * @example
  * const adjustment = await adjust(tx, { policy }, input, actor);
  */
@@ -193,7 +192,6 @@ export async function adjust(tx: Db, deps: AdjustmentDeps, input: AdjustmentInpu
   const act = adjustmentAct(input.amount);
   const member = { id: memberId, address: input.address };
   const verdict = await decidePolicy(tx, deps.policy, { act, actor, amount, member }, input.now);
-  if (verdict === 'confirm' && actor.address === null) throw new RoleRequiredError();
   const [outcome] = await postRequests(tx, [adjustmentRequest({ ...input, memberId }, verdict === 'confirm')]);
   if (outcome?.code !== ApiCode.ok) throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
   if (verdict === 'alone') await recordPolicyUse(tx, { act, operator: actorKeyOf(actor), memberId, amount, now: input.now });
@@ -234,7 +232,7 @@ export async function confirmAdjustment(
   const amount = abs(row.amount);
   const act = adjustmentAct(row.amount);
   confirmPolicy(deps.policy, { act, actor, amount, member: { id: row.memberId, address: row.address } }, row.requestedBy);
-  const confirmedBy = actor.address ?? '';
+  const confirmedBy = actor.address;
   const [outcome] = await postRequests(tx, [
     {
       now,
@@ -245,7 +243,7 @@ export async function confirmAdjustment(
     },
   ]);
   if (outcome?.code !== ApiCode.ok) throw errorOfApiCode((outcome?.code ?? ApiCode.internal) as ApiCodeValue);
-  await recordPolicyUse(tx, { act, operator: row.requestedBy ?? 'bootstrap', memberId: row.memberId, amount, confirmedBy, now });
+  await recordPolicyUse(tx, { act, operator: row.requestedBy, memberId: row.memberId, amount, confirmedBy, now });
   const after = await readRow(tx, id);
   if (!after) throw new NotFoundError();
   return { before, after: viewOf(after), changed: true };

@@ -1,6 +1,6 @@
 /**
  * Who acts on an operator call (docs/API.md, "Operators"): an operator signed in with their wallet (a session), a
- * script with that operator's API key, or the deprecated bootstrap ADMIN_TOKEN. Every act is audited under it.
+ * script with that operator's API key. Every act is audited under it.
  */
 import type { FastifyRequest } from 'fastify';
 import type { OperatorRole } from '../../api-schema/endpoint';
@@ -10,11 +10,11 @@ import { NotSignedInError } from '../errors';
 export type OperatorCredential = 'session' | 'apiKey' | 'bootstrap' | 'cli';
 
 export interface OperatorActor {
-  /** The operator's wallet address (EIP-55); null for the bootstrap ADMIN_TOKEN, which is nobody in particular. */
-  address: string | null;
+  /** The operator's wallet address (EIP-55). */
+  address: string;
   roles: readonly OperatorRole[];
   via: OperatorCredential;
-  /** The session's token hash or the API key's id: what "sign out" or "revoke" ends. Empty for bootstrap and cli. */
+  /** The session's token hash or the API key's id: what "sign out" or "revoke" ends. Empty for the CLI. */
   credentialId: string;
 }
 

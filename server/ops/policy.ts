@@ -111,10 +111,10 @@ export function operatorsPolicy(limits: PolicyLimits): OperatorsPolicy {
   };
 }
 
-/** Who the totals count against: the operator's address (the deprecated bootstrap token is one operator, `bootstrap`). */
-export const actorKeyOf = (actor: Pick<OperatorActor, 'address'>): string => actor.address ?? 'bootstrap';
+/** Who the totals and request ids count against: the operator's address. */
+export const actorKeyOf = (actor: Pick<OperatorActor, 'address'>): string => actor.address;
 
-const sameAddress = (a: string | null, b: string | undefined): boolean => a !== null && b !== undefined && a.toLowerCase() === b.toLowerCase();
+const sameAddress = (a: string, b: string | null | undefined): boolean => b !== null && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 /** What an act is, for the policy. */
 export interface PolicyCheck {
@@ -130,6 +130,15 @@ export interface PolicyCheck {
 export type PolicyVerdict = 'alone' | 'confirm';
 
 const totalsRow = z.object({ operator: bigintText, member: bigintText });
+
+/** The act's rule, once the actor may act at all: the role, not to oneself, the absolute cap (1006, 1007, 3009). */
+function ruleAllowing(policy: OperatorsPolicy, check: PolicyCheck): PolicyRule {
+  const rule = policy.ruleOf(check.act);
+  if (!rule.roles.some((role) => holdsRole(check.actor, role))) throw new RoleRequiredError();
+  if (rule.notToSelf && sameAddress(check.actor.address, check.member?.address)) throw new SelfActRefusedError();
+  if (rule.cap !== null && check.amount > rule.cap) throw new PolicyLimitError(`: at most ${formatMinor(rule.cap)} per act`);
+  return rule;
+}
 
 /** Transaction-scoped advisory lock keys of the policy's totals (hashtextextended: one key space with the ledger's). */
 const lockKey = (text: string) => sql`hashtextextended(${text}, 4362)`;
@@ -149,10 +158,7 @@ const lockKey = (text: string) => sql`hashtextextended(${text}, 4362)`;
  * if ((await decidePolicy(tx, deps.policy, { act: 'grant', actor, amount, member }, now)) === 'confirm') ...
  */
 export async function decidePolicy(tx: Db, policy: OperatorsPolicy, check: PolicyCheck, now: Date): Promise<PolicyVerdict> {
-  const rule = policy.ruleOf(check.act);
-  if (!rule.roles.some((role) => holdsRole(check.actor, role))) throw new RoleRequiredError();
-  if (rule.notToSelf && sameAddress(check.actor.address, check.member?.address)) throw new SelfActRefusedError();
-  if (rule.cap !== null && check.amount > rule.cap) throw new PolicyLimitError(`: at most ${formatMinor(rule.cap)} per act`);
+  const rule = ruleAllowing(policy, check);
   if (rule.alone === null) return 'alone';
   const operator = actorKeyOf(check.actor);
   const memberId = check.member?.id;
@@ -186,13 +192,8 @@ export async function decidePolicy(tx: Db, policy: OperatorsPolicy, check: Polic
  * confirmPolicy(deps.policy, { act: 'grant', actor, amount, member }, row.requestedBy);
  */
 export function confirmPolicy(policy: OperatorsPolicy, check: PolicyCheck, requestedBy: string | null): void {
-  const rule = policy.ruleOf(check.act);
-  if (!rule.roles.some((role) => holdsRole(check.actor, role))) throw new RoleRequiredError();
-  // The bootstrap token is nobody: it cannot be anyone's second pair of eyes.
-  if (check.actor.address === null) throw new RoleRequiredError();
-  if (requestedBy !== null && sameAddress(check.actor.address, requestedBy)) throw new SelfActRefusedError();
-  if (rule.notToSelf && sameAddress(check.actor.address, check.member?.address)) throw new SelfActRefusedError();
-  if (rule.cap !== null && check.amount > rule.cap) throw new PolicyLimitError(`: at most ${formatMinor(rule.cap)} per act`);
+  ruleAllowing(policy, check);
+  if (sameAddress(check.actor.address, requestedBy)) throw new SelfActRefusedError();
 }
 
 /**

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
-import { AlreadyDecidedError, RoleRequiredError } from '../errors';
+import { AlreadyDecidedError } from '../errors';
 import { isCurrentOperatorSql } from './operators';
 import { actorKeyOf, confirmPolicy, decidePolicy, type OperatorsPolicy, type PolicyCheck } from './policy';
 
@@ -69,13 +69,12 @@ export async function decideWithSecondApproval(
   if (first === undefined) {
     const verdict = await decidePolicy(tx, policy, check, now);
     if (verdict === 'alone') return { proceed: true, changed: true, requestedBy: actorKeyOf(actor), confirmedBy: null, approvals: names };
-    if (actor.address === null) throw new RoleRequiredError();
     await recordApproval(tx, check.act, target, actor.address, subject, now);
     return { proceed: false, changed: true, requestedBy: actor.address, confirmedBy: null, approvals: [actor.address] };
   }
   if (first.subject !== subject) throw new AlreadyDecidedError();
-  if (actor.address !== null && names.includes(actor.address)) return { proceed: false, changed: false, requestedBy: first.operator, confirmedBy: null, approvals: names };
+  if (names.includes(actor.address)) return { proceed: false, changed: false, requestedBy: first.operator, confirmedBy: null, approvals: names };
   confirmPolicy(policy, check, first.operator);
-  if (actor.address !== null) await recordApproval(tx, check.act, target, actor.address, subject, now);
-  return { proceed: true, changed: true, requestedBy: first.operator, confirmedBy: actor.address, approvals: [...names, ...(actor.address === null ? [] : [actor.address])] };
+  await recordApproval(tx, check.act, target, actor.address, subject, now);
+  return { proceed: true, changed: true, requestedBy: first.operator, confirmedBy: actor.address, approvals: [...names, actor.address] };
 }

@@ -8,15 +8,13 @@
  * holds the withdrawal's advisory lock, so two approvals at once are decided one after the other, and writes its
  * audit row there (the `audit` callback), only when it changed something.
  *
- * The bootstrap ADMIN_TOKEN is nobody in particular: it may approve alone within the policy (its totals are one
- * operator's, `bootstrap`), and is refused (1006) where a second operator is needed, as neither a first nor a second.
  * A frozen member's withdrawal is not approved (3008).
  */
 import { sql } from 'drizzle-orm';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import type { Db } from '../db/client';
-import { AlreadyDecidedError, errorOfApiCode, NotFoundError, RoleRequiredError } from '../errors';
+import { AlreadyDecidedError, errorOfApiCode, NotFoundError } from '../errors';
 import { postRequests } from '../ledger/engine';
 import { memberIdByAddress } from '../ledger/queries';
 import { approvalRequest, readWithdrawal, type WithdrawalView } from '../ledger/withdrawals';
@@ -53,7 +51,7 @@ async function currentApprovals(tx: Db, id: bigint): Promise<Approval[]> {
  * @param audit - writes the act's audit row in the transaction (called only when something changed)
  * @returns the withdrawal, its approvals and whether it waits for a second operator
  * @throws NotFoundError (4004), AlreadyDecidedError (3006) when failed, WithdrawalsFrozenError (3008),
- *   SelfActRefusedError (1007), RoleRequiredError (1006) for the bootstrap ADMIN_TOKEN where two are needed
+ *   SelfActRefusedError (1007), RoleRequiredError (1006) without the role
  * @example
  * const { waitsForSecondApproval } = await approveWithdrawal(deps, { id: 7n, actor, now }, (tx, change) => recordAudit(tx, ...));
  */
@@ -75,14 +73,13 @@ export async function approveWithdrawal(
     const amount = toMinor(before.amount);
     const check = { act: 'withdrawalApprove' as const, actor, amount, member: memberId === undefined ? undefined : { id: memberId, address: before.address } };
     const approvals = await currentApprovals(tx, id);
-    if (actor.address !== null && approvals.some((approval) => approval.address === actor.address)) {
+    if (approvals.some((approval) => approval.address === actor.address)) {
       return { withdrawal: before, approvals, waitsForSecondApproval: true };
     }
     const first = approvals[0];
     if (first === undefined) {
       const verdict = await decidePolicy(tx, deps.policy, check, now);
       if (verdict === 'confirm') {
-        if (actor.address === null) throw new RoleRequiredError();
         await recordApproval(tx, id, actor.address, now);
         const outcome = { withdrawal: before, approvals: await currentApprovals(tx, id), waitsForSecondApproval: true };
         await audit(tx, { before, outcome });
@@ -91,7 +88,7 @@ export async function approveWithdrawal(
     } else {
       confirmPolicy(deps.policy, check, first.address);
     }
-    if (actor.address !== null) await recordApproval(tx, id, actor.address, now);
+    await recordApproval(tx, id, actor.address, now);
     const [moved] = await postRequests(tx, [{ ...approvalRequest(id, now), key: undefined }]);
     if (moved?.code !== ApiCode.ok) throw moved?.code === ApiCode.alreadyDecided ? new AlreadyDecidedError() : errorOfApiCode((moved?.code ?? ApiCode.internal) as ApiCodeValue);
     await recordPolicyUse(tx, {
