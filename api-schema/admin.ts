@@ -118,6 +118,38 @@ const stuckPaymentSchema = z.object({
   reason: z.enum(['fee', 'nonceGap', 'rotatedKey', 'unmined']),
 });
 
+/** A payment on chain the database never knew, found by the recovery from the chain (reconcile; opsUnknownPaymentSettle). */
+export const unknownPaymentSchema = z.object({
+  hash: txHashSchema,
+  payer: addressSchema,
+  nonce: z.string(),
+  blockNumber: z.string(),
+  /** `unknownWithdrawal`: it names a withdrawal the database has not; `notApproved`: one not waiting for a payment;
+   * `untagged`: a token transfer naming none; `foreign`: another transaction of the key, moving no token. */
+  kind: z.enum(['unknownWithdrawal', 'notApproved', 'untagged', 'foreign']),
+  /** The token transfer's recipient, if it is one. */
+  to: z.nullable(addressSchema),
+  /** What it paid, in credit (0 for a transaction that moved no token). */
+  amount: balanceSchema,
+  /** The withdrawal its calldata names, if any. */
+  withdrawalId: z.nullable(z.string()),
+  /** The member whose address it paid, if one is: `debit` takes it from their credit. */
+  member: z.nullable(addressSchema),
+  foundAt: z.iso.datetime({ offset: true }),
+  settlement: z.nullable(z.enum(['debit', 'writeOff'])),
+  settledAt: z.nullable(z.iso.datetime({ offset: true })),
+  settledBy: z.nullable(addressSchema),
+});
+
+/** The payer's journal: the nonce the chain shows for the hot wallet beside the first one the database does not account for. */
+const payerJournalSchema = z.object({
+  chainNonce: z.string(),
+  knownNonce: z.string(),
+  /** Nothing is signed while the chain shows more than the database knows, or found payments wait to be settled. */
+  halted: z.boolean(),
+  problem: z.nullable(z.string()),
+});
+
 export const adminReconcile = defineEndpoint({
   method: 'GET',
   path: '/api/admin/reconcile',
@@ -151,7 +183,49 @@ export const adminReconcile = defineEndpoint({
     lostPayments: z.array(lostPaymentSchema),
     reorgedCredits: z.array(reorgedCreditSchema),
     stuckPayments: z.array(stuckPaymentSchema),
+    /** With a payer: its journal; payouts stop while it is halted. */
+    journal: z.nullable(payerJournalSchema),
+    /** Payments found on chain that the database never knew, not settled yet (opsUnknownPaymentSettle). */
+    unknownPayments: z.array(unknownPaymentSchema),
   }),
+});
+
+export const opsPaymentsRecover = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/payer/recover',
+  access: 'operator:finance',
+  summary:
+    "Recovery from the chain: reads the hot wallet's transactions from the first nonce the database does not account for up to the chain's count at depth, " +
+    'records a payment naming an approved withdrawal as sent, and every other transaction as an unknown payment; at most once per requestId of the operator (added)',
+  query: undefined,
+  body: z.strictObject({ requestId: requestIdSchema }),
+  result: z.object({
+    fromNonce: z.string(),
+    toNonce: z.string(),
+    recordedPayments: intAtLeast(0),
+    fillers: intAtLeast(0),
+    unknownPayments: intAtLeast(0),
+    /** The nonce the scan stopped at because no node showed its transaction yet: run it again later. */
+    stoppedAt: z.nullable(z.string()),
+    knownNonce: z.string(),
+  }),
+});
+
+export const opsUnknownPaymentSettle = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/unknownPayments/settle',
+  access: 'operator:finance',
+  summary:
+    'Settle an unknown payment through the ledger: debit the member it paid, or write it off; under the policy (act unknownPaymentSettle: a second operator above what one settles alone), ' +
+    'at most once per requestId of the operator (added)',
+  query: undefined,
+  body: z.strictObject({
+    hash: txHashSchema,
+    settlement: z.enum(['debit', 'writeOff']),
+    reason: checked(z.string(), z.trim(), z.minLength(1), z.maxLength(200)),
+    requestId: requestIdSchema,
+  }),
+  result: z.object({ payment: unknownPaymentSchema, waitsForSecondApproval: z.boolean(), approvals: z.array(addressSchema) }),
 });
 
 export const adminDistribute = defineEndpoint({

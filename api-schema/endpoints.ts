@@ -46,6 +46,8 @@ export const endpoints = {
   opsAdjustmentsPending: opsFinance.opsAdjustmentsPending,
   opsPolicy: opsPolicy.opsPolicy,
   opsFund: opsPolicy.opsFund,
+  opsPaymentsRecover: admin.opsPaymentsRecover,
+  opsUnknownPaymentSettle: admin.opsUnknownPaymentSettle,
   opsNotices: opsContent.opsNotices,
   opsNoticePut: opsContent.opsNoticePut,
   opsNoticePublish: opsContent.opsNoticePublish,

@@ -31,7 +31,8 @@ export const readinessSchema = z.object({
     /** With a chain: the head's number and its age by its timestamp. */
     chainHead: z.optional(check({ block: z.optional(z.string()), ageSeconds: z.optional(intAtLeast(0)) })),
     /** With a payer on its timer: seconds since its last successful round. */
-    payer: z.optional(check({ lastRoundSeconds: z.optional(secondsSince) })),
+    /** `payoutsHalted`: the chain shows what the database does not know; said here, and in `problem`, without failing readiness. */
+    payer: z.optional(check({ lastRoundSeconds: z.optional(secondsSince), payoutsHalted: z.optional(z.boolean()) })),
     /** With a chain: seconds since the top-up watcher's last settled round. */
     topUpWatcher: z.optional(check({ lastRoundSeconds: z.optional(secondsSince) })),
   }),

@@ -11,7 +11,7 @@ import { assetSchema } from './admin';
 const policyAmountSchema = z.nullable(balanceSchema);
 
 export const policyRuleSchema = z.object({
-  act: z.enum(['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread']),
+  act: z.enum(['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle']),
   roles: z.array(z.enum(['finance', 'support', 'content', 'admin'])),
   /** What one operator may move alone per act; null: the act moves no amount of its own choosing. */
   alonePerAct: policyAmountSchema,

@@ -30,6 +30,7 @@ import { createOperatorResolver } from './ops/resolver';
 import { opsTopUpsRoutes } from './routes/opsTopUps';
 import { opsFinanceRoutes } from './routes/opsFinance';
 import { opsContentRoutes } from './routes/opsContent';
+import { opsPayerRoutes } from './routes/opsPayer';
 import { opsPolicyRoutes } from './routes/opsPolicy';
 import { opsOrdersRoutes } from './routes/opsOrders';
 import { authRoutes } from './routes/auth';
@@ -53,7 +54,7 @@ import { startPayoutTimer } from './ledger/sharePools';
 import type { Chain } from './chain/chain';
 import { createTopUpWatcher } from './chain/topUpWatcher';
 import { createPayer, type PayerOptions } from './chain/payer';
-import type { LoopHealth } from './chain/pollLoop';
+import { haltReason } from './chain/payer/journal';
 import { repoRoot } from './serverFiles';
 import { createReadiness, type ReadinessOptions } from './health/readiness';
 import { healthRoutes } from './routes/health';
@@ -293,7 +294,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   };
 
   // The payer's and watcher's rounds, for readiness and for beginStop(); start() fills them in.
-  const rounds: { payer?: (() => LoopHealth) | undefined; topUpWatcher?: () => LoopHealth } = {};
+  const rounds: ReadinessOptions['rounds'] & object = {};
   let stopRounds = async (): Promise<void> => undefined;
   let stopPayoutTimer = async (): Promise<void> => undefined;
   // The timers stop at once; each waits for its round under way (beginStop() and close() alike).
@@ -328,6 +329,8 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
             // Money lost for the operator to settle (reconcile's lostPayments): a posted payment the chain no longer has
             // (its stored bytes go out again) or has as reverted, or a refunded one mined after all (`paidAfterVoid`).
             onLost: (lost) => app.log.error({ withdrawalId: lost.withdrawalId.toString(), hash: lost.hash, reason: lost.reason }, 'a payment is lost'),
+            // The chain shows what the database does not know (server/chain/payer/journal.ts): nothing is signed.
+            onHalt: (reason) => (reason ? app.log.error({ payouts: 'halted' }, reason) : app.log.info({ payouts: 'resumed' }, 'payouts resumed: the chain and the database agree')),
           })
         : undefined;
       // The routes read deps.chain at each request (Fastify hands each plugin this same object).
@@ -337,6 +340,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
       if (payer && late.payer?.timer) timers.push(() => payer.start());
       rounds.topUpWatcher = watcher.health;
       rounds.payer = payer?.health;
+      rounds.payoutsHalted = payer ? () => { const journal = payer.journal(); return journal ? haltReason(journal) : null; } : undefined;
       stopRounds = async () => {
         await Promise.all([watcher.stop(), payer?.stop()]);
       };
@@ -396,6 +400,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   await app.register(opsContentRoutes, deps);
   await app.register(opsOrdersRoutes, deps);
   await app.register(opsPolicyRoutes, deps);
+  await app.register(opsPayerRoutes, deps);
   registerAtlas(app, options.atlasDir ?? path.join(repoRoot(), 'docs', 'atlas'));
   await registerStatic(app, {
     spaDir: options.spaDir === undefined ? path.join(repoRoot(), 'dist', 'spa') : options.spaDir,

@@ -1,8 +1,9 @@
 /**
  * The operator's reconcile call (docs/API.md, "Credit on chain"): the token the treasury and the hot wallet hold on chain
  * beside what the ledger owes (members' credit, withdrawals payable, held top-ups), the difference computed, and the
- * lists an operator must act on: lost payments, credits a reorganisation removed, stuck payments. `ok` is false when
- * the tokens are short or any list is not empty (README, "Credit on chain: what reconcile says").
+ * lists an operator must act on: lost payments, credits a reorganisation removed, stuck payments, payments the chain
+ * shows that the database never knew (the payer's journal, server/chain/payer/journal.ts). `ok` is false when the
+ * tokens are short, any list is not empty or payouts are halted (README, "Credit on chain: what reconcile says").
  */
 import { sql } from 'drizzle-orm';
 import { erc20Abi, type Address, type Hex } from 'viem';
@@ -15,7 +16,9 @@ import type { Chain } from './chain';
 import { receiptOrNull, toLedgerUnits, tokenUnitsOf } from './chainReads';
 import type { Payer } from './payer';
 import { feesOver } from './payer/fees';
+import { haltReason, readJournal } from './payer/journal';
 import { paymentsInFlight } from './payer/payments';
+import { openUnknownPayments } from './unknownPayments';
 import { lostPayments, stuckPayments } from './paymentWatch';
 import { reorgedAwayTopUps } from './topUps';
 
@@ -96,11 +99,13 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
     if (tokenUnitsOf(figures.firstApproved, decimals) > payerTokens - inFlight.tokens) waiting = 'token';
     else if (payer.gasLimit * maxFeePerGas > payerGas) waiting = 'gas';
   }
-  const [lost, reorged, stuck, minedUnposted] = await Promise.all([
+  const [lost, reorged, stuck, minedUnposted, journal, unknown] = await Promise.all([
     lostPayments(db),
     reorgedAwayTopUps(db, chain.settings.chainId),
     stuckPayments(db, chain, payer?.address, now),
     minedNotPosted(db, chain),
+    payer ? readJournal(db, chain.client, payer.address) : Promise.resolve(undefined),
+    openUnknownPayments(db),
   ]);
 
   const treasuryUnits = toLedgerUnits(treasury, decimals);
@@ -113,7 +118,7 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
   const difference = backing - owed;
   const lostTotal = lost.reduce((sum, entry) => sum + entry.amount, 0n);
   return {
-    ok: difference >= 0n && lost.length === 0 && reorged.length === 0 && stuck.length === 0,
+    ok: difference >= 0n && lost.length === 0 && reorged.length === 0 && stuck.length === 0 && journal?.halted !== true && unknown.length === 0,
     chain: { treasury: formatMinor(treasuryUnits), payer: payerUnits === undefined ? null : formatMinor(payerUnits) },
     ledger: { members: formatMinor(figures.members), payable: formatMinor(figures.payable), heldTopUps: formatMinor(figures.held) },
     owed: formatMinor(owed),
@@ -124,5 +129,9 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
     lostPayments: lost.map((entry) => ({ ...entry, withdrawalId: entry.withdrawalId.toString(), amount: formatMinor(entry.amount) })),
     reorgedCredits: reorged.map((entry) => ({ ...entry, amount: formatMinor(entry.amount) })),
     stuckPayments: stuck.map((entry) => ({ ...entry, withdrawalId: entry.withdrawalId.toString(), nonce: entry.nonce.toString() })),
+    journal: journal
+      ? { chainNonce: journal.chainNonce.toString(), knownNonce: journal.knownNonce.toString(), halted: journal.halted, problem: haltReason(journal) }
+      : null,
+    unknownPayments: unknown,
   };
 }

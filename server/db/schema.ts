@@ -386,6 +386,41 @@ export const payments = pgTable(
 );
 
 /**
+ * What the chain shows the hot wallet did that the database did not know (server/chain/payer/recovery.ts, the
+ * recovery from the chain): a payment to a withdrawal it never saw (a restored backup, a lossy failover), one to a
+ * withdrawal not waiting for it, an untagged token transfer, or another transaction of the key. Each holds payouts
+ * until an operator settles it through the ledger (debit the member, or write it off), audited.
+ */
+export const unknownPayments = pgTable(
+  'unknown_payments',
+  {
+    hash: text('hash').primaryKey(),
+    chainId: integer('chain_id').notNull(),
+    payer: text('payer').notNull(),
+    nonce: bigint('nonce', { mode: 'bigint' }).notNull(),
+    blockNumber: bigint('block_number', { mode: 'bigint' }).notNull(),
+    /** `unknownWithdrawal`, `notApproved`, `untagged` or `foreign` (no token moved). */
+    kind: text('kind').notNull(),
+    /** The token transfer's recipient and amount (token units), when it is one. */
+    toAddress: text('to_address'),
+    tokenAmount: text('token_amount'),
+    /** The amount in ledger minor units (0 for a transaction that moved no token). */
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+    /** The withdrawal its calldata names, if tagged (server/chain/payer/paymentTag.ts). */
+    namedWithdrawalId: bigint('named_withdrawal_id', { mode: 'bigint' }),
+    memberId: integer('member_id').references(() => members.id),
+    foundAt: timestamp('found_at', { withTimezone: true, mode: 'date' }).notNull(),
+    foundBy: text('found_by'),
+    /** `debit` (the member's credit) or `writeOff`, once settled. */
+    settlement: text('settlement'),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date' }),
+    settledBy: text('settled_by'),
+    settleReason: text('settle_reason'),
+  },
+  (t) => [uniqueIndex('unknown_payments_payer_nonce_idx').on(t.payer, t.nonce), index('unknown_payments_open_idx').on(t.foundAt).where(sql`${t.settledAt} IS NULL`)],
+);
+
+/**
  * Rate limits as counters (TigerBeetle's recipe keeps them as account balances): a member's running total of one
  * named limit on one UTC day, e.g. `withdrawCredit` against dailyWithdrawCap. The ledger engine adds a request's
  * amount under the member account's lock, only while the total stays within the cap, and a reversal (a failed

@@ -30,7 +30,14 @@ export interface ReadinessOptions {
   /** The chain, when the server has one; read at each probe (the app sets it as it starts, server/app.ts). */
   chain?: Chain | undefined;
   /** The rounds that must keep up: the payer's (when it runs on its timer) and the top-up watcher's. */
-  rounds?: { payer?: (() => LoopHealth) | undefined; topUpWatcher?: (() => LoopHealth) | undefined } | undefined;
+  rounds?:
+    | {
+        payer?: (() => LoopHealth) | undefined;
+        topUpWatcher?: (() => LoopHealth) | undefined;
+        /** Why payouts are halted as the payer's last round read its journal (server/chain/payer/journal.ts), or null. */
+        payoutsHalted?: (() => string | null) | undefined;
+      }
+    | undefined;
   /**
    * READY_MAX_LAG_MS: the chain's head may be this old, and the rounds' last success; 0 reports the chain's checks
    * without failing readiness on them (all instances share the chain: a provider's outage takes every one out).
@@ -141,6 +148,17 @@ export function createReadiness(options: ReadinessOptions): ReadinessProbe {
     return { ok: false, lastRoundSeconds, problem: `${what} has not completed a round for ${Math.floor(lagMs / 1000)} s` };
   }
 
+  /**
+   * The payer's rounds, and whether payouts are halted: said (`payoutsHalted` and the reason) but not failed on, as
+   * every instance shares the hot wallet: taking them all out would stop the members' other calls too.
+   */
+  function payerCheck(): Readiness['checks']['payer'] {
+    const check = round(options.rounds?.payer, 'the payer');
+    if (!check) return undefined;
+    const halted = options.rounds?.payoutsHalted?.() ?? null;
+    return halted ? { ...check, payoutsHalted: true, problem: check.problem ?? halted } : { ...check, payoutsHalted: false };
+  }
+
   return {
     get stopping() {
       return stopping;
@@ -160,7 +178,7 @@ export function createReadiness(options: ReadinessOptions): ReadinessProbe {
         stopping: { ok: true },
         ...stored,
         chainHead: chainHeadCheck,
-        payer: round(options.rounds?.payer, 'the payer'),
+        payer: payerCheck(),
         topUpWatcher: round(options.rounds?.topUpWatcher, 'the top-up watcher'),
       };
       const failing = readinessCheckNames.filter((name: ReadinessCheckName) => checks[name]?.ok === false && (maxLagMs > 0 || !CHAIN_CHECKS.has(name)));

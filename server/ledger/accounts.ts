@@ -11,13 +11,14 @@ export const ASSETS = ['CREDIT', 'WPOS'] as const;
 export type Asset = (typeof ASSETS)[number];
 
 /** `chain` and `held_top_ups` are credit on chain's (migration 0014): top-ups come from `chain`, or wait in `held_top_ups`. */
-export const SYSTEM_KINDS = ['issuance', 'fees', 'withdrawals_payable', 'exchange', 'pools', 'sales', 'chain', 'held_top_ups'] as const;
+/** `write_offs` (migration 0031): what operators wrote off of a payment the database never knew (the house's loss). */
+export const SYSTEM_KINDS = ['issuance', 'fees', 'withdrawals_payable', 'exchange', 'pools', 'sales', 'chain', 'held_top_ups', 'write_offs'] as const;
 export type SystemKind = (typeof SYSTEM_KINDS)[number];
 
 const ASSET_BASE: Record<Asset, number> = { CREDIT: 0, WPOS: 10 };
 
 /**
- * The fixed id of a system account: CREDIT 1..8, WPOS 11..18 in the order of SYSTEM_KINDS.
+ * The fixed id of a system account: CREDIT 1..9, WPOS 11..19 in the order of SYSTEM_KINDS.
  *
  * @param asset - CREDIT or WPOS
  * @param kind - the account's role
@@ -39,6 +40,9 @@ export const ISSUANCE_ACCOUNTS: readonly { asset: Asset; kind: SystemKind }[] = 
   { asset: 'CREDIT', kind: 'chain' },
   { asset: 'WPOS', kind: 'issuance' },
   { asset: 'WPOS', kind: 'exchange' },
+  // Not a source of value: a write-off records what left on chain that no member's credit paid for.
+  { asset: 'CREDIT', kind: 'write_offs' },
+  { asset: 'WPOS', kind: 'write_offs' },
 ];
 
 /**

@@ -22,7 +22,7 @@ import { namedStatement } from './statements';
  * its return when the withdrawal fails), `payout` (a done withdrawal leaving withdrawals payable) and `funding`
  * (finance funding the share pools or the exchange from issuance).
  */
-export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout' | 'topUp' | 'funding';
+export type TransferType = 'withdraw' | 'exchange' | 'order' | 'reward' | 'transfer' | 'distribution' | 'fee' | 'payout' | 'topUp' | 'funding' | 'unknownPayment' | 'writeOff';
 
 /** One side of a leg: a member's account of the leg's asset (opened on first use) or a system account by id. */
 export type AccountRef = { member: number } | { system: number };

@@ -79,7 +79,7 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
   const { memberId, page, pageSize } = query;
   const type = query.type ?? null;
   const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = ${asset}::text)
-    AND (${type}::text IS NULL OR t.type = ${type}::text)`;
+    AND (${type}::text IS NULL OR t.type = ${type}::text OR (${type}::text = 'withdraw' AND t.type = 'unknownPayment'))`;
   const [count] = await queryRows(
     db,
     sql`SELECT count(*)::int AS total FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}`,
@@ -87,11 +87,11 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
   );
   const rows = await queryRows(
     db,
-    sql`SELECT e.id, t.type, e.amount, e.current_balance AS "balanceAfter",
+    sql`SELECT e.id, CASE WHEN t.type = 'unknownPayment' THEN 'withdraw' ELSE t.type END AS type, e.amount, e.current_balance AS "balanceAfter",
           CASE WHEN t.type = 'withdraw' AND e.amount < 0 THEN ${withdrawalStatusSql} ELSE 'done' END AS status,
           CASE WHEN t.type = 'transfer' THEN (SELECT m.address FROM ledger_accounts oa JOIN members m ON m.id = oa.member_id
             WHERE oa.id = CASE WHEN e.amount < 0 THEN t.credit_account_id ELSE t.debit_account_id END) END AS counterparty,
-          CASE WHEN t.type = 'topUp' THEN t.memo
+          CASE WHEN t.type IN ('topUp', 'unknownPayment') THEN t.memo
             WHEN t.type = 'withdraw' AND e.amount < 0 THEN ${paymentHashSql(sql.raw('t.pending_id'))} END AS "txHash",
           CASE WHEN d.stage = 'voided' AND e.amount < 0 THEN (SELECT f.reason FROM withdrawal_failures f WHERE f.withdrawal_id = t.pending_id) END AS reason,
           e.created_at AS "createdAt"

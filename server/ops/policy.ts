@@ -20,7 +20,7 @@ import { PolicyLimitError, RoleRequiredError, SelfActRefusedError } from '../err
 import { holdsRole, type OperatorActor } from './actor';
 
 /** Every act the policy decides. */
-export const POLICY_ACTS = ['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread'] as const;
+export const POLICY_ACTS = ['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle'] as const;
 export type PolicyAct = (typeof POLICY_ACTS)[number];
 
 /** The settings the rules are made of, in minor units (server/env.ts: APPROVAL_QUORUM_ABOVE and OPS_*). */
@@ -82,6 +82,16 @@ export function policyRules(limits: PolicyLimits): readonly PolicyRule[] {
     { act: 'poolAmount', roles: ['finance'], alone: null, above: 'refuse', cap: limits.cap, notToSelf: false, why: 'A share pool’s daily amount; it pays only from the funded pools account.' },
     { act: 'distribute', roles: ['finance'], alone: null, above: 'refuse', cap: null, notToSelf: false, why: 'A day’s payout, from the funded pools account.' },
     { act: 'topUpsReread', roles: ['finance'], alone: null, above: 'refuse', cap: null, notToSelf: false, why: 'Credits only what the chain shows at depth.' },
+    { act: 'paymentsRecover', roles: ['finance'], alone: null, above: 'refuse', cap: null, notToSelf: false, why: 'Records only what the chain shows the hot wallet did, at depth.' },
+    {
+      act: 'unknownPaymentSettle',
+      roles: ['finance'],
+      alone,
+      above: 'confirm',
+      cap: null,
+      notToSelf: true,
+      why: 'A payment on chain the database never knew, debited from the member it paid or written off: a second approval above what one settles alone.',
+    },
   ];
 }
 

@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { erc20Abi, parseAbiItem, parseUnits, type Address, type Hex } from 'viem';
+import { encodeFunctionData, erc20Abi, parseAbiItem, parseUnits, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -113,6 +113,8 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     lostPayments: { withdrawalId: string; address: string; amount: string; hash: string; reason: string }[];
     reorgedCredits: unknown[];
     stuckPayments: unknown[];
+    journal: { chainNonce: string; knownNonce: string; halted: boolean; problem: string | null } | null;
+    unknownPayments: { hash: string; kind: string; amount: string; settlement: string | null }[];
   }
 
   const reconcileOf = async (app: FastifyInstance) => envelope<Reconciled>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result;
@@ -634,17 +636,93 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await expectPaidOnce(s);
   });
 
-  it('fills a nonce hole another user of the key left (its transaction dropped) with a zero-value transfer; pays once', async () => {
+  const recover = async (app: FastifyInstance) =>
+    envelope<{ recordedPayments: number; fillers: number; unknownPayments: number; stoppedAt: string | null; knownNonce: string }>(
+      await app.inject({ method: 'POST', url: '/api/admin/payer/recover', headers: treasuryHeaders(), payload: { requestId: randomUUID() } }),
+    );
+
+  it('signs nothing while another user of the key has a transaction the database does not know; pays once it is dropped', async () => {
     const s = await setup({ automine: false });
     const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
-    // Another user of the key takes nonce 0 in the node's pool: the payer signs at 1; then the other is dropped.
     const other = await sendOwnTransfer(s, 0n);
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 0, halted: true });
+    expect((await reconcileOf(s.app))?.journal).toMatchObject({ chainNonce: '1', knownNonce: '0', halted: true });
+    await s.testChain.rpc('anvil_dropTransaction', [other]);
+    expect(await payer.round()).toMatchObject({ signed: 1, halted: false });
+    expect((await paymentOf(id))?.nonce).toBe('0');
+    await settle(s, payer);
+    expect(await stageOf(id)).toBe('posted');
+    await expectPaidOnce(s);
+  });
+
+  /** A token transfer of the hot wallet's key made elsewhere (no withdrawal named), at `nonce`, sent to the node. */
+  async function sendOwnTokenTransfer(s: Setup, nonce: bigint, to: Address, tokens: string): Promise<Hex> {
+    const raw = await privateKeyToAccount(s.payerKey).signTransaction({
+      type: 'eip1559',
+      chainId: TEST_NODE_CHAIN_ID,
+      to: s.testChain.token,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(tokens, s.testChain.decimals)] }),
+      value: 0n,
+      gas: 100_000n,
+      nonce: Number(nonce),
+      maxFeePerGas: 100n * 10n ** 9n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    });
+    return (await s.testChain.rpc('eth_sendRawTransaction', [raw])) as Hex;
+  }
+
+  it('halts on a payment of the key made elsewhere until the recovery lists it and finance debits the member it paid; then pays once', async () => {
+    const s = await setup({ automine: false });
+    const alice = await member(s, accounts.alice, '100');
+    const { id } = await withdrawn(s.app, alice, '20');
+    const other = await sendOwnTokenTransfer(s, 0n, accounts.alice.address, '5');
+    await s.testChain.mine(1);
+    const payer = s.payer();
+    expect(await payer.round()).toMatchObject({ signed: 0, halted: true });
+    // Not at depth yet: the recovery reads nothing.
+    expect((await recover(s.app)).result).toMatchObject({ unknownPayments: 0, knownNonce: '0' });
+    await s.testChain.mine(CONFIRMATIONS);
+    expect((await recover(s.app)).result).toMatchObject({ recordedPayments: 0, fillers: 0, unknownPayments: 1, stoppedAt: null, knownNonce: '1' });
+    expect(await reconcileOf(s.app)).toMatchObject({
+      ok: false,
+      journal: { halted: true },
+      unknownPayments: [{ hash: other, nonce: '0', kind: 'untagged', to: accounts.alice.address, member: accounts.alice.address, amount: '5', withdrawalId: null, settlement: null }],
+    });
+    expect(await payer.round()).toMatchObject({ signed: 0, halted: true });
+    const settled = await s.app.inject({
+      method: 'POST',
+      url: '/api/admin/unknownPayments/settle',
+      headers: treasuryHeaders(),
+      payload: { hash: other, settlement: 'debit', reason: 'paid from the hot wallet by hand', requestId: randomUUID() },
+    });
+    expect(envelope(settled)).toMatchObject({ code: 0, result: { payment: { settlement: 'debit' }, waitsForSecondApproval: false } });
+    expect(await credit(s.app, alice)).toBe('75');
+    expect((await records(s.app, alice))[0]).toMatchObject({ type: 'withdraw', amount: '-5', status: 'done', txHash: other });
+    expect(await payer.round()).toMatchObject({ signed: 1, halted: false });
+    expect((await paymentOf(id))?.nonce).toBe('1');
+    await settle(s, payer);
+    expect(await stageOf(id)).toBe('posted');
+    await expectBooksBalanced(ctx.db);
+    expect(await reconcileOf(s.app)).toMatchObject({ ok: true, unknownPayments: [], journal: { halted: false } });
+  });
+
+  it('fills a nonce hole a reorganisation deeper than the confirmations left below its payment with a zero-value transfer; pays once', async () => {
+    const s = await setup({ automine: false });
+    await s.testChain.mine(CONFIRMATIONS + 3);
+    const alice = await member(s, accounts.alice, '100');
+    // Another transaction of the key at nonce 0, recorded by the recovery once at depth; the payment signs at 1.
+    await sendOwnTransfer(s, 0n);
+    await s.testChain.mine(CONFIRMATIONS + 1);
+    expect((await recover(s.app)).result).toMatchObject({ fillers: 1, knownNonce: '1' });
+    const { id } = await withdrawn(s.app, alice, '20');
     const payer = s.payer({ stuckAfterMs: 1_000 });
     expect(await payer.round()).toMatchObject({ signed: 1 });
     expect((await paymentOf(id))?.nonce).toBe('1');
-    await s.testChain.rpc('anvil_dropTransaction', [other]);
-    await s.testChain.mine(1);
+    // The blocks from the other transaction's on replaced by empty ones: nonce 0 is free again, a hole below ours.
+    await s.testChain.rpc('anvil_reorg', [CONFIRMATIONS + 2, []]);
+    await s.testChain.rpc('anvil_dropAllTransactions', []);
     expect(await payer.round()).toMatchObject({ filled: 0, replaced: 0 });
     ctx.clock.advance(2_000);
     expect(await payer.round()).toMatchObject({ filled: 1, replaced: 0 });

@@ -25,6 +25,8 @@ const TABLE: Record<PolicyAct, { roles: OperatorRole[]; member: boolean; above: 
   poolAmount: { roles: ['finance'], member: false, above: null, cap: 100n * Q },
   distribute: { roles: ['finance'], member: false, above: null, cap: null },
   topUpsReread: { roles: ['finance'], member: false, above: null, cap: null },
+  paymentsRecover: { roles: ['finance'], member: false, above: null, cap: null },
+  unknownPaymentSettle: { roles: ['finance'], member: true, above: 'confirm', cap: null },
 };
 
 type Answer = 'alone' | 'confirm' | number | string;

@@ -3,11 +3,12 @@
  * key, its settings, and the two things it does with the chain besides reading: sign a payment locally and broadcast
  * signed bytes.
  */
-import { encodeFunctionData, erc20Abi, keccak256, type Address, type Hex, type PublicClient } from 'viem';
+import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
 import type { Db } from '../../db/client';
 import type { Chain } from '../chain';
 import type { PayerOptions, PayerStep } from './index';
+import { taggedTransferData } from './paymentTag';
 
 export interface PayerContext {
   db: Db;
@@ -27,8 +28,11 @@ export interface PayerContext {
   now: () => Date;
   step: (name: PayerStep) => void;
   onLost: PayerOptions['onLost'];
-  /** Signs a token transfer from the hot wallet (`legacy`: with `maxFeePerGas` as its gas price); nothing is sent. */
-  sign(fields: { to: Address; tokenAmount: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<{ raw: Hex; hash: Hex }>;
+  /**
+   * Signs a token transfer from the hot wallet naming its withdrawal (paymentTag.ts; `legacy`: with `maxFeePerGas` as
+   * its gas price); nothing is sent.
+   */
+  sign(fields: { to: Address; tokenAmount: bigint; withdrawalId: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<{ raw: Hex; hash: Hex }>;
   /** Signs a zero-value transfer from the hot wallet to itself at `nonce` (a nonce hole's filler); nothing is sent. */
   signFiller(fields: { nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<Hex>;
   /** Sends signed bytes; a node that has them already, or has mined them, says so: fine. */
@@ -72,7 +76,7 @@ export function payerContext(options: PayerOptions): PayerContext {
       const common = {
         chainId,
         to: token,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [fields.to, fields.tokenAmount] }),
+        data: taggedTransferData(fields),
         value: 0n,
         gas: gasLimit,
         nonce: Number(fields.nonce),

@@ -27,12 +27,14 @@ import { nonceTaker, paysMember } from './proofs';
  * @param head - the chain's head this round
  * @param fee - the fees now
  * @param payer - the hot wallet whose payments are followed
+ * @param rule - `sign`: whether it may sign replacements and fillers (false while payouts are halted)
  * @example
- * await follow(context, round, head, fee, account.address);
+ * await follow(context, round, head, fee, account.address, { sign: true });
  */
-export async function follow(context: PayerContext, round: PayerRound, head: bigint, fee: Fees, payer: Address): Promise<void> {
+export async function follow(context: PayerContext, round: PayerRound, head: bigint, fee: Fees, payer: Address, rule: { sign: boolean }): Promise<void> {
   const { db, client, account, step } = context;
-  const ownKey = isAddressEqual(payer, account.address);
+  // Only this payer's own key signs (replacements, fillers), and only while the journal lets it (journal.ts).
+  const ownKey = isAddressEqual(payer, account.address) && rule.sign;
   const rows = await sentAttempts(db, payer);
   if (rows.length === 0) return;
   const byWithdrawal = new Map<bigint, SentAttempt[]>();
@@ -94,7 +96,7 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
     const latest = attempts[attempts.length - 1] ?? first;
     if (ownKey && isStuck(latest, fee, now, { stuckAfterMs: context.stuckAfterMs, isNext: first.nonce === nextNonce })) {
       const fees = replacementFees(latest, fee);
-      const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), nonce: first.nonce, legacy: fee.legacy, ...fees });
+      const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), withdrawalId: id, nonce: first.nonce, legacy: fee.legacy, ...fees });
       await storePayments(db, [
         { ...signed, ...fees, withdrawalId: id, chainId: context.chainId, payer, nonce: first.nonce, tokenAmount: BigInt(first.tokenAmount), createdAt: now },
       ]);

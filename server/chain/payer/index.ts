@@ -30,7 +30,8 @@ import { pollLoop, type LoopHealth } from '../pollLoop';
 import { payerContext } from './context';
 import { currentFees } from './fees';
 import { follow } from './follow';
-import { catchUpNonce, knownPayers, releaseLease, takeLease } from './lease';
+import { haltReason, readJournal, type PayerJournal } from './journal';
+import { knownPayers, releaseLease, takeLease } from './lease';
 import { sendNew } from './sendNew';
 import { watchPosted, watchVoided } from './watchPosted';
 
@@ -66,6 +67,8 @@ export interface PayerOptions {
    * the confirmations) or mined again as reverted, or a voided one mined after all as paid (paid after the refund).
    */
   onLost?: (lost: { withdrawalId: bigint; hash: Hex; reason: LostReason }) => void;
+  /** Payouts stop (the reason: logged at error) or go on again (null): told when it changes (journal.ts). */
+  onHalt?: (reason: string | null) => void;
 }
 
 /** What a round did, for the tests and the log. */
@@ -84,6 +87,8 @@ export interface PayerRound {
   filled: number;
   /** Why approved withdrawals wait, if they do. */
   waiting: 'token' | 'gas' | null;
+  /** Nothing was signed: the chain shows what the database does not know, or found payments wait (journal.ts). */
+  halted: boolean;
 }
 
 export interface Payer {
@@ -94,6 +99,8 @@ export interface Payer {
   stop(): Promise<void>;
   /** Its timer's rounds: running, since when, the last successful one (readiness: server/health/readiness.ts). */
   health(): LoopHealth;
+  /** The journal as the last round read it (undefined before the first). */
+  journal(): PayerJournal | undefined;
 }
 
 /**
@@ -109,19 +116,31 @@ export function createPayer(options: PayerOptions): Payer {
   const context = payerContext(options);
 
   async function round(): Promise<PayerRound> {
-    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, paidAfterVoid: 0, filled: 0, waiting: null };
+    // Every instance reads the journal, the lease holder or not, so each one's readiness says whether payouts stop.
+    const journal = await readJournal(context.db, context.client, context.account.address);
+    noteJournal(journal);
+    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, paidAfterVoid: 0, filled: 0, waiting: null, halted: journal.halted };
     if (!(await takeLease(context))) return result;
     result.leader = true;
     const [head, fee] = await Promise.all([context.client.getBlockNumber({ cacheTime: 0 }), currentFees(context.client)]);
     // This payer's hot wallet first, then any PAYER_KEY was rotated from: their payments are followed to the end.
+    // Halted, stored bytes still go out and payments post or void at depth; nothing new is signed, not even a
+    // replacement or a filler.
     for (const payer of await knownPayers(context)) {
-      await follow(context, result, head, fee, payer);
+      await follow(context, result, head, fee, payer, { sign: !journal.halted });
       await watchPosted(context, result, head, payer);
       await watchVoided(context, result, head, payer);
     }
-    await catchUpNonce(context);
-    await sendNew(context, result, fee);
+    if (!journal.halted) await sendNew(context, result, fee);
     return result;
+  }
+
+  let lastJournal: PayerJournal | undefined;
+  function noteJournal(journal: PayerJournal): void {
+    const before = lastJournal ? haltReason(lastJournal) : null;
+    lastJournal = journal;
+    const reason = haltReason(journal);
+    if (reason !== before) options.onHalt?.(reason);
   }
 
   const loop = pollLoop(round, options.pollMs ?? 1_000, { onError: options.onError, now: options.now });
@@ -136,5 +155,6 @@ export function createPayer(options: PayerOptions): Payer {
       await releaseLease(context).catch(() => undefined);
     },
     health: loop.health,
+    journal: () => lastJournal,
   };
 }

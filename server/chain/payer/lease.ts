@@ -19,12 +19,13 @@ const leaseRow = z.object({ nextNonce: bigintText });
  * if (!(await takeLease(context))) return;
  */
 export async function takeLease(context: PayerContext): Promise<boolean> {
-  const { db, client, account } = context;
-  const chainNonce = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
+  const { db, account } = context;
+  // A key's first lease accounts for no nonce: whatever the chain shows it did before is for the recovery from the
+  // chain to record (journal.ts), never adopted unseen (a backup from before the first payment would pay again).
   const rows = await queryRows(
     db,
     sql`INSERT INTO payer_accounts (address, chain_id, next_nonce, lease_holder, lease_until)
-        VALUES (${account.address}, ${context.chainId}, ${chainNonce.toString()}::bigint, ${context.holder}, clock_timestamp() + ${`${context.leaseMs} milliseconds`}::interval)
+        VALUES (${account.address}, ${context.chainId}, 0, ${context.holder}, clock_timestamp() + ${`${context.leaseMs} milliseconds`}::interval)
         ON CONFLICT (address) DO UPDATE SET lease_holder = excluded.lease_holder, lease_until = excluded.lease_until
         WHERE payer_accounts.lease_holder = excluded.lease_holder OR payer_accounts.lease_until IS NULL OR payer_accounts.lease_until < clock_timestamp()
         RETURNING next_nonce AS "nextNonce"`,
@@ -74,19 +75,6 @@ export async function lockNextNonce(tx: Db, context: PayerContext): Promise<bigi
  */
 export async function setNextNonce(tx: Db, context: PayerContext, nextNonce: bigint): Promise<void> {
   await tx.execute(sql`UPDATE payer_accounts SET next_nonce = ${nextNonce.toString()}::bigint WHERE address = ${context.account.address}`);
-}
-
-/**
- * Another transaction from the hot wallet (its key used elsewhere) moved the chain's nonce past ours: skip ahead.
- *
- * @param context - the payer's context
- * @example
- * await catchUpNonce(context);
- */
-export async function catchUpNonce(context: PayerContext): Promise<void> {
-  const { db, client, account } = context;
-  const chainNonce = BigInt(await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
-  await db.execute(sql`UPDATE payer_accounts SET next_nonce = ${chainNonce.toString()}::bigint WHERE address = ${account.address} AND next_nonce < ${chainNonce.toString()}::bigint`);
 }
 
 /**
