@@ -14,7 +14,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { z } from 'zod';
 import type { BatchedPGlite } from './pglite';
-import { newPglite } from './pgliteStart';
+import { dumpPglite, newPglite } from './pgliteStart';
 import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
 import { grantAppRole, refuseUnsafeAppRole } from './roles';
 import * as schema from './schema';
@@ -34,6 +34,8 @@ export interface Database {
    */
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite: a consistent snapshot while it runs (server/db/backup.ts); PostgreSQL is backed up with its own tools. */
+  dump?: (() => Promise<Uint8Array>) | undefined;
 }
 
 export interface OpenDatabaseOptions {
@@ -53,6 +55,8 @@ export interface OpenDatabaseOptions {
    * hop to the worker and back (about 0.13 ms) made them a third slower, so they run PGlite in their own thread.
    */
   thread?: boolean | undefined;
+  /** PGlite: a snapshot (Database.dump) to load into a folder, or memory, that holds no database yet. */
+  restoreFrom?: Uint8Array | undefined;
   /** Pool size for node-postgres. */
   poolSize?: number | undefined;
   /**
@@ -85,7 +89,7 @@ const MIGRATION_LOCK_KEY = 4_361_000_001;
  */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Database> {
   if (options.url) return openNodePg(options.url, options.poolSize ?? 10, options.migrationUrl);
-  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost);
+  return openPglite(options.dataDir, options.thread ?? options.dataDir !== undefined, options.onLost, options.restoreFrom);
 }
 
 export interface OpeningDatabase extends Database {
@@ -130,8 +134,8 @@ export function beginOpenDatabase(options: OpenDatabaseOptions = {}): OpeningDat
   };
 }
 
-async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost']): Promise<Database> {
-  const client = await newPgliteClient(dataDir, thread, onLost);
+async function openPglite(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost'], restoreFrom?: Uint8Array): Promise<Database> {
+  const client = await newPgliteClient(dataDir, thread, onLost, restoreFrom);
   // drizzle's PGlite driver types its client as PGlite; it calls only query() and transaction(), which the thread
   // client has with the same meaning.
   const db = drizzlePglite({ client: client as PGlite, schema });
@@ -142,10 +146,11 @@ async function openPglite(dataDir: string | undefined, thread: boolean, onLost: 
     // The ledger engine is a migration too (npm run engine, ADR 0021).
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
+    dump: () => (client instanceof PgliteThread ? client.dump() : dumpPglite(client)),
   };
 }
 
-async function newPgliteClient(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost']): Promise<PgliteThread | BatchedPGlite> {
+async function newPgliteClient(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost'], restoreFrom?: Uint8Array): Promise<PgliteThread | BatchedPGlite> {
   // BatchedPGlite: one call into its backend per statement (server/db/pglite.ts); in a worker thread of its own
   // (server/db/pgliteThread.ts), statements run while the request thread answers requests.
   let folder: string | undefined;
@@ -153,11 +158,12 @@ async function newPgliteClient(dataDir: string | undefined, thread: boolean, onL
     folder = path.resolve(dataDir, 'pglite');
     await mkdir(folder, { recursive: true });
   }
-  return thread ? PgliteThread.open(folder, { onLost }) : inThisThread(folder);
+  if (restoreFrom && thread) throw new Error('a restore opens PGlite in this thread');
+  return thread ? PgliteThread.open(folder, { onLost }) : inThisThread(folder, restoreFrom);
 }
 
-async function inThisThread(folder: string | undefined): Promise<BatchedPGlite> {
-  const client = newPglite(folder);
+async function inThisThread(folder: string | undefined, restoreFrom?: Uint8Array): Promise<BatchedPGlite> {
+  const client = newPglite(folder, restoreFrom);
   await client.waitReady;
   return client;
 }

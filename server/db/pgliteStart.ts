@@ -46,7 +46,24 @@ export function pgliteOptions(dataDir?: string): { startParams: string[]; loadDa
  *
  * @example const client = newPglite('./data/pglite'); await client.waitReady;
  */
-export function newPglite(dataDir?: string): BatchedPGlite {
-  const options = pgliteOptions(dataDir);
+export function newPglite(dataDir?: string, restoreFrom?: Uint8Array): BatchedPGlite {
+  // A restore (server/db/backup.ts) loads its snapshot into a folder (or memory) that holds no database yet.
+  const options = restoreFrom ? { startParams: START_PARAMS, loadDataDir: new Blob([new Uint8Array(restoreFrom)]) } : pgliteOptions(dataDir);
   return dataDir === undefined ? new BatchedPGlite(options) : new BatchedPGlite(dataDir, options);
+}
+
+/**
+ * A consistent snapshot of a running PGlite: a checkpoint (so a restore replays little WAL), then its data folder as
+ * a gzipped tarball, taken while no statement runs (PGlite's dumpDataDir holds its query lock). A transaction open
+ * across statements is not in it, as after a crash: what is committed is, and nothing else.
+ *
+ * @param db - the PGlite
+ * @returns the tarball's bytes
+ * @example
+ * const bytes = await dumpPglite(client);
+ */
+export async function dumpPglite(db: PGlite): Promise<Uint8Array> {
+  await db.query('CHECKPOINT');
+  const blob = await db.dumpDataDir('gzip');
+  return new Uint8Array(await blob.arrayBuffer());
 }

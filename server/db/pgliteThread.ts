@@ -30,6 +30,7 @@ export type ThreadRequest =
   | { id: number; kind: 'query'; tx: number | null; text: string; params: unknown[]; rowMode: RowMode | undefined; textTypes: number[] }
   | { id: number; kind: 'begin' }
   | { id: number; kind: 'end'; tx: number; commit: boolean }
+  | { id: number; kind: 'dump' }
   | { id: number; kind: 'close' };
 
 /** An error as it crosses the boundary: its message, name and own fields (a database error's code, detail, ...). */
@@ -199,6 +200,18 @@ export class PgliteThread {
     if (loss) throw loss;
     await this.#call({ kind: 'end', tx, commit: true }, undefined);
     return result;
+  }
+
+  /**
+   * A consistent snapshot of the whole database while it runs (server/db/backup.ts): PGlite's data folder as a
+   * gzipped tarball, taken between two statements.
+   *
+   * @returns the tarball's bytes
+   * @example
+   * const bytes = await client.dump();
+   */
+  async dump(): Promise<Uint8Array> {
+    return (await this.#call({ kind: 'dump' }, undefined)) as Uint8Array;
   }
 
   /**

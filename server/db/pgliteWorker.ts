@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { QueryOptions, Transaction } from '@electric-sql/pglite';
-import { newPglite } from './pgliteStart';
+import { dumpPglite, newPglite } from './pgliteStart';
 import type { ThreadAnswer, ThreadError, ThreadRequest } from './pgliteThread';
 
 if (!parentPort) throw new Error('pgliteWorker.ts runs as a worker thread');
@@ -105,6 +105,8 @@ async function run(request: Exclude<ThreadRequest, { kind: 'begin' | 'end' }>): 
       if (!open) throw new Error('Transaction is closed');
       return open.tx.query(request.text, request.params, options);
     }
+    case 'dump':
+      return dumpPglite(db);
     case 'close':
       await db.close();
       return null;

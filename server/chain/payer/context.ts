@@ -32,7 +32,7 @@ export interface PayerContext {
    * Signs a token transfer from the hot wallet naming its withdrawal (paymentTag.ts; `legacy`: with `maxFeePerGas` as
    * its gas price); nothing is sent.
    */
-  sign(fields: { to: Address; tokenAmount: bigint; withdrawalId: bigint; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<{ raw: Hex; hash: Hex }>;
+  sign(fields: { to: Address; tokenAmount: bigint; withdrawalId: bigint; createdAt: Date; nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<{ raw: Hex; hash: Hex }>;
   /** Signs a zero-value transfer from the hot wallet to itself at `nonce` (a nonce hole's filler); nothing is sent. */
   signFiller(fields: { nonce: bigint; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint; legacy: boolean }): Promise<Hex>;
   /** Sends signed bytes; a node that has them already, or has mined them, says so: fine. */

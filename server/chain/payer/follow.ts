@@ -96,7 +96,7 @@ export async function follow(context: PayerContext, round: PayerRound, head: big
     const latest = attempts[attempts.length - 1] ?? first;
     if (ownKey && isStuck(latest, fee, now, { stuckAfterMs: context.stuckAfterMs, isNext: first.nonce === nextNonce })) {
       const fees = replacementFees(latest, fee);
-      const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), withdrawalId: id, nonce: first.nonce, legacy: fee.legacy, ...fees });
+      const signed = await context.sign({ to: first.address as Address, tokenAmount: BigInt(first.tokenAmount), withdrawalId: id, createdAt: first.withdrawalCreatedAt, nonce: first.nonce, legacy: fee.legacy, ...fees });
       await storePayments(db, [
         { ...signed, ...fees, withdrawalId: id, chainId: context.chainId, payer, nonce: first.nonce, tokenAmount: BigInt(first.tokenAmount), createdAt: now },
       ]);

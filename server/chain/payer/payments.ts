@@ -99,6 +99,8 @@ const sentRow = z.object({
   address: z.string(),
   tokenAmount: z.string(),
   createdAt: z.coerce.date(),
+  /** The withdrawal's creation time (its payments' tag names it: paymentTag.ts). */
+  withdrawalCreatedAt: z.coerce.date(),
   blockNumber: bigintText.nullable(),
   blockHash: z.string().nullable(),
 });
@@ -117,7 +119,7 @@ export function sentAttempts(db: Db, payer: Address): Promise<SentAttempt[]> {
   return queryRows(
     db,
     sql`SELECT w.id, w.amount, w.fee, p.hash, p.nonce, p.raw, p.max_fee_per_gas AS "maxFeePerGas", p.max_priority_fee_per_gas AS "maxPriorityFeePerGas",
-          ${payeeSql} AS address, p.token_amount AS "tokenAmount", p.created_at AS "createdAt",
+          ${payeeSql} AS address, p.token_amount AS "tokenAmount", p.created_at AS "createdAt", w.created_at AS "withdrawalCreatedAt",
           p.block_number AS "blockNumber", p.block_hash AS "blockHash"
         FROM ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql} JOIN payments p ON p.withdrawal_id = w.id
         WHERE d.stage = ${stage(WithdrawalStage.sent)} AND p.payer = ${payer}
@@ -231,7 +233,7 @@ export async function storePayments(db: Db, payments: readonly NewPayment[]): Pr
   );
 }
 
-const approvedRow = z.object({ id: bigintText, amount: bigintText, fee: bigintText, address: z.string() });
+const approvedRow = z.object({ id: bigintText, amount: bigintText, fee: bigintText, address: z.string(), createdAt: z.coerce.date() });
 export type ApprovedWithdrawal = z.output<typeof approvedRow>;
 
 /**
@@ -239,14 +241,14 @@ export type ApprovedWithdrawal = z.output<typeof approvedRow>;
  *
  * @param db - database handle or transaction
  * @param limit - how many at most
- * @returns id, amount, fee and the member's address
+ * @returns id, amount, fee, the member's address and when it was made (the payment's tag names it: paymentTag.ts)
  * @example
  * const approved = await approvedWithdrawals(tx, 500);
  */
 export function approvedWithdrawals(db: Db, limit: number): Promise<ApprovedWithdrawal[]> {
   return queryRows(
     db,
-    sql`SELECT w.id, w.amount, w.fee, ${payeeSql} AS address FROM ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql}
+    sql`SELECT w.id, w.amount, w.fee, ${payeeSql} AS address, w.created_at AS "createdAt" FROM ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql}
         WHERE d.stage = ${stage(WithdrawalStage.approved)} ORDER BY d.id LIMIT ${limit}::int`,
     approvedRow,
   );

@@ -18,7 +18,7 @@ import { sendRequest } from '../../ledger/withdrawals';
 import { payeeJoinSql, payeeSql } from '../../ledger/withdrawalLifecycle';
 import type { Chain } from '../chain';
 import { receiptOrNull, tokenUnitsOf, toLedgerUnits } from '../chainReads';
-import { readTransferData } from './paymentTag';
+import { readTransferData, withdrawalFingerprint } from './paymentTag';
 import { storePayments } from './payments';
 import { nonceTaker, paysMember } from './proofs';
 
@@ -34,7 +34,7 @@ export interface ChainTransaction {
   blockNumber: bigint;
   raw: Hex;
   /** The token transfer it makes and pays, if it does; the withdrawal it names, if tagged. */
-  transfer: { to: Address; tokenAmount: bigint; withdrawalId: bigint | null } | null;
+  transfer: { to: Address; tokenAmount: bigint; withdrawalId: bigint | null; fingerprint: string | null } | null;
   /** A zero-value transfer of the hot wallet to itself with no calldata: the payer's own filler. */
   filler: boolean;
   maxFeePerGas: bigint;
@@ -112,7 +112,7 @@ export async function scanChain(db: Db, chain: Chain, payer: Address): Promise<C
   return { fromNonce, toNonce, found, stoppedAt: null };
 }
 
-const withdrawalRow = z.object({ id: bigintText, amount: bigintText, fee: bigintText, address: z.string(), stage: z.string() });
+const withdrawalRow = z.object({ id: bigintText, amount: bigintText, fee: bigintText, address: z.string(), stage: z.string(), createdAt: z.coerce.date() });
 const memberRow = z.object({ id: z.number() });
 
 export interface RecoveryOutcome {
@@ -182,24 +182,27 @@ async function recordOne(tx: Db, chain: Chain, payer: Address, found: ChainTrans
   if (transfer.withdrawalId !== null) {
     const [withdrawal] = await queryRows(
       tx,
-      sql`SELECT w.id, w.amount, w.fee, ${payeeSql} AS address, d.stage FROM withdrawals w JOIN ledger_pending d ON d.id = w.id ${payeeJoinSql}
+      sql`SELECT w.id, w.amount, w.fee, ${payeeSql} AS address, d.stage, w.created_at AS "createdAt" FROM withdrawals w JOIN ledger_pending d ON d.id = w.id ${payeeJoinSql}
           WHERE w.id = ${transfer.withdrawalId.toString()}::bigint FOR UPDATE OF d`,
       withdrawalRow,
     );
-    kind = withdrawal ? 'notApproved' : 'unknownWithdrawal';
+    // The same id with another fingerprint is a withdrawal this database never saw: its id was given again after a
+    // restore (paymentTag.ts).
+    const same = withdrawal && withdrawalFingerprint(withdrawal) === transfer.fingerprint ? withdrawal : undefined;
+    kind = same ? 'notApproved' : 'unknownWithdrawal';
     const pays =
-      withdrawal &&
-      withdrawal.stage === 'approved' &&
-      isAddressEqual(withdrawal.address as Address, transfer.to) &&
-      tokenUnitsOf(withdrawal.amount - withdrawal.fee, chain.token.decimals) === transfer.tokenAmount;
-    if (pays) {
-      const [moved] = await postRequests(tx, [sendRequest(withdrawal.id, by.now)]);
+      same &&
+      same.stage === 'approved' &&
+      isAddressEqual(same.address as Address, transfer.to) &&
+      tokenUnitsOf(same.amount - same.fee, chain.token.decimals) === transfer.tokenAmount;
+    if (same && pays) {
+      const [moved] = await postRequests(tx, [sendRequest(same.id, by.now)]);
       if (moved?.code === ApiCode.ok) {
         await storePayments(tx, [
           {
             hash: found.hash,
             raw: found.raw,
-            withdrawalId: withdrawal.id,
+            withdrawalId: same.id,
             chainId: chain.settings.chainId,
             payer,
             nonce: found.nonce,

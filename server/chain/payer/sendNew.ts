@@ -61,7 +61,7 @@ export async function sendNew(context: PayerContext, round: PayerRound, fee: Fee
     for (const [index, row] of payable.entries()) {
       if (outcomes[index]?.code !== ApiCode.ok) continue;
       const fees = { maxFeePerGas: fee.maxFeePerGas, maxPriorityFeePerGas: fee.maxPriorityFeePerGas };
-      const transaction = await context.sign({ to: row.address as Address, tokenAmount: row.tokenAmount, withdrawalId: row.id, nonce, legacy: fee.legacy, ...fees });
+      const transaction = await context.sign({ to: row.address as Address, tokenAmount: row.tokenAmount, withdrawalId: row.id, createdAt: row.createdAt, nonce, legacy: fee.legacy, ...fees });
       stored.push({ ...transaction, ...fees, withdrawalId: row.id, chainId: context.chainId, payer: account.address, nonce, tokenAmount: row.tokenAmount, createdAt: now });
       nonce++;
     }
