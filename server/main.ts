@@ -7,6 +7,7 @@
  */
 import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { prepareApp } from './app';
+import { listenForBackups } from './db/backupSocket';
 import { beginOpenDatabase } from './db/client';
 import { pgliteFolder, type EarlyPglite } from './db/earlyPglite';
 import { oneRoleWarning } from './db/roles';
@@ -175,6 +176,8 @@ export async function main(source: Record<string, string | undefined>, early?: E
   // The chain's node is read (or the development chain started) while the database opens, migrates and seeds.
   const chainBegun = beginChain(env);
   const policy = chainPolicy(env, chainBegun);
+  // The socket `npm run backup` asks for PGlite's snapshot on, once listening (closed before the database).
+  let backups: { close(): Promise<void> } | undefined;
   const database = beginOpenDatabase({ url: env.DATABASE_URL, migrationUrl: env.DATABASE_MIGRATION_URL, dataDir: env.DATA_DIR, onLost, opening });
   // The app is built on the request thread while PGlite's worker opens the database (ADR 0029): nothing in it reads
   // the database, and its chain, rounds and timers start only once the database is migrated and the chain checked.
@@ -263,6 +266,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
         await app.close();
         await roundsEnded;
       } finally {
+        await backups?.close().catch(() => undefined);
         await database.close();
         await chainStart.stop();
       }
@@ -293,6 +297,8 @@ export async function main(source: Record<string, string | undefined>, early?: E
   process.once('SIGTERM', () => stopOnSignal('SIGTERM'));
 
   reached('app');
+  // `npm run backup` asks this process for PGlite's snapshot (server/db/backupSocket.ts); PostgreSQL needs no help.
+  if (database.driver === 'pglite') backups = await listenForBackups(database, env.DATA_DIR, app.log);
   await app.listen({ port: env.PORT, host: env.HOST });
   const desk = env.OPS_PORT === undefined ? undefined : await app.deskPort?.listen(env.OPS_PORT, env.HOST);
   reached('listening');

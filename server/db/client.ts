@@ -130,6 +130,10 @@ export function beginOpenDatabase(options: OpenDatabaseOptions = {}): OpeningDat
     close: async () => {
       await (await opening.catch(() => undefined))?.close();
     },
+    dump: async () => {
+      const open = client ?? (await opening);
+      return open instanceof PgliteThread ? open.dump() : dumpPglite(open);
+    },
     opened,
   };
 }
