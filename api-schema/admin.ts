@@ -187,6 +187,8 @@ export const adminReconcile = defineEndpoint({
     journal: z.nullable(payerJournalSchema),
     /** Payments found on chain that the database never knew, not settled yet (opsUnknownPaymentSettle). */
     unknownPayments: z.array(unknownPaymentSchema),
+    /** Transfers to the treasury in the blocks the watcher read that it did not credit or hold (re-read their range). */
+    missedTopUps: z.array(z.object({ txHash: txHashSchema, from: addressSchema, amount: balanceSchema, blockNumber: z.string() })),
   }),
 });
 

@@ -16,6 +16,7 @@ import type { Chain } from './chain';
 import { receiptOrNull, toLedgerUnits, tokenUnitsOf } from './chainReads';
 import type { Payer } from './payer';
 import { feesOver } from './payer/fees';
+import { missedTopUps } from './inflowCheck';
 import { haltReason, readJournal } from './payer/journal';
 import { paymentsInFlight } from './payer/payments';
 import { openUnknownPayments } from './unknownPayments';
@@ -99,13 +100,14 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
     if (tokenUnitsOf(figures.firstApproved, decimals) > payerTokens - inFlight.tokens) waiting = 'token';
     else if (payer.gasLimit * maxFeePerGas > payerGas) waiting = 'gas';
   }
-  const [lost, reorged, stuck, minedUnposted, journal, unknown] = await Promise.all([
+  const [lost, reorged, stuck, minedUnposted, journal, unknown, missed] = await Promise.all([
     lostPayments(db),
     reorgedAwayTopUps(db, chain.settings.chainId),
     stuckPayments(db, chain, payer?.address, now),
     minedNotPosted(db, chain),
     payer ? readJournal(db, chain.client, payer.address) : Promise.resolve(undefined),
     openUnknownPayments(db),
+    missedTopUps(db, chain),
   ]);
 
   const treasuryUnits = toLedgerUnits(treasury, decimals);
@@ -118,7 +120,7 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
   const difference = backing - owed;
   const lostTotal = lost.reduce((sum, entry) => sum + entry.amount, 0n);
   return {
-    ok: difference >= 0n && lost.length === 0 && reorged.length === 0 && stuck.length === 0 && journal?.halted !== true && unknown.length === 0,
+    ok: difference >= 0n && lost.length === 0 && reorged.length === 0 && stuck.length === 0 && journal?.halted !== true && unknown.length === 0 && missed.length === 0,
     chain: { treasury: formatMinor(treasuryUnits), payer: payerUnits === undefined ? null : formatMinor(payerUnits) },
     ledger: { members: formatMinor(figures.members), payable: formatMinor(figures.payable), heldTopUps: formatMinor(figures.held) },
     owed: formatMinor(owed),
@@ -133,5 +135,6 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
       ? { chainNonce: journal.chainNonce.toString(), knownNonce: journal.knownNonce.toString(), halted: journal.halted, problem: haltReason(journal) }
       : null,
     unknownPayments: unknown,
+    missedTopUps: missed.map((entry) => ({ txHash: entry.txHash, from: entry.from, amount: formatMinor(entry.amount), blockNumber: entry.blockNumber.toString() })),
   };
 }

@@ -6,14 +6,29 @@
  *      later (a load balancer's backends lag and disagree for seconds);
  *   2. a block whose header's logs bloom may hold a Transfer of the token to the treasury is asked for its logs by its
  *      hash (EIP-234): a node that lacks the block answers an error, never "no logs" as it may for a range past its
- *      head (go-ethereum#24078); a block whose bloom cannot hold one has none (a bloom has no false negatives);
+ *      head (go-ethereum#24078); a block whose bloom cannot hold one has none (a bloom has no false negatives). An
+ *      empty answer for such a block is doubt all the same (a backend with the block may not have indexed its logs
+ *      yet, with a current head): the block's receipts settle it (eth_getBlockReceipts, else each transaction's
+ *      receipt), and a receipt no node answers leaves the range to be read again;
  *   3. each top-up's position among its transaction's logs: `logIndex` minus the index of the transaction's first
  *      log in the block. Its first top-up log is that first log only when proven (the block's log 0, or the log
  *      before it is another transaction's, read here too): the transaction may log other events, of other
  *      contracts, before it. Otherwise the transaction's receipt says: all its logs, in order, and it must be in the
  *      same block.
  */
-import { getAddress, hexToBytes, keccak256, pad, toEventSelector, type Block, type Hex } from 'viem';
+import {
+  getAddress,
+  hexToBytes,
+  isAddressEqual,
+  keccak256,
+  pad,
+  parseEventLogs,
+  toEventSelector,
+  type Block,
+  type Hex,
+  type PublicClient,
+  type TransactionReceipt,
+} from 'viem';
 import type { Chain } from './chain';
 import { blockOrNull, receiptOrNull, toLedgerUnits } from './chainReads';
 import type { TopUpLog } from './topUps';
@@ -35,6 +50,29 @@ function bloomMayHold(bloom: Uint8Array, item: Hex): boolean {
     if (((bloom[255 - (bit >> 3)] ?? 0) & (1 << (bit & 7))) === 0) return false;
   }
   return true;
+}
+
+/** The receipts of a block: eth_getBlockReceipts, else each transaction's; null when any is not there. */
+async function blockReceipts(client: PublicClient, block: Block): Promise<TransactionReceipt[] | null> {
+  const hash = block.hash ?? '0x';
+  // A node without eth_getBlockReceipts (or that lacks the block) answers an error: each receipt is asked instead.
+  const all = await client.getBlockReceipts({ blockHash: hash }).catch(() => undefined);
+  if (all) return all;
+  const full = await blockOrNull(client, block.number ?? 0n, true);
+  if (full?.hash !== hash) return null;
+  const receipts = await Promise.all(full.transactions.map((transaction) => receiptOrNull(client, transaction.hash)));
+  return receipts.every((receipt) => receipt !== null) ? receipts : null;
+}
+
+/**
+ * The token's Transfer logs to the treasury in a block, read from its receipts (a block whose logs were answered
+ * empty while its bloom may hold one); null when its receipts are not all there, or not the block's.
+ */
+async function transfersInReceipts(client: PublicClient, block: Block, settings: Chain['settings']) {
+  const receipts = await blockReceipts(client, block);
+  if (!receipts || receipts.some((receipt) => receipt.blockHash !== block.hash)) return null;
+  const logs = parseEventLogs({ abi: [transferEvent], logs: receipts.flatMap((receipt) => receipt.logs), strict: true });
+  return logs.filter((log) => isAddressEqual(log.address, settings.token) && isAddressEqual(log.args.to, settings.treasury));
 }
 
 /**
@@ -67,9 +105,14 @@ export async function readTopUps(chain: Chain, from: bigint, to: bigint, parentH
     const bloom = hexToBytes(block.logsBloom ?? '0x');
     return bloomMayHold(bloom, settings.token) && bloomMayHold(bloom, TRANSFER_TOPIC) && bloomMayHold(bloom, treasuryTopic);
   });
-  const found = (
-    await Promise.all(candidates.map((block) => client.getLogs({ blockHash: block.hash ?? '0x', address: settings.token, event: transferEvent, args: { to: settings.treasury }, strict: true })))
-  ).flat();
+  const answered = await Promise.all(
+    candidates.map(async (block) => {
+      const logs = await client.getLogs({ blockHash: block.hash ?? '0x', address: settings.token, event: transferEvent, args: { to: settings.treasury }, strict: true });
+      return logs.length > 0 ? logs : transfersInReceipts(client, block, settings);
+    }),
+  );
+  if (answered.some((logs) => logs === null)) return { settled: false, reason: 'a block whose bloom may hold a top-up answered no logs, and its receipts are not there yet' };
+  const found = answered.flatMap((logs) => logs ?? []);
   const hashOf = new Map(blocks.map((block) => [block.number, block.hash]));
   if (found.some((log) => log.removed || hashOf.get(log.blockNumber) !== log.blockHash)) return { settled: false, reason: 'a log is not in the block read' };
 

@@ -19,7 +19,7 @@
  */
 import { and, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { chainBlocks } from '../db/schema';
+import { chainBlocks, topUpWatchStarts } from '../db/schema';
 import type { Chain } from './chain';
 import { blockHashAt } from './chainReads';
 import { pollLoop, type LoopHealth } from './pollLoop';
@@ -32,6 +32,11 @@ export { transferEvent } from './transferEvent';
 const MAX_RANGE = 2_000n;
 /** Cursor blocks kept per chain: how deep a reorganisation below the cursor can be followed back. */
 const KEPT_BLOCKS = 64;
+
+/** The block the watcher reads after, the first time it reads a chain (top_up_watch_starts: reconcile's inflow check). */
+async function keepWatchStart(db: Db, chainId: number, after: bigint): Promise<void> {
+  await db.insert(topUpWatchStarts).values({ chainId, firstCursor: after }).onConflictDoNothing();
+}
 
 /** Keeps a block as the cursor, and drops the kept blocks older than the last KEPT_BLOCKS, in two statements. */
 async function keepBlock(db: Db, chainId: number, number: bigint, hash: string): Promise<void> {
@@ -56,6 +61,7 @@ export async function keepHeadAsFirstCursor(db: Db, chain: Chain): Promise<bigin
   if (kept) return kept.number;
   const head = await chain.client.getBlock({ blockTag: 'latest', includeTransactions: false });
   if (head.number === null || head.hash === null) throw new Error('the chain has no latest block');
+  await keepWatchStart(db, chainId, head.number);
   await keepBlock(db, chainId, head.number, head.hash);
   return head.number;
 }
@@ -169,6 +175,7 @@ export function createTopUpWatcher(options: TopUpWatcherOptions): TopUpWatcher {
     const read = await readTopUps(chain, from, to, at?.hash);
     if (!read.settled) return { ...idle, unsettled: true };
     const when = now();
+    if (!at) await keepWatchStart(db, chainId, from - 1n);
     const { credited, held } = await creditTopUps(db, chainId, read.logs, when);
     await flagReorgedAway(db, chainId, { from, to }, read.logs, when);
     await keepBlock(db, chainId, to, read.lastHash);

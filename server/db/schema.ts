@@ -724,6 +724,15 @@ export const chainBlocks = pgTable(
 );
 
 /**
+ * The first block the top-up watcher kept as its cursor on a chain: it reads only the blocks after it, so reconcile's
+ * check of the treasury's inflows (server/chain/inflowCheck.ts) starts there too. Written once, never pruned.
+ */
+export const topUpWatchStarts = pgTable('top_up_watch_starts', {
+  chainId: integer('chain_id').primaryKey(),
+  firstCursor: bigint('first_cursor', { mode: 'bigint' }).notNull(),
+});
+
+/**
  * Operators (docs/API.md, "Operators"): the people who run the app, each by wallet address, with their roles
  * (finance, support, content, admin; admin holds every role). A removed operator keeps the row (removed_at), so the
  * audit log's addresses stay explained; adding them again clears it.

@@ -57,6 +57,8 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/admin/topUps/held': finance,
   'POST /api/admin/topUps/release': finance,
   'POST /api/admin/topUps/return': finance,
+  'POST /api/admin/payer/recover': finance,
+  'POST /api/admin/unknownPayments/settle': finance,
   'GET /api/admin/withdrawals': finance,
   'POST /api/admin/withdrawals/approve': finance,
   'GET /api/admin/member': financeOrSupport,

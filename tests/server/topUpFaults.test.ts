@@ -233,6 +233,55 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     await expectCreditedIsOnChain(app, treasury);
   });
 
+  it('credits a top-up from its block\'s receipts when a backend with a current head answers its logs with none', async () => {
+    const { app, watcher, send, treasury } = await setup({ relayed: true });
+    const alice = await member(app, accounts.alice);
+    relay.unindexed(50);
+    await send(accounts.alice, '3');
+    await testChain.mine(CONFIRMATIONS);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
+    expect(await credit(app, alice)).toBe('3');
+    await expectCreditedIsOnChain(app, treasury);
+  });
+
+  it('never moves past a top-up while that backend answers no logs and no receipts; credits it once when it answers truly', async () => {
+    const { app, watcher, send, treasury } = await setup({ relayed: true });
+    const alice = await member(app, accounts.alice);
+    relay.unindexed(50, { receipts: 'none' });
+    await send(accounts.alice, '6');
+    await testChain.mine(CONFIRMATIONS);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 0, unsettled: true });
+    await testChain.mine(2);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 0, unsettled: true });
+    relay.unindexed(0);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
+    expect(await watcher.runOnce()).toMatchObject({ credited: 0 });
+    expect(await credit(app, alice)).toBe('6');
+    await expectCreditedIsOnChain(app, treasury);
+  });
+
+  it('lists in reconcile a top-up a lying backend made the watcher move past, not a silent surplus, until a re-read credits it', async () => {
+    const { app, watcher, send, treasury, startBlock } = await setup({ relayed: true });
+    const alice = await member(app, accounts.alice);
+    await watcher.runOnce();
+    // A backend that answers a block's logs and its receipts without the top-up (by hash); ranges it answers truly.
+    let lying = true;
+    relay.on('eth_getLogs', (params, forward) => (lying && (params[0] as { blockHash?: string }).blockHash ? [] : forward()));
+    relay.on('eth_getBlockReceipts', async (_params, forward) => (lying ? ((await forward()) as { logs: unknown[] }[]).map((receipt) => ({ ...receipt, logs: [] })) : forward()));
+    const hash = await send(accounts.alice, '8');
+    await testChain.mine(CONFIRMATIONS);
+    expect(await watcher.runOnce()).toMatchObject({ credited: 0, unsettled: false });
+    const missed = await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() });
+    expect(envelope(missed).result).toMatchObject({ ok: false, missedTopUps: [{ txHash: hash, from: accounts.alice.address, amount: '8' }] });
+    lying = false;
+    const toBlock = (await testChain.head()) - BigInt(CONFIRMATIONS);
+    const reread = await app.inject({ method: 'POST', url: '/api/admin/topUps/reread', headers: treasuryHeaders(), payload: { fromBlock: startBlock.toString(), toBlock: toBlock.toString() } });
+    expect(envelope(reread)).toMatchObject({ code: 0, result: { credited: 1 } });
+    expect(await credit(app, alice)).toBe('8');
+    expect(envelope(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result).toMatchObject({ ok: true, missedTopUps: [] });
+    await expectCreditedIsOnChain(app, treasury);
+  });
+
   it('keeps its cursor when the node answers "not found" for the kept blocks: a restart reads on from it', async () => {
     const { chain, app, watcher, send, treasury, startBlock } = await setup({ relayed: true });
     const alice = await member(app, accounts.alice);

@@ -8,6 +8,8 @@
  *   `logs` says what a lagging backend answers for a range past its head: clamped to it, `[]`, or an error.
  * - `on(method, rule)`: a rule answers one method: from its params and the node's own answer (`forward()`), it
  *   returns the answer sent, or throws `RelayError` for a JSON-RPC error.
+ * - `unindexed(n)`: a backend with a current head whose log index lags: `eth_getLogs` answers no logs for the newest
+ *   `n` blocks (by range or by block hash; go-ethereum#24078); `receipts: 'none'` answers their receipts null too.
  * - `down(true)`: every request gets HTTP 503.
  * - `count(method)`: calls seen, so a test can assert what the server asked.
  */
@@ -34,6 +36,8 @@ export interface RpcRelay {
   on(method: string, rule: RelayRule | null): void;
   /** Presents the chain `blocks` behind its real head (0: as it is); `logs` for a range past the stale head. */
   lag(blocks: number, options?: { logs?: 'clamp' | 'empty' | 'error' }): void;
+  /** `eth_getLogs` empty for the newest `blocks` blocks, the head current (0: off); their receipts null with `receipts: 'none'`. */
+  unindexed(blocks: number, options?: { receipts?: 'honest' | 'none' }): void;
   /** Every request answered HTTP 503 while true. */
   down(isDown: boolean): void;
   /** Calls of `method` seen since the start (or the last reset). */
@@ -69,6 +73,8 @@ export async function startRpcRelay(target: string | (() => string)): Promise<Rp
   let lagBlocks = 0n;
   let lagLogs: 'clamp' | 'empty' | 'error' = 'clamp';
   let isDown = false;
+  let unindexedBlocks = 0n;
+  let unindexedReceipts: 'honest' | 'none' = 'honest';
 
   async function forward(method: string, params: unknown[]): Promise<unknown> {
     const response = await fetch(targetUrl(), {
@@ -148,13 +154,27 @@ export async function startRpcRelay(target: string | (() => string)): Promise<Rp
     }
   }
 
+  /** What a backend whose log index lags `unindexedBlocks` behind its current head answers. */
+  async function unindexedAnswer(method: string, params: unknown[]): Promise<unknown> {
+    const newest = BigInt((await forward('eth_blockNumber', [])) as string);
+    const unindexed = (number: bigint | undefined) => number !== undefined && number > newest - unindexedBlocks;
+    const found = await forward(method, params);
+    if (method === 'eth_getLogs') return (found as { blockNumber?: string }[]).filter((log) => !unindexed(blockNumberOf(log)));
+    if (unindexedReceipts === 'none' && method === 'eth_getTransactionReceipt') return unindexed(blockNumberOf(found)) ? null : found;
+    if (unindexedReceipts === 'none' && method === 'eth_getBlockReceipts') {
+      const receipts = found as { blockNumber?: string }[] | null;
+      return receipts?.some((receipt) => unindexed(blockNumberOf(receipt))) ? null : receipts;
+    }
+    return found;
+  }
+
   async function answer(request: RpcRequest): Promise<object> {
     const params = request.params ?? [];
     counts.set(request.method, (counts.get(request.method) ?? 0) + 1);
     try {
       const rule = rules.get(request.method);
       const head = await staleHead();
-      const honest = () => (head === undefined ? forward(request.method, params) : lagging(request.method, params, head));
+      const honest = () => (head === undefined ? (unindexedBlocks > 0n ? unindexedAnswer(request.method, params) : forward(request.method, params)) : lagging(request.method, params, head));
       const result = rule ? await rule(params, honest) : await honest();
       return { jsonrpc: '2.0', id: request.id, result: result ?? null };
     } catch (error) {
@@ -191,6 +211,10 @@ export async function startRpcRelay(target: string | (() => string)): Promise<Rp
       lagBlocks = BigInt(blocks);
       lagLogs = options.logs ?? 'clamp';
     },
+    unindexed: (blocks, options = {}) => {
+      unindexedBlocks = BigInt(blocks);
+      unindexedReceipts = options.receipts ?? 'honest';
+    },
     down: (value) => {
       isDown = value;
     },
@@ -199,6 +223,7 @@ export async function startRpcRelay(target: string | (() => string)): Promise<Rp
       rules.clear();
       counts.clear();
       lagBlocks = 0n;
+      unindexedBlocks = 0n;
       isDown = false;
     },
     stop: () =>
