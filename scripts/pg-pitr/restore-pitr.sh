@@ -11,6 +11,7 @@ if [ -e "$data" ] && [ -n "$(ls -A "$data" 2>/dev/null)" ]; then echo "restore-p
 mkdir -p "$data" && chmod 700 "$data"
 cp -a "$base/." "$data/"
 rm -f "$data/backup_manifest"
+chmod 700 "$data"
 {
   echo "restore_command = 'cp $archive/%f %p'"
   if [ -n "$target_time" ]; then echo "recovery_target_time = '$target_time'"; fi

@@ -388,7 +388,24 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
   });
 
   it('behavior: reconcile lists what is off with what to do', async () => {
-    await renderDesk({
+    const unknownPayment = {
+      hash: `0x${'ef'.repeat(32)}`,
+      payer: second,
+      nonce: '5',
+      blockNumber: '40',
+      kind: 'unknownWithdrawal',
+      to: second,
+      amount: '9',
+      withdrawalId: '12',
+      member: second,
+      foundAt: '2026-12-01T00:00:00.000Z',
+      settlement: null,
+      settledAt: null,
+      settledBy: null,
+    };
+    const recoverBodies: unknown[] = [];
+    const settleBodies: unknown[] = [];
+    const desk = await renderDesk({
       path: '/ops/reconcile',
       signedInAs: { roles: ['admin'] },
       handlers: {
@@ -406,14 +423,36 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
             lostPayments: [],
             reorgedCredits: [],
             stuckPayments: [{ withdrawalId: '9', hash: `0x${'cd'.repeat(32)}`, nonce: '4', payer: second, ageSeconds: 600, reason: 'fee' }],
+            journal: { chainNonce: '6', knownNonce: '4', halted: true, problem: 'payouts halted' },
+            unknownPayments: [unknownPayment],
+            missedTopUps: [],
           },
         }),
+        'POST /api/admin/payer/recover': ({ body }) => {
+          recoverBodies.push(body);
+          return { code: 0, result: { fromNonce: '4', toNonce: '6', recordedPayments: 1, fillers: 0, unknownPayments: 1, stoppedAt: null, knownNonce: '6' } };
+        },
+        'POST /api/admin/unknownPayments/settle': ({ body }) => {
+          settleBodies.push(body);
+          return { code: 0, result: { payment: { ...unknownPayment, settlement: 'debit', settledAt: '2026-12-01T00:00:00.000Z', settledBy: second }, waitsForSecondApproval: false, approvals: [] } };
+        },
       },
     });
     expect(await screen.findByText('Not OK: act on what is listed below.')).toBeTruthy();
     expect(screen.getByText('The payer raises the fee by itself: check the gas money.')).toBeTruthy();
     expect(screen.getByText('Approved withdrawals wait: fund the hot wallet.')).toBeTruthy();
     expect(screen.getAllByText('Nothing to act on.')).toHaveLength(2);
+    // The journal: halted, the recovery run from here; then the unknown payment debited with a reason.
+    expect(screen.getByText("Payouts halted: the chain shows what the database does not know.")).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Recover from the chain' }));
+    expect(await screen.findByText('Recorded 1 payment(s); 1 unknown payment(s) to settle; accounted up to nonce 6.')).toBeTruthy();
+    expect(recoverBodies).toEqual([{ requestId: expect.any(String) }]);
+    const debit = screen.getByRole('button', { name: 'Debit the member' });
+    expect(debit.hasAttribute('disabled') || debit.getAttribute('aria-disabled') === 'true').toBe(true);
+    await desk.user.type(screen.getByLabelText('Reason'), 'paid after the backup');
+    await desk.user.click(screen.getByRole('button', { name: 'Debit the member' }));
+    expect(await screen.findByText('Settled.')).toBeTruthy();
+    expect(settleBodies).toEqual([{ hash: unknownPayment.hash, settlement: 'debit', reason: 'paid after the backup', requestId: expect.any(String) }]);
   });
 
   it('behavior: a member not found says so with a retry; a found one shows balances and acts', async () => {

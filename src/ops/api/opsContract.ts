@@ -4,7 +4,7 @@
  * operator schema.
  */
 import * as z from 'zod/mini';
-import { adminReconcile, adminTopUpsReread, adminWithdrawalDecide } from '../../../api-schema/admin';
+import { adminReconcile, adminTopUpsReread, adminWithdrawalDecide, opsPaymentsRecover, opsUnknownPaymentSettle } from '../../../api-schema/admin';
 import {
   opsAudit,
   opsKeyCreate,
@@ -59,6 +59,8 @@ export const opsEndpoints = {
   opsHeldTopUpReturn,
   adminReconcile,
   adminTopUpsReread,
+  opsPaymentsRecover,
+  opsUnknownPaymentSettle,
   opsOrders,
   opsOrderShip,
   opsOrderCancel,

@@ -1,16 +1,21 @@
 /**
- * Reconcile (issue 43): what the ledger owes beside the token on chain (GET /api/admin/reconcile), and each list
- * an operator must act on with what to do (README, "Credit on chain: against real providers").
+ * Reconcile: what the ledger owes beside the token on chain (GET /api/admin/reconcile), and each list an operator
+ * must act on with what to do (README, "Credit on chain: against real providers"); the payer's journal with the
+ * recovery from the chain, and the unknown payments it found, each settled here (docs/API.md, "The payer's journal").
  */
 import Button from 'antd-mobile/es/components/button';
 import { useSelector } from '@xstate/react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AmountText } from '../../components/AmountText';
 import { SummaryList } from '../../components/SummaryList';
+import { FormField } from '../../components/FormField';
 import { TransactionLink } from '../../components/TransactionLink';
 import type { OpsResult } from '../api/opsContract';
 import { useExplorer } from '../deskChain';
-import { useDeskRead } from '../deskHooks';
+import { useDesk } from '../DeskContext';
+import { useDeskAction, useDeskRead } from '../deskHooks';
+import { ActionState } from '../parts/ActionState';
 import { ReadState, readAgain } from '../parts/ReadState';
 
 type Reconcile = OpsResult<'adminReconcile'>;
@@ -67,6 +72,38 @@ function ReconcileView({ value }: { value: Reconcile }) {
         {value.payer.waiting ? <p className="desk-muted">{t('reconcile.doWaiting')}</p> : null}
       </div>
       <div className="desk-form">
+        {value.journal ? <Journal journal={value.journal} /> : null}
+        {value.unknownPayments.length > 0 ? (
+          <section aria-labelledby="unknown-title" className="card desk-form">
+            <h3 id="unknown-title" className="card-title">
+              {t('reconcile.unknownPayments')}
+            </h3>
+            <p className="desk-muted">{t('reconcile.doUnknown')}</p>
+            <ul className="desk-list">
+              {value.unknownPayments.map((item) => (
+                <UnknownPayment key={item.hash} item={item} />
+              ))}
+            </ul>
+          </section>
+        ) : null}
+        {value.missedTopUps.length > 0 ? (
+          <section aria-labelledby="missed-title" className="card desk-form">
+            <h3 id="missed-title" className="card-title">
+              {t('reconcile.missedTopUps')}
+            </h3>
+            <ul className="desk-list">
+              {value.missedTopUps.map((item) => (
+                <li key={item.txHash} className="desk-item">
+                  <p>
+                    {item.from} · {amount(item.amount)} · {t('reconcile.block', { block: item.blockNumber })}
+                  </p>
+                  <TransactionLink label={t('reconcile.transfer')} hash={item.txHash} explorer={explorer} />
+                  <p className="desk-muted">{t('reconcile.doMissed')}</p>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
         <section aria-labelledby="lost-title" className="card desk-form">
           <h3 id="lost-title" className="card-title">
             {t('reconcile.lostPayments')}
@@ -121,5 +158,82 @@ function ReconcileView({ value }: { value: Reconcile }) {
         </section>
       </div>
     </div>
+  );
+}
+
+/** The payer's journal: whether payouts are halted, and the recovery from the chain. */
+function Journal({ journal }: { journal: NonNullable<Reconcile['journal']> }) {
+  const { t } = useTranslation('ops');
+  const { api } = useDesk();
+  const recover = useDeskAction((request: { requestId: string }) => api.call('opsPaymentsRecover', { body: request }));
+  const busy = useSelector(recover, (snapshot) => snapshot.hasTag('busy'));
+  return (
+    <section aria-labelledby="journal-title" className="card desk-form">
+      <h3 id="journal-title" className="card-title">
+        {t('reconcile.journal')}
+      </h3>
+      <p role="status" className="desk-badge" data-tone={journal.halted ? 'danger' : 'success'}>
+        {journal.halted ? t('reconcile.payoutsHalted') : t('reconcile.payoutsGoOn')}
+      </p>
+      <SummaryList
+        rows={[
+          { label: t('reconcile.chainNonce'), value: journal.chainNonce },
+          { label: t('reconcile.knownNonce'), value: journal.knownNonce },
+        ]}
+      />
+      {journal.halted ? <p className="desk-muted">{t('reconcile.doHalted')}</p> : null}
+      {journal.chainNonce !== journal.knownNonce ? (
+        <Button color="primary" shape="rounded" disabled={busy} onClick={() => recover.send({ type: 'user.run', request: { requestId: crypto.randomUUID() } })}>
+          {t('reconcile.recover')}
+        </Button>
+      ) : null}
+      <ActionState
+        actor={recover}
+        busyText={t('reconcile.recovering')}
+        done={(result: OpsResult<'opsPaymentsRecover'> | null) => (
+          <p>
+            {t('reconcile.recovered', { payments: result?.recordedPayments ?? 0, unknown: result?.unknownPayments ?? 0, nonce: result?.knownNonce ?? '' })}
+            {result?.stoppedAt ? ` ${t('reconcile.recoverStopped', { nonce: result.stoppedAt })}` : ''}
+          </p>
+        )}
+      />
+    </section>
+  );
+}
+
+/** One unknown payment, settled by debiting the member it paid or writing it off, with a reason. */
+function UnknownPayment({ item }: { item: Reconcile['unknownPayments'][number] }) {
+  const { t, i18n } = useTranslation('ops');
+  const { api } = useDesk();
+  const explorer = useExplorer();
+  const [reason, setReason] = useState('');
+  const settle = useDeskAction((request: { hash: string; settlement: 'debit' | 'writeOff'; reason: string; requestId: string }) => api.call('opsUnknownPaymentSettle', { body: request }));
+  const busy = useSelector(settle, (snapshot) => snapshot.hasTag('busy'));
+  const run = (settlement: 'debit' | 'writeOff') => settle.send({ type: 'user.run', request: { hash: item.hash, settlement, reason: reason.trim(), requestId: crypto.randomUUID() } });
+  const ready = reason.trim().length > 0 && !busy;
+  return (
+    <li className="desk-item">
+      <p>
+        {t('reconcile.nonce', { nonce: item.nonce })} · <strong>{t(`reconcile.unknown.${item.kind}`)}</strong> · {item.to ?? '—'} ·{' '}
+        <AmountText amount={item.amount} locale={i18n.resolvedLanguage ?? 'zh'} />
+      </p>
+      <TransactionLink label={t('reconcile.payment')} hash={item.hash} explorer={explorer} />
+      <FormField id={`settle-${item.hash}`} label={t('reconcile.settleReason')} error={null} value={reason} onChange={(event) => setReason(event.target.value)} />
+      <div className="desk-actions">
+        {item.member ? (
+          <Button color="primary" shape="rounded" disabled={!ready} onClick={() => run('debit')}>
+            {t('reconcile.settleDebit')}
+          </Button>
+        ) : null}
+        <Button fill="outline" shape="rounded" disabled={!ready} onClick={() => run('writeOff')}>
+          {t('reconcile.settleWriteOff')}
+        </Button>
+      </div>
+      <ActionState
+        actor={settle}
+        busyText={t('reconcile.settling')}
+        done={(result: OpsResult<'opsUnknownPaymentSettle'> | null) => <p>{result?.waitsForSecondApproval ? t('reconcile.settleWaits') : t('reconcile.settled')}</p>}
+      />
+    </li>
   );
 }
