@@ -33,6 +33,8 @@ export const ApiCode = {
   internal: 5000,
   /** Readiness (docs/API.md, "Health"): this instance should get no requests now; the result lists the failing checks. */
   notReady: 5030,
+  /** The database cannot be reached now (a PostgreSQL failover under way): nothing was done; the same request again later. */
+  databaseUnavailable: 5031,
 } as const;
 
 export type ApiCodeName = keyof typeof ApiCode;
@@ -71,4 +73,6 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   5000: 500,
   // What a load balancer's health check reads: take this instance out of rotation (only GET /api/health/ready answers it).
   5030: 503,
+  // A failover or restart of the database: try again in a moment (the same requestId is safe to send again).
+  5031: 503,
 };

@@ -10,6 +10,7 @@ import { prepareApp } from './app';
 import { listenForBackups } from './db/backupSocket';
 import { beginOpenDatabase } from './db/client';
 import { pgliteFolder, type EarlyPglite } from './db/earlyPglite';
+import { synchronousStandbyWarning } from './db/replication';
 import { oneRoleWarning } from './db/roles';
 import type { WorkerLossOutcome } from './db/pgliteThread';
 import { developmentChainAsked, readEnv, type ServerEnv } from './env';
@@ -233,6 +234,8 @@ export async function main(source: Record<string, string | undefined>, early?: E
   const { app, start } = await preparing;
   const oneRole = oneRoleWarning(database.driver, env.DATABASE_MIGRATION_URL);
   if (oneRole) app.log.warn(oneRole);
+  const unsynchronised = await synchronousStandbyWarning(database.db, database.driver).catch(() => undefined);
+  if (unsynchronised) app.log.warn(unsynchronised);
   const { startTimers } = start({
     payoutTimer: true,
     chain: chainStart.chain,

@@ -39,6 +39,22 @@ function clientErrorOf(error: unknown): { status: number; part: 'body' | 'path' 
   return { status: httpStatus, part: typeof code === 'string' && code.startsWith('FST_ERR_') ? 'body' : 'path' };
 }
 
+/** node-postgres's and the network's ways of saying the database is not there (a failover, a restart). */
+const UNREACHABLE_NETWORK = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+// SQLSTATE: connection exceptions (08), admin or crash shutdown and "cannot connect now" (57P01-57P03), and a
+// read-only transaction (25006: the address still names a standby not yet promoted).
+const UNREACHABLE_SQLSTATE = /^(08...|57P0[123]|25006)$/;
+
+/** Whether an error says the database cannot be reached now, rather than that a statement failed. */
+export function isDatabaseUnreachable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE_NETWORK.has(code) || UNREACHABLE_SQLSTATE.test(code))) return true;
+  if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect)/.test(message)) return true;
+  // drizzle wraps the driver's error ("Failed query: ...") with it as the cause.
+  return cause !== undefined && cause !== error && isDatabaseUnreachable(cause);
+}
+
 /**
  * Maps any error to its HTTP status and envelope.
  *
@@ -62,6 +78,9 @@ export function envelopeForError(error: unknown, request: FastifyRequest): { sta
   if (clientError) {
     // Keep the status (413, 415, 400, 403) so proxies and curl users see what went wrong; the code is 1001.
     return { status: clientError.status, body: { code: ApiCode.invalidParameters, message: clientError.part } };
+  }
+  if (isDatabaseUnreachable(error)) {
+    return { status: httpStatusOf[ApiCode.databaseUnavailable], body: { code: ApiCode.databaseUnavailable, message: 'The database cannot be reached now; try again in a moment' } };
   }
   return { status: httpStatusOf[ApiCode.internal], body: { code: ApiCode.internal, message: `Internal error, request ${request.id}` } };
 }
