@@ -176,6 +176,9 @@ function openNodePg(url: string, poolSize: number, migrationUrl: string | undefi
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection emits 'error' on the pool; without a listener Node would crash.
   pool.on('error', () => undefined);
+  // So does a checked-out one (a transaction between two statements when the primary dies at a failover): its
+  // statement fails and the pool drops it on release; the 'error' event must not end the process.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzleNodePg({ client: pool, schema });
   return {
     db,
