@@ -27,5 +27,5 @@ if (!env.DATABASE_URL && (await serverListens(env.DATA_DIR))) {
 const restored = await restoreFromFile(file, { url: env.DATABASE_URL, dataDir: env.DATA_DIR });
 console.log(
   `restore: ${file} into ${env.DATABASE_URL ? 'DATABASE_URL' : env.DATA_DIR} in ${restored.ms} ms${restored.movedAside ? `; the folder that was there is now ${restored.movedAside}` : ''}. ` +
-    'Start the server: payouts stay halted until the recovery from the chain (npm run payer -- recover, or the desk) accounts for what was paid after the backup.',
+    'Start the server. If the chain shows payments the backup does not know, payouts stay halted until the recovery from the chain (npm run payer -- recover, or the desk) accounts for them.',
 );

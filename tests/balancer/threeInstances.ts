@@ -17,10 +17,11 @@ import { z } from 'zod';
 import { ensureServerBuilt } from '../../scripts/buildServer';
 import { openDatabase, queryRows } from '../../server/db/client';
 import { freePort } from '../../server/chain/anvil';
-import { checkBooks, checkPayments, withdrawals, type Withdrawal } from './books';
-import { Client, newRequestId, type Member, type Sent } from './client';
+import { checkBooks, checkPayments } from './books';
+import { Client, type Sent } from './client';
 import { TEST_TREASURY_ADDRESS } from '../support/treasury';
-import { moneyLoad, recommenderOf, shopRace } from './load';
+import { moneyLoad, shopRace } from './load';
+import { approveAndSettle, membersWithMoney } from './setUp';
 import {
   atStop,
   CHAIN_ID,
@@ -113,26 +114,8 @@ export async function runThreeInstances(): Promise<string[]> {
   const stackAt = performance.now();
 
   const client = new Client(balancer.url);
-  const param = await client.must({ kind: 'dappParam', method: 'GET', url: '/api/dapp/dappParam', auth: {} }, z.object({ chainId: z.number() }));
-  if (param.chainId !== CHAIN_ID) throw new Error(`balancer: dappParam's chain is ${param.chainId}`);
-  await client.signInTreasury();
-  // The pools pay, and WPOS exchanges back to CREDIT, only from what finance funded.
-  for (const account of ['sharePools', 'exchangeCredit']) {
-    await client.must(client.admin('fund', '/api/admin/fund', { account, amount: '20000', requestId: newRequestId() }), z.object({ balance: z.string() }));
-  }
-  // Eight members (the sign-in limit, 10 a minute per client address, holds across the instances: all come from here).
-  const signedIn: Member[] = [];
-  for (let index = 0; index < MEMBERS; index++) signedIn.push(await client.signIn(param.chainId, index === 0 ? 'DEMO2026' : (signedIn[recommenderOf(index)]?.inviteCode ?? '')));
-  const home = { name: '李雷', phone: '138 0013 8000', region: '浙江省 / 杭州市 / 西湖区', detail: '文三路 100 号', isDefault: true };
-  const members = await Promise.all(
-    signedIn.map(async (member, index) => {
-      const { deliveryId } = await client.must({ kind: 'address', method: 'POST', url: '/api/member/delivery/add', auth: { authorization: member.auth }, body: home, member: index }, z.object({ deliveryId: z.string() }));
-      for (const [asset, amount] of [['CREDIT', '10000'], ['WPOS', '1000']]) {
-        await client.must({ ...client.admin('grant', '/api/admin/grant', { address: member.address, asset, amount, requestId: newRequestId() }), member: index }, z.object({ id: z.string() }));
-      }
-      return { ...member, deliveryId };
-    }),
-  );
+  const { chainId, members } = await membersWithMoney(client, MEMBERS);
+  if (chainId !== CHAIN_ID) throw new Error(`balancer: dappParam's chain is ${chainId}`);
   const membersAt = performance.now();
 
   // The load, and what happens to the instances under it.
@@ -200,20 +183,7 @@ export async function runThreeInstances(): Promise<string[]> {
   const retried = await client.settle();
   const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
   try {
-    for (const withdrawal of (await withdrawals(database.db)).filter((row) => row.status === 'pending')) {
-      await client.must(client.admin('decide', '/api/admin/withdrawal/decide', { id: withdrawal.id, status: 'approved' }), z.object({ status: z.string() }));
-    }
-    let all: Withdrawal[] = [];
-    const paidBy = Date.now() + 120_000;
-    for (;;) {
-      all = await withdrawals(database.db);
-      if (all.every((row) => row.status === 'done' || row.status === 'failed')) break;
-      if (Date.now() > paidBy) {
-        problems.push(`withdrawals not settled on chain: ${all.filter((row) => row.status !== 'done' && row.status !== 'failed').map((row) => `${row.id} ${row.status}`).join(', ')}`);
-        break;
-      }
-      await sleep(250);
-    }
+    const all = await approveAndSettle(client, database.db, problems);
     const paidAt = performance.now();
 
     // 5xx: only calls in flight when the instance was killed.

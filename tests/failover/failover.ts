@@ -12,9 +12,10 @@ import { ensureServerBuilt } from '../../scripts/buildServer';
 import { freePort } from '../../server/chain/anvil';
 import { openDatabase } from '../../server/db/client';
 import { TEST_TREASURY_ADDRESS } from '../support/treasury';
-import { checkBooks, checkPayments, withdrawals, type Withdrawal } from '../balancer/books';
-import { Client, newRequestId, type Member } from '../balancer/client';
-import { moneyLoad, recommenderOf } from '../balancer/load';
+import { checkBooks, checkPayments } from '../balancer/books';
+import { Client } from '../balancer/client';
+import { moneyLoad } from '../balancer/load';
+import { approveAndSettle, membersWithMoney } from '../balancer/setUp';
 import { atStop, startBalancer, startChain, startInstance, stopInstancesAtEnd, TOKEN_DECIMALS, waitBalancerState, waitReady, type Instance } from '../balancer/processes';
 import { startReplicatedPostgres } from './replicated';
 
@@ -73,23 +74,7 @@ export async function runFailover(): Promise<string[]> {
   await waitBalancerState(balancer, undefined, true);
 
   const client = new Client(balancer.url);
-  const param = await client.must({ kind: 'dappParam', method: 'GET', url: '/api/dapp/dappParam', auth: {} }, z.object({ chainId: z.number() }));
-  await client.signInTreasury();
-  for (const account of ['sharePools', 'exchangeCredit']) {
-    await client.must(client.admin('fund', '/api/admin/fund', { account, amount: '20000', requestId: newRequestId() }), z.object({ balance: z.string() }));
-  }
-  const signedIn: Member[] = [];
-  for (let index = 0; index < MEMBERS; index++) signedIn.push(await client.signIn(param.chainId, index === 0 ? 'DEMO2026' : (signedIn[recommenderOf(index)]?.inviteCode ?? '')));
-  const home = { name: '李雷', phone: '138 0013 8000', region: '浙江省 / 杭州市 / 西湖区', detail: '文三路 100 号', isDefault: true };
-  const members = await Promise.all(
-    signedIn.map(async (member, index) => {
-      const { deliveryId } = await client.must({ kind: 'address', method: 'POST', url: '/api/member/delivery/add', auth: { authorization: member.auth }, body: home, member: index }, z.object({ deliveryId: z.string() }));
-      for (const [asset, amount] of [['CREDIT', '10000'], ['WPOS', '1000']]) {
-        await client.must({ ...client.admin('grant', '/api/admin/grant', { address: member.address, asset, amount, requestId: newRequestId() }), member: index }, z.object({ id: z.string() }));
-      }
-      return { ...member, deliveryId };
-    }),
-  );
+  const { members } = await membersWithMoney(client, MEMBERS);
 
   const load = moneyLoad(client, members, 20261201);
   const running = load.run(WORKERS);
@@ -119,20 +104,7 @@ export async function runFailover(): Promise<string[]> {
 
   const database = await openDatabase({ url: pg.directUrl(), poolSize: 2 });
   try {
-    for (const withdrawal of (await withdrawals(database.db)).filter((row) => row.status === 'pending')) {
-      await client.must(client.admin('decide', '/api/admin/withdrawal/decide', { id: withdrawal.id, status: 'approved' }), z.object({ status: z.string() }));
-    }
-    let all: Withdrawal[] = [];
-    const paidBy = Date.now() + 120_000;
-    for (;;) {
-      all = await withdrawals(database.db);
-      if (all.every((row) => row.status === 'done' || row.status === 'failed')) break;
-      if (Date.now() > paidBy) {
-        problems.push(`withdrawals not settled on chain: ${all.filter((row) => row.status !== 'done' && row.status !== 'failed').map((row) => `${row.id} ${row.status}`).join(', ')}`);
-        break;
-      }
-      await sleep(250);
-    }
+    const all = await approveAndSettle(client, database.db, problems);
     const byId = new Map(all.map((row) => [row.id, row]));
     const books = await checkBooks(database.db, client, members, byId);
     problems.push(...books.problems);

@@ -553,14 +553,18 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await expectPaidOnce(s);
   });
 
-  /** Another transaction of the hot wallet's key, at `nonce`, sent to the node. */
-  async function sendOwnTransfer(s: Setup, nonce: bigint): Promise<Hex> {
+  /**
+   * Another transaction of the hot wallet's key, at `nonce`, sent to the node: a zero-value transfer to itself, or with
+   * `tokens` a token transfer of that many to `tokens.to` that names no withdrawal.
+   */
+  async function sendOwnTransfer(s: Setup, nonce: bigint, tokens?: { to: Address; amount: string }): Promise<Hex> {
     const raw = await privateKeyToAccount(s.payerKey).signTransaction({
       type: 'eip1559',
       chainId: TEST_NODE_CHAIN_ID,
-      to: s.payerAddress,
+      ...(tokens
+        ? { to: s.testChain.token, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [tokens.to, parseUnits(tokens.amount, s.testChain.decimals)] }), gas: 100_000n }
+        : { to: s.payerAddress, gas: 21_000n }),
       value: 0n,
-      gas: 21_000n,
       nonce: Number(nonce),
       maxFeePerGas: 100n * 10n ** 9n,
       maxPriorityFeePerGas: 10n ** 9n,
@@ -657,27 +661,11 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await expectPaidOnce(s);
   });
 
-  /** A token transfer of the hot wallet's key made elsewhere (no withdrawal named), at `nonce`, sent to the node. */
-  async function sendOwnTokenTransfer(s: Setup, nonce: bigint, to: Address, tokens: string): Promise<Hex> {
-    const raw = await privateKeyToAccount(s.payerKey).signTransaction({
-      type: 'eip1559',
-      chainId: TEST_NODE_CHAIN_ID,
-      to: s.testChain.token,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, parseUnits(tokens, s.testChain.decimals)] }),
-      value: 0n,
-      gas: 100_000n,
-      nonce: Number(nonce),
-      maxFeePerGas: 100n * 10n ** 9n,
-      maxPriorityFeePerGas: 10n ** 9n,
-    });
-    return (await s.testChain.rpc('eth_sendRawTransaction', [raw])) as Hex;
-  }
-
   it('halts on a payment of the key made elsewhere until the recovery lists it and finance debits the member it paid; then pays once', async () => {
     const s = await setup({ automine: false });
     const alice = await member(s, accounts.alice, '100');
     const { id } = await withdrawn(s.app, alice, '20');
-    const other = await sendOwnTokenTransfer(s, 0n, accounts.alice.address, '5');
+    const other = await sendOwnTransfer(s, 0n, { to: accounts.alice.address, amount: '5' });
     await s.testChain.mine(1);
     const payer = s.payer();
     expect(await payer.round()).toMatchObject({ signed: 0, halted: true });
