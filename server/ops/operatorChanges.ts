@@ -11,7 +11,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { OperatorRole } from '../../api-schema/endpoint';
 import type { Db } from '../db/client';
 import { operatorChanges, operators } from '../db/schema';
-import { AlreadyDecidedError, NotFoundError, RoleRequiredError } from '../errors';
+import { AlreadyDecidedError, NotFoundError, RoleRequiredError, SelfActRefusedError } from '../errors';
 import { recordAudit } from './audit';
 import {
   adminCount,
@@ -147,15 +147,17 @@ async function changeForUpdate(tx: Db, id: bigint): Promise<OperatorChangeRow> {
 }
 
 /**
- * A second admin's confirmation: the waiting change is carried out, once. The requester's own confirmation changes
- * nothing (it stays waiting); a done one is answered as it is.
+ * A second admin's confirmation: the waiting change is carried out, once. The requester's own confirmation is
+ * refused (1007, as every act's own confirmation under the operators' policy; it stays waiting); a done one is
+ * answered as it is.
  *
  * @param db - database handle
  * @param id - the change
  * @param audit - who confirms (a signed-in admin), when, from where; the row's action is opsOperatorConfirm
  * @returns the change, and what it did when this call carried it out
  * @throws NotFoundError (4004) for no such change, or removing one who is no operator now; AlreadyDecidedError (3006)
- *   for a cancelled one; RoleRequiredError (1006) when the actor is no current admin; InvalidParametersError (1001)
+ *   for a cancelled one; RoleRequiredError (1006) when the actor is no current admin; SelfActRefusedError (1007) for
+ *   its requester; InvalidParametersError (1001)
  *   when it would leave no admin (it stays waiting)
  * @example
  * const { change, operator } = await confirmOperatorChange(db, 7n, auditContextOf(request, now));
@@ -167,7 +169,8 @@ export async function confirmOperatorChange(db: Db, id: bigint, audit: AuditCont
     const change = await changeForUpdate(tx, id);
     const status = statusOf(change);
     if (status === 'cancelled') throw new AlreadyDecidedError();
-    if (status === 'done' || change.requestedBy === confirmer) return { change };
+    if (status === 'done') return { change };
+    if (change.requestedBy === confirmer) throw new SelfActRefusedError();
     // Its requester's removal or demotion cancels it; a requester who is no admin any more never counts.
     if (!(await currentOperator(tx, change.requestedBy))?.roles.includes('admin')) throw new AlreadyDecidedError();
     const [row] = await tx

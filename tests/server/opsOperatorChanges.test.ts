@@ -89,8 +89,9 @@ describeWithDatabases('operator changes', (ctx) => {
     expect((await waiting(app, ann)).map((change) => change.id)).toEqual([asked.id]);
     expect((await waiting(app, ben)).map((change) => change.id)).toEqual([asked.id]);
 
-    const own = await changed(post(app, ann.headers, 'operators/confirm', { id: asked.id }));
-    expect(own).toMatchObject({ id: asked.id, status: 'waiting', confirmedBy: null });
+    // Its requester's own confirmation is refused as every act's is under the policy (1007); it stays waiting.
+    expectRefused(await post(app, ann.headers, 'operators/confirm', { id: asked.id }), ApiCode.selfActRefused);
+    expect((await waiting(app, ann)).map((change) => [change.id, change.status])).toContainEqual([asked.id, 'waiting']);
     expect((await current()).map((operator) => operator.address)).not.toContain(accounts.carol.address);
 
     ctx.clock.advance(60_000);
