@@ -12,10 +12,11 @@ import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
+import { systemAccountId } from '../../server/ledger/accounts';
 import { removeOperator } from '../../server/ops/operators';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, fundSystemAccount, grant, withdraw } from './support/ledger';
+import { expectBooksBalanced, fundSystemAccount, grant, systemBalance, withdraw } from './support/ledger';
 import { adjust, approve, approveMany, confirmAdjust, freeze, operatorWithSession, type TestOperator } from './support/opsFinance';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
@@ -131,6 +132,30 @@ describeWithDatabases('no operator alone', (ctx) => {
     expect((await credit(s.app, s.alice))?.creditBalance).toBe('900');
     const [used] = await queryRows(ctx.db, sql`SELECT coalesce(sum(amount), 0)::text AS total FROM ops_policy_usage WHERE act = 'grant'`, z.object({ total: z.string() }));
     expect(used?.total).toBe('900000000');
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('2b. twelve fundings of 600 at once from two instances against a 5,000 total, each sent twice: eight pass, once each', async () => {
+    const limits = { policyLimits: { operatorDay: toMinor('5000') } };
+    const s = await setup(limits);
+    const instances = await ctx.instances(limits);
+    const bodies = Array.from({ length: 12 }, () => ({ account: 'sharePools', amount: '600', requestId: randomUUID() }));
+    // Each body twice, on different instances, all at once: a replay answers the first outcome.
+    const answers = await Promise.all(
+      [...bodies, ...bodies].map((body, index) => post(instances[index % instances.length] ?? s.app, s.ann, '/api/admin/fund', body).then((response) => envelope<{ id: string }>(response))),
+    );
+    const byRequest = new Map<string, Set<string>>();
+    answers.forEach((answer, index) => {
+      const requestId = [...bodies, ...bodies][index]?.requestId ?? '';
+      byRequest.set(requestId, new Set([...(byRequest.get(requestId) ?? []), `${answer.code}:${answer.result?.id ?? ''}`]));
+    });
+    // A request and its replay answered alike (or one of them while the other was under way: 3005).
+    const outcomes = [...byRequest.values()].map((seen) => [...seen].filter((outcome) => !outcome.startsWith(`${ApiCode.requestInProgress}:`)));
+    expect(outcomes.every((seen) => seen.length === 1)).toBe(true);
+    expect(outcomes.filter((seen) => seen[0]?.startsWith('0:')).length).toBe(8);
+    expect(outcomes.filter((seen) => seen[0]?.startsWith(`${ApiCode.policyLimit}:`)).length).toBe(4);
+    expect(await systemBalance(ctx.db, systemAccountId('WPOS', 'pools'))).toBe(toMinor('4800').toString());
+    expect((await auditRows('opsFund')).length).toBe(8);
     await expectBooksBalanced(ctx.db);
   });
 
