@@ -69,6 +69,8 @@ export async function runFailover(): Promise<string[]> {
   };
   instances.push(...(await Promise.all(ports.map((port, index) => startInstance(`app${index + 1}`, port, env)))));
   await Promise.all(instances.map(waitReady));
+  // On a primary with a synchronous standby the start says nothing of replication (server/db/replication.ts).
+  for (const instance of instances) if (instance.output().includes('synchronous standby')) problems.push(`${instance.name} warned about replication: ${instance.output().slice(-500)}`);
   const balancer = await startBalancer(ports, CHECK_MS, balancerPort);
   diagnosis = () => instances.map((instance) => `${instance.name}: ${instance.output().slice(-3000)}`).join('\n');
   await waitBalancerState(balancer, undefined, true);
