@@ -54,6 +54,7 @@ import { startPayoutTimer } from './ledger/sharePools';
 import type { Chain } from './chain/chain';
 import { createTopUpWatcher } from './chain/topUpWatcher';
 import { createPayer, type PayerOptions } from './chain/payer';
+import { retentionTimer } from './retention';
 import { haltReason } from './chain/payer/journal';
 import { repoRoot } from './serverFiles';
 import { createReadiness, type ReadinessOptions } from './health/readiness';
@@ -348,6 +349,13 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     if (late.payoutTimer) {
       timers.push(() => {
         stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
+        // The hourly retention sweep (server/retention.ts) runs beside the payout's timer, on the same instances.
+        const retention = retentionTimer(deps.db, deps.now, (error) => app.log.warn({ err: error }, 'retention sweep failed; the next hour sweeps again'));
+        retention.start();
+        const stopPayout = stopPayoutTimer;
+        stopPayoutTimer = async () => {
+          await Promise.all([stopPayout(), retention.stop()]);
+        };
       });
     }
     return {

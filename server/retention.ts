@@ -1,0 +1,72 @@
+/**
+ * What the server keeps and for how long (docs/deploy/retention.md): every table that grows with use has a rule.
+ * The ledger, the audit log, top-ups, payments and unknown payments are kept for ever (they are the books); the rows
+ * below only serve a while and are swept by the server every hour, a bounded batch per table and round, so a sweep
+ * never holds a long transaction. Nonces, rate-limit counters and idempotency outcomes have sweeps of their own
+ * (server/auth/nonces.ts, server/plugins/rateLimitStore.ts, server/ledger/idempotency.ts), as do the watcher's kept
+ * blocks (server/chain/topUpWatcher.ts).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { queryRows, type Db } from './db/client';
+import { pollLoop, type PollLoop } from './chain/pollLoop';
+
+const DAY_MS = 86_400_000;
+
+export interface RetentionRule {
+  table: string;
+  /** Days a row is kept after it stopped serving. */
+  keepDays: number;
+  /** When a row stopped serving (the rule's clock), as SQL on the table's columns. */
+  servedUntil: SQL;
+  why: string;
+}
+
+/** The swept tables' rules. */
+export const RETENTION_RULES: readonly RetentionRule[] = [
+  { table: 'tokens', keepDays: 30, servedUntil: sql`least(expires_at, coalesce(revoked_at, expires_at))`, why: "Members' session tokens: 30 days after they expired or were revoked." },
+  { table: 'operator_sessions', keepDays: 30, servedUntil: sql`least(expires_at, coalesce(revoked_at, expires_at))`, why: "Operators' sessions: 30 days after they expired or ended (the audit log keeps who acted)." },
+  { table: 'ops_policy_usage', keepDays: 90, servedUntil: sql`at`, why: "The policy's totals read 24 hours back; 90 days are kept to answer questions about them." },
+];
+
+/** Rows one table loses per round at most. */
+const BATCH = 10_000;
+
+/**
+ * One sweep of every rule, as of `now`.
+ *
+ * @param db - database handle
+ * @param now - the server's clock
+ * @returns the rows removed, by table
+ * @example
+ * const removed = await sweepRetention(db, new Date());
+ */
+export async function sweepRetention(db: Db, now: Date): Promise<Record<string, number>> {
+  const removed: Record<string, number> = {};
+  for (const rule of RETENTION_RULES) {
+    const before = new Date(now.getTime() - rule.keepDays * DAY_MS).toISOString();
+    const rows = await queryRows(
+      db,
+      sql`WITH gone AS (DELETE FROM ${sql.identifier(rule.table)} WHERE ctid IN (
+            SELECT ctid FROM ${sql.identifier(rule.table)} WHERE ${rule.servedUntil} < ${before}::timestamptz LIMIT ${BATCH}::int) RETURNING 1)
+          SELECT count(*)::int AS n FROM gone`,
+      z.object({ n: z.number() }),
+    );
+    removed[rule.table] = rows[0]?.n ?? 0;
+  }
+  return removed;
+}
+
+/**
+ * The hourly sweep on a timer (several instances may each run it: a row is removed once, whoever removes it).
+ *
+ * @param db - database handle
+ * @param now - the server's clock
+ * @param onError - where a failed sweep is reported
+ * @returns the loop (start, stop)
+ * @example
+ * const retention = retentionTimer(db, now, (error) => log.warn({ err: error }, 'retention sweep failed'));
+ */
+export function retentionTimer(db: Db, now: () => Date, onError: (error: unknown) => void): PollLoop {
+  return pollLoop(() => sweepRetention(db, now()), 3_600_000, { onError, now });
+}
