@@ -121,6 +121,25 @@ describeWithDatabases('team counts', (ctx) => {
     expect(walked.at(-1)).toMatchObject({ teamSize: 0, directCount: 0 });
   });
 
+  it('equal a walk of the tree and its closure after a rush of 60 binds at once, parents binding while their team does', async () => {
+    const people: { id: number; code: string }[] = [];
+    for (let n = 1; n <= 60; n++) people.push(await member(n));
+    // Everyone binds at once: 1..4 under the seeded root, each other n under floor(n / 4), so most parents are still
+    // binding, or not bound yet, while their own team binds to them (on PostgreSQL, transactions of the pool at once).
+    const outcomes = await Promise.all(
+      people.map((self, index) => {
+        const n = index + 1;
+        const parent = n <= 4 ? 'DEMO2026' : (people[Math.floor(n / 4) - 1]?.code ?? '');
+        return bind(self.id, parent);
+      }),
+    );
+    expect(outcomes.every((outcome) => outcome === 'bound')).toBe(true);
+    const walked = await walkedCounts(ctx.db);
+    expect(await keptCounts(ctx.db)).toEqual(walked);
+    expect(walked[0]).toMatchObject({ teamSize: 60, directCount: 4 });
+    expect(await keptTree(ctx.db)).toEqual(await walkedTree(ctx.db));
+  });
+
   it('keep member_tree equal to a walk of the tree after every kind of bind', async () => {
     await growTree();
     const walked = await walkedTree(ctx.db);
