@@ -5,9 +5,47 @@
  */
 import { z } from 'zod';
 import type { Db } from '../../server/db/client';
+import { TEST_TREASURY_ADDRESS } from '../support/treasury';
 import { withdrawals, type Withdrawal } from './books';
 import { newRequestId, type Client, type Member } from './client';
 import { recommenderOf } from './load';
+import type { TestNode } from './processes';
+
+/**
+ * The settings of a compiled server in these runs, as production runs it (NODE_ENV=production, behind the balancer).
+ *
+ * @param databaseUrl - DATABASE_URL
+ * @param node - the run's chain, token, treasury and hot wallet
+ * @param balancerPort - where the balancer listens (PUBLIC_URL)
+ * @returns the environment, PORT aside (startInstance sets it)
+ * @example
+ * const env = { ...serverEnv(databaseUrl, node, balancerPort), SHUTDOWN_DRAIN_MS: '3000' };
+ */
+export function serverEnv(databaseUrl: string, node: TestNode, balancerPort: number): Record<string, string> {
+  return {
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    CHAIN_RPC_URL: node.url,
+    TOKEN_ADDRESS: node.token,
+    TREASURY_ADDRESS: node.treasury,
+    PAYER_KEY: node.payerKey,
+    CONFIRMATIONS: '2',
+    CHAIN_POLL_MS: '250',
+    // Withdrawals of a member's first 60 a day are approved on request; the rest wait for the operator.
+    AUTO_APPROVE_MAX: '60',
+    // The run's operator: the first admin, who signs in over HTTP and makes a finance key (Client.signInTreasury).
+    OPS_FIRST_ADMIN: TEST_TREASURY_ADDRESS,
+    // Its grants and fundings are the run's set-up: the operators' policy out of their way (one act alone up to
+    // 100,000, and the 24-hour totals); the load's approvals stay far below it.
+    APPROVAL_QUORUM_ABOVE: '100000',
+    OPS_OPERATOR_DAY_TOTAL: '1000000000',
+    OPS_MEMBER_DAY_TOTAL: '1000000000',
+    TRUST_PROXY: '1',
+    PUBLIC_URL: `http://127.0.0.1:${balancerPort}`,
+    LOG_LEVEL: 'warn',
+  };
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -19,9 +19,8 @@ import { openDatabase, queryRows } from '../../server/db/client';
 import { freePort } from '../../server/chain/anvil';
 import { checkBooks, checkPayments } from './books';
 import { Client, type Sent } from './client';
-import { TEST_TREASURY_ADDRESS } from '../support/treasury';
 import { moneyLoad, shopRace } from './load';
-import { approveAndSettle, membersWithMoney } from './setUp';
+import { approveAndSettle, membersWithMoney, serverEnv } from './setUp';
 import {
   atStop,
   CHAIN_ID,
@@ -75,30 +74,7 @@ export async function runThreeInstances(): Promise<string[]> {
   const balancerPort = await freePort();
   const instances: Instance[] = [];
   stopInstancesAtEnd(() => instances);
-  const env = {
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    CHAIN_RPC_URL: node.url,
-    TOKEN_ADDRESS: node.token,
-    TREASURY_ADDRESS: node.treasury,
-    PAYER_KEY: node.payerKey,
-    CONFIRMATIONS: '2',
-    CHAIN_POLL_MS: '250',
-    // Withdrawals of a member's first 60 a day are approved on request; the rest wait for the operator.
-    AUTO_APPROVE_MAX: '60',
-    // The run's operator: the first admin, who signs in over HTTP and makes a finance key (Client.signInTreasury).
-    OPS_FIRST_ADMIN: TEST_TREASURY_ADDRESS,
-    // Its grants and fundings are the run's set-up: the operators' policy out of their way (one act alone up to
-    // 100,000, and the 24-hour totals); the load's approvals stay far below it, as before.
-    APPROVAL_QUORUM_ABOVE: '100000',
-    OPS_OPERATOR_DAY_TOTAL: '1000000000',
-    OPS_MEMBER_DAY_TOTAL: '1000000000',
-    TRUST_PROXY: '1',
-    PUBLIC_URL: `http://127.0.0.1:${balancerPort}`,
-    SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
-    LOG_LEVEL: 'warn',
-  };
+  const env = { ...serverEnv(databaseUrl, node, balancerPort), SHUTDOWN_DRAIN_MS: String(DRAIN_MS) };
   const start = (index: number) => startInstance(`app${index + 1}`, ports[index] ?? 0, env);
   // All three at once, as `systemctl start` would: migrations and seed under the database's advisory locks.
   instances.push(...(await Promise.all([0, 1, 2].map(start))));

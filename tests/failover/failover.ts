@@ -11,11 +11,10 @@ import { z } from 'zod';
 import { ensureServerBuilt } from '../../scripts/buildServer';
 import { freePort } from '../../server/chain/anvil';
 import { openDatabase } from '../../server/db/client';
-import { TEST_TREASURY_ADDRESS } from '../support/treasury';
 import { checkBooks, checkPayments } from '../balancer/books';
 import { Client } from '../balancer/client';
 import { moneyLoad } from '../balancer/load';
-import { approveAndSettle, membersWithMoney } from '../balancer/setUp';
+import { approveAndSettle, membersWithMoney, serverEnv } from '../balancer/setUp';
 import { atStop, startBalancer, startChain, startInstance, stopInstancesAtEnd, TOKEN_DECIMALS, waitBalancerState, waitReady, type Instance } from '../balancer/processes';
 import { startReplicatedPostgres } from './replicated';
 
@@ -48,25 +47,7 @@ export async function runFailover(): Promise<string[]> {
   const balancerPort = await freePort();
   const instances: Instance[] = [];
   stopInstancesAtEnd(() => instances);
-  const env = {
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    DATABASE_URL: pg.url,
-    CHAIN_RPC_URL: node.url,
-    TOKEN_ADDRESS: node.token,
-    TREASURY_ADDRESS: node.treasury,
-    PAYER_KEY: node.payerKey,
-    CONFIRMATIONS: '2',
-    CHAIN_POLL_MS: '250',
-    AUTO_APPROVE_MAX: '60',
-    OPS_FIRST_ADMIN: TEST_TREASURY_ADDRESS,
-    APPROVAL_QUORUM_ABOVE: '100000',
-    OPS_OPERATOR_DAY_TOTAL: '1000000000',
-    OPS_MEMBER_DAY_TOTAL: '1000000000',
-    TRUST_PROXY: '1',
-    PUBLIC_URL: `http://127.0.0.1:${balancerPort}`,
-    LOG_LEVEL: 'warn',
-  };
+  const env = serverEnv(pg.url, node, balancerPort);
   instances.push(...(await Promise.all(ports.map((port, index) => startInstance(`app${index + 1}`, port, env)))));
   await Promise.all(instances.map(waitReady));
   // On a primary with a synchronous standby the start says nothing of replication (server/db/replication.ts).
