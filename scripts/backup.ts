@@ -4,7 +4,7 @@
  * or, with no server running, the folder's own; PostgreSQL at DATABASE_URL: pg_dump. FILE defaults to
  * BACKUP_DIR (./backups) and the time. Prints the file, its size and how long it took.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { backupToFile } from '../server/db/backup';
@@ -42,5 +42,5 @@ if (env.DATABASE_URL) {
     how = `PGlite in ${env.DATA_DIR} (no server running)`;
   }
 }
-const { size } = await import('node:fs/promises').then((fs) => fs.stat(file));
+const { size } = await stat(file);
 console.log(`backup: ${file} (${size} bytes, ${Math.round(performance.now() - started)} ms) from ${how}`);

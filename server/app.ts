@@ -298,9 +298,10 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   const rounds: ReadinessOptions['rounds'] & object = {};
   let stopRounds = async (): Promise<void> => undefined;
   let stopPayoutTimer = async (): Promise<void> => undefined;
+  let stopRetention = async (): Promise<void> => undefined;
   // The timers stop at once; each waits for its round under way (beginStop() and close() alike).
   app.addHook('onClose', async () => {
-    await Promise.all([stopPayoutTimer(), stopRounds()]);
+    await Promise.all([stopPayoutTimer(), stopRetention(), stopRounds()]);
   });
   // Read at each probe: the chain is set by start().
   const readinessOptions: ReadinessOptions = { db: deps.db, now: deps.now, rounds, maxLagMs: options.readyMaxLagMs ?? DEFAULT_READY_MAX_LAG_MS };
@@ -352,10 +353,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
         // The hourly retention sweep (server/retention.ts) runs beside the payout's timer, on the same instances.
         const retention = retentionTimer(deps.db, deps.now, (error) => app.log.warn({ err: error }, 'retention sweep failed; the next hour sweeps again'));
         retention.start();
-        const stopPayout = stopPayoutTimer;
-        stopPayoutTimer = async () => {
-          await Promise.all([stopPayout(), retention.stop()]);
-        };
+        stopRetention = retention.stop;
       });
     }
     return {
@@ -368,7 +366,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
 
   app.decorate('beginStop', async () => {
     readiness.beginStop();
-    await Promise.all([stopPayoutTimer(), stopRounds()]);
+    await Promise.all([stopPayoutTimer(), stopRetention(), stopRounds()]);
   });
   // Every answer sent while it stops closes its connection (requests begun before included): a keep-alive client's
   // next request opens a new connection, which the balancer sends to another instance, and close() is left no

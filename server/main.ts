@@ -234,8 +234,8 @@ export async function main(source: Record<string, string | undefined>, early?: E
   const { app, start } = await preparing;
   const oneRole = oneRoleWarning(database.driver, env.DATABASE_MIGRATION_URL);
   if (oneRole) app.log.warn(oneRole);
-  const unsynchronised = await synchronousStandbyWarning(database.db, database.driver).catch(() => undefined);
-  if (unsynchronised) app.log.warn(unsynchronised);
+  // Told once the database answers, without holding the start up for it.
+  void synchronousStandbyWarning(database.db, database.driver).then((warning) => (warning ? app.log.warn(warning) : undefined), () => undefined);
   const { startTimers } = start({
     payoutTimer: true,
     chain: chainStart.chain,

@@ -13,7 +13,7 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { openDatabase, type Database } from './client';
@@ -48,7 +48,14 @@ export async function backupToFile(source: { database?: Database | undefined; ur
 
 /** A backup's format, read from its first bytes: gzip (PGlite's tarball) or pg_dump's custom format ("PGDMP"). */
 export async function backupFormatOf(file: string): Promise<BackupFormat> {
-  const head = (await readFile(file)).subarray(0, 5);
+  // Five bytes, not the file: a backup may be gigabytes.
+  const handle = await open(file, 'r');
+  const head = Buffer.alloc(5);
+  try {
+    await handle.read(head, 0, 5, 0);
+  } finally {
+    await handle.close();
+  }
   if (head[0] === 0x1f && head[1] === 0x8b) return 'pglite';
   if (head.toString('latin1') === 'PGDMP') return 'pg_dump';
   throw new Error(`${file} is not a backup of this app (neither PGlite's tarball nor pg_dump's custom format)`);

@@ -130,10 +130,7 @@ export function beginOpenDatabase(options: OpenDatabaseOptions = {}): OpeningDat
     close: async () => {
       await (await opening.catch(() => undefined))?.close();
     },
-    dump: async () => {
-      const open = client ?? (await opening);
-      return open instanceof PgliteThread ? open.dump() : dumpPglite(open);
-    },
+    dump: async () => snapshotOf(client ?? (await opening)),
     opened,
   };
 }
@@ -150,9 +147,12 @@ async function openPglite(dataDir: string | undefined, thread: boolean, onLost: 
     // The ledger engine is a migration too (npm run engine, ADR 0021).
     migrate: () => migratePglite(db, { migrationsFolder }),
     close: () => client.close(),
-    dump: () => (client instanceof PgliteThread ? client.dump() : dumpPglite(client)),
+    dump: () => snapshotOf(client),
   };
 }
+
+/** A running PGlite's snapshot, through its worker thread or in this one (Database.dump). */
+const snapshotOf = (client: PgliteThread | BatchedPGlite): Promise<Uint8Array> => (client instanceof PgliteThread ? client.dump() : dumpPglite(client));
 
 async function newPgliteClient(dataDir: string | undefined, thread: boolean, onLost: OpenDatabaseOptions['onLost'], restoreFrom?: Uint8Array): Promise<PgliteThread | BatchedPGlite> {
   // BatchedPGlite: one call into its backend per statement (server/db/pglite.ts); in a worker thread of its own

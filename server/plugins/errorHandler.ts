@@ -51,7 +51,6 @@ export function isDatabaseUnreachable(error: unknown): boolean {
   const { code, message, cause } = error as { code?: unknown; message?: unknown; cause?: unknown };
   if (typeof code === 'string' && (UNREACHABLE_NETWORK.has(code) || UNREACHABLE_SQLSTATE.test(code))) return true;
   if (typeof message === 'string' && /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(message)) return true;
-  if (typeof message === 'string' && /: (Connection terminated|Client has encountered a connection error|read ECONNRESET|connect ECONNREFUSED)/.test(message)) return true;
   // drizzle wraps the driver's error ("Failed query: ...") with it as the cause.
   return cause !== undefined && cause !== error && isDatabaseUnreachable(cause);
 }

@@ -6,8 +6,10 @@
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
+import { DrizzleQueryError } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import { openDatabase } from '../../server/db/client';
+import { isDatabaseUnreachable } from '../../server/plugins/errorHandler';
 import { TEST_DOMAIN } from './support/siwe';
 
 /** A loopback port that was free a moment ago and has nothing listening on it now. */
@@ -36,5 +38,13 @@ describe('a database that cannot be reached', () => {
     const ready = await app.inject({ method: 'GET', url: '/api/health/ready' });
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ code: ApiCode.notReady, result: { failing: expect.arrayContaining(['database']) } });
+  });
+
+  it('reads the driver\'s error under drizzle\'s wrapper, as a transaction whose connection died at a failover throws it', () => {
+    // node-postgres's own words for a client whose connection died, then its rollback refused; and a statement's failure.
+    const died = new Error('Client has encountered a connection error and is not queryable');
+    expect(isDatabaseUnreachable(new DrizzleQueryError('rollback', [], died))).toBe(true);
+    expect(isDatabaseUnreachable(new DrizzleQueryError('select 1', [], Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })))).toBe(true);
+    expect(isDatabaseUnreachable(new DrizzleQueryError('insert', [], Object.assign(new Error('duplicate key'), { code: '23505' })))).toBe(false);
   });
 });
