@@ -88,6 +88,8 @@ export const teamMemberSchema = z.object({
   /** Depth below the caller: 1 for a direct member. */
   level: intAtLeast(1),
   teamSize: intAtLeast(0),
+  /** Members bound directly to this one: the team page opens its own list when above 0. */
+  directCount: intAtLeast(0),
   joinedAt: isoDateSchema,
 });
 
@@ -97,8 +99,10 @@ export const team = defineEndpoint({
   method: 'GET',
   path: '/api/member/team',
   access: 'member',
-  summary: 'The whole downline (added): direct members (level 1) first, then each deeper level, in the order they joined',
-  query: pageQuerySchema,
+  summary:
+    'The team one level at a time (added): the direct members of the caller, or of `of` (a member of the caller\'s downline), ' +
+    'in the order they joined; total is that member\'s direct count',
+  query: z.extend(pageQuerySchema, { of: z.optional(addressSchema) }),
   body: undefined,
   result: pageOf(teamMemberSchema),
 });

@@ -2,6 +2,7 @@
  * buildApp: the whole HTTP server as a Fastify instance, ready for app.inject() in tests or listen() in main.ts.
  * It never listens and never migrates: the caller owns the database's life cycle.
  */
+import { startTeamCountFold } from './members/teamCounts';
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
@@ -299,9 +300,10 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   let stopRounds = async (): Promise<void> => undefined;
   let stopPayoutTimer = async (): Promise<void> => undefined;
   let stopRetention = async (): Promise<void> => undefined;
+  let stopTeamCountFold = async (): Promise<void> => undefined;
   // The timers stop at once; each waits for its round under way (beginStop() and close() alike).
   app.addHook('onClose', async () => {
-    await Promise.all([stopPayoutTimer(), stopRetention(), stopRounds()]);
+    await Promise.all([stopPayoutTimer(), stopRetention(), stopTeamCountFold(), stopRounds()]);
   });
   // Read at each probe: the chain is set by start().
   const readinessOptions: ReadinessOptions = { db: deps.db, now: deps.now, rounds, maxLagMs: options.readyMaxLagMs ?? DEFAULT_READY_MAX_LAG_MS };
@@ -347,6 +349,10 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
         await Promise.all([watcher.stop(), payer?.stop()]);
       };
     }
+    // Every instance folds waiting binds into the team counts (server/members/teamCounts.ts); reads never wait for it.
+    timers.push(() => {
+      stopTeamCountFold = startTeamCountFold(deps.db, (error) => app.log.warn({ err: error }, 'team count fold failed; the next round folds again'));
+    });
     if (late.payoutTimer) {
       timers.push(() => {
         stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
@@ -366,7 +372,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
 
   app.decorate('beginStop', async () => {
     readiness.beginStop();
-    await Promise.all([stopPayoutTimer(), stopRetention(), stopRounds()]);
+    await Promise.all([stopPayoutTimer(), stopRetention(), stopTeamCountFold(), stopRounds()]);
   });
   // Every answer sent while it stops closes its connection (requests begun before included): a keep-alive client's
   // next request opens a new connection, which the balancer sends to another instance, and close() is left no

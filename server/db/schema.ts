@@ -10,6 +10,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   date,
@@ -49,6 +50,15 @@ export const members = pgTable(
      */
     teamSize: integer('team_size').notNull().default(0),
     directCount: integer('direct_count').notNull().default(0),
+    /**
+     * Where the member sits (server/members/tree.ts, ADR 0034): its depth below the top of its tree (0 for the root
+     * and for a member not bound yet), its nearest TREE_NEAR ancestors (parent first) and its ancestors at every
+     * depth that is a multiple of TREE_NEAR. Any ancestor is then one or two array reads away, and a bind copies
+     * its inviter's arrays instead of writing a row per ancestor.
+     */
+    treeDepth: integer('tree_depth').notNull().default(0),
+    nearAncestors: integer('near_ancestors').array().notNull().default(sql`'{}'::int[]`),
+    checkpointAncestors: integer('checkpoint_ancestors').array().notNull().default(sql`'{}'::int[]`),
     createdAt: createdAt(),
     /**
      * Every 4-character window of the lower-case hex digits (member_address_grams, created by migration 0003), for
@@ -61,7 +71,8 @@ export const members = pgTable(
       .generatedAlwaysAs(sql`member_address_grams(address)`),
   },
   (t) => [
-    index('members_recommender_id_idx').on(t.recommenderId),
+    // A member's direct members in the order they joined: the team page's keyset.
+    index('members_recommender_id_idx').on(t.recommenderId, t.id),
     // A code typed with look-alikes (O for 0, I or L for 1) finds its member through this (LOOKALIKE_* in inviteCode.ts).
     index('members_invite_code_lookalike_idx').on(sql`translate(${t.inviteCode}, 'OIL', '011')`),
     // fastupdate off: entries go straight into the index, so lookups never scan a pending list and the planner
@@ -74,28 +85,25 @@ export const members = pgTable(
 );
 
 /**
- * The member tree as a closure table: one row per (ancestor, member below it) with the depth between them (1 = a
- * direct member). bindRecommender adds the rows in the bind's transaction, next to the team counters; migration
- * 0003 filled it for the members that existed before. A team page reads it in (ancestor, depth, member) order,
- * and team search checks a candidate's membership with one lookup in (member, ancestor).
+ * Binds waiting to be added to their ancestors' team counts (server/members/teamCounts.ts): a bind writes one row
+ * here instead of updating every ancestor, and the count fold adds them in batches. Reads add the rows still waiting
+ * (pendingTeamCounts), so counts stay exact (docs/decisions/0034-tree-counts-folded.md). A queue: the fold deletes
+ * what it adds.
  */
-export const memberTree = pgTable(
-  'member_tree',
-  {
-    ancestorId: integer('ancestor_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
-    depth: integer('depth').notNull(),
-  },
-  (t) => [
-    primaryKey({ columns: [t.ancestorId, t.depth, t.memberId] }),
-    uniqueIndex('member_tree_member_ancestor_idx').on(t.memberId, t.ancestorId),
-    check('member_tree_depth_positive', sql`${t.depth} >= 1`),
-  ],
-);
+export const treeJoins = pgTable('tree_joins', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  /** The newly bound member. */
+  memberId: integer('member_id')
+    .notNull()
+    .references(() => members.id, { onDelete: 'cascade' }),
+  /** Its recommender: gains one direct member, it and every ancestor gain `joined`. */
+  inviterId: integer('inviter_id')
+    .notNull()
+    .references(() => members.id, { onDelete: 'cascade' }),
+  /** The member and the downline it brought (1 for a new member). */
+  joined: integer('joined').notNull(),
+  createdAt: createdAt(),
+});
 
 export const nonces = pgTable(
   'nonces',

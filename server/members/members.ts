@@ -9,6 +9,7 @@ import { InvalidParametersError } from '../errors';
 import { namedStatement } from '../ledger/statements';
 import { ledgerAccounts, members } from '../db/schema';
 import { formatMinor } from '../../api-schema/amount';
+import { exactDirectCount, exactTeamSize } from './teamCounts';
 
 export interface MemberRow {
   id: number;
@@ -52,8 +53,8 @@ export const memberRecordColumns = {
   level: members.level,
   creditBalance: sql<bigint>`coalesce(${creditAccount.balance}, 0)`.mapWith(toBigInt),
   wposBalance: sql<bigint>`coalesce(${wposAccount.balance}, 0)`.mapWith(toBigInt),
-  teamSize: members.teamSize,
-  directCount: members.directCount,
+  teamSize: sql<number>`${exactTeamSize('members')}`.mapWith(Number),
+  directCount: sql<number>`${exactDirectCount('members')}`.mapWith(Number),
   createdAt: members.createdAt,
 };
 
@@ -133,15 +134,16 @@ export function checksummedAddress(address: string, field: string): string {
 
 const recipientStatement = namedStatement(
   'transfer_recipient',
-  sql`SELECT m.id, EXISTS (SELECT 1 FROM member_tree t WHERE t.member_id = m.id AND t.ancestor_id = ${sql.placeholder('callerId')}::int) AS "inTeam"
+  sql`SELECT m.id, coalesce((SELECT tree_is_below(c.id, c.tree_depth, m.tree_depth, m.near_ancestors, m.checkpoint_ancestors)
+                              FROM members c WHERE c.id = ${sql.placeholder('callerId')}::int), false) AS "inTeam"
       FROM members m WHERE m.address = ${sql.placeholder('address')}::text`,
 );
 const recipientRow = z.object({ id: z.number().int(), inTeam: z.boolean() });
 
 /**
  * Who a transfer would pay: the member of the address and whether the caller may pay it (docs/API.md: only the members
- * of getRentValidBindMemberAddress, the caller's downline; never itself, an upline or a stranger). One lookup in
- * the member tree's closure table.
+ * of getRentValidBindMemberAddress, the caller's downline; never itself, an upline or a stranger). The recipient's
+ * kept ancestors answer it (tree_is_below).
  *
  * @param db - database handle
  * @param callerId - the sender

@@ -1,13 +1,16 @@
 /**
- * The team screens: a member's downline page by page, and search by address fragment (docs/API.md, "Member"). Both read
- * the closure table member_tree, so neither walks the tree; search starts from the few members whose address has
- * the keyword's 4-character windows (members.address_grams, GIN) and keeps those below the caller (ADR 0009).
+ * The team screens: a member's team one level at a time, and search of the whole downline by address fragment
+ * (docs/API.md, "Member"). Neither walks the tree: a level is read from the recommender index, and whether a
+ * member is below the caller from its kept ancestors (tree_is_below, ADR 0034); search starts from the few members
+ * whose address has the keyword's 4-character windows (members.address_grams, GIN, ADR 0009).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TeamMember } from '../../api-schema/member';
 import { queryRows, type Db } from '../db/client';
-import { memberTree, members } from '../db/schema';
+import { members } from '../db/schema';
+import { InvalidParametersError } from '../errors';
+import { exactDirectCount, exactTeamSize } from './teamCounts';
 
 /** Most matches one search answers with: a keyword of 4 digits matches about one address in 1,800. */
 export const TEAM_SEARCH_LIMIT = 100;
@@ -19,17 +22,26 @@ const teamRow = z.object({
   address: z.string(),
   level: z.number(),
   teamSize: z.number(),
+  directCount: z.number(),
   /** Milliseconds since the epoch: the drivers hand timestamps to raw queries in different shapes, a number in none. */
   joinedAtMs: z.number(),
 });
 
 function toTeamMember(row: z.output<typeof teamRow>): TeamMember {
-  return { address: row.address, level: row.level, teamSize: row.teamSize, joinedAt: new Date(row.joinedAtMs).toISOString() };
+  return {
+    address: row.address,
+    level: row.level,
+    teamSize: row.teamSize,
+    directCount: row.directCount,
+    joinedAt: new Date(row.joinedAtMs).toISOString(),
+  };
 }
 
 export interface TeamPageQuery {
   page: number;
   pageSize: number;
+  /** Whose direct members: a member of the caller's downline (EIP-55); the caller when absent. */
+  of?: string | undefined;
 }
 
 export interface TeamPage {
@@ -39,29 +51,41 @@ export interface TeamPage {
   pageSize: number;
 }
 
+const listedRow = z.object({ id: z.number(), level: z.number(), directCount: z.number() });
+
 /**
- * One page of a member's whole downline: direct members (level 1) first, then each deeper level, each level in the
- * order its members joined (member id). A page past the end is empty, with the same total.
+ * One page of the direct members of the caller, or of a member of its downline (`of`), in the order they joined
+ * (member id). Levels count from the caller. A page past the end is empty, with the same total. A deep tree costs
+ * nothing here: the level is one range of the (recommender, id) index.
  *
  * @param db - database handle
- * @param caller - the member and its kept team size (members.team_size, the number of rows below it)
- * @param query - 1-based page and page size
+ * @param callerId - the member asking
+ * @param query - 1-based page, page size, and whose team
  * @returns the page
+ * @throws InvalidParametersError (1001, `of`) when `of` is not in the caller's downline
  * @example
- * const page = await listTeam(db, { id: auth.memberId, teamSize: auth.member.teamSize }, { page: 1, pageSize: 20 });
+ * const page = await listTeam(db, auth.memberId, { page: 1, pageSize: 20 });
  */
-export async function listTeam(db: Db, caller: { id: number; teamSize: number }, query: TeamPageQuery): Promise<TeamPage> {
+export async function listTeam(db: Db, callerId: number, query: TeamPageQuery): Promise<TeamPage> {
+  const [listed] = await queryRows(
+    db,
+    query.of === undefined
+      ? sql`SELECT c.id, 0 AS level, ${exactDirectCount('c')} AS "directCount" FROM ${members} c WHERE c.id = ${callerId}::int`
+      : sql`SELECT o.id, o.tree_depth - c.tree_depth AS level, ${exactDirectCount('o')} AS "directCount"
+            FROM ${members} c JOIN ${members} o ON o.address = ${query.of}::text
+            WHERE c.id = ${callerId}::int AND tree_is_below(c.id, c.tree_depth, o.tree_depth, o.near_ancestors, o.checkpoint_ancestors)`,
+    listedRow,
+  );
+  if (!listed) throw new InvalidParametersError('of');
   const offset = (query.page - 1) * query.pageSize;
-  const page = { total: caller.teamSize, page: query.page, pageSize: query.pageSize };
-  if (offset >= caller.teamSize) return { list: [], ...page };
-  // The page is cut from the closure table's primary key (ancestor, depth, member) alone; only its rows are joined.
+  const page = { total: listed.directCount, page: query.page, pageSize: query.pageSize };
+  if (offset >= listed.directCount) return { list: [], ...page };
   const rows = await queryRows(
     db,
-    sql`SELECT m.address, p.depth AS "level", m.team_size AS "teamSize", floor(extract(epoch FROM m.created_at) * 1000)::float8 AS "joinedAtMs"
-        FROM (SELECT member_id, depth FROM ${memberTree} WHERE ancestor_id = ${caller.id}
-              ORDER BY depth, member_id LIMIT ${query.pageSize} OFFSET ${offset}) p
-        JOIN ${members} m ON m.id = p.member_id
-        ORDER BY p.depth, p.member_id`,
+    sql`SELECT m.address, ${listed.level + 1}::int AS "level", ${exactTeamSize('m')} AS "teamSize", ${exactDirectCount('m')} AS "directCount",
+          floor(extract(epoch FROM m.created_at) * 1000)::float8 AS "joinedAtMs"
+        FROM ${members} m WHERE m.recommender_id = ${listed.id}::int
+        ORDER BY m.id LIMIT ${query.pageSize} OFFSET ${offset}`,
     teamRow,
   );
   return { list: rows.map(toTeamMember), ...page };
@@ -97,9 +121,9 @@ export function parseTeamKeyword(keyword: string): TeamKeyword | undefined {
  * they joined; at most TEAM_SEARCH_LIMIT. Never a member outside the downline, nor the caller.
  *
  * The candidates come from the GIN index on members.address_grams (every member whose address holds all of the
- * keyword's 4-digit windows, a handful for random addresses), each checked against the exact fragment and looked up
- * in member_tree (member, ancestor): the cost follows the number of candidates, not the size of the downline. The
- * OFFSET 0 keeps the planner from turning the per-candidate lookup into a scan of the whole downline.
+ * keyword's 4-digit windows, a handful for random addresses), each checked against the exact fragment and against
+ * the caller with its kept ancestors (tree_is_below): the cost follows the number of candidates, not the size or
+ * the depth of the downline.
  *
  * @param db - database handle
  * @param callerId - the member searching
@@ -126,15 +150,14 @@ export function teamSearchQuery(callerId: number, keyword: TeamKeyword): SQL {
   // The grams array is hex digits only, passed as one array literal.
   const grams = `{${keyword.grams.join(',')}}`;
   const fragment = keyword.anchored ? `0x${keyword.digits}` : keyword.digits;
-  return sql`SELECT c.address, c.level, c.team_size AS "teamSize", floor(extract(epoch FROM c.created_at) * 1000)::float8 AS "joinedAtMs"
-        FROM (SELECT m.id, m.address, m.team_size, m.created_at,
-                     (SELECT t.depth FROM ${memberTree} t WHERE t.member_id = m.id AND t.ancestor_id = ${callerId}) AS level
-              FROM ${members} m
-              WHERE m.address_grams @> ${grams}::text[]
-                AND CASE WHEN ${keyword.anchored}::boolean THEN strpos(lower(m.address), ${fragment}) = 1
-                         ELSE strpos(lower(m.address), ${fragment}) > 0 END
-              OFFSET 0) c
-        WHERE c.level IS NOT NULL
-        ORDER BY c.level, c.id
+  return sql`SELECT m.address, m.tree_depth - caller.tree_depth AS level, ${exactTeamSize('m')} AS "teamSize",
+          ${exactDirectCount('m')} AS "directCount", floor(extract(epoch FROM m.created_at) * 1000)::float8 AS "joinedAtMs"
+        FROM ${members} caller
+        JOIN ${members} m ON m.address_grams @> ${grams}::text[]
+          AND CASE WHEN ${keyword.anchored}::boolean THEN strpos(lower(m.address), ${fragment}) = 1
+                   ELSE strpos(lower(m.address), ${fragment}) > 0 END
+        WHERE caller.id = ${callerId}::int
+          AND tree_is_below(caller.id, caller.tree_depth, m.tree_depth, m.near_ancestors, m.checkpoint_ancestors)
+        ORDER BY level, m.id
         LIMIT ${TEAM_SEARCH_LIMIT}`;
 }

@@ -4,22 +4,33 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { lockTransaction, queryRows, type Db } from '../db/client';
-import { memberTree, members } from '../db/schema';
+import { queryRows, type Db } from '../db/client';
+import { members, treeJoins } from '../db/schema';
 import { LOOKALIKE_DIGITS, LOOKALIKE_LETTERS, lookalikeKey, normaliseInviteCode } from './inviteCode';
 import { isBound } from './members';
+import { foldTeamCounts } from './teamCounts';
 
 /**
- * Binds take this transaction lock. Row locks alone cannot stop two members binding to each other at the same
- * moment (each checks the other's ancestors before either commits); one lock for the whole tree makes bind
- * decisions sequential, which is cheap since binding happens once per member.
+ * How many nearest ancestors each member keeps, and the spacing of the ancestors it keeps beyond them
+ * (members.near_ancestors, checkpoint_ancestors). 64 balances the two arrays at the depths campaigns reach: a member
+ * 5,000 levels down keeps 64 + 79 ids. Migration 0033's tree_is_below says the same number.
+ */
+export const TREE_NEAR = 64;
+
+/**
+ * Binds take this transaction lock: shared when the member has no downline yet (nearly every bind: a member binds
+ * right after its first sign-in), exclusive when it has one. Row locks order two binds that touch the same member;
+ * the exclusive lock orders the binds that could close a cycle between two downlines (ADR 0034 gives the argument).
  */
 const MEMBER_TREE_LOCK = 4_361_000_002;
 
 export type BindOutcome = 'bound' | 'inviteCodeUnknown' | 'alreadyBound' | 'cycle';
 
 /**
- * Binds a member's recommender by invite code, inside the caller's transaction.
+ * Binds a member's recommender by invite code, inside the caller's transaction. The member takes its place below
+ * the inviter (its depth and kept ancestors, and its downline's if it has one) and the bind waits in tree_joins for
+ * the count fold (server/members/teamCounts.ts); no ancestor's row is written, so binds deep in the tree cost what
+ * binds near the top cost.
  *
  * @param tx - transaction handle; nothing is written unless the outcome is "bound"
  * @param memberId - the member to bind
@@ -29,29 +40,79 @@ export type BindOutcome = 'bound' | 'inviteCodeUnknown' | 'alreadyBound' | 'cycl
  * const outcome = await db.transaction((tx) => bindRecommender(tx, auth.memberId, 'DEMO2026'));
  */
 export async function bindRecommender(tx: Db, memberId: number, inviteCode: string): Promise<BindOutcome> {
-  await lockTransaction(tx, MEMBER_TREE_LOCK);
   const inviter = await findInviter(tx, inviteCode);
   if (!inviter) return 'inviteCodeUnknown';
+  if (inviter.id === memberId) return 'cycle';
 
-  const [member] = await tx
-    .select({ id: members.id, recommenderId: members.recommenderId, isRoot: members.isRoot, teamSize: members.teamSize })
-    .from(members)
-    .where(eq(members.id, memberId));
-  if (!member) throw new Error(`member ${memberId} vanished during bind`);
+  let exclusive = await hasDownline(tx, memberId);
+  await tx.execute(exclusive ? sql`SELECT pg_advisory_xact_lock(${MEMBER_TREE_LOCK})` : sql`SELECT pg_advisory_xact_lock_shared(${MEMBER_TREE_LOCK})`);
+  const member = await lockBindRows(tx, memberId, inviter.id);
   if (isBound(member)) return 'alreadyBound';
-
-  if (inviter.id === memberId || (await isAncestor(tx, memberId, inviter.id))) return 'cycle';
+  if (!exclusive && (await hasDownline(tx, memberId))) {
+    // Someone bound below this member in the meantime: the bind now needs the exclusive lock.
+    exclusive = true;
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(${MEMBER_TREE_LOCK})`);
+  }
+  let joined = 1;
+  if (exclusive) {
+    if (await isAncestor(tx, memberId, inviter.id)) return 'cycle';
+    // Counts waiting below the member are folded first: they must reach the ancestors it is about to gain.
+    await foldTeamCounts(tx);
+    joined += await keptTeamSize(tx, memberId);
+  }
 
   const updated = await tx
     .update(members)
     .set({ recommenderId: inviter.id })
     .where(and(eq(members.id, memberId), isNull(members.recommenderId), eq(members.isRoot, false)))
     .returning({ id: members.id });
-  // Under the tree lock nobody else can have bound this member since the read above.
+  // The member's row is locked since lockBindRows: nobody else can have bound it since.
   if (updated.length !== 1) throw new Error(`member ${memberId} changed during bind`);
-  await addToAncestors(tx, inviter.id, member.teamSize + 1);
-  await addTreeRows(tx, inviter.id, memberId);
+  await placeBelow(tx, inviter.id, memberId);
+  await tx.insert(treeJoins).values({ memberId, inviterId: inviter.id, joined });
   return 'bound';
+}
+
+/** Whether anyone is bound to the member. */
+async function hasDownline(tx: Db, memberId: number): Promise<boolean> {
+  const [row] = await queryRows(
+    tx,
+    sql`SELECT EXISTS (SELECT 1 FROM ${members} WHERE recommender_id = ${memberId}::int) AS "found"`,
+    z.object({ found: z.boolean() }),
+  );
+  return row?.found ?? false;
+}
+
+/** The member's team size as kept (after a fold, the exact one). */
+async function keptTeamSize(tx: Db, memberId: number): Promise<number> {
+  const [row] = await tx.select({ teamSize: members.teamSize }).from(members).where(eq(members.id, memberId));
+  return row?.teamSize ?? 0;
+}
+
+/**
+ * Locks the member (to update) and the inviter (against a change of its key, so nobody deletes or re-keys it; its
+ * counts stay writable by the fold) in id order, so two binds of two members to each other wait rather than
+ * deadlock. Returns the member's bind state, read under its lock.
+ */
+async function lockBindRows(tx: Db, memberId: number, inviterId: number): Promise<{ recommenderId: number | null; isRoot: boolean }> {
+  const lockMember = () =>
+    queryRows(
+      tx,
+      sql`SELECT recommender_id AS "recommenderId", is_root AS "isRoot" FROM ${members} WHERE id = ${memberId}::int FOR UPDATE`,
+      z.object({ recommenderId: z.number().nullable(), isRoot: z.boolean() }),
+    );
+  const lockInviter = () => tx.execute(sql`SELECT 1 FROM ${members} WHERE id = ${inviterId}::int FOR KEY SHARE`);
+  let rows;
+  if (memberId < inviterId) {
+    rows = await lockMember();
+    await lockInviter();
+  } else {
+    await lockInviter();
+    rows = await lockMember();
+  }
+  const [member] = rows;
+  if (!member) throw new Error(`member ${memberId} vanished during bind`);
+  return member;
 }
 
 /**
@@ -71,75 +132,75 @@ async function findInviter(tx: Db, inviteCode: string): Promise<{ id: number } |
   return alike.length === 1 ? alike[0] : undefined;
 }
 
-/**
- * Keeps the closure table (member_tree) after a bind: every member at or above the inviter gains every member at
- * or below the newly bound one, at the sum of the two depths plus one. Runs in the bind's transaction under the
- * tree lock, like the team counts.
- *
- * @param tx - the bind's transaction
- * @param inviterId - the new recommender
- * @param memberId - the newly bound member (it may already have a downline of its own)
- * @returns when done
- * @example
- * await addTreeRows(tx, inviter.id, memberId);
- */
-async function addTreeRows(tx: Db, inviterId: number, memberId: number): Promise<void> {
-  await tx.execute(
-    sql`INSERT INTO ${memberTree} (ancestor_id, member_id, depth)
-        SELECT up.id, down.id, up.depth + down.depth + 1
-        FROM (SELECT ${inviterId}::int AS id, 0 AS depth
-              UNION ALL SELECT ancestor_id, depth FROM ${memberTree} WHERE member_id = ${inviterId}::int) up
-        CROSS JOIN (SELECT ${memberId}::int AS id, 0 AS depth
-              UNION ALL SELECT member_id, depth FROM ${memberTree} WHERE ancestor_id = ${memberId}::int) down`,
-  );
+/** Where a member sits: what members.tree_depth, near_ancestors and checkpoint_ancestors keep. */
+export interface TreePosition {
+  depth: number;
+  near: number[];
+  checkpoints: number[];
 }
 
 /**
- * Keeps the team counts (members.team_size, direct_count) after a bind: the inviter and every member above it
- * gain the newly bound member and its whole downline, and the inviter gains one direct member. Runs in the bind's
- * transaction under the tree lock, so counts and tree change together.
+ * The position of a member bound to `inviterId` at `inviter`: what placeBelow writes, for loaders that build many
+ * members at once (the scale bench, bulk test teams).
+ *
+ * @param inviterId - the recommender's id
+ * @param inviter - the recommender's position
+ * @returns the new member's position
+ * @example
+ * positionBelow(1, { depth: 0, near: [], checkpoints: [] }); // { depth: 1, near: [1], checkpoints: [1] }
+ */
+export function positionBelow(inviterId: number, inviter: TreePosition): TreePosition {
+  return {
+    depth: inviter.depth + 1,
+    near: [inviterId, ...inviter.near].slice(0, TREE_NEAR),
+    checkpoints: inviter.depth % TREE_NEAR === 0 ? [...inviter.checkpoints, inviterId] : inviter.checkpoints,
+  };
+}
+
+/**
+ * Places a newly bound member below its inviter: its depth, nearest ancestors and checkpoints follow from the
+ * inviter's by copying two short arrays, whatever the depth. A member that already had a downline moves with it
+ * (each member below gets its new place from its parent's, top down); that is the rare bind that costs its downline.
  *
  * @param tx - the bind's transaction
  * @param inviterId - the new recommender
- * @param joined - members that joined the inviter's team: the bound member and its downline
+ * @param memberId - the newly bound member
  * @returns when done
  * @example
- * await addToAncestors(tx, inviter.id, member.teamSize + 1);
+ * await placeBelow(tx, inviter.id, memberId);
  */
-async function addToAncestors(tx: Db, inviterId: number, joined: number): Promise<void> {
-  // UNION stops the walk even if a cycle ever slipped in; binding forbids cycles, this is only a second line.
+async function placeBelow(tx: Db, inviterId: number, memberId: number): Promise<void> {
   await tx.execute(
-    sql`WITH RECURSIVE up(id) AS (
-          SELECT ${inviterId}::int
-          UNION
-          SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
+    sql`WITH RECURSIVE placed(id, depth, near, checkpoints) AS (
+          SELECT ${memberId}::int, i.tree_depth + 1, (ARRAY[i.id] || i.near_ancestors)[1:${TREE_NEAR}],
+                 i.checkpoint_ancestors || CASE WHEN i.tree_depth % ${TREE_NEAR} = 0 THEN ARRAY[i.id] ELSE '{}'::int[] END
+          FROM ${members} i WHERE i.id = ${inviterId}::int
+          UNION ALL
+          SELECT c.id, p.depth + 1, (ARRAY[p.id] || p.near)[1:${TREE_NEAR}],
+                 p.checkpoints || CASE WHEN p.depth % ${TREE_NEAR} = 0 THEN ARRAY[p.id] ELSE '{}'::int[] END
+          FROM placed p JOIN ${members} c ON c.recommender_id = p.id
         )
-        UPDATE ${members}
-        SET team_size = team_size + ${joined}::int,
-            direct_count = direct_count + (CASE WHEN id = ${inviterId}::int THEN 1 ELSE 0 END)
-        WHERE id IN (SELECT id FROM up)`,
+        UPDATE ${members} m SET tree_depth = p.depth, near_ancestors = p.near, checkpoint_ancestors = p.checkpoints
+        FROM placed p WHERE m.id = p.id`,
   );
 }
 
 /**
- * Whether `ancestorId` is on the recommender chain above `memberId`.
+ * Whether `ancestorId` is above `memberId` in the tree: two array reads at most (tree_is_below, migration 0033),
+ * whatever the depth.
  *
  * @param db - database handle
  * @param ancestorId - the member that may be above
- * @param memberId - where the walk up starts
- * @returns true when found on the chain
+ * @param memberId - the member that may be below
+ * @returns true when `ancestorId` is one of `memberId`'s ancestors
  * @example
  * await isAncestor(tx, newcomer.id, inviter.id); // inviter is in the newcomer's downline?
  */
 export async function isAncestor(db: Db, ancestorId: number, memberId: number): Promise<boolean> {
   const [row] = await queryRows(
     db,
-    sql`WITH RECURSIVE up(id, recommender_id) AS (
-          SELECT id, recommender_id FROM ${members} WHERE id = ${memberId}
-          UNION
-          SELECT m.id, m.recommender_id FROM ${members} m JOIN up ON m.id = up.recommender_id
-        )
-        SELECT EXISTS (SELECT 1 FROM up WHERE id = ${ancestorId}) AS "found"`,
+    sql`SELECT tree_is_below(a.id, a.tree_depth, m.tree_depth, m.near_ancestors, m.checkpoint_ancestors) AS "found"
+        FROM ${members} a, ${members} m WHERE a.id = ${ancestorId}::int AND m.id = ${memberId}::int`,
     z.object({ found: z.boolean() }),
   );
   return row?.found ?? false;

@@ -3,6 +3,7 @@
  * (exactly, else by look-alikes as a bind finds an inviter), with balances, the latest records, team counts, live
  * sessions and the withdrawals freeze; and signing them out everywhere.
  */
+import { exactDirectCount, exactTeamSize } from '../members/teamCounts';
 import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { z } from 'zod';
@@ -87,7 +88,7 @@ export async function lookUpMember(db: Db, q: string, now: Date): Promise<Member
     sql`SELECT m.id, m.address, m.invite_code AS "inviteCode", r.address AS recommender, m.created_at AS "createdAt",
           coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.member_id = m.id AND a.asset = 'CREDIT'), 0) AS credit,
           coalesce((SELECT a.balance FROM ledger_accounts a WHERE a.member_id = m.id AND a.asset = 'WPOS'), 0) AS wpos,
-          m.direct_count AS direct, m.team_size AS total,
+          ${exactDirectCount('m')} AS direct, ${exactTeamSize('m')} AS total,
           (SELECT count(*)::int FROM tokens t WHERE t.member_id = m.id AND t.revoked_at IS NULL AND t.expires_at > ${now.toISOString()}::timestamptz) AS sessions
         FROM members m LEFT JOIN members r ON r.id = m.recommender_id
         WHERE m.id = ${memberId}::int`,

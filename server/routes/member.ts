@@ -1,7 +1,7 @@
 /** Member area: meInfo, team and team search (docs/API.md, "Member"). */
 import type { FastifyPluginAsync } from 'fastify';
 import { InvalidParametersError } from '../errors';
-import { toMeInfo } from '../members/members';
+import { checksummedAddress, toMeInfo } from '../members/members';
 import { listTeam, parseTeamKeyword, searchTeam } from '../members/team';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
@@ -21,8 +21,8 @@ export const memberRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => 
     meInfo: async ({ request }) => toMeInfo(requireAuth(request).member),
 
     team: async ({ request, query }) => {
-      const auth = requireAuth(request);
-      return listTeam(deps.db, { id: auth.memberId, teamSize: auth.member.teamSize }, query);
+      const of = query.of === undefined ? undefined : checksummedAddress(query.of, 'of');
+      return listTeam(deps.db, requireAuth(request).memberId, { ...query, of });
     },
 
     teamSearch: async ({ request, query }) => {

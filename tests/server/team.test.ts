@@ -1,10 +1,10 @@
-/** The team screens' calls: team (pages of the downline by level) and team/search, on every database target. */
+/** The team screens' calls: team (one level at a time, from the caller or a member below it) and team/search, on every database target. */
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { issueToken } from '../../server/auth/tokens';
-import { members, memberTree } from '../../server/db/schema';
+import { members } from '../../server/db/schema';
 import { TEAM_SEARCH_LIMIT } from '../../server/members/team';
 import { bindRecommender } from '../../server/members/tree';
 import { SEED_INVITER, SEED_TEAM } from '../../server/seed/content';
@@ -17,6 +17,7 @@ interface TeamMember {
   address: string;
   level: number;
   teamSize: number;
+  directCount: number;
   joinedAt: string;
 }
 interface TeamPage {
@@ -56,44 +57,57 @@ describeWithDatabases('team', (ctx) => {
     return (body.result?.list ?? []).map((member) => member.address);
   }
 
-  it('lists the whole downline: direct members first, then each level in the order they joined', async () => {
+  const row = (code: string, level: number, teamSize: number, directCount: number) => ({
+    address: seeded(code).address,
+    level,
+    teamSize,
+    directCount,
+    joinedAt: seeded(code).createdAt.toISOString(),
+  });
+
+  it('lists the direct members in the order they joined, each with its own counts', async () => {
     await seed(ctx.db, { demoTeam: true });
     const app = await ctx.app();
     const body = envelope<TeamPage>(await teamPage(app, await tokenOf(SEED_INVITER.inviteCode)));
     expect(body.code).toBe(0);
-    const row = (code: string, level: number, teamSize: number) => ({
-      address: seeded(code).address,
-      level,
-      teamSize,
-      joinedAt: seeded(code).createdAt.toISOString(),
-    });
-    expect(body.result).toEqual({
-      list: [row('DEMOTM01', 1, 3), row('DEMOTM02', 1, 1), row('DEMOTM03', 2, 1), row('DEMOTM04', 2, 0), row('DEMOTM05', 2, 0), row('DEMOTM06', 3, 0)],
-      total: 6,
+    expect(body.result).toEqual({ list: [row('DEMOTM01', 1, 3, 2), row('DEMOTM02', 1, 1, 1)], total: 2, page: 1, pageSize: 20 });
+  });
+
+  it('opens any member of the downline with `of`, levels counted from the caller', async () => {
+    await seed(ctx.db, { demoTeam: true });
+    const app = await ctx.app();
+    const root = await tokenOf(SEED_INVITER.inviteCode);
+    const of = (code: string) => `?of=${seeded(code).address}`;
+    expect(envelope<TeamPage>(await teamPage(app, root, of('DEMOTM01'))).result).toEqual({
+      list: [row('DEMOTM03', 2, 1, 1), row('DEMOTM04', 2, 0, 0)],
+      total: 2,
       page: 1,
       pageSize: 20,
     });
+    expect(envelope<TeamPage>(await teamPage(app, root, `?of=${seeded('DEMOTM03').address.toLowerCase()}`)).result?.list).toEqual([row('DEMOTM06', 3, 0, 0)]);
+    expect(envelope<TeamPage>(await teamPage(app, root, of('DEMOTM06'))).result).toEqual({ list: [], total: 0, page: 1, pageSize: 20 });
+    // A member of the team sees its own subtree, levels from itself.
+    expect(envelope<TeamPage>(await teamPage(app, await tokenOf('DEMOTM01'), of('DEMOTM03'))).result?.list).toEqual([row('DEMOTM06', 2, 0, 0)]);
+  });
+
+  it('refuses `of` outside the downline: itself, an upline, a sibling branch, a stranger (1001), writing nothing', async () => {
+    await seed(ctx.db, { demoTeam: true });
+    const app = await ctx.app();
+    const viaTm02 = await tokenOf('DEMOTM02');
+    for (const outside of [seeded('DEMOTM02').address, SEED_INVITER.address, seeded('DEMOTM03').address, accounts.alice.address]) {
+      const response = await expectNoDbChange(ctx.db, () => teamPage(app, viaTm02, `?of=${outside}`));
+      expectRefused(response, ApiCode.invalidParameters, 'of');
+    }
+    // A mixed-case address with a wrong checksum is a typo, refused the same way.
+    const typo = seeded('DEMOTM05').address.replace(/[a-f]/, (c) => c.toUpperCase());
+    expect(typo).not.toBe(seeded('DEMOTM05').address);
+    expectRefused(await teamPage(app, viaTm02, `?of=${typo}`), ApiCode.invalidParameters, 'of');
+    expect(envelope<TeamPage>(await teamPage(app, viaTm02, `?of=${seeded('DEMOTM05').address}`)).result?.total).toBe(0);
   });
 
   it('seeding the demo team again changes nothing', async () => {
     await seed(ctx.db, { demoTeam: true });
-    const treeRows = async () => (await ctx.db.select().from(memberTree)).length;
-    const rows = await treeRows();
-    expect(rows).toBe(11);
     await expectNoDbChange(ctx.db, () => seed(ctx.db, { demoTeam: true }));
-    expect(await treeRows()).toBe(rows);
-  });
-
-  it('counts levels from the caller: a member of the team sees its own subtree only', async () => {
-    await seed(ctx.db, { demoTeam: true });
-    const app = await ctx.app();
-    const body = envelope<TeamPage>(await teamPage(app, await tokenOf('DEMOTM01')));
-    expect(body.result?.total).toBe(3);
-    expect(body.result?.list.map((m) => [m.address, m.level])).toEqual([
-      [seeded('DEMOTM03').address, 1],
-      [seeded('DEMOTM04').address, 1],
-      [seeded('DEMOTM06').address, 2],
-    ]);
   });
 
   it('pages in a stable order; past the end is an empty page with the same total', async () => {
@@ -101,27 +115,21 @@ describeWithDatabases('team', (ctx) => {
     const app = await ctx.app();
     const token = await tokenOf(SEED_INVITER.inviteCode);
     const pages = [];
-    for (const page of [1, 2, 3, 4]) pages.push(envelope<TeamPage>(await teamPage(app, token, `?page=${page}&pageSize=2`)).result);
-    expect(pages.map((page) => page?.list.map((m) => m.address))).toEqual([
-      [seeded('DEMOTM01').address, seeded('DEMOTM02').address],
-      [seeded('DEMOTM03').address, seeded('DEMOTM04').address],
-      [seeded('DEMOTM05').address, seeded('DEMOTM06').address],
-      [],
-    ]);
+    for (const page of [1, 2, 3]) pages.push(envelope<TeamPage>(await teamPage(app, token, `?page=${page}&pageSize=1`)).result);
+    expect(pages.map((page) => page?.list.map((m) => m.address))).toEqual([[seeded('DEMOTM01').address], [seeded('DEMOTM02').address], []]);
     expect(pages.map((page) => [page?.total, page?.page, page?.pageSize])).toEqual([
-      [6, 1, 2],
-      [6, 2, 2],
-      [6, 3, 2],
-      [6, 4, 2],
+      [2, 1, 1],
+      [2, 2, 1],
+      [2, 3, 1],
     ]);
     expect(envelope<TeamPage>(await teamPage(app, token, '?page=900000000&pageSize=100')).result).toEqual({
       list: [],
-      total: 6,
+      total: 2,
       page: 900000000,
       pageSize: 100,
     });
     const last = Number.MAX_SAFE_INTEGER;
-    expect(envelope<TeamPage>(await teamPage(app, token, `?page=${last}&pageSize=100`)).result).toEqual({ list: [], total: 6, page: last, pageSize: 100 });
+    expect(envelope<TeamPage>(await teamPage(app, token, `?page=${last}&pageSize=100`)).result).toEqual({ list: [], total: 2, page: last, pageSize: 100 });
   });
 
   it('a newly signed-in member has an empty team', async () => {
@@ -143,14 +151,12 @@ describeWithDatabases('team', (ctx) => {
     expect(await ctx.db.transaction((tx) => bindRecommender(tx, carol.id, bobRow.code))).toBe('bound');
 
     const bobTeam = envelope<TeamPage>(await teamPage(app, bob)).result;
-    expect(bobTeam?.list.map((m) => [m.address, m.level, m.teamSize])).toEqual([
-      [accounts.carol.address, 1, 1],
-      [accounts.dave.address, 2, 0],
+    expect(bobTeam?.list.map((m) => [m.address, m.level, m.teamSize])).toEqual([[accounts.carol.address, 1, 1]]);
+    expect(envelope<TeamPage>(await teamPage(app, bob, `?of=${accounts.carol.address}`)).result?.list.map((m) => [m.address, m.level])).toEqual([
+      [accounts.dave.address, 2],
     ]);
-    const rootTeam = envelope<TeamPage>(await teamPage(app, await tokenOf(SEED_INVITER.inviteCode))).result;
-    expect(rootTeam?.list.map((m) => [m.address, m.level])).toEqual([
-      [accounts.bob.address, 1],
-      [accounts.carol.address, 2],
+    const root = await tokenOf(SEED_INVITER.inviteCode);
+    expect(envelope<TeamPage>(await teamPage(app, root, `?of=${accounts.carol.address}`)).result?.list.map((m) => [m.address, m.level])).toEqual([
       [accounts.dave.address, 3],
     ]);
     expect(await found(app, bob, accounts.dave.address.slice(-6))).toEqual([accounts.dave.address]);
@@ -167,6 +173,7 @@ describeWithDatabases('team', (ctx) => {
     ['a page that is not a number', '?page=two', 'page'],
     ['pageSize 0', '?pageSize=0', 'pageSize'],
     ['pageSize over 100', '?pageSize=101', 'pageSize'],
+    ['of that is not an address', '?of=0x1234', 'of'],
   ])('team: %s → 1001', async (_name, query, field) => {
     const app = await ctx.app();
     const token = await tokenOf(SEED_INVITER.inviteCode);
@@ -214,7 +221,7 @@ describeWithDatabases('team', (ctx) => {
     const app = await ctx.app();
     const body = envelope<{ list: TeamMember[] }>(await search(app, await tokenOf(SEED_INVITER.inviteCode), seeded('DEMOTM01').address));
     expect(body.result?.list).toEqual([
-      { address: seeded('DEMOTM01').address, level: 1, teamSize: 3, joinedAt: seeded('DEMOTM01').createdAt.toISOString() },
+      { address: seeded('DEMOTM01').address, level: 1, teamSize: 3, directCount: 2, joinedAt: seeded('DEMOTM01').createdAt.toISOString() },
     ]);
     expect(TEAM_SEARCH_LIMIT).toBe(100);
   });

@@ -1,6 +1,7 @@
 /**
- * Team counts kept in members.team_size and direct_count (bindRecommender, migration 0001) and the closure table
- * member_tree (bindRecommender, migration 0003) always equal a walk of the tree, on every database target.
+ * Team counts (members.team_size, direct_count, folded in batches from tree_joins) and tree positions (tree_depth,
+ * near_ancestors, checkpoint_ancestors) always equal a walk of the tree, on every database target: what reads see at
+ * any moment (kept plus waiting), the kept columns once folded, and tree_is_below for every pair of members.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,16 +9,30 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { migrationsFolder, queryRows, type Db } from '../../server/db/client';
-import { members, memberTree } from '../../server/db/schema';
+import { members, treeJoins } from '../../server/db/schema';
 import { randomInviteCode } from '../../server/members/inviteCode';
-import { bindRecommender } from '../../server/members/tree';
+import { exactDirectCount, exactTeamSize, foldTeamCounts } from '../../server/members/teamCounts';
+import { bindRecommender, TREE_NEAR } from '../../server/members/tree';
 import { describeWithDatabases } from './support/harness';
 
 const countsRow = z.object({ id: z.number(), teamSize: z.number(), directCount: z.number() });
 
-/** Every member's kept counts. */
+/** Every member's counts as reads see them: kept plus the binds still waiting. */
+async function readCounts(db: Db) {
+  return queryRows(
+    db,
+    sql`SELECT m.id, ${exactTeamSize('m')} AS "teamSize", ${exactDirectCount('m')} AS "directCount" FROM ${members} m ORDER BY m.id`,
+    countsRow,
+  );
+}
+
+/** Every member's kept counts (the columns alone). */
 async function keptCounts(db: Db) {
   return queryRows(db, sql`SELECT id, team_size AS "teamSize", direct_count AS "directCount" FROM ${members} ORDER BY id`, countsRow);
+}
+
+async function waitingBinds(db: Db): Promise<number> {
+  return (await db.select().from(treeJoins)).length;
 }
 
 /** Every member's counts by walking the tree, as meInfo computed them before the counts were kept. */
@@ -37,27 +52,10 @@ async function walkedCounts(db: Db) {
   );
 }
 
-/** The backfill that migration 0001 runs after adding the columns (its last statement). */
-function backfillStatement(): string {
-  const text = readFileSync(path.join(migrationsFolder, '0001_team_counters.sql'), 'utf8');
-  const statement = text.split('--> statement-breakpoint').at(-1) ?? '';
-  expect(statement).toContain('UPDATE "members" SET "team_size"');
-  return statement;
-}
+const pairRow = z.object({ ancestorId: z.number(), memberId: z.number(), depth: z.number() });
 
-const treeRow = z.object({ ancestorId: z.number(), memberId: z.number(), depth: z.number() });
-
-/** The kept closure table (member_tree, bindRecommender, migration 0003). */
-async function keptTree(db: Db) {
-  return queryRows(
-    db,
-    sql`SELECT ancestor_id AS "ancestorId", member_id AS "memberId", depth FROM ${memberTree} ORDER BY ancestor_id, member_id`,
-    treeRow,
-  );
-}
-
-/** Every (ancestor, member, depth) by walking up from each member. */
-async function walkedTree(db: Db) {
+/** Every (ancestor, member, levels between) by walking up from each member. */
+async function walkedPairs(db: Db) {
   return queryRows(
     db,
     sql`WITH RECURSIVE up(member_id, ancestor_id, depth) AS (
@@ -67,8 +65,39 @@ async function walkedTree(db: Db) {
           WHERE m.recommender_id IS NOT NULL
         )
         SELECT ancestor_id AS "ancestorId", member_id AS "memberId", depth FROM up ORDER BY ancestor_id, member_id`,
-    treeRow,
+    pairRow,
   );
+}
+
+/** Every pair the kept positions place one below the other (tree_is_below over all pairs), with their depth gap. */
+async function keptPairs(db: Db) {
+  return queryRows(
+    db,
+    sql`SELECT a.id AS "ancestorId", m.id AS "memberId", m.tree_depth - a.tree_depth AS depth
+        FROM ${members} a JOIN ${members} m ON tree_is_below(a.id, a.tree_depth, m.tree_depth, m.near_ancestors, m.checkpoint_ancestors)
+        ORDER BY a.id, m.id`,
+    pairRow,
+  );
+}
+
+/** Reads equal the walk now; once folded, so do the kept columns, and nothing waits. */
+async function expectCountsOfTheTree(db: Db) {
+  const walked = await walkedCounts(db);
+  expect(await readCounts(db)).toEqual(walked);
+  await db.transaction((tx) => foldTeamCounts(tx));
+  expect(await waitingBinds(db)).toBe(0);
+  expect(await keptCounts(db)).toEqual(walked);
+  expect(await readCounts(db)).toEqual(walked);
+  return walked;
+}
+
+/** A migration's last statement (its backfill), checked to be the one meant. */
+function migrationStatement(file: string, starts: string): string {
+  const text = readFileSync(path.join(migrationsFolder, file), 'utf8');
+  const statements = text.split('--> statement-breakpoint');
+  const statement = statements.find((candidate) => candidate.includes(starts)) ?? '';
+  expect(statement).toContain(starts);
+  return statement;
 }
 
 describeWithDatabases('team counts', (ctx) => {
@@ -112,10 +141,10 @@ describeWithDatabases('team counts', (ctx) => {
     expect(await bind(one.id, 'DEMO2026')).toBe('bound');
   }
 
-  it('equal a walk of the tree after every kind of bind', async () => {
+  it('equal a walk of the tree after every kind of bind, before and after the fold', async () => {
     await growTree();
-    const walked = await walkedCounts(ctx.db);
-    expect(await keptCounts(ctx.db)).toEqual(walked);
+    expect(await waitingBinds(ctx.db)).toBeGreaterThan(0);
+    const walked = await expectCountsOfTheTree(ctx.db);
     // The root has everyone; a leaf has nobody.
     expect(walked[0]).toMatchObject({ teamSize: 40, directCount: 1 });
     expect(walked.at(-1)).toMatchObject({ teamSize: 0, directCount: 0 });
@@ -134,26 +163,64 @@ describeWithDatabases('team counts', (ctx) => {
       }),
     );
     expect(outcomes.every((outcome) => outcome === 'bound')).toBe(true);
-    const walked = await walkedCounts(ctx.db);
-    expect(await keptCounts(ctx.db)).toEqual(walked);
+    expect(await keptPairs(ctx.db)).toEqual(await walkedPairs(ctx.db));
+    const walked = await expectCountsOfTheTree(ctx.db);
     expect(walked[0]).toMatchObject({ teamSize: 60, directCount: 4 });
-    expect(await keptTree(ctx.db)).toEqual(await walkedTree(ctx.db));
   });
 
-  it('keep member_tree equal to a walk of the tree after every kind of bind', async () => {
+  it('equal a walk while folds run between binds of a deep chain and of a subtree that joins it', async () => {
+    // A chain deeper than two checkpoints, built one bind at a time, and a folded count in the middle of it.
+    const chainLength = 2 * TREE_NEAR + 20;
+    const chain: { id: number; code: string }[] = [];
+    let above = 'DEMO2026';
+    for (let n = 1; n <= chainLength; n++) {
+      const self = await member(n);
+      expect(await bind(self.id, above)).toBe('bound');
+      if (n === TREE_NEAR) await ctx.db.transaction((tx) => foldTeamCounts(tx));
+      chain.push(self);
+      above = self.code;
+    }
+    // An unbound subtree of 30 (a small chain with a branch), which then joins the chain's last member.
+    const top = await member(1000);
+    let parent = top;
+    for (let n = 1001; n < 1030; n++) {
+      const self = await member(n);
+      expect(await bind(self.id, (n % 3 === 0 ? top : parent).code)).toBe('bound');
+      parent = self;
+    }
+    const deepest = chain.at(-1);
+    if (!deepest) throw new Error('no chain');
+    expect(await bind(top.id, deepest.code)).toBe('bound');
+    expect(await keptPairs(ctx.db)).toEqual(await walkedPairs(ctx.db));
+    const walked = await expectCountsOfTheTree(ctx.db);
+    expect(walked[0]).toMatchObject({ teamSize: chainLength + 30, directCount: 1 });
+  });
+
+  it('refuse a cycle across checkpoints: a chain top binding below its own deep member', async () => {
+    const top = await member(1);
+    let below = top;
+    for (let n = 2; n <= TREE_NEAR + 10; n++) {
+      const self = await member(n);
+      expect(await bind(self.id, below.code)).toBe('bound');
+      below = self;
+    }
+    expect(await bind(top.id, below.code)).toBe('cycle');
+    expect(await keptPairs(ctx.db)).toEqual(await walkedPairs(ctx.db));
+  });
+
+  it('are placed for existing members by migration 0033', async () => {
     await growTree();
-    const walked = await walkedTree(ctx.db);
-    expect(await keptTree(ctx.db)).toEqual(walked);
-    // One row per member and each member above it; the deepest of the 40 (n = 32..40) are 6 below the root.
-    expect(walked.filter((row) => row.ancestorId === 1)).toHaveLength(40);
-    expect(Math.max(...walked.map((row) => row.depth))).toBe(6);
+    const pairs = await walkedPairs(ctx.db);
+    await ctx.db.update(members).set({ treeDepth: 0, nearAncestors: [], checkpointAncestors: [] });
+    await ctx.db.execute(sql.raw(migrationStatement('0033_tree_positions.sql', 'UPDATE members m SET tree_depth')));
+    expect(await keptPairs(ctx.db)).toEqual(pairs);
   });
 
   it('are computed for existing members by migration 0001', async () => {
     await growTree();
-    const walked = await walkedCounts(ctx.db);
+    const walked = await expectCountsOfTheTree(ctx.db);
     await ctx.db.update(members).set({ teamSize: 0, directCount: 0 });
-    await ctx.db.execute(sql.raw(backfillStatement()));
+    await ctx.db.execute(sql.raw(migrationStatement('0001_team_counters.sql', 'UPDATE "members" SET "team_size"')));
     expect(await keptCounts(ctx.db)).toEqual(walked);
   });
 });

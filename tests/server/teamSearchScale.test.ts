@@ -1,22 +1,19 @@
 /**
  * Team search over a downline of 10,000 members next to another team of 2,000, on every database target: the
  * answers equal a plain filter of the caller's own downline (inside only, any case, with or without 0x), the plan
- * starts from the address-grams index, and migration 0003's backfill builds the same tree rows as the binds do.
+ * starts from the address-grams index.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { issueToken } from '../../server/auth/tokens';
-import { migrationsFolder, queryRows } from '../../server/db/client';
-import { members, memberTree } from '../../server/db/schema';
+import { queryRows } from '../../server/db/client';
+import { members } from '../../server/db/schema';
 import { parseTeamKeyword, TEAM_SEARCH_LIMIT, teamSearchQuery } from '../../server/members/team';
 import { bindRecommender } from '../../server/members/tree';
 import { SEED_INVITER } from '../../server/seed/content';
-import { seed } from '../../server/seed/seed';
 import { addBulkDownline, randomAddress, type BulkMember } from './support/bulkTeam';
 import { describeWithDatabases } from './support/harness';
 import { authHeaders, envelope } from './support/siwe';
@@ -111,24 +108,5 @@ describeWithDatabases('team search at scale', (ctx) => {
     if (!keyword) throw new Error('keyword');
     const plan = await queryRows(ctx.db, sql`EXPLAIN ${teamSearchQuery(bossId, keyword)}`, z.object({ 'QUERY PLAN': z.string() }));
     expect(plan.map((line) => line['QUERY PLAN']).join('\n')).toContain('members_address_grams_idx');
-  });
-
-  it('migration 0003 builds the same tree rows as the binds that kept them', async () => {
-    await seed(ctx.db, { demoTeam: true });
-    const rowSchema = z.object({ ancestorId: z.number(), memberId: z.number(), depth: z.number() });
-    const treeRows = () =>
-      queryRows(
-        ctx.db,
-        sql`SELECT ancestor_id AS "ancestorId", member_id AS "memberId", depth FROM ${memberTree} ORDER BY ancestor_id, member_id`,
-        rowSchema,
-      );
-    const kept = await treeRows();
-    expect(kept).toHaveLength(6 + 3 + 1 + 1); // below DEMO2026: 6; DEMOTM01: 3; DEMOTM02: 1; DEMOTM03: 1
-    const text = readFileSync(path.join(migrationsFolder, '0003_team_tree_bots.sql'), 'utf8');
-    const backfill = text.split('--> statement-breakpoint').at(-1) ?? '';
-    expect(backfill).toContain('INSERT INTO "member_tree"');
-    await ctx.db.execute(sql`TRUNCATE ${memberTree}`);
-    await ctx.db.execute(sql.raw(backfill));
-    expect(await treeRows()).toEqual(kept);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * Large downlines in a few statements, for the team search scale test and bench/teamSearch.ts: members with random
- * EIP-55 addresses, their recommenders and team counts computed here and inserted in one statement, then their
- * member_tree rows in one more (what bindRecommender keeps one bind at a time).
+ * EIP-55 addresses, their recommenders, tree positions and team counts computed here and inserted in one statement
+ * (what bindRecommender and the count fold keep one bind at a time).
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { queryRows, type Db } from '../../../server/db/client';
-import { members, memberTree } from '../../../server/db/schema';
+import { members } from '../../../server/db/schema';
+import { positionBelow, type TreePosition } from '../../../server/members/tree';
 
 export interface BulkMember {
   id: number;
@@ -84,47 +85,39 @@ export async function addBulkDownline(db: Db, options: BulkDownlineOptions): Pro
     const parent = parentIndex(index);
     return parent < 0 ? rootId : (ids[parent] ?? rootId);
   });
-  await db.execute(
-    sql`INSERT INTO ${members} (id, address, invite_code, recommender_id, team_size, direct_count, created_at) OVERRIDING SYSTEM VALUE
-        SELECT t.id, t.address, t.code, t.recommender, t.team_size, t.direct_count, ${options.createdAt.toISOString()}::timestamptz
-        FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(addresses)}::text[], ${arrayLiteral(codes)}::text[], ${arrayLiteral(recommenders)}::int[],
-                    ${arrayLiteral(teamSizes)}::int[], ${arrayLiteral(directCounts)}::int[]) AS t(id, address, code, recommender, team_size, direct_count)
-        ORDER BY t.id`,
-  );
-  // Each new member's rows: every member above it, the root's own ancestors included.
-  const rootAncestors = await queryRows(
+  const [root] = await queryRows(
     db,
-    sql`SELECT ancestor_id AS "ancestorId", depth FROM ${memberTree} WHERE member_id = ${rootId}`,
-    z.object({ ancestorId: z.number(), depth: z.number() }),
+    sql`SELECT tree_depth AS depth, near_ancestors AS near, checkpoint_ancestors AS checkpoints FROM ${members} WHERE id = ${rootId}::int`,
+    z.object({ depth: z.number(), near: z.array(z.number()), checkpoints: z.array(z.number()) }),
   );
-  const above: [ancestor: number, depth: number][] = [[rootId, 0], ...rootAncestors.map((row): [number, number] => [row.ancestorId, row.depth])];
-  const treeAncestors: number[] = [];
-  const treeMembers: number[] = [];
-  const treeDepths: number[] = [];
-  ids.forEach((id, index) => {
-    let depth = 1;
-    for (let parent = parentIndex(index); parent >= 0; parent = parentIndex(parent), depth++) {
-      treeAncestors.push(ids[parent] ?? 0);
-      treeMembers.push(id);
-      treeDepths.push(depth);
-    }
-    for (const [ancestor, below] of above) {
-      treeAncestors.push(ancestor);
-      treeMembers.push(id);
-      treeDepths.push(depth + below);
-    }
+  if (!root) throw new Error(`no member ${rootId}`);
+  const positions: TreePosition[] = [];
+  ids.forEach((_, index) => {
+    const parent = parentIndex(index);
+    positions.push(parent < 0 ? positionBelow(rootId, root) : positionBelow(ids[parent] ?? 0, positions[parent] ?? root));
   });
+  const intArrays = (values: number[][]) => `{${values.map((value) => `"{${value.join(',')}}"`).join(',')}}`;
   await db.execute(
-    sql`INSERT INTO ${memberTree} (ancestor_id, member_id, depth)
-        SELECT * FROM unnest(${arrayLiteral(treeAncestors)}::int[], ${arrayLiteral(treeMembers)}::int[], ${arrayLiteral(treeDepths)}::int[])`,
+    sql`INSERT INTO ${members} (id, address, invite_code, recommender_id, team_size, direct_count, tree_depth, near_ancestors, checkpoint_ancestors, created_at)
+        OVERRIDING SYSTEM VALUE
+        SELECT t.id, t.address, t.code, t.recommender, t.team_size, t.direct_count, t.depth, t.near::int[], t.checkpoints::int[],
+               ${options.createdAt.toISOString()}::timestamptz
+        FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(addresses)}::text[], ${arrayLiteral(codes)}::text[], ${arrayLiteral(recommenders)}::int[],
+                    ${arrayLiteral(teamSizes)}::int[], ${arrayLiteral(directCounts)}::int[], ${arrayLiteral(positions.map((p) => p.depth))}::int[],
+                    ${intArrays(positions.map((p) => p.near))}::text[], ${intArrays(positions.map((p) => p.checkpoints))}::text[])
+          AS t(id, address, code, recommender, team_size, direct_count, depth, near, checkpoints)
+        ORDER BY t.id`,
   );
   // The root and every member above it: the whole downline more, and the root its direct members.
   await db.execute(
-    sql`UPDATE ${members} SET team_size = team_size + ${size}::int, direct_count = direct_count + CASE WHEN id = ${rootId} THEN ${Math.min(size, fanout)}::int ELSE 0 END
-        WHERE id = ANY(${arrayLiteral(above.map(([ancestor]) => ancestor))}::int[])`,
+    sql`WITH RECURSIVE up(id) AS (
+          SELECT ${rootId}::int UNION SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
+        )
+        UPDATE ${members} SET team_size = team_size + ${size}::int, direct_count = direct_count + CASE WHEN id = ${rootId} THEN ${Math.min(size, fanout)}::int ELSE 0 END
+        WHERE id IN (SELECT id FROM up)`,
   );
-  // Statistics of the loaded tables, as autovacuum gathers them after a bulk load: the worker's database is kept from
+  // Statistics of the loaded table, as autovacuum gathers them after a bulk load: the worker's database is kept from
   // suite to suite, and without them the planner would plan the 10,000 rows on the counts of a small earlier team.
-  await db.execute(sql`ANALYZE ${members}, ${memberTree}`);
+  await db.execute(sql`ANALYZE ${members}`);
   return ids.map((id, index) => ({ id, address: addresses[index] ?? '', level: levels[index] ?? 0 }));
 }

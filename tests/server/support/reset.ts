@@ -14,7 +14,7 @@ import { TEST_START } from './clock';
 
 /** Every table a test may write, the audit log aside (its trigger refuses a DELETE or TRUNCATE: emptyTables). */
 const resetTables = [
-  'tokens', 'nonces', 'members', 'member_tree', 'notices', 'about', 'app_config', 'ledger_entries', 'ledger_transfers', 'ledger_limits',
+  'tokens', 'nonces', 'members', 'tree_joins', 'notices', 'about', 'app_config', 'ledger_entries', 'ledger_transfers', 'ledger_limits',
   'withdrawals', 'ledger_accounts', 'idempotency_keys', 'bots', 'share_pool_payouts', 'share_pools', 'orders', 'delivery_addresses', 'goods',
   'ledger_counters', 'top_ups', 'top_up_releases', 'chain_blocks', 'top_up_watch_starts', 'ledger_pending', 'withdrawal_failures', 'payer_accounts', 'payments',
   'operator_api_keys', 'operator_sessions', 'operator_nonces', 'operators', 'withdrawal_approvals', 'member_freezes',

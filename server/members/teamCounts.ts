@@ -1,0 +1,133 @@
+/**
+ * Team counts (members.team_size, direct_count) kept by batch: a bind writes one row to tree_joins, the fold adds
+ * a batch of them to every ancestor at once (one UPDATE per ancestor per batch, not per bind), and every read adds
+ * the rows still waiting, so a count is exact at any moment (docs/decisions/0034-tree-counts-folded.md).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import { queryRows, type Db } from '../db/client';
+import { members, treeJoins } from '../db/schema';
+
+/** The fold's transaction lock: one fold at a time over all instances, so two never update ancestors crosswise. */
+const TEAM_COUNT_FOLD_LOCK = 4_361_000_010;
+
+/** Most binds one fold adds: a rush folds in steps whose transactions stay short. */
+const FOLD_BATCH = 5_000;
+
+/** How often each instance folds. A read never waits for it: it adds what is still waiting. */
+export const TEAM_COUNT_FOLD_EVERY_MS = 200;
+
+/**
+ * The team size of `member` (a table or alias of members in the enclosing query) exactly: the kept count plus the
+ * binds still waiting below it. The waiting rows are few (a fold every TEAM_COUNT_FOLD_EVERY_MS), each checked with
+ * tree_is_below.
+ *
+ * @param member - the members row, as an alias name of the enclosing query
+ * @returns an int expression
+ * @example
+ * sql`SELECT ${exactTeamSize('m')} FROM members m WHERE m.id = 1`;
+ */
+export function exactTeamSize(member: string): SQL {
+  const m = sql.raw(`"${member}"`);
+  return sql`(${m}.team_size + (SELECT coalesce(sum(j.joined), 0)::int FROM ${treeJoins} j JOIN ${members} b ON b.id = j.member_id
+      WHERE tree_is_below(${m}.id, ${m}.tree_depth, b.tree_depth, b.near_ancestors, b.checkpoint_ancestors)))`;
+}
+
+/**
+ * The direct count of `member` exactly: the kept count plus the binds to it still waiting.
+ *
+ * @param member - the members row, as an alias name of the enclosing query
+ * @returns an int expression
+ * @example
+ * sql`SELECT ${exactDirectCount('m')} FROM members m WHERE m.id = 1`;
+ */
+export function exactDirectCount(member: string): SQL {
+  const m = sql.raw(`"${member}"`);
+  return sql`(${m}.direct_count + (SELECT count(*)::int FROM ${treeJoins} j WHERE j.inviter_id = ${m}.id))`;
+}
+
+/**
+ * Adds waiting binds to their ancestors' counts and deletes them, in the caller's transaction: each inviter gains
+ * its direct members, it and every ancestor the members that joined below it. The ancestors of a batch are read from
+ * the inviters' kept arrays (nearest, checkpoints and each checkpoint's nearest: the whole path, without a walk),
+ * summed per ancestor, and each ancestor's row is written once.
+ *
+ * @param tx - a transaction; `wait` false returns at once when another fold holds the lock
+ * @param options - wait for another instance's fold (a bind that needs exact kept counts) or skip
+ * @returns how many binds were folded
+ * @example
+ * await db.transaction((tx) => foldTeamCounts(tx, { wait: false }));
+ */
+export async function foldTeamCounts(tx: Db, options: { wait: boolean } = { wait: true }): Promise<number> {
+  if (options.wait) await tx.execute(sql`SELECT pg_advisory_xact_lock(${TEAM_COUNT_FOLD_LOCK})`);
+  else {
+    const [row] = await queryRows(tx, sql`SELECT pg_try_advisory_xact_lock(${TEAM_COUNT_FOLD_LOCK}) AS "locked"`, z.object({ locked: z.boolean() }));
+    if (!row?.locked) return 0;
+  }
+  let folded = 0;
+  for (;;) {
+    const [row] = await queryRows(tx, foldStatement(), z.object({ folded: z.number() }));
+    const step = row?.folded ?? 0;
+    folded += step;
+    if (step < FOLD_BATCH) return folded;
+  }
+}
+
+function foldStatement(): SQL {
+  return sql`WITH taken AS (
+      DELETE FROM ${treeJoins} WHERE id IN (SELECT id FROM ${treeJoins} ORDER BY id LIMIT ${FOLD_BATCH})
+      RETURNING inviter_id, joined
+    ), by_inviter AS (
+      SELECT inviter_id AS id, sum(joined)::int AS joined, count(*)::int AS directs FROM taken GROUP BY inviter_id
+    ), path AS (
+      SELECT b.id AS start, b.id AS ancestor FROM by_inviter b
+      UNION
+      SELECT b.id, a.id FROM by_inviter b JOIN ${members} i ON i.id = b.id CROSS JOIN LATERAL unnest(i.near_ancestors || i.checkpoint_ancestors) a(id)
+      UNION
+      SELECT b.id, a.id FROM by_inviter b JOIN ${members} i ON i.id = b.id CROSS JOIN LATERAL unnest(i.checkpoint_ancestors) c(id)
+        JOIN ${members} cm ON cm.id = c.id CROSS JOIN LATERAL unnest(cm.near_ancestors) a(id)
+    ), gains AS (
+      SELECT p.ancestor AS id, sum(b.joined)::int AS joined FROM path p JOIN by_inviter b ON b.id = p.start GROUP BY p.ancestor
+    ), written AS (
+      UPDATE ${members} m
+      SET team_size = m.team_size + g.joined, direct_count = m.direct_count + coalesce(d.directs, 0)
+      FROM gains g LEFT JOIN by_inviter d ON d.id = g.id
+      WHERE m.id = g.id
+      RETURNING 1
+    )
+    SELECT (SELECT count(*)::int FROM taken) AS folded, (SELECT count(*) FROM written) AS written`;
+}
+
+/**
+ * Folds now and then on this instance, beside the payout timer: every TEAM_COUNT_FOLD_EVERY_MS, skipping a round
+ * when nothing waits or another instance is folding. A failed round is logged and the next one tries again.
+ *
+ * @param db - database handle
+ * @param onError - where a failed round is reported
+ * @returns a function that stops the timer and waits for the round under way
+ * @example
+ * const stop = startTeamCountFold(db, (error) => log.error({ err: error }, 'team count fold failed'));
+ */
+export function startTeamCountFold(db: Db, onError: (error: unknown) => void): () => Promise<void> {
+  let round: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (round) return;
+    round = foldWhenWaiting(db)
+      .then(() => undefined, onError)
+      .finally(() => {
+        round = undefined;
+      });
+  }, TEAM_COUNT_FOLD_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await round;
+  };
+}
+
+/** One round: a cheap look first, so an idle server writes nothing. */
+async function foldWhenWaiting(db: Db): Promise<number> {
+  const [waiting] = await queryRows(db, sql`SELECT EXISTS (SELECT 1 FROM ${treeJoins}) AS "any"`, z.object({ any: z.boolean() }));
+  if (!waiting?.any) return 0;
+  return db.transaction((tx) => foldTeamCounts(tx, { wait: false }));
+}
