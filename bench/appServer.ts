@@ -80,6 +80,8 @@ export async function startBenchServer(storage: { url?: string | undefined; data
       spaDir: null,
       logger: false,
       rateLimits: { loginNonce: UNLIMITED, memberSignLogin: UNLIMITED },
+      // As main.ts runs it: binds fold into the team counts in the background.
+      teamCountFold: true,
       batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
       // The ledger figure's grants are set-up: the operators' policy out of their way (one act alone up to 10^12, and
       // the 24-hour totals); the policy's cost is one advisory lock and one sum per act, not in the members' figures.

@@ -16,6 +16,7 @@ import { hostLog } from './hostLoop';
 import { benchLighthouse } from './lighthouse';
 import { benchMeInfo, measureFloorLoad, type LoadSeconds, type PairOfRuns } from './meinfo';
 import { detail, figures, ms } from './report';
+import { benchRush } from './rush';
 import { benchSignIn } from './signin';
 import { benchStartup } from './startup';
 import { benchTeamSearch } from './teamSearch';
@@ -25,13 +26,13 @@ import { benchPayouts } from './payouts';
 const USAGE = `usage: npm run bench -- [--only <sections>] [--verbose] [--quick] [--help]
 
   --only <sections>  run only these sections, comma-separated: bundle, lighthouse, startup, signin, meinfo, ledger,
-                     topups, payouts, teamsearch
+                     topups, payouts, rush, teamsearch
                      (e.g. --only bundle prints the bundle figures in about a minute, no server load tests)
   --verbose          print the package split of every chunk
   --quick            shorter load runs while working on the bench (figures not comparable)
   --help             print this and exit`;
 
-const SECTIONS = ['bundle', 'lighthouse', 'startup', 'signin', 'meinfo', 'ledger', 'topups', 'payouts', 'teamsearch'] as const;
+const SECTIONS = ['bundle', 'lighthouse', 'startup', 'signin', 'meinfo', 'ledger', 'topups', 'payouts', 'rush', 'teamsearch'] as const;
 type SectionName = (typeof SECTIONS)[number];
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -124,7 +125,7 @@ async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
       });
     }
 
-    if (!only.has('signin') && !only.has('meinfo') && !only.has('ledger') && !only.has('topups') && !only.has('payouts')) return;
+    if (!only.has('signin') && !only.has('meinfo') && !only.has('ledger') && !only.has('topups') && !only.has('payouts') && !only.has('rush')) return;
     await section('pglite', async () => {
       const server = await startBenchServer({ dataDir: dataDirReady ? dataDir : undefined });
       describeStart(server);
@@ -139,12 +140,13 @@ async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
         if (only.has('ledger')) await section('ledger.pglite', () => benchLedger(server, 'pglite', seconds.app));
         if (only.has('topups')) await section('topups.pglite', () => benchTopUps(server, 'pglite'));
         if (only.has('payouts')) await section('payouts.pglite', () => benchPayouts(server, 'pglite'));
+        if (only.has('rush')) await section('rush.pglite', () => benchRush(server, 'pglite', quick));
       } finally {
         await server.close();
       }
     });
 
-    if (!only.has('meinfo') && !only.has('ledger') && !only.has('topups') && !only.has('payouts')) return;
+    if (!only.has('meinfo') && !only.has('ledger') && !only.has('topups') && !only.has('payouts') && !only.has('rush')) return;
     if (databaseUrl) {
       await section('postgres', async () => {
         const server = await startBenchServer({ url: databaseUrl });
@@ -159,6 +161,7 @@ async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
           if (only.has('ledger')) await section('ledger.postgres', () => benchLedger(server, 'postgres', seconds.app));
           if (only.has('topups')) await section('topups.postgres', () => benchTopUps(server, 'postgres'));
           if (only.has('payouts')) await section('payouts.postgres', () => benchPayouts(server, 'postgres'));
+          if (only.has('rush')) await section('rush.postgres', () => benchRush(server, 'postgres', quick));
         } finally {
           await server.close();
         }
@@ -191,7 +194,7 @@ async function main(): Promise<void> {
       }
     });
   }
-  if (only.has('startup') || only.has('signin') || only.has('meinfo') || only.has('ledger') || only.has('topups') || only.has('payouts')) await serverSections(only);
+  if (only.has('startup') || only.has('signin') || only.has('meinfo') || only.has('ledger') || only.has('topups') || only.has('payouts') || only.has('rush')) await serverSections(only);
   if (only.has('teamsearch')) await section('teamsearch', () => benchTeamSearch(quick));
 
   const all = figures();

@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { issueToken } from '../server/auth/tokens';
-import { members } from '../server/db/schema';
+import { members, teamCounts } from '../server/db/schema';
 import { bindRecommender } from '../server/members/tree';
 import { SEED_INVITER } from '../server/seed/content';
 import { addBulkDownline, randomAddress, type BulkMember } from '../tests/server/support/bulkTeam';
@@ -86,7 +86,7 @@ export async function benchTeamSearch(quick: boolean): Promise<void> {
     const neighbourId = await newMember('BENCHN01');
     const downline = await addBulkDownline(db, { rootId: bossId, size: DOWNLINE, createdAt: now, codePrefix: 'BK' });
     await addBulkDownline(db, { rootId: neighbourId, size: OTHER_TEAM, createdAt: now, codePrefix: 'NX' });
-    const [boss] = await db.select({ teamSize: members.teamSize }).from(members).where(eq(members.id, bossId));
+    const [boss] = await db.select({ teamSize: teamCounts.teamSize }).from(teamCounts).where(eq(teamCounts.memberId, bossId));
     if (boss?.teamSize !== DOWNLINE) throw new Error(`the downline has ${String(boss?.teamSize)} members, not ${DOWNLINE}`);
     detail(`teamsearch: ${DOWNLINE} + ${OTHER_TEAM} members built in ${ms(performance.now() - mark)} (${server.storage})`);
 

@@ -3,6 +3,7 @@
  * It never listens and never migrates: the caller owns the database's life cycle.
  */
 import { startTeamCountFold } from './members/teamCounts';
+import { createBinder } from './members/tree';
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
@@ -129,6 +130,12 @@ export interface BuildAppOptions {
    * crosses midnight sees no payout it did not ask for; main.ts turns it on.
    */
   payoutTimer?: boolean;
+  /**
+   * Fold waiting binds into the kept team counts every 200 ms (server/members/teamCounts.ts). main.ts turns it on;
+   * tests fold when they mean to, since reads are exact either way and a fold in the background would change rows
+   * under a test that checks nothing changed.
+   */
+  teamCountFold?: boolean;
   /** Credit on chain (docs/API.md): the connected chain; without it there are no top-ups (topUp answers 4004). */
   chain?: Chain | undefined;
   /**
@@ -191,7 +198,7 @@ const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
 };
 
 /** What an app needs only once the database is migrated and the chain's settings are checked (main.ts): the chain, and the rounds and timers that run on them. */
-export type AppStartOptions = Pick<BuildAppOptions, 'chain' | 'topUpWatcher' | 'payer' | 'payoutTimer'>;
+export type AppStartOptions = Pick<BuildAppOptions, 'chain' | 'topUpWatcher' | 'payer' | 'payoutTimer' | 'teamCountFold'>;
 
 /** An app built but not started: no chain, no round and no timer yet (prepareApp). */
 export interface PreparedApp {
@@ -277,6 +284,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     sessions: createSessionStarter(options.db, options.batchesInFlight ?? 1),
+    binds: createBinder(options.db, options.batchesInFlight ?? 1),
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     operators: createOperatorResolver(options.db, options.batchesInFlight ?? 1),
     ledger,
@@ -350,9 +358,11 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
       };
     }
     // Every instance folds waiting binds into the team counts (server/members/teamCounts.ts); reads never wait for it.
-    timers.push(() => {
-      stopTeamCountFold = startTeamCountFold(deps.db, (error) => app.log.warn({ err: error }, 'team count fold failed; the next round folds again'));
-    });
+    if (late.teamCountFold) {
+      timers.push(() => {
+        stopTeamCountFold = startTeamCountFold(deps.db, (error) => app.log.warn({ err: error }, 'team count fold failed; the next round folds again'));
+      });
+    }
     if (late.payoutTimer) {
       timers.push(() => {
         stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));

@@ -238,6 +238,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
   void synchronousStandbyWarning(database.db, database.driver).then((warning) => (warning ? app.log.warn(warning) : undefined), () => undefined);
   const { startTimers } = start({
     payoutTimer: true,
+    teamCountFold: true,
     chain: chainStart.chain,
     topUpWatcher: { startBlock: chainStart.startBlock, timer: true, pollMs: env.CHAIN_POLL_MS },
     // The lease's holder is the instance (host and port), not the process: a restarted server takes its own lease back

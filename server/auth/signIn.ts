@@ -18,7 +18,7 @@ import { InvalidParametersError, NonceInvalidError, SignatureInvalidError } from
 import { createBatcher } from '../ledger/batcher';
 import { randomInviteCode } from '../members/inviteCode';
 import { isBound } from '../members/members';
-import { bindRecommender } from '../members/tree';
+import { bindRecommender, type Binder } from '../members/tree';
 import { SiweFormatError } from '../siwe/errors';
 import { parseSiweMessage } from '../siwe/parse';
 import type { SiweFields } from '../siwe/types';
@@ -213,8 +213,11 @@ export interface SessionStarter {
   start(item: SessionItem): Promise<SessionOutcome>;
 }
 
-/** One sign-in's writes alone (a service call, or a sign-in that binds in its own transaction). */
+/** One sign-in's writes alone (a service call). */
 const aloneOn = (db: Db): SessionStarter => ({ start: async (item) => (await startSessions(db, [item]))[0] ?? null });
+
+/** One bind alone, in its own transaction (a service call). */
+const bindsAloneOn = (db: Db): Binder => ({ bind: (memberId, inviteCode) => db.transaction((tx) => bindRecommender(tx, memberId, inviteCode)) });
 
 /**
  * memberSignLogin's sessions, batched (ADR 0012's group commit, as loginNonce's nonces): the sign-ins that arrive in
@@ -291,6 +294,7 @@ function isInviteCodeCollision(error: unknown): boolean {
  * @param db - database handle
  * @param input - message, signature, optional invite code, the expected domain and the time
  * @param sessions - how the writes go to the database (memberSignLogin's batcher; alone by default)
+ * @param binds - how an invite code binds (memberSignLogin's batcher; alone by default)
  * @returns a new token and whether the member is bound
  * @throws InvalidParametersError (1001) for a malformed message, SignatureInvalidError (1005) for a wrong signer,
  *   domain, URI or chain, NonceInvalidError (1004) for an unknown, used or expired nonce or message,
@@ -298,7 +302,12 @@ function isInviteCodeCollision(error: unknown): boolean {
  * @example
  * const { auth, isFinishedBind } = await signIn(db, { message, signature, expectedDomain: 'member.example', now });
  */
-export async function signIn(db: Db, input: SignInInput, sessions: SessionStarter = aloneOn(db)): Promise<SignInResult> {
+export async function signIn(
+  db: Db,
+  input: SignInInput,
+  sessions: SessionStarter = aloneOn(db),
+  binds: Binder = bindsAloneOn(db),
+): Promise<SignInResult> {
   const { now } = input;
   const fields = await verifySignedMessage(db, input, (statement) => statement !== OPERATOR_SIGN_IN_STATEMENT);
   const session: SessionInput = { nonce: fields.nonce, address: fields.address, chainId: fields.chainId, now };
@@ -306,19 +315,14 @@ export async function signIn(db: Db, input: SignInInput, sessions: SessionStarte
 
   for (let attempt = 1; ; attempt++) {
     try {
-      if (inviteCode === undefined) {
-        const { auth, bound } = await startSession(sessions, db, session);
-        return { auth, isFinishedBind: bound };
-      }
-      return await db.transaction(async (tx) => {
-        const { auth, memberId, bound } = await startSession(aloneOn(tx), tx, session);
-        // An invite code that is unknown or would make a cycle is ignored here: sign-in still succeeds and the
-        // client goes on to the bind page, where bindRecommendRelation reports the exact reason.
-        if (bound) return { auth, isFinishedBind: true };
-        return { auth, isFinishedBind: (await bindRecommender(tx, memberId, inviteCode)) === 'bound' };
-      });
+      const { auth, memberId, bound } = await startSession(sessions, db, session);
+      if (bound || inviteCode === undefined) return { auth, isFinishedBind: bound };
+      // An invite code that is unknown or would make a cycle is ignored here: sign-in still succeeds and the client
+      // goes on to the bind page, where bindRecommendRelation reports the exact reason. The bind is its own write,
+      // after the session's (both batched): should it fail, the member is signed in, unbound, and binds on that page.
+      return { auth, isFinishedBind: (await binds.bind(memberId, inviteCode)) === 'bound' };
     } catch (error) {
-      // 36^8 codes make this rare; the failed statement (or transaction) wrote nothing, so the nonce is unused.
+      // 36^8 codes make this rare; the failed statement wrote nothing, so the nonce is unused.
       if (attempt < 8 && isInviteCodeCollision(error)) continue;
       throw error;
     }

@@ -44,13 +44,6 @@ export const members = pgTable(
     isRoot: boolean('is_root').notNull().default(false),
     level: integer('level').notNull().default(0),
     /**
-     * The whole downline and the members bound directly to this one, kept by bindRecommender for every ancestor
-     * in the bind's transaction (binding is the only write to the tree), so meInfo reads them instead of walking
-     * the tree. Migration 0001 computed them for the members that existed before.
-     */
-    teamSize: integer('team_size').notNull().default(0),
-    directCount: integer('direct_count').notNull().default(0),
-    /**
      * Where the member sits (server/members/tree.ts, ADR 0034): its depth below the top of its tree (0 for the root
      * and for a member not bound yet), its nearest TREE_NEAR ancestors (parent first) and its ancestors at every
      * depth that is a multiple of TREE_NEAR. Any ancestor is then one or two array reads away, and a bind copies
@@ -79,9 +72,26 @@ export const members = pgTable(
     // picks the index on PGlite, where no autovacuum ever cleans that list or gathers statistics.
     index('members_address_grams_idx').using('gin', t.addressGrams).with({ fastupdate: false }),
     check('members_level_nonnegative', sql`${t.level} >= 0`),
-    check('members_team_counts_consistent', sql`${t.directCount} >= 0 AND ${t.teamSize} >= ${t.directCount}`),
     check('members_not_own_recommender', sql`${t.recommenderId} IS NULL OR ${t.recommenderId} <> ${t.id}`),
   ],
+);
+
+/**
+ * The kept team counts: a member's whole downline and the members bound directly to it, a row for each member
+ * with a team (none: both 0). The count fold (server/members/teamCounts.ts) adds waiting binds here in batches; a
+ * narrow table of its own, so a fold that adds to the 5,000 ancestors of a deep bind writes 5,000 short rows, not
+ * 5,000 member rows with their address-grams index entries. Reads add the binds still waiting (ADR 0034).
+ */
+export const teamCounts = pgTable(
+  'team_counts',
+  {
+    memberId: integer('member_id')
+      .primaryKey()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    teamSize: integer('team_size').notNull(),
+    directCount: integer('direct_count').notNull(),
+  },
+  (t) => [check('team_counts_consistent', sql`${t.directCount} >= 0 AND ${t.teamSize} >= ${t.directCount}`)],
 );
 
 /**

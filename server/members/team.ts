@@ -8,7 +8,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { TeamMember } from '../../api-schema/member';
 import { queryRows, type Db } from '../db/client';
-import { members } from '../db/schema';
+import { members, teamCounts, treeJoins } from '../db/schema';
 import { InvalidParametersError } from '../errors';
 import { exactDirectCount, exactTeamSize } from './teamCounts';
 
@@ -51,7 +51,7 @@ export interface TeamPage {
   pageSize: number;
 }
 
-const listedRow = z.object({ id: z.number(), level: z.number(), directCount: z.number() });
+const listedRow = z.object({ id: z.number(), depth: z.number(), level: z.number(), directCount: z.number() });
 
 /**
  * One page of the direct members of the caller, or of a member of its downline (`of`), in the order they joined
@@ -70,8 +70,8 @@ export async function listTeam(db: Db, callerId: number, query: TeamPageQuery): 
   const [listed] = await queryRows(
     db,
     query.of === undefined
-      ? sql`SELECT c.id, 0 AS level, ${exactDirectCount('c')} AS "directCount" FROM ${members} c WHERE c.id = ${callerId}::int`
-      : sql`SELECT o.id, o.tree_depth - c.tree_depth AS level, ${exactDirectCount('o')} AS "directCount"
+      ? sql`SELECT c.id, c.tree_depth AS depth, 0 AS level, ${exactDirectCount('c')} AS "directCount" FROM ${members} c WHERE c.id = ${callerId}::int`
+      : sql`SELECT o.id, o.tree_depth AS depth, o.tree_depth - c.tree_depth AS level, ${exactDirectCount('o')} AS "directCount"
             FROM ${members} c JOIN ${members} o ON o.address = ${query.of}::text
             WHERE c.id = ${callerId}::int AND tree_is_below(c.id, c.tree_depth, o.tree_depth, o.near_ancestors, o.checkpoint_ancestors)`,
     listedRow,
@@ -80,12 +80,24 @@ export async function listTeam(db: Db, callerId: number, query: TeamPageQuery): 
   const offset = (query.page - 1) * query.pageSize;
   const page = { total: listed.directCount, page: query.page, pageSize: query.pageSize };
   if (offset >= listed.directCount) return { list: [], ...page };
+  // The page's members are siblings, one depth below the listed member: the binds still waiting below them are
+  // found in one pass, each by its ancestor at that depth, rather than once per row of the page.
+  const depth = listed.depth + 1;
   const rows = await queryRows(
     db,
-    sql`SELECT m.address, ${listed.level + 1}::int AS "level", ${exactTeamSize('m')} AS "teamSize", ${exactDirectCount('m')} AS "directCount",
-          floor(extract(epoch FROM m.created_at) * 1000)::float8 AS "joinedAtMs"
-        FROM ${members} m WHERE m.recommender_id = ${listed.id}::int
-        ORDER BY m.id LIMIT ${query.pageSize} OFFSET ${offset}`,
+    sql`WITH page AS (
+          SELECT m.id, m.address, m.created_at FROM ${members} m WHERE m.recommender_id = ${listed.id}::int ORDER BY m.id LIMIT ${query.pageSize} OFFSET ${offset}
+        ), waiting AS (
+          SELECT tree_ancestor_at(b.tree_depth, b.near_ancestors, b.checkpoint_ancestors, ${depth}::int) AS id, sum(j.joined)::int AS joined
+          FROM ${treeJoins} j JOIN ${members} b ON b.id = j.member_id WHERE b.tree_depth > ${depth}::int GROUP BY 1
+        ), waiting_direct AS (
+          SELECT inviter_id AS id, count(*)::int AS directs FROM ${treeJoins} GROUP BY inviter_id
+        )
+        SELECT p.address, ${listed.level + 1}::int AS "level",
+          coalesce(c.team_size, 0) + coalesce(w.joined, 0) AS "teamSize", coalesce(c.direct_count, 0) + coalesce(d.directs, 0) AS "directCount",
+          floor(extract(epoch FROM p.created_at) * 1000)::float8 AS "joinedAtMs"
+        FROM page p LEFT JOIN ${teamCounts} c ON c.member_id = p.id LEFT JOIN waiting w ON w.id = p.id LEFT JOIN waiting_direct d ON d.id = p.id
+        ORDER BY p.id`,
     teamRow,
   );
   return { list: rows.map(toTeamMember), ...page };

@@ -5,7 +5,8 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows, type Db } from '../db/client';
-import { members, treeJoins } from '../db/schema';
+import { createBatcher } from '../ledger/batcher';
+import { members, teamCounts, treeJoins } from '../db/schema';
 import { LOOKALIKE_DIGITS, LOOKALIKE_LETTERS, lookalikeKey, normaliseInviteCode } from './inviteCode';
 import { isBound } from './members';
 import { foldTeamCounts } from './teamCounts';
@@ -13,18 +14,22 @@ import { foldTeamCounts } from './teamCounts';
 /**
  * How many nearest ancestors each member keeps, and the spacing of the ancestors it keeps beyond them
  * (members.near_ancestors, checkpoint_ancestors). 64 balances the two arrays at the depths campaigns reach: a member
- * 5,000 levels down keeps 64 + 79 ids. Migration 0033's tree_is_below says the same number.
+ * 5,000 levels down keeps 64 + 79 ids. Migration 0033's tree_is_below and tree_bind say the same number.
  */
 export const TREE_NEAR = 64;
 
 /**
- * Binds take this transaction lock: shared when the member has no downline yet (nearly every bind: a member binds
- * right after its first sign-in), exclusive when it has one. Row locks order two binds that touch the same member;
+ * Binds take this transaction lock (tree_bind, migration 0033, says the same number): shared when the member has no
+ * downline yet (nearly every bind: a member binds right after its first sign-in), exclusive when it has one. Row locks order two binds that touch the same member;
  * the exclusive lock orders the binds that could close a cycle between two downlines (ADR 0034 gives the argument).
  */
 const MEMBER_TREE_LOCK = 4_361_000_002;
 
 export type BindOutcome = 'bound' | 'inviteCodeUnknown' | 'alreadyBound' | 'cycle';
+
+/** What tree_bind answers: an outcome, or 'exclusive' for a member with a downline (bindWithDownline). */
+const bindOutcomeRow = z.object({ i: z.number(), outcome: z.enum(['bound', 'inviteCodeUnknown', 'alreadyBound', 'cycle', 'exclusive']) });
+
 
 /**
  * Binds a member's recommender by invite code, inside the caller's transaction. The member takes its place below
@@ -40,27 +45,71 @@ export type BindOutcome = 'bound' | 'inviteCodeUnknown' | 'alreadyBound' | 'cycl
  * const outcome = await db.transaction((tx) => bindRecommender(tx, auth.memberId, 'DEMO2026'));
  */
 export async function bindRecommender(tx: Db, memberId: number, inviteCode: string): Promise<BindOutcome> {
-  const inviter = await findInviter(tx, inviteCode);
-  if (!inviter) return 'inviteCodeUnknown';
-  if (inviter.id === memberId) return 'cycle';
+  const code = normaliseInviteCode(inviteCode);
+  // A member without a downline binds in tree_bind (migration 0033) under the shared lock: one round trip.
+  const [row] = await queryRows(
+    tx,
+    sql`SELECT 0 AS i, tree_bind(${memberId}::int, ${code}::text, ${lookalikeKey(code)}::text) AS outcome`,
+    bindOutcomeRow,
+  );
+  if (!row) throw new Error('tree_bind answered nothing');
+  return row.outcome === 'exclusive' ? bindWithDownline(tx, memberId, code) : row.outcome;
+}
 
-  let exclusive = await hasDownline(tx, memberId);
-  await tx.execute(exclusive ? sql`SELECT pg_advisory_xact_lock(${MEMBER_TREE_LOCK})` : sql`SELECT pg_advisory_xact_lock_shared(${MEMBER_TREE_LOCK})`);
+/** Binds, one at a time or a turn of the event loop's together (createBinder). */
+export interface Binder {
+  bind(memberId: number, inviteCode: string): Promise<BindOutcome>;
+}
+
+/**
+ * Binds batched (ADR 0012's group commit, as sign-ins' sessions): the binds that arrive in one turn of the event
+ * loop run as one statement of tree_bind calls and one commit; a member with a downline then binds alone under the
+ * exclusive lock. On PGlite a statement's fixed cost and its commit were most of a bind's time, so a rush of
+ * sign-ups that bind goes at the pace of sign-ins.
+ *
+ * @param db - database handle
+ * @param maxInFlight - batches at once (BATCHES_IN_FLIGHT of the driver)
+ * @returns the binder
+ * @example
+ * const outcome = await createBinder(db, 1).bind(memberId, 'DEMO2026');
+ */
+export function createBinder(db: Db, maxInFlight: number): Binder {
+  const batcher = createBatcher(
+    async (items: { memberId: number; code: string }[]) => {
+      const rows = items.map((item, i) => ({ i, member: item.memberId, code: item.code, alike: lookalikeKey(item.code) }));
+      const outcomes = await queryRows(
+        db,
+        sql`SELECT b.i, tree_bind(b.member, b.code, b.alike) AS outcome
+            FROM json_to_recordset(${JSON.stringify(rows)}::json) AS b(i int, member int, code text, alike text) ORDER BY b.i`,
+        bindOutcomeRow,
+      );
+      return items.map((_, i) => outcomes.find((row) => row.i === i)?.outcome ?? 'exclusive');
+    },
+    { maxBatch: 128, maxInFlight },
+  );
+  return {
+    bind: async (memberId, inviteCode) => {
+      const code = normaliseInviteCode(inviteCode);
+      const outcome = await batcher.submit({ memberId, code });
+      return outcome === 'exclusive' ? db.transaction((tx) => bindWithDownline(tx, memberId, code)) : outcome;
+    },
+  };
+}
+
+/**
+ * The bind of a member that has a downline already: under the exclusive lock, refused when the inviter is in that
+ * downline (a cycle), with the counts waiting below the member folded first (they must reach the ancestors it is
+ * about to gain), its whole downline placed again, and the member joining with its whole team.
+ */
+async function bindWithDownline(tx: Db, memberId: number, code: string): Promise<BindOutcome> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${MEMBER_TREE_LOCK})`);
+  const inviter = await findInviter(tx, code);
+  if (!inviter) return 'inviteCodeUnknown';
   const member = await lockBindRows(tx, memberId, inviter.id);
   if (isBound(member)) return 'alreadyBound';
-  if (!exclusive && (await hasDownline(tx, memberId))) {
-    // Someone bound below this member in the meantime: the bind now needs the exclusive lock.
-    exclusive = true;
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(${MEMBER_TREE_LOCK})`);
-  }
-  let joined = 1;
-  if (exclusive) {
-    if (await isAncestor(tx, memberId, inviter.id)) return 'cycle';
-    // Counts waiting below the member are folded first: they must reach the ancestors it is about to gain.
-    await foldTeamCounts(tx);
-    joined += await keptTeamSize(tx, memberId);
-  }
-
+  if (inviter.id === memberId || (await isAncestor(tx, memberId, inviter.id))) return 'cycle';
+  await foldTeamCounts(tx);
+  const joined = 1 + (await keptTeamSize(tx, memberId));
   const updated = await tx
     .update(members)
     .set({ recommenderId: inviter.id })
@@ -73,19 +122,9 @@ export async function bindRecommender(tx: Db, memberId: number, inviteCode: stri
   return 'bound';
 }
 
-/** Whether anyone is bound to the member. */
-async function hasDownline(tx: Db, memberId: number): Promise<boolean> {
-  const [row] = await queryRows(
-    tx,
-    sql`SELECT EXISTS (SELECT 1 FROM ${members} WHERE recommender_id = ${memberId}::int) AS "found"`,
-    z.object({ found: z.boolean() }),
-  );
-  return row?.found ?? false;
-}
-
 /** The member's team size as kept (after a fold, the exact one). */
 async function keptTeamSize(tx: Db, memberId: number): Promise<number> {
-  const [row] = await tx.select({ teamSize: members.teamSize }).from(members).where(eq(members.id, memberId));
+  const [row] = await tx.select({ teamSize: teamCounts.teamSize }).from(teamCounts).where(eq(teamCounts.memberId, memberId));
   return row?.teamSize ?? 0;
 }
 

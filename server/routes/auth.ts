@@ -6,7 +6,6 @@ import { releaseHeldTopUps } from '../chain/topUps';
 import { signIn } from '../auth/signIn';
 import { revokeToken } from '../auth/tokens';
 import { BindCycleError, InvalidParametersError, InviteCodeUnknownError, RecommenderAlreadyBoundError } from '../errors';
-import { bindRecommender } from '../members/tree';
 import { requireAuth } from '../plugins/access';
 import { registerHandlers } from './endpoint';
 import { expectedSite, type RouteDeps } from './deps';
@@ -46,7 +45,7 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
           expectedProtocol: site?.protocol,
           chain: deps.chain?.chain.client,
           now,
-        }, deps.sessions);
+        }, deps.sessions, deps.binds);
         // Top-ups sent before the address was a member reach it now (docs/API.md, "Credit on chain"); should this fail,
         // the watcher's next round releases them, so the sign-in stands.
         const { address } = parseSiweMessage(body.message);
@@ -60,7 +59,7 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
       bindRecommendRelation: async ({ body, request }) => {
         const { memberId } = requireAuth(request);
-        const outcome = await deps.db.transaction((tx) => bindRecommender(tx, memberId, body.inviteCode));
+        const outcome = await deps.binds.bind(memberId, body.inviteCode);
         if (outcome === 'inviteCodeUnknown') throw new InviteCodeUnknownError();
         if (outcome === 'alreadyBound') throw new RecommenderAlreadyBoundError();
         if (outcome === 'cycle') throw new BindCycleError();

@@ -1,3 +1,4 @@
+import type { Binder } from '../members/tree';
 import type { OperatorsPolicy } from '../ops/policy';
 import type { FastifyRequest } from 'fastify';
 import type { NonceIssuer } from '../auth/nonces';
@@ -26,6 +27,8 @@ export interface RouteDeps {
   nonces: NonceIssuer;
   /** memberSignLogin's sessions, batched. */
   sessions: SessionStarter;
+  /** Binds (memberSignLogin's invite code, bindRecommendRelation), batched. */
+  binds: Binder;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
   /** The access hook's operator session and API key reads, batched (server/ops/resolver.ts). */

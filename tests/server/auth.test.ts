@@ -1,10 +1,13 @@
 /** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout, on every database target. */
 import { createHash } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ApiCode } from '../../api-schema/codes';
 import { issueNonce, sweepExpiredNonces, SWEEP_EVERY } from '../../server/auth/nonces';
-import { members, nonces, tokens } from '../../server/db/schema';
+import { queryRows } from '../../server/db/client';
+import { members, nonces, tokens, treeJoins } from '../../server/db/schema';
+import { exactDirectCount, exactTeamSize } from '../../server/members/teamCounts';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { SEED_INVITER } from '../../server/seed/content';
@@ -335,8 +338,14 @@ describeWithDatabases('memberSignLogin', (ctx) => {
       const codes = (await Promise.all([postSignLogin(app, payload), postSignLogin(app, payload), postSignLogin(app, payload)])).map((r) => envelope(r).code);
       expect(codes.sort()).toEqual([0, ApiCode.nonceInvalid, ApiCode.nonceInvalid]);
       expect(await ctx.db.select().from(tokens)).toHaveLength(1);
-      const [root] = await ctx.db.select().from(members).where(eq(members.inviteCode, SEED_INVITER.inviteCode));
-      expect(root).toMatchObject({ teamSize: 1, directCount: 1 });
+      // One bind waits for the count fold, so the root's counts (kept plus waiting) gained exactly one member.
+      expect(await ctx.db.select().from(treeJoins)).toHaveLength(1);
+      const [root] = await queryRows(
+        ctx.db,
+        sql`SELECT ${exactTeamSize('m')} AS "teamSize", ${exactDirectCount('m')} AS "directCount" FROM ${members} m WHERE m.invite_code = ${SEED_INVITER.inviteCode}`,
+        z.object({ teamSize: z.number(), directCount: z.number() }),
+      );
+      expect(root).toEqual({ teamSize: 1, directCount: 1 });
     });
 
     it('the same message twice at once → exactly one sign-in', async () => {

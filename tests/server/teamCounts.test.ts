@@ -1,5 +1,5 @@
 /**
- * Team counts (members.team_size, direct_count, folded in batches from tree_joins) and tree positions (tree_depth,
+ * Team counts (team_counts, folded in batches from tree_joins) and tree positions (tree_depth,
  * near_ancestors, checkpoint_ancestors) always equal a walk of the tree, on every database target: what reads see at
  * any moment (kept plus waiting), the kept columns once folded, and tree_is_below for every pair of members.
  */
@@ -9,9 +9,10 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { migrationsFolder, queryRows, type Db } from '../../server/db/client';
-import { members, treeJoins } from '../../server/db/schema';
+import { members, teamCounts, treeJoins } from '../../server/db/schema';
 import { randomInviteCode } from '../../server/members/inviteCode';
-import { exactDirectCount, exactTeamSize, foldTeamCounts } from '../../server/members/teamCounts';
+import { exactDirectCount, exactTeamSize, foldTeamCounts, startTeamCountFold } from '../../server/members/teamCounts';
+import { listTeam } from '../../server/members/team';
 import { bindRecommender, TREE_NEAR } from '../../server/members/tree';
 import { describeWithDatabases } from './support/harness';
 
@@ -28,7 +29,12 @@ async function readCounts(db: Db) {
 
 /** Every member's kept counts (the columns alone). */
 async function keptCounts(db: Db) {
-  return queryRows(db, sql`SELECT id, team_size AS "teamSize", direct_count AS "directCount" FROM ${members} ORDER BY id`, countsRow);
+  return queryRows(
+    db,
+    sql`SELECT m.id, coalesce(c.team_size, 0) AS "teamSize", coalesce(c.direct_count, 0) AS "directCount"
+        FROM ${members} m LEFT JOIN ${teamCounts} c ON c.member_id = m.id ORDER BY m.id`,
+    countsRow,
+  );
 }
 
 async function waitingBinds(db: Db): Promise<number> {
@@ -78,6 +84,24 @@ async function keptPairs(db: Db) {
         ORDER BY a.id, m.id`,
     pairRow,
   );
+}
+
+/** Every member's team page (its direct members with their counts, as listTeam reads them) equals the walk. */
+async function expectTeamPagesOfTheTree(db: Db) {
+  const walked = new Map((await walkedCounts(db)).map((row) => [row.id, row]));
+  const rows = await queryRows(
+    db,
+    sql`SELECT m.id, m.address, m.recommender_id AS "recommenderId" FROM ${members} m WHERE m.recommender_id IS NOT NULL ORDER BY m.id`,
+    z.object({ id: z.number(), address: z.string(), recommenderId: z.number() }),
+  );
+  for (const parent of new Set(rows.map((row) => row.recommenderId))) {
+    const children = rows.filter((row) => row.recommenderId === parent);
+    const page = await listTeam(db, parent, { page: 1, pageSize: 100 });
+    expect(page.total).toBe(children.length);
+    expect(page.list.map((m) => [m.address, m.teamSize, m.directCount])).toEqual(
+      children.map((child) => [child.address, walked.get(child.id)?.teamSize, walked.get(child.id)?.directCount]),
+    );
+  }
 }
 
 /** Reads equal the walk now; once folded, so do the kept columns, and nothing waits. */
@@ -196,6 +220,27 @@ describeWithDatabases('team counts', (ctx) => {
     expect(walked[0]).toMatchObject({ teamSize: chainLength + 30, directCount: 1 });
   });
 
+  it('equal a walk after one fold of a deep branching tree: many inviters sharing bands above their nearest', async () => {
+    // 320 members, each below one of the three joined just before it: about 160 levels, with branches at every level.
+    const joined: { id: number; code: string }[] = [];
+    let seedValue = 7;
+    const next = () => (seedValue = (seedValue * 48_271) % 2_147_483_647);
+    for (let n = 1; n <= 320; n++) {
+      const self = await member(n);
+      const parent = joined.length === 0 ? 'DEMO2026' : (joined[Math.max(0, joined.length - 1 - (next() % 3))]?.code ?? '');
+      expect(await bind(self.id, parent)).toBe('bound');
+      joined.push(self);
+    }
+    expect(await waitingBinds(ctx.db)).toBe(320);
+    expect(await keptPairs(ctx.db)).toEqual(await walkedPairs(ctx.db));
+    const depth = Math.max(...(await walkedPairs(ctx.db)).map((pair) => pair.depth));
+    expect(depth).toBeGreaterThan(2 * TREE_NEAR);
+    // Each team page's counts, found for the page at once, equal the walk before any fold.
+    await expectTeamPagesOfTheTree(ctx.db);
+    await expectCountsOfTheTree(ctx.db);
+    await expectTeamPagesOfTheTree(ctx.db);
+  });
+
   it('refuse a cycle across checkpoints: a chain top binding below its own deep member', async () => {
     const top = await member(1);
     let below = top;
@@ -208,19 +253,26 @@ describeWithDatabases('team counts', (ctx) => {
     expect(await keptPairs(ctx.db)).toEqual(await walkedPairs(ctx.db));
   });
 
+  it('are folded by the timer of every instance, which stops when asked', async () => {
+    await growTree();
+    const errors: unknown[] = [];
+    const stop = startTeamCountFold(ctx.db, (error) => errors.push(error));
+    try {
+      const deadline = Date.now() + 10_000;
+      while ((await waitingBinds(ctx.db)) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      await stop();
+    }
+    expect(errors).toEqual([]);
+    expect(await waitingBinds(ctx.db)).toBe(0);
+    expect(await keptCounts(ctx.db)).toEqual(await walkedCounts(ctx.db));
+  });
+
   it('are placed for existing members by migration 0033', async () => {
     await growTree();
     const pairs = await walkedPairs(ctx.db);
     await ctx.db.update(members).set({ treeDepth: 0, nearAncestors: [], checkpointAncestors: [] });
     await ctx.db.execute(sql.raw(migrationStatement('0033_tree_positions.sql', 'UPDATE members m SET tree_depth')));
     expect(await keptPairs(ctx.db)).toEqual(pairs);
-  });
-
-  it('are computed for existing members by migration 0001', async () => {
-    await growTree();
-    const walked = await expectCountsOfTheTree(ctx.db);
-    await ctx.db.update(members).set({ teamSize: 0, directCount: 0 });
-    await ctx.db.execute(sql.raw(migrationStatement('0001_team_counters.sql', 'UPDATE "members" SET "team_size"')));
-    expect(await keptCounts(ctx.db)).toEqual(walked);
   });
 });

@@ -10,7 +10,7 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { issueToken } from '../../server/auth/tokens';
 import { queryRows } from '../../server/db/client';
-import { members } from '../../server/db/schema';
+import { members, teamCounts } from '../../server/db/schema';
 import { parseTeamKeyword, TEAM_SEARCH_LIMIT, teamSearchQuery } from '../../server/members/team';
 import { bindRecommender } from '../../server/members/tree';
 import { SEED_INVITER } from '../../server/seed/content';
@@ -60,7 +60,7 @@ describeWithDatabases('team search at scale', (ctx) => {
     const neighbourId = await newMemberUnder(SEED_INVITER.inviteCode, 'NEXT0001');
     const downline = await addBulkDownline(ctx.db, { rootId: bossId, size: DOWNLINE, createdAt: ctx.clock.now(), codePrefix: 'BK' });
     const otherTeam = await addBulkDownline(ctx.db, { rootId: neighbourId, size: OTHER_TEAM, createdAt: ctx.clock.now(), codePrefix: 'NX' });
-    const [boss] = await ctx.db.select({ teamSize: members.teamSize }).from(members).where(eq(members.id, bossId));
+    const [boss] = await ctx.db.select({ teamSize: teamCounts.teamSize }).from(teamCounts).where(eq(teamCounts.memberId, bossId));
     expect(boss?.teamSize).toBe(DOWNLINE);
 
     const app = await ctx.app();

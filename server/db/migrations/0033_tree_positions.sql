@@ -13,16 +13,20 @@ ALTER TABLE "members" ADD COLUMN "checkpoint_ancestors" integer[] DEFAULT '{}'::
 ALTER TABLE "tree_joins" ADD CONSTRAINT "tree_joins_member_id_members_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."members"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "tree_joins" ADD CONSTRAINT "tree_joins_inviter_id_members_id_fk" FOREIGN KEY ("inviter_id") REFERENCES "public"."members"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "members_recommender_id_idx" ON "members" USING btree ("recommender_id","id");--> statement-breakpoint
--- Added by hand below drizzle-kit's statements. Whether a member sits below another, from the member's kept
--- positions (server/members/tree.ts, ADR 0034): 64 is TREE_NEAR. Within 64 levels the nearest ancestors name it;
--- at a multiple of 64 the checkpoints do; else the checkpoint just below it names it among its own nearest.
-CREATE FUNCTION "tree_is_below"("ancestor_id" integer, "ancestor_depth" integer, "member_depth" integer, "member_near" integer[], "member_checkpoints" integer[]) RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE AS $$
+-- Added by hand below drizzle-kit's statements. A member's ancestor at a depth, from its kept positions
+-- (server/members/tree.ts, ADR 0034; 64 is TREE_NEAR): within 64 levels its nearest ancestors name it; at a multiple
+-- of 64 its checkpoints do; else the checkpoint just below that depth names it among its own nearest.
+CREATE FUNCTION "tree_ancestor_at"("member_depth" integer, "member_near" integer[], "member_checkpoints" integer[], "depth" integer) RETURNS integer LANGUAGE sql STABLE PARALLEL SAFE AS $$
 	SELECT CASE
-		WHEN $3 <= $2 THEN false
-		WHEN $3 - $2 <= 64 THEN coalesce($4[$3 - $2] = $1, false)
-		WHEN $2 % 64 = 0 THEN coalesce($5[$2 / 64 + 1] = $1, false)
-		ELSE coalesce((SELECT c.near_ancestors[($2 / 64 + 1) * 64 - $2] = $1 FROM members c WHERE c.id = $5[$2 / 64 + 2]), false)
+		WHEN $4 < 0 OR $4 >= $1 THEN NULL
+		WHEN $1 - $4 <= 64 THEN $2[$1 - $4]
+		WHEN $4 % 64 = 0 THEN $3[$4 / 64 + 1]
+		ELSE (SELECT c.near_ancestors[($4 / 64 + 1) * 64 - $4] FROM members c WHERE c.id = $3[$4 / 64 + 2])
 	END
+$$;--> statement-breakpoint
+-- Whether a member sits below another: its ancestor at the other's depth is the other.
+CREATE FUNCTION "tree_is_below"("ancestor_id" integer, "ancestor_depth" integer, "member_depth" integer, "member_near" integer[], "member_checkpoints" integer[]) RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE AS $$
+	SELECT coalesce(tree_ancestor_at($3, $4, $5, $2) = $1, false)
 $$;--> statement-breakpoint
 -- The positions of the members that exist already, top down from every member without a recommender. A member in a
 -- cycle (binding forbids them) is never reached and keeps the defaults.
@@ -36,3 +40,61 @@ UPDATE members m SET tree_depth = p.depth, near_ancestors = p.near, checkpoint_a
 --> statement-breakpoint
 -- The closure table gives way to the positions above (ADR 0034): a row per ancestor for every bind does not scale to deep trees.
 DROP TABLE "member_tree" CASCADE;
+--> statement-breakpoint
+CREATE TABLE "team_counts" (
+	"member_id" integer PRIMARY KEY NOT NULL,
+	"team_size" integer NOT NULL,
+	"direct_count" integer NOT NULL,
+	CONSTRAINT "team_counts_consistent" CHECK ("team_counts"."direct_count" >= 0 AND "team_counts"."team_size" >= "team_counts"."direct_count")
+);
+--> statement-breakpoint
+ALTER TABLE "team_counts" ADD CONSTRAINT "team_counts_member_id_members_id_fk" FOREIGN KEY ("member_id") REFERENCES "public"."members"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+-- Added by hand: the counts move to their own narrow table (the fold writes them in batches), a row for each
+-- member with a team.
+INSERT INTO "team_counts" ("member_id", "team_size", "direct_count") SELECT id, team_size, direct_count FROM members WHERE team_size > 0 OR direct_count > 0;--> statement-breakpoint
+ALTER TABLE "members" DROP CONSTRAINT "members_team_counts_consistent";--> statement-breakpoint
+ALTER TABLE "members" DROP COLUMN "team_size";--> statement-breakpoint
+ALTER TABLE "members" DROP COLUMN "direct_count";
+--> statement-breakpoint
+-- Added by hand: the bind of a member without a downline (nearly every bind) in one round trip
+-- (server/members/tree.ts bindRecommender, which runs every other bind itself). 'OIL'/'011' are LOOKALIKE_LETTERS
+-- and LOOKALIKE_DIGITS as literals, so the plan uses migration 0010's expression index; 4361000002 is
+-- MEMBER_TREE_LOCK, taken shared; 64 is TREE_NEAR. 'exclusive' asks the caller to bind under the exclusive lock.
+CREATE FUNCTION "tree_bind"("p_member" integer, "p_code" text, "p_alike" text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+	v_inviter integer;
+	v_matches integer;
+	v_recommender integer;
+	v_root boolean;
+BEGIN
+	SELECT id INTO v_inviter FROM members WHERE invite_code = p_code;
+	IF v_inviter IS NULL THEN
+		SELECT min(id), count(*) INTO v_inviter, v_matches FROM (SELECT id FROM members WHERE translate(invite_code, 'OIL', '011') = p_alike LIMIT 2) a;
+		IF v_matches <> 1 THEN RETURN 'inviteCodeUnknown'; END IF;
+	END IF;
+	IF EXISTS (SELECT 1 FROM members WHERE recommender_id = p_member) THEN RETURN 'exclusive'; END IF;
+	PERFORM pg_advisory_xact_lock_shared(4361000002);
+	-- In id order, so two members binding to each other wait rather than deadlock.
+	IF p_member <= v_inviter THEN
+		SELECT recommender_id, is_root INTO v_recommender, v_root FROM members WHERE id = p_member FOR UPDATE;
+		PERFORM 1 FROM members WHERE id = v_inviter FOR KEY SHARE;
+	ELSE
+		PERFORM 1 FROM members WHERE id = v_inviter FOR KEY SHARE;
+		SELECT recommender_id, is_root INTO v_recommender, v_root FROM members WHERE id = p_member FOR UPDATE;
+	END IF;
+	IF v_root IS NULL THEN RAISE EXCEPTION 'member % vanished during bind', p_member; END IF;
+	IF v_recommender IS NOT NULL OR v_root THEN RETURN 'alreadyBound'; END IF;
+	IF v_inviter = p_member THEN RETURN 'cycle'; END IF;
+	-- Someone bound below this member since the first look: its bind needs the exclusive lock.
+	IF EXISTS (SELECT 1 FROM members WHERE recommender_id = p_member) THEN RETURN 'exclusive'; END IF;
+	UPDATE members m SET recommender_id = i.id, tree_depth = i.tree_depth + 1,
+		near_ancestors = (ARRAY[i.id] || i.near_ancestors)[1:64],
+		checkpoint_ancestors = i.checkpoint_ancestors || CASE WHEN i.tree_depth % 64 = 0 THEN ARRAY[i.id] ELSE '{}'::int[] END
+	FROM members i WHERE i.id = v_inviter AND m.id = p_member;
+	INSERT INTO tree_joins (member_id, inviter_id, joined) VALUES (p_member, v_inviter, 1);
+	RETURN 'bound';
+END
+$$;
+--> statement-breakpoint
+-- Room on each page for the fold's updates to stay on the page (HOT: no index entry written again).
+ALTER TABLE "team_counts" SET (fillfactor = 50);

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { z } from 'zod';
 import { queryRows, type Db } from '../../../server/db/client';
-import { members } from '../../../server/db/schema';
+import { members, teamCounts } from '../../../server/db/schema';
 import { positionBelow, type TreePosition } from '../../../server/members/tree';
 
 export interface BulkMember {
@@ -98,23 +98,29 @@ export async function addBulkDownline(db: Db, options: BulkDownlineOptions): Pro
   });
   const intArrays = (values: number[][]) => `{${values.map((value) => `"{${value.join(',')}}"`).join(',')}}`;
   await db.execute(
-    sql`INSERT INTO ${members} (id, address, invite_code, recommender_id, team_size, direct_count, tree_depth, near_ancestors, checkpoint_ancestors, created_at)
+    sql`INSERT INTO ${members} (id, address, invite_code, recommender_id, tree_depth, near_ancestors, checkpoint_ancestors, created_at)
         OVERRIDING SYSTEM VALUE
-        SELECT t.id, t.address, t.code, t.recommender, t.team_size, t.direct_count, t.depth, t.near::int[], t.checkpoints::int[],
+        SELECT t.id, t.address, t.code, t.recommender, t.depth, t.near::int[], t.checkpoints::int[],
                ${options.createdAt.toISOString()}::timestamptz
         FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(addresses)}::text[], ${arrayLiteral(codes)}::text[], ${arrayLiteral(recommenders)}::int[],
-                    ${arrayLiteral(teamSizes)}::int[], ${arrayLiteral(directCounts)}::int[], ${arrayLiteral(positions.map((p) => p.depth))}::int[],
-                    ${intArrays(positions.map((p) => p.near))}::text[], ${intArrays(positions.map((p) => p.checkpoints))}::text[])
-          AS t(id, address, code, recommender, team_size, direct_count, depth, near, checkpoints)
+                    ${arrayLiteral(positions.map((p) => p.depth))}::int[], ${intArrays(positions.map((p) => p.near))}::text[],
+                    ${intArrays(positions.map((p) => p.checkpoints))}::text[])
+          AS t(id, address, code, recommender, depth, near, checkpoints)
         ORDER BY t.id`,
+  );
+  await db.execute(
+    sql`INSERT INTO ${teamCounts} (member_id, team_size, direct_count)
+        SELECT * FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(teamSizes)}::int[], ${arrayLiteral(directCounts)}::int[]) AS t(id, team_size, direct_count)
+        WHERE t.team_size > 0`,
   );
   // The root and every member above it: the whole downline more, and the root its direct members.
   await db.execute(
     sql`WITH RECURSIVE up(id) AS (
           SELECT ${rootId}::int UNION SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
         )
-        UPDATE ${members} SET team_size = team_size + ${size}::int, direct_count = direct_count + CASE WHEN id = ${rootId} THEN ${Math.min(size, fanout)}::int ELSE 0 END
-        WHERE id IN (SELECT id FROM up)`,
+        INSERT INTO ${teamCounts} AS tc (member_id, team_size, direct_count)
+        SELECT id, ${size}::int, CASE WHEN id = ${rootId}::int THEN ${Math.min(size, fanout)}::int ELSE 0 END FROM up
+        ON CONFLICT (member_id) DO UPDATE SET team_size = tc.team_size + excluded.team_size, direct_count = tc.direct_count + excluded.direct_count`,
   );
   // Statistics of the loaded table, as autovacuum gathers them after a bulk load: the worker's database is kept from
   // suite to suite, and without them the planner would plan the 10,000 rows on the counts of a small earlier team.

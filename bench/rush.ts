@@ -1,0 +1,133 @@
+/**
+ * The sign-up rush: joins (GET loginNonce + POST memberSignLogin with an invite code, which binds) per second
+ * under 64 connections, below a member at depth 1, 1,000 and 5,000 of a chain written set-based (bench/treeSeed.ts).
+ * The floor is the same sign-in without an invite code, measured in the same run. Meanwhile the root (whose team
+ * every join enters) reads meInfo and its team page one call after another; their p99 is what other members felt.
+ * Afterwards the counts are checked: every inviter and the root gained exactly their joins, and once folded the
+ * kept counts say the same.
+ */
+import { eq, sql } from 'drizzle-orm';
+import { generatePrivateKey } from 'viem/accounts';
+import { z } from 'zod';
+import { issueToken } from '../server/auth/tokens';
+import { queryRows } from '../server/db/client';
+import { members, teamCounts } from '../server/db/schema';
+import { exactTeamSize, foldTeamCounts } from '../server/members/teamCounts';
+import { SEED_INVITER } from '../server/seed/content';
+import type { BenchServer } from './appServer';
+import { atLeast, atMost, detail, emit, ms, rate } from './report';
+import type { RushAnswer, RushGroupResult, RushInput } from './rushClient';
+import { addChain, type ChainMember } from './treeSeed';
+import { runTsWorker } from './tsWorker';
+
+/** The goal: joins per second at every depth. */
+const JOINS_GOAL_PER_SECOND = 500;
+/** The goal for everyone else's calls meanwhile. */
+const OTHERS_P99_GOAL_MS = 50;
+const CONCURRENCY = 64;
+const CHAIN_LENGTH = 5_000;
+const DEPTHS = [1, 1_000, 5_000] as const;
+
+function p99(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+}
+
+async function memberId(server: BenchServer, inviteCode: string): Promise<number> {
+  const [row] = await server.db.select({ id: members.id }).from(members).where(eq(members.inviteCode, inviteCode));
+  if (!row) throw new Error(`no member ${inviteCode}`);
+  return row.id;
+}
+
+/** The team size every read shows (kept plus waiting). */
+async function teamSizeOf(server: BenchServer, id: number): Promise<number> {
+  const [row] = await queryRows(server.db, sql`SELECT ${exactTeamSize('m')} AS size FROM ${members} m WHERE m.id = ${id}::int`, z.object({ size: z.number() }));
+  return row?.size ?? 0;
+}
+
+function isRushAnswer(value: unknown): value is RushAnswer {
+  return typeof value === 'object' && value !== null && 'ok' in value;
+}
+
+/**
+ * Measures the rush on a running server and prints its figures.
+ *
+ * @param server - the in-process server (PGlite or PostgreSQL), sign-in limits raised
+ * @param label - `pglite` or `postgres`, in the figure names
+ * @param quick - fewer wallets (figures not comparable)
+ * @returns when printed
+ * @example
+ * await benchRush(server, 'pglite', false);
+ */
+export async function benchRush(server: BenchServer, label: string, quick: boolean): Promise<void> {
+  const wallets = quick ? 300 : 2_000;
+  const rootId = await memberId(server, SEED_INVITER.inviteCode);
+  let started = performance.now();
+  const chain = await addChain(server.db, rootId, CHAIN_LENGTH, 'RU');
+  detail(`rush.${label}.seed: a chain of ${CHAIN_LENGTH} members below the root, set-based, in ${ms(performance.now() - started)}`);
+  const inviters = DEPTHS.map((depth) => chain[depth - 1]).filter((member): member is ChainMember => member !== undefined);
+  const before = await Promise.all([rootId, ...inviters.map((member) => member.id)].map((id) => teamSizeOf(server, id)));
+  const probeToken = await issueToken(server.db, rootId, new Date());
+  const keys = (count: number) => Array.from({ length: count }, () => generatePrivateKey());
+  const input: RushInput = {
+    site: server.site,
+    concurrency: CONCURRENCY,
+    probeToken,
+    groups: [
+      // One untimed round first (JIT, connections), then the floor, then each depth.
+      { label: 'warm-up', inviteCode: inviters[0]?.inviteCode ?? '', privateKeys: keys(Math.min(wallets, 300)) },
+      { label: 'signin', inviteCode: '', privateKeys: keys(wallets) },
+      ...inviters.map((member) => ({ label: `depth${member.depth}`, inviteCode: member.inviteCode, privateKeys: keys(wallets) })),
+    ],
+  };
+  // (the worker times its own phases)
+  const answer = await runTsWorker(new URL('./rushClient.ts', import.meta.url), input, 600_000);
+  if (!isRushAnswer(answer)) throw new Error('rush worker answered nonsense');
+  if (!answer.ok) throw new Error(`rush worker: ${answer.error}`);
+  const byLabel = new Map(answer.groups.map((group) => [group.label, group]));
+  const perSecond = (group: RushGroupResult) => group.joins / ((group.nonceMs + group.postMs) / 1000);
+  const floor = byLabel.get('signin');
+  if (!floor) throw new Error('no sign-in floor');
+  const floorRate = perSecond(floor);
+
+  for (const member of inviters) {
+    const group = byLabel.get(`depth${member.depth}`);
+    if (!group) throw new Error(`no group at depth ${member.depth}`);
+    if (group.bound !== group.joins) throw new Error(`${group.joins - group.bound} of ${group.joins} joins at depth ${member.depth} did not bind`);
+    const joins = perSecond(group);
+    emit({
+      name: `rush.${label}.depth${member.depth}`,
+      value: rate(joins, 'joins'),
+      floor: `${rate(floorRate, 'sign-ins')} (the same sign-in without an invite code, same run)`,
+      target: `goal >= ${JOINS_GOAL_PER_SECOND} joins/s`,
+      verdict: atLeast(joins, JOINS_GOAL_PER_SECOND),
+      note: `${group.joins} joins below a member ${member.depth} levels down, ${CONCURRENCY} connections, ${server.storage}; ${(joins / floorRate).toFixed(2)}x the floor`,
+    });
+    const others = Math.max(p99(group.meInfoMs), p99(group.teamMs));
+    emit({
+      name: `rush.${label}.depth${member.depth}.othersP99`,
+      value: ms(others),
+      floor: 'n/a',
+      target: `goal <= ${OTHERS_P99_GOAL_MS} ms`,
+      verdict: atMost(others, OTHERS_P99_GOAL_MS),
+      note: `the root's meInfo p99 ${ms(p99(group.meInfoMs))} (${group.meInfoMs.length} calls), team page p99 ${ms(p99(group.teamMs))}, one after another during the joins`,
+    });
+  }
+
+  // Exact at once: each inviter gained its joins, the root every join that bound below it (warm-up included).
+  const after = await Promise.all([rootId, ...inviters.map((member) => member.id)].map((id) => teamSizeOf(server, id)));
+  const warmup = byLabel.get('warm-up')?.joins ?? 0;
+  const expected = [
+    (before[0] ?? 0) + warmup + wallets * inviters.length,
+    // The chain's members are each other's ancestors: the one at depth 1 gains every group's joins and the warm-up's.
+    ...inviters.map((_, index) => (before[index + 1] ?? 0) + wallets * (inviters.length - index) + (index === 0 ? warmup : 0)),
+  ];
+  if (after.join() !== expected.join()) throw new Error(`team sizes after the rush ${after.join()} are not ${expected.join()}`);
+  started = performance.now();
+  const folded = await server.db.transaction((tx) => foldTeamCounts(tx));
+  const [kept] = await queryRows(server.db, sql`SELECT team_size AS size FROM ${teamCounts} WHERE member_id = ${rootId}::int`, z.object({ size: z.number() }));
+  if (kept?.size !== after[0]) throw new Error(`the root keeps ${kept?.size} once folded, reads showed ${after[0]}`);
+  detail(
+    `rush.${label}.counts: exact during and after the rush (root ${after[0]}); the last fold took ${folded} waiting binds in ${ms(performance.now() - started)}`,
+  );
+}
