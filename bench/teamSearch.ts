@@ -118,19 +118,22 @@ export async function benchTeamSearch(quick: boolean): Promise<void> {
       note: `p50 ${ms(search.p50)}, max ${ms(search.max)}, ${search.count} searches one at a time, downline ${DOWNLINE}, ${OTHER_TEAM} outside, ${(matches / (warmup + count)).toFixed(1)} matches per search, ${server.storage}`,
     });
 
-    const pages = Math.ceil(DOWNLINE / 20);
-    for (const [label, page] of [
-      ['first', 1],
-      ['deep', pages - 1],
+    // The team page one level at a time (ADR 0034): the boss's direct members, and those of its deepest parent.
+    const deepest = Math.max(...downline.map((member) => member.level));
+    const deepParent = downline.find((member) => member.level === deepest - 1);
+    if (!deepParent) throw new Error('no deep member');
+    for (const [label, query] of [
+      ['direct', ''],
+      [`level${deepParent.level}`, `&of=${deepParent.address}`],
     ] as const) {
-      const latencies = await timeRequests(quick ? 100 : 500, 20, () => get(`/api/member/team?page=${page}&pageSize=20`));
+      const latencies = await timeRequests(quick ? 100 : 500, 20, () => get(`/api/member/team?page=1&pageSize=20${query}`));
       emit({
         name: `teamsearch.pglite.teamPage.${label}.p99`,
         value: ms(latencies.p99),
         floor: `${ms(floor.p99)} (meInfo)`,
         target: '-',
         verdict: 'INFO',
-        note: `page ${page} of ${pages} (pageSize 20), p50 ${ms(latencies.p50)}, ${latencies.count} requests`,
+        note: `${label === 'direct' ? "the boss's direct members" : `the direct members of a member ${deepParent.level} levels below the boss`}, p50 ${ms(latencies.p50)}, ${latencies.count} requests`,
       });
     }
     detail(`teamsearch: measured in ${ms(performance.now() - mark)}`);

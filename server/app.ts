@@ -40,6 +40,7 @@ import { dappRoutes } from './routes/dapp';
 import { buyRoutes } from './routes/buy';
 import { createNonceIssuer } from './auth/nonces';
 import { createSessionStarter } from './auth/signIn';
+import { SIGN_INS_AT_ONCE } from './routes/auth';
 import { createTokenResolver } from './auth/tokens';
 import { signerRecovery } from './auth/signerRecovery';
 import { createSettlementInputsReader } from './buy/orders';
@@ -136,6 +137,8 @@ export interface BuildAppOptions {
    * under a test that checks nothing changed.
    */
   teamCountFold?: boolean;
+  /** Sign-ins worked on at once (server/routes/auth.ts SIGN_INS_AT_ONCE by default). */
+  signInsAtOnce?: number | undefined;
   /** Credit on chain (docs/API.md): the connected chain; without it there are no top-ups (topUp answers 4004). */
   chain?: Chain | undefined;
   /**
@@ -285,6 +288,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     sessions: createSessionStarter(options.db, options.batchesInFlight ?? 1),
     binds: createBinder(options.db, options.batchesInFlight ?? 1),
+    signInsAtOnce: options.signInsAtOnce ?? SIGN_INS_AT_ONCE,
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     operators: createOperatorResolver(options.db, options.batchesInFlight ?? 1),
     ledger,

@@ -98,6 +98,8 @@ export const envSchema = z.object({
   // Seconds between the development chain's blocks (a decimal: 0.25 is four a second); tests and demos that wait on
   // depth shorten it. A real chain's pace is its own.
   DEV_CHAIN_BLOCK_TIME: z.preprocess(emptyAsUndefined, z.coerce.number().min(0.05).max(60).default(1)),
+  // Sign-ins one instance works on at once; the rest of a rush waits its turn (server/routes/auth.ts).
+  SIGN_INS_AT_ONCE: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_024).optional()),
   // How often the payer and the top-up watcher look at the chain, in ms (default: payer 1000, watcher 2000).
   CHAIN_POLL_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(50).max(60_000).optional()),
   // The hot wallet that pays withdrawals (0x and 64 hex digits); unset on a real chain: nothing is paid, withdrawals

@@ -192,6 +192,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     // PostgreSQL may have several instances: their rate limits count in the database, one limit for all.
     rateLimitStore: database.driver === 'node-postgres' ? 'database' : 'memory',
+    signInsAtOnce: env.SIGN_INS_AT_ONCE,
     autoApproveMax: policy.autoApproveMax,
     autoApproveHourly: env.AUTO_APPROVE_HOURLY === undefined ? undefined : toMinor(env.AUTO_APPROVE_HOURLY),
     approvalQuorumAbove: env.APPROVAL_QUORUM_ABOVE === undefined ? undefined : toMinor(env.APPROVAL_QUORUM_ABOVE),

@@ -112,6 +112,13 @@ export const treeJoins = pgTable('tree_joins', {
     .references(() => members.id, { onDelete: 'cascade' }),
   /** The member and the downline it brought (1 for a new member). */
   joined: integer('joined').notNull(),
+  /**
+   * The member's position as bound (members.tree_depth, near_ancestors, checkpoint_ancestors), so a read that adds the
+   * waiting binds checks each row alone, without a join to members.
+   */
+  treeDepth: integer('tree_depth').notNull(),
+  nearAncestors: integer('near_ancestors').array().notNull(),
+  checkpointAncestors: integer('checkpoint_ancestors').array().notNull(),
   createdAt: createdAt(),
 });
 

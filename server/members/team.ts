@@ -81,15 +81,14 @@ export async function listTeam(db: Db, callerId: number, query: TeamPageQuery): 
   const page = { total: listed.directCount, page: query.page, pageSize: query.pageSize };
   if (offset >= listed.directCount) return { list: [], ...page };
   // The page's members are siblings, one depth below the listed member: the binds still waiting below them are
-  // found in one pass, each by its ancestor at that depth, rather than once per row of the page.
+  // summed in one pass for that depth (tree_waiting_at), rather than once per row of the page.
   const depth = listed.depth + 1;
   const rows = await queryRows(
     db,
     sql`WITH page AS (
           SELECT m.id, m.address, m.created_at FROM ${members} m WHERE m.recommender_id = ${listed.id}::int ORDER BY m.id LIMIT ${query.pageSize} OFFSET ${offset}
         ), waiting AS (
-          SELECT tree_ancestor_at(b.tree_depth, b.near_ancestors, b.checkpoint_ancestors, ${depth}::int) AS id, sum(j.joined)::int AS joined
-          FROM ${treeJoins} j JOIN ${members} b ON b.id = j.member_id WHERE b.tree_depth > ${depth}::int GROUP BY 1
+          SELECT ancestor_id AS id, joined FROM tree_waiting_at(${depth}::int)
         ), waiting_direct AS (
           SELECT inviter_id AS id, count(*)::int AS directs FROM ${treeJoins} GROUP BY inviter_id
         )

@@ -23,8 +23,9 @@ export const TEAM_COUNT_FOLD_EVERY_MS = 500;
 
 /**
  * The team size of `member` (a table or alias of members in the enclosing query) exactly: the kept count plus the
- * binds still waiting below it. The waiting rows are few (a fold every TEAM_COUNT_FOLD_EVERY_MS), each checked with
- * tree_is_below.
+ * binds still waiting below it (tree_waiting_at, migration 0033). The waiting rows are few (a fold every
+ * TEAM_COUNT_FOLD_EVERY_MS) and each keeps its member's position, so none is joined to members: on PGlite, whose
+ * planner has no statistics for the queue, a join to members was a scan of members at every read.
  *
  * @param member - the members row, as an alias name of the enclosing query
  * @returns an int expression
@@ -34,8 +35,7 @@ export const TEAM_COUNT_FOLD_EVERY_MS = 500;
 export function exactTeamSize(member: string): SQL {
   const m = sql.raw(`"${member}"`);
   return sql`(coalesce((SELECT tc.team_size FROM ${teamCounts} tc WHERE tc.member_id = ${m}.id), 0)
-      + (SELECT coalesce(sum(j.joined), 0)::int FROM ${treeJoins} j JOIN ${members} b ON b.id = j.member_id
-         WHERE tree_is_below(${m}.id, ${m}.tree_depth, b.tree_depth, b.near_ancestors, b.checkpoint_ancestors)))`;
+      + coalesce((SELECT w.joined FROM tree_waiting_at(${m}.tree_depth) w WHERE w.ancestor_id = ${m}.id), 0))`;
 }
 
 /**

@@ -118,7 +118,10 @@ async function bindWithDownline(tx: Db, memberId: number, code: string): Promise
   // The member's row is locked since lockBindRows: nobody else can have bound it since.
   if (updated.length !== 1) throw new Error(`member ${memberId} changed during bind`);
   await placeBelow(tx, inviter.id, memberId);
-  await tx.insert(treeJoins).values({ memberId, inviterId: inviter.id, joined });
+  await tx.execute(
+    sql`INSERT INTO ${treeJoins} (member_id, inviter_id, joined, tree_depth, near_ancestors, checkpoint_ancestors)
+        SELECT id, ${inviter.id}::int, ${joined}::int, tree_depth, near_ancestors, checkpoint_ancestors FROM ${members} WHERE id = ${memberId}::int`,
+  );
   return 'bound';
 }
 

@@ -1,4 +1,5 @@
 /** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (docs/API.md, "Authentication"). */
+import pLimit from 'p-limit';
 import type { FastifyPluginAsync } from 'fastify';
 import { getAddress, isAddress } from 'viem';
 import { parseSiweMessage } from 'viem/siwe';
@@ -28,7 +29,16 @@ function checksummed(address: string): string {
  * @example
  * await app.register(authRoutes, deps);
  */
+/**
+ * Sign-ins in progress at once per instance: enough for the session and bind batches to fill (ADR 0012), few enough
+ * that a member's meInfo waits behind them for milliseconds, not for a whole rush (bench/rush.ts measures both).
+ */
+export const SIGN_INS_AT_ONCE = 16;
+
 export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+  // A rush of sign-ins (a campaign) takes at most this many of the instance's turns at once; the rest wait their
+  // turn here, unparsed and unverified, so every other member's calls still find the event loop and the database.
+  const signIns = pLimit(deps.signInsAtOnce);
   registerHandlers(
     app,
     {
@@ -37,15 +47,17 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       memberSignLogin: async ({ body, request }) => {
         const site = expectedSite(deps, request);
         const now = deps.now();
-        const signedIn = await signIn(deps.db, {
-          message: body.message,
-          signature: body.signature,
-          inviteCode: body.inviteCode,
-          expectedDomain: site?.host,
-          expectedProtocol: site?.protocol,
-          chain: deps.chain?.chain.client,
-          now,
-        }, deps.sessions, deps.binds);
+        const signedIn = await signIns(() =>
+          signIn(deps.db, {
+            message: body.message,
+            signature: body.signature,
+            inviteCode: body.inviteCode,
+            expectedDomain: site?.host,
+            expectedProtocol: site?.protocol,
+            chain: deps.chain?.chain.client,
+            now,
+          }, deps.sessions, deps.binds),
+        );
         // Top-ups sent before the address was a member reach it now (docs/API.md, "Credit on chain"); should this fail,
         // the watcher's next round releases them, so the sign-in stands.
         const { address } = parseSiweMessage(body.message);

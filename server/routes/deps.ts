@@ -29,6 +29,8 @@ export interface RouteDeps {
   sessions: SessionStarter;
   /** Binds (memberSignLogin's invite code, bindRecommendRelation), batched. */
   binds: Binder;
+  /** Sign-ins worked on at once; the rest wait their turn. */
+  signInsAtOnce: number;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
   /** The access hook's operator session and API key reads, batched (server/ops/resolver.ts). */

@@ -9,7 +9,8 @@ export const paths = {
     href: (inviteCode?: string) => (inviteCode ? `/register/${encodeURIComponent(inviteCode)}` : '/register'),
   },
   home: { pattern: '/home', href: () => '/home' },
-  team: { pattern: '/team', href: () => '/team' },
+  /** `of`: a member of the downline whose own direct members the page lists (added; docs/API.md team). */
+  team: { pattern: '/team', href: (of?: string) => (of ? `/team?of=${encodeURIComponent(of)}` : '/team') },
   teamSearch: { pattern: '/team/search', href: () => '/team/search' },
   me: { pattern: '/me', href: () => '/me' },
   wpos: { pattern: '/me/wpos', href: () => '/me/wpos' },

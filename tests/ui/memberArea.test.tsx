@@ -12,7 +12,7 @@ const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 const pageOf = (list: unknown[], total: number, page = 1) => ({ code: 0, result: { list, total, page, pageSize: 20 } });
 const bot = (index: number, status = 'running') => ({ id: `bot-${index}`, name: `Bot ${index}`, status, profitRate: '12.5', createdAt: '2026-11-01T08:00:00.000Z' });
-const member = (address: string, level: number) => ({ address, level, teamSize: 3, joinedAt: '2026-11-02T08:00:00.000Z' });
+const member = (address: string, level: number, directCount = 0) => ({ address, level, teamSize: 3, directCount, joinedAt: '2026-11-02T08:00:00.000Z' });
 const addressB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const addressC = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 
@@ -85,12 +85,20 @@ describe('/me/solbot-list (paged list)', () => {
 });
 
 describe('/team and /team/search', () => {
-  it('lists the downline with levels and offers the search', async () => {
-    const app = await renderApp({ path: '/team', stored: signedIn, api: (api) => api.answer('team', pageOf([member(addressB, 1), member(addressC, 2)], 2)) });
+  it('lists the direct members, opens a member\'s own team, and offers the search', async () => {
+    const app = await renderApp({ path: '/team', stored: signedIn, api: (api) => api.answer('team', pageOf([member(addressB, 1, 2), member(addressC, 1)], 2)) });
     await heading('My team');
-    expect(await screen.findByText('Direct')).toBeTruthy();
-    expect(screen.getByText('Level 2')).toBeTruthy();
+    expect(await screen.findAllByText('Direct')).toHaveLength(2);
     expect(screen.getAllByText('Team of 3 · Joined Nov 2, 2026')).toHaveLength(2);
+    // Only the member with direct members of its own opens a team.
+    expect(screen.getAllByRole('link', { name: 'Open their team (2 direct)' })).toHaveLength(1);
+    app.api.answer('team', pageOf([member(addressC, 2)], 1));
+    await app.user.click(screen.getByRole('link', { name: 'Open their team (2 direct)' }));
+    await heading(`Team of ${addressB.slice(0, 6)}…${addressB.slice(-4)}`);
+    expect(await screen.findByText('Level 2')).toBeTruthy();
+    expect(app.api.callsTo('team').map((call) => call.query.get('of'))).toEqual([null, addressB]);
+    await app.user.click(screen.getByRole('button', { name: 'Back' }));
+    await heading('My team');
     await app.user.click(screen.getByRole('link', { name: 'Search the team' }));
     await heading('Search the team');
   });

@@ -3,6 +3,9 @@ CREATE TABLE "tree_joins" (
 	"member_id" integer NOT NULL,
 	"inviter_id" integer NOT NULL,
 	"joined" integer NOT NULL,
+	"tree_depth" integer NOT NULL,
+	"near_ancestors" integer[] NOT NULL,
+	"checkpoint_ancestors" integer[] NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
@@ -27,6 +30,23 @@ $$;--> statement-breakpoint
 -- Whether a member sits below another: its ancestor at the other's depth is the other.
 CREATE FUNCTION "tree_is_below"("ancestor_id" integer, "ancestor_depth" integer, "member_depth" integer, "member_near" integer[], "member_checkpoints" integer[]) RETURNS boolean LANGUAGE sql STABLE PARALLEL SAFE AS $$
 	SELECT coalesce(tree_ancestor_at($3, $4, $5, $2) = $1, false)
+$$;--> statement-breakpoint
+-- The binds waiting for the count fold (tree_joins), summed per ancestor at a depth (server/members/teamCounts.ts):
+-- each row names its ancestor there from the position it keeps; the rows that need a checkpoint's nearest are summed
+-- per checkpoint first, so each checkpoint is read once whatever the number of rows below it. 64 is TREE_NEAR.
+CREATE FUNCTION "tree_waiting_at"("depth" integer) RETURNS TABLE("ancestor_id" integer, "joined" integer) LANGUAGE sql STABLE PARALLEL SAFE AS $$
+	WITH waiting AS (
+		SELECT j.joined,
+			CASE WHEN j.tree_depth - $1 <= 64 THEN j.near_ancestors[j.tree_depth - $1] WHEN $1 % 64 = 0 THEN j.checkpoint_ancestors[$1 / 64 + 1] END AS ancestor,
+			CASE WHEN j.tree_depth - $1 > 64 AND $1 % 64 <> 0 THEN j.checkpoint_ancestors[$1 / 64 + 2] END AS via
+		FROM tree_joins j WHERE j.tree_depth > $1
+	)
+	SELECT a.ancestor, sum(a.joined)::int FROM (
+		SELECT ancestor, joined FROM waiting WHERE via IS NULL
+		UNION ALL
+		SELECT (SELECT c.near_ancestors[($1 / 64 + 1) * 64 - $1] FROM members c WHERE c.id = v.via), v.joined
+		FROM (SELECT via, sum(joined)::int AS joined FROM waiting WHERE via IS NOT NULL GROUP BY via) v
+	) a WHERE a.ancestor IS NOT NULL GROUP BY a.ancestor
 $$;--> statement-breakpoint
 -- The positions of the members that exist already, top down from every member without a recommender. A member in a
 -- cycle (binding forbids them) is never reached and keeps the defaults.
@@ -87,11 +107,15 @@ BEGIN
 	IF v_inviter = p_member THEN RETURN 'cycle'; END IF;
 	-- Someone bound below this member since the first look: its bind needs the exclusive lock.
 	IF EXISTS (SELECT 1 FROM members WHERE recommender_id = p_member) THEN RETURN 'exclusive'; END IF;
-	UPDATE members m SET recommender_id = i.id, tree_depth = i.tree_depth + 1,
-		near_ancestors = (ARRAY[i.id] || i.near_ancestors)[1:64],
-		checkpoint_ancestors = i.checkpoint_ancestors || CASE WHEN i.tree_depth % 64 = 0 THEN ARRAY[i.id] ELSE '{}'::int[] END
-	FROM members i WHERE i.id = v_inviter AND m.id = p_member;
-	INSERT INTO tree_joins (member_id, inviter_id, joined) VALUES (p_member, v_inviter, 1);
+	WITH placed AS (
+		UPDATE members m SET recommender_id = i.id, tree_depth = i.tree_depth + 1,
+			near_ancestors = (ARRAY[i.id] || i.near_ancestors)[1:64],
+			checkpoint_ancestors = i.checkpoint_ancestors || CASE WHEN i.tree_depth % 64 = 0 THEN ARRAY[i.id] ELSE '{}'::int[] END
+		FROM members i WHERE i.id = v_inviter AND m.id = p_member
+		RETURNING m.tree_depth, m.near_ancestors, m.checkpoint_ancestors
+	)
+	INSERT INTO tree_joins (member_id, inviter_id, joined, tree_depth, near_ancestors, checkpoint_ancestors)
+	SELECT p_member, v_inviter, 1, tree_depth, near_ancestors, checkpoint_ancestors FROM placed;
 	RETURN 'bound';
 END
 $$;
