@@ -3,6 +3,7 @@
  * as `npm start` runs it, or PostgreSQL at a URL), buildApp with the sign-in rate limits raised out of the way and the test treasury's operator key (tests/support/treasury.ts), listening on 127.0.0.1 (port chosen by
  * the OS). No SPA and no logger: the bench measures the API.
  */
+import { SIGN_INS_AT_ONCE } from '../server/routes/auth';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +83,7 @@ export async function startBenchServer(storage: { url?: string | undefined; data
       rateLimits: { loginNonce: UNLIMITED, memberSignLogin: UNLIMITED },
       // As main.ts runs it: binds fold into the team counts in the background.
       teamCountFold: true,
+      signInsAtOnce: SIGN_INS_AT_ONCE[database.driver],
       batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
       // The ledger figure's grants are set-up: the operators' policy out of their way (one act alone up to 10^12, and
       // the 24-hour totals); the policy's cost is one advisory lock and one sum per act, not in the members' figures.

@@ -137,7 +137,7 @@ export interface BuildAppOptions {
    * under a test that checks nothing changed.
    */
   teamCountFold?: boolean;
-  /** Sign-ins worked on at once (server/routes/auth.ts SIGN_INS_AT_ONCE by default). */
+  /** Sign-ins worked on at once (default: server/routes/auth.ts SIGN_INS_AT_ONCE of PGlite; main.ts picks the driver's). */
   signInsAtOnce?: number | undefined;
   /** Credit on chain (docs/API.md): the connected chain; without it there are no top-ups (topUp answers 4004). */
   chain?: Chain | undefined;
@@ -288,7 +288,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
     sessions: createSessionStarter(options.db, options.batchesInFlight ?? 1),
     binds: createBinder(options.db, options.batchesInFlight ?? 1),
-    signInsAtOnce: options.signInsAtOnce ?? SIGN_INS_AT_ONCE,
+    signInsAtOnce: options.signInsAtOnce ?? SIGN_INS_AT_ONCE.pglite,
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     operators: createOperatorResolver(options.db, options.batchesInFlight ?? 1),
     ledger,

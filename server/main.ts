@@ -5,6 +5,7 @@
  * connection is taken, the requests under way and the rounds under way end, the database is closed (PGlite flushes
  * its files on close) and the process exits with code 0.
  */
+import { SIGN_INS_AT_ONCE } from './routes/auth';
 import { BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { prepareApp } from './app';
 import { listenForBackups } from './db/backupSocket';
@@ -192,7 +193,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     // PostgreSQL may have several instances: their rate limits count in the database, one limit for all.
     rateLimitStore: database.driver === 'node-postgres' ? 'database' : 'memory',
-    signInsAtOnce: env.SIGN_INS_AT_ONCE,
+    signInsAtOnce: env.SIGN_INS_AT_ONCE ?? SIGN_INS_AT_ONCE[database.driver],
     autoApproveMax: policy.autoApproveMax,
     autoApproveHourly: env.AUTO_APPROVE_HOURLY === undefined ? undefined : toMinor(env.AUTO_APPROVE_HOURLY),
     approvalQuorumAbove: env.APPROVAL_QUORUM_ABOVE === undefined ? undefined : toMinor(env.APPROVAL_QUORUM_ABOVE),

@@ -1,5 +1,6 @@
 /** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (docs/API.md, "Authentication"). */
 import pLimit from 'p-limit';
+import type { DatabaseDriver } from '../db/client';
 import type { FastifyPluginAsync } from 'fastify';
 import { getAddress, isAddress } from 'viem';
 import { parseSiweMessage } from 'viem/siwe';
@@ -31,9 +32,10 @@ function checksummed(address: string): string {
  */
 /**
  * Sign-ins in progress at once per instance: enough for the session and bind batches to fill (ADR 0012), few enough
- * that a member's meInfo waits behind them for milliseconds, not for a whole rush (bench/rush.ts measures both).
+ * that a member's meInfo waits behind them for milliseconds, not for a whole rush (bench/rush.ts measures both). On
+ * PGlite every statement waits for the one before; PostgreSQL runs a few side by side and takes twice as many.
  */
-export const SIGN_INS_AT_ONCE = 16;
+export const SIGN_INS_AT_ONCE: Readonly<Record<DatabaseDriver, number>> = { pglite: 16, 'node-postgres': 32 };
 
 export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   // A rush of sign-ins (a campaign) takes at most this many of the instance's turns at once; the rest wait their
