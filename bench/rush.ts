@@ -57,6 +57,55 @@ function isRushAnswer(value: unknown): value is RushAnswer {
   return typeof value === 'object' && value !== null && 'ok' in value;
 }
 
+/** Joins per second of a group: its wallets over its timed phases. */
+export function joinsPerSecond(group: RushGroupResult): number {
+  return group.joins / ((group.nonceMs + group.postMs) / 1000);
+}
+
+/**
+ * One rush: an untimed warm-up below the first group's inviter, the floor (`signin`: the same sign-ins without an
+ * invite code), then each group of `wallets` new wallets joining below its inviter, with the probe reading the
+ * probe token's meInfo and team page meanwhile.
+ *
+ * @param server - the running server
+ * @param probeToken - the member whose calls are timed meanwhile
+ * @param groups - label and inviter's code of each group, in order
+ * @param wallets - wallets per group
+ * @returns each group's result by label (warm-up and signin too) and the probe's latencies by label
+ * @example
+ * const { byLabel, probe } = await runJoins(server, token, [{ label: 'depth5000', inviteCode }], 2_000);
+ */
+export async function runJoins(
+  server: BenchServer,
+  probeToken: string,
+  groups: readonly { label: string; inviteCode: string }[],
+  wallets: number,
+): Promise<{ byLabel: Map<string, RushGroupResult>; probe: Extract<ProbeAnswer, { ok: true }> }> {
+  const keys = (count: number) => Array.from({ length: count }, () => generatePrivateKey());
+  const input: RushInput = {
+    site: server.site,
+    concurrency: CONCURRENCY,
+    groups: [
+      // One untimed round first (JIT, connections), then the floor, then each group.
+      { label: 'warm-up', inviteCode: groups[0]?.inviteCode ?? '', privateKeys: keys(Math.min(wallets, 300)) },
+      { label: 'signin', inviteCode: '', privateKeys: keys(wallets) },
+      ...groups.map((group) => ({ ...group, privateKeys: keys(wallets) })),
+    ],
+  };
+  const probing = runTsWorker(new URL('./rushProbe.ts', import.meta.url), { baseUrl: server.site.baseUrl, token: probeToken }, 600_000);
+  const answer = await runTsWorker(new URL('./rushClient.ts', import.meta.url), input, 600_000).finally(() => {
+    const phases = new BroadcastChannel(RUSH_CHANNEL);
+    phases.postMessage({ end: true });
+    phases.close();
+  });
+  const probe = await probing;
+  if (!isRushAnswer(answer)) throw new Error('rush worker answered nonsense');
+  if (!answer.ok) throw new Error(`rush worker: ${answer.error}`);
+  if (!isProbeAnswer(probe)) throw new Error('rush probe answered nonsense');
+  if (!probe.ok) throw new Error(`rush probe: ${probe.error}`);
+  return { byLabel: new Map(answer.groups.map((group) => [group.label, group])), probe };
+}
+
 /**
  * Measures the rush on a running server and prints its figures.
  *
@@ -76,40 +125,21 @@ export async function benchRush(server: BenchServer, label: string, quick: boole
   const inviters = DEPTHS.map((depth) => chain[depth - 1]).filter((member): member is ChainMember => member !== undefined);
   const before = await Promise.all([rootId, ...inviters.map((member) => member.id)].map((id) => teamSizeOf(server, id)));
   const probeToken = await issueToken(server.db, rootId, new Date());
-  const keys = (count: number) => Array.from({ length: count }, () => generatePrivateKey());
-  const input: RushInput = {
-    site: server.site,
-    concurrency: CONCURRENCY,
-    groups: [
-      // One untimed round first (JIT, connections), then the floor, then each depth.
-      { label: 'warm-up', inviteCode: inviters[0]?.inviteCode ?? '', privateKeys: keys(Math.min(wallets, 300)) },
-      { label: 'signin', inviteCode: '', privateKeys: keys(wallets) },
-      ...inviters.map((member) => ({ label: `depth${member.depth}`, inviteCode: member.inviteCode, privateKeys: keys(wallets) })),
-    ],
-  };
-  // (the worker times its own phases)
-  const probing = runTsWorker(new URL('./rushProbe.ts', import.meta.url), { baseUrl: server.site.baseUrl, token: probeToken }, 600_000);
-  const answer = await runTsWorker(new URL('./rushClient.ts', import.meta.url), input, 600_000).finally(() => {
-    const phases = new BroadcastChannel(RUSH_CHANNEL);
-    phases.postMessage({ end: true });
-    phases.close();
-  });
-  const probe = await probing;
-  if (!isRushAnswer(answer)) throw new Error('rush worker answered nonsense');
-  if (!answer.ok) throw new Error(`rush worker: ${answer.error}`);
-  if (!isProbeAnswer(probe)) throw new Error('rush probe answered nonsense');
-  if (!probe.ok) throw new Error(`rush probe: ${probe.error}`);
-  const byLabel = new Map(answer.groups.map((group) => [group.label, group]));
-  const perSecond = (group: RushGroupResult) => group.joins / ((group.nonceMs + group.postMs) / 1000);
+  const { byLabel, probe } = await runJoins(
+    server,
+    probeToken,
+    inviters.map((member) => ({ label: `depth${member.depth}`, inviteCode: member.inviteCode })),
+    wallets,
+  );
   const floor = byLabel.get('signin');
   if (!floor) throw new Error('no sign-in floor');
-  const floorRate = perSecond(floor);
+  const floorRate = joinsPerSecond(floor);
 
   for (const member of inviters) {
     const group = byLabel.get(`depth${member.depth}`);
     if (!group) throw new Error(`no group at depth ${member.depth}`);
     if (group.bound !== group.joins) throw new Error(`${group.joins - group.bound} of ${group.joins} joins at depth ${member.depth} did not bind`);
-    const joins = perSecond(group);
+    const joins = joinsPerSecond(group);
     emit({
       name: `rush.${label}.depth${member.depth}`,
       value: rate(joins, 'joins'),

@@ -4,6 +4,7 @@
  * floor is meInfo over the same connection with the same token (the access hook's token read and the envelope,
  * without the search). The team page's first and a deep page are printed for information.
  */
+import { timeRequests } from './latency';
 import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { issueToken } from '../server/auth/tokens';
@@ -17,32 +18,6 @@ import { atMost, detail, emit, ms } from './report';
 const DOWNLINE = 10_000;
 const OTHER_TEAM = 5_000;
 export const TEAM_SEARCH_P99_GOAL_MS = 30;
-
-interface Latencies {
-  p50: number;
-  p99: number;
-  max: number;
-  count: number;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
-/** Times `count` requests one after another (after `warmup` untimed ones); any answer but code 0 throws. */
-async function timeRequests(count: number, warmup: number, request: (index: number) => Promise<Response>): Promise<Latencies> {
-  const times: number[] = [];
-  for (let index = 0; index < warmup + count; index++) {
-    const started = performance.now();
-    const response = await request(index);
-    const body = (await response.json()) as { code?: number };
-    const elapsed = performance.now() - started;
-    if (response.status !== 200 || body.code !== 0) throw new Error(`request ${index}: HTTP ${response.status}, code ${String(body.code)}`);
-    if (index >= warmup) times.push(elapsed);
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1) ?? 0, count: times.length };
-}
 
 /** The keywords a member types: fragments of team members' addresses (anywhere, or the start with 0x), misses. */
 function keywords(downline: readonly BulkMember[], count: number): string[] {

@@ -161,14 +161,19 @@ export function teamSearchQuery(callerId: number, keyword: TeamKeyword): SQL {
   // The grams array is hex digits only, passed as one array literal.
   const grams = `{${keyword.grams.join(',')}}`;
   const fragment = keyword.anchored ? `0x${keyword.digits}` : keyword.digits;
-  return sql`SELECT m.address, m.tree_depth - caller.tree_depth AS level, ${exactTeamSize('m')} AS "teamSize",
-          ${exactDirectCount('m')} AS "directCount", floor(extract(epoch FROM m.created_at) * 1000)::float8 AS "joinedAtMs"
-        FROM ${members} caller
-        JOIN ${members} m ON m.address_grams @> ${grams}::text[]
-          AND CASE WHEN ${keyword.anchored}::boolean THEN strpos(lower(m.address), ${fragment}) = 1
-                   ELSE strpos(lower(m.address), ${fragment}) > 0 END
-        WHERE caller.id = ${callerId}::int
-          AND tree_is_below(caller.id, caller.tree_depth, m.tree_depth, m.near_ancestors, m.checkpoint_ancestors)
-        ORDER BY level, m.id
-        LIMIT ${TEAM_SEARCH_LIMIT}`;
+  // The matches are chosen first (level and id only); the exact counts are read for those alone.
+  return sql`SELECT m.address, f.level, ${exactTeamSize('m')} AS "teamSize", ${exactDirectCount('m')} AS "directCount",
+          floor(extract(epoch FROM m.created_at) * 1000)::float8 AS "joinedAtMs"
+        FROM (
+          SELECT c.id, c.tree_depth - caller.tree_depth AS level
+          FROM ${members} caller
+          JOIN ${members} c ON c.address_grams @> ${grams}::text[]
+            AND CASE WHEN ${keyword.anchored}::boolean THEN strpos(lower(c.address), ${fragment}) = 1
+                     ELSE strpos(lower(c.address), ${fragment}) > 0 END
+          WHERE caller.id = ${callerId}::int
+            AND tree_is_below(caller.id, caller.tree_depth, c.tree_depth, c.near_ancestors, c.checkpoint_ancestors)
+          ORDER BY level, c.id
+          LIMIT ${TEAM_SEARCH_LIMIT}
+        ) f JOIN ${members} m ON m.id = f.id
+        ORDER BY f.level, f.id`;
 }
