@@ -29,6 +29,18 @@ function list(values: readonly (string | number)[]): string {
   return `{${values.join(',')}}`;
 }
 
+/** The top and every member above it gain `joined` members, the top one direct member (the new tree's first). */
+async function addToTopAndAbove(db: Db, topId: number, joined: number): Promise<void> {
+  await db.execute(
+    sql`WITH RECURSIVE up(id) AS (
+          SELECT ${topId}::int UNION SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
+        )
+        INSERT INTO ${teamCounts} AS tc (member_id, team_size, direct_count)
+        SELECT id, ${joined}::int, CASE WHEN id = ${topId}::int THEN 1 ELSE 0 END FROM up
+        ON CONFLICT (member_id) DO UPDATE SET team_size = tc.team_size + excluded.team_size, direct_count = tc.direct_count + excluded.direct_count`,
+  );
+}
+
 /**
  * Adds a chain of `length` members below `topId`, each the only direct member of the one before.
  *
@@ -89,14 +101,7 @@ export async function addChain(db: Db, topId: number, length: number, codePrefix
     }
   }
   // The top and everyone above it gain the chain; the top gains one direct member.
-  await db.execute(
-    sql`WITH RECURSIVE up(id) AS (
-          SELECT ${topId}::int UNION SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
-        )
-        INSERT INTO ${teamCounts} AS tc (member_id, team_size, direct_count)
-        SELECT id, ${length}::int, CASE WHEN id = ${topId}::int THEN 1 ELSE 0 END FROM up
-        ON CONFLICT (member_id) DO UPDATE SET team_size = tc.team_size + excluded.team_size, direct_count = tc.direct_count + excluded.direct_count`,
-  );
+  await addToTopAndAbove(db, topId, length);
   await db.execute(sql`ANALYZE ${members}`);
   return chain;
 }
@@ -184,14 +189,7 @@ export async function addRandomTree(db: Db, topId: number, count: number, codePr
     await db.execute(sql.raw(grams.indexdef));
   }
   await db.execute(sql`SELECT setval(pg_get_serial_sequence('members', 'id'), ${next + count - 1}::int)`);
-  await db.execute(
-    sql`WITH RECURSIVE up(id) AS (
-          SELECT ${topId}::int UNION SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
-        )
-        INSERT INTO ${teamCounts} AS tc (member_id, team_size, direct_count)
-        SELECT id, ${count}::int, CASE WHEN id = ${topId}::int THEN 1 ELSE 0 END FROM up
-        ON CONFLICT (member_id) DO UPDATE SET team_size = tc.team_size + excluded.team_size, direct_count = tc.direct_count + excluded.direct_count`,
-  );
+  await addToTopAndAbove(db, topId, count);
   await db.execute(sql`ANALYZE ${members}, ${teamCounts}`);
   return count;
 }
