@@ -9,6 +9,7 @@ import {
   isoDateSchema,
   pageOf,
   pageQuerySchema,
+  recordIdSchema,
   requestIdSchema,
   signedAmountSchema,
   txHashSchema,
@@ -68,7 +69,7 @@ export const creditRecord = defineEndpoint({
   path: '/api/member/creditRecord',
   access: 'member',
   summary: 'Credit records, newest first',
-  query: z.extend(pageQuerySchema, { type: z.optional(creditRecordTypeSchema) }),
+  query: z.extend(pageQuerySchema, { type: z.optional(creditRecordTypeSchema), before: z.optional(recordIdSchema) }),
   body: undefined,
   result: pageOf(creditRecordSchema),
 });

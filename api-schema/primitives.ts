@@ -31,6 +31,8 @@ export const balanceSchema = checked(z.string(), z.regex(balancePattern, 'balanc
 export const signedAmountSchema = checked(z.string(), z.regex(signedAmountPattern, 'signedAmount'));
 /** A transaction hash: 32 bytes as 0x and 64 hex digits. */
 export const txHashSchema = checked(z.string(), z.regex(/^0x[0-9a-fA-F]{64}$/, 'txHash'));
+/** A record's id as lists answer it, in a query: a positive decimal integer of at most 18 digits (keyset `before`). */
+export const recordIdSchema = checked(z.string(), z.regex(/^[1-9][0-9]{0,17}$/, 'before'));
 export const isoDateSchema = z.iso.datetime({ offset: true });
 export const requestIdSchema = z.uuid();
 export const inviteCodeSchema = checked(z.string(), z.regex(/^[A-Za-z0-9]{4,16}$/, 'inviteCode'));

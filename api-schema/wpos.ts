@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { addressSchema, amountSchema, balanceSchema, isoDateSchema, pageOf, pageQuerySchema, requestIdSchema, signedAmountSchema } from './primitives';
+import { addressSchema, amountSchema, balanceSchema, isoDateSchema, pageOf, pageQuerySchema, recordIdSchema, requestIdSchema, signedAmountSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 
 export const wposProfit = defineEndpoint({
@@ -30,7 +30,7 @@ export const wposRecord = defineEndpoint({
   path: '/api/member/wposRecord',
   access: 'member',
   summary: 'WPOS records, newest first (added)',
-  query: z.extend(pageQuerySchema, { type: z.optional(wposRecordTypeSchema) }),
+  query: z.extend(pageQuerySchema, { type: z.optional(wposRecordTypeSchema), before: z.optional(recordIdSchema) }),
   body: undefined,
   result: pageOf(wposRecordSchema),
 });

@@ -27,6 +27,8 @@ export interface FetchPageInput<TQuery> {
   query: TQuery;
   page: number;
   pageSize: number;
+  /** The last row loaded before this page (none for the first): a list read by keyset asks for the rows after it. */
+  last?: unknown;
 }
 
 export interface PagedListContext<TItem, TQuery> {
@@ -169,7 +171,7 @@ export function createPagedListMachine<TItem, TQuery>() {
             invoke: {
               id: 'fetchNextPage',
               src: 'fetchPage',
-              input: ({ context }) => ({ query: context.query, page: context.page + 1, pageSize: context.pageSize }),
+              input: ({ context }) => ({ query: context.query, page: context.page + 1, pageSize: context.pageSize, last: context.items.at(-1) }),
               onDone: [
                 {
                   guard: { type: 'isFailure', params: ({ event }) => ({ answer: event.output }) },

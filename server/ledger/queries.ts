@@ -72,12 +72,15 @@ interface RecordQuery {
   page: number;
   pageSize: number;
   type?: string | undefined;
+  /** Keyset: only records older than this one (its id); the page then starts there instead of at an offset. */
+  before?: string | undefined;
 }
 
 /** A page of the entries on a member's account of one asset, newest first, with the transfer's type. */
 async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<RecordPage<z.output<typeof recordRow>>> {
   const { memberId, page, pageSize } = query;
   const type = query.type ?? null;
+  const before = query.before ?? null;
   const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = ${asset}::text)
     AND (${type}::text IS NULL OR t.type = ${type}::text OR (${type}::text = 'withdraw' AND t.type = 'unknownPayment'))`;
   const [count] = await queryRows(
@@ -97,8 +100,8 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
           e.created_at AS "createdAt"
         FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
           LEFT JOIN ledger_pending d ON d.id = t.pending_id AND t.type = 'withdraw'
-        WHERE ${where}
-        ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${(page - 1) * pageSize}::int`,
+        WHERE ${where} AND (${before}::bigint IS NULL OR e.id < ${before}::bigint)
+        ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${before === null ? (page - 1) * pageSize : 0}::int`,
     recordRow,
   );
   return { list: rows, total: count?.total ?? 0, page, pageSize };

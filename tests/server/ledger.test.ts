@@ -72,6 +72,31 @@ describeWithDatabases('ledger', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
+  it('pages records by keyset (before = the last id shown) exactly as by offset, filter included; a bad before is 1001', async () => {
+    const { app, alice } = await setup();
+    for (let n = 1; n <= 7; n++) await granted(app, `${n}`);
+    expect(envelope(await withdraw(app, alice, { amount: '20', requestId: randomUUID() })).code).toBe(0);
+    const byOffset = [];
+    for (const page of ['1', '2', '3']) byOffset.push((await records(app, alice, { page, pageSize: '3' })).result?.list ?? []);
+    expect(byOffset.map((list) => list.length)).toEqual([3, 3, 2]);
+    const byKeyset = [await records(app, alice, { pageSize: '3' })];
+    for (let index = 0; index < 2; index++) {
+      const last = byKeyset.at(-1)?.result?.list.at(-1)?.id ?? '';
+      byKeyset.push(await records(app, alice, { page: String(index + 2), pageSize: '3', before: last }));
+    }
+    expect(byKeyset.map((page) => page.result?.list)).toEqual(byOffset);
+    expect(byKeyset.map((page) => page.result?.total)).toEqual([8, 8, 8]);
+    // With a type, before skips within that type only.
+    const rewards = (await records(app, alice, { type: 'reward', pageSize: '20' })).result?.list ?? [];
+    const afterThird = await records(app, alice, { type: 'reward', pageSize: '20', before: rewards[2]?.id ?? '' });
+    expect(afterThird.result?.list).toEqual(rewards.slice(3));
+    for (const before of ['0', '-1', 'abc', '1.5', '1'.repeat(19)]) {
+      const refused = await app.inject({ method: 'GET', url: '/api/member/creditRecord', headers: authHeaders(alice), query: { before } });
+      expectRefused(refused, ApiCode.invalidParameters, 'before');
+    }
+    await expectBooksBalanced(ctx.db);
+  });
+
   it('grants WPOS: a reward in wposRecord and meInfo, nothing in creditRecord', async () => {
     const { app, alice } = await setup();
     const body = envelope<{ id: string }>(await grant(app, { address: accounts.alice.address, asset: 'WPOS', amount: '3.25', requestId: randomUUID() }));

@@ -7,6 +7,7 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testDappParam, testMeInfo } from '../support/fakeApi';
+import { pretendTheListEndIsInView } from '../support/listEnd';
 import { renderApp } from '../support/renderApp';
 import { inTimeZone } from '../support/timeZone';
 
@@ -44,6 +45,28 @@ describe('/me/credit-records', () => {
     expect(texts[1]).toBe('WithdrawalBalance 108.00 · Nov 22, 2026, 16:00-12.50Waiting for approval');
     expect(texts[2]).toBe('RewardBalance 120.50 · Nov 22, 2026, 16:00+120.50Done');
     expect(app.api.callsTo('creditRecord')[0]?.query.get('type')).toBeNull();
+  });
+
+  it('asks for the next page after the last record it shows (keyset), not by offset alone', async () => {
+    const restore = pretendTheListEndIsInView();
+    try {
+      const first = Array.from({ length: 20 }, (_, index) => record(String(100 - index), 'reward', '1', String(100 - index), 'done'));
+      const app = await renderApp({
+        path: '/me/credit-records',
+        stored: signedIn,
+        api: (api) => {
+          api.answer('creditRecord', pageOf(first, 21), { once: true });
+          api.answer('creditRecord', { code: 0, result: { list: [record('80', 'reward', '1', '80', 'done')], total: 21, page: 2, pageSize: 20 } });
+        },
+      });
+      expect(await screen.findByText('No more')).toBeTruthy();
+      expect(app.api.callsTo('creditRecord').map((call) => [call.query.get('page'), call.query.get('before')])).toEqual([
+        ['1', null],
+        ['2', '81'],
+      ]);
+    } finally {
+      restore();
+    }
   });
 
   it('says when there are none', async () => {

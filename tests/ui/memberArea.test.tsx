@@ -6,6 +6,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
+import { pretendTheListEndIsInView } from '../support/listEnd';
 import { renderApp } from '../support/renderApp';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
@@ -15,15 +16,6 @@ const bot = (index: number, status = 'running') => ({ id: `bot-${index}`, name: 
 const member = (address: string, level: number, directCount = 0) => ({ address, level, teamSize: 3, directCount, joinedAt: '2026-11-02T08:00:00.000Z' });
 const addressB = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';
 const addressC = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
-
-/** jsdom lays nothing out; InfiniteScroll asks for more when its sentinel has an offsetParent in view. */
-function pretendTheListEndIsInView(): () => void {
-  const descriptor = Object.getOwnPropertyDescriptor(HTMLElement.prototype, 'offsetParent');
-  Object.defineProperty(HTMLElement.prototype, 'offsetParent', { configurable: true, get: () => document.body });
-  return () => {
-    if (descriptor) Object.defineProperty(HTMLElement.prototype, 'offsetParent', descriptor);
-  };
-}
 
 describe('/me/solbot-list (paged list)', () => {
   let restore: (() => void) | null = null;

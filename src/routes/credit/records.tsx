@@ -16,7 +16,7 @@ import { formatAmount } from '../../components/amountFormat';
 import { formatDateTime } from '../../components/dateFormat';
 import { PagedListView } from '../shared/PagedListView';
 import { Screen } from '../shared/Screen';
-import { pageQuery, usePagedList } from '../shared/usePagedList';
+import { recordsPageQuery, usePagedList } from '../shared/usePagedList';
 
 /** The record types of docs/API.md "Member" creditRecord, and "all" (no type sent). */
 const recordTypes = ['withdraw', 'exchange', 'order', 'reward', 'transfer', 'topUp'] as const;
@@ -38,7 +38,7 @@ export function Component() {
   const { t, i18n } = useTranslation(['credit', 'common']);
   const { api, config } = useRootActors();
   const records = usePagedList<ItemOf<'creditRecord'>, RecordsQuery>(
-    (input) => fetchCreditRecords(api, { ...pageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) }),
+    (input) => fetchCreditRecords(api, { ...recordsPageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) }),
     { type: 'all' },
   );
   const filter = useSelector(records, (snapshot) => selectQuery(snapshot).type);

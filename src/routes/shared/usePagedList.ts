@@ -26,3 +26,18 @@ export function usePagedList<TItem, TQuery>(
 export function pageQuery<TQuery>(input: FetchPageInput<TQuery>): { page: number; pageSize: number } {
   return { page: input.page, pageSize: input.pageSize };
 }
+
+/**
+ * The page query of a list of records read by keyset: after the first page, the id of the last record loaded
+ * (`before`), so a deep page costs what the first does (docs/API.md creditRecord).
+ *
+ * @param input - the machine's fetch input
+ * @returns page, page size and, past the first page, before
+ * @example
+ * fetchCreditRecords(api, recordsPageQuery(input));
+ */
+export function recordsPageQuery<TQuery>(input: FetchPageInput<TQuery>): { page: number; pageSize: number; before?: string } {
+  const { last } = input;
+  const id = typeof last === 'object' && last !== null && 'id' in last && typeof last.id === 'string' ? last.id : undefined;
+  return id === undefined ? pageQuery(input) : { ...pageQuery(input), before: id };
+}

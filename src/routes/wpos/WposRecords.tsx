@@ -11,7 +11,7 @@ import { shortAddress } from '../../components/ShortAddress';
 import { formatAmount } from '../../components/amountFormat';
 import { formatDateTime } from '../../components/dateFormat';
 import { PagedListView } from '../shared/PagedListView';
-import { pageQuery, usePagedList } from '../shared/usePagedList';
+import { recordsPageQuery, usePagedList } from '../shared/usePagedList';
 
 type RecordType = ItemOf<'wposRecord'>['type'];
 /** The record types of docs/API.md "WPOS" wposRecord (the contract's enum, checked against it by the type). */
@@ -29,7 +29,7 @@ export function WposRecords() {
   const { t, i18n } = useTranslation(['wpos', 'common']);
   const { api } = useRootActors();
   const records = usePagedList<ItemOf<'wposRecord'>, RecordsQuery>(
-    (input) => fetchWposRecords(api, { ...pageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) }),
+    (input) => fetchWposRecords(api, { ...recordsPageQuery(input), ...(input.query.type === 'all' ? {} : { type: input.query.type }) }),
     { type: 'all' },
   );
   const filter = useSelector(records, (snapshot) => selectQuery(snapshot).type);
