@@ -2,8 +2,6 @@
  * buildApp: the whole HTTP server as a Fastify instance, ready for app.inject() in tests or listen() in main.ts.
  * It never listens and never migrates: the caller owns the database's life cycle.
  */
-import { startTeamCountFold } from './members/teamCounts';
-import { createBinder } from './members/tree';
 import { randomUUID } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import path from 'node:path';
@@ -40,6 +38,8 @@ import { dappRoutes } from './routes/dapp';
 import { buyRoutes } from './routes/buy';
 import { createNonceIssuer } from './auth/nonces';
 import { createSessionStarter } from './auth/signIn';
+import { startTeamCountFold } from './members/teamCounts';
+import { createBinder } from './members/tree';
 import { SIGN_INS_AT_ONCE } from './routes/auth';
 import { createTokenResolver } from './auth/tokens';
 import { signerRecovery } from './auth/signerRecovery';
@@ -132,9 +132,9 @@ export interface BuildAppOptions {
    */
   payoutTimer?: boolean;
   /**
-   * Fold waiting binds into the kept team counts every 200 ms (server/members/teamCounts.ts). main.ts turns it on;
-   * tests fold when they mean to, since reads are exact either way and a fold in the background would change rows
-   * under a test that checks nothing changed.
+   * Fold waiting binds into the kept team counts every TEAM_COUNT_FOLD_EVERY_MS (server/members/teamCounts.ts).
+   * main.ts turns it on; tests fold when they mean to, since reads are exact either way and a fold in the
+   * background would change rows under a test that checks nothing changed.
    */
   teamCountFold?: boolean;
   /** Sign-ins worked on at once (default: server/routes/auth.ts SIGN_INS_AT_ONCE of PGlite; main.ts picks the driver's). */

@@ -5,7 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Db } from '../db/client';
+import { lockTransaction, queryRows, type Db } from '../db/client';
 import { members, teamCounts, treeJoins } from '../db/schema';
 
 /** The fold's transaction lock: one fold at a time over all instances, so two never update ancestors crosswise. */
@@ -65,7 +65,7 @@ export function exactDirectCount(member: string): SQL {
  * await db.transaction((tx) => foldTeamCounts(tx, { wait: false }));
  */
 export async function foldTeamCounts(tx: Db, options: { wait: boolean } = { wait: true }): Promise<number> {
-  if (options.wait) await tx.execute(sql`SELECT pg_advisory_xact_lock(${TEAM_COUNT_FOLD_LOCK})`);
+  if (options.wait) await lockTransaction(tx, TEAM_COUNT_FOLD_LOCK);
   else {
     const [row] = await queryRows(tx, sql`SELECT pg_try_advisory_xact_lock(${TEAM_COUNT_FOLD_LOCK}) AS "locked"`, z.object({ locked: z.boolean() }));
     if (!row?.locked) return 0;

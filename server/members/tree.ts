@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Db } from '../db/client';
+import { lockTransaction, queryRows, type Db } from '../db/client';
 import { createBatcher } from '../ledger/batcher';
 import { members, teamCounts, treeJoins } from '../db/schema';
 import { LOOKALIKE_DIGITS, LOOKALIKE_LETTERS, lookalikeKey, normaliseInviteCode } from './inviteCode';
@@ -20,8 +20,9 @@ export const TREE_NEAR = 64;
 
 /**
  * Binds take this transaction lock (tree_bind, migration 0033, says the same number): shared when the member has no
- * downline yet (nearly every bind: a member binds right after its first sign-in), exclusive when it has one. Row locks order two binds that touch the same member;
- * the exclusive lock orders the binds that could close a cycle between two downlines (ADR 0034 gives the argument).
+ * downline yet (nearly every bind: a member binds right after its first sign-in), exclusive when it has one. Row
+ * locks order two binds that touch the same member; the exclusive lock orders the binds that could close a cycle
+ * between two downlines (ADR 0034 gives the argument).
  */
 const MEMBER_TREE_LOCK = 4_361_000_002;
 
@@ -29,7 +30,6 @@ export type BindOutcome = 'bound' | 'inviteCodeUnknown' | 'alreadyBound' | 'cycl
 
 /** What tree_bind answers: an outcome, or 'exclusive' for a member with a downline (bindWithDownline). */
 const bindOutcomeRow = z.object({ i: z.number(), outcome: z.enum(['bound', 'inviteCodeUnknown', 'alreadyBound', 'cycle', 'exclusive']) });
-
 
 /**
  * Binds a member's recommender by invite code, inside the caller's transaction. The member takes its place below
@@ -83,7 +83,8 @@ export function createBinder(db: Db, maxInFlight: number): Binder {
             FROM json_to_recordset(${JSON.stringify(rows)}::json) AS b(i int, member int, code text, alike text) ORDER BY b.i`,
         bindOutcomeRow,
       );
-      return items.map((_, i) => outcomes.find((row) => row.i === i)?.outcome ?? 'exclusive');
+      const byItem = new Map(outcomes.map((row) => [row.i, row.outcome]));
+      return items.map((_, i) => byItem.get(i) ?? 'exclusive');
     },
     { maxBatch: 128, maxInFlight },
   );
@@ -102,7 +103,7 @@ export function createBinder(db: Db, maxInFlight: number): Binder {
  * about to gain), its whole downline placed again, and the member joining with its whole team.
  */
 async function bindWithDownline(tx: Db, memberId: number, code: string): Promise<BindOutcome> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${MEMBER_TREE_LOCK})`);
+  await lockTransaction(tx, MEMBER_TREE_LOCK);
   const inviter = await findInviter(tx, code);
   if (!inviter) return 'inviteCodeUnknown';
   const member = await lockBindRows(tx, memberId, inviter.id);

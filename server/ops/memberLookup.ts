@@ -3,7 +3,6 @@
  * (exactly, else by look-alikes as a bind finds an inviter), with balances, the latest records, team counts, live
  * sessions and the withdrawals freeze; and signing them out everywhere.
  */
-import { exactDirectCount, exactTeamSize } from '../members/teamCounts';
 import { sql } from 'drizzle-orm';
 import { getAddress } from 'viem';
 import { z } from 'zod';
@@ -11,6 +10,7 @@ import { formatMinor } from '../../api-schema/amount';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { listCreditRecords, listWposRecords } from '../ledger/queries';
 import { freezeOf, type Freeze } from '../members/freezes';
+import { exactDirectCount, exactTeamSize } from '../members/teamCounts';
 import { LOOKALIKE_DIGITS, LOOKALIKE_LETTERS, lookalikeKey, normaliseInviteCode } from '../members/inviteCode';
 
 /** Records of each asset the lookup shows. */
