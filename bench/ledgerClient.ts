@@ -10,9 +10,9 @@
  * autocannon writes pre-built requests on raw sockets and parses the answers with a small parser.
  */
 import { randomUUID } from 'node:crypto';
-import { parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import { z } from 'zod';
+import { answerParent } from './tsWorker';
 
 const inputSchema = z.object({
   baseUrl: z.string(),
@@ -82,11 +82,4 @@ async function runLoad(input: LedgerLoadInput): Promise<LedgerLoadResult> {
   return { ok: true, elapsedMs: result.duration * 1000, p50: result.latency.p50, p99: result.latency.p99, codes, errors: result.errors, timeouts: result.timeouts };
 }
 
-const port = parentPort;
-if (port) {
-  const parsed = inputSchema.safeParse(workerData);
-  const answer = parsed.success
-    ? runLoad(parsed.data).catch((error: unknown) => ({ ok: false as const, error: error instanceof Error ? error.message : String(error) }))
-    : Promise.resolve({ ok: false as const, error: `bad worker input: ${parsed.error.message}` });
-  void answer.then((message) => port.postMessage(message));
-}
+answerParent(inputSchema, runLoad);

@@ -17,12 +17,13 @@ import { members, teamCounts } from '../server/db/schema';
 import { exactTeamSize, foldTeamCounts } from '../server/members/teamCounts';
 import { SEED_INVITER } from '../server/seed/content';
 import type { BenchServer } from './appServer';
+import { percentile } from './latency';
 import { atLeast, atMost, detail, emit, ms, rate } from './report';
 import type { RushAnswer, RushGroupResult, RushInput } from './rushClient';
 import { RUSH_CHANNEL } from './rushChannel';
 import type { ProbeAnswer } from './rushProbe';
 import { addChain, type ChainMember } from './treeSeed';
-import { runTsWorker } from './tsWorker';
+import { isWorkerAnswer, runTsWorker } from './tsWorker';
 
 /** The goal: joins per second at every depth. */
 const JOINS_GOAL_PER_SECOND = 500;
@@ -33,11 +34,11 @@ const CHAIN_LENGTH = 5_000;
 const DEPTHS = [1, 1_000, 5_000] as const;
 
 function p99(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+  return percentile([...values].sort((a, b) => a - b), 99);
 }
 
-async function memberId(server: BenchServer, inviteCode: string): Promise<number> {
+/** The id of the member with this invite code. */
+export async function memberId(server: BenchServer, inviteCode: string): Promise<number> {
   const [row] = await server.db.select({ id: members.id }).from(members).where(eq(members.inviteCode, inviteCode));
   if (!row) throw new Error(`no member ${inviteCode}`);
   return row.id;
@@ -47,14 +48,6 @@ async function memberId(server: BenchServer, inviteCode: string): Promise<number
 async function teamSizeOf(server: BenchServer, id: number): Promise<number> {
   const [row] = await queryRows(server.db, sql`SELECT ${exactTeamSize('m')} AS size FROM ${members} m WHERE m.id = ${id}::int`, z.object({ size: z.number() }));
   return row?.size ?? 0;
-}
-
-function isProbeAnswer(value: unknown): value is ProbeAnswer {
-  return typeof value === 'object' && value !== null && 'ok' in value;
-}
-
-function isRushAnswer(value: unknown): value is RushAnswer {
-  return typeof value === 'object' && value !== null && 'ok' in value;
 }
 
 /** Joins per second of a group: its wallets over its timed phases. */
@@ -99,9 +92,9 @@ export async function runJoins(
     phases.close();
   });
   const probe = await probing;
-  if (!isRushAnswer(answer)) throw new Error('rush worker answered nonsense');
+  if (!isWorkerAnswer<RushAnswer>(answer)) throw new Error('rush worker answered nonsense');
   if (!answer.ok) throw new Error(`rush worker: ${answer.error}`);
-  if (!isProbeAnswer(probe)) throw new Error('rush probe answered nonsense');
+  if (!isWorkerAnswer<ProbeAnswer>(probe)) throw new Error('rush probe answered nonsense');
   if (!probe.ok) throw new Error(`rush probe: ${probe.error}`);
   return { byLabel: new Map(answer.groups.map((group) => [group.label, group])), probe };
 }

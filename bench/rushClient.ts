@@ -4,13 +4,14 @@
  * POST memberSignLogin with the group's invite code for all (timed): a join is a sign-in that binds. It tells the
  * probe worker (bench/rushProbe.ts) when each timed phase starts and stops.
  */
-import { BroadcastChannel, parentPort, workerData } from 'node:worker_threads';
+import { BroadcastChannel } from 'node:worker_threads';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { pool } from './net';
 import { RUSH_CHANNEL } from './rushChannel';
 import { fetchNonce, postSignIn, signNonce } from './siwe';
+import { answerParent } from './tsWorker';
 
 const groupSchema = z.object({
   label: z.string(),
@@ -80,11 +81,4 @@ async function runRush(input: z.output<typeof inputSchema>): Promise<RushAnswer>
   return { ok: true, groups };
 }
 
-const port = parentPort;
-if (port) {
-  const parsed = inputSchema.safeParse(workerData);
-  const answer: Promise<RushAnswer> = parsed.success
-    ? runRush(parsed.data).catch((error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) }))
-    : Promise.resolve({ ok: false, error: `bad worker input: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}` });
-  void answer.then((message) => port.postMessage(message));
-}
+answerParent(inputSchema, runRush);

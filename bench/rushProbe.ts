@@ -3,10 +3,11 @@
  * in its timings: one member calls meInfo and its team page one after another while the load worker says a timed
  * phase runs (on the BroadcastChannel RUSH_CHANNEL), and answers their latencies per group when told the rush ended.
  */
-import { BroadcastChannel, parentPort, workerData } from 'node:worker_threads';
+import { BroadcastChannel } from 'node:worker_threads';
 import { z } from 'zod';
 import { requestJson, sleep } from './net';
 import { RUSH_CHANNEL } from './rushChannel';
+import { answerParent } from './tsWorker';
 
 
 export interface ProbeTimes {
@@ -54,11 +55,4 @@ async function runProbe(input: z.output<typeof inputSchema>): Promise<ProbeAnswe
   }
 }
 
-const port = parentPort;
-if (port) {
-  const parsed = inputSchema.safeParse(workerData);
-  const answer: Promise<ProbeAnswer> = parsed.success
-    ? runProbe(parsed.data).catch((error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) }))
-    : Promise.resolve({ ok: false, error: `bad worker input: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}` });
-  void answer.then((message) => port.postMessage(message));
-}
+answerParent(inputSchema, runProbe);

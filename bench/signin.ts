@@ -16,7 +16,7 @@ import type { BenchServer } from './appServer';
 import { atLeast, detail, emit, ms, rate } from './report';
 import type { SignInLoadFailure, SignInLoadInput, SignInLoadResult } from './signinClient';
 import { signNonce } from './siwe';
-import { runTsWorker } from './tsWorker';
+import { isWorkerAnswer, runTsWorker } from './tsWorker';
 
 /** Issue 45: sign-ins per second through HTTP on PGlite (the target line below says it). */
 const GOAL_PER_SECOND = 1_000;
@@ -93,10 +93,6 @@ async function queryCost(server: BenchServer): Promise<number> {
   return (performance.now() - started) / 200;
 }
 
-function isLoadResult(value: unknown): value is SignInLoadResult | SignInLoadFailure {
-  return typeof value === 'object' && value !== null && 'ok' in value;
-}
-
 /**
  * Measures figure 2 and prints its lines.
  *
@@ -130,7 +126,7 @@ export async function benchSignIn(server: BenchServer): Promise<void> {
   const answer = await runTsWorker(new URL('./signinClient.ts', import.meta.url), input, 90_000);
   const processCpu = process.cpuUsage(cpuStart);
   const requestThread = process.threadCpuUsage(requestThreadStart);
-  if (!isLoadResult(answer)) throw new Error('sign-in worker answered nonsense');
+  if (!isWorkerAnswer<SignInLoadResult | SignInLoadFailure>(answer)) throw new Error('sign-in worker answered nonsense');
   if (!answer.ok) throw new Error(`sign-in worker: ${answer.error}`);
 
   const rawViem = await rawRecoveryRate(pairs, RAW_MS, viemRecover);

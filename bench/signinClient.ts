@@ -3,12 +3,12 @@
  * Per round, over every wallet: GET loginNonce (timed), build and sign the messages (timed separately: client
  * work), POST memberSignLogin (timed). Rounds go on until the timed windows reach `targetMs` or `maxRounds`.
  */
-import { parentPort, workerData } from 'node:worker_threads';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { pool } from './net';
 import { fetchNonce, postSignIn, signNonce, type SiteBinding } from './siwe';
+import { answerParent } from './tsWorker';
 
 export interface SignInLoadInput {
   site: SiteBinding;
@@ -79,11 +79,4 @@ async function runLoad(input: SignInLoadInput): Promise<SignInLoadResult> {
   return { ok: true, ...totals, cpuMs: (cpu.user + cpu.system) / 1000 };
 }
 
-const port = parentPort;
-if (port) {
-  const parsed = inputSchema.safeParse(workerData);
-  const answer: Promise<SignInLoadResult | SignInLoadFailure> = parsed.success
-    ? runLoad(parsed.data).catch((error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) }))
-    : Promise.resolve({ ok: false, error: `bad worker input: ${parsed.error.message}` });
-  void answer.then((message) => port.postMessage(message));
-}
+answerParent(inputSchema, runLoad);

@@ -1,6 +1,9 @@
 /**
  * The bench's one-shot TypeScript workers (server/tsWorker.ts starts them): a worker that posts a single result.
+ * Both sides are here: runTsWorker and isWorkerAnswer for the main thread, answerParent for the worker.
  */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { z } from 'zod';
 import { startTsWorker } from '../server/tsWorker';
 
 /**
@@ -29,4 +32,38 @@ export function runTsWorker(moduleUrl: URL, workerData: unknown, timeoutMs: numb
     worker.once('error', (error) => finish(() => reject(error)));
     worker.once('exit', (code) => finish(() => reject(new Error(`worker ${moduleUrl.pathname} exited with ${code} before answering`))));
   });
+}
+
+/**
+ * Whether a worker's message is its answer: an object that says `ok` (the workers' shape: `{ ok: true, ... }` or
+ * `{ ok: false, error }`). The type is the caller's to name; the worker module defines it.
+ *
+ * @param value - the message
+ * @returns true for an answer
+ * @example
+ * if (!isWorkerAnswer<RushAnswer>(answer)) throw new Error('rush worker answered nonsense');
+ */
+export function isWorkerAnswer<T extends { ok: boolean }>(value: unknown): value is T {
+  return typeof value === 'object' && value !== null && 'ok' in value;
+}
+
+/**
+ * The worker's side: reads its input from workerData with `schema`, runs `run`, and posts the answer once, or
+ * `{ ok: false, error }` when the input does not parse or the run throws. Does nothing outside a worker thread, so
+ * a worker module can be imported for its types.
+ *
+ * @param schema - the input's schema
+ * @param run - the worker's work; its answer should be `{ ok: true, ... }`
+ * @returns nothing: the answer goes to the parent
+ * @example
+ * answerParent(inputSchema, runLoad);
+ */
+export function answerParent<T>(schema: z.ZodType<T>, run: (input: T) => Promise<unknown>): void {
+  const port = parentPort;
+  if (!port) return;
+  const parsed = schema.safeParse(workerData);
+  const answer = parsed.success
+    ? run(parsed.data).catch((error: unknown) => ({ ok: false, error: error instanceof Error ? error.message : String(error) }))
+    : Promise.resolve({ ok: false, error: `bad worker input: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}` });
+  void answer.then((message) => port.postMessage(message));
 }

@@ -41,12 +41,109 @@ function arrayLiteral(values: readonly (string | number)[]): string {
   return `{${values.join(',')}}`;
 }
 
+/** A member a loader writes with its place already known (positionBelow), as a bind would leave it. */
+export interface PlacedMember {
+  id: number;
+  address: string;
+  inviteCode: string;
+  recommenderId: number;
+  position: TreePosition;
+}
+
+/** A PostgreSQL array literal of int arrays, as text: one bound parameter however long. */
+function intArrays(values: readonly number[][]): string {
+  return `{${values.map((value) => `"{${value.join(',')}}"`).join(',')}}`;
+}
+
+/**
+ * Where a member sits, as members keeps it.
+ *
+ * @param db - database handle
+ * @param id - the member
+ * @returns its depth, nearest ancestors and checkpoints
+ * @example
+ * const top = await positionOf(db, rootId);
+ */
+export async function positionOf(db: Db, id: number): Promise<TreePosition> {
+  const [row] = await queryRows(
+    db,
+    sql`SELECT tree_depth AS depth, near_ancestors AS near, checkpoint_ancestors AS checkpoints FROM ${members} WHERE id = ${id}::int`,
+    z.object({ depth: z.number(), near: z.array(z.number()), checkpoints: z.array(z.number()) }),
+  );
+  if (!row) throw new Error(`no member ${id}`);
+  return row;
+}
+
+/**
+ * Writes placed members in one statement, each row once (an UPDATE after would write every row again, and its
+ * address-grams GIN entries with it, which take most of an insert's time).
+ *
+ * @param db - database handle
+ * @param rows - the members, their ids drawn or chosen by the caller
+ * @param createdAt - their creation time (the database's now when absent)
+ * @returns when written
+ * @example
+ * await insertPlacedMembers(db, rows, now);
+ */
+export async function insertPlacedMembers(db: Db, rows: readonly PlacedMember[], createdAt?: Date): Promise<void> {
+  await db.execute(
+    sql`INSERT INTO ${members} (id, address, invite_code, recommender_id, tree_depth, near_ancestors, checkpoint_ancestors, created_at)
+        OVERRIDING SYSTEM VALUE
+        SELECT t.id, t.address, t.code, t.recommender, t.depth, t.near::int[], t.checkpoints::int[], coalesce(${createdAt?.toISOString() ?? null}::timestamptz, now())
+        FROM unnest(${arrayLiteral(rows.map((row) => row.id))}::int[], ${arrayLiteral(rows.map((row) => row.address))}::text[],
+                    ${arrayLiteral(rows.map((row) => row.inviteCode))}::text[], ${arrayLiteral(rows.map((row) => row.recommenderId))}::int[],
+                    ${arrayLiteral(rows.map((row) => row.position.depth))}::int[], ${intArrays(rows.map((row) => row.position.near))}::text[],
+                    ${intArrays(rows.map((row) => row.position.checkpoints))}::text[])
+          AS t(id, address, code, recommender, depth, near, checkpoints)
+        ORDER BY t.id`,
+  );
+}
+
+/**
+ * Writes the kept counts of the members that have a team (a team size of 0 keeps no row, as the fold leaves it).
+ *
+ * @param db - database handle
+ * @param rows - member, team size, direct count
+ * @returns when written
+ * @example
+ * await insertTeamCounts(db, [{ memberId: 7, teamSize: 3, directCount: 2 }]);
+ */
+export async function insertTeamCounts(db: Db, rows: readonly { memberId: number; teamSize: number; directCount: number }[]): Promise<void> {
+  const counted = rows.filter((row) => row.teamSize > 0);
+  if (counted.length === 0) return;
+  await db.execute(
+    sql`INSERT INTO ${teamCounts} (member_id, team_size, direct_count)
+        SELECT * FROM unnest(${arrayLiteral(counted.map((row) => row.memberId))}::int[], ${arrayLiteral(counted.map((row) => row.teamSize))}::int[],
+                             ${arrayLiteral(counted.map((row) => row.directCount))}::int[])`,
+  );
+}
+
+/**
+ * The top and every member above it gain `joined` members, the top `directs` direct ones: what the fold would add
+ * for a team written below the top.
+ *
+ * @param db - database handle
+ * @param topId - the member the new team hangs from
+ * @param joined - members in the new team
+ * @param directs - of them, bound to the top itself
+ * @returns when written
+ * @example
+ * await addToTopAndAbove(db, rootId, 10_000, 5);
+ */
+export async function addToTopAndAbove(db: Db, topId: number, joined: number, directs: number): Promise<void> {
+  await db.execute(
+    sql`WITH RECURSIVE up(id) AS (
+          SELECT ${topId}::int UNION SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
+        )
+        INSERT INTO ${teamCounts} AS tc (member_id, team_size, direct_count)
+        SELECT id, ${joined}::int, CASE WHEN id = ${topId}::int THEN ${directs}::int ELSE 0 END FROM up
+        ON CONFLICT (member_id) DO UPDATE SET team_size = tc.team_size + excluded.team_size, direct_count = tc.direct_count + excluded.direct_count`,
+  );
+}
+
 /**
  * Adds `size` members below `rootId`: the first `fanout` bound to the root, each next one to an earlier member, in
- * id order. Keeps member_tree and team_size/direct_count of every member consistent, as binds would.
- *
- * Each row is written once: an UPDATE of the new rows (their recommender, their counts) would write every row again,
- * and with it its entries in the address-grams GIN index, which take most of an insert's time.
+ * id order. Keeps every member's tree position and team counts consistent, as binds and the count fold would.
  *
  * @param db - database handle
  * @param options - root, size, fanout, creation time and invite code prefix
@@ -85,43 +182,20 @@ export async function addBulkDownline(db: Db, options: BulkDownlineOptions): Pro
     const parent = parentIndex(index);
     return parent < 0 ? rootId : (ids[parent] ?? rootId);
   });
-  const [root] = await queryRows(
-    db,
-    sql`SELECT tree_depth AS depth, near_ancestors AS near, checkpoint_ancestors AS checkpoints FROM ${members} WHERE id = ${rootId}::int`,
-    z.object({ depth: z.number(), near: z.array(z.number()), checkpoints: z.array(z.number()) }),
-  );
-  if (!root) throw new Error(`no member ${rootId}`);
+  const root = await positionOf(db, rootId);
   const positions: TreePosition[] = [];
   ids.forEach((_, index) => {
     const parent = parentIndex(index);
     positions.push(parent < 0 ? positionBelow(rootId, root) : positionBelow(ids[parent] ?? 0, positions[parent] ?? root));
   });
-  const intArrays = (values: number[][]) => `{${values.map((value) => `"{${value.join(',')}}"`).join(',')}}`;
-  await db.execute(
-    sql`INSERT INTO ${members} (id, address, invite_code, recommender_id, tree_depth, near_ancestors, checkpoint_ancestors, created_at)
-        OVERRIDING SYSTEM VALUE
-        SELECT t.id, t.address, t.code, t.recommender, t.depth, t.near::int[], t.checkpoints::int[],
-               ${options.createdAt.toISOString()}::timestamptz
-        FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(addresses)}::text[], ${arrayLiteral(codes)}::text[], ${arrayLiteral(recommenders)}::int[],
-                    ${arrayLiteral(positions.map((p) => p.depth))}::int[], ${intArrays(positions.map((p) => p.near))}::text[],
-                    ${intArrays(positions.map((p) => p.checkpoints))}::text[])
-          AS t(id, address, code, recommender, depth, near, checkpoints)
-        ORDER BY t.id`,
+  await insertPlacedMembers(
+    db,
+    ids.map((id, index) => ({ id, address: addresses[index] ?? '', inviteCode: codes[index] ?? '', recommenderId: recommenders[index] ?? rootId, position: positions[index] ?? root })),
+    options.createdAt,
   );
-  await db.execute(
-    sql`INSERT INTO ${teamCounts} (member_id, team_size, direct_count)
-        SELECT * FROM unnest(${arrayLiteral(ids)}::int[], ${arrayLiteral(teamSizes)}::int[], ${arrayLiteral(directCounts)}::int[]) AS t(id, team_size, direct_count)
-        WHERE t.team_size > 0`,
-  );
+  await insertTeamCounts(db, ids.map((id, index) => ({ memberId: id, teamSize: teamSizes[index] ?? 0, directCount: directCounts[index] ?? 0 })));
   // The root and every member above it: the whole downline more, and the root its direct members.
-  await db.execute(
-    sql`WITH RECURSIVE up(id) AS (
-          SELECT ${rootId}::int UNION SELECT m.recommender_id FROM ${members} m JOIN up ON m.id = up.id WHERE m.recommender_id IS NOT NULL
-        )
-        INSERT INTO ${teamCounts} AS tc (member_id, team_size, direct_count)
-        SELECT id, ${size}::int, CASE WHEN id = ${rootId}::int THEN ${Math.min(size, fanout)}::int ELSE 0 END FROM up
-        ON CONFLICT (member_id) DO UPDATE SET team_size = tc.team_size + excluded.team_size, direct_count = tc.direct_count + excluded.direct_count`,
-  );
+  await addToTopAndAbove(db, rootId, size, Math.min(size, fanout));
   // Statistics of the loaded table, as autovacuum gathers them after a bulk load: the worker's database is kept from
   // suite to suite, and without them the planner would plan the 10,000 rows on the counts of a small earlier team.
   await db.execute(sql`ANALYZE ${members}`);
