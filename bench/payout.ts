@@ -14,7 +14,7 @@ import { queryRows } from '../server/db/client';
 import { systemAccountId } from '../server/ledger/accounts';
 import { postRequests, type FanLeg } from '../server/ledger/engine';
 import { fundingRequest } from '../server/ledger/funding';
-import { distribute } from '../server/ledger/sharePools';
+import { distribute } from '../server/ledger/poolPayouts';
 import type { BenchServer } from './appServer';
 import { atMost, detail, emit, ms } from './report';
 

@@ -53,7 +53,7 @@ import type { RateLimitRule } from './routes/endpoint';
 import { memberRoutes } from './routes/member';
 import { moneyRoutes } from './routes/money';
 import { wposRoutes } from './routes/wpos';
-import { startPayoutTimer } from './ledger/sharePools';
+import { startPayoutTimer, type PayoutOptions } from './ledger/poolPayouts';
 import type { Chain } from './chain/chain';
 import { createTopUpWatcher } from './chain/topUpWatcher';
 import { createPayer, type PayerOptions } from './chain/payer';
@@ -127,10 +127,12 @@ export interface BuildAppOptions {
   /** Read batches of one kind running at once (server/ledger/batcher.ts BATCHES_IN_FLIGHT); default 1. Money batches run one at a time (LEDGER_BATCHES_IN_FLIGHT). */
   batchesInFlight?: number;
   /**
-   * Run the share pools' payout at each 00:00 UTC (server/ledger/sharePools.ts). Off by default, so a test that
-   * crosses midnight sees no payout it did not ask for; main.ts turns it on.
+   * Run the share pools' payout at each 00:00 UTC, and at start what a crash left of one (server/ledger/poolPayouts.ts).
+   * Off by default, so a test that crosses midnight sees no payout it did not ask for; main.ts turns it on.
    */
   payoutTimer?: boolean;
+  /** The payouts' holders per batch (SHARE_POOL_PAYOUT_BATCH) and, for fault tests only, a hook after each batch (PAYOUT_FAULT_AT). */
+  payouts?: PayoutOptions | undefined;
   /**
    * Fold waiting binds into the kept team counts every TEAM_COUNT_FOLD_EVERY_MS (server/members/teamCounts.ts).
    * main.ts turns it on; tests fold when they mean to, since reads are exact either way and a fold in the
@@ -289,6 +291,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     sessions: createSessionStarter(options.db, options.batchesInFlight ?? 1),
     binds: createBinder(options.db, options.batchesInFlight ?? 1),
     signInsAtOnce: options.signInsAtOnce ?? SIGN_INS_AT_ONCE.pglite,
+    payouts: options.payouts ?? {},
     tokens: createTokenResolver(options.db, options.batchesInFlight ?? 1),
     operators: createOperatorResolver(options.db, options.batchesInFlight ?? 1),
     ledger,
@@ -369,7 +372,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     }
     if (late.payoutTimer) {
       timers.push(() => {
-        stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'));
+        stopPayoutTimer = startPayoutTimer(deps.db, deps.now, (error) => app.log.error({ err: error }, 'share-pool payout failed'), deps.payouts);
         // The hourly retention sweep (server/retention.ts) runs beside the payout's timer, on the same instances.
         const retention = retentionTimer(deps.db, deps.now, (error) => app.log.warn({ err: error }, 'retention sweep failed; the next hour sweeps again'));
         retention.start();

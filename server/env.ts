@@ -126,6 +126,10 @@ export const envSchema = z.object({
   PAYER_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(PAYER_STEPS).optional()),
   // Fault tests only: the step of an operator's act at which the process kills itself (tests/server/operatorActCrash.test.ts).
   OPS_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(OPERATOR_ACT_STEPS).optional()),
+  // Holders the share pools' payout pays per transaction (server/ledger/poolPayouts.ts); default 10,000.
+  SHARE_POOL_PAYOUT_BATCH: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).optional()),
+  // Fault tests only: the payout's step at which the process kills itself (tests/server/payoutCrash.test.ts).
+  PAYOUT_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(['afterBatch']).optional()),
   // Health (README, "Health and stopping"): how old the chain's head, and the payer's and top-up watcher's last
   // successful rounds, may be while GET /api/health/ready answers 200; 0 reports them without failing readiness.
   READY_MAX_LAG_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(86_400_000).default(60_000)),

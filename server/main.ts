@@ -35,7 +35,7 @@ const LAST_REQUESTS_MS = 250;
 /** AUTO_APPROVE_MAX on the development chain unless set. */
 const DEV_AUTO_APPROVE_MAX = '1000';
 
-/** PAYER_FAULT_AT, OPS_FAULT_AT (fault tests only): the process kills itself (SIGKILL, as kill -9) when the payer, or an operator's act, reaches that step. */
+/** PAYER_FAULT_AT, OPS_FAULT_AT, PAYOUT_FAULT_AT (fault tests only): the process kills itself (SIGKILL, as kill -9) when the payer, an operator's act or a payout reaches that step. */
 function faultAt<Step extends string>(step: Step | undefined): ((reached: Step) => void) | undefined {
   if (!step) return undefined;
   return (reached) => {
@@ -204,6 +204,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
     },
     readyMaxLagMs: env.READY_MAX_LAG_MS,
     onOperatorActStep: faultAt(env.OPS_FAULT_AT),
+    payouts: { batch: env.SHARE_POOL_PAYOUT_BATCH, onBatch: env.PAYOUT_FAULT_AT ? () => faultAt(env.PAYOUT_FAULT_AT)?.('afterBatch') : undefined },
   }).then(async (prepared) => {
     // Fastify's last steps (its route tables, every route's schemas compiled, about 0.1 s) while the database opens
     // too: start() adds no route, hook or decoration, so the app may be ready before it starts.

@@ -480,9 +480,9 @@ export const sharePools = pgTable(
 );
 
 /**
- * One row per pool and UTC day that paid: the business row of a payout, written by the ledger engine with its
- * transfers, so a day pays at most once even after its at-most-once outcome has been swept (the key refuses a
- * second row, and the payout reads this first).
+ * One row per pool and UTC day that pays: the payout's plan, written with its shares (share_pool_shares) in one
+ * transaction (server/ledger/sharePools.ts), so a day is planned at most once; `remaining` counts the holders not
+ * paid yet, and the batch that pays the last one sets `completed_at`.
  */
 export const sharePoolPayouts = pgTable(
   'share_pool_payouts',
@@ -493,9 +493,35 @@ export const sharePoolPayouts = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     paid: bigint('paid', { mode: 'bigint' }).notNull(),
     holders: integer('holders').notNull(),
+    remaining: integer('remaining').notNull().default(0),
+    completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date' }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.poolId, t.day] }), check('share_pool_payouts_paid', sql`${t.paid} > 0 AND ${t.holders} > 0`)],
+  (t) => [
+    primaryKey({ columns: [t.poolId, t.day] }),
+    check('share_pool_payouts_paid', sql`${t.paid} > 0 AND ${t.holders} > 0`),
+    check('share_pool_payouts_remaining', sql`${t.remaining} BETWEEN 0 AND ${t.holders} AND (${t.remaining} = 0) = (${t.completedAt} IS NOT NULL)`),
+  ],
+);
+
+/**
+ * The shares a planned payout has still to pay, one row per holder: a batch deletes the rows it pays in the
+ * transaction that pays them, so a holder is paid at most once whatever crashes, and the table empties as it pays.
+ */
+export const sharePoolShares = pgTable(
+  'share_pool_shares',
+  {
+    poolId: integer('pool_id').notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    memberId: integer('member_id').notNull(),
+    amount: bigint('amount', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    // No foreign key to the payout, as on the ledger's rows (ADR 0012): only the plan writes them, with its payout row,
+    // and a foreign key check per share is a second of a million-holder plan.
+    primaryKey({ columns: [t.poolId, t.day, t.memberId] }),
+    check('share_pool_shares_amount', sql`${t.amount} > 0`),
+  ],
 );
 
 /**

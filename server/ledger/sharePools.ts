@@ -1,24 +1,15 @@
 /**
  * The share pools (docs/API.md "WPOS"): at 00:00 UTC each pool pays its daily amount from the WPOS pools account (a
- * funded account: it pays only what finance put in, server/ledger/accounts.ts) to the
- * members holding at least its minimum, pro rata to their balances, each share rounded down (the remainder stays
- * unpaid). A pool's payout is one request of the ledger engine (server/ledger/engine.ts) with one fan leg to its holders, and
- * a day's pools are one batch in one transaction, so it is set-based and all or nothing: a crash half-way commits
- * none of it, and the rerun pays exactly the members not yet paid, which is all of them. At most once per (pool, UTC day): the engine's at-most-once key (scope the pool,
- * request id the day) makes a concurrent run on any instance answer 3005 and a later one the stored outcome; the
- * payout's business row (share_pool_payouts, keyed by pool and day) outlives the outcome's retention.
+ * funded account: it pays only what finance put in, server/ledger/accounts.ts) to the members holding at least its
+ * minimum, pro rata to their balances, each share rounded down (the remainder stays unpaid). The rule and the
+ * member's view are here; the payout itself (planned once, paid in batches at most once per holder) is
+ * server/ledger/poolPayouts.ts.
  */
-import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { formatMinor } from '../../api-schema/amount';
 import { z } from 'zod';
-import { formatMinor, toMinor } from '../../api-schema/amount';
-import { ApiCode } from '../../api-schema/codes';
-import { utcDay, utcDayStart } from '../clock';
+import { utcDayStart } from '../clock';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { systemAccountId } from './accounts';
-import { postRequests, type LedgerRequest } from './engine';
-
-const POOLS = systemAccountId('WPOS', 'pools');
 
 export interface SharePool {
   id: number;
@@ -91,142 +82,5 @@ export async function sharePoolsOf(db: Db, memberId: number, now: Date) {
       myShare: formatMinor(shareOf(row.mine, row, row.eligibleSum)),
       nextDistributionAt,
     })),
-  };
-}
-
-const holdersRow = z.object({ ids: z.array(z.number().int()), balances: z.array(z.string()) });
-const payoutResult = z.object({ paid: z.string(), run: z.string() });
-
-/** What a distribution run paid: how many pools paid in it and their total, and how many the funded account could not cover. */
-export interface DistributionRun {
-  pools: number;
-  paid: bigint;
-  /** Pools left unpaid: the pools account held less than their payout (a later run the same day pays them once funded). */
-  unfunded: number;
-}
-
-/**
- * Runs the share-pool payout of a day (the server's timer at 00:00 UTC and the operator's distribute): every pool
- * not yet paid that day pays its holders as they are now, all pools from one reading of the balances (a payout
- * does not lift a member into the next pool's minimum) and in one transaction, one engine request per pool. A day
- * already paid, or being paid elsewhere, pays nothing more.
- *
- * @param db - database handle (not a transaction)
- * @param day - the UTC day, YYYY-MM-DD (a missed past day pays on today's balances)
- * @param now - the current time
- * @returns the pools that paid in this run and what they paid
- * @example
- * const { pools, paid } = await distribute(db, utcDay(now), now);
- */
-export async function distribute(db: Db, day: string, now: Date, options: DistributeOptions = {}): Promise<DistributionRun> {
-  return db.transaction(async (tx) => {
-    const pools = await queryRows(
-      tx,
-      sql`SELECT id, name, total_amount AS "totalAmount", min_holding AS "minHolding" FROM share_pools p
-          WHERE NOT EXISTS (SELECT 1 FROM share_pool_payouts d WHERE d.pool_id = p.id AND d.day = ${day}::date) ORDER BY min_holding, id`,
-      poolRow,
-    );
-    const lowest = pools[0]?.minHolding;
-    if (lowest === undefined) return { pools: 0, paid: 0n, unfunded: 0 };
-    // Two arrays in one row: 100,000 holders parse as two arrays, not 100,000 row objects.
-    const [holders] = await queryRows(
-      tx,
-      sql`SELECT coalesce(array_agg(member_id ORDER BY member_id), '{}') AS ids, coalesce(array_agg(balance::text ORDER BY member_id), '{}') AS balances
-          FROM ledger_accounts WHERE asset = 'WPOS' AND member_id IS NOT NULL AND balance > 0 AND balance >= ${lowest.toString()}::bigint`,
-      holdersRow,
-    );
-    const ids = holders?.ids ?? [];
-    const balances = (holders?.balances ?? []).map((balance) => BigInt(balance));
-    const run = randomUUID();
-    const requests: LedgerRequest[] = [];
-    // The pools pay only what finance put in (a funded account): a pool the rest does not cover is left for a later
-    // run, not refused (a refusal would be its day's stored outcome). The engine checks again under the lock.
-    let funds = await fundedBalance(tx, POOLS);
-    let unfunded = 0;
-    for (const pool of pools) {
-      const eligibleSum = balances.reduce((sum, balance) => (balance >= pool.minHolding ? sum + balance : sum), 0n);
-      const members: number[] = [];
-      const amounts: bigint[] = [];
-      let paid = 0n;
-      balances.forEach((balance, index) => {
-        const share = shareOf(balance, pool, eligibleSum);
-        if (share === 0n) return;
-        paid += share;
-        members.push(ids[index] ?? 0);
-        amounts.push(share);
-      });
-      // A pool with no eligible member pays nothing that day, and records nothing: a later run the same day may pay.
-      if (members.length === 0) continue;
-      if (paid > funds) {
-        unfunded += 1;
-        continue;
-      }
-      funds -= paid;
-      requests.push({
-        key: { scope: `pool:${pool.id}`, endpoint: 'distribute', requestId: day, body: { pool: pool.id, day } },
-        now,
-        // One fan leg: the pool's payout to every member with a share.
-        legs: [{ asset: 'WPOS', type: 'distribution', from: { system: POOLS }, to: { members }, amounts, memo: pool.name }],
-        record: { table: 'share_pool_payouts', row: { pool_id: pool.id, day, paid, holders: members.length, created_at: now } },
-        result: { paid: formatMinor(paid), run },
-      });
-    }
-    const outcomes = requests.length > 0 ? await postRequests(tx, requests) : [];
-    // 3005: another instance is paying that pool now; a stored outcome of another run: it was paid already.
-    const ours = outcomes.filter((outcome) => outcome.code === ApiCode.ok && payoutResult.parse(outcome.result).run === run);
-    const result = { pools: ours.length, paid: ours.reduce((sum, outcome) => sum + toMinor(payoutResult.parse(outcome.result).paid), 0n), unfunded };
-    await options.audit?.(tx, result);
-    return result;
-  });
-}
-
-export interface DistributeOptions {
-  /** The operator's audit row, written in the payout's transaction (an operator's distribute). */
-  audit?: ((tx: Db, run: DistributionRun) => Promise<void>) | undefined;
-}
-
-const balanceRow = z.object({ balance: bigintText });
-
-/** A funded system account's kept balance (0 when missing). */
-async function fundedBalance(db: Db, accountId: number): Promise<bigint> {
-  const [row] = await queryRows(db, sql`SELECT balance FROM ledger_accounts WHERE id = ${accountId}::int AND funded`, balanceRow);
-  return row?.balance ?? 0n;
-}
-
-/**
- * The server's own payout timer: at each 00:00 UTC (read from the clock), today's distribution.
- *
- * @param db - database handle
- * @param clock - the server's clock
- * @param onError - where a failed run is reported (the next midnight tries again)
- * @returns stop(), for the server's close: no new run starts, and it resolves once a run under way has ended (a
- *   stopping server closes its database after it)
- * @example
- * const stop = startPayoutTimer(db, deps.now, (error) => app.log.error(error)); ...; await stop();
- */
-export function startPayoutTimer(db: Db, clock: () => Date, onError: (error: unknown) => void): () => Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  let running: Promise<void> | undefined;
-  const schedule = () => {
-    if (stopped) return;
-    const now = clock();
-    const midnight = nextPayoutAt(now);
-    // The day is the one the timer was set for, even if the clock reads a hair before midnight when it fires.
-    timer = setTimeout(() => {
-      running = distribute(db, utcDay(midnight), clock())
-        .then(() => undefined, onError)
-        .finally(() => {
-          running = undefined;
-          schedule();
-        });
-    }, midnight.getTime() - now.getTime());
-    timer.unref();
-  };
-  schedule();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
   };
 }

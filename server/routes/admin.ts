@@ -20,7 +20,7 @@ import { requireOperator } from '../ops/actor';
 import { auditOf, recordAudit } from '../ops/audit';
 import { runOperatorAct } from '../ops/operatorAct';
 import { actorKeyOf, decidePolicy, recordPolicyUse } from '../ops/policy';
-import { distribute } from '../ledger/sharePools';
+import { distribute } from '../ledger/poolPayouts';
 import { utcDay } from '../clock';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
@@ -110,8 +110,10 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       if (day > utcDay(now)) throw new InvalidParametersError('day');
       await deps.db.transaction((tx) => decidePolicy(tx, deps.policy, { act: 'distribute', actor: requireOperator(request), amount: 0n }, now));
       const run = await distribute(deps.db, day, now, {
-        audit: async (tx, paid) => {
-          if (paid.pools > 0) await recordAudit(tx, auditOf(request, now, { action: 'adminDistribute', target: day, after: { pools: paid.pools, paid: formatMinor(paid.paid), unfunded: paid.unfunded } }));
+        ...deps.payouts,
+        // The act is the plan: its row is written with it (a run that only finishes an earlier plan decides nothing).
+        audit: async (tx, plan) => {
+          await recordAudit(tx, auditOf(request, now, { action: 'adminDistribute', target: day, after: { pools: plan.pools, paid: formatMinor(plan.total), unfunded: plan.unfunded } }));
         },
       });
       return { pools: run.pools, paid: formatMinor(run.paid), unfunded: run.unfunded };

@@ -1,5 +1,6 @@
 import type { Binder } from '../members/tree';
 import type { OperatorsPolicy } from '../ops/policy';
+import type { PayoutOptions } from '../ledger/poolPayouts';
 import type { FastifyRequest } from 'fastify';
 import type { NonceIssuer } from '../auth/nonces';
 import type { SessionStarter } from '../auth/signIn';
@@ -31,6 +32,8 @@ export interface RouteDeps {
   binds: Binder;
   /** Sign-ins worked on at once; the rest wait their turn. */
   signInsAtOnce: number;
+  /** The share pools' payouts: holders per batch, and the fault tests' hook. */
+  payouts: PayoutOptions;
   /** The access hook's token reads, batched. */
   tokens: TokenResolver;
   /** The access hook's operator session and API key reads, batched (server/ops/resolver.ts). */

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
-import { startPayoutTimer } from '../../server/ledger/sharePools';
+import { startPayoutTimer } from '../../server/ledger/poolPayouts';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, expectNoMoneyMoved, fundSystemAccount, grant, treasuryHeaders } from './support/ledger';
@@ -221,33 +221,66 @@ describeWithDatabases('wpos', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
-  it('after a crash half-way through a payout, the rerun pays exactly the members not yet paid', async () => {
-    const { app } = await setup();
-    for (const account of [accounts.alice, accounts.bob, accounts.carol]) await grantWpos(app, account.address, '10');
-    // The database fails on the payout's third member entry, as a process killed mid-write would leave it.
-    await ctx.db.execute(sql.raw(`
-      CREATE FUNCTION crash_on_third_entry() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM set_config('test.entries', (coalesce(nullif(current_setting('test.entries', true), ''), '0')::int + 1)::text, true);
-        IF current_setting('test.entries')::int >= 3 THEN RAISE EXCEPTION 'crash half-way'; END IF;
-        RETURN NEW;
-      END $$`));
-    await ctx.db.execute(sql.raw(`CREATE TRIGGER crash_on_third_entry BEFORE INSERT ON ledger_entries FOR EACH ROW EXECUTE FUNCTION crash_on_third_entry()`));
-    try {
-      const crashed = await expectNoMoneyMoved(ctx.db, () => app.inject({ method: 'POST', url: '/api/admin/distribute', headers: treasuryHeaders(), payload: {} }));
-      expect(envelope(crashed).code).toBe(ApiCode.internal);
-    } finally {
-      await ctx.db.execute(sql.raw('DROP TRIGGER crash_on_third_entry ON ledger_entries'));
-      await ctx.db.execute(sql.raw('DROP FUNCTION crash_on_third_entry()'));
-    }
-    expect(await distribute(app)).toEqual({ code: 0, result: { pools: 1, paid: '99.999999', unfunded: 0 } });
-    const paid = await queryRows(
+  /** Each member's distribution transfers, by member id. */
+  const payoutsPerMember = () =>
+    queryRows(
       ctx.db,
       sql`SELECT a.member_id AS "memberId", count(*)::int AS payouts FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
           JOIN ledger_accounts a ON a.id = e.account_id WHERE t.type = 'distribution' GROUP BY 1 ORDER BY 1`,
       z.object({ memberId: z.number(), payouts: z.number() }),
-    );
-    expect(paid.map((row) => row.payouts)).toEqual([1, 1, 1]);
+    ).then((rows) => rows.map((row) => row.payouts));
+
+  it('pays in batches: a crash in one keeps the batches before it, and a restarted server pays the rest, each holder once', async () => {
+    await setup();
+    // Two holders per transaction: Alice and Bob in the first batch, Carol alone in the second.
+    const app = await ctx.app({ payouts: { batch: 2 } });
+    for (const [account, amount] of [[accounts.alice, '10'], [accounts.bob, '20'], [accounts.carol, '30']] as const) await grantWpos(app, account.address, amount);
+    // The database fails on Carol's entry, as a process killed mid-write would leave her batch.
+    await ctx.db.execute(sql.raw(`
+      CREATE FUNCTION crash_on_carol() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.account_id = (SELECT a.id FROM ledger_accounts a JOIN members m ON m.id = a.member_id
+            WHERE lower(m.address) = lower('${accounts.carol.address}') AND a.asset = 'WPOS') THEN RAISE EXCEPTION 'crash half-way'; END IF;
+        RETURN NEW;
+      END $$`));
+    await ctx.db.execute(sql.raw(`CREATE TRIGGER crash_on_carol BEFORE INSERT ON ledger_entries FOR EACH ROW EXECUTE FUNCTION crash_on_carol()`));
+    try {
+      const crashed = await app.inject({ method: 'POST', url: '/api/admin/distribute', headers: treasuryHeaders(), payload: {} });
+      expect(envelope(crashed).code).toBe(ApiCode.internal);
+    } finally {
+      await ctx.db.execute(sql.raw('DROP TRIGGER crash_on_carol ON ledger_entries'));
+      await ctx.db.execute(sql.raw('DROP FUNCTION crash_on_carol()'));
+    }
+    // Starter's 100 pro rata: Alice 16.666666 and Bob 33.333333 were paid by the first batch; Carol's 50 waits.
+    expect(await payoutsPerMember()).toEqual([1, 1]);
+    await expectBooksBalanced(ctx.db);
+    const remaining = () => queryRows(ctx.db, sql`SELECT remaining, completed_at IS NOT NULL AS done FROM share_pool_payouts`, z.object({ remaining: z.number(), done: z.boolean() }));
+    expect(await remaining()).toEqual([{ remaining: 1, done: false }]);
+
+    // A restarted server's payout timer pays what the crash left, far from midnight, with no operator call.
+    const stop = startPayoutTimer(ctx.db, () => ctx.clock.now(), (error) => {
+      throw error;
+    }, { batch: 2 });
+    try {
+      await expect.poll(remaining, { timeout: 10_000 }).toEqual([{ remaining: 0, done: true }]);
+    } finally {
+      await stop();
+    }
+    expect(await payoutsPerMember()).toEqual([1, 1, 1]);
+    // The day is paid: the operator's distribute pays nothing more.
+    expect(await expectNoMoneyMoved(ctx.db, () => distribute(app))).toEqual({ code: 0, result: { pools: 0, paid: '0', unfunded: 0 } });
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('shares the batches of a payout between concurrent runs, each holder paid once and the payout finished once', async () => {
+    await setup();
+    const apps = [await ctx.app({ payouts: { batch: 1 } }), await ctx.app({ payouts: { batch: 1 } })];
+    for (const [account, amount] of [[accounts.alice, '10'], [accounts.bob, '20'], [accounts.carol, '30']] as const) await grantWpos(apps[0] as FastifyInstance, account.address, amount);
+    const runs = await Promise.all([0, 1, 0, 1].map((index) => distribute(apps[index] as FastifyInstance)));
+    expect(runs.map((run) => run.code)).toEqual([0, 0, 0, 0]);
+    expect(formatMinor(runs.reduce((sum, run) => sum + toMinor(run.result?.paid ?? '0'), 0n))).toBe('99.999999');
+    expect(runs.reduce((sum, run) => sum + (run.result?.pools ?? 0), 0)).toBe(1);
+    expect(await payoutsPerMember()).toEqual([1, 1, 1]);
     await expectBooksBalanced(ctx.db);
   });
 

@@ -312,16 +312,19 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
     z.object({ undecided: big, badReturns: z.number() }),
   );
   expect(held.map((row) => [row.undecided, row.badReturns])).toEqual([[BigInt(await systemBalance(db, systemAccountId('CREDIT', 'held_top_ups'))), 0]]);
-  // Every share-pool payout is one business row per pool and day, and its transfers are exactly what the row says.
+  // Every share-pool payout is one plan row per pool and day; its transfers are exactly what the plan says less the
+  // shares it has still to pay, and each plan's `remaining` counts those shares.
   const payouts = await queryRows(
     db,
-    sql`SELECT (SELECT coalesce(sum(paid), 0) FROM share_pool_payouts) AS recorded,
-          (SELECT coalesce(sum(holders), 0) FROM share_pool_payouts)::int AS holders,
+    sql`SELECT (SELECT coalesce(sum(paid), 0) FROM share_pool_payouts) - (SELECT coalesce(sum(amount), 0) FROM share_pool_shares) AS recorded,
+          (SELECT coalesce(sum(holders - remaining), 0) FROM share_pool_payouts)::int AS holders,
           (SELECT coalesce(sum(amount), 0) FROM ledger_transfers WHERE type = 'distribution') AS moved,
-          (SELECT count(*) FROM ledger_transfers WHERE type = 'distribution')::int AS transfers`,
-    z.object({ recorded: big, holders: z.number(), moved: big, transfers: z.number() }),
+          (SELECT count(*) FROM ledger_transfers WHERE type = 'distribution')::int AS transfers,
+          (SELECT count(*) FROM share_pool_payouts d WHERE d.remaining <> (SELECT count(*) FROM share_pool_shares s WHERE s.pool_id = d.pool_id AND s.day = d.day))::int AS "miscounted",
+          (SELECT count(*) FROM share_pool_shares s WHERE NOT EXISTS (SELECT 1 FROM share_pool_payouts d WHERE d.pool_id = s.pool_id AND d.day = s.day))::int AS "unplanned"`,
+    z.object({ recorded: big, holders: z.number(), moved: big, transfers: z.number(), miscounted: z.number(), unplanned: z.number() }),
   );
-  expect(payouts.map((row) => [row.moved, row.transfers])).toEqual(payouts.map((row) => [row.recorded, row.holders]));
+  expect(payouts.map((row) => [row.moved, row.transfers, row.miscounted, row.unplanned])).toEqual(payouts.map((row) => [row.recorded, row.holders, 0, 0]));
   // The sales account holds exactly the orders not cancelled (paid or shipped): one `order` transfer in for each
   // order, and one back out, its refund, for each cancelled one. Every seeded goods item's stock left plus what its
   // orders not cancelled took is the seeded stock.
