@@ -55,10 +55,10 @@ const AMOUNT = '10';
 const GOALS = { pglite: 2_000, postgres: 3_500 } as const;
 /** Settlements, every buyer wanting the same goods (one hot stock row): issue 20's goals. */
 const SETTLEMENT_GOALS = { pglite: 1_000, postgres: 2_000 } as const;
-const HOT_GOODS = 'member-notebook';
+export const HOT_GOODS = 'member-notebook';
 const P99_GOAL_MS = 50;
 
-interface LoadRun {
+export interface LoadRun {
   connections: number;
   rate: number;
   p99: number;
@@ -66,7 +66,7 @@ interface LoadRun {
 }
 
 /** One HTTP load of `connections` keep-alive connections: acknowledged rate, p99 and a note for the figure. */
-async function httpLoad(server: BenchServer, load: Pick<LedgerLoadInput, 'path' | 'calls'>, connections: number, seconds: number): Promise<LoadRun> {
+export async function httpLoad(server: BenchServer, load: Pick<LedgerLoadInput, 'path' | 'calls'>, connections: number, seconds: number): Promise<LoadRun> {
   const hostMs = hostLog.read(`${load.path} with ${connections} connections`);
   const input: LedgerLoadInput = { baseUrl: server.site.baseUrl, ...load, connections, durationMs: seconds * 1000, warmupMs: 1000 };
   const answer = (await runTsWorker(new URL('./ledgerClient.ts', import.meta.url), input, seconds * 1000 + 60_000)) as
@@ -130,7 +130,7 @@ const deliveryAddressShape = z.object({ deliveryId: z.string(), name: z.string()
  * Raises the limits and the hot goods' stock, and creates the paying members under the seeded inviter and one member
  * below each, each with a shipping address.
  */
-async function prepareMembers(server: BenchServer): Promise<{ payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }> {
+export async function prepareMembers(server: BenchServer): Promise<{ payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }> {
   await server.db.execute(
     sql`UPDATE app_config SET value = value || '{"maxWithdraw": "999999999999", "dailyWithdrawCap": "999999999999"}'::jsonb WHERE id = 1`,
   );
@@ -146,7 +146,7 @@ async function prepareMembers(server: BenchServer): Promise<{ payers: BenchMembe
 type DeskWork = (config: AppConfig, turn: number, now: Date) => LedgerRequest;
 
 /** Each flow's HTTP load and the same requests for the raw rate on the desk. */
-function flows(members: { payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }, hotPrice: bigint) {
+export function flows(members: { payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }, hotPrice: bigint) {
   const everyone = [...members.payers, ...members.payees];
   const addressOf = (member: BenchMember): DeliveryAddress => {
     const address = members.addresses.get(member.memberId);

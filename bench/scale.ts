@@ -16,11 +16,20 @@ import { timeRequests, type Latencies } from './latency';
 import { atMost, detail, emit, ms, rate } from './report';
 import { joinsPerSecond, memberId, runJoins } from './rush';
 import { addChain, addRandomTree, type ChainMember } from './treeSeed';
+import { addLedgerHistory } from './ledgerSeed';
+import { measureLedger, prepareLedgerSample, type LedgerSample } from './scaleLedger';
+import { ledgerSummary } from '../server/ledger/queries';
+import { startTestChain } from '../tests/server/support/chain';
 
 const CHAIN_LENGTH = 5_000;
 const MEMBERS = 1_000_000;
-/** A member call's p99 at size may be this many times its small-data p99 (the issue's goal). */
+/** A member call's p99 at size may be this many times its small-data p99. */
 const FLAT_RATIO = 1.5;
+/** Rounds of the ledger's ring: with each member's two grants and the hub's rewards, 50,000,000 entries at 1,000,000 members. */
+const LEDGER_ROUNDS = 23;
+const HUB_ENTRIES = 2_000_000;
+const PAYOUT_GOAL_MS = 60_000;
+const RECONCILE_GOAL_MS = 5_000;
 
 interface Sample {
   /** Members in the database when the sample was taken. */
@@ -96,19 +105,36 @@ export async function benchScale(databaseUrl: string | undefined, quick: boolean
     return;
   }
   const server = await startBenchServer({ url: databaseUrl });
+  const testChain = await startTestChain({ decimals: 6 });
   try {
     const rootId = await memberId(server, SEED_INVITER.inviteCode);
     let started = performance.now();
     const chain = await addChain(server.db, rootId, CHAIN_LENGTH, 'SC');
     detail(`scale.seed: a chain of ${CHAIN_LENGTH} in ${ms(performance.now() - started)}`);
+    const flowMembers = await prepareLedgerSample(server, rootId);
+    const ledgerOptions = { seconds: quick ? 3 : 8, count: quick ? 100 : 500 };
     const small = await measure(server, rootId, chain, quick);
+    const smallLedger = await measureLedger(server, testChain, flowMembers, rootId, ledgerOptions);
+    const smallEntries = await entryCount(server);
 
     const target = quick ? 100_000 : MEMBERS;
     started = performance.now();
     const added = await addRandomTree(server.db, rootId, target - (await memberCount(server)), 'SR');
     detail(`scale.seed: ${added.toLocaleString('en-US')} more members (a random tree below the root), set-based, in ${ms(performance.now() - started)}`);
+    started = performance.now();
+    const history = await addLedgerHistory(server.db, { rounds: quick ? 2 : LEDGER_ROUNDS, hubMemberId: rootId, hubEntries: quick ? 200_000 : HUB_ENTRIES });
+    detail(
+      `scale.seed: ${history.entries.toLocaleString('en-US')} ledger entries (${history.transfers.toLocaleString('en-US')} transfers, ` +
+        `${history.rounds} rounds of a ring of ${history.accounts.toLocaleString('en-US')} accounts), set-based, in ${ms(performance.now() - started)}`,
+    );
+    await expectBooks(server, 'after the seed');
     const large = await measure(server, rootId, chain, quick);
+    const largeLedger = await measureLedger(server, testChain, flowMembers, rootId, ledgerOptions);
+    const largeEntries = await entryCount(server);
+    await expectBooks(server, 'after the large sample');
     const sizes = (sample: Sample) => sample.members.toLocaleString('en-US');
+    const entrySizes = (entries: number) => `${entries.toLocaleString('en-US')} entries`;
+    emitLedger(smallLedger, largeLedger, `${sizes(small)} members, ${entrySizes(smallEntries)}`, `${sizes(large)} members, ${entrySizes(largeEntries)}`);
 
     for (const [name, big] of large.latencies) {
       const base = small.latencies.get(name);
@@ -132,6 +158,77 @@ export async function benchScale(databaseUrl: string | undefined, quick: boolean
       note: `${(large.joins / small.joins).toFixed(2)}x; 64 connections, ${sizes(large)} members`,
     });
   } finally {
+    await testChain.stop();
     await server.close();
   }
+}
+
+/** Entries in the ledger now. */
+async function entryCount(server: BenchServer): Promise<number> {
+  const [row] = await queryRows(server.db, sql`SELECT count(*)::int AS count FROM ledger_entries`, z.object({ count: z.number() }));
+  return row?.count ?? 0;
+}
+
+/** The books check (every asset totals 0, no negative account), timed: a broken seed is a broken bench. */
+async function expectBooks(server: BenchServer, when: string): Promise<void> {
+  const started = performance.now();
+  const summary = await ledgerSummary(server.db);
+  if (summary.assets.CREDIT.total !== 0n || summary.assets.WPOS.total !== 0n || summary.negativeAccounts !== 0) throw new Error(`the books do not balance ${when}`);
+  detail(`scale.books: balanced ${when} (every asset totals 0, no negative account), checked in ${ms(performance.now() - started)}`);
+}
+
+/** The money figures at size beside the same ones on the small database. */
+function emitLedger(small: LedgerSample, large: LedgerSample, smallSize: string, largeSize: string): void {
+  const same = `same run, ${smallSize}`;
+  const ratio = (big: number, base: number) => `${(big / Math.max(base, 0.001)).toFixed(2)}x`;
+  for (const [name, big] of large.flows) {
+    const base = small.flows.get(name);
+    if (!base) continue;
+    const goal = Math.max(base.p99 * FLAT_RATIO, 1);
+    emit({
+      name: `scale.${name}.p99`,
+      value: ms(big.p99),
+      floor: `${ms(base.p99)} (${same})`,
+      target: `goal <= ${FLAT_RATIO} x small`,
+      verdict: atMost(big.p99, goal),
+      note: `${ratio(big.p99, base.p99)}; ${rate(big.rate, 'ack')} at size, ${rate(base.rate, 'ack')} small (${ratio(big.rate, base.rate)}); ${big.connections} connections, ${largeSize}`,
+    });
+  }
+  for (const [name, big] of large.records) {
+    const base = small.records.get(name);
+    if (!base) continue;
+    emit({
+      name: `scale.${name}.p99`,
+      value: ms(big.p99),
+      floor: `${ms(base.p99)} (${same})`,
+      target: `goal <= ${FLAT_RATIO} x small`,
+      verdict: atMost(big.p99, Math.max(base.p99 * FLAT_RATIO, 1)),
+      note: `${ratio(big.p99, base.p99)}; p50 ${ms(big.p50)} (small ${ms(base.p50)}); the hub's credit records, 20 a page by keyset; ${largeSize}`,
+    });
+  }
+  emit({
+    name: 'scale.reconcile',
+    value: ms(large.reconcile.p50),
+    floor: `${ms(small.reconcile.p50)} (${same})`,
+    target: `goal <= ${RECONCILE_GOAL_MS / 1000} s`,
+    verdict: atMost(large.reconcile.max, RECONCILE_GOAL_MS),
+    note: `${ratio(large.reconcile.p50, small.reconcile.p50)}; median of ${large.reconcile.count}, slowest ${ms(large.reconcile.max)}; against a local node; ${largeSize}`,
+  });
+  emit({
+    name: 'scale.payout',
+    value: ms(large.payout.ms),
+    floor: `${ms(small.payout.ms)} for ${small.payout.holders.toLocaleString('en-US')} holders (${same})`,
+    target: `goal <= ${PAYOUT_GOAL_MS / 1000} s`,
+    verdict: atMost(large.payout.ms, PAYOUT_GOAL_MS),
+    note: `${large.payout.holders.toLocaleString('en-US')} holders paid (planned once, in batches of 10,000); ${largeSize}`,
+  });
+  const sweepRate = (sweep: LedgerSample['sweep']) => sweep.removed / Math.max(sweep.ms / 1000, 0.001);
+  emit({
+    name: 'scale.retention.tokens',
+    value: rate(sweepRate(large.sweep), 'rows'),
+    floor: `${rate(sweepRate(small.sweep), 'rows')} (${same})`,
+    target: 'goal >= 278 rows/s (a million an hour)',
+    verdict: sweepRate(large.sweep) >= 278 ? 'PASS' : 'MISS',
+    note: `one hourly round removed ${large.sweep.removed.toLocaleString('en-US')} expired sessions in ${ms(large.sweep.ms)} (small: ${small.sweep.removed.toLocaleString('en-US')} in ${ms(small.sweep.ms)}); a live session per member kept`,
+  });
 }

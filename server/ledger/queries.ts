@@ -83,9 +83,13 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
   const before = query.before ?? null;
   const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = ${asset}::text)
     AND (${type}::text IS NULL OR t.type = ${type}::text OR (${type}::text = 'withdraw' AND t.type = 'unknownPayment'))`;
+  // Unfiltered, the total is the account's version (its number of entries, which the books check holds to the count):
+  // one row, however long the member's history. A filter counts the member's own entries of that type.
   const [count] = await queryRows(
     db,
-    sql`SELECT count(*)::int AS total FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}`,
+    type === null
+      ? sql`SELECT coalesce((SELECT version::int FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = ${asset}::text), 0) AS total`
+      : sql`SELECT count(*)::int AS total FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}`,
     countRow,
   );
   const rows = await queryRows(

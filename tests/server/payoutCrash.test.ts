@@ -33,7 +33,7 @@ async function payoutAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise
   const treasury = { ...(await treasuryHeadersOverHttp(base)), 'content-type': 'application/json' };
   const post = (headers: Record<string, string>, url: string, body: Record<string, unknown>) =>
     fetch(`${base}${url}`, { method: 'POST', headers, body: JSON.stringify(body) }).then(async (response) => (await response.json()) as { code: number });
-  const holders = [];
+  const holders: Awaited<ReturnType<typeof signInOverHttp>>[] = [];
   for (let index = 0; index < HOLDERS; index++) {
     const member = await signInOverHttp(base, param.chainId);
     const granted = await post(treasury, '/api/admin/grant', { address: member.address, asset: 'WPOS', amount: String(10 * (index + 1)), requestId: randomUUID() });
