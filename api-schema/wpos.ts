@@ -7,7 +7,7 @@ export const wposProfit = defineEndpoint({
   path: '/api/member/wposProfit',
   access: 'member',
   summary: 'WPOS profit records and totals (added)',
-  query: pageQuerySchema,
+  query: z.extend(pageQuerySchema, { before: z.optional(recordIdSchema) }),
   body: undefined,
   result: z.extend(pageOf(z.object({ id: z.string(), amount: amountSchema, source: z.string(), createdAt: isoDateSchema })), {
     totalProfit: balanceSchema,

@@ -188,6 +188,7 @@ export interface ProfitPage extends RecordPage<{ id: string; amount: string; sou
  */
 export async function listWposProfit(db: Db, query: RecordQuery & { now: Date }): Promise<ProfitPage> {
   const { memberId, page, pageSize, now } = query;
+  const before = query.before ?? null;
   const dayStart = utcDayStart(now);
   const where = sql`e.account_id = (SELECT id FROM ledger_accounts WHERE member_id = ${memberId}::int AND asset = 'WPOS') AND t.type = 'distribution'`;
   const [totals] = await queryRows(
@@ -200,8 +201,8 @@ export async function listWposProfit(db: Db, query: RecordQuery & { now: Date })
   const rows = await queryRows(
     db,
     sql`SELECT e.id, e.amount, t.memo AS source, e.created_at AS "createdAt"
-        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where}
-        ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${(page - 1) * pageSize}::int`,
+        FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id WHERE ${where} AND (${before}::bigint IS NULL OR e.id < ${before}::bigint)
+        ORDER BY e.id DESC LIMIT ${pageSize}::int OFFSET ${before === null ? (page - 1) * pageSize : 0}::int`,
     profitRow,
   );
   return {

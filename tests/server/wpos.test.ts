@@ -182,6 +182,12 @@ describeWithDatabases('wpos', (ctx) => {
       ['Silver', '500'],
       ['Starter', '75'],
     ]);
+    // Keyset pages (before = the last id shown) give what the offset page gave; a bad before is 1001.
+    type ProfitPage = { list: { id: string }[] };
+    const firstProfit = await get<ProfitPage>(app, alice, '/api/member/wposProfit', { pageSize: '1' });
+    const nextProfit = await get<ProfitPage>(app, alice, '/api/member/wposProfit', { pageSize: '1', page: '2', before: firstProfit.result?.list[0]?.id ?? '' });
+    expect([...(firstProfit.result?.list ?? []), ...(nextProfit.result?.list ?? [])]).toEqual(profit.result?.list);
+    expectRefused(await app.inject({ method: 'GET', url: '/api/member/wposProfit', headers: authHeaders(alice), query: { before: 'x' } }), ApiCode.invalidParameters, 'before');
     expect((await records(app, bob, { type: 'distribution' })).result?.list).toEqual([
       expect.objectContaining({ type: 'distribution', amount: '25', balanceAfter: '75' }),
     ]);

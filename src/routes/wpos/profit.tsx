@@ -10,7 +10,7 @@ import { SummaryList } from '../../components/SummaryList';
 import { formatDateTime } from '../../components/dateFormat';
 import { PagedListView } from '../shared/PagedListView';
 import { Screen } from '../shared/Screen';
-import { pageQuery, usePagedList } from '../shared/usePagedList';
+import { recordsPageQuery, usePagedList } from '../shared/usePagedList';
 import { selectResource, selectResourceError, selectResourceView } from '../../../machines/resource/resourceSelectors';
 import { errorKey } from '../../app/errorKey';
 import { ListState } from '../../components/ListState';
@@ -25,7 +25,7 @@ type ProfitTotals = Pick<ResultOf<'wposProfit'>, 'totalProfit' | 'todayProfit'>;
 export function Component() {
   const { t, i18n } = useTranslation(['wpos', 'common']);
   const { api } = useRootActors();
-  const profit = usePagedList<ItemOf<'wposProfit'>, Record<string, never>>((input) => fetchWposProfit(api, pageQuery(input)), {});
+  const profit = usePagedList<ItemOf<'wposProfit'>, Record<string, never>>((input) => fetchWposProfit(api, recordsPageQuery(input)), {});
   // The totals come with every page; the card reads them once, with its own loading and retry.
   const totalsDoc = useResource<ProfitTotals, Record<string, never>>(async () => {
     const answer = await fetchWposProfit(api, { page: 1, pageSize: 1 });
