@@ -94,8 +94,8 @@ interface BenchMember {
   inviteCode: string;
 }
 
-/** Signs a member in under `inviteCode` and grants it credit and WPOS through the operator API. */
-async function grantedMember(server: BenchServer, inviteCode: string): Promise<BenchMember> {
+/** Signs a member in under `inviteCode` and grants it credit (100,000,000) and `wpos` WPOS through the operator API. */
+async function grantedMember(server: BenchServer, inviteCode: string, wpos: string): Promise<BenchMember> {
   const token = await signInBoundMember(server.site, inviteCode);
   const me = await server.app.inject({ method: 'GET', url: '/api/member/meInfo', headers: { authorization: token } });
   const { address, inviteCode: own } = z.object({ result: z.object({ address: z.string(), inviteCode: z.string() }) }).parse(me.json()).result;
@@ -104,7 +104,7 @@ async function grantedMember(server: BenchServer, inviteCode: string): Promise<B
       method: 'POST',
       url: '/api/admin/grant',
       headers: treasuryHeaders(),
-      payload: { address, asset, amount: '100000000', requestId: randomUUID() },
+      payload: { address, asset, amount: asset === 'WPOS' ? wpos : '100000000', requestId: randomUUID() },
     });
     if (z.object({ code: z.number() }).parse(granted.json()).code !== 0) throw new Error(`grant failed: ${granted.body}`);
   }
@@ -130,13 +130,16 @@ const deliveryAddressShape = z.object({ deliveryId: z.string(), name: z.string()
  * Raises the limits and the hot goods' stock, and creates the paying members under the seeded inviter and one member
  * below each, each with a shipping address.
  */
-export async function prepareMembers(server: BenchServer): Promise<{ payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }> {
+export async function prepareMembers(
+  server: BenchServer,
+  wpos = '100000000',
+): Promise<{ payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }> {
   await server.db.execute(
     sql`UPDATE app_config SET value = value || '{"maxWithdraw": "999999999999", "dailyWithdrawCap": "999999999999"}'::jsonb WHERE id = 1`,
   );
   await server.db.execute(sql`UPDATE ledger_counters SET available = 1000000000000 WHERE key = ${stockKey(HOT_GOODS)}`);
-  const payers = await pool(Array.from({ length: PAIRS }), 5, () => grantedMember(server, 'DEMO2026'));
-  const payees = await pool(payers, 5, (payer) => grantedMember(server, payer.inviteCode));
+  const payers = await pool(Array.from({ length: PAIRS }), 5, () => grantedMember(server, 'DEMO2026', wpos));
+  const payees = await pool(payers, 5, (payer) => grantedMember(server, payer.inviteCode, wpos));
   const addresses = new Map<number, DeliveryAddress>();
   for (const member of [...payers, ...payees]) addresses.set(member.memberId, await addressOfMember(server, member));
   return { payers, payees, addresses };

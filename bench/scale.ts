@@ -122,7 +122,12 @@ export async function benchScale(databaseUrl: string | undefined, quick: boolean
     const added = await addRandomTree(server.db, rootId, target - (await memberCount(server)), 'SR');
     detail(`scale.seed: ${added.toLocaleString('en-US')} more members (a random tree below the root), set-based, in ${ms(performance.now() - started)}`);
     started = performance.now();
-    const history = await addLedgerHistory(server.db, { rounds: quick ? 2 : LEDGER_ROUNDS, hubMemberId: rootId, hubEntries: quick ? 200_000 : HUB_ENTRIES });
+    const history = await addLedgerHistory(server.db, {
+      rounds: quick ? 2 : LEDGER_ROUNDS,
+      hubMemberId: rootId,
+      hubEntries: quick ? 200_000 : HUB_ENTRIES,
+      onStep: (name, took) => detail(`scale.seed.ledger: ${name} in ${ms(took)}`),
+    });
     detail(
       `scale.seed: ${history.entries.toLocaleString('en-US')} ledger entries (${history.transfers.toLocaleString('en-US')} transfers, ` +
         `${history.rounds} rounds of a ring of ${history.accounts.toLocaleString('en-US')} accounts), set-based, in ${ms(performance.now() - started)}`,

@@ -45,7 +45,9 @@ const CONNECTIONS = 64;
  * const members = await prepareLedgerSample(server, rootId);
  */
 export async function prepareLedgerSample(server: BenchServer, hubMemberId: number): Promise<FlowMembers> {
-  const members = await prepareMembers(server);
+  // A million WPOS each, enough for the loads: with 100,000,000 each, their holdings would leave a holder of one WPOS
+  // a share that rounds down to nothing, and the payout would skip a fifth of the holders.
+  const members = await prepareMembers(server, '1000000');
   const now = new Date();
   const rewards = Array.from({ length: 200 }, () => ({
     now,

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stranger, teamMembers, wrongChecksum } from '../../scripts/machineGraph/transfer.model';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
+import { pretendTheListEndIsInView } from '../support/listEnd';
 import { renderApp } from '../support/renderApp';
 import { expectAlert, translated } from '../support/screenQueries';
 
@@ -112,6 +113,33 @@ describe('/me/wpos/profit', () => {
     expect((await screen.findByText(t('wpos:profit.total'))).nextSibling?.textContent).toBe('3.75 WPOS');
     expect(screen.getByText(t('wpos:profit.today')).nextSibling?.textContent).toBe('1.25 WPOS');
     expect(await screen.findByText('Starter')).toBeTruthy();
+  });
+
+  it('asks for the next page of profit after the last record it shows (keyset)', async () => {
+    const restore = pretendTheListEndIsInView();
+    try {
+      const profitOf = (id: number) => ({ id: String(id), amount: '1', source: 'Starter', createdAt: '2026-11-24T00:00:01.000Z' });
+      const first = { code: 0, result: { list: Array.from({ length: 20 }, (_, index) => profitOf(100 - index)), total: 21, page: 1, pageSize: 20, totalProfit: '21', todayProfit: '1' } };
+      const app = await renderApp({
+        path: '/me/wpos/profit',
+        stored: signedIn,
+        api: (api) => {
+          // The totals card and the list each read a first page.
+          api.answer('wposProfit', first, { once: true });
+          api.answer('wposProfit', first, { once: true });
+          api.answer('wposProfit', { code: 0, result: { list: [profitOf(80)], total: 21, page: 2, pageSize: 20, totalProfit: '21', todayProfit: '1' } });
+        },
+      });
+      const t = translated(app);
+      expect(await screen.findByText(t('common:list.noMore'))).toBeTruthy();
+      const listCalls = app.api.callsTo('wposProfit').filter((call) => call.query.get('pageSize') === '20');
+      expect(listCalls.map((call) => [call.query.get('page'), call.query.get('before')])).toEqual([
+        ['1', null],
+        ['2', '81'],
+      ]);
+    } finally {
+      restore();
+    }
   });
 
   it('shows an error with a retry for the totals and the list, then the empty list', async () => {
