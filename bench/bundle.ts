@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import { build } from 'vite';
+import { keepNodeEnv } from './keepNodeEnv';
 import { spaIsStale } from '../tests/e2e/support/build';
 import { startServer } from '../tests/e2e/support/server';
 import { recordChunkModules, shareByGroup, totalByGroup, type ChunkModules, type GroupShare } from './attribution';
@@ -48,14 +49,16 @@ export interface BundleOptions {
 }
 
 async function buildSpa(repoRoot: string, outDir: string | undefined, modules: ChunkModules): Promise<void> {
-  await build({
-    configFile: path.join(repoRoot, 'vite.config.ts'),
-    root: repoRoot,
-    mode: 'production',
-    logLevel: outDir ? 'silent' : 'warn',
-    plugins: [recordChunkModules(modules)],
-    ...(outDir ? { build: { outDir, emptyOutDir: true } } : {}),
-  });
+  await keepNodeEnv(() =>
+    build({
+      configFile: path.join(repoRoot, 'vite.config.ts'),
+      root: repoRoot,
+      mode: 'production',
+      logLevel: outDir ? 'silent' : 'warn',
+      plugins: [recordChunkModules(modules)],
+      ...(outDir ? { build: { outDir, emptyOutDir: true } } : {}),
+    }),
+  );
 }
 
 /** Sums the files' brotli sizes: the build's .br copies where written, else compressed here at the same level. */

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { build } from 'vite';
+import { keepNodeEnv } from './keepNodeEnv';
 import { recordChunkModules, type ChunkModules } from './attribution';
 
 const INDEX_HTML = `<!doctype html>
@@ -124,14 +125,16 @@ export async function buildFloorPage(repoRoot: string): Promise<FloorBuild> {
     await writeFile(path.join(dir, 'src', 'login.tsx'), LOGIN_TSX);
     const outDir = path.join(dir, 'dist');
     const modules: ChunkModules = new Map();
-    await build({
-      configFile: false,
-      root: dir,
-      cacheDir: path.join(dir, '.vite-cache'),
-      logLevel: 'silent',
-      plugins: [react(), recordChunkModules(modules)],
-      build: { outDir, manifest: true, sourcemap: false },
-    });
+    await keepNodeEnv(() =>
+      build({
+        configFile: false,
+        root: dir,
+        cacheDir: path.join(dir, '.vite-cache'),
+        logLevel: 'silent',
+        plugins: [react(), recordChunkModules(modules)],
+        build: { outDir, manifest: true, sourcemap: false },
+      }),
+    );
     return { root: dir, outDir, routeKey: 'src/login.tsx', modules, cleanup };
   } catch (error) {
     await cleanup();

@@ -19,11 +19,11 @@ import { sweepRetention } from '../server/retention';
 import type { TestChain } from '../tests/server/support/chain';
 import type { BenchServer } from './appServer';
 import { flows, httpLoad, HOT_GOODS, prepareMembers, type LoadRun } from './ledger';
-import { percentile, timeRequests, type Latencies } from './latency';
+import { percentile, timeRequestsPaired, type Latencies, type PairedLatencies } from './latency';
 
 export interface LedgerSample {
   flows: Map<string, LoadRun>;
-  records: Map<string, Latencies>;
+  records: Map<string, PairedLatencies>;
   reconcile: Latencies;
   payout: { ms: number; holders: number };
   sweep: { ms: number; removed: number };
@@ -133,10 +133,11 @@ export async function measureLedger(
   const token = await issueToken(server.db, hubMemberId, new Date());
   const get = (path: string) => fetch(`${server.site.baseUrl}${path}`, { headers: { authorization: token } });
   const before = await deepBefore(server.db, hubMemberId);
-  const records = new Map<string, Latencies>();
+  const records = new Map<string, PairedLatencies>();
+  const live = () => fetch(`${server.site.baseUrl}/api/health/live`);
   const warmup = Math.round(options.count / 5);
-  records.set('records.first', await timeRequests(options.count, warmup, () => get('/api/member/creditRecord?page=1&pageSize=20')));
-  records.set('records.deep', await timeRequests(options.count, warmup, () => get(`/api/member/creditRecord?page=1&pageSize=20&before=${before}`)));
+  records.set('records.first', await timeRequestsPaired(options.count, warmup, () => get('/api/member/creditRecord?page=1&pageSize=20'), live));
+  records.set('records.deep', await timeRequestsPaired(options.count, warmup, () => get(`/api/member/creditRecord?page=1&pageSize=20&before=${before}`), live));
 
   const reconcileTimes: number[] = [];
   for (let run = 0; run < 7; run++) {
