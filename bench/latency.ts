@@ -40,6 +40,11 @@ export async function timeRequests(count: number, warmup: number, request: (inde
     if (response.status !== 200 || body.code !== 0) throw new Error(`request ${index}: HTTP ${response.status}, code ${String(body.code)}`);
     if (index >= warmup) times.push(elapsed);
   }
+  return latenciesOf(times);
+}
+
+/** p50, p99, max and count of some times (sorted in place). */
+function latenciesOf(times: number[]): Latencies {
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1) ?? 0, count: times.length };
 }
@@ -87,9 +92,5 @@ export async function timeRequestsPaired(
     if (response.status !== 200 || body.code !== 0) throw new Error(`request ${index}: HTTP ${response.status}, code ${String(body.code)}`);
     if (index >= warmup) calls.push(elapsed);
   }
-  const summary = (times: number[]): Latencies => {
-    times.sort((a, b) => a - b);
-    return { p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1) ?? 0, count: times.length };
-  };
-  return { call: summary(calls), reference: summary(references) };
+  return { call: latenciesOf(calls), reference: latenciesOf(references) };
 }

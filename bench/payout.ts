@@ -10,7 +10,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows } from '../server/db/client';
+import { queryRows, type Db } from '../server/db/client';
 import { systemAccountId } from '../server/ledger/accounts';
 import { postRequests, type FanLeg } from '../server/ledger/engine';
 import { fundingRequest } from '../server/ledger/funding';
@@ -21,11 +21,17 @@ import { atMost, detail, emit, ms } from './report';
 const HOLDERS = 100_000;
 const GOALS_MS = { pglite: 15_000, postgres: 5_000 } as const;
 
-/** The latest UTC day not paid yet by any pool, from today back (a rerun on the same database picks an earlier day). */
-async function unpaidDay(server: BenchServer): Promise<string> {
-  const paid = new Set(
-    (await queryRows(server.db, sql`SELECT DISTINCT day::text AS day FROM share_pool_payouts`, z.object({ day: z.string() }))).map((row) => row.day),
-  );
+/**
+ * The latest UTC day not paid yet by any pool, from today back (a rerun on the same database, or a second sample of
+ * the scale bench, picks an earlier day).
+ *
+ * @param db - the bench server's database
+ * @returns YYYY-MM-DD
+ * @example
+ * const day = await unpaidDay(server.db);
+ */
+export async function unpaidDay(db: Db): Promise<string> {
+  const paid = new Set((await queryRows(db, sql`SELECT DISTINCT day::text AS day FROM share_pool_payouts`, z.object({ day: z.string() }))).map((row) => row.day));
   for (let back = 0; ; back++) {
     const day = new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
     if (!paid.has(day)) return day;
@@ -67,7 +73,7 @@ export async function benchPayout(server: BenchServer, storage: 'pglite' | 'post
   // The set-up wrote 100,000 holders and their accounts in one transaction just now: the table as a payout at
   // 00:00 UTC never finds it. Autovacuum would have seen it since; the figure is the payout's, not the clean-up's.
   await server.db.execute(sql`VACUUM ANALYZE ledger_accounts`);
-  const day = await unpaidDay(server);
+  const day = await unpaidDay(server.db);
   const now = new Date();
   const payoutStarted = performance.now();
   const run = await distribute(server.db, day, now);

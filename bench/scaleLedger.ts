@@ -19,6 +19,7 @@ import { sweepRetention } from '../server/retention';
 import type { TestChain } from '../tests/server/support/chain';
 import type { BenchServer } from './appServer';
 import { flows, httpLoad, HOT_GOODS, prepareMembers, type LoadRun } from './ledger';
+import { unpaidDay } from './payout';
 import { percentile, timeRequestsPaired, type Latencies, type PairedLatencies } from './latency';
 
 export interface LedgerSample {
@@ -66,15 +67,6 @@ export async function prepareLedgerSample(server: BenchServer, hubMemberId: numb
   const outcomes = await postRequests(server.db, [...rewards, { now, legs: [holdings] }, fundingRequest('sharePools', 10n ** 15n, now)]);
   if (outcomes.some((outcome) => outcome.code !== 0)) throw new Error('the hub rewards or the pools funding were refused');
   return members;
-}
-
-/** The latest UTC day no pool paid yet, from today back (each sample pays a day of its own). */
-async function unpaidDay(db: Db): Promise<string> {
-  const paid = new Set((await queryRows(db, sql`SELECT DISTINCT day::text AS day FROM share_pool_payouts`, z.object({ day: z.string() }))).map((row) => row.day));
-  for (let back = 0; ; back++) {
-    const day = new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
-    if (!paid.has(day)) return day;
-  }
 }
 
 /** The keyset `before` of the page 90 % back in a member's CREDIT records (the id just newer than it). */
