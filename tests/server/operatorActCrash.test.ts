@@ -9,20 +9,16 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { expect } from 'vitest';
 import { TEST_TREASURY_PRIVATE_KEY } from '../support/treasury';
 import { signInOperatorOverHttp } from './support/httpSignIn';
-import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage, type RunningMain } from './support/mainProcess';
+import { apiCaller, describeOnEveryStorage, expectKilledDuring, mainStarter, prepareMainRun, signInOverHttp, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 
 describeOnEveryStorage('an operator act across a kill -9', 'keeps an act and its audit row together: both or neither ($name)', 240_000, actAcrossKill);
 
 async function actAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise<void> {
   const { env, port } = await prepareMainRun(storage, cleanup);
-  const running: RunningMain[] = [];
-  cleanup.push(() => {
-    for (const server of running) server.child.kill('SIGKILL');
-  });
+  const { start } = mainStarter(cleanup);
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(base);
-  const first = await startMain({ ...env, OPS_FAULT_AT: 'beforeAudit' });
-  running.push(first);
+  const first = await start({ ...env, OPS_FAULT_AT: 'beforeAudit' });
   expect(first.output()).toContain(storage.banner);
   const param = await call<{ chainId: number }>('/api/dapp/dappParam');
   const member = await signInOverHttp(base, param.chainId);
@@ -30,16 +26,9 @@ async function actAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise<vo
   const treasury = { ...(await treasuryHeadersOverHttp(base)), 'content-type': 'application/json' };
   const requestId = randomUUID();
   const body = JSON.stringify({ address: member.address, asset: 'CREDIT', amount: '250', requestId });
-  const cut = await fetch(`${base}/api/admin/grant`, { method: 'POST', headers: treasury, body }).then(
-    () => 'answered',
-    () => 'cut',
-  );
-  expect(cut).toBe('cut');
-  await first.exited();
-  expect({ signal: first.child.signalCode }, first.output()).toEqual({ signal: 'SIGKILL' });
+  await expectKilledDuring(first, fetch(`${base}/api/admin/grant`, { method: 'POST', headers: treasury, body }));
 
-  const second = await startMain(env);
-  running.push(second);
+  await start(env);
   const treasuryAgain = { ...(await treasuryHeadersOverHttp(base)), 'content-type': 'application/json' };
   const balance = async () => (await call<{ creditBalance: string }>('/api/member/meInfo', { headers: { authorization: member.auth } })).creditBalance;
   // The treasury is this server's first admin (OPS_FIRST_ADMIN): its session reads the audit log.

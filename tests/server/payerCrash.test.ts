@@ -16,7 +16,7 @@ import { freePort } from '../../server/chain/anvil';
 import { DEV_PAYER_KEY } from '../../server/chain/devChain';
 import { PAYER_STEPS, type PayerStep } from '../../server/chain/payer';
 
-import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage, type RunningMain } from './support/mainProcess';
+import { apiCaller, describeOnEveryStorage, mainStarter, prepareMainRun, signInOverHttp, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
 const payer = privateKeyToAccount(DEV_PAYER_KEY).address;
@@ -26,17 +26,13 @@ describeOnEveryStorage('withdrawals paid across a kill -9 of the server', 'pays 
 async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<void> {
   const { name } = storage;
   const { env, port } = await prepareMainRun(storage, cleanup);
-  const running: RunningMain[] = [];
-  cleanup.push(() => {
-    for (const server of running) server.child.kill('SIGKILL');
-  });
+  const { start, running } = mainStarter(cleanup);
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(base);
 
   // The first start dies at `signed` once there is a withdrawal to sign: the member signs in and is granted first.
   const steps: readonly PayerStep[] = PAYER_STEPS;
-  const first = await startMain({ ...env, PAYER_FAULT_AT: steps[0] ?? 'signed' });
-  running.push(first);
+  const first = await start({ ...env, PAYER_FAULT_AT: steps[0] ?? 'signed' });
   // On the storage the suite names, not on another suite's database.
   expect(first.output()).toContain(storage.banner);
   const param = await call<{ chainId: number; chain: { rpcUrls: string[] }; token: { address: Address; decimals: number } }>('/api/dapp/dappParam');
@@ -69,8 +65,7 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
     }
   };
   for (const [index, step] of steps.entries()) {
-    const server = index === 0 ? first : await startMain({ ...env, PAYER_FAULT_AT: step });
-    if (index > 0) running.push(server);
+    const server = index === 0 ? first : await start({ ...env, PAYER_FAULT_AT: step });
     for (const { amount, requestId } of unanswered.splice(0)) await withdrawOnce(amount, requestId);
     const amount = `${20 + index}.5`;
     amounts.push(amount);
@@ -80,8 +75,7 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
     expect({ step, ended, signal: server.child.signalCode, exitCode: server.child.exitCode }, server.output()).toEqual({ step, ended: true, signal: 'SIGKILL', exitCode: null });
   }
   // The last start: no fault. One more withdrawal, and everything is paid.
-  const last = await startMain(env);
-  running.push(last);
+  await start(env);
   for (const { amount, requestId } of unanswered.splice(0)) await withdrawOnce(amount, requestId);
   amounts.push('30');
   await withdrawOnce('30', randomUUID());
@@ -116,8 +110,7 @@ async function payAcrossKills(storage: MainStorage, cleanup: Cleanup): Promise<v
 
   if (name !== 'PostgreSQL') return;
   // Two instances on one PostgreSQL database, both running the payer: one holds the lease; each paid once.
-  const second = await startMain({ ...env, PORT: String(await freePort()) });
-  running.push(second);
+  await start({ ...env, PORT: String(await freePort()) });
   const more = ['11', '12', '13', '14'];
   for (const amount of more) expect(await withdraw(amount)).toMatchObject({ status: 'approved' });
   await vi.waitFor(async () => expect((await records()).filter((record) => record.status === 'done').length).toBe(amounts.length + more.length), { timeout: 90_000, interval: 250 });

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect, vi } from 'vitest';
-import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage, type RunningMain } from './support/mainProcess';
+import { apiCaller, describeOnEveryStorage, expectKilledDuring, mainStarter, prepareMainRun, signInOverHttp, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 
 const HOLDERS = 5;
 
@@ -20,15 +20,11 @@ interface Profit {
 
 async function payoutAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise<void> {
   const { env, port } = await prepareMainRun(storage, cleanup);
-  const running: RunningMain[] = [];
-  cleanup.push(() => {
-    for (const server of running) server.child.kill('SIGKILL');
-  });
+  const { start } = mainStarter(cleanup);
   const base = `http://127.0.0.1:${port}`;
   const call = apiCaller(base);
   const batches = { ...env, SHARE_POOL_PAYOUT_BATCH: '2' };
-  const first = await startMain({ ...batches, PAYOUT_FAULT_AT: 'afterBatch' });
-  running.push(first);
+  const first = await start({ ...batches, PAYOUT_FAULT_AT: 'afterBatch' });
   const param = await call<{ chainId: number }>('/api/dapp/dappParam');
   const treasury = { ...(await treasuryHeadersOverHttp(base)), 'content-type': 'application/json' };
   const post = (headers: Record<string, string>, url: string, body: Record<string, unknown>) =>
@@ -44,16 +40,9 @@ async function payoutAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise
   const profitOf = (auth: string) => call<Profit>('/api/member/wposProfit', { headers: { authorization: auth } });
 
   // The distribute's answer never comes: the process dies once its first batch committed.
-  const cut = await fetch(`${base}/api/admin/distribute`, { method: 'POST', headers: treasury, body: '{}' }).then(
-    () => 'answered',
-    () => 'cut',
-  );
-  expect(cut).toBe('cut');
-  await first.exited();
-  expect({ signal: first.child.signalCode }, first.output()).toEqual({ signal: 'SIGKILL' });
+  await expectKilledDuring(first, fetch(`${base}/api/admin/distribute`, { method: 'POST', headers: treasury, body: '{}' }));
 
-  const second = await startMain(batches);
-  running.push(second);
+  await start(batches);
   // The restarted server's payout timer finishes the plan with no operator call: every holder paid once.
   await vi.waitFor(
     async () => {

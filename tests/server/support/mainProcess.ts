@@ -161,3 +161,45 @@ export function describeOnEveryStorage(suite: string, test: string, timeout: num
     });
   });
 }
+
+/**
+ * startMain for a kill -9 suite: every server it starts is killed (SIGKILL) in the run's cleanup, whatever the test
+ * left running.
+ *
+ * @param cleanup - the run's undo steps
+ * @returns a startMain that remembers its servers, and the servers started so far
+ * @example
+ * const { start } = mainStarter(cleanup); const first = await start({ ...env, PAYER_FAULT_AT: 'signed' });
+ */
+export function mainStarter(cleanup: Cleanup): { start: (env: Record<string, string>) => Promise<RunningMain>; running: readonly RunningMain[] } {
+  const running: RunningMain[] = [];
+  cleanup.push(() => {
+    for (const server of running) server.child.kill('SIGKILL');
+  });
+  const start = async (env: Record<string, string>) => {
+    const server = await startMain(env);
+    running.push(server);
+    return server;
+  };
+  return { start, running };
+}
+
+/**
+ * A request during which a fault kills the server (its *_FAULT_AT): no answer comes, and the process died by
+ * SIGKILL, not of an error.
+ *
+ * @param server - the server the fault kills
+ * @param request - the request that reaches the fault
+ * @returns once the process has exited
+ * @example
+ * await expectKilledDuring(first, fetch(`${base}/api/admin/distribute`, { method: 'POST', headers, body: '{}' }));
+ */
+export async function expectKilledDuring(server: RunningMain, request: Promise<Response>): Promise<void> {
+  const cut = await request.then(
+    () => 'answered',
+    () => 'cut',
+  );
+  expect(cut).toBe('cut');
+  await server.exited();
+  expect({ signal: server.child.signalCode }, server.output()).toEqual({ signal: 'SIGKILL' });
+}
