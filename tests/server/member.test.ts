@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { meInfoSchema, type MeInfo } from '../../api-schema/member';
-import { issueToken, TOKEN_TTL_MS } from '../../server/auth/tokens';
+import { hashToken, issueToken, resolveTokenHashes, TOKEN_TTL_MS } from '../../server/auth/tokens';
 import { members } from '../../server/db/schema';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { creditMember } from '../../server/ledger/transfers';
@@ -109,6 +109,21 @@ describeWithDatabases('meInfo', (ctx) => {
     const token = await signInBound(app, accounts.alice, ctx.clock.now());
     await app.inject({ method: 'POST', url: '/api/member/logout', headers: authHeaders(token) });
     expectRefused(await expectNoDbChange(ctx.db, () => me(token)), ApiCode.notSignedIn);
+  });
+
+  it('reads a lone token and a batch of tokens alike (two statements, one answer)', async () => {
+    const app = await ctx.app();
+    const alice = await signInBound(app, accounts.alice, ctx.clock.now());
+    const bob = await signInBound(app, accounts.bob, ctx.clock.now(), await inviteCodeOf(accounts.alice.address));
+    const revoked = await signInBound(app, accounts.carol, ctx.clock.now());
+    await app.inject({ method: 'POST', url: '/api/member/logout', headers: authHeaders(revoked) });
+    const lookups = [alice, bob, revoked, 'A'.repeat(43), alice].map((token) => ({ tokenHash: hashToken(token), now: ctx.clock.now() }));
+    const alone = await Promise.all(lookups.map(async (lookup) => (await resolveTokenHashes(ctx.db, [lookup]))[0]));
+    const batch = await resolveTokenHashes(ctx.db, lookups);
+    expect(batch).toEqual(alone);
+    expect(batch.map((auth) => auth?.member.address)).toEqual([accounts.alice.address, accounts.bob.address, undefined, undefined, accounts.alice.address]);
+    expect(batch[1]?.member).toMatchObject({ recommender: accounts.alice.address, teamSize: 0 });
+    expect(batch[0]?.member).toMatchObject({ teamSize: 1, directCount: 1 });
   });
 });
 
