@@ -25,6 +25,8 @@ const CHAIN_LENGTH = 5_000;
 const MEMBERS = 1_000_000;
 /** A member call's p99 at size may be this many times its small-data p99. */
 const FLAT_RATIO = 1.5;
+/** Team search's p99 at size (ADR 0037): the ceiling every other flow keeps during a sign-up rush. */
+const SEARCH_P99_CEILING_MS = 50;
 /** Rounds of the ledger's ring: with each member's two grants and the hub's rewards, 50,000,000 entries at 1,000,000 members. */
 const LEDGER_ROUNDS = 23;
 const HUB_ENTRIES = 2_000_000;
@@ -170,12 +172,15 @@ function emitPaired(name: string, small: PairedLatencies, large: PairedLatencies
   const raw = large.call.p99 / small.call.p99;
   const host = large.reference.p50 / small.reference.p50;
   const ratio = raw / host;
+  // Team search grows with its matches, not with the tree (docs/decisions/0037-team-search-goal-a-ceiling.md):
+  // its goal is a ceiling, the ratio still printed.
+  const ceiling = name.startsWith('teamSearch.') ? SEARCH_P99_CEILING_MS : undefined;
   emit({
     name: `scale.${name}.p99`,
     value: ms(large.call.p99),
     floor: `${ms(small.call.p99)} (the same call small, same run)`,
-    target: `goal <= ${FLAT_RATIO} x small`,
-    verdict: ratio <= FLAT_RATIO || large.call.p99 <= 1 ? 'PASS' : 'MISS',
+    target: ceiling === undefined ? `goal <= ${FLAT_RATIO} x small` : `goal <= ${ms(ceiling)} (ADR 0037)`,
+    verdict: (ceiling === undefined ? ratio <= FLAT_RATIO || large.call.p99 <= 1 : large.call.p99 <= ceiling) ? 'PASS' : 'MISS',
     note:
       `${ratio.toFixed(2)}x in host units (raw ${raw.toFixed(2)}x; the interleaved health call's p50 ${ms(large.reference.p50)} vs ${ms(small.reference.p50)}); ` +
       `p50 ${ms(large.call.p50)} (small ${ms(small.call.p50)}), ${large.call.count} calls one at a time, ${size}`,
