@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { issueToken } from '../server/auth/tokens';
-import { queryRows } from '../server/db/client';
+import { openDatabase, queryRows } from '../server/db/client';
 import { members } from '../server/db/schema';
 import { SEED_INVITER } from '../server/seed/content';
 import { startBenchServer, type BenchServer } from './appServer';
@@ -108,6 +108,7 @@ export async function benchScale(databaseUrl: string | undefined, quick: boolean
     detail('scale: skipped (DATABASE_URL unset; the scale bench runs on PostgreSQL)');
     return;
   }
+  await emptyDatabase(databaseUrl);
   const server = await startBenchServer({ url: databaseUrl });
   const testChain = await startTestChain({ decimals: 6 });
   try {
@@ -185,6 +186,21 @@ function emitPaired(name: string, small: PairedLatencies, large: PairedLatencies
       `${ratio.toFixed(2)}x in host units (raw ${raw.toFixed(2)}x; the interleaved health call's p50 ${ms(large.reference.p50)} vs ${ms(small.reference.p50)}); ` +
       `p50 ${ms(large.call.p50)} (small ${ms(small.call.p50)}), ${large.call.count} calls one at a time, ${size}`,
   });
+}
+
+/**
+ * Drops every table, function and migration record of the database, so a run starts where the last one did not
+ * leave it (the seed's ids and addresses would collide with a previous run's).
+ */
+async function emptyDatabase(url: string): Promise<void> {
+  const database = await openDatabase({ url });
+  try {
+    await database.db.execute(sql`DROP SCHEMA IF EXISTS drizzle CASCADE`);
+    await database.db.execute(sql`DROP SCHEMA public CASCADE`);
+    await database.db.execute(sql`CREATE SCHEMA public`);
+  } finally {
+    await database.close();
+  }
 }
 
 /** Entries in the ledger now. */

@@ -168,17 +168,27 @@ export async function payPlanned(db: Db, day: string | undefined, now: Date, opt
   for (const payout of open) {
     // Two batches at a time: one claims its shares and commits while the other pays (every batch debits the pools
     // account, so the paying itself goes one batch at a time).
-    await Promise.all(
+    // A failed batch stops the other at its next batch, and the run answers only once both have ended: nothing of
+    // the payout goes on paying behind a run that has already failed.
+    let failed = false;
+    const settled = await Promise.allSettled(
       Array.from({ length: BATCHES_AT_ONCE }, async () => {
-        for (;;) {
-          const paid = await payBatch(db, payout, batch, now);
-          if (!paid) return;
-          options.onBatch?.();
-          run.paid += paid.total;
-          if (paid.finished) run.pools += 1;
+        try {
+          while (!failed) {
+            const paid = await payBatch(db, payout, batch, now);
+            if (!paid) return;
+            options.onBatch?.();
+            run.paid += paid.total;
+            if (paid.finished) run.pools += 1;
+          }
+        } catch (error) {
+          failed = true;
+          throw error;
         }
       }),
     );
+    const failure = settled.find((result) => result.status === 'rejected');
+    if (failure) throw failure.reason;
   }
   return run;
 }
@@ -186,13 +196,17 @@ export async function payPlanned(db: Db, day: string | undefined, now: Date, opt
 /** One batch of a payout in one transaction: claims up to `batch` shares, pays them, deletes them. Undefined: none left to claim. */
 async function payBatch(db: Db, payout: z.infer<typeof openPayoutRow>, batch: number, now: Date): Promise<{ total: bigint; finished: boolean } | undefined> {
   return db.transaction(async (tx) => {
-    // SKIP LOCKED: rows another run is paying now are its own; a row is deleted by the batch that pays it.
+    // SKIP LOCKED: rows another run is paying now are its own; a row is deleted by the batch that pays it. The batch
+    // is picked once (MATERIALIZED) and deleted by its rows' ctids (a TID scan): as `(pool_id, day, member_id) IN
+    // (SELECT … FOR UPDATE SKIP LOCKED)` the planner could, on a table not yet analysed, run the locking subquery
+    // again for each row of the table, and a payout of 100,000 holders ran for minutes without paying a batch.
     const [claim] = await queryRows(
       tx,
-      sql`WITH claimed AS (
-            DELETE FROM share_pool_shares WHERE (pool_id, day, member_id) IN (
-              SELECT pool_id, day, member_id FROM share_pool_shares WHERE pool_id = ${payout.poolId}::int AND day = ${payout.day}::date
-              ORDER BY member_id LIMIT ${batch}::int FOR UPDATE SKIP LOCKED)
+      sql`WITH picked AS MATERIALIZED (
+            SELECT ctid FROM share_pool_shares WHERE pool_id = ${payout.poolId}::int AND day = ${payout.day}::date
+            ORDER BY member_id LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
+          ), claimed AS (
+            DELETE FROM share_pool_shares WHERE ctid = ANY (ARRAY(SELECT ctid FROM picked))
             RETURNING member_id, amount)
           SELECT array_agg(member_id ORDER BY member_id) AS ids, array_agg(amount::text ORDER BY member_id) AS amounts, coalesce(sum(amount), 0) AS total FROM claimed`,
       claimRow,
