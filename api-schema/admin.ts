@@ -179,6 +179,8 @@ export const adminReconcile = defineEndpoint({
       waiting: z.nullable(z.enum(['token', 'gas'])),
       /** What the lost payments below come to. */
       lost: balanceSchema,
+      /** The hot wallet's gas money, in wei of the chain's coin as a decimal integer (null without a payer). */
+      gasWei: z.nullable(checked(z.string(), z.regex(/^(0|[1-9]\d*)$/, 'gasWei'))),
     }),
     lostPayments: z.array(lostPaymentSchema),
     reorgedCredits: z.array(reorgedCreditSchema),

@@ -62,6 +62,12 @@ import { haltReason } from './chain/payer/journal';
 import { repoRoot } from './serverFiles';
 import { createReadiness, type ReadinessOptions } from './health/readiness';
 import { healthRoutes } from './routes/health';
+import { createAppMetrics, type AppMetrics } from './metrics/registry';
+import { installHttpMetrics } from './metrics/httpMetrics';
+import { DEFAULT_METRICS_ALLOW, metricsAllowList, registerMetricsRoute } from './metrics/route';
+import { registerBusinessGauges } from './metrics/business';
+import type { BusinessFigures } from './metrics/businessFigures';
+import { DEFAULT_RECONCILE_EVERY_MS, reconcileSchedule, type ReconcileRun } from './chain/reconcileSchedule';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -73,6 +79,15 @@ declare module 'fastify' {
      * still served until close(), which finishes those under way (each answered with Connection: close).
      */
     beginStop(): Promise<void>;
+    /** The instance's metrics (GET /metrics; server/metrics/registry.ts). */
+    metrics: AppMetrics;
+    /** The figures the business gauges show, read now. */
+    businessFigures(): Promise<BusinessFigures>;
+    /**
+     * One round of the scheduled reconcile (server/chain/reconcileSchedule.ts): the stored run, or undefined when
+     * another instance holds the lease or the app has no chain. Tests run it; main.ts runs it on its timer.
+     */
+    reconcileRound(): Promise<ReconcileRun | undefined>;
   }
 }
 
@@ -177,6 +192,13 @@ export interface BuildAppOptions {
    * successful rounds, may be while the instance is ready; 0 reports them without failing readiness. Default 60 s.
    */
   readyMaxLagMs?: number | undefined;
+  /** METRICS_ALLOW: who may read GET /metrics (addresses and CIDR ranges); default loopback (server/metrics/route.ts). */
+  metricsAllow?: string | undefined;
+  /**
+   * The scheduled reconcile, with a chain: this instance's name for its lease, how often (RECONCILE_EVERY_MS, default
+   * a minute) and whether it runs on its timer (main.ts: yes; tests call app.reconcileRound()).
+   */
+  reconcile?: { holder?: string; everyMs?: number; timer?: boolean } | undefined;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -203,7 +225,7 @@ const DEFAULT_RATE_LIMITS: RouteDeps['rateLimits'] = {
 };
 
 /** What an app needs only once the database is migrated and the chain's settings are checked (main.ts): the chain, and the rounds and timers that run on them. */
-export type AppStartOptions = Pick<BuildAppOptions, 'chain' | 'topUpWatcher' | 'payer' | 'payoutTimer' | 'teamCountFold'>;
+export type AppStartOptions = Pick<BuildAppOptions, 'chain' | 'topUpWatcher' | 'payer' | 'payoutTimer' | 'teamCountFold' | 'reconcile'>;
 
 /** An app built but not started: no chain, no round and no timer yet (prepareApp). */
 export interface PreparedApp {
@@ -269,6 +291,9 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     reply.header('x-request-id', request.id);
   });
   installDeskPort(app, options.deskOnOwnPort === true);
+  const metrics = createAppMetrics();
+  installHttpMetrics(app, metrics);
+  app.decorate('metrics', metrics);
 
   const signInSites = new SignInSites(configuredSites({ siweDomain: options.siweDomain, publicUrl: options.publicUrl }));
   app.decorate('signInSites', signInSites);
@@ -285,6 +310,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   const deps: RouteDeps = {
     db: options.db,
     now: options.now ?? systemClock,
+    metrics,
     signInSites,
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
     nonces: createNonceIssuer(options.db, options.batchesInFlight ?? 1),
@@ -309,6 +335,17 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     approvalQuorumAbove: options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE,
     policy: operatorsPolicy({ ...defaultPolicyLimits(options.approvalQuorumAbove ?? DEFAULT_APPROVAL_QUORUM_ABOVE), ...definedOf(options.policyLimits) }),
   };
+
+  const businessFigures = registerBusinessGauges(metrics, {
+    db: deps.db,
+    now: deps.now,
+    approvalQuorumAbove: deps.approvalQuorumAbove,
+    chain: () => (deps.chain ? { chain: deps.chain.chain, payer: deps.chain.payer?.health(), watcher: deps.chain.watcher.health() } : undefined),
+  });
+  app.decorate('businessFigures', businessFigures);
+  let reconcileRound = async (): Promise<ReconcileRun | undefined> => undefined;
+  app.decorate('reconcileRound', () => reconcileRound());
+  registerMetricsRoute(app, metrics, metricsAllowList(options.metricsAllow ?? DEFAULT_METRICS_ALLOW));
 
   // The payer's and watcher's rounds, for readiness and for beginStop(); start() fills them in.
   const rounds: ReadinessOptions['rounds'] & object = {};
@@ -360,8 +397,19 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
       rounds.topUpWatcher = watcher.health;
       rounds.payer = payer?.health;
       rounds.payoutsHalted = payer ? () => { const journal = payer.journal(); return journal ? haltReason(journal) : null; } : undefined;
+      const schedule = reconcileSchedule({
+        db: deps.db,
+        chain: late.chain,
+        payer,
+        now: deps.now,
+        holder: late.reconcile?.holder ?? randomUUID(),
+        everyMs: late.reconcile?.everyMs ?? DEFAULT_RECONCILE_EVERY_MS,
+        onError: (error) => app.log.warn({ err: error }, 'scheduled reconcile failed; the next round runs again'),
+      });
+      reconcileRound = schedule.round;
+      if (late.reconcile?.timer) timers.push(() => schedule.start());
       stopRounds = async () => {
-        await Promise.all([watcher.stop(), payer?.stop()]);
+        await Promise.all([watcher.stop(), payer?.stop(), schedule.stop()]);
       };
     }
     // Every instance folds waiting binds into the team counts (server/members/teamCounts.ts); reads never wait for it.

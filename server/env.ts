@@ -1,4 +1,5 @@
 /** The server's environment, validated once at start so a typo fails loudly instead of at the first request. */
+import { metricsAllowList } from './metrics/route';
 import { OPERATOR_ACT_STEPS } from './ops/operatorActSteps';
 import { isIP } from 'node:net';
 import { z } from 'zod';
@@ -133,6 +134,23 @@ export const envSchema = z.object({
   // Health (README, "Health and stopping"): how old the chain's head, and the payer's and top-up watcher's last
   // successful rounds, may be while GET /api/health/ready answers 200; 0 reports them without failing readiness.
   READY_MAX_LAG_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(86_400_000).default(60_000)),
+  // Metrics (README, "Metrics and alerts"): who may read GET /metrics, as addresses and CIDR ranges; checked at start.
+  METRICS_ALLOW: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .max(4_000)
+      .superRefine((value, ctx) => {
+        try {
+          metricsAllowList(value);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : 'not an allow-list' });
+        }
+      })
+      .optional(),
+  ),
+  // How often one instance (under the reconcile lease) runs reconcile and stores its verdict; default a minute.
+  RECONCILE_EVERY_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1_000).max(86_400_000).optional()),
   // On SIGTERM or SIGINT readiness answers 503 at once; requests are still served this long (the balancer's time to
   // see it: its check interval times its fall count), then the server stops taking new ones.
   SHUTDOWN_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).default(0)),

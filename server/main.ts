@@ -203,6 +203,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
       cap: env.OPS_ACT_CAP === undefined ? undefined : toMinor(env.OPS_ACT_CAP),
     },
     readyMaxLagMs: env.READY_MAX_LAG_MS,
+    metricsAllow: env.METRICS_ALLOW,
     onOperatorActStep: faultAt(env.OPS_FAULT_AT),
     payouts: { batch: env.SHARE_POOL_PAYOUT_BATCH, onBatch: env.PAYOUT_FAULT_AT ? () => faultAt(env.PAYOUT_FAULT_AT)?.('afterBatch') : undefined },
   }).then(async (prepared) => {
@@ -251,6 +252,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
     payer: policy.payerKey
       ? { key: policy.payerKey, holder: `${hostname()}:${env.PORT}`, timer: env.PAYER === 'on', pollMs: env.CHAIN_POLL_MS, onStep: faultAt(env.PAYER_FAULT_AT) }
       : undefined,
+    reconcile: { holder: `${hostname()}:${env.PORT}`, everyMs: env.RECONCILE_EVERY_MS, timer: true },
   });
 
   // One stop, whoever asks first: a second caller waits for the same one.

@@ -27,6 +27,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
   { table: 'tokens', keepDays: 30, servedUntil: sql`least(expires_at, coalesce(revoked_at, expires_at))`, why: "Members' session tokens: 30 days after they expired or were revoked." },
   { table: 'operator_sessions', keepDays: 30, servedUntil: sql`least(expires_at, coalesce(revoked_at, expires_at))`, why: "Operators' sessions: 30 days after they expired or ended (the audit log keeps who acted)." },
   { table: 'ops_policy_usage', keepDays: 90, servedUntil: sql`at`, why: "The policy's totals read 24 hours back; 90 days are kept to answer questions about them." },
+  {
+    table: 'reconcile_runs',
+    keepDays: 30,
+    // The newest run is what the metrics and alerts read: it stays whatever its age (a schedule that stopped).
+    servedUntil: sql`CASE WHEN id = (SELECT max(id) FROM reconcile_runs) THEN 'infinity'::timestamptz ELSE ran_at END`,
+    why: "Reconcile's scheduled runs: 30 days of verdicts to look back on; the newest one is always kept.",
+  },
 ];
 
 /** Rows one statement of a sweep removes at most: each batch is its own short transaction. */

@@ -67,28 +67,47 @@ const viewRow = z.object({
 type ViewRow = z.output<typeof viewRow>;
 
 /** The top-ups that were held (member_id null when credited), each with its decision, filtered by `where` (on `h`). */
+/** Every top-up held on a chain (a sender who was no member yet), with its state: held, released, returning, returned. */
+const heldViewSql = (chainId: number) => sql`SELECT t.tx_hash AS "txHash", t.log_position AS "logPosition", t.from_address AS "from", t.amount, t.block_number AS "blockNumber",
+      t.created_at AS "seenAt", t.reorged_at IS NOT NULL AS reorged, m.address AS "releasedTo", r.member_id AS "releasedToId",
+      ret.id AS "returnId", ret.hash AS "returnTxHash", ${failedReturnsSql} AS "failedReturns",
+      CASE WHEN r.member_id IS NOT NULL THEN 'released' WHEN ret.stage = ${stageSql(WithdrawalStage.posted)} THEN 'returned'
+        WHEN ret.id IS NOT NULL THEN 'returning' ELSE 'held' END AS state
+    FROM top_ups t
+    LEFT JOIN top_up_releases r ON r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_position = t.log_position
+    LEFT JOIN members m ON m.id = r.member_id
+    LEFT JOIN LATERAL (
+      SELECT w.id, d.stage, ${paymentHashSql(sql.raw('w.id'))} AS hash FROM withdrawals w JOIN ledger_pending d ON d.id = w.id
+      WHERE w.top_up_tx_hash = t.tx_hash AND w.top_up_log_position = t.log_position AND d.stage <> ${stageSql(WithdrawalStage.voided)}
+      LIMIT 1) ret ON true
+    WHERE t.chain_id = ${chainId}::int AND t.member_id IS NULL AND t.log_position >= 0`;
+
 function heldRows(db: Db, chainId: number, where: SQL, limit: number): Promise<ViewRow[]> {
   return queryRows(
     db,
-    sql`SELECT h.* FROM (
-          SELECT t.tx_hash AS "txHash", t.log_position AS "logPosition", t.from_address AS "from", t.amount, t.block_number AS "blockNumber",
-            t.created_at AS "seenAt", t.reorged_at IS NOT NULL AS reorged, m.address AS "releasedTo", r.member_id AS "releasedToId",
-            ret.id AS "returnId", ret.hash AS "returnTxHash", ${failedReturnsSql} AS "failedReturns",
-            CASE WHEN r.member_id IS NOT NULL THEN 'released' WHEN ret.stage = ${stageSql(WithdrawalStage.posted)} THEN 'returned'
-              WHEN ret.id IS NOT NULL THEN 'returning' ELSE 'held' END AS state
-          FROM top_ups t
-          LEFT JOIN top_up_releases r ON r.chain_id = t.chain_id AND r.tx_hash = t.tx_hash AND r.log_position = t.log_position
-          LEFT JOIN members m ON m.id = r.member_id
-          LEFT JOIN LATERAL (
-            SELECT w.id, d.stage, ${paymentHashSql(sql.raw('w.id'))} AS hash FROM withdrawals w JOIN ledger_pending d ON d.id = w.id
-            WHERE w.top_up_tx_hash = t.tx_hash AND w.top_up_log_position = t.log_position AND d.stage <> ${stageSql(WithdrawalStage.voided)}
-            LIMIT 1) ret ON true
-          WHERE t.chain_id = ${chainId}::int AND t.member_id IS NULL AND t.log_position >= 0
-        ) h
+    sql`SELECT h.* FROM (${heldViewSql(chainId)}) h
         WHERE ${where}
         ORDER BY h."blockNumber", h."txHash", h."logPosition" LIMIT ${limit}::int`,
     viewRow,
   );
+}
+
+/**
+ * How many top-ups are held now (neither released, nor returning, nor returned), and what they come to.
+ *
+ * @param db - database handle
+ * @param chainId - the chain
+ * @returns the count and the amount in minor units
+ * @example
+ * const { count, amount } = await heldTopUpTotals(db, chain.settings.chainId);
+ */
+export async function heldTopUpTotals(db: Db, chainId: number): Promise<{ count: number; amount: bigint }> {
+  const [row] = await queryRows(
+    db,
+    sql`SELECT count(*)::int AS count, coalesce(sum(h.amount), 0) AS amount FROM (${heldViewSql(chainId)}) h WHERE h.state = 'held' AND NOT h.reorged`,
+    z.object({ count: z.number(), amount: bigintText }),
+  );
+  return row ?? { count: 0, amount: 0n };
 }
 
 /** Whether each address has code on chain now; null for those the chain did not answer. */

@@ -975,3 +975,30 @@ export const rateLimits = pgTable(
   },
   (t) => [primaryKey({ columns: [t.bucket, t.key] }), index('rate_limits_resets_at_idx').on(t.resetsAt)],
 );
+
+/**
+ * Leases of the jobs one instance runs for all (server/db/leases.ts): the scheduled reconcile. The database's clock
+ * decides expiry, so instances need not agree on time; a job's holder renews its lease at each round.
+ */
+export const instanceLeases = pgTable('instance_leases', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  leaseUntil: timestamp('lease_until', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * Reconcile's scheduled runs (server/chain/reconcileSchedule.ts): what each found, for the metrics, the alerts and
+ * the desk on every instance. `difference` is backing − owed in minor units; `result` the reconcile call's answer.
+ * Swept after RECONCILE_RUNS_KEPT_DAYS (server/retention.ts), the newest run always kept.
+ */
+export const reconcileRuns = pgTable(
+  'reconcile_runs',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    ranAt: timestamp('ran_at', { withTimezone: true, mode: 'date' }).notNull(),
+    ok: boolean('ok').notNull(),
+    difference: bigint('difference', { mode: 'bigint' }).notNull(),
+    result: jsonb('result').notNull(),
+  },
+  (t) => [index('reconcile_runs_ran_at_idx').on(t.ranAt)],
+);

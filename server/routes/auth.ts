@@ -7,8 +7,10 @@ import { parseSiweMessage } from 'viem/siwe';
 import { releaseHeldTopUps } from '../chain/topUps';
 import { signIn } from '../auth/signIn';
 import { revokeToken } from '../auth/tokens';
-import { BindCycleError, InvalidParametersError, InviteCodeUnknownError, RecommenderAlreadyBoundError } from '../errors';
+import { apiCodeOf, BindCycleError, InvalidParametersError, InviteCodeUnknownError, RecommenderAlreadyBoundError } from '../errors';
 import { requireAuth } from '../plugins/access';
+import { ApiCode } from '../../api-schema/codes';
+import { walletOf } from '../metrics/walletOf';
 import { registerHandlers } from './endpoint';
 import { expectedSite, type RouteDeps } from './deps';
 
@@ -49,6 +51,7 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       memberSignLogin: async ({ body, request }) => {
         const site = expectedSite(deps, request);
         const now = deps.now();
+        const wallet = walletOf(request.headers['user-agent']);
         const signedIn = await signIns(() =>
           signIn(deps.db, {
             message: body.message,
@@ -59,7 +62,12 @@ export const authRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
             chain: deps.chain?.chain.client,
             now,
           }, deps.sessions, deps.binds),
-        );
+        ).catch((error: unknown) => {
+          // Failed sign-ins by wallet (the metrics): a wallet whose signatures fail shows before its members write.
+          deps.metrics.signInsFailed.inc({ wallet, code: String(apiCodeOf(error) ?? ApiCode.internal) });
+          throw error;
+        });
+        deps.metrics.signIns.inc({ wallet });
         // Top-ups sent before the address was a member reach it now (docs/API.md, "Credit on chain"); should this fail,
         // the watcher's next round releases them, so the sign-in stands.
         const { address } = parseSiweMessage(body.message);

@@ -1,3 +1,4 @@
+import type { AppMetrics } from '../metrics/registry';
 import type { Binder } from '../members/tree';
 import type { OperatorsPolicy } from '../ops/policy';
 import type { PayoutOptions } from '../ledger/poolPayouts';
@@ -21,6 +22,8 @@ import type { RateLimitRule } from './endpoint';
 export interface RouteDeps {
   db: Db;
   now: Clock;
+  /** The instance's metrics (server/metrics/registry.ts): the routes count what only they see (sign-ins by wallet). */
+  metrics: AppMetrics;
   /** The sites sign-in messages may name (PUBLIC_URL, SIWE_DOMAIN, or the listen addresses). */
   signInSites: SignInSites;
   rateLimits: { loginNonce: RateLimitRule; memberSignLogin: RateLimitRule; topUp: RateLimitRule };

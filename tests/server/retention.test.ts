@@ -43,16 +43,23 @@ describeWithDatabases('retention sweeps', (ctx) => {
     for (const days of [91, 89]) {
       await ctx.db.execute(sql`INSERT INTO ops_policy_usage (act, operator, amount, at) VALUES ('grant', ${operator.address}, 1, ${at(days)}::timestamptz)`);
     }
+    // Reconcile's runs: 31 days old (gone), 29 days old (kept); the newest, 40 days old, stays as the only verdict
+    // the metrics have, whatever its age (ids decide which is newest: a schedule that stopped a while ago).
+    for (const [days, ok] of [[31, true], [29, false], [40, true]] as const) {
+      await ctx.db.execute(sql`INSERT INTO reconcile_runs (ran_at, ok, difference, result) VALUES (${at(days)}::timestamptz, ${ok}, 0, '{}'::jsonb)`);
+    }
     const tokensBefore = await names('tokens', 'hash');
     const sessionsBefore = await names('operator_sessions', 'hash');
 
     // One row per batch: a round goes on until a batch finds fewer than it may remove.
-    expect(await sweepRetention(ctx.db, now, { batch: 1 })).toEqual({ tokens: 2, operator_sessions: 1, ops_policy_usage: 1 });
+    expect(await sweepRetention(ctx.db, now, { batch: 1 })).toEqual({ tokens: 2, operator_sessions: 1, ops_policy_usage: 1, reconcile_runs: 1 });
+    const runs = await queryRows(ctx.db, sql`SELECT ran_at AS "ranAt", ok FROM reconcile_runs ORDER BY id`, z.object({ ranAt: z.coerce.date(), ok: z.boolean() }));
+    expect(runs.map((run) => [Math.round((now.getTime() - run.ranAt.getTime()) / DAY), run.ok])).toEqual([[29, false], [40, true]]);
     expect(await names('tokens', 'hash')).toEqual(tokensBefore.filter((hash) => hash !== 't-expired-31' && hash !== 't-revoked-31'));
     expect(await names('operator_sessions', 'hash')).toEqual(sessionsBefore.filter((hash) => hash !== 's-expired-31'));
     const usage = await queryRows(ctx.db, sql`SELECT at FROM ops_policy_usage ORDER BY at`, z.object({ at: z.coerce.date() }));
     expect(usage.map((row) => Math.round((now.getTime() - row.at.getTime()) / DAY))).toEqual([89]);
     // Again: nothing more.
-    expect(await sweepRetention(ctx.db, now)).toEqual({ tokens: 0, operator_sessions: 0, ops_policy_usage: 0 });
+    expect(await sweepRetention(ctx.db, now)).toEqual({ tokens: 0, operator_sessions: 0, ops_policy_usage: 0, reconcile_runs: 0 });
   });
 });

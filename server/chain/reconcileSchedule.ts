@@ -1,0 +1,104 @@
+/**
+ * Reconcile on a schedule (README, "Metrics and alerts"): every RECONCILE_EVERY_MS one instance, the holder of the
+ * `reconcile` lease, runs the reconcile call's work and stores what it found in reconcile_runs, which every
+ * instance's metrics, alerts and desk read. The operator's own GET /api/admin/reconcile still reads both sides at
+ * the moment it is asked.
+ */
+import { desc } from 'drizzle-orm';
+import type { z } from 'zod';
+import { adminReconcile } from '../../api-schema/admin';
+import { toMinor } from '../../api-schema/amount';
+import type { Clock } from '../clock';
+import type { Db } from '../db/client';
+import { releaseJobLease, takeJobLease } from '../db/leases';
+import { reconcileRuns } from '../db/schema';
+import type { Chain } from './chain';
+import type { Payer } from './payer';
+import { pollLoop, type PollLoop } from './pollLoop';
+import { reconcile } from './reconcile';
+
+/** RECONCILE_EVERY_MS unless set: a minute. */
+export const DEFAULT_RECONCILE_EVERY_MS = 60_000;
+
+/** What reconcile answers (the operator's call and each stored run). */
+export type ReconcileResult = z.infer<typeof adminReconcile.result>;
+
+export interface ReconcileRun {
+  id: bigint;
+  ranAt: Date;
+  ok: boolean;
+  /** backing − owed, minor units. */
+  difference: bigint;
+  result: ReconcileResult;
+}
+
+export interface ReconcileScheduleOptions {
+  db: Db;
+  chain: Chain;
+  payer: Payer | undefined;
+  now: Clock;
+  /** This instance's name for the lease. */
+  holder: string;
+  everyMs: number;
+  onError?: ((error: unknown) => void) | undefined;
+}
+
+/** The schedule: its rounds on a timer, and one round on demand (tests, and the first run at start). */
+export interface ReconcileSchedule extends PollLoop {
+  /** Runs reconcile if this instance holds the lease; the stored run, or undefined when another instance holds it. */
+  round(): Promise<ReconcileRun | undefined>;
+}
+
+/** A signed decimal string of reconcile's (`-12.5`) in minor units. */
+const signedMinor = (text: string): bigint => (text.startsWith('-') ? -toMinor(text.slice(1)) : toMinor(text));
+
+/**
+ * Creates the schedule (stopped until start()).
+ *
+ * @param options - database, chain, payer, clock, this instance, how often
+ * @returns the schedule
+ * @example
+ * const schedule = reconcileSchedule({ db, chain, payer, now, holder: 'host:8787', everyMs: 60_000 });
+ * schedule.start();
+ */
+export function reconcileSchedule(options: ReconcileScheduleOptions): ReconcileSchedule {
+  // Three rounds' length: a holder that stops renewing (a crash) hands the job over within three minutes.
+  const lease = { name: 'reconcile', holder: options.holder, leaseMs: options.everyMs * 3 };
+  async function round(): Promise<ReconcileRun | undefined> {
+    if (!(await takeJobLease(options.db, lease))) return undefined;
+    const ranAt = options.now();
+    const result = await reconcile(options.db, options.chain, options.payer, ranAt);
+    const difference = signedMinor(result.difference);
+    const [stored] = await options.db.insert(reconcileRuns).values({ ranAt, ok: result.ok, difference, result }).returning({ id: reconcileRuns.id });
+    if (!stored) throw new Error('reconcile run not stored');
+    return { id: stored.id, ranAt, ok: result.ok, difference, result };
+  }
+  const loop = pollLoop(round, options.everyMs, { onError: options.onError, now: options.now });
+  let first: Promise<unknown> | undefined;
+  return {
+    ...loop,
+    round,
+    start: () => {
+      loop.start();
+      // The first run at once, not a round's length after start: metrics and alerts have a verdict from the start.
+      first = round().catch((error: unknown) => options.onError?.(error));
+    },
+    stop: async () => {
+      await Promise.all([loop.stop(), first]);
+      await releaseJobLease(options.db, lease).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The newest stored run, or undefined before the first.
+ *
+ * @param db - database handle
+ * @returns the run
+ * @example
+ * const run = await latestReconcileRun(db);
+ */
+export async function latestReconcileRun(db: Db): Promise<ReconcileRun | undefined> {
+  const [row] = await db.select().from(reconcileRuns).orderBy(desc(reconcileRuns.id)).limit(1);
+  return row ? { ...row, result: adminReconcile.result.parse(row.result) } : undefined;
+}
