@@ -263,3 +263,26 @@ export const adminTopUpsReread = defineEndpoint({
   body: z.strictObject({ fromBlock: blockNumberSchema, toBlock: blockNumberSchema }),
   result: z.object({ found: intAtLeast(0), credited: intAtLeast(0), held: intAtLeast(0) }),
 });
+
+/** An alert: one time a rule fired, with when it resolved (null while it fires). */
+const alertSchema = z.object({
+  id: z.string(),
+  /** The rule's stable name (Alertmanager's `alertname`): ReconcileNotOk, PaymentLost, PayerWaiting, ... */
+  rule: z.string(),
+  severity: z.enum(['critical', 'warning']),
+  summary: z.string(),
+  /** What the rule saw when it fired. */
+  description: z.string(),
+  startedAt: isoDateSchema,
+  endedAt: z.nullable(isoDateSchema),
+});
+
+export const opsAlerts = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/alerts',
+  access: 'operator',
+  summary: 'The alerts firing now (oldest first) and the 20 that resolved last (newest first); every role sees them (added)',
+  query: undefined,
+  body: undefined,
+  result: z.object({ firing: z.array(alertSchema), resolved: z.array(alertSchema) }),
+});

@@ -19,6 +19,7 @@ export const endpoints = {
   adminDistribute: admin.adminDistribute,
   adminReconcile: admin.adminReconcile,
   adminTopUpsReread: admin.adminTopUpsReread,
+  opsAlerts: admin.opsAlerts,
   opsLoginNonce: ops.opsLoginNonce,
   opsSignIn: ops.opsSignIn,
   opsMe: ops.opsMe,

@@ -68,6 +68,9 @@ import { DEFAULT_METRICS_ALLOW, metricsAllowList, registerMetricsRoute } from '.
 import { registerBusinessGauges } from './metrics/business';
 import type { BusinessFigures } from './metrics/businessFigures';
 import { DEFAULT_RECONCILE_EVERY_MS, reconcileSchedule, type ReconcileRun } from './chain/reconcileSchedule';
+import { judgeAlerts } from './alerts/alerts';
+import { alertDeliveryLoop, deliverDueAlerts } from './alerts/deliveries';
+import { DEFAULT_ALERT_THRESHOLDS, type AlertThresholds } from './alerts/rules';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -88,6 +91,8 @@ declare module 'fastify' {
      * another instance holds the lease or the app has no chain. Tests run it; main.ts runs it on its timer.
      */
     reconcileRound(): Promise<ReconcileRun | undefined>;
+    /** One round of the alerts' webhook deliveries (server/alerts/deliveries.ts); nothing without ALERT_WEBHOOK_URLS. */
+    deliverAlerts(): Promise<{ delivered: number; failed: number }>;
   }
 }
 
@@ -199,6 +204,12 @@ export interface BuildAppOptions {
    * a minute) and whether it runs on its timer (main.ts: yes; tests call app.reconcileRound()).
    */
   reconcile?: { holder?: string; everyMs?: number; timer?: boolean } | undefined;
+  /**
+   * The alerts (server/alerts/): their thresholds (ALERT_* settings), the webhooks each event goes to with the secret
+   * that signs it (ALERT_WEBHOOK_URLS, ALERT_WEBHOOK_SECRET), and whether the deliveries run on their timer (main.ts).
+   * Judged after each scheduled reconcile, so only with a chain.
+   */
+  alerts?: { thresholds?: Partial<AlertThresholds>; webhookUrls?: readonly string[]; secret?: string; deliveryTimer?: boolean; fetch?: typeof fetch } | undefined;
 }
 
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
@@ -345,6 +356,14 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   app.decorate('businessFigures', businessFigures);
   let reconcileRound = async (): Promise<ReconcileRun | undefined> => undefined;
   app.decorate('reconcileRound', () => reconcileRound());
+  const alertOptions = {
+    thresholds: { ...DEFAULT_ALERT_THRESHOLDS, ...definedOf(options.alerts?.thresholds) },
+    webhookUrls: options.alerts?.webhookUrls ?? [],
+    externalUrl: options.publicUrl?.split(',')[0]?.trim() ?? '',
+  };
+  const deliveries = { db: deps.db, now: deps.now, secret: options.alerts?.secret ?? '', fetch: options.alerts?.fetch };
+  app.decorate('deliverAlerts', () => (alertOptions.webhookUrls.length > 0 ? deliverDueAlerts(deliveries) : Promise.resolve({ delivered: 0, failed: 0 })));
+  const deliveryLoop = alertOptions.webhookUrls.length > 0 && options.alerts?.deliveryTimer ? alertDeliveryLoop(deliveries, (error) => app.log.warn({ err: error }, 'alert delivery round failed; the next round tries again')) : undefined;
   registerMetricsRoute(app, metrics, metricsAllowList(options.metricsAllow ?? DEFAULT_METRICS_ALLOW));
 
   // The payer's and watcher's rounds, for readiness and for beginStop(); start() fills them in.
@@ -405,11 +424,17 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
         holder: late.reconcile?.holder ?? randomUUID(),
         everyMs: late.reconcile?.everyMs ?? DEFAULT_RECONCILE_EVERY_MS,
         onError: (error) => app.log.warn({ err: error }, 'scheduled reconcile failed; the next round runs again'),
+        afterRun: async () => {
+          for (const event of await judgeAlerts(deps.db, await businessFigures(), alertOptions, deps.now())) {
+            app.log[event.event === 'firing' ? 'error' : 'info']({ alert: event.rule, event: event.event, description: event.description }, `alert ${event.rule} ${event.event}`);
+          }
+        },
       });
       reconcileRound = schedule.round;
       if (late.reconcile?.timer) timers.push(() => schedule.start());
+      if (deliveryLoop) timers.push(() => deliveryLoop.start());
       stopRounds = async () => {
-        await Promise.all([watcher.stop(), payer?.stop(), schedule.stop()]);
+        await Promise.all([watcher.stop(), payer?.stop(), schedule.stop(), deliveryLoop?.stop()]);
       };
     }
     // Every instance folds waiting binds into the team counts (server/members/teamCounts.ts); reads never wait for it.

@@ -151,6 +151,21 @@ export const envSchema = z.object({
   ),
   // How often one instance (under the reconcile lease) runs reconcile and stores its verdict; default a minute.
   RECONCILE_EVERY_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1_000).max(86_400_000).optional()),
+  // Alerts (README, "Metrics and alerts"): where each firing and resolving goes, signed with the secret.
+  ALERT_WEBHOOK_URLS: z.preprocess(
+    emptyAsUndefined,
+    z
+      .string()
+      .transform((value) => value.split(',').map((url) => url.trim()).filter((url) => url !== ''))
+      .refine((urls) => urls.every((url) => /^https?:\/\/[^\s]+$/.test(url) && URL.canParse(url)), 'ALERT_WEBHOOK_URLS must be comma-separated http(s) URLs')
+      .optional(),
+  ),
+  ALERT_WEBHOOK_SECRET: z.preprocess(emptyAsUndefined, z.string().min(32, 'ALERT_WEBHOOK_SECRET must be at least 32 characters').optional()),
+  // The alert rules' thresholds (server/alerts/rules.ts).
+  ALERT_RUNWAY_DAYS: z.preprocess(emptyAsUndefined, z.coerce.number().min(0).max(3650).optional()),
+  ALERT_APPROVAL_WAIT_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(30 * 86_400).optional()),
+  ALERT_WATCHER_BEHIND_BLOCKS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(1_000_000).optional()),
+  ALERT_CHAIN_STALE_SECONDS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(86_400).optional()),
   // On SIGTERM or SIGINT readiness answers 503 at once; requests are still served this long (the balancer's time to
   // see it: its check interval times its fall count), then the server stops taking new ones.
   SHUTDOWN_DRAIN_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(600_000).default(0)),
@@ -162,6 +177,9 @@ export const envSchema = z.object({
   // PGlite has one role: an owner's URL beside it would promise privileges nothing enforces.
   if (env.DATABASE_MIGRATION_URL !== undefined && env.DATABASE_URL === undefined) {
     context.addIssue({ code: 'custom', path: ['DATABASE_MIGRATION_URL'], message: 'DATABASE_MIGRATION_URL is the owner of DATABASE_URL\'s tables: set DATABASE_URL too' });
+  }
+  if (env.ALERT_WEBHOOK_URLS !== undefined && env.ALERT_WEBHOOK_SECRET === undefined) {
+    context.addIssue({ code: 'custom', path: ['ALERT_WEBHOOK_SECRET'], message: 'ALERT_WEBHOOK_URLS needs ALERT_WEBHOOK_SECRET: every call is signed with it' });
   }
   if (env.OPS_PORT !== undefined && env.OPS_PORT === env.PORT) context.addIssue({ code: 'custom', path: ['OPS_PORT'], message: 'OPS_PORT must differ from PORT' });
 });

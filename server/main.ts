@@ -204,6 +204,17 @@ export async function main(source: Record<string, string | undefined>, early?: E
     },
     readyMaxLagMs: env.READY_MAX_LAG_MS,
     metricsAllow: env.METRICS_ALLOW,
+    alerts: {
+      webhookUrls: env.ALERT_WEBHOOK_URLS,
+      secret: env.ALERT_WEBHOOK_SECRET,
+      deliveryTimer: true,
+      thresholds: {
+        runwayDays: env.ALERT_RUNWAY_DAYS,
+        approvalWaitSeconds: env.ALERT_APPROVAL_WAIT_SECONDS,
+        watcherBehindBlocks: env.ALERT_WATCHER_BEHIND_BLOCKS,
+        chainStaleSeconds: env.ALERT_CHAIN_STALE_SECONDS,
+      },
+    },
     onOperatorActStep: faultAt(env.OPS_FAULT_AT),
     payouts: { batch: env.SHARE_POOL_PAYOUT_BATCH, onBatch: env.PAYOUT_FAULT_AT ? () => faultAt(env.PAYOUT_FAULT_AT)?.('afterBatch') : undefined },
   }).then(async (prepared) => {

@@ -34,6 +34,13 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     servedUntil: sql`CASE WHEN id = (SELECT max(id) FROM reconcile_runs) THEN 'infinity'::timestamptz ELSE ran_at END`,
     why: "Reconcile's scheduled runs: 30 days of verdicts to look back on; the newest one is always kept.",
   },
+  {
+    table: 'alert_deliveries',
+    keepDays: 30,
+    // Only what was delivered: an event still being retried is kept until it goes out.
+    servedUntil: sql`coalesce(delivered_at, 'infinity'::timestamptz)`,
+    why: "The alerts' webhook calls: 30 days after they were delivered (the alerts and the audit log keep the events).",
+  },
 ];
 
 /** Rows one statement of a sweep removes at most: each batch is its own short transaction. */

@@ -41,6 +41,11 @@ export interface ReconcileScheduleOptions {
   holder: string;
   everyMs: number;
   onError?: ((error: unknown) => void) | undefined;
+  /**
+   * Told after each round of the lease holder, in the round: the run stored, or undefined when reconcile failed (a
+   * node that does not answer). The alerts judge the figures then (server/alerts/alerts.ts), the chain's failure too.
+   */
+  afterRun?: ((run: ReconcileRun | undefined) => Promise<void>) | undefined;
 }
 
 /** The schedule: its rounds on a timer, and one round on demand (tests, and the first run at start). */
@@ -67,11 +72,17 @@ export function reconcileSchedule(options: ReconcileScheduleOptions): ReconcileS
   async function round(): Promise<ReconcileRun | undefined> {
     if (!(await takeJobLease(options.db, lease))) return undefined;
     const ranAt = options.now();
-    const result = await reconcile(options.db, options.chain, options.payer, ranAt);
-    const difference = signedMinor(result.difference);
-    const [stored] = await options.db.insert(reconcileRuns).values({ ranAt, ok: result.ok, difference, result }).returning({ id: reconcileRuns.id });
-    if (!stored) throw new Error('reconcile run not stored');
-    return { id: stored.id, ranAt, ok: result.ok, difference, result };
+    let run: ReconcileRun | undefined;
+    try {
+      const result = await reconcile(options.db, options.chain, options.payer, ranAt);
+      const difference = signedMinor(result.difference);
+      const [stored] = await options.db.insert(reconcileRuns).values({ ranAt, ok: result.ok, difference, result }).returning({ id: reconcileRuns.id });
+      if (!stored) throw new Error('reconcile run not stored');
+      run = { id: stored.id, ranAt, ok: result.ok, difference, result };
+    } finally {
+      await options.afterRun?.(run);
+    }
+    return run;
   }
   const loop = pollLoop(round, options.everyMs, { onError: options.onError, now: options.now });
   let first: Promise<unknown> | undefined;

@@ -1002,3 +1002,50 @@ export const reconcileRuns = pgTable(
   },
   (t) => [index('reconcile_runs_ran_at_idx').on(t.ranAt)],
 );
+
+/**
+ * The alerts (server/alerts/): one row per time a rule fired, ended when it resolved. At most one open row per rule.
+ * Kept for ever (few, and each is in the audit log too).
+ */
+export const alerts = pgTable(
+  'alerts',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    rule: text('rule').notNull(),
+    severity: text('severity').notNull(),
+    summary: text('summary').notNull(),
+    /** What the rule saw when it fired (the figure against its threshold). */
+    description: text('description').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true, mode: 'date' }).notNull(),
+    endedAt: timestamp('ended_at', { withTimezone: true, mode: 'date' }),
+  },
+  (t) => [uniqueIndex('alerts_open_rule_idx').on(t.rule).where(sql`${t.endedAt} IS NULL`), index('alerts_started_at_idx').on(t.startedAt)],
+);
+
+/**
+ * An alert's firing or resolving, to be sent to one webhook (ALERT_WEBHOOK_URLS): the payload fixed when the event
+ * happened, so every attempt sends the same event; a sender claims a row for a while before it posts, so two
+ * instances never send one event at once. Delivered rows are swept after 30 days (server/retention.ts).
+ */
+export const alertDeliveries = pgTable(
+  'alert_deliveries',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    alertId: bigint('alert_id', { mode: 'bigint' })
+      .notNull()
+      .references(() => alerts.id),
+    event: text('event').notNull(),
+    url: text('url').notNull(),
+    payload: jsonb('payload').notNull(),
+    createdAt: createdAt(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date' }).notNull(),
+    claimedUntil: timestamp('claimed_until', { withTimezone: true, mode: 'date' }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    unique('alert_deliveries_event_url').on(t.alertId, t.event, t.url),
+    index('alert_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.deliveredAt} IS NULL`),
+  ],
+);

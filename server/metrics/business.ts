@@ -90,6 +90,7 @@ export function registerBusinessGauges(metrics: AppMetrics, sources: BusinessSou
   byLabel('hot_wallet_runway_seconds', "How long the hot wallet's token and gas last at the last 7 days' payments (+Inf: none paid)", 'resource', (f) =>
     f.hotWallet ? [['token', f.hotWallet.tokenRunwaySeconds], ['gas', f.hotWallet.gasRunwaySeconds]] : [],
   );
+  gauge('chain_reachable', 'With a chain: 1 when its node answered this scrape within 2 s, else 0', (f) => (f.chain ? 1 : f.chainUnreachable ? 0 : undefined));
   gauge('chain_head_age_seconds', "Age of the chain's newest block", (f) => f.chain?.headAgeSeconds);
   gauge('chain_head_block', "The chain's newest block number", (f) => (f.chain ? Number(f.chain.headBlock) : undefined));
   gauge('watcher_behind_blocks', "Blocks between the chain's head and the top-up watcher's cursor", (f) => f.chain?.watcherBehindBlocks);

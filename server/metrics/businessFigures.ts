@@ -35,6 +35,8 @@ export interface BusinessFigures {
   hotWallet: { token: bigint; gasWei: bigint; tokenRunwaySeconds: number; gasRunwaySeconds: number } | undefined;
   /** With a chain: the head's age, and how many blocks the watcher's cursor is behind it (undefined: unreadable). */
   chain: { headAgeSeconds: number; headBlock: bigint; watcherBehindBlocks: number | undefined } | undefined;
+  /** A chain is connected but did not answer this read. */
+  chainUnreachable: boolean;
   /** Seconds since this instance's payer and watcher last completed a round (undefined: not running here). */
   payerLagSeconds: number | undefined;
   watcherLagSeconds: number | undefined;
@@ -108,9 +110,21 @@ async function pace(db: Db, now: Date) {
   return row ?? { payments: 0, paid: 0n, gasWei: 0n };
 }
 
+/** How long the chain may take to answer a read of the figures before it counts as unreachable. */
+const CHAIN_READ_TIMEOUT_MS = 2_000;
+
+/** `work`, or a rejection after `ms` (the work goes on; its answer is dropped). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
 async function chainFigures(db: Db, chain: Chain, now: Date): Promise<BusinessFigures['chain']> {
   const [head, cursor] = await Promise.all([
-    chain.client.getBlock({ blockTag: 'latest', includeTransactions: false }),
+    within(chain.client.getBlock({ blockTag: 'latest', includeTransactions: false }), CHAIN_READ_TIMEOUT_MS),
     queryRows(db, sql`SELECT max(number) AS number FROM chain_blocks WHERE chain_id = ${chain.settings.chainId}::int`, z.object({ number: bigintText.nullable() })),
   ]);
   const kept = cursor[0]?.number ?? null;
@@ -136,7 +150,7 @@ export async function readBusinessFigures(sources: BusinessSources): Promise<Bus
     queues(sources.db, now, sources.approvalQuorumAbove, connected?.chain.settings.chainId),
     latestReconcileRun(sources.db),
     pace(sources.db, now),
-    connected ? chainFigures(sources.db, connected.chain, now).catch(() => undefined) : Promise.resolve(undefined),
+    connected ? chainFigures(sources.db, connected.chain, now).catch(() => 'unreachable' as const) : Promise.resolve(undefined),
   ]);
   const payer = reconcile?.result.payer;
   const hotWallet =
@@ -153,7 +167,8 @@ export async function readBusinessFigures(sources: BusinessSources): Promise<Bus
     ...queued,
     reconcile,
     hotWallet,
-    chain,
+    chain: chain === 'unreachable' ? undefined : chain,
+    chainUnreachable: chain === 'unreachable',
     payerLagSeconds: sinceSeconds(now, connected?.payer),
     watcherLagSeconds: sinceSeconds(now, connected?.watcher),
   };

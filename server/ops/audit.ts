@@ -16,8 +16,8 @@ import type { Db } from '../db/client';
 import { auditLog } from '../db/schema';
 import { requireOperator, type OperatorActor, type OperatorCredential } from './actor';
 
-/** How the actor proved who they are: an operator credential, or a start-up setting (OPS_FIRST_ADMIN) or the seed. */
-export type AuditVia = OperatorCredential | 'setting' | 'seed';
+/** How the actor proved who they are: an operator credential, a start-up setting (OPS_FIRST_ADMIN), the seed, or none: the server's own act (an alert). */
+export type AuditVia = OperatorCredential | 'setting' | 'seed' | 'system';
 
 export interface AuditEntry {
   at: Date;

@@ -8,6 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
 import { ChainUnavailableError, InvalidParametersError, NotFoundError, PolicyLimitError } from '../errors';
 import { reconcile } from '../chain/reconcile';
+import { listAlerts } from '../alerts/alerts';
 import { checksummedAddress } from '../members/members';
 import { systemAccountId } from '../ledger/accounts';
 import { answerOf } from '../ledger/idempotency';
@@ -63,6 +64,8 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         return { result, audit: { target: address, after: { asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null, entry: result.id, balanceAfter: result.balanceAfter } } };
       });
     },
+
+    opsAlerts: async () => listAlerts(deps.db, 20),
 
     adminReconcile: async () => {
       if (!deps.chain) throw new NotFoundError();

@@ -52,6 +52,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/withdrawal/decide': finance,
   'GET /api/admin/ledger': finance,
   'GET /api/admin/reconcile': finance,
+  'GET /api/admin/alerts': operator,
   'POST /api/admin/distribute': finance,
   'POST /api/admin/topUps/reread': finance,
   'GET /api/admin/topUps/held': finance,

@@ -52,7 +52,7 @@ describeWithDatabases('retention sweeps', (ctx) => {
     const sessionsBefore = await names('operator_sessions', 'hash');
 
     // One row per batch: a round goes on until a batch finds fewer than it may remove.
-    expect(await sweepRetention(ctx.db, now, { batch: 1 })).toEqual({ tokens: 2, operator_sessions: 1, ops_policy_usage: 1, reconcile_runs: 1 });
+    expect(await sweepRetention(ctx.db, now, { batch: 1 })).toEqual({ tokens: 2, operator_sessions: 1, ops_policy_usage: 1, reconcile_runs: 1, alert_deliveries: 0 });
     const runs = await queryRows(ctx.db, sql`SELECT ran_at AS "ranAt", ok FROM reconcile_runs ORDER BY id`, z.object({ ranAt: z.coerce.date(), ok: z.boolean() }));
     expect(runs.map((run) => [Math.round((now.getTime() - run.ranAt.getTime()) / DAY), run.ok])).toEqual([[29, false], [40, true]]);
     expect(await names('tokens', 'hash')).toEqual(tokensBefore.filter((hash) => hash !== 't-expired-31' && hash !== 't-revoked-31'));
@@ -60,6 +60,6 @@ describeWithDatabases('retention sweeps', (ctx) => {
     const usage = await queryRows(ctx.db, sql`SELECT at FROM ops_policy_usage ORDER BY at`, z.object({ at: z.coerce.date() }));
     expect(usage.map((row) => Math.round((now.getTime() - row.at.getTime()) / DAY))).toEqual([89]);
     // Again: nothing more.
-    expect(await sweepRetention(ctx.db, now)).toEqual({ tokens: 0, operator_sessions: 0, ops_policy_usage: 0, reconcile_runs: 0 });
+    expect(await sweepRetention(ctx.db, now)).toEqual({ tokens: 0, operator_sessions: 0, ops_policy_usage: 0, reconcile_runs: 0, alert_deliveries: 0 });
   });
 });
