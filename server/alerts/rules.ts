@@ -33,6 +33,8 @@ export interface AlertRule {
 }
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+/** A rule that fires while a list reconcile keeps is not empty: how many, or null. */
+const whileAny = (count: number, one: string) => (count > 0 ? plural(count, one) : null);
 const hours = (seconds: number) => `${(seconds / 3600).toFixed(1)} h`;
 
 /** Every rule, in the order the desk lists them. */
@@ -52,19 +54,13 @@ export const ALERT_RULES: readonly AlertRule[] = [
     name: 'PaymentLost',
     severity: 'critical',
     summary: 'A paid withdrawal was lost by the chain, mined as reverted, or paid after its refund',
-    check: ({ reconcile }) => {
-      const lost = reconcile?.result.lostPayments.length ?? 0;
-      return lost > 0 ? plural(lost, 'lost payment') : null;
-    },
+    check: ({ reconcile }) => whileAny(reconcile?.result.lostPayments.length ?? 0, 'lost payment'),
   },
   {
     name: 'PaymentUnknown',
     severity: 'critical',
     summary: 'The chain shows payments of the hot wallet the database never knew: payouts are halted',
-    check: ({ reconcile }) => {
-      const unknown = reconcile?.result.unknownPayments.length ?? 0;
-      return unknown > 0 ? plural(unknown, 'unknown payment') : null;
-    },
+    check: ({ reconcile }) => whileAny(reconcile?.result.unknownPayments.length ?? 0, 'unknown payment'),
   },
   {
     name: 'PaymentStuck',

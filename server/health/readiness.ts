@@ -14,6 +14,7 @@ import type { Chain } from '../chain/chain';
 import type { LoopHealth } from '../chain/pollLoop';
 import type { Clock } from '../clock';
 import { bigintText, migrationsFolder, queryRows, type Db } from '../db/client';
+import { TimedOut, withinTime } from '../withinTime';
 
 /** How long one check may take before it counts as failed. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -68,18 +69,10 @@ export function buildMigrationStamps(): number[] {
   return journal.entries.map((entry) => entry.when);
 }
 
-class CheckTimeout extends Error {}
+/** `work`, or a TimedOut after CHECK_TIMEOUT_MS. */
+const withinCheckTime = <T>(work: Promise<T>): Promise<T> => withinTime(work, CHECK_TIMEOUT_MS);
 
-/** `work`, or a CheckTimeout after CHECK_TIMEOUT_MS (the work itself goes on; its answer is dropped). */
-function withinCheckTime<T>(work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new CheckTimeout()), CHECK_TIMEOUT_MS);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
-const problemOf = (error: unknown, what: string) => (error instanceof CheckTimeout ? `${what} did not answer within ${CHECK_TIMEOUT_MS / 1000} s` : `${what} cannot be reached`);
+const problemOf = (error: unknown, what: string) => (error instanceof TimedOut ? `${what} did not answer within ${CHECK_TIMEOUT_MS / 1000} s` : `${what} cannot be reached`);
 
 /**
  * Creates the probe of one instance.

@@ -13,6 +13,7 @@ import type { LoopHealth } from '../chain/pollLoop';
 import { latestReconcileRun, type ReconcileRun } from '../chain/reconcileSchedule';
 import type { Clock } from '../clock';
 import { bigintText, queryRows, type Db } from '../db/client';
+import { withinTime } from '../withinTime';
 import { stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 
 /** The withdrawal stages that wait for something: an operator, the payer, the chain. */
@@ -113,18 +114,9 @@ async function pace(db: Db, now: Date) {
 /** How long the chain may take to answer a read of the figures before it counts as unreachable. */
 const CHAIN_READ_TIMEOUT_MS = 2_000;
 
-/** `work`, or a rejection after `ms` (the work goes on; its answer is dropped). */
-function within<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 async function chainFigures(db: Db, chain: Chain, now: Date): Promise<BusinessFigures['chain']> {
   const [head, cursor] = await Promise.all([
-    within(chain.client.getBlock({ blockTag: 'latest', includeTransactions: false }), CHAIN_READ_TIMEOUT_MS),
+    withinTime(chain.client.getBlock({ blockTag: 'latest', includeTransactions: false }), CHAIN_READ_TIMEOUT_MS),
     queryRows(db, sql`SELECT max(number) AS number FROM chain_blocks WHERE chain_id = ${chain.settings.chainId}::int`, z.object({ number: bigintText.nullable() })),
   ]);
   const kept = cursor[0]?.number ?? null;

@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { toMinor } from '../../api-schema/amount';
 import type { Chain } from '../../server/chain/chain';
 import { createPayer } from '../../server/chain/payer';
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
-import { startTestChain, type TestChain } from './support/chain';
+import { sharedTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, grant, withdraw } from './support/ledger';
 import { gaugeValue, scrape } from './support/metrics';
@@ -22,15 +22,13 @@ import { accounts, envelope, signInBound } from './support/siwe';
 const CONFIRMATIONS = 2;
 
 describeWithDatabases('metrics: the business gauges', (ctx) => {
+  // One node for the file, back at its first state for each test.
+  const shared = sharedTestChain({ confirmations: CONFIRMATIONS });
+  afterAll(() => shared.stop());
   let testChain: TestChain;
-  beforeAll(async () => {
-    testChain = await startTestChain({ confirmations: CONFIRMATIONS });
-  }, 60_000);
-  afterAll(async () => {
-    await testChain.stop();
-  });
 
   async function setup() {
+    testChain = await shared.next();
     const treasury = privateKeyToAccount(generatePrivateKey()).address;
     const chain: Chain = { ...testChain.chain, settings: { ...testChain.chain.settings, treasury } };
     const payerKey = generatePrivateKey();
