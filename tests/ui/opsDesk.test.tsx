@@ -419,7 +419,7 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
             backing: '110',
             difference: '5',
             pendingPayments: '0',
-            payer: { address: second, approved: '15', waiting: 'gas', lost: '0' },
+            payer: { address: second, approved: '15', waiting: 'gas', lost: '0', gasWei: '0' },
             lostPayments: [],
             reorgedCredits: [],
             stuckPayments: [{ withdrawalId: '9', hash: `0x${'cd'.repeat(32)}`, nonce: '4', payer: second, ageSeconds: 600, reason: 'fee' }],
