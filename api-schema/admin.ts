@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { addressSchema, amountSchema, balanceSchema, checked, intAtLeast, isoDateSchema, requestIdSchema, signedAmountSchema, txHashSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
+import { pauseCauseSchema } from './dapp';
 import { withdrawalFailureSchema, withdrawalStatusSchema } from './member';
 
 /**
@@ -150,6 +151,13 @@ const payerJournalSchema = z.object({
   problem: z.nullable(z.string()),
 });
 
+/** Payouts paused on doubt: no new payment is signed until two finance operators resume them (opsPayoutsResume). */
+export const payoutPauseSchema = z.object({
+  id: z.string(),
+  pausedAt: isoDateSchema,
+  causes: z.array(z.object({ cause: pauseCauseSchema, detail: z.string() })),
+});
+
 export const adminReconcile = defineEndpoint({
   method: 'GET',
   path: '/api/admin/reconcile',
@@ -187,6 +195,8 @@ export const adminReconcile = defineEndpoint({
     stuckPayments: z.array(stuckPaymentSchema),
     /** With a payer: its journal; payouts stop while it is halted. */
     journal: z.nullable(payerJournalSchema),
+    /** Payouts paused on doubt, with the approvals to resume so far; null while payouts go on (added). */
+    pause: z.nullable(z.extend(payoutPauseSchema, { approvals: z.array(addressSchema) })),
     /** Payments found on chain that the database never knew, not settled yet (opsUnknownPaymentSettle). */
     unknownPayments: z.array(unknownPaymentSchema),
     /** Transfers to the treasury in the blocks the watcher read that it did not credit or hold (re-read their range). */
@@ -230,6 +240,18 @@ export const opsUnknownPaymentSettle = defineEndpoint({
     requestId: requestIdSchema,
   }),
   result: z.object({ payment: unknownPaymentSchema, waitsForSecondApproval: z.boolean(), approvals: z.array(addressSchema) }),
+});
+
+export const opsPayoutsResume = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/payouts/resume',
+  access: 'operator:finance',
+  summary:
+    'Resume payouts paused on doubt: the first finance operator\'s call is recorded and waits, a second, different one resumes them (the policy\'s payoutsResume: never alone); ' +
+    'refused with 3010 while a cause still holds (a fresh reconcile and the chain\'s head), 3006 for a pause already resumed; at most once per requestId of the operator (added)',
+  query: undefined,
+  body: z.strictObject({ pauseId: checked(z.string(), z.regex(/^[1-9]\d{0,18}$/, 'pauseId')), requestId: requestIdSchema }),
+  result: z.object({ pause: payoutPauseSchema, resumed: z.boolean(), waitsForSecondApproval: z.boolean(), approvals: z.array(addressSchema) }),
 });
 
 export const adminDistribute = defineEndpoint({

@@ -28,6 +28,8 @@ export const ApiCode = {
   withdrawalsFrozen: 3008,
   /** Above what the operators' policy allows for this act, even with a second operator, or alone where the act cannot wait for one. */
   policyLimit: 3009,
+  /** Payouts paused on doubt cannot resume while a cause of the pause still holds (docs/API.md, "Credit on chain: payouts paused"). */
+  payoutsDoubt: 3010,
   notFound: 4004,
   tooManyRequests: 4290,
   internal: 5000,
@@ -68,6 +70,8 @@ export const httpStatusOf: Record<ApiCodeValue, number> = {
   3008: 403,
   // The policy's bound: asking again does not help; a second operator (where the act waits for one) or a smaller act does.
   3009: 403,
+  // The books or the chain still show the doubt: resuming waits until its cause is gone.
+  3010: 409,
   4004: 404,
   4290: 429,
   5000: 500,

@@ -15,6 +15,9 @@ export const chainParamsSchema = z.object({
 });
 export type ChainParams = z.infer<typeof chainParamsSchema>;
 
+/** Why payouts paused (server/chain/payer/pause.ts): members see the cause translated, the desk its detail too. */
+export const pauseCauseSchema = z.enum(['reconcile', 'lostPayment', 'unknownPayment', 'journal', 'chainStale']);
+
 export const dappParamSchema = z.object({
   chainId: checked(z.number(), z.int(), z.positive()),
   chain: chainParamsSchema,
@@ -30,6 +33,8 @@ export const dappParamSchema = z.object({
   token: z.optional(z.object({ address: addressSchema, symbol: checked(z.string(), z.minLength(1), z.maxLength(11)), decimals: checked(z.number(), z.int(), z.minimum(6), z.maximum(36)) })),
   treasury: z.optional(addressSchema),
   confirmations: z.optional(checked(z.number(), z.int(), z.minimum(0))),
+  /** Withdrawals are paid later: payouts paused on doubt since `since`, for these causes (added; absent while they go on). */
+  withdrawalsPaused: z.optional(z.object({ since: isoDateSchema, causes: z.array(pauseCauseSchema) })),
 });
 export type DappParam = z.infer<typeof dappParamSchema>;
 

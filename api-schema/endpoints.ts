@@ -49,6 +49,7 @@ export const endpoints = {
   opsFund: opsPolicy.opsFund,
   opsPaymentsRecover: admin.opsPaymentsRecover,
   opsUnknownPaymentSettle: admin.opsUnknownPaymentSettle,
+  opsPayoutsResume: admin.opsPayoutsResume,
   opsNotices: opsContent.opsNotices,
   opsNoticePut: opsContent.opsNoticePut,
   opsNoticePublish: opsContent.opsNoticePublish,

@@ -11,9 +11,9 @@ import { assetSchema } from './admin';
 const policyAmountSchema = z.nullable(balanceSchema);
 
 export const policyRuleSchema = z.object({
-  act: z.enum(['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle']),
+  act: z.enum(['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle', 'payoutsResume']),
   roles: z.array(z.enum(['finance', 'support', 'content', 'admin'])),
-  /** What one operator may move alone per act; null: the act moves no amount of its own choosing. */
+  /** What one operator may move alone per act; null: the act moves no amount of its own choosing; '0' (with a null member day): never alone. */
   alonePerAct: policyAmountSchema,
   /** ... and in 24 hours in all, per operator. */
   aloneOperatorDay: policyAmountSchema,

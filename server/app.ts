@@ -56,7 +56,7 @@ import { wposRoutes } from './routes/wpos';
 import { startPayoutTimer, type PayoutOptions } from './ledger/poolPayouts';
 import type { Chain } from './chain/chain';
 import { createTopUpWatcher } from './chain/topUpWatcher';
-import { createPayer, type PayerOptions } from './chain/payer';
+import { createPayer, type PayerOptions, type PayerRound } from './chain/payer';
 import { retentionTimer } from './retention';
 import { haltReason } from './chain/payer/journal';
 import { repoRoot } from './serverFiles';
@@ -91,6 +91,8 @@ declare module 'fastify' {
      * another instance holds the lease or the app has no chain. Tests run it; main.ts runs it on its timer.
      */
     reconcileRound(): Promise<ReconcileRun | undefined>;
+    /** One round of this instance's payer (server/chain/payer/), undefined without one. Tests run it; its timer does in production. */
+    payerRound(): Promise<PayerRound | undefined>;
     /** One round of the alerts' webhook deliveries (server/alerts/deliveries.ts); nothing without ALERT_WEBHOOK_URLS. */
     deliverAlerts(): Promise<{ delivered: number; failed: number }>;
   }
@@ -356,6 +358,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   app.decorate('businessFigures', businessFigures);
   let reconcileRound = async (): Promise<ReconcileRun | undefined> => undefined;
   app.decorate('reconcileRound', () => reconcileRound());
+  app.decorate('payerRound', () => deps.chain?.payer?.round() ?? Promise.resolve(undefined));
   const alertOptions = {
     thresholds: { ...DEFAULT_ALERT_THRESHOLDS, ...definedOf(options.alerts?.thresholds) },
     webhookUrls: options.alerts?.webhookUrls ?? [],
@@ -406,6 +409,9 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
             onLost: (lost) => app.log.error({ withdrawalId: lost.withdrawalId.toString(), hash: lost.hash, reason: lost.reason }, 'a payment is lost'),
             // The chain shows what the database does not know (server/chain/payer/journal.ts): nothing is signed.
             onHalt: (reason) => (reason ? app.log.error({ payouts: 'halted' }, reason) : app.log.info({ payouts: 'resumed' }, 'payouts resumed: the chain and the database agree')),
+            // Payouts paused on doubt (server/chain/payer/pause.ts) until two finance operators resume them.
+            chainStaleSeconds: alertOptions.thresholds.chainStaleSeconds,
+            onPause: (pause) => app.log.error({ payouts: 'paused', pauseId: pause.id.toString(), causes: pause.causes }, 'payouts paused on doubt'),
           })
         : undefined;
       // The routes read deps.chain at each request (Fastify hands each plugin this same object).

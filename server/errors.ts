@@ -61,6 +61,9 @@ export const AlreadyDecidedError = defineApiError('MD_ALREADY_DECIDED', ApiCode.
 export const ChainUnavailableError = defineApiError('MD_CHAIN_UNAVAILABLE', ApiCode.chainUnavailable, 'The chain cannot be read now; try again later');
 /** 3008: an operator froze the member's withdrawals (docs/API.md, "Operators: finance calls"). */
 export const WithdrawalsFrozenError = defineApiError('MD_WITHDRAWALS_FROZEN', ApiCode.withdrawalsFrozen, "This member's account is frozen");
+
+/** 3010: payouts paused on doubt stay paused while a cause still holds (server/chain/payer/pause.ts). */
+export const PayoutsDoubtError = defineApiError('MD_PAYOUTS_DOUBT', ApiCode.payoutsDoubt, 'A cause of the payout pause still holds');
 /** 3009: above the operators' policy for the act (docs/API.md, "Operators: the policy"). */
 export const PolicyLimitError = defineApiError<[detail?: string]>('MD_POLICY_LIMIT', ApiCode.policyLimit, "Above what the operators' policy allows%s");
 /** 4004 */

@@ -42,7 +42,7 @@ export const ALERT_RULES: readonly AlertRule[] = [
   {
     name: 'ReconcileNotOk',
     severity: 'critical',
-    summary: "Reconcile says the books and the chain disagree: payouts stop until it is ok",
+    summary: 'Reconcile says the books and the chain disagree: payouts pause until two operators resume them',
     check: ({ reconcile }) => {
       if (!reconcile || reconcile.ok) return null;
       const sign = reconcile.difference < 0n ? '-' : '';
@@ -61,6 +61,12 @@ export const ALERT_RULES: readonly AlertRule[] = [
     severity: 'critical',
     summary: 'The chain shows payments of the hot wallet the database never knew: payouts are halted',
     check: ({ reconcile }) => whileAny(reconcile?.result.unknownPayments.length ?? 0, 'unknown payment'),
+  },
+  {
+    name: 'PayoutsPaused',
+    severity: 'critical',
+    summary: 'Payouts are paused on doubt: no new payment is signed until two finance operators resume them',
+    check: ({ payoutPause }) => (payoutPause ? `paused since ${payoutPause.pausedAt.toISOString()}: ${payoutPause.causes.map((doubt) => doubt.cause).join(', ')}` : null),
   },
   {
     name: 'PaymentStuck',

@@ -18,6 +18,7 @@ import type { Payer } from './payer';
 import { feesOver } from './payer/fees';
 import { missedTopUps } from './inflowCheck';
 import { haltReason, readJournal } from './payer/journal';
+import { openPauseView } from './payer/pause';
 import { paymentsInFlight } from './payer/payments';
 import { openUnknownPayments } from './unknownPayments';
 import { lostPayments, stuckPayments } from './paymentWatch';
@@ -103,7 +104,7 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
     if (tokenUnitsOf(figures.firstApproved, decimals) > payerTokens - inFlight.tokens) waiting = 'token';
     else if (payer.gasLimit * maxFeePerGas > payerGas) waiting = 'gas';
   }
-  const [lost, reorged, stuck, minedUnposted, journal, unknown, missed] = await Promise.all([
+  const [lost, reorged, stuck, minedUnposted, journal, unknown, missed, pause] = await Promise.all([
     lostPayments(db),
     reorgedAwayTopUps(db, chain.settings.chainId),
     stuckPayments(db, chain, payer?.address, now),
@@ -111,6 +112,7 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
     payer ? readJournal(db, chain.client, payer.address) : Promise.resolve(undefined),
     openUnknownPayments(db),
     missedTopUps(db, chain),
+    openPauseView(db),
   ]);
 
   const treasuryUnits = toLedgerUnits(treasury, decimals);
@@ -138,6 +140,7 @@ export async function reconcile(db: Db, chain: Chain, payer: Payer | undefined, 
       ? { chainNonce: journal.chainNonce.toString(), knownNonce: journal.knownNonce.toString(), halted: journal.halted, problem: haltReason(journal) }
       : null,
     unknownPayments: unknown,
+    pause,
     missedTopUps: missed.map((entry) => ({ txHash: entry.txHash, from: entry.from, amount: formatMinor(entry.amount), blockNumber: entry.blockNumber.toString() })),
   };
 }

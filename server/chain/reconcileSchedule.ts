@@ -74,11 +74,7 @@ export function reconcileSchedule(options: ReconcileScheduleOptions): ReconcileS
     const ranAt = options.now();
     let run: ReconcileRun | undefined;
     try {
-      const result = await reconcile(options.db, options.chain, options.payer, ranAt);
-      const difference = signedMinor(result.difference);
-      const [stored] = await options.db.insert(reconcileRuns).values({ ranAt, ok: result.ok, difference, result }).returning({ id: reconcileRuns.id });
-      if (!stored) throw new Error('reconcile run not stored');
-      run = { id: stored.id, ranAt, ok: result.ok, difference, result };
+      run = await storeReconcileRun(options.db, await reconcile(options.db, options.chain, options.payer, ranAt), ranAt);
     } finally {
       await options.afterRun?.(run);
     }
@@ -102,6 +98,24 @@ export function reconcileSchedule(options: ReconcileScheduleOptions): ReconcileS
 }
 
 /**
+ * Stores what a reconcile found (the schedule's round; the resume of paused payouts, whose fresh reconcile is the
+ * newest verdict).
+ *
+ * @param db - database handle
+ * @param result - reconcile's answer
+ * @param ranAt - when it ran
+ * @returns the stored run
+ * @example
+ * const run = await storeReconcileRun(db, await reconcile(db, chain, payer, now), now);
+ */
+export async function storeReconcileRun(db: Db, result: ReconcileResult, ranAt: Date): Promise<ReconcileRun> {
+  const difference = signedMinor(result.difference);
+  const [stored] = await db.insert(reconcileRuns).values({ ranAt, ok: result.ok, difference, result }).returning({ id: reconcileRuns.id });
+  if (!stored) throw new Error('reconcile run not stored');
+  return { id: stored.id, ranAt, ok: result.ok, difference, result };
+}
+
+/**
  * The newest stored run, or undefined before the first.
  *
  * @param db - database handle
@@ -111,5 +125,6 @@ export function reconcileSchedule(options: ReconcileScheduleOptions): ReconcileS
  */
 export async function latestReconcileRun(db: Db): Promise<ReconcileRun | undefined> {
   const [row] = await db.select().from(reconcileRuns).orderBy(desc(reconcileRuns.id)).limit(1);
-  return row ? { ...row, result: adminReconcile.result.parse(row.result) } : undefined;
+  // Runs stored before payout pauses existed (migration 0037) have no `pause`.
+  return row ? { ...row, result: adminReconcile.result.parse({ pause: null, ...(row.result as object) }) } : undefined;
 }

@@ -1,6 +1,6 @@
 /**
  * The app config row (chain, limits, sign-in statement). Its shape is the contract's dappParam less siweDomain,
- * which depends on where the server is reached and is filled in per request.
+ * which depends on where the server is reached and is filled in per request, and withdrawalsPaused, the payer's.
  */
 import { eq } from 'drizzle-orm';
 import * as z from 'zod/mini';
@@ -8,7 +8,7 @@ import { dappParamSchema } from '../../api-schema/dapp';
 import type { Db } from '../db/client';
 import { appConfig } from '../db/schema';
 
-export const appConfigSchema = z.omit(dappParamSchema, { siweDomain: true });
+export const appConfigSchema = z.omit(dappParamSchema, { siweDomain: true, withdrawalsPaused: true });
 export type AppConfig = z.infer<typeof appConfigSchema>;
 
 /**

@@ -1049,3 +1049,22 @@ export const alertDeliveries = pgTable(
     index('alert_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.deliveredAt} IS NULL`),
   ],
 );
+
+/**
+ * Payouts paused on doubt (server/chain/payer/pause.ts): a row per pause, opened by the payer when reconcile is not
+ * ok, a payment is lost or unknown, its journal is halted or the chain is stale (`causes`: what it saw), and closed
+ * by two finance operators (opsPayoutsResume: `resumed_by` requested it, `confirmed_by` confirmed it). At most one
+ * open. Kept for ever (few, and each opening and resuming is in the audit log too).
+ */
+export const payoutPauses = pgTable(
+  'payout_pauses',
+  {
+    id: bigserial('id', { mode: 'bigint' }).primaryKey(),
+    causes: jsonb('causes').notNull(),
+    pausedAt: timestamp('paused_at', { withTimezone: true, mode: 'date' }).notNull(),
+    resumedAt: timestamp('resumed_at', { withTimezone: true, mode: 'date' }),
+    resumedBy: text('resumed_by'),
+    confirmedBy: text('confirmed_by'),
+  },
+  (t) => [uniqueIndex('payout_pauses_open_idx').on(sql`(${t.resumedAt} IS NULL)`).where(sql`${t.resumedAt} IS NULL`)],
+);

@@ -81,6 +81,11 @@ export function registerBusinessGauges(metrics: AppMetrics, sources: BusinessSou
   byLabel('withdrawal_oldest_age_seconds', 'Age of the oldest withdrawal at each stage (0 when none waits)', 'stage', (f) =>
     OPEN_STAGES.map((stage) => [stage, f.withdrawals[stage].oldestAgeSeconds]),
   );
+  byLabel('payer_waiting', '1 when approved withdrawals wait for the hot wallet to hold this resource (newest reconcile)', 'resource', (f) => {
+    const waiting = f.reconcile?.result.payer.waiting;
+    return f.reconcile?.result.payer.address ? [['token', waiting === 'token' ? 1 : 0], ['gas', waiting === 'gas' ? 1 : 0]] : [];
+  });
+  gauge('payouts_paused', '1 while payouts are paused on doubt until two operators resume them, else 0', (f) => (f.payoutPause ? 1 : 0));
   gauge('approvals_waiting', 'Withdrawals above the quorum approved once, waiting for a second operator', (f) => f.approvalsWaiting.count);
   gauge('approval_oldest_wait_seconds', 'How long the oldest of them has waited since its first approval', (f) => f.approvalsWaiting.oldestAgeSeconds);
   gauge('held_top_ups', 'Top-ups held for a sender who is no member, neither released nor returned', (f) => f.heldTopUps.count);

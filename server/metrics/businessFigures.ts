@@ -10,6 +10,7 @@ import { toMinor } from '../../api-schema/amount';
 import type { Chain } from '../chain/chain';
 import { heldTopUpTotals } from '../chain/heldTopUps';
 import type { LoopHealth } from '../chain/pollLoop';
+import { openPause, type PayoutPause } from '../chain/payer/pause';
 import { latestReconcileRun, type ReconcileRun } from '../chain/reconcileSchedule';
 import type { Clock } from '../clock';
 import { bigintText, queryRows, type Db } from '../db/client';
@@ -38,6 +39,8 @@ export interface BusinessFigures {
   chain: { headAgeSeconds: number; headBlock: bigint; watcherBehindBlocks: number | undefined } | undefined;
   /** A chain is connected but did not answer this read. */
   chainUnreachable: boolean;
+  /** Payouts paused on doubt (server/chain/payer/pause.ts), or null while they go on. */
+  payoutPause: PayoutPause | null;
   /** Seconds since this instance's payer and watcher last completed a round (undefined: not running here). */
   payerLagSeconds: number | undefined;
   watcherLagSeconds: number | undefined;
@@ -138,11 +141,12 @@ async function chainFigures(db: Db, chain: Chain, now: Date): Promise<BusinessFi
 export async function readBusinessFigures(sources: BusinessSources): Promise<BusinessFigures> {
   const now = sources.now();
   const connected = sources.chain?.();
-  const [queued, reconcile, spent, chain] = await Promise.all([
+  const [queued, reconcile, spent, chain, payoutPause] = await Promise.all([
     queues(sources.db, now, sources.approvalQuorumAbove, connected?.chain.settings.chainId),
     latestReconcileRun(sources.db),
     pace(sources.db, now),
     connected ? chainFigures(sources.db, connected.chain, now).catch(() => 'unreachable' as const) : Promise.resolve(undefined),
+    openPause(sources.db),
   ]);
   const payer = reconcile?.result.payer;
   const hotWallet =
@@ -161,6 +165,7 @@ export async function readBusinessFigures(sources: BusinessSources): Promise<Bus
     hotWallet,
     chain: chain === 'unreachable' ? undefined : chain,
     chainUnreachable: chain === 'unreachable',
+    payoutPause,
     payerLagSeconds: sinceSeconds(now, connected?.payer),
     watcherLagSeconds: sinceSeconds(now, connected?.watcher),
   };

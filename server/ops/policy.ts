@@ -20,7 +20,7 @@ import { PolicyLimitError, RoleRequiredError, SelfActRefusedError } from '../err
 import { holdsRole, type OperatorActor } from './actor';
 
 /** Every act the policy decides. */
-export const POLICY_ACTS = ['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle'] as const;
+export const POLICY_ACTS = ['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle', 'payoutsResume'] as const;
 export type PolicyAct = (typeof POLICY_ACTS)[number];
 
 /** The settings the rules are made of, in minor units (server/env.ts: APPROVAL_QUORUM_ABOVE and OPS_*). */
@@ -50,8 +50,11 @@ export function defaultPolicyLimits(perAct: bigint): PolicyLimits {
 export interface PolicyRule {
   act: PolicyAct;
   roles: readonly OperatorRole[];
-  /** What one operator does alone; null: the act moves no amount of its own choosing (it pays what was funded or what the chain shows). */
-  alone: { perAct: bigint; operatorDay: bigint; memberDay: bigint | null } | null;
+  /**
+   * What one operator does alone; null: the act moves no amount of its own choosing (it pays what was funded or what
+   * the chain shows); 'never': always a second operator, whatever the amount.
+   */
+  alone: { perAct: bigint; operatorDay: bigint; memberDay: bigint | null } | null | 'never';
   /** Above what one may do alone. */
   above: 'confirm' | 'refuse';
   /** Refused above this per act, whoever confirms; null: no absolute cap. */
@@ -91,6 +94,15 @@ export function policyRules(limits: PolicyLimits): readonly PolicyRule[] {
       cap: null,
       notToSelf: true,
       why: 'A payment on chain the database never knew, debited from the member it paid or written off: a second approval above what one settles alone.',
+    },
+    {
+      act: 'payoutsResume',
+      roles: ['finance'],
+      alone: 'never',
+      above: 'confirm',
+      cap: null,
+      notToSelf: false,
+      why: 'Payouts paused on doubt go on again: always two operators, and only once the cause is gone.',
     },
   ];
 }
@@ -170,6 +182,7 @@ const lockKey = (text: string) => sql`hashtextextended(${text}, 4362)`;
 export async function decidePolicy(tx: Db, policy: OperatorsPolicy, check: PolicyCheck, now: Date): Promise<PolicyVerdict> {
   const rule = ruleAllowing(policy, check);
   if (rule.alone === null) return 'alone';
+  if (rule.alone === 'never') return 'confirm';
   const operator = actorKeyOf(check.actor);
   const memberId = check.member?.id;
   // Operator before member, always: two acts never wait for each other's locks in opposite orders.
@@ -240,9 +253,10 @@ export function policyView(policy: OperatorsPolicy) {
     rules: policy.rules.map((rule) => ({
       act: rule.act,
       roles: [...rule.roles],
-      alonePerAct: amount(rule.alone?.perAct),
-      aloneOperatorDay: amount(rule.alone?.operatorDay),
-      aloneMemberDay: amount(rule.alone?.memberDay),
+      // 'never': nothing alone, shown as zero.
+      ...(rule.alone === 'never'
+        ? { alonePerAct: '0', aloneOperatorDay: '0', aloneMemberDay: null }
+        : { alonePerAct: amount(rule.alone?.perAct), aloneOperatorDay: amount(rule.alone?.operatorDay), aloneMemberDay: amount(rule.alone?.memberDay) }),
       above: rule.above,
       cap: amount(rule.cap),
       notToSelf: rule.notToSelf,

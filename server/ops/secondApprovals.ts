@@ -27,7 +27,17 @@ export interface SecondApproval {
 
 const approvalRow = z.object({ operator: z.string(), subject: z.string() });
 
-async function approvalsOf(tx: Db, act: string, target: string): Promise<z.infer<typeof approvalRow>[]> {
+/**
+ * The approvals of current operators recorded for an act on a target, oldest first.
+ *
+ * @param tx - database handle or the act's transaction
+ * @param act - the policy's act
+ * @param target - what is acted on (e.g. `payoutPause:3`)
+ * @returns each approval's operator and subject
+ * @example
+ * const names = (await approvalsOf(db, 'payoutsResume', 'payoutPause:3')).map((approval) => approval.operator);
+ */
+export async function approvalsOf(tx: Db, act: string, target: string): Promise<z.infer<typeof approvalRow>[]> {
   return queryRows(
     tx,
     sql`SELECT a.operator, a.subject FROM ops_approvals a

@@ -6,6 +6,7 @@ import { getAbout, getNotice, listNotices } from '../content/notices';
 import { NotFoundError } from '../errors';
 import { registerHandlers } from './endpoint';
 import { announcedDomain, type RouteDeps } from './deps';
+import { payoutsPausedOf } from '../chain/payer/pause';
 
 /**
  * The public data routes.
@@ -18,7 +19,10 @@ import { announcedDomain, type RouteDeps } from './deps';
  */
 export const dappRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
-    dappParam: async ({ request }) => ({ ...(await getAppConfig(deps.db)), siweDomain: announcedDomain(deps, request) }),
+    dappParam: async ({ request }) => {
+      const withdrawalsPaused = deps.chain?.payer ? payoutsPausedOf(deps.chain.payer, deps.now()) : undefined;
+      return { ...(await getAppConfig(deps.db)), siweDomain: announcedDomain(deps, request), ...(withdrawalsPaused ? { withdrawalsPaused } : {}) };
+    },
 
     queryPagePlatformNotice: async ({ query }) => listNotices(deps.db, query, deps.now()),
 

@@ -1,17 +1,24 @@
 /**
  * The payer's journal on the desk (docs/API.md, "Credit on chain: the payer's journal"), role finance: the recovery
- * from the chain (server/chain/payer/recovery.ts) and the settling of the unknown payments it finds
- * (server/chain/unknownPayments.ts), each under the operators' policy, at most once per request id of the operator,
- * with its audit row in its transaction.
+ * from the chain (server/chain/payer/recovery.ts), the settling of the unknown payments it finds
+ * (server/chain/unknownPayments.ts) and the resuming of payouts paused on doubt (server/chain/payer/pause.ts), each
+ * under the operators' policy, at most once per request id of the operator, with its audit row in its transaction.
  */
+import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { endpoints } from '../../api-schema/endpoints';
+import { queryRows, type Db } from '../db/client';
+import { closePause, openPause, pauseTarget, pauseView, staleDoubt, type PayoutDoubt } from '../chain/payer/pause';
 import { recordScan, scanChain } from '../chain/payer/recovery';
+import { reconcile } from '../chain/reconcile';
+import { storeReconcileRun } from '../chain/reconcileSchedule';
 import { settleUnknownPayment } from '../chain/unknownPayments';
-import { NotFoundError } from '../errors';
+import { AlreadyDecidedError, NotFoundError, PayoutsDoubtError } from '../errors';
 import { requireOperator } from '../ops/actor';
 import { runOperatorAct } from '../ops/operatorAct';
 import { decidePolicy } from '../ops/policy';
+import { decideWithSecondApproval } from '../ops/secondApprovals';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
 
@@ -55,5 +62,39 @@ export const opsPayerRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
         return { result, audit };
       });
     },
+
+    opsPayoutsResume: async ({ body, request }) => {
+      const chain = deps.chain?.chain;
+      const payer = deps.chain?.payer;
+      if (!chain || !payer) throw new NotFoundError();
+      const actor = requireOperator(request);
+      const now = deps.now();
+      // The doubt is judged afresh, outside the act's transaction (it reads the chain): a new reconcile, stored as
+      // the newest verdict, and the head's age. A doubt that comes back later pauses payouts again at the next round.
+      const [fresh, head] = await Promise.all([reconcile(deps.db, chain, payer, now), chain.client.getBlock({ blockTag: 'latest' })]);
+      await storeReconcileRun(deps.db, fresh, now);
+      const doubts: PayoutDoubt[] = [];
+      if (!fresh.ok) doubts.push({ cause: 'reconcile', detail: `reconcile is not ok (difference ${fresh.difference})` });
+      const stale = staleDoubt(Number(head.timestamp), now, payer.chainStaleSeconds);
+      if (stale) doubts.push(stale);
+      if (doubts.length > 0) throw new PayoutsDoubtError();
+      const { requestId, ...fields } = body;
+      const act = { action: 'opsPayoutsResume', requestId, body: fields, now };
+      return runOperatorAct(deps.db, request, act, endpoints.opsPayoutsResume.result, async (tx) => {
+        const pause = await openPause(tx, { forUpdate: true });
+        if (pause?.id.toString() !== body.pauseId) throw (await pauseExists(tx, body.pauseId)) ? new AlreadyDecidedError() : new NotFoundError();
+        const check = { act: 'payoutsResume' as const, actor, amount: 0n };
+        const decision = await decideWithSecondApproval(tx, deps.policy, { check, target: pauseTarget(pause.id), subject: 'resume', now });
+        if (decision.proceed) await closePause(tx, { id: pause.id, requestedBy: decision.requestedBy, confirmedBy: decision.confirmedBy, now });
+        const result = { pause: pauseView(pause), resumed: decision.proceed, waitsForSecondApproval: !decision.proceed, approvals: decision.approvals };
+        const audit = decision.changed ? { target: body.pauseId, before: { causes: pause.causes }, after: { resumed: result.resumed, approvals: result.approvals } } : null;
+        return { result, audit };
+      });
+    },
   });
 };
+
+async function pauseExists(tx: Db, id: string): Promise<boolean> {
+  const rows = await queryRows(tx, sql`SELECT id FROM payout_pauses WHERE id = ${id}::bigint`, z.object({ id: z.unknown() }));
+  return rows.length > 0;
+}

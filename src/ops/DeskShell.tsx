@@ -11,6 +11,7 @@ import { ShortAddress } from '../components/ShortAddress';
 import { useDesk } from './DeskContext';
 import { canSee, deskScreens } from './deskPaths';
 import type { DeskScreenId } from './deskPaths';
+import { FiringAlerts } from './parts/FiringAlerts';
 import { SignIn } from './SignIn';
 
 /**
@@ -64,6 +65,7 @@ export function DeskShell() {
               ))}
           </nav>
           <main className="desk-content">
+            <FiringAlerts />
             <Suspense fallback={<ListState state="loading" loadingLabel={t('common:status.loading')} />}>
               <Outlet />
             </Suspense>

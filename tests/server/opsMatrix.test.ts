@@ -60,6 +60,7 @@ const EXPECTED: Record<string, Expected> = {
   'POST /api/admin/topUps/return': finance,
   'POST /api/admin/payer/recover': finance,
   'POST /api/admin/unknownPayments/settle': finance,
+  'POST /api/admin/payouts/resume': finance,
   'GET /api/admin/withdrawals': finance,
   'POST /api/admin/withdrawals/approve': finance,
   'GET /api/admin/member': financeOrSupport,

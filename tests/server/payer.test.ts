@@ -26,6 +26,7 @@ import { expectRefused } from './support/assertions';
 import { sharedTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
 import { decide, expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
+import { operatorWithSession, resumePayouts } from './support/opsFinance';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
@@ -116,6 +117,13 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     journal: { chainNonce: string; knownNonce: string; halted: boolean; problem: string | null } | null;
     unknownPayments: { hash: string; kind: string; amount: string; settlement: string | null }[];
   }
+
+  /** The open payout pause's id as reconcile shows it, with the causes expected. */
+  const openPauseId = async (app: FastifyInstance, causes: string[]) => {
+    const pause = envelope<{ pause: { id: string; causes: { cause: string }[] } | null }>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result?.pause;
+    expect(pause?.causes.map((doubt) => doubt.cause)).toEqual(causes);
+    return pause?.id ?? '';
+  };
 
   const reconcileOf = async (app: FastifyInstance) => envelope<Reconciled>(await app.inject({ method: 'GET', url: '/api/admin/reconcile', headers: treasuryHeaders() })).result;
 
@@ -456,8 +464,14 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     await s.testChain.rpc('anvil_rollback', [CONFIRMATIONS + 3]);
     await s.testChain.mine(CONFIRMATIONS + 3);
     expect(await payer.round()).toMatchObject({ lost: 1 });
-    expect(await payer.round()).toMatchObject({ lost: 0, rebroadcast: 0 });
+    expect(await payer.round()).toMatchObject({ lost: 0, rebroadcast: 0, paused: true });
     expect(lost).toEqual([`${id}:reorganised`, `${id}:reverted`]);
+    // Payouts paused on the lost payment: a new withdrawal waits, and resuming is refused while it is lost.
+    const next = await withdrawn(s.app, alice, '10');
+    expect(await payer.round()).toMatchObject({ signed: 0, paused: true });
+    expect(await stageOf(next.id)).toBe('approved');
+    const finance = await operatorWithSession(ctx.db, ['finance'], ctx.clock.now());
+    expect(envelope(await resumePayouts(s.app, finance, await openPauseId(s.app, ['lostPayment']))).code).toBe(3010);
     await expectLostInReconcile(s, { id, hash: (await paymentOf(id))?.hash, reason: 'reverted' });
     expect(await stageOf(id)).toBe('posted');
     await expectBooksBalanced(ctx.db);
@@ -688,7 +702,13 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     expect(envelope(settled)).toMatchObject({ code: 0, result: { payment: { settlement: 'debit' }, waitsForSecondApproval: false } });
     expect(await credit(s.app, alice)).toBe('75');
     expect((await records(s.app, alice))[0]).toMatchObject({ type: 'withdraw', amount: '-5', status: 'done', txHash: other });
-    expect(await payer.round()).toMatchObject({ signed: 1, halted: false });
+    // Settled, the journal agrees again; payouts stay paused on the unknown payment until two operators resume them.
+    expect(await payer.round()).toMatchObject({ signed: 0, halted: false, paused: true });
+    const pauseId = await openPauseId(s.app, ['unknownPayment']);
+    const [ann, ben] = [await operatorWithSession(ctx.db, ['finance'], ctx.clock.now()), await operatorWithSession(ctx.db, ['finance'], ctx.clock.now())];
+    expect(envelope(await resumePayouts(s.app, ann, pauseId)).result).toMatchObject({ waitsForSecondApproval: true });
+    expect(envelope(await resumePayouts(s.app, ben, pauseId)).result).toMatchObject({ resumed: true });
+    expect(await payer.round()).toMatchObject({ signed: 1, halted: false, paused: false });
     expect((await paymentOf(id))?.nonce).toBe('1');
     await settle(s, payer);
     expect(await stageOf(id)).toBe('posted');

@@ -15,7 +15,7 @@ import { accounts } from './support/siwe';
 const Q = toMinor('1000');
 
 /** The docs' table: who may, whether it goes to a member, and what is above one operator alone. */
-const TABLE: Record<PolicyAct, { roles: OperatorRole[]; member: boolean; above: 'confirm' | 'refuse' | null; cap: bigint | null }> = {
+const TABLE: Record<PolicyAct, { roles: OperatorRole[]; member: boolean; above: 'confirm' | 'refuse' | null; cap: bigint | null; neverAlone?: true }> = {
   grant: { roles: ['finance'], member: true, above: 'confirm', cap: 100n * Q },
   deduct: { roles: ['finance'], member: true, above: 'confirm', cap: 100n * Q },
   withdrawalApprove: { roles: ['finance'], member: true, above: 'confirm', cap: null },
@@ -27,6 +27,7 @@ const TABLE: Record<PolicyAct, { roles: OperatorRole[]; member: boolean; above: 
   topUpsReread: { roles: ['finance'], member: false, above: null, cap: null },
   paymentsRecover: { roles: ['finance'], member: false, above: null, cap: null },
   unknownPaymentSettle: { roles: ['finance'], member: true, above: 'confirm', cap: null },
+  payoutsResume: { roles: ['finance'], member: false, above: 'confirm', cap: null, neverAlone: true },
 };
 
 type Answer = 'alone' | 'confirm' | number | string;
@@ -59,7 +60,9 @@ describeWithDatabases('the operators’ policy matrix', (ctx) => {
                 ? ApiCode.selfActRefused
                 : row.cap !== null && amount > row.cap
                   ? ApiCode.policyLimit
-                  : row.above === null || amount <= Q
+                  : row.neverAlone
+                    ? 'confirm'
+                    : row.above === null || amount <= Q
                     ? 'alone'
                     : row.above === 'confirm'
                       ? 'confirm'

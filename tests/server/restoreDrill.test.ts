@@ -27,6 +27,7 @@ import { sharedTestChain, type TestChain } from './support/chain';
 import { openScratchPostgres, postgresUrl } from './support/databases';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
+import { operatorWithSession, resumePayouts } from './support/opsFinance';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 const CONFIRMATIONS = 3;
@@ -53,6 +54,7 @@ describeWithDatabases('the restore drill: a restored backup never pays twice', (
     ok: boolean;
     difference: string;
     journal: { chainNonce: string; knownNonce: string; halted: boolean } | null;
+    pause: { id: string } | null;
     unknownPayments: { hash: string; kind: string; to: string | null; member: string | null; amount: string; withdrawalId: string | null }[];
     lostPayments: unknown[];
   }
@@ -160,6 +162,12 @@ describeWithDatabases('the restore drill: a restored backup never pays twice', (
       );
       expect(settled).toMatchObject({ code: 0, result: { payment: { settlement: 'debit' }, waitsForSecondApproval: false } });
     }
+    // Settled, payouts stay paused on what the recovery found until two finance operators resume them.
+    expect(await payerB.round()).toMatchObject({ signed: 0, halted: false, paused: true });
+    const pauseId = (await reconcileOf(appB))?.pause?.id ?? '';
+    const [ann, ben] = [await operatorWithSession(database.db, ['finance'], ctx.clock.now()), await operatorWithSession(database.db, ['finance'], ctx.clock.now())];
+    expect(envelope(await resumePayouts(appB, ann, pauseId)).result).toMatchObject({ waitsForSecondApproval: true });
+    expect(envelope(await resumePayouts(appB, ben, pauseId)).result).toMatchObject({ resumed: true });
 
     // Payouts resume: the four post from their recorded payments, dave's new one is paid once; carol's top-up is
     // credited once more from the backup's cursor, as the chain shows it.

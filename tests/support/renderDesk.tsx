@@ -80,6 +80,8 @@ export async function renderDesk({ path = '/ops', signedInAs = null, handlers = 
     'POST /api/admin/auth/logout': () => ({ code: 0, result: {} }),
     // The policy card on the members screen reads it; a screen's own tests answer it otherwise.
     'GET /api/admin/policy': () => ({ code: 0, result: { rules: [] } }),
+    // The alerts above every screen (parts/FiringAlerts.tsx): none firing unless a test answers otherwise.
+    'GET /api/admin/alerts': () => ({ code: 0, result: { firing: [], resolved: [] } }),
     ...handlers,
   };
   const calls: DeskCall[] = [];

@@ -405,6 +405,7 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     };
     const recoverBodies: unknown[] = [];
     const settleBodies: unknown[] = [];
+    const resumeBodies: unknown[] = [];
     const desk = await renderDesk({
       path: '/ops/reconcile',
       signedInAs: { roles: ['admin'] },
@@ -425,9 +426,31 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
             stuckPayments: [{ withdrawalId: '9', hash: `0x${'cd'.repeat(32)}`, nonce: '4', payer: second, ageSeconds: 600, reason: 'fee' }],
             journal: { chainNonce: '6', knownNonce: '4', halted: true, problem: 'payouts halted' },
             unknownPayments: [unknownPayment],
+            pause: { id: '3', pausedAt: '2026-12-01T00:00:00.000Z', causes: [{ cause: 'unknownPayment', detail: '1 payment(s) found on chain wait to be settled' }], approvals: [] },
             missedTopUps: [],
           },
         }),
+        'GET /api/admin/alerts': () => ({
+          code: 0,
+          result: {
+            firing: [
+              {
+                id: '1',
+                rule: 'PayoutsPaused',
+                severity: 'critical',
+                summary: 'Payouts are paused on doubt',
+                description: 'paused since 2026-12-01T00:00:00.000Z: unknownPayment',
+                startedAt: '2026-12-01T00:00:00.000Z',
+                endedAt: null,
+              },
+            ],
+            resolved: [],
+          },
+        }),
+        'POST /api/admin/payouts/resume': ({ body }) => {
+          resumeBodies.push(body);
+          return { code: 0, result: { pause: { id: '3', pausedAt: '2026-12-01T00:00:00.000Z', causes: [] }, resumed: false, waitsForSecondApproval: true, approvals: [second] } };
+        },
         'POST /api/admin/payer/recover': ({ body }) => {
           recoverBodies.push(body);
           return { code: 0, result: { fromNonce: '4', toNonce: '6', recordedPayments: 1, fillers: 0, unknownPayments: 1, stoppedAt: null, knownNonce: '6' } };
@@ -453,6 +476,15 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     await desk.user.click(screen.getByRole('button', { name: 'Debit the member' }));
     expect(await screen.findByText('Settled.')).toBeTruthy();
     expect(settleBodies).toEqual([{ hash: unknownPayment.hash, settlement: 'debit', reason: 'paid after the backup', requestId: expect.any(String) }]);
+    // Payouts paused on the unknown payment: why, and the resume that waits for a second finance operator.
+    expect(screen.getByRole('heading', { name: 'Payouts paused' })).toBeTruthy();
+    expect(screen.getByText('A payment the database never knew waits to be settled')).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Resume payouts' }));
+    expect(await screen.findByText('Recorded: a second finance operator resumes them.')).toBeTruthy();
+    expect(resumeBodies).toEqual([{ pauseId: '3', requestId: expect.any(String) }]);
+    // The alerts firing, above the screen.
+    expect(screen.getByRole('heading', { name: 'Alerts firing: 1' })).toBeTruthy();
+    expect(screen.getByText('Payouts are paused on doubt')).toBeTruthy();
   });
 
   it('behavior: a member not found says so with a retry; a found one shows balances and acts', async () => {

@@ -20,6 +20,8 @@
  * - Payments of a hot wallet PAYER_KEY was rotated from are followed, watched and sent again as its own are (every
  *   address in payer_accounts), never replaced; a nonce hole below this payer's payments is filled with a
  *   zero-value transfer to itself (follow.ts).
+ * - pause.ts: payouts stop on doubt (reconcile not ok, a lost or unknown payment, the journal halted, a stale
+ *   chain): the payer opens a pause and signs no new payment until two operators resume it.
  * - payments.ts: the SQL of payments and of the withdrawal stages the payer reads.
  */
 import type { Address, Hex } from 'viem';
@@ -32,6 +34,7 @@ import { currentFees } from './fees';
 import { follow } from './follow';
 import { haltReason, readJournal, type PayerJournal } from './journal';
 import { knownPayers, releaseLease, takeLease } from './lease';
+import { pausePayouts, roundDoubts, type PayoutPause } from './pause';
 import { sendNew } from './sendNew';
 import { watchPosted, watchVoided } from './watchPosted';
 
@@ -69,6 +72,10 @@ export interface PayerOptions {
   onLost?: (lost: { withdrawalId: bigint; hash: Hex; reason: LostReason }) => void;
   /** Payouts stop (the reason: logged at error) or go on again (null): told when it changes (journal.ts). */
   onHalt?: (reason: string | null) => void;
+  /** Older than this, the chain's newest block pauses payouts (pause.ts; ALERT_CHAIN_STALE_SECONDS, default 300). */
+  chainStaleSeconds?: number;
+  /** Payouts paused on doubt (logged at error): told when this payer opened the pause (pause.ts). */
+  onPause?: (pause: PayoutPause) => void;
 }
 
 /** What a round did, for the tests and the log. */
@@ -89,11 +96,15 @@ export interface PayerRound {
   waiting: 'token' | 'gas' | null;
   /** Nothing was signed: the chain shows what the database does not know, or found payments wait (journal.ts). */
   halted: boolean;
+  /** No new payment was signed: payouts are paused on doubt until two operators resume them (pause.ts). */
+  paused: boolean;
 }
 
 export interface Payer {
   address: Address;
   gasLimit: bigint;
+  /** Older than this, the chain's newest block pauses payouts, and keeps them from resuming (pause.ts). */
+  chainStaleSeconds: number;
   round(): Promise<PayerRound>;
   start(): void;
   stop(): Promise<void>;
@@ -101,6 +112,8 @@ export interface Payer {
   health(): LoopHealth;
   /** The journal as the last round read it (undefined before the first). */
   journal(): PayerJournal | undefined;
+  /** The open pause as the last round saw it (null: payouts go on; undefined before the first round). */
+  pause(): PayoutPause | null | undefined;
 }
 
 /**
@@ -114,12 +127,14 @@ export interface Payer {
  */
 export function createPayer(options: PayerOptions): Payer {
   const context = payerContext(options);
+  const chainStaleSeconds = options.chainStaleSeconds ?? 300;
 
   async function round(): Promise<PayerRound> {
     // Every instance reads the journal, the lease holder or not, so each one's readiness says whether payouts stop.
     const journal = await readJournal(context.db, context.client, context.account.address);
     noteJournal(journal);
-    const result: PayerRound = { leader: false, signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, paidAfterVoid: 0, filled: 0, waiting: null, halted: journal.halted };
+    const counts = { signed: 0, rebroadcast: 0, replaced: 0, posted: 0, voided: 0, lost: 0, paidAfterVoid: 0, filled: 0 };
+    const result: PayerRound = { leader: false, ...counts, waiting: null, halted: journal.halted, paused: journal.pause !== null };
     if (!(await takeLease(context))) return result;
     result.leader = true;
     const [head, fee] = await Promise.all([context.client.getBlockNumber({ cacheTime: 0 }), currentFees(context.client)]);
@@ -131,8 +146,21 @@ export function createPayer(options: PayerOptions): Payer {
       await watchPosted(context, result, head, payer);
       await watchVoided(context, result, head, payer);
     }
-    if (!journal.halted) await sendNew(context, result, fee);
+    // What the steps above found (a payment lost) counts before anything new is signed.
+    const pause = journal.pause ?? (await pauseOnDoubt(journal));
+    result.paused = pause !== null;
+    if (!journal.halted && !pause) await sendNew(context, result, fee);
     return result;
+  }
+
+  async function pauseOnDoubt(journal: PayerJournal): Promise<PayoutPause | null> {
+    const now = options.now();
+    const doubts = await roundDoubts(context.db, context.client, { journal, now, chainStaleSeconds });
+    if (doubts.length === 0) return null;
+    const pause = await pausePayouts(context.db, doubts, now);
+    lastJournal = { ...journal, pause };
+    options.onPause?.(pause);
+    return pause;
   }
 
   let lastJournal: PayerJournal | undefined;
@@ -147,6 +175,7 @@ export function createPayer(options: PayerOptions): Payer {
   return {
     address: context.account.address,
     gasLimit: context.gasLimit,
+    chainStaleSeconds,
     round,
     start: loop.start,
     stop: async () => {
@@ -156,5 +185,6 @@ export function createPayer(options: PayerOptions): Payer {
     },
     health: loop.health,
     journal: () => lastJournal,
+    pause: () => lastJournal?.pause,
   };
 }

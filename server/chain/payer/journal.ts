@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import type { Address, PublicClient } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../../db/client';
+import { openPause, type PayoutPause } from './pause';
 
 export interface PayerJournal {
   /** The nonce the chain shows next for the key. */
@@ -20,6 +21,8 @@ export interface PayerJournal {
   unsettled: number;
   /** Nothing is signed: the chain shows nonces the database does not know, or found payments are unsettled. */
   halted: boolean;
+  /** Payouts paused on doubt until two operators resume them (pause.ts): no new payment is signed meanwhile. */
+  pause: PayoutPause | null;
 }
 
 const storedRow = z.object({ knownNonce: bigintText.nullable(), unsettled: z.coerce.number() });
@@ -36,7 +39,7 @@ const storedRow = z.object({ knownNonce: bigintText.nullable(), unsettled: z.coe
  * if ((await readJournal(db, client, account.address)).halted) return;
  */
 export async function readJournal(db: Db, client: PublicClient, address: Address): Promise<PayerJournal> {
-  const [latest, pending, [stored]] = await Promise.all([
+  const [latest, pending, [stored], pause] = await Promise.all([
     client.getTransactionCount({ address, blockTag: 'latest' }),
     client.getTransactionCount({ address, blockTag: 'pending' }),
     queryRows(
@@ -45,12 +48,13 @@ export async function readJournal(db: Db, client: PublicClient, address: Address
             (SELECT count(*) FROM unknown_payments WHERE settled_at IS NULL) AS unsettled`,
       storedRow,
     ),
+    openPause(db),
   ]);
   // A node that lags may answer pending below latest: the larger is what the chain has seen.
   const chainNonce = BigInt(Math.max(latest, pending));
   const knownNonce = stored?.knownNonce ?? 0n;
   const unsettled = stored?.unsettled ?? 0;
-  return { chainNonce, knownNonce, unsettled, halted: chainNonce > knownNonce || unsettled > 0 };
+  return { chainNonce, knownNonce, unsettled, halted: chainNonce > knownNonce || unsettled > 0, pause };
 }
 
 /**

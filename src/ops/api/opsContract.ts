@@ -4,7 +4,7 @@
  * operator schema.
  */
 import * as z from 'zod/mini';
-import { adminReconcile, adminTopUpsReread, adminWithdrawalDecide, opsPaymentsRecover, opsUnknownPaymentSettle } from '../../../api-schema/admin';
+import { adminReconcile, adminTopUpsReread, adminWithdrawalDecide, opsAlerts, opsPaymentsRecover, opsPayoutsResume, opsUnknownPaymentSettle } from '../../../api-schema/admin';
 import {
   opsAudit,
   opsKeyCreate,
@@ -61,6 +61,8 @@ export const opsEndpoints = {
   adminTopUpsReread,
   opsPaymentsRecover,
   opsUnknownPaymentSettle,
+  opsPayoutsResume,
+  opsAlerts,
   opsOrders,
   opsOrderShip,
   opsOrderCancel,

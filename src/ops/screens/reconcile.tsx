@@ -1,7 +1,8 @@
 /**
  * Reconcile: what the ledger owes beside the token on chain (GET /api/admin/reconcile), and each list an operator
  * must act on with what to do (README, "Credit on chain: against real providers"); the payer's journal with the
- * recovery from the chain, and the unknown payments it found, each settled here (docs/API.md, "The payer's journal").
+ * recovery from the chain, and the unknown payments it found, each settled here (docs/API.md, "The payer's journal");
+ * payouts paused on doubt, resumed here by two finance operators.
  */
 import Button from 'antd-mobile/es/components/button';
 import { useSelector } from '@xstate/react';
@@ -16,6 +17,7 @@ import { useExplorer } from '../deskChain';
 import { useDesk } from '../DeskContext';
 import { useDeskAction, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
+import { PayoutPauseCard } from '../parts/PayoutPauseCard';
 import { ReadState, readAgain } from '../parts/ReadState';
 
 type Reconcile = OpsResult<'adminReconcile'>;
@@ -72,6 +74,7 @@ function ReconcileView({ value }: { value: Reconcile }) {
         {value.payer.waiting ? <p className="desk-muted">{t('reconcile.doWaiting')}</p> : null}
       </div>
       <div className="desk-form">
+        {value.pause ? <PayoutPauseCard pause={value.pause} /> : null}
         {value.journal ? <Journal journal={value.journal} /> : null}
         {value.unknownPayments.length > 0 ? (
           <section aria-labelledby="unknown-title" className="card desk-form">

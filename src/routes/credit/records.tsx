@@ -11,6 +11,7 @@ import { selectDappParam } from '../../app/selectors';
 import { TransactionLink } from '../../components/TransactionLink';
 import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
+import { WithdrawalsPaused } from './WithdrawalsPaused';
 import type { FilterOption } from '../../components/FilterChips';
 import { formatAmount } from '../../components/amountFormat';
 import { formatDateTime } from '../../components/dateFormat';
@@ -55,7 +56,10 @@ export function Component() {
         actor={records}
         emptyTitle={t('credit:records.empty')}
         toolbar={
-          <FilterChips label={t('credit:records.filter.label')} options={options} value={filter} onChange={(type) => records.send({ type: 'user.changeQuery', query: { type } })} />
+          <>
+            <WithdrawalsPaused />
+            <FilterChips label={t('credit:records.filter.label')} options={options} value={filter} onChange={(type) => records.send({ type: 'user.changeQuery', query: { type } })} />
+          </>
         }
         renderItems={(items) => (
           <List mode="card" className="rows credit-records">

@@ -16,6 +16,7 @@ import { formatAmount } from '../../components/amountFormat';
 import { formatTime, nextUtcDayStart } from '../../components/dateFormat';
 import { createMoneyFlowSheet, MoneyFlowForm } from '../shared/MoneyFlowSheet';
 import { TokenInWallet } from './TokenInWallet';
+import { WithdrawalsPaused } from './WithdrawalsPaused';
 
 interface WithdrawSheetProps {
   /** Closes the sheet (the route takes ?sheet=withdraw off the URL). */
@@ -87,6 +88,7 @@ function AmountForm() {
 
   return (
     <MoneyFlowForm actor={actor} canSubmit={canSubmit} nextLabel={t('credit:withdraw.next')}>
+      <WithdrawalsPaused />
       <SummaryList rows={[{ label: t('credit:withdraw.available'), value: <AmountText amount={balance} symbol="CREDIT" locale={locale} /> }]} />
       <FormField
         id="withdraw-amount"
@@ -146,6 +148,7 @@ function Receipt() {
           { label: t('credit:withdraw.done.status'), value: t(`credit:records.withdrawalStatus.${result.status}`) },
         ]}
       />
+      <WithdrawalsPaused />
       {next ? (
         <p className="flow-next" role="note">
           {t(`credit:withdraw.done.next.${next}`)}

@@ -1,5 +1,5 @@
 /** Helpers of the finance desk's tests: operators with sessions, and the finance calls. */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -33,6 +33,11 @@ export async function operatorWithSession(db: Db, roles: readonly OperatorRole[]
 
 export function approve(app: FastifyInstance, operator: TestOperator, id: string): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: operator.headers, payload: { id, status: 'approved' } });
+}
+
+/** POST /api/admin/payouts/resume: this operator's call to resume a payout pause, with a new request id. */
+export function resumePayouts(app: FastifyInstance, operator: TestOperator, pauseId: string): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url: '/api/admin/payouts/resume', headers: operator.headers, payload: { pauseId, requestId: randomUUID() } });
 }
 
 export function approveMany(app: FastifyInstance, operator: TestOperator, ids: string[]): Promise<LightMyRequestResponse> {

@@ -19,7 +19,7 @@ const resetTables = [
   'ledger_counters', 'top_ups', 'top_up_releases', 'chain_blocks', 'top_up_watch_starts', 'ledger_pending', 'withdrawal_failures', 'payer_accounts', 'payments',
   'operator_api_keys', 'operator_sessions', 'operator_nonces', 'operators', 'withdrawal_approvals', 'member_freezes',
   'ops_adjustment_confirmations', 'ops_adjustments', 'rate_limits', 'ops_policy_usage', 'ops_approvals', 'operator_changes', 'unknown_payments',
-  'reconcile_runs', 'instance_leases', 'alert_deliveries', 'alerts',
+  'reconcile_runs', 'instance_leases', 'alert_deliveries', 'alerts', 'payout_pauses',
 ] as const;
 
 const AUDIT_LOG = 'audit_log';
