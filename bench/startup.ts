@@ -178,7 +178,7 @@ export async function benchStartup(repoRoot: string, dataDir: string): Promise<v
     const restarts: StartRun[] = [];
     try {
       const { rpcUrls, token, treasury, confirmations } = chain.settings;
-      const production = { NODE_ENV: 'production', CHAIN_RPC_URL: rpcUrls.join(','), TOKEN_ADDRESS: token, TREASURY_ADDRESS: treasury, CONFIRMATIONS: String(confirmations) };
+      const production = { NODE_ENV: 'production', SEED: 'demo', CHAIN_RPC_URL: rpcUrls.join(','), TOKEN_ADDRESS: token, TREASURY_ADDRESS: treasury, CONFIRMATIONS: String(confirmations) };
       const server = path.join('dist', 'server', 'main.js');
       // Once untimed: the first start of a new build fills Node's compile cache (dist/server/main.js), as a
       // deployment's first start does; the figure is a restart.

@@ -16,12 +16,24 @@
  *   npx tsx scripts/buildServer.ts   # or: npm run build (the SPA, then this)
  */
 import { readFile, rm, writeFile } from 'node:fs/promises';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Metafile } from 'esbuild';
 import { isStale } from './start.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * What the bundle leaves to node_modules: the packages it loads from there at run time (what a production install and
+ * the Dockerfile's runtime stage must hold: scripts/runtimeModules.ts), and optional native add-ons never installed:
+ * pg's binding (loaded only when asked for) and ws's speed-ups (required inside a try, used when present).
+ */
+export const SERVER_EXTERNALS = {
+  installed: ['@electric-sql/pglite', 'jsdom', 'secp256k1'],
+  neverInstalled: ['bufferutil', 'pg-native', 'utf-8-validate'],
+} as const;
+
 export const serverOutDir = path.join(repoRoot, 'dist', 'server');
 
 /**
@@ -36,7 +48,14 @@ export async function buildServer(): Promise<string[]> {
   const result = await build({
     absWorkingDir: repoRoot,
     // server/main.ts becomes server.js; main.js is the launcher below, which loads earlyPglite.js first.
-    entryPoints: { server: 'server/main.ts', earlyPglite: 'server/db/earlyPglite.ts', pgliteWorker: 'server/db/pgliteWorker.ts', opsCli: 'scripts/ops.ts' },
+    entryPoints: {
+      server: 'server/main.ts',
+      earlyPglite: 'server/db/earlyPglite.ts',
+      pgliteWorker: 'server/db/pgliteWorker.ts',
+      // The signer's fallback worker (server/auth/signerPool.ts), with viem bundled: production installs hold no viem.
+      signerWorker: 'server/auth/signerWorker.mjs',
+      opsCli: 'scripts/ops.ts',
+    },
     outdir: serverOutDir,
     bundle: true,
     splitting: true,
@@ -45,7 +64,7 @@ export async function buildServer(): Promise<string[]> {
     target: 'node24',
     // pg-native: pg's optional native binding, never installed here (pg loads it only when asked for). secp256k1: its
     // binding finds its prebuilt .node file from its own folder (server/auth/signerRecovery.ts).
-    external: ['@electric-sql/pglite', 'jsdom', 'pg-native', 'secp256k1'],
+    external: [...SERVER_EXTERNALS.installed, ...SERVER_EXTERNALS.neverInstalled],
     // The CommonJS packages in the bundle (fastify's) call require() for Node's own modules.
     banner: { js: "import { createRequire as __serverRequire } from 'node:module'; const require = __serverRequire(import.meta.url);" },
     sourcemap: true,
@@ -53,11 +72,15 @@ export async function buildServer(): Promise<string[]> {
     logLevel: 'warning',
   });
   await checkDependencies(result.metafile);
-  await writeFile(path.join(serverOutDir, 'main.js'), LAUNCHER);
+  // What the bundle imports from node_modules at run time, from esbuild's own record: the packages a production
+  // install or the Dockerfile's runtime stage must hold (tests/server/deployKit.test.ts compares it with SERVER_EXTERNALS).
+  await writeFile(path.join(serverOutDir, 'externals.json'), `${JSON.stringify(externalPackages(result.metafile))}\n`);
+  await writeFile(path.join(serverOutDir, 'main.js'), launcher(await enginesNode()));
   // What the bundle read, so serverIsStale can tell when to build again (as dist/spa's record does for the SPA); the
   // lockfile stands for the bundled packages.
   const ownInputs = Object.keys(result.metafile.inputs).filter((file) => !isPackageFile(file));
-  await writeFile(inputsFile, `${JSON.stringify([...ownInputs, 'package-lock.json'])}\n`);
+  // This script (the launcher is written here) and package.json (engines) too.
+  await writeFile(inputsFile, `${JSON.stringify([...ownInputs, 'package-lock.json', 'package.json', 'scripts/buildServer.ts'])}\n`);
   return [...Object.keys(result.metafile.outputs).filter((file) => !file.endsWith('.map')), path.relative(repoRoot, path.join(serverOutDir, 'main.js'))];
 }
 
@@ -68,8 +91,21 @@ export async function buildServer(): Promise<string[]> {
  * DATA_DIR already holds (server/db/earlyPglite.ts, a few kB): PGlite's worker opens it on the second core while
  * the bundle loads (ADR 0029).
  */
-const LAUNCHER = `// The compiled server's entry (scripts/buildServer.ts): V8's compile cache first, the database's worker, the server.
+const launcher = (nodeAtLeast: readonly [number, number]) => `// The compiled server's entry (scripts/buildServer.ts): Node's version first, V8's compile cache, the database's
+// worker, the server.
 import module from 'node:module';
+import { hostname } from 'node:os';
+// One JSON line in pino's shape (server/logLine.ts), written before any of the server's modules load.
+const fatal = (msg, err) =>
+  console.error(JSON.stringify({ level: 60, time: Date.now(), pid: process.pid, hostname: hostname(), ...(err ? { err: { type: err.name, message: err.message, stack: err.stack } } : {}), msg }));
+// package.json's engines: an older Node is refused here, in one line, before anything fails in a stranger way.
+const NODE_AT_LEAST = ${JSON.stringify(nodeAtLeast)};
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < NODE_AT_LEAST[0] || (major === NODE_AT_LEAST[0] && minor < NODE_AT_LEAST[1])) {
+  const wanted = NODE_AT_LEAST[1] ? NODE_AT_LEAST.join('.') : String(NODE_AT_LEAST[0]);
+  fatal('Node ' + process.versions.node + ' is older than this server needs (package.json engines: node >=' + wanted + '); start it with Node ' + wanted + ' or later');
+  process.exit(1);
+}
 const cache = module.enableCompileCache?.();
 // Worker threads turn theirs on from the environment they inherit (PGlite's, the signer's).
 if (cache?.directory) process.env.NODE_COMPILE_CACHE ??= cache.directory;
@@ -77,10 +113,36 @@ const { openExistingPgliteEarly } = await import('./earlyPglite.js');
 const early = { pglite: openExistingPgliteEarly(process.env) };
 const { main } = await import('./server.js');
 main(process.env, early).catch((error) => {
-  console.error(error);
+  fatal(error instanceof Error ? error.message : String(error), error instanceof Error ? error : undefined);
   process.exit(1);
 });
 `;
+
+/**
+ * The oldest Node package.json's engines allows (`>=24` or `>=24.1`), which the launcher refuses to start below.
+ *
+ * @returns major and minor
+ * @throws when engines.node is not such a range
+ * @example const [major] = await enginesNode();
+ */
+export async function enginesNode(): Promise<[number, number]> {
+  const manifest = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { engines?: { node?: string } };
+  const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.\d+)?$/.exec(manifest.engines?.node?.trim() ?? '');
+  if (!match) throw new Error(`package.json engines.node must be ">=major[.minor]", not ${manifest.engines?.node ?? 'missing'}`);
+  return [Number(match[1]), Number(match[2] ?? 0)];
+}
+
+/**
+ * The packages the bundle's outputs import and leave external (Node's own modules aside), sorted.
+ *
+ * @param metafile - esbuild's metafile
+ * @returns the package names
+ * @example externalPackages(result.metafile); // ['@electric-sql/pglite', 'jsdom', 'pg-native', 'secp256k1']
+ */
+function externalPackages(metafile: Metafile): string[] {
+  const imports = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((entry) => entry.external).map((entry) => entry.path));
+  return [...new Set(imports.filter((specifier) => !specifier.startsWith('node:') && !builtinModules.includes(specifier)).map(packageOf))].sort();
+}
 
 /**
  * Whether a bundled file is a package's: under node_modules/, or under ../x/node_modules/ when node_modules is a link

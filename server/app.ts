@@ -130,8 +130,8 @@ export interface BuildAppOptions {
   spaDir?: string | null;
   /** Translations folder; default locales/. */
   localesDir?: string;
-  /** The product owner's atlas (npm run atlas), served read-only at /atlas; default docs/atlas. */
-  atlasDir?: string;
+  /** The product owner's atlas (npm run atlas), served read-only at /atlas; default docs/atlas; null: not served (ATLAS). */
+  atlasDir?: string | null;
   /**
    * Trust X-Forwarded-* (behind a load balancer), so rate limits key on X-Forwarded-For, the sign-in site check
    * reads X-Forwarded-Host and HSTS reads X-Forwarded-Proto: true trusts every hop (then a client can choose its
@@ -509,7 +509,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   await app.register(opsOrdersRoutes, deps);
   await app.register(opsPolicyRoutes, deps);
   await app.register(opsPayerRoutes, deps);
-  registerAtlas(app, options.atlasDir ?? path.join(repoRoot(), 'docs', 'atlas'));
+  registerAtlas(app, options.atlasDir === null ? null : (options.atlasDir ?? path.join(repoRoot(), 'docs', 'atlas')));
   await registerStatic(app, {
     spaDir: options.spaDir === undefined ? path.join(repoRoot(), 'dist', 'spa') : options.spaDir,
     localesDir: options.localesDir ?? path.join(repoRoot(), 'locales'),

@@ -2,6 +2,7 @@
 import { metricsAllowList } from './metrics/route';
 import { OPERATOR_ACT_STEPS } from './ops/operatorActSteps';
 import { isIP } from 'node:net';
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { parsePublicUrls, parseSiweDomains } from './auth/signInSites';
 import { PAYER_STEPS } from './chain/payer';
@@ -123,6 +124,16 @@ export const envSchema = z.object({
   OPS_ACT_CAP: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'OPS_ACT_CAP must be an amount such as 100000').optional()),
   // `off` keeps this instance from paying (another one does; see README, "Paying withdrawals").
   PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
+  // What a start seeds (server/seed/seed.ts): `demo` (notices, goods, bots, share pools paying WPOS, the DEMO2026 root
+  // inviter) or `minimal` (the app config and the root inviter at ROOT_INVITER_ADDRESS, nothing else: a real
+  // deployment's content is its operators'). Default: minimal with NODE_ENV=production, demo otherwise.
+  SEED: z.preprocess(emptyAsUndefined, z.enum(['demo', 'minimal']).optional()),
+  // SEED=minimal's root inviter (the tree's top: every member's team leads up to it) and, optionally, its invite code
+  // (else one is drawn at its first start and logged).
+  ROOT_INVITER_ADDRESS: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'ROOT_INVITER_ADDRESS must be an address').optional()),
+  ROOT_INVITE_CODE: z.preprocess(emptyAsUndefined, z.string().regex(/^[A-Za-z0-9]{4,16}$/, 'ROOT_INVITE_CODE must be 4 to 16 letters and digits').optional()),
+  // The product owner's atlas at /atlas (docs/atlas): on unless NODE_ENV is production; `on` serves it there too.
+  ATLAS: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).optional()),
   // Fault tests only: the payer's step at which the process kills itself (tests/server/payerCrash.test.ts).
   PAYER_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(PAYER_STEPS).optional()),
   // Fault tests only: the step of an operator's act at which the process kills itself (tests/server/operatorActCrash.test.ts).
@@ -182,7 +193,24 @@ export const envSchema = z.object({
     context.addIssue({ code: 'custom', path: ['ALERT_WEBHOOK_SECRET'], message: 'ALERT_WEBHOOK_URLS needs ALERT_WEBHOOK_SECRET: every call is signed with it' });
   }
   if (env.OPS_PORT !== undefined && env.OPS_PORT === env.PORT) context.addIssue({ code: 'custom', path: ['OPS_PORT'], message: 'OPS_PORT must differ from PORT' });
+  if (seedKind(env) === 'minimal' && env.ROOT_INVITER_ADDRESS === undefined) {
+    const why = env.SEED === 'minimal' ? 'SEED=minimal' : 'NODE_ENV=production seeds minimal content (SEED=demo for the demo)';
+    context.addIssue({ code: 'custom', path: ['ROOT_INVITER_ADDRESS'], message: `${why}: set ROOT_INVITER_ADDRESS, the root inviter's address` });
+  }
 });
+
+/**
+ * What a start seeds: SEED when set, else minimal in production on a real chain and the demo elsewhere (the
+ * development chain's content is the demo's, whatever NODE_ENV says).
+ *
+ * @param env - the settings (SEED, NODE_ENV and the chain's)
+ * @returns 'demo' or 'minimal'
+ * @example
+ * seedKind(readEnv({ NODE_ENV: 'production', CHAIN_RPC_URL, TOKEN_ADDRESS, TREASURY_ADDRESS, ROOT_INVITER_ADDRESS })); // 'minimal'
+ */
+export function seedKind(env: ChainFields & Pick<ServerEnv, 'SEED'>): 'demo' | 'minimal' {
+  return env.SEED ?? (env.NODE_ENV === 'production' && !developmentChainAsked(env) ? 'minimal' : 'demo');
+}
 
 export type ServerEnv = z.infer<typeof envSchema>;
 
@@ -228,16 +256,53 @@ function chainSettingIssues(env: ChainFields): { path: string[]; message: string
 }
 
 /**
+ * PAYER_KEY read from PAYER_KEY_FILE when that is set (systemd's LoadCredential: `PAYER_KEY_FILE=%d/payer-key`), so
+ * the key need not sit in the environment, where every child process and /proc/<pid>/environ see it.
+ *
+ * @param source - the environment
+ * @returns it, with PAYER_KEY from the file
+ * @throws Error "Invalid environment: PAYER_KEY_FILE: ..." when both are set or the file cannot be read
+ * @example
+ * const source = withPayerKeyFile(process.env);
+ */
+export function withPayerKeyFile(source: Record<string, string | undefined>): Record<string, string | undefined> {
+  const file = source.PAYER_KEY_FILE?.trim();
+  if (!file) return source;
+  if (source.PAYER_KEY?.trim()) throw new Error('Invalid environment: PAYER_KEY_FILE: set PAYER_KEY or PAYER_KEY_FILE, not both');
+  let key: string;
+  try {
+    key = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new Error(`Invalid environment: PAYER_KEY_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error(`Invalid environment: PAYER_KEY_FILE: ${file} must hold 0x and 64 hex digits (one line)`);
+  return { ...source, PAYER_KEY: key };
+}
+
+/**
+ * Whether /atlas is served: ATLAS when set, else everywhere but production (the atlas shows every screen and flow,
+ * which a public deployment need not publish).
+ *
+ * @param env - the validated environment
+ * @returns true to serve it
+ * @example
+ * const atlasDir = atlasServed(env) ? undefined : null;
+ */
+export function atlasServed(env: Pick<ServerEnv, 'ATLAS' | 'NODE_ENV'>): boolean {
+  return env.ATLAS === undefined ? env.NODE_ENV !== 'production' : env.ATLAS === 'on';
+}
+
+/**
  * Reads and validates the environment.
  *
- * @param source - usually process.env
+ * @param source - usually process.env (PAYER_KEY_FILE read into PAYER_KEY)
  * @returns the typed settings with defaults applied
  * @throws Error listing every invalid variable
  * @example
  * const env = readEnv(process.env); // { PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', ... }
  */
 export function readEnv(source: Record<string, string | undefined>): ServerEnv {
-  const parsed = envSchema.safeParse(source);
+  const parsed = envSchema.safeParse(withPayerKeyFile(source));
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`Invalid environment: ${problems}`);

@@ -14,7 +14,8 @@ import { pgliteFolder, type EarlyPglite } from './db/earlyPglite';
 import { synchronousStandbyWarning } from './db/replication';
 import { oneRoleWarning } from './db/roles';
 import type { WorkerLossOutcome } from './db/pgliteThread';
-import { developmentChainAsked, readEnv, type ServerEnv } from './env';
+import { atlasServed, developmentChainAsked, readEnv, seedKind, type ServerEnv } from './env';
+import { rootInviter } from './seed/seed';
 import { seed } from './seed/seed';
 import { addFirstAdmin } from './ops/operators';
 import { seedDemoOperator } from './ops/demoOperator';
@@ -28,6 +29,7 @@ import { toMinor } from '../api-schema/amount';
 import { Server } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { hostname } from 'node:os';
+import { failedStartLine, logLine } from './logLine';
 
 /** How long a connection made just before the server stopped listening has to send its request. */
 const LAST_REQUESTS_MS = 250;
@@ -169,7 +171,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
   // Filled in once the server is built: a database lost before that has no server to stop.
   const server: { app?: FastifyInstance; stop(reason: string, drainMs: number): Promise<void> } = { stop: async () => undefined };
   const onLost = onDatabaseLost({
-    log: (level, fields, message) => (server.app ? server.app.log[level](fields, message) : console.error(message, fields)),
+    log: (level, fields, message) => (server.app ? server.app.log[level](fields, message) : console.error(logLine(level === 'fatal' ? 60 : 50, message, fields))),
     // A lost database serves nothing: no drain.
     stop: (reason) => server.stop(reason, 0),
     exit: (code) => process.exit(code),
@@ -189,6 +191,7 @@ export async function main(source: Record<string, string | undefined>, early?: E
     publicUrl: env.PUBLIC_URL,
     trustProxy: env.TRUST_PROXY,
     deskOnOwnPort: env.OPS_PORT !== undefined,
+    atlasDir: atlasServed(env) ? undefined : null,
     logger: { level: env.LOG_LEVEL },
     batchesInFlight: BATCHES_IN_FLIGHT[database.driver],
     // PostgreSQL may have several instances: their rate limits count in the database, one limit for all.
@@ -234,9 +237,10 @@ export async function main(source: Record<string, string | undefined>, early?: E
     reached('database');
     await database.migrate();
     reached('migrations');
-    // The demo downline (fixed addresses nobody holds keys to) only beside the development chain: a deployment's
-    // inviter starts with an empty team.
-    await seed(database.db, { demoTeam: developmentChainAsked(env) });
+    // SEED=minimal (production's default): the deployment's own root inviter and nothing of the demo. Else the demo,
+    // its downline (fixed addresses nobody holds keys to) only beside the development chain.
+    const minimal = seedKind(env) === 'minimal' && env.ROOT_INVITER_ADDRESS ? { rootInviter: env.ROOT_INVITER_ADDRESS, inviteCode: env.ROOT_INVITE_CODE } : undefined;
+    await seed(database.db, minimal ? { minimal } : { demoTeam: developmentChainAsked(env) });
     reached('seed');
   } catch (error) {
     await abandonStart();
@@ -244,9 +248,15 @@ export async function main(source: Record<string, string | undefined>, early?: E
   }
   const chainStart = await startChain(env, database.db, chainBegun);
   reached('chain');
-  await addOperatorsAtStart(env, database.db);
+  const operatorsAdded = await addOperatorsAtStart(env, database.db);
 
   const { app, start } = await preparing;
+  // The start's own lines, at info whatever LOG_LEVEL says (a child logger has its level): a deployment at `warn`
+  // still logs where it listens, on which chain and storage, and who was added.
+  const startLog = app.log.child({}, { level: 'info' });
+  for (const line of operatorsAdded) startLog.info({ operators: 'added' }, line);
+  const root = await rootInviter(database.db);
+  if (root) startLog.info({ rootInviter: root.address, inviteCode: root.inviteCode, seed: seedKind(env) }, `Root inviter: ${root.address}, invite code ${root.inviteCode} (members join at /login/${root.inviteCode})`);
   const oneRole = oneRoleWarning(database.driver, env.DATABASE_MIGRATION_URL);
   if (oneRole) app.log.warn(oneRole);
   // Told once the database answers, without holding the start up for it.
@@ -329,12 +339,13 @@ export async function main(source: Record<string, string | undefined>, early?: E
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   const url = `http://${shownHost}:${port}`;
   const sites = app.signInSites.list().map((site) => site.host);
-  app.log.info({ storage: database.driver, signInSites: sites, startMs }, `Member DApp listening on ${url}`);
-  console.log(`Member DApp: ${url} (storage: ${database.driver === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL'})`);
-  if (desk) console.log(`Operators' desk: http://${shownHost}:${desk.port}/ops (only there: PORT answers 404 for it)`);
-  console.log(`Credit on chain: ${chainStart.summary}`);
+  // Every line is pino's JSON (one object a line, as the rest of the log): what a person reads is its `msg`.
+  const storage = database.driver === 'pglite' ? `PGlite in ${env.DATA_DIR}` : 'PostgreSQL';
+  startLog.info({ storage: database.driver, signInSites: sites, startMs, url }, `Member DApp: ${url} (storage: ${storage})`);
+  if (desk) startLog.info({ deskPort: desk.port }, `Operators' desk: http://${shownHost}:${desk.port}/ops (only there: PORT answers 404 for it)`);
+  startLog.info({ chainId: chainStart.chain.settings.chainId }, `Credit on chain: ${chainStart.summary}`);
   // Sign-in works only at these (ADR 0007); with the defaults they include the machine's LAN addresses.
-  console.log(`Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);
+  startLog.info({ signInSites: sites }, `Sign-in sites: ${sites.join(', ')}${app.signInSites.configured ? '' : ' (and localhost at any port)'}`);
   return url;
 }
 
@@ -365,19 +376,21 @@ export async function earlyDatabase(early: EarlyStart | undefined, env: ServerEn
  *
  * @param env - the validated environment
  * @param db - database handle (migrated, seeded)
- * @returns when done
+ * @returns what was added, a line each for the log
  * @example
- * await addOperatorsAtStart(env, database.db);
+ * for (const line of await addOperatorsAtStart(env, database.db)) app.log.info(line);
  */
-export async function addOperatorsAtStart(env: Pick<ServerEnv, 'OPS_FIRST_ADMIN' | 'CHAIN_RPC_URL' | 'NODE_ENV'>, db: Db): Promise<void> {
+export async function addOperatorsAtStart(env: Pick<ServerEnv, 'OPS_FIRST_ADMIN' | 'CHAIN_RPC_URL' | 'NODE_ENV'>, db: Db): Promise<string[]> {
   const now = new Date();
+  const added: string[] = [];
   if (env.OPS_FIRST_ADMIN) {
     const context = { at: now, actorAddress: null, actorRoles: [], via: 'setting' as const, requestId: null, clientAddress: null };
-    if (await addFirstAdmin(db, getAddress(env.OPS_FIRST_ADMIN), context)) console.log(`Operators: ${getAddress(env.OPS_FIRST_ADMIN)} is the first admin (OPS_FIRST_ADMIN)`);
+    if (await addFirstAdmin(db, getAddress(env.OPS_FIRST_ADMIN), context)) added.push(`Operators: ${getAddress(env.OPS_FIRST_ADMIN)} is the first admin (OPS_FIRST_ADMIN)`);
   }
   if (!env.CHAIN_RPC_URL && env.NODE_ENV !== 'production' && (await seedDemoOperator(db, now))) {
-    console.log('Operators: the demo operator (anvil account 9, README "Operators") is an admin; sign in at /ops');
+    added.push('Operators: the demo operator (anvil account 9, README "Operators") is an admin; sign in at /ops');
   }
+  return added;
 }
 
 interface LossHandling {
@@ -417,7 +430,7 @@ export function onDatabaseLost(handling: LossHandling): (error: Error, next: Wor
 // Run when started directly (node --import tsx server/main.ts), not when imported by a test.
 if (import.meta.url === `file://${process.argv[1]}`) {
   main(process.env).catch((error: unknown) => {
-    console.error(error);
+    console.error(failedStartLine(error));
     process.exit(1);
   });
 }

@@ -10,11 +10,10 @@
  * if one dies (its pending recoveries fail as internal errors). The pool has no state beyond its threads: every
  * recovery is a pure function of the message and the signature.
  */
-import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { getAddress, type Address } from 'viem';
-import { serverPath } from '../serverFiles';
+import { workerModule } from '../serverFiles';
 
 interface Pending {
   resolve: (signer: Address | undefined) => void;
@@ -27,7 +26,8 @@ interface Lane {
 }
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
-const workerUrl = pathToFileURL(serverPath('auth', 'signerWorker.mjs'));
+// Compiled, the bundle's own copy (dist/server/signerWorker.js, viem inside it): a production install holds no viem.
+const workerUrl = workerModule('signerWorker', 'auth/signerWorker.mjs');
 
 export class SignerPool {
   readonly #lanes: (Lane | undefined)[];

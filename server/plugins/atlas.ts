@@ -46,16 +46,17 @@ export function resolveAtlasFile(urlPath: string, atlasDir: string): { file: str
  * Registers GET (and HEAD) /atlas and /atlas/*: the atlas' files, nothing else, never written.
  *
  * @param app - the root instance (its security-header hook covers these answers too)
- * @param atlasDir - docs/atlas; without its index.html the routes answer 404
+ * @param atlasDir - docs/atlas; without its index.html the routes answer 404; null: not served (ATLAS=off,
+ *   production's default), every /atlas path 404 rather than the SPA's page
  * @returns nothing; the routes are registered
  * @example
  * registerAtlas(app, path.join(repoRoot, 'docs', 'atlas'));
  */
-export function registerAtlas(app: FastifyInstance, atlasDir: string): void {
-  app.get('/atlas', async (_request, reply) => reply.redirect('/atlas/', 302));
+export function registerAtlas(app: FastifyInstance, atlasDir: string | null): void {
+  app.get('/atlas', async (_request, reply) => (atlasDir === null ? reply.code(404).type('text/plain; charset=utf-8').send('Not found') : reply.redirect('/atlas/', 302)));
   app.get('/atlas/*', async (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
-    const found = existsSync(path.join(atlasDir, 'index.html')) ? resolveAtlasFile(rest, atlasDir) : null;
+    const found = atlasDir !== null && existsSync(path.join(atlasDir, 'index.html')) ? resolveAtlasFile(rest, atlasDir) : null;
     let body: Buffer | null = null;
     if (found) body = await readFile(found.file).catch(() => null);
     if (!found || !body) return reply.code(404).type('text/plain; charset=utf-8').send('Not found');

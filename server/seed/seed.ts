@@ -1,17 +1,20 @@
 /**
  * Seeds a fresh database: app config, notices, the about page, the root inviter, the ledger's system accounts, bots,
- * the share pools and (for npm start) a small downline under the inviter and the demo's funded pools and exchange. Every insert is ON CONFLICT
+ * the share pools and (for npm start) a small downline under the inviter and the demo's funded pools and exchange;
+ * with SEED=minimal only the app config, the system accounts and the deployment's own root inviter. Every insert is ON CONFLICT
  * DO NOTHING, so running it again (each start does) changes nothing and never overwrites edited rows; a lock
  * keeps two instances starting together from interleaving.
  */
 import { lockTransaction, rowsOf, type Db } from '../db/client';
 import { about, appConfig, bots, goods, ledgerCounters, members, notices, sharePools } from '../db/schema';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { getAddress } from 'viem';
 import { z } from 'zod';
 import { ensureSystemAccounts, FUNDED_ACCOUNTS, systemAccountId, type FundedAccount } from '../ledger/accounts';
 import { fundingRequest } from '../ledger/funding';
 import { postRequests, type LedgerRequest } from '../ledger/engine';
 import { toMinor } from '../../api-schema/amount';
+import { normaliseInviteCode, randomInviteCode } from '../members/inviteCode';
 import { bindRecommender } from '../members/tree';
 import { stockKey } from '../buy/goods';
 import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_GOODS, SEED_INVITER, SEED_NOTICES, SEED_SHARE_POOLS, SEED_TEAM } from './content';
@@ -19,6 +22,12 @@ import { SEED_ABOUT, SEED_APP_CONFIG, SEED_BOTS, SEED_GOODS, SEED_INVITER, SEED_
 const SEED_LOCK = 4_361_000_003;
 
 export interface SeedOptions {
+  /**
+   * SEED=minimal: only the app config, the system accounts and this root inviter (no notices, about page, bots,
+   * share pools or goods: a real deployment's operators write its content). Its invite code: ROOT_INVITE_CODE, or a
+   * random one at the first seed.
+   */
+  minimal?: { rootInviter: string; inviteCode?: string | undefined } | undefined;
   /**
    * Also the seeded inviter's small downline (SEED_TEAM), for the team screens of a fresh start. Off by default, so
    * tests that count the inviter's team start from an empty one; npm start turns it on.
@@ -37,6 +46,21 @@ export interface SeedOptions {
  * await seed(database.db, { demoTeam: true });
  */
 export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
+  const { minimal } = options;
+  if (minimal) {
+    await db.transaction(async (tx) => {
+      await lockTransaction(tx, SEED_LOCK);
+      await tx.insert(appConfig).values({ id: 1, value: SEED_APP_CONFIG }).onConflictDoNothing();
+      // One root: a second start with another address adds nobody (the first root stays the tree's top).
+      const [root] = await tx.select({ id: members.id }).from(members).where(eq(members.isRoot, true)).limit(1);
+      if (!root) {
+        const address = getAddress(minimal.rootInviter);
+        await tx.insert(members).values({ address, inviteCode: normaliseInviteCode(minimal.inviteCode ?? randomInviteCode()), isRoot: true, createdAt: new Date() }).onConflictDoNothing();
+      }
+      await ensureSystemAccounts(tx);
+    });
+    return;
+  }
   await db.transaction(async (tx) => {
     await lockTransaction(tx, SEED_LOCK);
     await tx.insert(appConfig).values({ id: 1, value: SEED_APP_CONFIG }).onConflictDoNothing();
@@ -125,4 +149,17 @@ async function seedTeam(tx: Db): Promise<void> {
     const outcome = await bindRecommender(tx, created.id, entry.recommenderCode);
     if (outcome !== 'bound') throw new Error(`seed: ${entry.inviteCode} could not bind to ${entry.recommenderCode}: ${outcome}`);
   }
+}
+
+/**
+ * The tree's root (the seeded inviter), for the start's log line.
+ *
+ * @param db - database handle (seeded)
+ * @returns its address and invite code, or undefined before a seed
+ * @example
+ * const root = await rootInviter(db);
+ */
+export async function rootInviter(db: Db): Promise<{ address: string; inviteCode: string } | undefined> {
+  const [root] = await db.select({ address: members.address, inviteCode: members.inviteCode }).from(members).where(eq(members.isRoot, true)).limit(1);
+  return root;
 }

@@ -203,6 +203,9 @@ function runConfig(template: string, ports: { balancer: number; servers: number[
     [/^ {4}group haproxy\n/m, ''],
     [/^ {4}stats socket \S+ /m, `    stats socket ${ports.socket} `],
     [/^ {4}bind :80$/m, `    bind 127.0.0.1:${ports.balancer}`],
+    // Plain HTTP in a test run: no certificate, so no TLS listener and no redirect to it.
+    [/^ {4}bind :443 ssl crt \S+ alpn h2,http\/1\.1\n/m, ''],
+    [/^ {4}http-request redirect scheme https code 301 unless \{ ssl_fc \}\n/m, ''],
     // Checks fast enough for a short run; SHUTDOWN_DRAIN_MS is set to cover them (tests/balancer/threeInstances.ts).
     [/^ {4}default-server inter 2s fall 2 rise 2$/m, `    default-server inter ${checkMs}ms fall 2 rise 2`],
     ...ports.servers.map((port, index): [RegExp, string] => [new RegExp(`^ {4}server app${index + 1} 127\\.0\\.0\\.1:808${index + 1} check$`, 'm'), `    server app${index + 1} 127.0.0.1:${port} check`]),

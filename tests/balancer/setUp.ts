@@ -24,6 +24,8 @@ import type { TestNode } from './processes';
 export function serverEnv(databaseUrl: string, node: TestNode, balancerPort: number): Record<string, string> {
   return {
     NODE_ENV: 'production',
+    // The demo's content: the run signs up below DEMO2026 and buys the seeded goods (production seeds minimal).
+    SEED: 'demo',
     HOST: '127.0.0.1',
     DATABASE_URL: databaseUrl,
     CHAIN_RPC_URL: node.url,

@@ -4,6 +4,7 @@
  * SPA's history fallback.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { atlasServed } from '../../server/env';
 import { describeWithDatabases } from './support/harness';
 import { createStaticSite, type StaticSite } from './support/staticSite';
 
@@ -67,6 +68,12 @@ describeWithDatabases('the atlas at /atlas', (ctx) => {
     for (const method of ['POST', 'PUT', 'DELETE'] as const) {
       expect((await app.inject({ method, url: '/atlas/zh/wallet.html' })).statusCode, method).toBe(404);
     }
+  });
+
+  it('is not served where the settings say so (ATLAS, off in production unless asked for)', async () => {
+    const app = await ctx.app({ spaDir: site.spaDir, localesDir: site.localesDir, atlasDir: null });
+    expect((await app.inject({ method: 'GET', url: '/atlas/zh/wallet.html' })).statusCode).toBe(404);
+    expect([atlasServed({ NODE_ENV: 'production' }), atlasServed({ NODE_ENV: 'production', ATLAS: 'on' }), atlasServed({}), atlasServed({ ATLAS: 'off' })]).toEqual([false, true, true, false]);
   });
 
   it('answers 404 when no atlas was built', async () => {

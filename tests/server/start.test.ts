@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { getAddress } from 'viem';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { enginesNode } from '../../scripts/buildServer';
 import { needsBuild } from '../../scripts/start.mjs';
 import { DEV_CHAIN_ID } from '../../server/chain/devChain';
 import { ADMIN_TOKEN_GONE } from '../../server/env';
@@ -95,9 +97,9 @@ describe('npm start: needsBuild', () => {
 });
 
 /** Runs the compiled server/main.ts (the unit project builds it) until it exits (a refused start), with `env` on top of this process's but no NODE_ENV or DATABASE_URL. */
-async function startRefused(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+async function startRefused(env: Record<string, string>, node = process.execPath): Promise<{ code: number | null; output: string }> {
   const { DATABASE_URL: _database, NODE_ENV: _nodeEnv, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['dist/server/main.js'], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(node, ['dist/server/main.js'], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -131,12 +133,29 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     expect(existsSync(path.join(env.DATA_DIR ?? '', 'chain'))).toBe(false);
   }));
 
+  it('behavior: refuses to start on a Node older than package.json engines, in one JSON line, before anything else', withCleanup(async (cleanup) => {
+    // The machines' own Node (NodeSource's 20 at /usr/bin/node; ADR 0027): older than engines, as Debian's 18 is.
+    const old = '/usr/bin/node';
+    const version = execFileSync(old, ['--version'], { encoding: 'utf8' }).trim().replace(/^v/, '');
+    const [atLeast] = await enginesNode();
+    expect(Number(version.split('.')[0]), `${old} must be older than engines for this test`).toBeLessThan(atLeast);
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
+    const { code, output } = await startRefused(env, old);
+    expect(code).toBe(1);
+    expect(output.trim().split('\n').map((line) => JSON.parse(line) as unknown)).toEqual([
+      expect.objectContaining({ level: 60, msg: `Node ${version} is older than this server needs (package.json engines: node >=${atLeast}); start it with Node ${atLeast} or later` }),
+    ]);
+    expect(await nothingListensAt(Number(env.PORT))).toBe(true);
+  }));
+
   it('behavior: refuses a start with ADMIN_TOKEN set, in one line saying it is gone and how the first admin is made', withCleanup(async (cleanup) => {
     const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
     const { code, output } = await startRefused({ ...env, ADMIN_TOKEN: 'a-token-from-an-old-deployment-0123456789' });
     expect(code).toBe(1);
     expect(output.split('\n').filter((line) => line.includes('ADMIN_TOKEN'))).toEqual([expect.stringContaining(`Invalid environment: ADMIN_TOKEN: ${ADMIN_TOKEN_GONE}`)]);
     expect(output).not.toContain('a-token-from-an-old-deployment');
+    // A failed start is one JSON line in pino's shape, its stack inside it.
+    expect(output.trim().split('\n').map((line) => JSON.parse(line) as { level: number; err?: { stack?: string } })).toEqual([expect.objectContaining({ level: 60, err: expect.objectContaining({ stack: expect.any(String) }) })]);
     expect(await nothingListensAt(Number(env.PORT))).toBe(true);
   }));
 
@@ -153,6 +172,38 @@ describe.concurrent('npm start: the chain it runs, failing closed (issue 42, ite
     expect(output).toContain(`CHAIN_RPC_URL reports chain ${TEST_NODE_CHAIN_ID}, but this database ran the development chain (${DEV_CHAIN_ID})`);
     expect(output).toContain('a real chain starts on a new database');
     expect(await nothingListensAt(Number(env.PORT))).toBe(true);
+  }));
+
+  it('behavior: a production start seeds only the root inviter it is given, serves no atlas, and logs JSON lines only', withCleanup(async (cleanup) => {
+    const testChain = await startTestChain({ confirmations: 1 });
+    cleanup.push(() => testChain.stop());
+    const relay = await startRpcRelay(testChain.node.url);
+    cleanup.push(() => relay.stop());
+    relay.on('eth_chainId', () => '0x38');
+    const { env } = await prepareMainRun(mainStorages[0] as MainStorage, cleanup, { fresh: true });
+    const root = getAddress('0x2a3f7cc1d0a37e3e2b63e91c4c8b1d6f6f0c1a2b');
+    const settings = { NODE_ENV: 'production', CHAIN_RPC_URL: relay.url, TOKEN_ADDRESS: testChain.token, TREASURY_ADDRESS: testChain.treasury, CONFIRMATIONS: '1' };
+    // Without the root inviter, production refuses to start: its default seed is minimal.
+    const refused = await startRefused({ ...env, ...settings });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain('ROOT_INVITER_ADDRESS: NODE_ENV=production seeds minimal content (SEED=demo for the demo): set ROOT_INVITER_ADDRESS');
+    const server = await startMain({ ...env, ...settings, ROOT_INVITER_ADDRESS: root, ROOT_INVITE_CODE: 'root2027' });
+    cleanup.push(async () => {
+      server.child.kill('SIGKILL');
+      await server.exited();
+    });
+    const base = `http://127.0.0.1:${env.PORT}`;
+    const read = async (url: string, headers: Record<string, string> = {}) => (await fetch(`${base}${url}`, { headers })).json() as Promise<{ code: number; result?: unknown }>;
+    expect(await read('/api/dapp/queryPagePlatformNotice?page=1&pageSize=10')).toMatchObject({ code: 0, result: { list: [], total: 0 } });
+    expect(await read('/api/goods/list')).toMatchObject({ code: 0, result: { list: [] } });
+    expect(await read('/api/dapp/solbotList?page=1&pageSize=10')).toMatchObject({ code: 0, result: { list: [] } });
+    const desk = await treasuryHeadersOverHttp(base);
+    expect(await read('/api/admin/member?q=DEMO2026', desk)).toMatchObject({ code: 4004 });
+    expect(await read('/api/admin/member?q=ROOT2027', desk)).toMatchObject({ code: 0, result: { address: root, inviteCode: 'ROOT2027' } });
+    expect((await fetch(`${base}/atlas/`)).status).toBe(404);
+    const lines = server.output().trim().split('\n');
+    expect(lines.filter((line) => !line.startsWith('{'))).toEqual([]);
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg)).toContain('Root inviter: ' + root + ', invite code ROOT2027 (members join at /login/ROOT2027)');
   }));
 
   it('behavior: on a real chain prints and logs its RPC URLs without path or query, also when the node fails', withCleanup(async (cleanup) => {

@@ -4,17 +4,17 @@
  * signed bytes.
  */
 import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
-import { privateKeyToAccount, type PrivateKeyAccount } from 'viem/accounts';
+import { privateKeyToAccount } from 'viem/accounts';
 import type { Db } from '../../db/client';
 import type { Chain } from '../chain';
-import type { PayerOptions, PayerStep } from './index';
+import type { PayerOptions, PayerSigner, PayerStep } from './index';
 import { taggedTransferData } from './paymentTag';
 
 export interface PayerContext {
   db: Db;
   chain: Chain;
   client: PublicClient;
-  account: PrivateKeyAccount;
+  account: PayerSigner;
   chainId: number;
   token: Address;
   holder: string;
@@ -50,7 +50,7 @@ export interface PayerContext {
 export function payerContext(options: PayerOptions): PayerContext {
   const { db, chain } = options;
   const client = chain.client;
-  const account = privateKeyToAccount(options.key);
+  const account = typeof options.key === 'string' ? privateKeyToAccount(options.key) : options.key;
   const chainId = chain.settings.chainId;
   const token = chain.token.address;
   const gasLimit = options.gasLimit ?? 100_000n;

@@ -24,7 +24,7 @@
  *   chain): the payer opens a pause and signs no new payment until two operators resume it.
  * - payments.ts: the SQL of payments and of the withdrawal stages the payer reads.
  */
-import type { Address, Hex } from 'viem';
+import type { Address, Hex, LocalAccount } from 'viem';
 import type { Db } from '../../db/client';
 import type { Chain } from '../chain';
 import type { LostReason } from '../paymentWatch';
@@ -38,6 +38,13 @@ import { pausePayouts, roundDoubts, type PayoutPause } from './pause';
 import { sendNew } from './sendNew';
 import { watchPosted, watchVoided } from './watchPosted';
 
+/**
+ * What signs the payer's transactions: viem's account shape (its address and signTransaction), which
+ * privateKeyToAccount gives for a local key and viem's toAccount builds around a remote signer (AWS or GCP KMS,
+ * Web3Signer's eth_signTransaction). The payer signs transfers of the token and zero-value fillers, nothing else.
+ */
+export type PayerSigner = Pick<LocalAccount, 'address' | 'signTransaction'>;
+
 /** The steps a fault test may kill the process at (PAYER_FAULT_AT). */
 export const PAYER_STEPS = ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const;
 export type PayerStep = (typeof PAYER_STEPS)[number];
@@ -45,8 +52,11 @@ export type PayerStep = (typeof PAYER_STEPS)[number];
 export interface PayerOptions {
   db: Db;
   chain: Chain;
-  /** The hot wallet's private key (PAYER_KEY). */
-  key: Hex;
+  /**
+   * The hot wallet's private key (PAYER_KEY, PAYER_KEY_FILE), or what signs for it (PayerSigner: a KMS or Web3Signer
+   * behind viem's account shape); the key itself then never enters this process.
+   */
+  key: Hex | PayerSigner;
   /** Who holds the lease: one name per server instance. */
   holder: string;
   /** How long a lease lasts unless renewed (a round renews it). */

@@ -26,11 +26,12 @@ export interface RunningMain {
  * Starts the compiled server/main.ts and resolves once it listens.
  *
  * @param env - its environment on top of this process's
+ * @param options - the folder it runs in (default: the repository; a production layout elsewhere: deployKit.test.ts)
  * @returns the child, its output so far and its exit
  * @example
  * const server = await startMain({ PORT: '8090', DATA_DIR: dir });
  */
-export async function startMain(env: Record<string, string>): Promise<RunningMain> {
+export async function startMain(env: Record<string, string>, options: { cwd?: string } = {}): Promise<RunningMain> {
   // Not the test run's DATABASE_URL (.ci/with-postgres.sh sets it for the shared test database, which other suites
   // reset and disconnect): PGlite unless `env` names a database of its own.
   const { DATABASE_URL: _shared, ...inherited } = process.env;
@@ -39,7 +40,7 @@ export async function startMain(env: Record<string, string>): Promise<RunningMai
   // at its first tier (--liftoff-only): optimising it cost each start about 1.1-1.3 s of CPU on the second core, never
   // paid back by a process that lives seconds (on PGlite, 4.0 -> 2.9 CPU-s from spawn to 1.5 s after listening, and
   // 5.1 -> 3.8 CPU-s over 10 s of rounds every 250 ms). The same code runs; only how V8 compiles it differs.
-  const child = spawn(process.execPath, ['--liftoff-only', 'dist/server/main.js'], { cwd: repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--liftoff-only', 'dist/server/main.js'], { cwd: options.cwd ?? repoRoot, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   // Resolved by the banner (looked for in each chunk as it comes, not polled every 200 ms), or failed by an exit before it.
   let started: { resolve: () => void; reject: (error: Error) => void } | undefined;

@@ -1,9 +1,12 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from '../../../server/chain/devChain';
 import { WELL_KNOWN_DEV_KEYS } from '../../../server/chain/wellKnownKeys';
-import { ADMIN_TOKEN_GONE, developmentChainAsked, readEnv } from '../../../server/env';
+import { ADMIN_TOKEN_GONE, developmentChainAsked, readEnv, seedKind } from '../../../server/env';
 
 const token = '0x55d398326f99059fF775485246999027B3197955';
 const treasury = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -12,6 +15,19 @@ const realChain = { CHAIN_RPC_URL: 'https://bsc.example/v1/SECRET-KEY', TOKEN_AD
 describe('readEnv', () => {
   it('behavior: applies the defaults', () => {
     expect(readEnv({})).toEqual({ PORT: 8080, HOST: '0.0.0.0', DATA_DIR: './data', TRUST_PROXY: false, LOG_LEVEL: 'info', CONFIRMATIONS: 12, DEV_CHAIN_PORT: 8545, DEV_CHAIN_BLOCK_TIME: 1, PAYER: 'on', READY_MAX_LAG_MS: 60_000, SHUTDOWN_DRAIN_MS: 0, SHUTDOWN_TIMEOUT_MS: 25_000 });
+  });
+
+  it('behavior: seeds minimal content in production (the root inviter required), the demo elsewhere, as SEED says', () => {
+    const root = '0x2a3f7cc1d0a37e3e2b63e91c4c8b1d6f6f0c1a2b';
+    expect(seedKind(readEnv({}))).toBe('demo');
+    expect(seedKind(readEnv({ ...realChain, NODE_ENV: 'production', ROOT_INVITER_ADDRESS: root }))).toBe('minimal');
+    expect(seedKind(readEnv({ ...realChain, NODE_ENV: 'production', SEED: 'demo' }))).toBe('demo');
+    expect(readEnv({ SEED: 'minimal', ROOT_INVITER_ADDRESS: root, ROOT_INVITE_CODE: 'Root2027' })).toMatchObject({ SEED: 'minimal', ROOT_INVITER_ADDRESS: root, ROOT_INVITE_CODE: 'Root2027' });
+    expect(() => readEnv({ ...realChain, NODE_ENV: 'production' })).toThrow('ROOT_INVITER_ADDRESS: NODE_ENV=production seeds minimal content (SEED=demo for the demo): set ROOT_INVITER_ADDRESS');
+    expect(() => readEnv({ SEED: 'minimal' })).toThrow('ROOT_INVITER_ADDRESS: SEED=minimal: set ROOT_INVITER_ADDRESS');
+    expect(() => readEnv({ SEED: 'lots' })).toThrow(/SEED/);
+    expect(() => readEnv({ SEED: 'minimal', ROOT_INVITER_ADDRESS: '0x12' })).toThrow(/ROOT_INVITER_ADDRESS must be an address/);
+    expect(() => readEnv({ SEED: 'minimal', ROOT_INVITER_ADDRESS: root, ROOT_INVITE_CODE: 'a b' })).toThrow(/ROOT_INVITE_CODE must be 4 to 16 letters and digits/);
   });
 
   it('behavior: reads the chain settings; an RPC URL needs the token and the treasury', () => {
@@ -85,6 +101,22 @@ describe('readEnv', () => {
     expect(readEnv({ ADMIN_TOKEN: '' }).ADMIN_TOKEN).toBeUndefined();
   });
 
+  it('behavior: reads PAYER_KEY from PAYER_KEY_FILE (systemd LoadCredential), refusing both at once, an unreadable file or a bad key', async () => {
+    const key = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
+    const dir = await mkdtemp(path.join(tmpdir(), 'payer-key-'));
+    try {
+      const file = path.join(dir, 'payer-key');
+      await writeFile(file, `${key}\n`, { mode: 0o600 });
+      expect(readEnv({ PAYER_KEY_FILE: file })).toMatchObject({ PAYER_KEY: key });
+      expect(() => readEnv({ PAYER_KEY_FILE: file, PAYER_KEY: key })).toThrow('Invalid environment: PAYER_KEY_FILE: set PAYER_KEY or PAYER_KEY_FILE, not both');
+      expect(() => readEnv({ PAYER_KEY_FILE: path.join(dir, 'missing') })).toThrow(`Invalid environment: PAYER_KEY_FILE: cannot read ${path.join(dir, 'missing')} (ENOENT)`);
+      await writeFile(file, '0x12');
+      expect(() => readEnv({ PAYER_KEY_FILE: file })).toThrow(`Invalid environment: PAYER_KEY_FILE: ${file} must hold 0x and 64 hex digits (one line)`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('behavior: reads the payer settings and refuses a bad key, amount or switch', () => {
     const key = '0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a';
     expect(readEnv({ PAYER_KEY: key, AUTO_APPROVE_MAX: '12.5', AUTO_APPROVE_HOURLY: '100', PAYER: 'off', PAYER_FAULT_AT: 'stored' })).toMatchObject({
@@ -138,7 +170,7 @@ describe('readEnv', () => {
       expect(developmentChainAsked(readEnv({}))).toBe(true);
       expect(developmentChainAsked(readEnv({ NODE_ENV: 'development' }))).toBe(true);
       expect(developmentChainAsked(readEnv({ NODE_ENV: 'production', DEV_CHAIN: 'on' }))).toBe(true);
-      expect(developmentChainAsked(readEnv({ NODE_ENV: 'production', ...realChain }))).toBe(false);
+      expect(developmentChainAsked(readEnv({ NODE_ENV: 'production', ...realChain, SEED: 'demo' }))).toBe(false);
       expect(developmentChainAsked(readEnv(realChain))).toBe(false);
     });
 
