@@ -15,6 +15,7 @@ import { benchLedger } from './ledger';
 import { hostLog } from './hostLoop';
 import { benchLighthouse } from './lighthouse';
 import { benchMeInfo, measureFloorLoad, type LoadSeconds, type PairOfRuns } from './meinfo';
+import { benchMetrics } from './metricsCost';
 import { detail, figures, ms } from './report';
 import { benchRush } from './rush';
 import { benchScale } from './scale';
@@ -139,6 +140,7 @@ async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
             await benchMeInfo(server, 'pglite', floor, seconds, true);
           });
         }
+        if (only.has('meinfo')) await section('metrics.pglite', () => benchMetrics(server));
         if (only.has('ledger')) await section('ledger.pglite', () => benchLedger(server, 'pglite', seconds.app));
         if (only.has('topups')) await section('topups.pglite', () => benchTopUps(server, 'pglite'));
         if (only.has('payouts')) await section('payouts.pglite', () => benchPayouts(server, 'pglite'));
