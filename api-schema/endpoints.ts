@@ -47,6 +47,8 @@ export const endpoints = {
   opsAdjustmentsPending: opsFinance.opsAdjustmentsPending,
   opsPolicy: opsPolicy.opsPolicy,
   opsFund: opsPolicy.opsFund,
+  opsMoneySettings: opsPolicy.opsMoneySettings,
+  opsMoneySettingsPut: opsPolicy.opsMoneySettingsPut,
   opsPaymentsRecover: admin.opsPaymentsRecover,
   opsUnknownPaymentSettle: admin.opsUnknownPaymentSettle,
   opsPayoutsResume: admin.opsPayoutsResume,

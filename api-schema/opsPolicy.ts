@@ -11,7 +11,7 @@ import { assetSchema } from './admin';
 const policyAmountSchema = z.nullable(balanceSchema);
 
 export const policyRuleSchema = z.object({
-  act: z.enum(['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle', 'payoutsResume']),
+  act: z.enum(['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle', 'payoutsResume', 'moneySettings']),
   roles: z.array(z.enum(['finance', 'support', 'content', 'admin'])),
   /** What one operator may move alone per act; null: the act moves no amount of its own choosing; '0' (with a null member day): never alone. */
   alonePerAct: policyAmountSchema,
@@ -51,4 +51,44 @@ export const opsFund = defineEndpoint({
   query: undefined,
   body: z.strictObject({ account: fundedAccountSchema, amount: amountSchema, requestId: requestIdSchema }),
   result: z.object({ id: z.string(), account: fundedAccountSchema, asset: assetSchema, amount: amountSchema, balance: balanceSchema }),
+});
+
+/**
+ * The money parameters members see in dappParam and the ledger applies (docs/API.md, "Operators: money settings"):
+ * what finance changes on the desk, with a second finance operator (the policy's `moneySettings`: never alone).
+ */
+const moneySettingsShape = {
+  minWithdraw: amountSchema,
+  maxWithdraw: amountSchema,
+  /** A fixed fee per withdrawal, below minWithdraw. */
+  withdrawFee: balanceSchema,
+  dailyWithdrawCap: amountSchema,
+  /** CREDIT per 1 WPOS. */
+  exchangeRate: amountSchema,
+  minTransfer: amountSchema,
+};
+export const moneySettingsSchema = z.object(moneySettingsShape);
+
+const pendingSettingsSchema = z.object({ values: moneySettingsSchema, requestedBy: z.string() });
+
+export const opsMoneySettings = defineEndpoint({
+  method: 'GET',
+  path: '/api/admin/config/money',
+  access: 'operator:finance',
+  summary: 'The money parameters in force, and a change one finance operator asked for that waits for a second (added)',
+  query: undefined,
+  body: undefined,
+  result: z.object({ current: moneySettingsSchema, pending: z.nullable(pendingSettingsSchema) }),
+});
+
+export const opsMoneySettingsPut = defineEndpoint({
+  method: 'POST',
+  path: '/api/admin/config/money',
+  access: 'operator:finance',
+  summary:
+    "Change the money parameters: the first finance operator's call is recorded and waits, a second, different one asking for the same values applies them " +
+    "(the policy's moneySettings: never alone); other values while one waits are 3006; inconsistent values 1001; at most once per requestId of the operator (added)",
+  query: undefined,
+  body: z.strictObject({ ...moneySettingsShape, requestId: requestIdSchema }),
+  result: z.object({ applied: z.boolean(), waitsForSecondApproval: z.boolean(), approvals: z.array(z.string()), current: moneySettingsSchema }),
 });

@@ -20,7 +20,7 @@ import { PolicyLimitError, RoleRequiredError, SelfActRefusedError } from '../err
 import { holdsRole, type OperatorActor } from './actor';
 
 /** Every act the policy decides. */
-export const POLICY_ACTS = ['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle', 'payoutsResume'] as const;
+export const POLICY_ACTS = ['grant', 'deduct', 'withdrawalApprove', 'topUpRelease', 'orderRefund', 'fund', 'poolAmount', 'distribute', 'topUpsReread', 'paymentsRecover', 'unknownPaymentSettle', 'payoutsResume', 'moneySettings'] as const;
 export type PolicyAct = (typeof POLICY_ACTS)[number];
 
 /** The settings the rules are made of, in minor units (server/env.ts: APPROVAL_QUORUM_ABOVE and OPS_*). */
@@ -103,6 +103,15 @@ export function policyRules(limits: PolicyLimits): readonly PolicyRule[] {
       cap: null,
       notToSelf: false,
       why: 'Payouts paused on doubt go on again: always two operators, and only once the cause is gone.',
+    },
+    {
+      act: 'moneySettings',
+      roles: ['finance'],
+      alone: 'never',
+      above: 'confirm',
+      cap: null,
+      notToSelf: false,
+      why: 'The minimum and maximum withdrawal, its fee, the daily cap, the exchange rate and the minimum transfer: what every member is charged or allowed, so always two operators.',
     },
   ];
 }

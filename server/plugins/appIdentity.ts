@@ -101,7 +101,9 @@ export function registerAppIdentity(app: FastifyInstance, localesDir: string): v
     if (!type) return reply.code(404).send(notFoundEnvelope());
     const image = await readFile(path.join(iconsDir(), file));
     const tag = entityTagOf(image);
-    // A day without asking, then a 304 while the file is the same: a new icon reaches everyone within a day.
+    // A day without asking, then a 304 while the file is the same: a new icon reaches everyone within a day. No
+    // request id: the same bytes for everyone, as the fingerprinted assets (server/plugins/static.ts).
+    reply.removeHeader('x-request-id');
     reply.header('cache-control', 'public, max-age=86400').header('etag', tag);
     if (isNotModified(request.headers['if-none-match'], tag)) return reply.code(304).send();
     return reply.type(type).send(image);
@@ -115,6 +117,7 @@ export function registerAppIdentity(app: FastifyInstance, localesDir: string): v
     const appName = typeof common.layout?.appName === 'string' ? common.layout.appName : 'Member DApp';
     const body = JSON.stringify(webManifest(language, appName));
     const tag = entityTagOf(body);
+    reply.removeHeader('x-request-id');
     reply.header('cache-control', 'no-cache').header('vary', 'accept-language').header('etag', tag);
     if (isNotModified(request.headers['if-none-match'], tag)) return reply.code(304).send();
     return reply.type(MANIFEST_TYPE).send(body);

@@ -12,8 +12,11 @@ import type { FastifyInstance } from 'fastify';
 /** The route @fastify/static serves the SPA's files on (wildcard, no prefix). */
 const STATIC_FILES_ROUTE = '/*';
 
-/** Answers smaller than this go uncompressed: the encoding would save less than it costs. */
-export const COMPRESSION_THRESHOLD = 1024;
+/**
+ * Answers smaller than this go uncompressed: the encoding would save less than it costs. 512 B, not 1 KiB: the
+ * first visit's dappParam on a chain is about 550 B, and brotli sends it in about 360 (bench/README.md, section 1).
+ */
+export const COMPRESSION_THRESHOLD = 256;
 
 /**
  * Registers @fastify/compress for every route registered after it.

@@ -1,6 +1,6 @@
 /**
- * The operators' policy routes (docs/API.md, "Operators: the policy"): the rules, read-only for every operator, and
- * finance's funding of the accounts that pay only what was put in (the share pools' WPOS, the exchange's CREDIT),
+ * The operators' policy routes (docs/API.md, "Operators: the policy"): the rules, read-only for every operator, the
+ * money settings finance changes with a second operator (server/config/moneySettings.ts), and finance's funding of the accounts that pay only what was put in (the share pools' WPOS, the exchange's CREDIT),
  * from issuance, under the policy, at most once per request id of the operator, with its audit row in its
  * transaction.
  */
@@ -18,6 +18,7 @@ import { errorOfApiCode } from '../errors';
 import { requireOperator } from '../ops/actor';
 import { runOperatorAct } from '../ops/operatorAct';
 import { actorKeyOf, decidePolicy, policyView, recordPolicyUse } from '../ops/policy';
+import { changeMoneySettings, moneySettingsView } from '../config/moneySettings';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
 
@@ -35,6 +36,21 @@ const balanceRow = z.object({ balance: bigintText, transferId: bigintText });
 export const opsPolicyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
     opsPolicy: async () => policyView(deps.policy),
+
+    opsMoneySettings: async () => moneySettingsView(deps.db),
+
+    opsMoneySettingsPut: async ({ body, request }) => {
+      const { requestId, ...values } = body;
+      const actor = requireOperator(request);
+      const now = deps.now();
+      const act = { action: 'opsMoneySettingsPut', requestId, body: values, now };
+      return runOperatorAct(deps.db, request, act, endpoints.opsMoneySettingsPut.result, async (tx) => {
+        const outcome = await changeMoneySettings(tx, deps.policy, { values, actor, now });
+        const result = { applied: outcome.applied, waitsForSecondApproval: outcome.waitsForSecondApproval, approvals: outcome.approvals, current: outcome.current };
+        const audit = outcome.changed ? { target: 'moneySettings', before: outcome.before, after: { asked: outcome.asked, applied: outcome.applied, approvals: outcome.approvals } } : null;
+        return { result, audit };
+      });
+    },
 
     opsFund: async ({ body, request }) => {
       const amount = toMinor(body.amount);

@@ -94,9 +94,6 @@ export function selectDappParam(snapshot: ConfigSnapshot): DappParam | null {
   return parsedConfig.get(raw) ?? null;
 }
 
-/** Payouts paused on doubt, as the app config last said (withdrawals asked for now wait); null while they go on. */
-export const selectWithdrawalsPaused = (snapshot: ConfigSnapshot): NonNullable<DappParam['withdrawalsPaused']> | null => selectDappParam(snapshot)?.withdrawalsPaused ?? null;
-
 /**
  * The member record (meInfo) checked against its contract schema; null before meInfo answered, when the stored
  * record does not pass the schema, or while the contract has not loaded (it has once any API call ran, and the

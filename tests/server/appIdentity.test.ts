@@ -48,7 +48,7 @@ describeWithDatabases('the app’s icons and manifest', (ctx) => {
     expect(manifest.icons.map((icon) => icon.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
   });
 
-  // A first visit fetches both; each is under the 1 KiB threshold of other answers (bench/README.md section 1).
+  // A first visit fetches both; each is under the 512 B threshold of other answers (bench/README.md section 1).
   it.each([MANIFEST_PATH, ICON_PATHS.svg])('behavior: %s comes brotli-compressed to a browser that takes br, smaller than as it is', async (url) => {
     const plain = await get(url, { 'accept-encoding': 'identity' });
     const compressed = await get(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
@@ -57,6 +57,8 @@ describeWithDatabases('the app’s icons and manifest', (ctx) => {
     expect(String(compressed.headers.vary)).toMatch(/accept-encoding/i);
     expect(compressed.rawPayload.length).toBeLessThan(plain.rawPayload.length);
     expect(brotliDecompressSync(compressed.rawPayload).equals(plain.rawPayload)).toBe(true);
+    // The same bytes for everyone: no request id (a first visit's weight, bench/README.md section 1).
+    expect(compressed.headers['x-request-id']).toBeUndefined();
   });
 
   it('behavior: ?lng chooses the manifest’s language; If-None-Match gets 304', async () => {

@@ -297,6 +297,7 @@ describeWithDatabases('no operator alone', (ctx) => {
       ['paymentsRecover', ['finance'], null, null, null, 'refuse', null],
       ['unknownPaymentSettle', ['finance'], '1000', '5000', '1000', 'confirm', null],
       ['payoutsResume', ['finance'], '0', '0', null, 'confirm', null],
+      ['moneySettings', ['finance'], '0', '0', null, 'confirm', null],
     ]);
     // A withdrawal above what one approves alone, approved by Ben, who is then removed: Ann's approval is the first again.
     expect(envelope(await grant(s.app, { address: accounts.alice.address, amount: '3000', requestId: randomUUID() })).code).toBe(0);

@@ -72,6 +72,8 @@ const EXPECTED: Record<string, Expected> = {
   // The operators' policy (docs/API.md, "Operators: the policy").
   'GET /api/admin/policy': operator,
   'POST /api/admin/fund': finance,
+  'GET /api/admin/config/money': finance,
+  'POST /api/admin/config/money': finance,
   // Content (docs/API.md, "Operators: content").
   'GET /api/admin/content/notices': content,
   'POST /api/admin/content/notices/put': content,

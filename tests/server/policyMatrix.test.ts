@@ -28,6 +28,7 @@ const TABLE: Record<PolicyAct, { roles: OperatorRole[]; member: boolean; above: 
   paymentsRecover: { roles: ['finance'], member: false, above: null, cap: null },
   unknownPaymentSettle: { roles: ['finance'], member: true, above: 'confirm', cap: null },
   payoutsResume: { roles: ['finance'], member: false, above: 'confirm', cap: null, neverAlone: true },
+  moneySettings: { roles: ['finance'], member: false, above: 'confirm', cap: null, neverAlone: true },
 };
 
 type Answer = 'alone' | 'confirm' | number | string;

@@ -69,28 +69,6 @@ describe('/me/credit-records', () => {
     }
   });
 
-  it('says withdrawals are paused, with the reason, while the app config says payouts are', async () => {
-    const paused = { ...testDappParam, withdrawalsPaused: { since: '2026-11-22T08:00:00.000Z', causes: ['reconcile'] } };
-    await renderApp({
-      path: '/me/credit-records',
-      stored: signedIn,
-      api: (api) => {
-        api.answer('dappParam', { code: 0, result: paused });
-        api.answer('creditRecord', pageOf([record('2', 'withdraw', '-12.5', '108', 'pending')], 1));
-      },
-    });
-    const notice = await screen.findByText('Withdrawals are paused.');
-    expect(notice.closest('[role="status"]')?.textContent).toBe(
-      'Withdrawals are paused. The books are being checked against the chain. A withdrawal you ask for now is paid once they resume; your credit is safe meanwhile.',
-    );
-  });
-
-  it('says nothing of a pause while payouts go on', async () => {
-    await renderApp({ path: '/me/credit-records', stored: signedIn, api: (api) => api.answer('creditRecord', pageOf([record('1', 'reward', '5', '5', 'done')], 1)) });
-    await screen.findByText('Balance 5.00');
-    expect(screen.queryByText('Withdrawals are paused.')).toBeNull();
-  });
-
   it('says when there are none', async () => {
     await renderApp({ path: '/me/credit-records', stored: signedIn, api: (api) => api.answer('creditRecord', pageOf([], 0)) });
     expect(await screen.findByText('No records yet')).toBeTruthy();

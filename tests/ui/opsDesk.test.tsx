@@ -5,7 +5,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { OPS_SIGN_IN_STATEMENT } from '../../machines/ops/opsSessionMachine';
-import { deskCsrfToken, financeAddress, renderDesk } from '../support/renderDesk';
+import { deskCsrfToken, financeAddress, renderDesk, seededMoneySettings } from '../support/renderDesk';
 
 const nonce = { nonce: 'Op5xv9Lm2Pz8Rt4W', issuedAt: '2026-11-27T10:00:00.000Z', expirationTime: '2026-11-27T10:05:00.000Z' };
 const second = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
@@ -485,6 +485,37 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     // The alerts firing, above the screen.
     expect(screen.getByRole('heading', { name: 'Alerts firing: 1' })).toBeTruthy();
     expect(screen.getByText('Payouts are paused on doubt')).toBeTruthy();
+  });
+
+  it('behavior: money settings: confirms the change another finance operator asked for, and asks for one typed', async () => {
+    const other = `0x${'12'.repeat(20)}`;
+    const bodies: unknown[] = [];
+    const desk = await renderDesk({
+      path: '/ops/members',
+      signedInAs: { roles: ['finance'] },
+      handlers: {
+        'GET /api/admin/config/money': () => ({ code: 0, result: { current: seededMoneySettings, pending: { values: { ...seededMoneySettings, withdrawFee: '2' }, requestedBy: other } } }),
+        'POST /api/admin/config/money': ({ body }) => {
+          bodies.push(body);
+          return { code: 0, result: { applied: bodies.length === 1, waitsForSecondApproval: bodies.length > 1, approvals: [financeAddress], current: seededMoneySettings } };
+        },
+      },
+    });
+    expect(await screen.findByRole('heading', { name: 'Money settings' })).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: 'Confirm this change' }));
+    expect(await screen.findByText(/Applied: members see the new values now\./)).toBeTruthy();
+    expect(bodies).toEqual([{ ...seededMoneySettings, withdrawFee: '2', requestId: expect.any(String) }]);
+    await desk.user.click(screen.getByRole('button', { name: 'Close' }));
+    // A field typed wrong says so and the form waits; typed right, the change is asked for.
+    const fee = screen.getByLabelText('Withdrawal fee');
+    await desk.user.clear(fee);
+    await desk.user.type(fee, '3x');
+    expect(screen.getByText('An amount such as 10 or 2.5')).toBeTruthy();
+    await desk.user.clear(fee);
+    await desk.user.type(fee, '3');
+    await desk.user.click(screen.getByRole('button', { name: 'Ask for this change' }));
+    expect(await screen.findByText(/Recorded: a second finance operator confirms it\./)).toBeTruthy();
+    expect(bodies[1]).toEqual({ ...seededMoneySettings, withdrawFee: '3', requestId: expect.any(String) });
   });
 
   it('behavior: a member not found says so with a retry; a found one shows balances and acts', async () => {

@@ -10,7 +10,7 @@ import { normalizeAmount, subtractAmounts } from '../../machines/shared/amount';
 import { formatAmount } from '../../src/components/amountFormat';
 import { withdrawInput, withdrawModel, withdrawRequestId } from '../../scripts/machineGraph/withdraw.model';
 import { STORAGE_KEYS } from '../../src/storage/keys';
-import { testMeInfo } from '../support/fakeApi';
+import { testDappParam, testMeInfo } from '../support/fakeApi';
 import { describeMoneyFlowUiPaths } from '../support/moneyFlowUiPaths';
 import { renderApp } from '../support/renderApp';
 import { expectAlert, translated } from '../support/screenQueries';
@@ -78,6 +78,32 @@ describe('/me: the withdrawal sheet', () => {
   });
   afterEach(() => {
     vi.restoreAllMocks();
+  });
+
+  it('says withdrawals are paused, with the reason, while the app config says payouts are; nothing while they go on', async () => {
+    const paused = { ...testDappParam, withdrawalsPaused: { since: '2026-11-22T08:00:00.000Z', causes: ['reconcile'] } };
+    const app = await renderApp({
+      path: '/me?sheet=withdraw',
+      stored: signedIn,
+      api: (api) => {
+        api.answer('meInfo', { code: 0, result: member });
+        api.answer('dappParam', { code: 0, result: paused });
+      },
+    });
+    const t = translated(app);
+    const notice = await screen.findByText(t('credit:withdraw.paused.title'));
+    expect(notice.closest('[role="status"]')?.textContent).toBe(
+      `${t('credit:withdraw.paused.title')} ${t('credit:withdraw.paused.cause.reconcile')} ${t('credit:withdraw.paused.then')}`,
+    );
+    // The form stays: a withdrawal asked for now is accepted and waits.
+    expect(screen.getByLabelText(t('credit:withdraw.amount.label'))).toBeTruthy();
+  });
+
+  it('says nothing of a pause while payouts go on', async () => {
+    const app = await renderApp({ path: '/me?sheet=withdraw', stored: signedIn, api: (api) => api.answer('meInfo', { code: 0, result: member }) });
+    const t = translated(app);
+    await screen.findByLabelText(t('credit:withdraw.amount.label'));
+    expect(screen.queryByText(t('credit:withdraw.paused.title'))).toBeNull();
   });
 
   it('checks the amount as it is typed and shows the fee and what arrives', async () => {

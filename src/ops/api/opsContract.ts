@@ -25,7 +25,7 @@ import { opsAdjust, opsAdjustConfirm, opsAdjustmentsPending, opsMember, opsMembe
 import { opsHeldTopUpRelease, opsHeldTopUpReturn, opsHeldTopUps } from '../../../api-schema/opsTopUps';
 import { opsOrderCancel, opsOrderShip, opsOrders } from '../../../api-schema/opsOrders';
 import { opsAbout, opsAboutPut, opsBotPut, opsBots, opsGoods, opsGoodsPut, opsNoticePublish, opsNoticePut, opsNotices, opsPoolPut, opsPools } from '../../../api-schema/opsContent';
-import { opsPolicy } from '../../../api-schema/opsPolicy';
+import { opsMoneySettings, opsMoneySettingsPut, opsPolicy } from '../../../api-schema/opsPolicy';
 import { dappParam } from '../../../api-schema/dapp';
 
 export const opsEndpoints = {
@@ -54,6 +54,8 @@ export const opsEndpoints = {
   opsAdjustConfirm,
   opsAdjustmentsPending,
   opsPolicy,
+  opsMoneySettings,
+  opsMoneySettingsPut,
   opsHeldTopUps,
   opsHeldTopUpRelease,
   opsHeldTopUpReturn,

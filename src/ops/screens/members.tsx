@@ -17,6 +17,7 @@ import { useDeskAction, useDeskRead, useOperator } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { MemberRecords, MemberSummary } from '../parts/MemberCard';
 import { PendingAdjustments } from '../parts/PendingAdjustments';
+import { MoneySettingsCard } from '../parts/MoneySettingsCard';
 import { PolicyCard } from '../parts/PolicyCard';
 import type { MemberView } from '../parts/MemberCard';
 import { ReadState, readAgain } from '../parts/ReadState';
@@ -55,6 +56,7 @@ export function Screen() {
       </form>
       {q && queryPattern.test(q) ? <MemberLookup key={q} q={q} /> : <ListState state="empty" title={t('members.prompt')} />}
       {holdsRole(operator, 'finance') ? <PendingAdjustments /> : null}
+      {holdsRole(operator, 'finance') ? <MoneySettingsCard /> : null}
       <PolicyCard />
     </section>
   );

@@ -2,7 +2,7 @@ import { useSelector } from '@xstate/react';
 import { ExclamationCircleOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useRootActors } from '../../app/RootActorsContext';
-import { selectWithdrawalsPaused } from '../../app/selectors';
+import { selectDappParam } from '../../app/selectors';
 import { Notice } from '../../components/Notice';
 
 /**
@@ -10,6 +10,9 @@ import { Notice } from '../../components/Notice';
  * withdrawalsPaused): a withdrawal asked for now waits for them to resume, and the member is told so, not left to
  * wonder. Nothing while payouts go on.
  */
+/** Payouts paused on doubt, as the app config last said; null while they go on. Beside its one reader, not in the entry. */
+const selectWithdrawalsPaused = (snapshot: Parameters<typeof selectDappParam>[0]) => selectDappParam(snapshot)?.withdrawalsPaused ?? null;
+
 export function WithdrawalsPaused() {
   const { t } = useTranslation('credit');
   const { config } = useRootActors();

@@ -11,7 +11,6 @@ import { selectDappParam } from '../../app/selectors';
 import { TransactionLink } from '../../components/TransactionLink';
 import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
-import { WithdrawalsPaused } from './WithdrawalsPaused';
 import type { FilterOption } from '../../components/FilterChips';
 import { formatAmount } from '../../components/amountFormat';
 import { formatDateTime } from '../../components/dateFormat';
@@ -56,10 +55,7 @@ export function Component() {
         actor={records}
         emptyTitle={t('credit:records.empty')}
         toolbar={
-          <>
-            <WithdrawalsPaused />
-            <FilterChips label={t('credit:records.filter.label')} options={options} value={filter} onChange={(type) => records.send({ type: 'user.changeQuery', query: { type } })} />
-          </>
+          <FilterChips label={t('credit:records.filter.label')} options={options} value={filter} onChange={(type) => records.send({ type: 'user.changeQuery', query: { type } })} />
         }
         renderItems={(items) => (
           <List mode="card" className="rows credit-records">
