@@ -18,7 +18,7 @@ import { benchMeInfo, measureFloorLoad, type LoadSeconds, type PairOfRuns } from
 import { benchMetrics } from './metricsCost';
 import { detail, figures, ms } from './report';
 import { benchRush } from './rush';
-import { benchScale } from './scale';
+import { benchScale, emptyDatabase } from './scale';
 import { benchSignIn } from './signin';
 import { benchStartup } from './startup';
 import { benchTeamSearch } from './teamSearch';
@@ -153,6 +153,9 @@ async function serverSections(only: ReadonlySet<SectionName>): Promise<void> {
     if (!only.has('meinfo') && !only.has('ledger') && !only.has('topups') && !only.has('payouts') && !only.has('rush')) return;
     if (databaseUrl) {
       await section('postgres', async () => {
+        // From an empty database, as PGlite's sections start: what an earlier run (the scale section's million
+        // members) left would be measured too.
+        await emptyDatabase(databaseUrl);
         const server = await startBenchServer({ url: databaseUrl });
         describeStart(server);
         try {
