@@ -82,7 +82,9 @@ export async function watchPosted(context: PayerContext, round: PayerRound, head
 export async function watchVoided(context: PayerContext, round: PayerRound, head: bigint, payer: Address): Promise<void> {
   const { db, client } = context;
   const horizon = head > context.watchBlocks ? head - context.watchBlocks : 0n;
-  const fromNonce = BigInt(await client.getTransactionCount({ address: payer, blockNumber: horizon }));
+  // A node without that block's state (pruned, or anvil restarted from its saved state, which keeps none from before
+  // it loaded) refuses the count: then every voided payment is watched. More receipts asked, never one skipped.
+  const fromNonce = await client.getTransactionCount({ address: payer, blockNumber: horizon }).then(BigInt, () => 0n);
   const rows = await voidedToWatch(db, payer, fromNonce);
   const receipts = await Promise.all(rows.map((row) => receiptOrNull(client, row.hash as Hex)));
   for (const [index, row] of rows.entries()) {
