@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { amountSchema, balanceSchema, requestIdSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 import { assetSchema } from './admin';
+import { dappParamSchema } from './dapp';
 
 /**
  * The operators' policy (docs/API.md, "Operators: the policy"): the rules every act that creates or moves value
@@ -57,17 +58,8 @@ export const opsFund = defineEndpoint({
  * The money parameters members see in dappParam and the ledger applies (docs/API.md, "Operators: money settings"):
  * what finance changes on the desk, with a second finance operator (the policy's `moneySettings`: never alone).
  */
-const moneySettingsShape = {
-  minWithdraw: amountSchema,
-  maxWithdraw: amountSchema,
-  /** A fixed fee per withdrawal, below minWithdraw. */
-  withdrawFee: balanceSchema,
-  dailyWithdrawCap: amountSchema,
-  /** CREDIT per 1 WPOS. */
-  exchangeRate: amountSchema,
-  minTransfer: amountSchema,
-};
-export const moneySettingsSchema = z.object(moneySettingsShape);
+// dappParam's own fields (withdrawFee a fixed fee below minWithdraw, exchangeRate CREDIT per 1 WPOS), so the two never differ.
+export const moneySettingsSchema = z.pick(dappParamSchema, { minWithdraw: true, maxWithdraw: true, withdrawFee: true, dailyWithdrawCap: true, exchangeRate: true, minTransfer: true });
 
 const pendingSettingsSchema = z.object({ values: moneySettingsSchema, requestedBy: z.string() });
 
@@ -89,6 +81,6 @@ export const opsMoneySettingsPut = defineEndpoint({
     "Change the money parameters: the first finance operator's call is recorded and waits, a second, different one asking for the same values applies them " +
     "(the policy's moneySettings: never alone); other values while one waits are 3006; inconsistent values 1001; at most once per requestId of the operator (added)",
   query: undefined,
-  body: z.strictObject({ ...moneySettingsShape, requestId: requestIdSchema }),
+  body: z.strictObject({ ...moneySettingsSchema.shape, requestId: requestIdSchema }),
   result: z.object({ applied: z.boolean(), waitsForSecondApproval: z.boolean(), approvals: z.array(z.string()), current: moneySettingsSchema }),
 });
