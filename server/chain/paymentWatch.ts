@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { lostPaymentSql, payeeJoinSql, payeeSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
+import { lostPaymentSql, payeeJoinSql, payeeSql, stageSql, STUCK_REPORT_AFTER_MS, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 import type { Chain } from './chain';
 import { pricedOut } from './payer/fees';
 
@@ -46,8 +46,6 @@ export async function lostPayments(db: Db): Promise<LostPayment[]> {
   return rows.map((row) => ({ ...row, address: row.address as Address, hash: row.hash as Hex }));
 }
 
-/** How long a sent payment may stay unmined before reconcile lists it (the payer itself replaces after 30 s). */
-export const STUCK_REPORT_AFTER_MS = 5 * 60_000;
 
 export type StuckReason = 'fee' | 'nonceGap' | 'rotatedKey' | 'unmined';
 

@@ -1,11 +1,14 @@
 /**
  * The withdrawal's lifecycle, owned in one place (docs/decisions/0019-withdrawals-paid-on-chain.md): its stages as
- * the engine's pending transfer keeps them, the status each shows a member, and the SQL that joins a withdrawal to
- * its payments on chain. The ledger (withdrawals.ts, queries.ts), the payer (server/chain/payer/) and reconcile
+ * the engine's pending transfer keeps them, the status each shows a member, the status the operators' queue shows
+ * (server/ops/withdrawalQueue.ts: stuck and lost beside the stages), and the SQL that joins a withdrawal to its
+ * payments on chain. The ledger (withdrawals.ts, queries.ts), the payer (server/chain/payer/) and reconcile
  * (server/chain/reconcile.ts, paymentWatch.ts) read stages and payments only through what is here, so a stage's
  * name, the status it shows and the rule of a lost payment are written once.
  */
 import { sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod/mini';
+import type { queueStatusSchema } from '../../api-schema/opsFinance';
 import { VOIDED } from './engine';
 
 /** A withdrawal's stages as its pending transfer keeps them. */
@@ -69,3 +72,63 @@ export const lostPaymentSql = sql`(
  */
 export const netAtStageSql = (name: WithdrawalStageName): SQL =>
   sql`(SELECT coalesce(sum(w.amount - w.fee), 0) FROM withdrawals w JOIN ledger_pending d ON d.id = w.id WHERE d.stage = ${stageSql(name)})`;
+
+/** How long a sent payment may stay unmined before reconcile and the queue call it stuck (the payer replaces after 30 s). */
+export const STUCK_REPORT_AFTER_MS = 5 * 60_000;
+
+/** The operators' queue status (docs/API.md, "Operators: finance calls"). */
+export type QueueStatus = z.infer<typeof queueStatusSchema>;
+
+/** A sent withdrawal `w` (at `d`) none of whose payments is mined, the first signed at least STUCK_REPORT_AFTER_MS before `now`. */
+const stuckSql = (now: Date) => sql`(d.stage = ${stageSql(WithdrawalStage.sent)}
+  AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.withdrawal_id = w.id AND r.block_hash IS NOT NULL)
+  AND (SELECT min(f.created_at) FROM payments f WHERE f.withdrawal_id = w.id) <= ${new Date(now.getTime() - STUCK_REPORT_AFTER_MS).toISOString()}::timestamptz)`;
+
+const lostSql = sql`EXISTS (SELECT 1 FROM payments p WHERE p.withdrawal_id = w.id AND ${lostPaymentSql})`;
+
+/**
+ * The SQL of withdrawal `w`'s queue status at its pending transfer `d`: lost (reconcile's rule) before its stage,
+ * stuck (reconcile's age, without the chain's reason) before sent.
+ *
+ * @param now - the time the age is measured at
+ * @returns a CASE expression
+ * @example
+ * sql`SELECT ${queueStatusSql(now)} AS status FROM ledger_pending d JOIN withdrawals w ON w.id = d.id`
+ */
+export const queueStatusSql = (now: Date): SQL => sql`CASE
+  WHEN d.stage IN (${stageSql(WithdrawalStage.posted)}, ${stageSql(WithdrawalStage.voided)}) AND ${lostSql} THEN 'lost'
+  WHEN d.stage = ${stageSql(WithdrawalStage.held)} THEN 'pending'
+  WHEN d.stage = ${stageSql(WithdrawalStage.approved)} THEN 'approved'
+  WHEN ${stuckSql(now)} THEN 'stuck'
+  WHEN d.stage = ${stageSql(WithdrawalStage.sent)} THEN 'sent'
+  WHEN d.stage = ${stageSql(WithdrawalStage.posted)} THEN 'paid'
+  ELSE 'failed' END`;
+
+/**
+ * A queue status as a filter: stage predicates first, so the open stages' partial index serves pending, approved,
+ * sent and stuck. Matches exactly the rows queueStatusSql gives that status.
+ *
+ * @param status - the status asked for
+ * @param now - the time the age is measured at
+ * @returns a WHERE predicate on `d` and `w`
+ * @example
+ * sql`... WHERE ${queueStatusFilterSql('stuck', now)}`
+ */
+export function queueStatusFilterSql(status: QueueStatus, now: Date): SQL {
+  switch (status) {
+    case 'pending':
+      return sql`d.stage = ${stageSql(WithdrawalStage.held)}`;
+    case 'approved':
+      return sql`d.stage = ${stageSql(WithdrawalStage.approved)}`;
+    case 'sent':
+      return sql`d.stage = ${stageSql(WithdrawalStage.sent)} AND NOT ${stuckSql(now)}`;
+    case 'stuck':
+      return stuckSql(now);
+    case 'paid':
+      return sql`d.stage = ${stageSql(WithdrawalStage.posted)} AND NOT ${lostSql}`;
+    case 'failed':
+      return sql`d.stage = ${stageSql(WithdrawalStage.voided)} AND NOT ${lostSql}`;
+    case 'lost':
+      return sql`d.stage IN (${stageSql(WithdrawalStage.posted)}, ${stageSql(WithdrawalStage.voided)}) AND ${lostSql}`;
+  }
+}

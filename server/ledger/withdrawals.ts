@@ -271,28 +271,28 @@ export function withdrawalViewOf<S extends string>(row: WithdrawalViewRow<S>): O
 }
 
 /**
- * The operator's decision (docs/API.md, "Operations"): a pending withdrawal approved or failed, an approved one failed.
- * Deciding again what it already is returns it unchanged; anything else is 3006.
+ * The operator's failure of a withdrawal (docs/API.md, "Operations"): a pending or approved one is failed and the
+ * member gets it all back. Failing one that is failed already returns it unchanged; anything else (sent, done) is
+ * 3006. Approvals go through the operators' policy instead (server/ops/withdrawalApprovals.ts).
  *
- * @param db - database handle (the decision commits on its own)
- * @param input - withdrawal id, the decision, time
+ * @param db - database handle or the act's transaction
+ * @param input - withdrawal id, time, the operator's note
  * @returns the withdrawal as it is now
  * @throws NotFoundError (4004) for an unknown id, AlreadyDecidedError (3006)
  * @example
- * const withdrawal = await decideWithdrawal(db, { id: 7n, status: 'failed', now });
+ * const withdrawal = await failWithdrawal(db, { id: 7n, now, note: 'address on a sanctions list' });
  */
-export async function decideWithdrawal(db: Db, input: { id: bigint; status: 'approved' | 'failed'; now: Date; note?: string | undefined }): Promise<WithdrawalView> {
-  const { id, status, now } = input;
+export async function failWithdrawal(db: Db, input: { id: bigint; now: Date; note?: string | undefined }): Promise<WithdrawalView> {
+  const { id, now } = input;
   const before = await readWithdrawal(db, id);
   if (!before) throw new NotFoundError();
-  if (before.status === status) return before;
-  const [moved] = await postRequests(db, [status === 'approved' ? approvalRequest(id, now) : failureRequest(id, 'rejected', now, input.note)]);
-  if (moved === undefined) throw new Error(`deciding withdrawal ${id} got no outcome`);
+  if (before.status === 'failed') return before;
+  const [moved] = await postRequests(db, [failureRequest(id, 'rejected', now, input.note)]);
+  if (moved === undefined) throw new Error(`failing withdrawal ${id} got no outcome`);
   const after = await readWithdrawal(db, id);
   if (!after) throw new NotFoundError();
-  // What it is now answers: decided this way (by this call, or by another meanwhile), or not. (A repeat of a move
-  // answers its first outcome, which may be older than a later move: an approval, then a failure.)
-  if (after.status === status) return after;
+  // Failed now (by this call, or by another meanwhile), or not: what it is now answers.
+  if (after.status === 'failed') return after;
   if (moved.code !== ApiCode.ok && moved.code !== ApiCode.alreadyDecided) throw errorOfApiCode(moved.code as ApiCodeValue);
   throw new AlreadyDecidedError();
 }

@@ -5,14 +5,13 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { queueStatusSchema } from '../../api-schema/opsFinance';
-import { STUCK_REPORT_AFTER_MS } from '../chain/paymentWatch';
+import { queueStatusSchema } from '../../api-schema/opsFinance';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { withdrawalViewOf } from '../ledger/withdrawals';
-import { lostPaymentSql, paymentHashSql, stageSql, WithdrawalStage } from '../ledger/withdrawalLifecycle';
+import { payeeJoinSql, payeeSql, paymentHashSql, queueStatusFilterSql, queueStatusSql, type QueueStatus } from '../ledger/withdrawalLifecycle';
 import { isCurrentOperatorSql } from './operators';
 
-export type QueueStatus = z.infer<typeof queueStatusSchema>;
+export type { QueueStatus };
 
 export interface Approval {
   address: string;
@@ -47,52 +46,12 @@ export function approvalsNeeded(amount: bigint, quorumAbove: bigint): 1 | 2 {
   return amount > quorumAbove ? 2 : 1;
 }
 
-/** A sent withdrawal none of whose payments is mined, the first signed at least STUCK_REPORT_AFTER_MS before `now`. */
-const stuckSql = (now: Date) => sql`(d.stage = ${stageSql(WithdrawalStage.sent)}
-  AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.withdrawal_id = w.id AND r.block_hash IS NOT NULL)
-  AND (SELECT min(f.created_at) FROM payments f WHERE f.withdrawal_id = w.id) <= ${new Date(now.getTime() - STUCK_REPORT_AFTER_MS).toISOString()}::timestamptz)`;
-
-const lostSql = sql`EXISTS (SELECT 1 FROM payments p WHERE p.withdrawal_id = w.id AND ${lostPaymentSql})`;
-
-/** The queue status of withdrawal `w` at its pending transfer `d`. */
-const statusSql = (now: Date) => sql`CASE
-  WHEN d.stage IN (${stageSql(WithdrawalStage.posted)}, ${stageSql(WithdrawalStage.voided)}) AND ${lostSql} THEN 'lost'
-  WHEN d.stage = ${stageSql(WithdrawalStage.held)} THEN 'pending'
-  WHEN d.stage = ${stageSql(WithdrawalStage.approved)} THEN 'approved'
-  WHEN ${stuckSql(now)} THEN 'stuck'
-  WHEN d.stage = ${stageSql(WithdrawalStage.sent)} THEN 'sent'
-  WHEN d.stage = ${stageSql(WithdrawalStage.posted)} THEN 'paid'
-  ELSE 'failed' END`;
-
-/** A status filter as stage predicates first (the open stages' partial index serves pending, approved, sent and stuck). */
-function statusFilter(status: QueueStatus, now: Date): SQL {
-  switch (status) {
-    case 'pending':
-      return sql`d.stage = ${stageSql(WithdrawalStage.held)}`;
-    case 'approved':
-      return sql`d.stage = ${stageSql(WithdrawalStage.approved)}`;
-    case 'sent':
-      return sql`d.stage = ${stageSql(WithdrawalStage.sent)} AND NOT ${stuckSql(now)}`;
-    case 'stuck':
-      return stuckSql(now);
-    case 'paid':
-      return sql`d.stage = ${stageSql(WithdrawalStage.posted)} AND NOT ${lostSql}`;
-    case 'failed':
-      return sql`d.stage = ${stageSql(WithdrawalStage.voided)} AND NOT ${lostSql}`;
-    case 'lost':
-      return sql`d.stage IN (${stageSql(WithdrawalStage.posted)}, ${stageSql(WithdrawalStage.voided)}) AND ${lostSql}`;
-  }
-}
-
-/** Whom withdrawal `w` pays: its member `m`, or the sender a held top-up's return pays (a withdrawal of no member). */
-const PAYEE = sql`coalesce(w.to_address, m.address)`;
-
 const queueRow = z.object({
   id: bigintText,
   address: z.string(),
   amount: bigintText,
   fee: bigintText,
-  status: z.enum(['pending', 'approved', 'sent', 'stuck', 'failed', 'lost', 'paid']),
+  status: queueStatusSchema,
   createdAt: z.coerce.date(),
   updatedAt: z.coerce.date(),
   txHash: z.string().nullable(),
@@ -132,9 +91,9 @@ export async function approvalsOf(db: Db, ids: readonly bigint[]): Promise<Map<s
 async function queueRows(db: Db, where: SQL, now: Date, limit: number): Promise<z.infer<typeof queueRow>[]> {
   return queryRows(
     db,
-    sql`SELECT w.id, ${PAYEE} AS address, w.amount, w.fee, ${statusSql(now)} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
+    sql`SELECT w.id, ${payeeSql} AS address, w.amount, w.fee, ${queueStatusSql(now)} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
           ${paymentHashSql(sql.raw('w.id'))} AS "txHash", f.reason, f.note
-        FROM ledger_pending d JOIN withdrawals w ON w.id = d.id LEFT JOIN members m ON m.id = w.member_id
+        FROM ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql}
           LEFT JOIN withdrawal_failures f ON f.withdrawal_id = w.id
         WHERE ${where}
         ORDER BY d.id DESC LIMIT ${limit}::int`,
@@ -174,8 +133,8 @@ export interface QueueQuery {
  */
 export async function listQueue(db: Db, query: QueueQuery): Promise<{ list: QueuedWithdrawal[]; nextCursor: string | null }> {
   const where: SQL[] = [sql`true`];
-  if (query.status) where.push(statusFilter(query.status, query.now));
-  if (query.address !== undefined) where.push(sql`${PAYEE} = ${query.address}::text`);
+  if (query.status) where.push(queueStatusFilterSql(query.status, query.now));
+  if (query.address !== undefined) where.push(sql`${payeeSql} = ${query.address}::text`);
   if (query.cursor !== undefined) where.push(sql`d.id < ${query.cursor.toString()}::bigint`);
   // One more than the page: whether a next page exists.
   const rows = await queueRows(db, sql.join(where, sql` AND `), query.now, query.limit + 1);

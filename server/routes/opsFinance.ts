@@ -12,7 +12,7 @@ import type { Db } from '../db/client';
 import { apiCodeOf, InvalidParametersError, NotFoundError } from '../errors';
 import { adjust, confirmAdjustment, listWaitingAdjustments } from '../ledger/adjustments';
 import { memberIdByAddress } from '../ledger/queries';
-import { decideWithdrawal, readWithdrawal } from '../ledger/withdrawals';
+import { failWithdrawal, readWithdrawal } from '../ledger/withdrawals';
 import { freezeOf, setFreeze } from '../members/freezes';
 import { checksummedAddress } from '../members/members';
 import { requireOperator } from '../ops/actor';
@@ -71,7 +71,7 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
       }
       return deps.db.transaction(async (tx) => {
         const before = await readWithdrawal(tx, id);
-        const after = await decideWithdrawal(tx, { id, status: 'failed', now: deps.now(), note: body.reason });
+        const after = await failWithdrawal(tx, { id, now: deps.now(), note: body.reason });
         if (before?.status !== after.status) {
           await audit(request, { action: 'adminWithdrawalDecide', target: id, before: before && { status: before.status }, after: { status: after.status, note: after.note ?? null } }, tx);
         }

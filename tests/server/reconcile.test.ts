@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { toMinor } from '../../api-schema/amount';
 import type { Chain } from '../../server/chain/chain';
 import { createPayer } from '../../server/chain/payer';
-import { STUCK_REPORT_AFTER_MS } from '../../server/chain/paymentWatch';
+import { STUCK_REPORT_AFTER_MS } from '../../server/ledger/withdrawalLifecycle';
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { startTestChain, type TestChain } from './support/chain';
 import { describeWithDatabases } from './support/harness';
