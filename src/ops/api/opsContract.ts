@@ -3,7 +3,7 @@
  * opsOrders.ts and the operator calls of admin.ts). Only the desk's bundle imports this: the member app never loads an
  * operator schema.
  */
-import * as z from 'zod/mini';
+import type * as z from 'zod/mini';
 import { adminReconcile, adminTopUpsReread, adminWithdrawalDecide, opsAlerts, opsPaymentsRecover, opsPayoutsResume, opsUnknownPaymentSettle } from '../../../api-schema/admin';
 import {
   opsAudit,
@@ -84,8 +84,8 @@ export const opsEndpoints = {
 export type OpsEndpoints = typeof opsEndpoints;
 export type OpsEndpointName = keyof OpsEndpoints;
 
-/** docs/API.md "Envelope". */
-export const envelopeSchema = z.object({ code: z.number().check(z.int()), message: z.optional(z.string()), result: z.optional(z.unknown()) });
+/** docs/API.md "Envelope": the member client's own schema, one definition for both apps. */
+export { envelopeSchema } from '../../../api-schema/configContract';
 
 type InputOf<T> = T extends z.ZodMiniType ? z.input<T> : undefined;
 export type OpsResult<TName extends OpsEndpointName> = z.output<OpsEndpoints[TName]['result']>;
