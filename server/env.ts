@@ -38,6 +38,9 @@ function parses(parse: (value: string) => unknown[]): (value: string) => boolean
 export const ADMIN_TOKEN_GONE =
   'ADMIN_TOKEN is gone (X-Admin-Token opens nothing): unset it and make the first admin with OPS_FIRST_ADMIN=<address> or `npm run ops -- add <address> admin`';
 
+/** A private key as PAYER_KEY and PAYER_KEY_FILE hold it. */
+const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+
 export const envSchema = z.object({
   PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(65_535).default(8080)),
   HOST: z.preprocess(emptyAsUndefined, z.string().min(1).default('0.0.0.0')),
@@ -107,7 +110,7 @@ export const envSchema = z.object({
   // The hot wallet that pays withdrawals (0x and 64 hex digits); unset on a real chain: nothing is paid, withdrawals
   // wait approved. The development chain's default is its own funded hot wallet (server/chain/devChain.ts); a real
   // chain refuses anvil's well-known keys (server/chain/wellKnownKeys.ts).
-  PAYER_KEY: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'PAYER_KEY must be 0x and 64 hex digits').optional()),
+  PAYER_KEY: z.preprocess(emptyAsUndefined, z.string().regex(PRIVATE_KEY, 'PAYER_KEY must be 0x and 64 hex digits').optional()),
   // A member's withdrawals are approved on request while their auto-approved total of the UTC day stays within this
   // amount (a decimal, as the API's amounts); default 0 (all wait for an operator), 1000 on the development chain.
   AUTO_APPROVE_MAX: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,12}(\.\d{1,6})?$/, 'AUTO_APPROVE_MAX must be an amount such as 100 or 12.5').optional()),
@@ -275,7 +278,7 @@ export function withPayerKeyFile(source: Record<string, string | undefined>): Re
   } catch (error) {
     throw new Error(`Invalid environment: PAYER_KEY_FILE: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
-  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error(`Invalid environment: PAYER_KEY_FILE: ${file} must hold 0x and 64 hex digits (one line)`);
+  if (!PRIVATE_KEY.test(key)) throw new Error(`Invalid environment: PAYER_KEY_FILE: ${file} must hold 0x and 64 hex digits (one line)`);
   return { ...source, PAYER_KEY: key };
 }
 

@@ -4,12 +4,9 @@
  * (server/chain/unknownPayments.ts) and the resuming of payouts paused on doubt (server/chain/payer/pause.ts), each
  * under the operators' policy, at most once per request id of the operator, with its audit row in its transaction.
  */
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
-import { z } from 'zod';
 import { endpoints } from '../../api-schema/endpoints';
-import { queryRows, type Db } from '../db/client';
-import { closePause, openPause, pauseTarget, pauseView, staleDoubt, type PayoutDoubt } from '../chain/payer/pause';
+import { closePause, openPause, pauseExists, pauseTarget, pauseView, staleDoubt } from '../chain/payer/pause';
 import { recordScan, scanChain } from '../chain/payer/recovery';
 import { reconcile } from '../chain/reconcile';
 import { storeReconcileRun } from '../chain/reconcileSchedule';
@@ -73,11 +70,7 @@ export const opsPayerRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
       // the newest verdict, and the head's age. A doubt that comes back later pauses payouts again at the next round.
       const [fresh, head] = await Promise.all([reconcile(deps.db, chain, payer, now), chain.client.getBlock({ blockTag: 'latest' })]);
       await storeReconcileRun(deps.db, fresh, now);
-      const doubts: PayoutDoubt[] = [];
-      if (!fresh.ok) doubts.push({ cause: 'reconcile', detail: `reconcile is not ok (difference ${fresh.difference})` });
-      const stale = staleDoubt(Number(head.timestamp), now, payer.chainStaleSeconds);
-      if (stale) doubts.push(stale);
-      if (doubts.length > 0) throw new PayoutsDoubtError();
+      if (!fresh.ok || staleDoubt(Number(head.timestamp), now, payer.chainStaleSeconds)) throw new PayoutsDoubtError();
       const { requestId, ...fields } = body;
       const act = { action: 'opsPayoutsResume', requestId, body: fields, now };
       return runOperatorAct(deps.db, request, act, endpoints.opsPayoutsResume.result, async (tx) => {
@@ -94,7 +87,3 @@ export const opsPayerRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
   });
 };
 
-async function pauseExists(tx: Db, id: string): Promise<boolean> {
-  const rows = await queryRows(tx, sql`SELECT id FROM payout_pauses WHERE id = ${id}::bigint`, z.object({ id: z.unknown() }));
-  return rows.length > 0;
-}

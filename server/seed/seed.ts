@@ -52,8 +52,7 @@ export async function seed(db: Db, options: SeedOptions = {}): Promise<void> {
       await lockTransaction(tx, SEED_LOCK);
       await tx.insert(appConfig).values({ id: 1, value: SEED_APP_CONFIG }).onConflictDoNothing();
       // One root: a second start with another address adds nobody (the first root stays the tree's top).
-      const [root] = await tx.select({ id: members.id }).from(members).where(eq(members.isRoot, true)).limit(1);
-      if (!root) {
+      if (!(await rootInviter(tx))) {
         const address = getAddress(minimal.rootInviter);
         await tx.insert(members).values({ address, inviteCode: normaliseInviteCode(minimal.inviteCode ?? randomInviteCode()), isRoot: true, createdAt: new Date() }).onConflictDoNothing();
       }

@@ -122,8 +122,6 @@ export interface Payer {
   health(): LoopHealth;
   /** The journal as the last round read it (undefined before the first). */
   journal(): PayerJournal | undefined;
-  /** The open pause as the last round saw it (null: payouts go on; undefined before the first round). */
-  pause(): PayoutPause | null | undefined;
 }
 
 /**
@@ -195,6 +193,5 @@ export function createPayer(options: PayerOptions): Payer {
     },
     health: loop.health,
     journal: () => lastJournal,
-    pause: () => lastJournal?.pause,
   };
 }

@@ -12,15 +12,16 @@
 import { sql } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
+import type * as zm from 'zod/mini';
+import { pauseCauseSchema } from '../../../api-schema/dapp';
 import { bigintText, queryRows, type Db } from '../../db/client';
 import { recordAudit } from '../../ops/audit';
 import { approvalsOf } from '../../ops/secondApprovals';
 import { lostPayments } from '../paymentWatch';
 import type { PayerJournal } from './journal';
 
-/** Why payouts paused: see api-schema/admin.ts, payoutPauseSchema. */
-export const PAUSE_CAUSES = ['reconcile', 'lostPayment', 'unknownPayment', 'journal', 'chainStale'] as const;
-export type PauseCause = (typeof PAUSE_CAUSES)[number];
+/** Why payouts paused: the contract's causes (api-schema/dapp.ts, pauseCauseSchema). */
+export type PauseCause = zm.infer<typeof pauseCauseSchema>;
 
 /** One cause seen, with what was seen (for the desk and the log; members see the cause, translated). */
 export interface PayoutDoubt {
@@ -34,11 +35,11 @@ export interface PayoutPause {
   causes: PayoutDoubt[];
 }
 
-const doubtSchema = z.object({ cause: z.enum(PAUSE_CAUSES), detail: z.string() });
+const doubtSchema = z.object({ cause: pauseCauseSchema, detail: z.string() });
 const pauseRow = z.object({ id: bigintText, pausedAt: z.coerce.date(), causes: z.array(doubtSchema) });
 
 /** The pause's columns as pauseRow reads them. */
-export const pauseColumnsSql = sql`id, paused_at AS "pausedAt", causes`;
+const pauseColumnsSql = sql`id, paused_at AS "pausedAt", causes`;
 
 /**
  * The open pause, if any.
@@ -52,6 +53,20 @@ export const pauseColumnsSql = sql`id, paused_at AS "pausedAt", causes`;
 export async function openPause(db: Db, options: { forUpdate?: boolean } = {}): Promise<PayoutPause | null> {
   const [row] = await queryRows(db, sql`SELECT ${pauseColumnsSql} FROM payout_pauses WHERE resumed_at IS NULL ${options.forUpdate ? sql`FOR UPDATE` : sql``}`, pauseRow);
   return row ?? null;
+}
+
+/**
+ * Whether a pause of this id was ever opened (a resume of one that is not open: resumed already, or unknown).
+ *
+ * @param tx - database handle or the act's transaction
+ * @param id - the pause's id as the contract gives it
+ * @returns true when it exists
+ * @example
+ * if (!(await pauseExists(tx, '3'))) throw new NotFoundError();
+ */
+export async function pauseExists(tx: Db, id: string): Promise<boolean> {
+  const rows = await queryRows(tx, sql`SELECT id FROM payout_pauses WHERE id = ${id}::bigint`, z.object({ id: z.unknown() }));
+  return rows.length > 0;
 }
 
 const reconcileRow = z.object({ ok: z.boolean(), ranAt: z.coerce.date(), difference: bigintText });

@@ -5,14 +5,14 @@ import { useRootActors } from '../../app/RootActorsContext';
 import { selectDappParam } from '../../app/selectors';
 import { Notice } from '../../components/Notice';
 
+/** Payouts paused on doubt, as the app config last said; null while they go on. Beside its one reader, not in the entry. */
+const selectWithdrawalsPaused = (snapshot: Parameters<typeof selectDappParam>[0]) => selectDappParam(snapshot)?.withdrawalsPaused ?? null;
+
 /**
  * "Withdrawals are paused" with its translated causes, while the server says payouts stopped on doubt (dappParam's
  * withdrawalsPaused): a withdrawal asked for now waits for them to resume, and the member is told so, not left to
  * wonder. Nothing while payouts go on.
  */
-/** Payouts paused on doubt, as the app config last said; null while they go on. Beside its one reader, not in the entry. */
-const selectWithdrawalsPaused = (snapshot: Parameters<typeof selectDappParam>[0]) => selectDappParam(snapshot)?.withdrawalsPaused ?? null;
-
 export function WithdrawalsPaused() {
   const { t } = useTranslation('credit');
   const { config } = useRootActors();
