@@ -61,6 +61,9 @@ export const opsFund = defineEndpoint({
 // dappParam's own fields (withdrawFee a fixed fee below minWithdraw, exchangeRate CREDIT per 1 WPOS), so the two never differ.
 export const moneySettingsSchema = z.pick(dappParamSchema, { minWithdraw: true, maxWithdraw: true, withdrawFee: true, dailyWithdrawCap: true, exchangeRate: true, minTransfer: true });
 
+/** The six fields, in the order the desk shows them and the server compares them. */
+export const moneySettingFields = Object.keys(moneySettingsSchema.shape) as (keyof z.infer<typeof moneySettingsSchema>)[];
+
 const pendingSettingsSchema = z.object({ values: moneySettingsSchema, requestedBy: z.string() });
 
 export const opsMoneySettings = defineEndpoint({

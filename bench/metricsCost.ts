@@ -7,6 +7,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { createAppMetrics } from '../server/metrics/registry';
+import { percentile, timeRequests } from './latency';
 import { atMost, detail, emit, ms } from './report';
 import { signInBoundMember, type BenchServer } from './appServer';
 
@@ -18,10 +19,6 @@ const STATUSES = ['200', '200', '200', '400', '401', '409'];
 const HOOK_BUDGET_US = 10;
 /** A scrape (every 15 to 60 s per instance) may take at most this. */
 const SCRAPE_BUDGET_MS = 100;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? 0;
-}
 
 /**
  * Prints metrics.hook (µs per request) and metrics.scrape (p50 ms).
@@ -47,14 +44,7 @@ export async function benchMetrics(server: BenchServer): Promise<void> {
 
   // A member call's p50 on this server, for scale.
   const token = await signInBoundMember(server.site, 'DEMO2026');
-  const memberCall: number[] = [];
-  for (let index = 0; index < 300; index++) {
-    const at = performance.now();
-    await (await fetch(`${server.site.baseUrl}/api/member/meInfo`, { headers: { authorization: token } })).arrayBuffer();
-    memberCall.push(performance.now() - at);
-  }
-  memberCall.sort((a, b) => a - b);
-  const memberP50 = percentile(memberCall, 50);
+  const memberP50 = (await timeRequests(300, 0, () => fetch(`${server.site.baseUrl}/api/member/meInfo`, { headers: { authorization: token } }))).p50;
   emit({
     name: 'metrics.hook',
     value: `${hookUs.toFixed(2)} µs/request`,

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod/mini';
 import { formatMinor, toMinor } from '../../api-schema/amount';
-import type { moneySettingsSchema } from '../../api-schema/opsPolicy';
+import { moneySettingFields, type moneySettingsSchema } from '../../api-schema/opsPolicy';
 import type { Db } from '../db/client';
 import { InvalidParametersError } from '../errors';
 import type { OperatorActor } from '../ops/actor';
@@ -20,12 +20,10 @@ import { getAppConfig, patchAppConfig } from './appConfig';
 
 export type MoneySettings = z.infer<typeof moneySettingsSchema>;
 
-const FIELDS = ['minWithdraw', 'maxWithdraw', 'withdrawFee', 'dailyWithdrawCap', 'exchangeRate', 'minTransfer'] as const;
-
 /** The values in one canonical form (each amount as formatMinor writes it, fields in order): what approvals compare. */
 function canonical(settings: MoneySettings): MoneySettings {
   const out = {} as MoneySettings;
-  for (const field of FIELDS) out[field] = formatMinor(toMinor(settings[field]));
+  for (const field of moneySettingFields) out[field] = formatMinor(toMinor(settings[field]));
   return out;
 }
 
@@ -40,8 +38,7 @@ const targetOf = (current: MoneySettings): string => `moneySettings:${createHash
  * const { minWithdraw } = await currentMoneySettings(db);
  */
 export async function currentMoneySettings(db: Db): Promise<MoneySettings> {
-  const config = await getAppConfig(db);
-  return canonical({ ...config });
+  return canonical(await getAppConfig(db));
 }
 
 /**
@@ -60,7 +57,7 @@ export async function moneySettingsView(db: Db): Promise<{ current: MoneySetting
 
 /** Values that cannot stand together: 1001 naming the field. */
 function checkConsistent(settings: MoneySettings): void {
-  const value = (field: (typeof FIELDS)[number]) => toMinor(settings[field]);
+  const value = (field: keyof MoneySettings) => toMinor(settings[field]);
   if (value('maxWithdraw') < value('minWithdraw')) throw new InvalidParametersError('maxWithdraw: at least minWithdraw');
   if (value('withdrawFee') >= value('minWithdraw')) throw new InvalidParametersError('withdrawFee: below minWithdraw');
   if (value('dailyWithdrawCap') < value('minWithdraw')) throw new InvalidParametersError('dailyWithdrawCap: at least minWithdraw');

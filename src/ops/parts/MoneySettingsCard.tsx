@@ -6,6 +6,7 @@ import { AmountText } from '../../components/AmountText';
 import { FormField } from '../../components/FormField';
 import { ShortAddress } from '../../components/ShortAddress';
 import { SummaryList } from '../../components/SummaryList';
+import { moneySettingFields, moneySettingsSchema } from '../../../api-schema/opsPolicy';
 import type { OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskAction, useDeskRead, useOperator } from '../deskHooks';
@@ -13,8 +14,8 @@ import { ActionState } from './ActionState';
 import { ReadState, readAgain } from './ReadState';
 
 type Settings = OpsResult<'opsMoneySettings'>['current'];
-const FIELDS = ['minWithdraw', 'maxWithdraw', 'withdrawFee', 'dailyWithdrawCap', 'exchangeRate', 'minTransfer'] as const;
-const AMOUNT = /^\d{1,12}(\.\d{1,6})?$/;
+/** A field as typed, by the contract's own schema of it (an amount, or for the fee a balance: 0 allowed). */
+const fieldOk = (field: keyof Settings, text: string) => moneySettingsSchema.shape[field].safeParse(text).success;
 
 /**
  * The money settings (opsMoneySettings; docs/API.md, "Money settings"): the values in force, a change another
@@ -46,8 +47,8 @@ function MoneySettingsView({ value, onChanged }: { value: OpsResult<'opsMoneySet
   const change = useDeskAction((request: Settings & { requestId: string }) => api.call('opsMoneySettingsPut', { body: request }));
   const busy = useSelector(change, (snapshot) => snapshot.hasTag('busy'));
   const send = (values: Settings) => change.send({ type: 'user.run', request: { ...values, requestId: crypto.randomUUID() } });
-  const rows = (settings: Settings) => FIELDS.map((field) => ({ label: t(`money.fields.${field}`), value: <AmountText amount={settings[field]} locale={locale} /> }));
-  const invalid = FIELDS.filter((field) => !AMOUNT.test(draft[field].trim()));
+  const rows = (settings: Settings) => moneySettingFields.map((field) => ({ label: t(`money.fields.${field}`), value: <AmountText amount={settings[field]} locale={locale} /> }));
+  const invalid = moneySettingFields.filter((field) => !fieldOk(field, draft[field].trim()));
   const mine = value.pending && operator && value.pending.requestedBy.toLowerCase() === operator.address.toLowerCase();
   return (
     <>
@@ -73,10 +74,10 @@ function MoneySettingsView({ value, onChanged }: { value: OpsResult<'opsMoneySet
         className="desk-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (invalid.length === 0) send(Object.fromEntries(FIELDS.map((field) => [field, draft[field].trim()])) as Settings);
+          if (invalid.length === 0) send(Object.fromEntries(moneySettingFields.map((field) => [field, draft[field].trim()])) as Settings);
         }}
       >
-        {FIELDS.map((field) => (
+        {moneySettingFields.map((field) => (
           <FormField
             key={field}
             id={`money-${field}`}
