@@ -69,11 +69,11 @@ export const opsSessionModels: OpsMachineModel[] = [{ name: 'opsSession', machin
 export const largeWithdrawal: DecidableWithdrawal = { id: '41', status: 'pending', approvals: [], approvalsNeeded: 2 };
 
 const decisionEvents: ModelEvent[] = [
-  { type: 'user.approve' },
-  { type: 'user.fail' },
-  { type: 'reason.change', reason: 'the member asked to cancel' },
-  { type: 'reason.change', reason: '  ' },
-  { type: 'user.confirmFail' },
+  { type: 'user.choose', act: 'approve' },
+  { type: 'user.choose', act: 'fail' },
+  { type: 'field.change', field: 'reason', value: 'the member asked to cancel' },
+  { type: 'field.change', field: 'reason', value: '  ' },
+  { type: 'user.confirm', requestId: opsRequestId },
   { type: 'user.retry' },
   { type: 'user.cancel' },
   done('decide', ok({ id: '41', status: 'pending', approvals: [{ address: financeOperator.address }], waitsForSecondApproval: true })),
@@ -85,17 +85,17 @@ const decisionEvents: ModelEvent[] = [
 ];
 
 export const withdrawalDecisionModels: OpsMachineModel[] = [
-  { name: 'withdrawalDecision', machine: withdrawalDecisionMachine, input: { withdrawal: largeWithdrawal, operator: financeOperator.address }, events: decisionEvents },
+  { name: 'withdrawalDecision', machine: withdrawalDecisionMachine, input: { subject: largeWithdrawal, operator: financeOperator.address }, events: decisionEvents },
   {
     name: 'withdrawalDecision (approved by this operator)',
     machine: withdrawalDecisionMachine,
-    input: { withdrawal: { ...largeWithdrawal, approvals: [{ address: financeOperator.address.toLowerCase() }] }, operator: financeOperator.address },
+    input: { subject: { ...largeWithdrawal, approvals: [{ address: financeOperator.address.toLowerCase() }] }, operator: financeOperator.address },
     events: decisionEvents,
   },
   {
     name: 'withdrawalDecision (paid)',
     machine: withdrawalDecisionMachine,
-    input: { withdrawal: { ...largeWithdrawal, status: 'paid' }, operator: financeOperator.address },
+    input: { subject: { ...largeWithdrawal, status: 'paid' }, operator: financeOperator.address },
     events: decisionEvents,
   },
 ];
@@ -108,49 +108,46 @@ export const heldTopUp: DecidableTopUp = {
 };
 
 const topUpEvents: ModelEvent[] = [
-  { type: 'user.release' },
-  { type: 'user.return' },
-  { type: 'address.change', address: '0x12' },
-  { type: 'address.change', address: secondOperator },
+  { type: 'user.choose', act: 'release' },
+  { type: 'user.choose', act: 'return' },
+  { type: 'field.change', field: 'address', value: '0x12' },
+  { type: 'field.change', field: 'address', value: secondOperator },
   { type: 'user.confirm', requestId: opsRequestId },
   { type: 'user.retry' },
   { type: 'user.cancel' },
-  done('release', ok({ ...heldTopUp, state: 'released', releasedTo: secondOperator })),
-  done('release', refused(4004)),
-  thrown('release'),
-  done('giveBack', ok({ ...heldTopUp, state: 'returning' })),
-  done('giveBack', refused(3006)),
-  thrown('giveBack'),
+  done('decide', ok({ ...heldTopUp, state: 'released', releasedTo: secondOperator })),
+  done('decide', ok({ ...heldTopUp, state: 'returning' })),
+  done('decide', refused(4004)),
+  done('decide', refused(3006)),
+  thrown('decide'),
 ];
 
 export const heldTopUpModels: OpsMachineModel[] = [
-  { name: 'heldTopUp', machine: heldTopUpMachine, input: { topUp: heldTopUp }, events: topUpEvents },
-  { name: 'heldTopUp (reorganised)', machine: heldTopUpMachine, input: { topUp: { ...heldTopUp, reorged: true } }, events: topUpEvents },
+  { name: 'heldTopUp', machine: heldTopUpMachine, input: { subject: heldTopUp, operator: financeOperator.address }, events: topUpEvents },
+  { name: 'heldTopUp (reorganised)', machine: heldTopUpMachine, input: { subject: { ...heldTopUp, reorged: true }, operator: financeOperator.address }, events: topUpEvents },
 ];
 
 /** A paid order, to ship. */
 export const paidOrder: ShippableOrder = { id: '1207', status: 'paid' };
 
 const orderEvents: ModelEvent[] = [
-  { type: 'user.ship' },
-  { type: 'user.refund' },
-  { type: 'carrier.change', carrier: '顺丰速运' },
-  { type: 'tracking.change', trackingNumber: 'SF1234567890' },
-  { type: 'tracking.change', trackingNumber: 'no' },
-  { type: 'reason.change', reason: 'the goods are out of stock at the warehouse' },
-  { type: 'reason.change', reason: '  ' },
+  { type: 'user.choose', act: 'ship' },
+  { type: 'user.choose', act: 'refund' },
+  { type: 'field.change', field: 'carrier', value: '顺丰速运' },
+  { type: 'field.change', field: 'trackingNumber', value: 'SF1234567890' },
+  { type: 'field.change', field: 'trackingNumber', value: 'no' },
+  { type: 'field.change', field: 'reason', value: 'the goods are out of stock at the warehouse' },
+  { type: 'field.change', field: 'reason', value: '  ' },
   { type: 'user.confirm', requestId: opsRequestId },
   { type: 'user.retry' },
   { type: 'user.cancel' },
-  done('ship', ok({ ...paidOrder, status: 'shipped', carrier: '顺丰速运', trackingNumber: 'SF1234567890' })),
-  done('ship', refused(3006)),
-  thrown('ship'),
-  done('refund', ok({ ...paidOrder, status: 'cancelled', cancelReason: 'the goods are out of stock at the warehouse' })),
-  done('refund', refused(3006)),
-  thrown('refund'),
+  done('decide', ok({ ...paidOrder, status: 'shipped', carrier: '顺丰速运', trackingNumber: 'SF1234567890' })),
+  done('decide', ok({ ...paidOrder, status: 'cancelled', cancelReason: 'the goods are out of stock at the warehouse' })),
+  done('decide', refused(3006)),
+  thrown('decide'),
 ];
 
-export const orderShippingModels: OpsMachineModel[] = [{ name: 'orderShipping', machine: orderShippingMachine, input: { order: paidOrder }, events: orderEvents }];
+export const orderShippingModels: OpsMachineModel[] = [{ name: 'orderShipping', machine: orderShippingMachine, input: { subject: paidOrder, operator: financeOperator.address }, events: orderEvents }];
 
 export const opsActionModel: OpsMachineModel = {
   name: 'opsAction',

@@ -4,12 +4,11 @@
 import type { SnapshotFrom } from 'xstate';
 import type { OperatorRole } from '../../api-schema/endpoint';
 import type { ErrorInfo } from '../shared/errorInfo';
-import type { createHeldTopUpMachine } from './heldTopUpMachine';
 import { noticeDraftProblems } from './noticePublicationMachine';
 import type { EditableNotice, NoticeDraft, NoticePreview, NoticeProblem, NoticePublicationMachine } from './noticePublicationMachine';
 import type { createOpsActionMachine } from './opsActionMachine';
 import type { OpsSessionMachine, Operator } from './opsSessionMachine';
-import type { OrderShippingMachine, ShippableOrder } from './orderShippingMachine';
+import { isApprovedBy } from './withdrawalDecisionMachine';
 import type { WithdrawalDecisionMachine } from './withdrawalDecisionMachine';
 
 type SessionSnapshot = SnapshotFrom<OpsSessionMachine>;
@@ -40,63 +39,21 @@ export function holdsRole(operator: Operator | null, role: OperatorRole): boolea
 
 type DecisionSnapshot = SnapshotFrom<WithdrawalDecisionMachine>;
 
-export type WithdrawalDecisionView = 'ready' | 'awaitingSecond' | 'approved' | 'failForm' | 'approving' | 'failing' | 'refused' | 'closed';
+/** Where a withdrawal stands for this operator: open to decide, approved by them and waiting, or approved. */
+export type WithdrawalStanding = 'open' | 'awaitingSecond' | 'approved' | 'closed';
 
-export function selectDecisionView(snapshot: DecisionSnapshot): WithdrawalDecisionView {
-  if (snapshot.matches({ pending: 'awaitingSecond' })) return 'awaitingSecond';
-  if (snapshot.matches('pending')) return 'ready';
-  if (snapshot.matches('approved')) return 'approved';
-  if (snapshot.matches('failForm')) return 'failForm';
-  if (snapshot.matches('approving')) return 'approving';
-  if (snapshot.matches('failing')) return 'failing';
-  if (snapshot.matches('refused')) return 'refused';
-  return 'closed';
+export function selectWithdrawalStanding(snapshot: DecisionSnapshot): WithdrawalStanding {
+  const { subject, operator } = snapshot.context;
+  if (subject.status === 'approved') return 'approved';
+  if (subject.status !== 'pending') return 'closed';
+  return isApprovedBy(subject, operator) ? 'awaitingSecond' : 'open';
 }
 
-export const selectDecisionReason = (snapshot: DecisionSnapshot): string => snapshot.context.reason;
-export const selectDecisionError = (snapshot: DecisionSnapshot): ErrorInfo | null => snapshot.context.error;
-export const selectDecidedStatus = (snapshot: DecisionSnapshot): string => snapshot.context.withdrawal.status;
 /** The approvals so far and how many the withdrawal needs ("1 of 2"). */
 export const selectApprovalCount = (snapshot: DecisionSnapshot): { have: number; need: number } => ({
-  have: snapshot.context.withdrawal.approvals.length,
-  need: snapshot.context.withdrawal.approvalsNeeded,
+  have: snapshot.context.subject.approvals.length,
+  need: snapshot.context.subject.approvalsNeeded,
 });
-
-type HeldTopUpSnapshot = SnapshotFrom<ReturnType<typeof createHeldTopUpMachine>>;
-
-export type HeldTopUpView = 'ready' | 'releaseForm' | 'confirmingReturn' | 'releasing' | 'returning' | 'refused' | 'closed';
-
-export function selectHeldTopUpView(snapshot: HeldTopUpSnapshot): HeldTopUpView {
-  for (const view of ['ready', 'releaseForm', 'confirmingReturn', 'releasing', 'returning', 'refused'] as const) {
-    if (snapshot.matches(view)) return view;
-  }
-  return 'closed';
-}
-
-export const selectReleaseAddress = (snapshot: HeldTopUpSnapshot): string => snapshot.context.address;
-export const selectHeldTopUpError = (snapshot: HeldTopUpSnapshot): ErrorInfo | null => snapshot.context.error;
-export const selectHeldTopUpState = (snapshot: HeldTopUpSnapshot): string => snapshot.context.topUp.state;
-
-type OrderShippingSnapshot = SnapshotFrom<OrderShippingMachine>;
-
-export type OrderShippingView = 'ready' | 'shipForm' | 'refundForm' | 'shipping' | 'refunding' | 'refused' | 'shipped' | 'closed';
-
-export function selectOrderView(snapshot: OrderShippingSnapshot): OrderShippingView {
-  for (const view of ['ready', 'shipForm', 'refundForm', 'shipping', 'refunding', 'refused', 'shipped'] as const) {
-    if (snapshot.matches(view)) return view;
-  }
-  return 'closed';
-}
-
-/** What the operator typed: the shipment's carrier and tracking number, or the cancellation's reason. */
-export const selectOrderForm = (snapshot: OrderShippingSnapshot): { carrier: string; trackingNumber: string; reason: string } => ({
-  carrier: snapshot.context.carrier,
-  trackingNumber: snapshot.context.trackingNumber,
-  reason: snapshot.context.reason,
-});
-export const selectOrderError = (snapshot: OrderShippingSnapshot): ErrorInfo | null => snapshot.context.error;
-/** The order as the last answer has it (shipped with its carrier, or cancelled with its reason). */
-export const selectShippingOrder = (snapshot: OrderShippingSnapshot): ShippableOrder => snapshot.context.order;
 
 type NoticeSnapshot = SnapshotFrom<NoticePublicationMachine>;
 

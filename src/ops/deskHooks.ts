@@ -1,23 +1,19 @@
 /**
  * The desk's per-screen actors: a document load (the member app's resource machine, so every read has its
- * loading, error-with-retry and loaded states), one act that answers once, a withdrawal's decision, a held
- * top-up's and an order's shipment. Each lives as long as the component that made it.
+ * loading, error-with-retry and loaded states), one act that answers once, and one item's decision (a withdrawal,
+ * a held top-up, an order). Each lives as long as the component that made it.
  */
 import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useRef, useState } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { fromPromise } from 'xstate';
 import type { ResourceAnswer } from '../../machines/resource/resourceMachine';
-import { createHeldTopUpMachine } from '../../machines/ops/heldTopUpMachine';
-import type { DecidableTopUp, ReleaseInput, ReturnInput } from '../../machines/ops/heldTopUpMachine';
 import { createOpsActionMachine } from '../../machines/ops/opsActionMachine';
-import { createOrderShippingMachine } from '../../machines/ops/orderShippingMachine';
-import type { RefundInput, ShipInput, ShippableOrder } from '../../machines/ops/orderShippingMachine';
-import { createWithdrawalDecisionMachine } from '../../machines/ops/withdrawalDecisionMachine';
-import type { DecidableWithdrawal, DecidedWithdrawal, DecideInput } from '../../machines/ops/withdrawalDecisionMachine';
 import type { Answer } from '../../machines/shared/answer';
+import type { createDeskDecisionMachine, DecideRequest } from '../../machines/shared/deskDecision';
 import { provideBuilt } from '../../machines/shared/provideBuilt';
 import { useResource } from '../routes/shared/useResource';
+import type { OpsClient } from './api/opsClient';
 import type { OpsEndpointName, OpsQuery, OpsResult } from './api/opsContract';
 import { useDesk } from './DeskContext';
 
@@ -59,45 +55,30 @@ export function useDeskAction<TRequest, TResult>(act: (request: TRequest) => Pro
   return useActorRef(logic);
 }
 
-/** A withdrawal's decision by the signed-in operator. */
-export function useWithdrawalDecision(withdrawal: DecidableWithdrawal, operator: string) {
-  const { api } = useDesk();
-  const [logic] = useState(() =>
-    provideBuilt(createWithdrawalDecisionMachine(), {
-      actors: {
-        decide: fromPromise<Answer<DecidedWithdrawal>, DecideInput>(({ input }) => api.call('adminWithdrawalDecide', { body: input })),
-      },
-    }),
-  );
-  return useActorRef(logic, { input: { withdrawal, operator } });
-}
+type DecisionMachine<TSubject, TAct extends string, TAnswer> = ReturnType<typeof createDeskDecisionMachine<TSubject, TAct, TAnswer>>;
 
-/** A held top-up's release or return. */
-export function useHeldTopUp(topUp: DecidableTopUp) {
+/**
+ * One item's decision (machines/shared/deskDecision.ts) by the signed-in operator: `decide` sends each act to its
+ * endpoint, and `onDecided` runs after every accepted act (the screen reads its list again). Both are taken once,
+ * when the machine is made, so they should only reach actors that live as long as the screen (its list's read).
+ *
+ * @example const decision = useDeskDecision(createHeldTopUpMachine, topUp, ({ act, subject }, api) => api.call(…), () => readAgain(held));
+ */
+export function useDeskDecision<TSubject, TAct extends string, TAnswer>(
+  create: () => DecisionMachine<TSubject, TAct, TAnswer>,
+  subject: TSubject,
+  decide: (request: DecideRequest<TSubject, TAct>, api: OpsClient) => Promise<Answer<TAnswer>>,
+  onDecided: () => void,
+) {
   const { api } = useDesk();
+  const operator = useOperator();
   const [logic] = useState(() =>
-    provideBuilt(createHeldTopUpMachine(), {
-      actors: {
-        release: fromPromise<Answer<DecidableTopUp>, ReleaseInput>(({ input }) => api.call('opsHeldTopUpRelease', { body: input })),
-        giveBack: fromPromise<Answer<DecidableTopUp>, ReturnInput>(({ input }) => api.call('opsHeldTopUpReturn', { body: input })),
-      },
+    provideBuilt(create(), {
+      actors: { decide: fromPromise<Answer<TAnswer>, DecideRequest<TSubject, TAct>>(({ input }) => decide(input, api)) },
+      actions: { reportDecided: () => onDecided() },
     }),
   );
-  return useActorRef(logic, { input: { topUp } });
-}
-
-/** An order's shipment or cancellation with refund. */
-export function useOrderShipping(order: ShippableOrder) {
-  const { api } = useDesk();
-  const [logic] = useState(() =>
-    provideBuilt(createOrderShippingMachine(), {
-      actors: {
-        ship: fromPromise<Answer<ShippableOrder>, ShipInput>(({ input }) => api.call('opsOrderShip', { body: input })),
-        refund: fromPromise<Answer<ShippableOrder>, RefundInput>(({ input }) => api.call('opsOrderCancel', { body: input })),
-      },
-    }),
-  );
-  return useActorRef(logic, { input: { order } });
+  return useActorRef(logic, { input: { subject, operator: operator?.address ?? '' } });
 }
 
 /** The signed-in operator (null while signed out). */

@@ -123,12 +123,14 @@ describe('the operators desk', () => {
     await row(queue, small.id).click();
     const detail = (id: string) => page.getByRole('article', { name: t('ops:withdrawals.detailTitle', { id }) });
     await detail(small.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
+    await detail(small.id).getByRole('button', { name: t('ops:withdrawals.confirmApprove') }).click();
     await detail(small.id).getByText(t('ops:withdrawals.approvedWaitsPayer')).waitFor();
 
     // 150, above the quorum threshold: the first approval waits for a second, different approver.
     await row(queue, large.id).click();
     await detail(large.id).getByText(t('ops:withdrawals.quorum', { need: 2 })).waitFor();
     await detail(large.id).getByRole('button', { name: t('ops:withdrawals.approve'), exact: true }).click();
+    await detail(large.id).getByRole('button', { name: t('ops:withdrawals.confirmApprove') }).click();
     await detail(large.id).getByText(t('ops:withdrawals.awaitingSecond', { have: 1, need: 2 })).waitFor();
     await screenshot(page, 'ops-3-awaiting-second');
     // The session is an HttpOnly cookie of /api/admin: the browser holds it, the page's scripts never see it.

@@ -208,6 +208,8 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     expect(await screen.findByText('Above the threshold: 2 different finance operators must approve it.')).toBeTruthy();
     expect(await screen.findByText('AB12CD34')).toBeTruthy();
     await desk.user.click(screen.getByRole('button', { name: 'Approve' }));
+    expect(desk.calls.some((call) => call.key === 'POST /api/admin/withdrawal/decide')).toBe(false);
+    await desk.user.click(screen.getByRole('button', { name: 'Confirm approval' }));
     expect(await screen.findByText(/Waiting for a second approver \(1 of 2\)/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawal/decide')?.body).toEqual({ id: '41', status: 'approved' });
@@ -225,6 +227,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       },
     });
     await desk.user.click(await screen.findByRole('button', { name: 'Approve' }));
+    await desk.user.click(screen.getByRole('button', { name: 'Confirm approval' }));
     expect(await screen.findByText('No withdrawals are Pending.')).toBeTruthy();
     const detail = screen.getByRole('article', { name: 'Withdrawal #42' });
     expect(within(detail).getByText("Approved: the payer sends it to the member's address.")).toBeTruthy();

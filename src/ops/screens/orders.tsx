@@ -8,8 +8,8 @@ import Button from 'antd-mobile/es/components/button';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { selectOrderError, selectOrderForm, selectOrderView, selectShippingOrder } from '../../../machines/ops/opsSelectors';
-import { carrierProblem, maxCancelReasonLength, maxCarrierLength, trackingProblem } from '../../../machines/ops/orderShippingMachine';
+import { selectDecisionAct, selectDecisionError, selectDecisionForm, selectDecisionStage, selectDecisionSubject } from '../../../machines/shared/deskDecisionSelectors';
+import { carrierProblem, createOrderShippingMachine, maxCancelReasonLength, maxCarrierLength, trackingProblem } from '../../../machines/ops/orderShippingMachine';
 import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
 import { FormField } from '../../components/FormField';
@@ -18,7 +18,7 @@ import { StatusPanel } from '../../components/StatusPanel';
 import { SummaryList } from '../../components/SummaryList';
 import { formatDateTime } from '../../components/dateFormat';
 import type { OpsItem, OpsQuery } from '../api/opsContract';
-import { useDeskRead, useOrderShipping } from '../deskHooks';
+import { useDeskDecision, useDeskRead } from '../deskHooks';
 import { PageButtons } from '../parts/PageButtons';
 import { ReadState } from '../parts/ReadState';
 import { Refused } from '../parts/Refused';
@@ -85,7 +85,7 @@ export function Screen() {
         {(value) => (
           <ul className="desk-list" aria-label={t('orders.list')}>
             {value.list.map((order) => (
-              <OrderItem key={`${order.id}:${order.status}`} order={order} />
+              <OrderItem key={order.id} order={order} />
             ))}
           </ul>
         )}
@@ -98,10 +98,11 @@ export function Screen() {
 function OrderItem({ order }: { order: Order }) {
   const { t, i18n } = useTranslation('ops');
   const locale = i18n.resolvedLanguage ?? 'zh';
-  const shipping = useOrderShipping(order);
-  const view = useSelector(shipping, selectOrderView);
+  const shipping = useShipping(order);
+  const stage = useSelector(shipping, selectDecisionStage);
+  const act = useSelector(shipping, selectDecisionAct);
   // The order as the last answer has it: shipped with its carrier, or cancelled with its reason.
-  const now = useSelector(shipping, selectShippingOrder);
+  const now = useSelector(shipping, selectDecisionSubject);
   const goods = locale === 'en' ? order.goods.name.en : order.goods.name.zh;
   const { delivery } = order;
   return (
@@ -132,27 +133,26 @@ function OrderItem({ order }: { order: Order }) {
           ]}
         />
         <div className="desk-form" aria-live="polite">
-          {view === 'ready' ? (
+          {stage === 'ready' ? (
             <div className="desk-actions">
-              <Button color="primary" shape="rounded" onClick={() => shipping.send({ type: 'user.ship' })}>
+              <Button color="primary" shape="rounded" onClick={() => shipping.send({ type: 'user.choose', act: 'ship' })}>
                 {t('orders.ship')}
               </Button>
-              <Button color="danger" fill="outline" shape="rounded" onClick={() => shipping.send({ type: 'user.refund' })}>
+              <Button color="danger" fill="outline" shape="rounded" onClick={() => shipping.send({ type: 'user.choose', act: 'refund' })}>
                 {t('orders.cancel')}
               </Button>
             </div>
           ) : null}
-          {view === 'shipForm' ? <ShipForm id={order.id} actor={shipping} /> : null}
-          {view === 'refundForm' ? <RefundForm id={order.id} amount={order.amount} actor={shipping} /> : null}
-          {view === 'shipping' ? <StatusPanel message={t('orders.shipping')} /> : null}
-          {view === 'refunding' ? <StatusPanel message={t('orders.refunding')} /> : null}
-          {view === 'refused' ? <OrderRefused actor={shipping} /> : null}
-          {view === 'shipped' && order.status === 'paid' ? (
+          {stage === 'form' && act === 'ship' ? <ShipForm id={order.id} actor={shipping} /> : null}
+          {stage === 'form' && act === 'refund' ? <RefundForm id={order.id} amount={order.amount} actor={shipping} /> : null}
+          {stage === 'busy' ? <StatusPanel message={t(act === 'ship' ? 'orders.shipping' : 'orders.refunding')} /> : null}
+          {stage === 'refused' ? <OrderRefused actor={shipping} /> : null}
+          {stage === 'closed' && order.status === 'paid' && now.status === 'shipped' ? (
             <p role="status" className="desk-badge" data-tone="success">
               {t('orders.shippedNow', { carrier: now.carrier ?? '', trackingNumber: now.trackingNumber ?? '' })}
             </p>
           ) : null}
-          {view === 'closed' && order.status === 'paid' ? (
+          {stage === 'closed' && order.status === 'paid' && now.status !== 'shipped' ? (
             <p role="status" className="desk-badge">
               {t('orders.cancelledNow')}
             </p>
@@ -163,14 +163,29 @@ function OrderItem({ order }: { order: Order }) {
   );
 }
 
-type ShippingActor = ReturnType<typeof useOrderShipping>;
+/** The order's shipment or cancellation; the order stays in its tab with what was done (its badge and fields say). */
+function useShipping(order: Order) {
+  return useDeskDecision(
+    createOrderShippingMachine,
+    order,
+    ({ act, subject, form, requestId }, api) =>
+      act === 'ship'
+        ? api.call('opsOrderShip', { body: { id: subject.id, carrier: form.carrier ?? '', trackingNumber: form.trackingNumber ?? '' } })
+        : api.call('opsOrderCancel', { body: { id: subject.id, reason: form.reason ?? '', requestId } }),
+    () => undefined,
+  );
+}
+
+type ShippingActor = ReturnType<typeof useShipping>;
 
 function ShipForm({ id, actor }: { id: string; actor: ShippingActor }) {
   const { t } = useTranslation('ops');
-  const form = useSelector(actor, selectOrderForm);
+  const form = useSelector(actor, selectDecisionForm);
   const canConfirm = useSelector(actor, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
-  const carrierError = form.carrier === '' ? null : carrierProblem(form.carrier);
-  const trackingError = form.trackingNumber === '' ? null : trackingProblem(form.trackingNumber);
+  const carrier = form.carrier ?? '';
+  const trackingNumber = form.trackingNumber ?? '';
+  const carrierError = carrier === '' ? null : carrierProblem(carrier);
+  const trackingError = trackingNumber === '' ? null : trackingProblem(trackingNumber);
   return (
     <form
       className="desk-form"
@@ -186,8 +201,8 @@ function ShipForm({ id, actor }: { id: string; actor: ShippingActor }) {
         hint={t('orders.carrierHint')}
         error={carrierError ? t(`orders.carrierError.${carrierError}`) : null}
         maxLength={maxCarrierLength}
-        value={form.carrier}
-        onChange={(event) => actor.send({ type: 'carrier.change', carrier: event.target.value })}
+        value={carrier}
+        onChange={(event) => actor.send({ type: 'field.change', field: 'carrier', value: event.target.value })}
       />
       <FormField
         id={`tracking-${id}`}
@@ -196,8 +211,8 @@ function ShipForm({ id, actor }: { id: string; actor: ShippingActor }) {
         maxLength={40}
         autoCapitalize="characters"
         spellCheck={false}
-        value={form.trackingNumber}
-        onChange={(event) => actor.send({ type: 'tracking.change', trackingNumber: event.target.value })}
+        value={trackingNumber}
+        onChange={(event) => actor.send({ type: 'field.change', field: 'trackingNumber', value: event.target.value })}
       />
       <div className="desk-actions">
         <Button type="submit" color="primary" shape="rounded" disabled={!canConfirm}>
@@ -213,7 +228,7 @@ function ShipForm({ id, actor }: { id: string; actor: ShippingActor }) {
 
 function RefundForm({ id, amount, actor }: { id: string; amount: string; actor: ShippingActor }) {
   const { t, i18n } = useTranslation('ops');
-  const form = useSelector(actor, selectOrderForm);
+  const form = useSelector(actor, selectDecisionForm);
   const canConfirm = useSelector(actor, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
   return (
     <form
@@ -228,7 +243,7 @@ function RefundForm({ id, amount, actor }: { id: string; amount: string; actor: 
       <label htmlFor={`cancel-reason-${id}`} className="field-label">
         {t('orders.cancelReason')}
       </label>
-      <textarea id={`cancel-reason-${id}`} rows={3} maxLength={maxCancelReasonLength} value={form.reason} onChange={(event) => actor.send({ type: 'reason.change', reason: event.target.value })} />
+      <textarea id={`cancel-reason-${id}`} rows={3} maxLength={maxCancelReasonLength} value={form.reason ?? ''} onChange={(event) => actor.send({ type: 'field.change', field: 'reason', value: event.target.value })} />
       <p className="desk-muted">
         {t('orders.cancelRefunds')} <AmountText amount={amount} symbol="CREDIT" locale={i18n.resolvedLanguage ?? 'zh'} />
       </p>
@@ -246,6 +261,6 @@ function RefundForm({ id, amount, actor }: { id: string; amount: string; actor: 
 
 function OrderRefused({ actor }: { actor: ShippingActor }) {
   const { t } = useTranslation('ops');
-  const error = useSelector(actor, selectOrderError);
+  const error = useSelector(actor, selectDecisionError);
   return <Refused error={error} onRetry={() => actor.send({ type: 'user.retry' })} onLeave={() => actor.send({ type: 'user.cancel' })} leaveLabel={t('actions.back')} />;
 }

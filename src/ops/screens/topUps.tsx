@@ -5,10 +5,11 @@
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { selectHeldTopUpError, selectHeldTopUpState, selectHeldTopUpView, selectReleaseAddress } from '../../../machines/ops/opsSelectors';
+import { createHeldTopUpMachine } from '../../../machines/ops/heldTopUpMachine';
+import { selectDecisionAct, selectDecisionError, selectDecisionForm, selectDecisionStage, selectDecisionSubject } from '../../../machines/shared/deskDecisionSelectors';
 import { checkAddress } from '../../../machines/shared/address';
 import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
@@ -20,7 +21,7 @@ import { formatDateTime } from '../../components/dateFormat';
 import type { OpsItem, OpsQuery, OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useExplorer } from '../deskChain';
-import { useDeskAction, useDeskRead, useHeldTopUp } from '../deskHooks';
+import { useDeskAction, useDeskDecision, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { PageButtons } from '../parts/PageButtons';
 import { Refused } from '../parts/Refused';
@@ -50,7 +51,7 @@ export function Screen() {
             {(value) => (
               <ul className="desk-list" aria-label={t('topUps.list')}>
                 {value.list.map((item) => (
-                  <HeldTopUpItem key={`${item.txHash}:${String(item.logPosition)}:${item.state}`} topUp={item} onChanged={() => readAgain(held)} />
+                  <HeldTopUpItem key={`${item.txHash}:${String(item.logPosition)}`} topUp={item} onDecided={() => readAgain(held)} />
                 ))}
               </ul>
             )}
@@ -63,20 +64,25 @@ export function Screen() {
   );
 }
 
-function HeldTopUpItem({ topUp, onChanged }: { topUp: HeldTopUp; onChanged: () => void }) {
+function HeldTopUpItem({ topUp, onDecided }: { topUp: HeldTopUp; onDecided: () => void }) {
   const { t, i18n } = useTranslation('ops');
   const locale = i18n.resolvedLanguage ?? 'zh';
   const explorer = useExplorer();
-  const decision = useHeldTopUp(topUp);
-  const view = useSelector(decision, selectHeldTopUpView);
-  const address = useSelector(decision, selectReleaseAddress);
-  const error = useSelector(decision, selectHeldTopUpError);
-  const decided = useSelector(decision, selectHeldTopUpState);
-  const changed = useRef(onChanged);
-  useEffect(() => {
-    if (decided !== topUp.state) changed.current();
-  }, [decided, topUp.state]);
-  const addressError = address === '' ? null : checkAddress(address);
+  const decision = useDeskDecision(
+    createHeldTopUpMachine,
+    topUp,
+    ({ act, subject, form, requestId }, api) => {
+      const item = { txHash: subject.txHash, logPosition: subject.logPosition, requestId };
+      return act === 'release' ? api.call('opsHeldTopUpRelease', { body: { ...item, address: form.address ?? '' } }) : api.call('opsHeldTopUpReturn', { body: item });
+    },
+    onDecided,
+  );
+  const stage = useSelector(decision, selectDecisionStage);
+  const act = useSelector(decision, selectDecisionAct);
+  const address = useSelector(decision, selectDecisionForm).address ?? '';
+  const error = useSelector(decision, selectDecisionError);
+  const decided = useSelector(decision, selectDecisionSubject).state;
+  const addressError = address.trim() === '' ? null : checkAddress(address.trim());
   const canConfirm = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
   const confirm = () => decision.send({ type: 'user.confirm', requestId: crypto.randomUUID() });
   return (
@@ -103,17 +109,17 @@ function HeldTopUpItem({ topUp, onChanged }: { topUp: HeldTopUp; onChanged: () =
         </p>
       ) : null}
       <div className="desk-form" aria-live="polite">
-        {view === 'ready' ? (
+        {stage === 'ready' ? (
           <div className="desk-actions">
-            <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.release' })}>
+            <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.choose', act: 'release' })}>
               {t('topUps.release')}
             </Button>
-            <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.return' })}>
+            <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.choose', act: 'return' })}>
               {t('topUps.return')}
             </Button>
           </div>
         ) : null}
-        {view === 'releaseForm' ? (
+        {stage === 'form' && act === 'release' ? (
           <form
             className="desk-form"
             onSubmit={(event) => {
@@ -128,7 +134,7 @@ function HeldTopUpItem({ topUp, onChanged }: { topUp: HeldTopUp; onChanged: () =
               error={addressError ? t(`topUps.addressError.${addressError}`) : null}
               placeholder="0x…"
               value={address}
-              onChange={(event) => decision.send({ type: 'address.change', address: event.target.value })}
+              onChange={(event) => decision.send({ type: 'field.change', field: 'address', value: event.target.value })}
             />
             <div className="desk-actions">
               <Button type="submit" color="primary" shape="rounded" disabled={!canConfirm}>
@@ -140,7 +146,7 @@ function HeldTopUpItem({ topUp, onChanged }: { topUp: HeldTopUp; onChanged: () =
             </div>
           </form>
         ) : null}
-        {view === 'confirmingReturn' ? (
+        {stage === 'form' && act === 'return' ? (
           <>
             <p>{t('topUps.returnText', { from: topUp.from })}</p>
             <div className="desk-actions">
@@ -153,9 +159,8 @@ function HeldTopUpItem({ topUp, onChanged }: { topUp: HeldTopUp; onChanged: () =
             </div>
           </>
         ) : null}
-        {view === 'releasing' ? <StatusPanel message={t('topUps.releasing')} /> : null}
-        {view === 'returning' ? <StatusPanel message={t('topUps.returning')} /> : null}
-        {view === 'refused' ? (
+        {stage === 'busy' ? <StatusPanel message={t(act === 'release' ? 'topUps.releasing' : 'topUps.returning')} /> : null}
+        {stage === 'refused' ? (
           <Refused error={error} onRetry={() => decision.send({ type: 'user.retry' })} onLeave={() => decision.send({ type: 'user.cancel' })} leaveLabel={t('actions.back')} />
         ) : null}
       </div>

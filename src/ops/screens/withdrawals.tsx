@@ -9,14 +9,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import {
-  selectApprovalCount,
-  selectDecidedStatus,
-  selectDecisionError,
-  selectDecisionReason,
-  selectDecisionView,
-} from '../../../machines/ops/opsSelectors';
-import { maxReasonLength } from '../../../machines/ops/withdrawalDecisionMachine';
+import { selectApprovalCount, selectWithdrawalStanding } from '../../../machines/ops/opsSelectors';
+import { createWithdrawalDecisionMachine, maxReasonLength } from '../../../machines/ops/withdrawalDecisionMachine';
+import { selectDecisionAct, selectDecisionError, selectDecisionForm, selectDecisionStage, selectDecisionSubject } from '../../../machines/shared/deskDecisionSelectors';
 import { AmountText } from '../../components/AmountText';
 import { ErrorText } from '../../components/ErrorText';
 import { FilterChips } from '../../components/FilterChips';
@@ -30,7 +25,7 @@ import type { OpsItem, OpsQuery, OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useExplorer } from '../deskChain';
 import { deskErrorText } from '../deskErrors';
-import { useDeskAction, useDeskRead, useOperator, useWithdrawalDecision } from '../deskHooks';
+import { useDeskAction, useDeskDecision, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { MemberCard } from '../parts/MemberCard';
 import { PageButtons } from '../parts/PageButtons';
@@ -172,7 +167,7 @@ export function Screen() {
         </div>
         <div>
           {selected ? (
-            <WithdrawalDetail key={`${selected.id}:${selected.status}:${String(selected.approvals.length)}`} withdrawal={selected} onChanged={() => readAgain(queue)} onClose={() => setQuery({ id: null })} />
+            <WithdrawalDetail key={selected.id} withdrawal={selected} onDecided={() => readAgain(queue)} onClose={() => setQuery({ id: null })} />
           ) : (
             <p className="desk-muted">{t('withdrawals.pick')}</p>
           )}
@@ -204,24 +199,26 @@ function ApprovalBadge({ have, need, status }: { have: number; need: number; sta
   return <span className="desk-badge">{t('withdrawals.status.pending')}</span>;
 }
 
-function WithdrawalDetail({ withdrawal, onChanged, onClose }: { withdrawal: Withdrawal; onChanged: () => void; onClose: () => void }) {
+function WithdrawalDetail({ withdrawal, onDecided, onClose }: { withdrawal: Withdrawal; onDecided: () => void; onClose: () => void }) {
   const { t, i18n } = useTranslation('ops');
-  const operator = useOperator();
-  const decision = useWithdrawalDecision(withdrawal, operator?.address ?? '');
-  const view = useSelector(decision, selectDecisionView);
-  const reason = useSelector(decision, selectDecisionReason);
+  const decision = useDeskDecision(
+    createWithdrawalDecisionMachine,
+    withdrawal,
+    ({ act, subject, form }, api) =>
+      api.call('adminWithdrawalDecide', { body: act === 'approve' ? { id: subject.id, status: 'approved' } : { id: subject.id, status: 'failed', reason: form.reason ?? '' } }),
+    onDecided,
+  );
+  const stage = useSelector(decision, selectDecisionStage);
+  const act = useSelector(decision, selectDecisionAct);
+  const standing = useSelector(decision, selectWithdrawalStanding);
+  const reason = useSelector(decision, selectDecisionForm).reason ?? '';
   const error = useSelector(decision, selectDecisionError);
-  const decided = useSelector(decision, selectDecidedStatus);
+  const decided = useSelector(decision, selectDecisionSubject).status;
   const count = useSelector(decision, selectApprovalCount);
   const explorer = useExplorer();
   const locale = i18n.resolvedLanguage ?? 'zh';
-  const canConfirmFail = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.confirmFail' }));
-  // A decision changes the queue: read it again when the withdrawal's status or approvals moved.
-  const changed = useRef(onChanged);
-  const first = useRef({ status: withdrawal.status, approvals: withdrawal.approvals.length });
-  useEffect(() => {
-    if (decided !== first.current.status || count.have !== first.current.approvals) changed.current();
-  }, [decided, count.have]);
+  const canConfirm = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
+  const confirm = () => decision.send({ type: 'user.confirm', requestId: crypto.randomUUID() });
 
   return (
     <article className="card" aria-labelledby="withdrawal-title">
@@ -252,46 +249,60 @@ function WithdrawalDetail({ withdrawal, onChanged, onClose }: { withdrawal: With
       />
       {withdrawal.txHash ? <TransactionLink label={t('withdrawals.fields.payment')} hash={withdrawal.txHash} explorer={explorer} /> : null}
       <div className="desk-form" aria-live="polite">
-        {view === 'ready' ? (
+        {stage === 'ready' ? (
           <>
-            {count.need > 1 ? <p className="desk-muted">{t('withdrawals.quorum', { need: count.need })}</p> : null}
+            {standing === 'open' && count.need > 1 ? <p className="desk-muted">{t('withdrawals.quorum', { need: count.need })}</p> : null}
+            {standing === 'awaitingSecond' || standing === 'approved' ? (
+              <p role="status" className="desk-badge" data-tone="warning">
+                {standing === 'awaitingSecond' ? t('withdrawals.awaitingSecond', { have: count.have, need: count.need }) : t('withdrawals.approvedWaitsPayer')}
+              </p>
+            ) : null}
             <div className="desk-actions">
-              <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.approve' })}>
-                {t('withdrawals.approve')}
-              </Button>
-              <Button color="danger" fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.fail' })}>
+              {standing === 'open' ? (
+                <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.choose', act: 'approve' })}>
+                  {t('withdrawals.approve')}
+                </Button>
+              ) : null}
+              <Button color="danger" fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.choose', act: 'fail' })}>
                 {t('withdrawals.fail')}
               </Button>
             </div>
           </>
         ) : null}
-        {view === 'awaitingSecond' || view === 'approved' ? (
+        {stage === 'form' && act === 'approve' ? (
           <>
-            <p role="status" className="desk-badge" data-tone="warning">
-              {view === 'awaitingSecond' ? t('withdrawals.awaitingSecond', { have: count.have, need: count.need }) : t('withdrawals.approvedWaitsPayer')}
-            </p>
+            <p>{t('withdrawals.approveText', { id: withdrawal.id })}</p>
             <div className="desk-actions">
-              <Button color="danger" fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.fail' })}>
-                {t('withdrawals.fail')}
+              <Button color="primary" shape="rounded" onClick={confirm}>
+                {t('withdrawals.confirmApprove')}
+              </Button>
+              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
+                {t('common:wallet.actions.cancel')}
               </Button>
             </div>
           </>
         ) : null}
-        {view === 'failForm' ? (
+        {stage === 'form' && act === 'fail' ? (
           <form
             className="desk-form"
             onSubmit={(event) => {
               event.preventDefault();
-              decision.send({ type: 'user.confirmFail' });
+              confirm();
             }}
           >
             <label htmlFor="fail-reason" className="field-label">
               {t('withdrawals.failReason')}
             </label>
-            <textarea id="fail-reason" maxLength={maxReasonLength} rows={3} value={reason} onChange={(event) => decision.send({ type: 'reason.change', reason: event.target.value })} />
+            <textarea
+              id="fail-reason"
+              maxLength={maxReasonLength}
+              rows={3}
+              value={reason}
+              onChange={(event) => decision.send({ type: 'field.change', field: 'reason', value: event.target.value })}
+            />
             <p className="desk-muted">{t('withdrawals.failRefunds')}</p>
             <div className="desk-actions">
-              <Button type="submit" color="danger" shape="rounded" disabled={!canConfirmFail}>
+              <Button type="submit" color="danger" shape="rounded" disabled={!canConfirm}>
                 {t('withdrawals.confirmFail')}
               </Button>
               <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
@@ -300,12 +311,11 @@ function WithdrawalDetail({ withdrawal, onChanged, onClose }: { withdrawal: With
             </div>
           </form>
         ) : null}
-        {view === 'approving' ? <StatusPanel message={t('withdrawals.approving')} /> : null}
-        {view === 'failing' ? <StatusPanel message={t('withdrawals.failing')} /> : null}
-        {view === 'refused' ? (
+        {stage === 'busy' ? <StatusPanel message={t(act === 'approve' ? 'withdrawals.approving' : 'withdrawals.failing')} /> : null}
+        {stage === 'refused' ? (
           <Refused error={error} onRetry={() => decision.send({ type: 'user.retry' })} onLeave={() => decision.send({ type: 'user.cancel' })} leaveLabel={t('actions.back')} />
         ) : null}
-        {view === 'closed' ? <p className="desk-muted">{t('withdrawals.closed', { status: t(`withdrawals.status.${decided}`) })}</p> : null}
+        {stage === 'closed' ? <p className="desk-muted">{t('withdrawals.closed', { status: t(`withdrawals.status.${decided}`) })}</p> : null}
       </div>
       <MemberCard address={withdrawal.address} />
     </article>
