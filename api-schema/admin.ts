@@ -287,7 +287,7 @@ export const adminTopUpsReread = defineEndpoint({
 });
 
 /** An alert: one time a rule fired, with when it resolved (null while it fires). */
-const alertSchema = z.object({
+export const alertSchema = z.object({
   id: z.string(),
   /** The rule's stable name (Alertmanager's `alertname`): ReconcileNotOk, PaymentLost, PayerWaiting, ... */
   rule: z.string(),

@@ -273,6 +273,21 @@ export async function benchBundle(options: BundleOptions): Promise<void> {
       });
     }
 
+    // The operators' desk (ops.html, its own build: .vite/ops-manifest.json): what an operator's first visit runs,
+    // its home the overview with it, and the chart library apart (loaded when finance's overview draws money).
+    const desk = readManifest(spaDir, 'ops-manifest.json');
+    const deskEntry = staticClosure(desk, 'ops.html');
+    const deskHome = [...staticClosure(desk, 'src/ops/screens/overview.tsx')].filter((file) => !deskEntry.has(file));
+    const chart = Object.entries(desk).filter(([key]) => key.includes('node_modules/uplot/')).map(([, chunk]) => chunk.file);
+    emit({
+      name: 'bundle.desk.firstLoad',
+      value: `${kib(gzipTotal(spaDir, [...deskEntry, ...deskHome]))} gzip`,
+      floor: '-',
+      target: 'measured',
+      verdict: 'INFO',
+      note: `ops.html's ${deskEntry.size} JS files and the overview's ${deskHome.length}; the chart apart: ${kib(gzipTotal(spaDir, chart))} gzip`,
+    });
+
     // Which packages fill the first load (and the rest of the sign-in): printed on a miss or with --verbose.
     if (loginVerdict === 'MISS' || signInVerdict === 'MISS' || verbose) {
       if (!appModules) {

@@ -30,8 +30,8 @@ export type Manifest = Record<string, ManifestChunk>;
  * @example
  * const manifest = readManifest('dist/spa');
  */
-export function readManifest(outDir: string): Manifest {
-  const raw: unknown = JSON.parse(readFileSync(path.join(outDir, '.vite', 'manifest.json'), 'utf8'));
+export function readManifest(outDir: string, name = 'manifest.json'): Manifest {
+  const raw: unknown = JSON.parse(readFileSync(path.join(outDir, '.vite', name), 'utf8'));
   return z.record(z.string(), chunkSchema).parse(raw);
 }
 

@@ -167,7 +167,7 @@ export const stateScreens: Readonly<Record<string, StateScreen>> = {
   'opsSession.signingIn.fetchingNonce': on('ops-sign-in'),
   'opsSession.signingIn.signingMessage': on('ops-sign-in'),
   'opsSession.signingIn.verifying': on('ops-sign-in'),
-  'opsSession.signedIn': own('ops-withdrawals'),
+  'opsSession.signedIn': own('ops-overview'),
   'opsSession.signingOut': on('ops-sign-in'),
   'withdrawalDecision.sorting': on('ops-withdrawal'),
   'withdrawalDecision.ready': own('ops-withdrawal'),

@@ -546,7 +546,12 @@ export const ledgerTransfers = pgTable(
     createdAt: createdAt(),
   },
   // No index on pending_id: records reach the pending transfer from the transfer (its key), never the other way.
+  // Money across the chain boundary by day (server/ops/overview.ts): only transfers from or to the CREDIT `chain`
+  // account (id 7, systemAccountId('CREDIT', 'chain')) are in these, so the other flows write no index row; with the
+  // amount in the key a day's sum is read from the index alone.
   (t) => [
+    index('ledger_transfers_chain_in_idx').on(t.createdAt, t.amount).where(sql`${t.debitAccountId} = 7`),
+    index('ledger_transfers_chain_out_idx').on(t.createdAt, t.amount).where(sql`${t.creditAccountId} = 7`),
     check('ledger_transfers_amount_positive', sql`${t.amount} > 0`),
     check('ledger_transfers_two_accounts', sql`${t.debitAccountId} <> ${t.creditAccountId}`),
     check('ledger_transfers_asset', sql`${t.asset} IN ('CREDIT', 'WPOS')`),

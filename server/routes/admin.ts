@@ -18,6 +18,7 @@ import type { Db } from '../db/client';
 import { postRequests } from '../ledger/engine';
 import { ledgerSummary, memberIdByAddress } from '../ledger/queries';
 import { requireOperator } from '../ops/actor';
+import { readOverview } from '../ops/overview';
 import { auditOf, recordAudit } from '../ops/audit';
 import { runOperatorAct } from '../ops/operatorAct';
 import { actorKeyOf, decidePolicy, recordPolicyUse } from '../ops/policy';
@@ -66,6 +67,8 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
     },
 
     opsAlerts: async () => listAlerts(deps.db, 20),
+
+    opsOverview: async ({ request }) => readOverview(deps.db, await app.businessFigures(), requireOperator(request)),
 
     adminReconcile: async () => {
       if (!deps.chain) throw new NotFoundError();

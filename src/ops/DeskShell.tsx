@@ -9,8 +9,8 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { ListState } from '../components/ListState';
 import { ShortAddress } from '../components/ShortAddress';
 import { useDesk } from './DeskContext';
-import { canSee, deskScreens } from './deskPaths';
-import type { DeskScreenId } from './deskPaths';
+import { canSee, deskScreens } from './deskScreens';
+import type { DeskScreenId } from './deskScreens';
 import { FiringAlerts } from './parts/FiringAlerts';
 import { SignIn } from './SignIn';
 

@@ -1,13 +1,12 @@
 /**
- * The desk's routes: the frame at /ops, each screen loaded on demand, wrapped in its role gate.
+ * The desk's routes: the frame at /ops, each screen of the table (deskScreens.ts) loaded on demand, in its role gate.
  */
 import type { RouteObject } from 'react-router-dom';
 import { Navigate, useRouteError } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { ListState } from '../components/ListState';
 import { DeskHome, DeskShell, RoleGate } from './DeskShell';
-import type { DeskScreenId } from './deskPaths';
-import { deskPath } from './deskPaths';
+import { deskScreens } from './deskScreens';
 
 function DeskRouteError() {
   const { t } = useTranslation('ops');
@@ -15,8 +14,8 @@ function DeskRouteError() {
   return <ListState state="error" title={t('common:Common.unknown')} retryLabel={t('common:actions.retry')} onRetry={() => window.location.reload()} />;
 }
 
-const screen = (id: DeskScreenId, load: () => Promise<{ Screen: () => React.JSX.Element }>): RouteObject => ({
-  path: deskPath(id).slice('/ops/'.length),
+const screenRoute = ({ id, path, load }: (typeof deskScreens)[number]): RouteObject => ({
+  path: path.slice('/ops/'.length),
   lazy: async () => {
     const { Screen } = await load();
     return {
@@ -36,15 +35,7 @@ export const deskRoutes: RouteObject[] = [
     ErrorBoundary: DeskRouteError,
     children: [
       { index: true, Component: DeskHome },
-      screen('withdrawals', () => import('./screens/withdrawals')),
-      screen('topUps', () => import('./screens/topUps')),
-      screen('reconcile', () => import('./screens/reconcile')),
-      screen('members', () => import('./screens/members')),
-      screen('orders', () => import('./screens/orders')),
-      screen('content', () => import('./screens/content')),
-      screen('keys', () => import('./screens/keys')),
-      screen('operators', () => import('./screens/operators')),
-      screen('audit', () => import('./screens/audit')),
+      ...deskScreens.map(screenRoute),
       { path: '*', element: <Navigate to="/ops" replace /> },
     ],
   },

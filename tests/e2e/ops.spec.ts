@@ -113,7 +113,10 @@ describe('the operators desk', () => {
     const { page, wallet } = await e2e.open({ wallet: walletOn(DEMO_OPERATOR_KEY) });
     await signInAtDesk(page);
     expect(wallet?.signedMessages.at(-1)?.message).toContain(OPERATOR_SIGN_IN_STATEMENT);
-    await page.waitForURL('**/ops/withdrawals');
+    // The desk opens on its overview; its pending tile leads to the queue.
+    await page.waitForURL('**/ops/overview');
+    await page.getByRole('link', { name: new RegExp(t('ops:overview.pending')) }).click();
+    await page.waitForURL('**/ops/withdrawals?status=pending');
     const queue = page.getByRole('list', { name: t('ops:withdrawals.queue') });
     await row(queue, small.id).waitFor();
     await row(queue, large.id).waitFor();

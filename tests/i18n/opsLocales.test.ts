@@ -10,7 +10,7 @@ import { operatorRoles } from '../../api-schema/endpoint';
 import { queueStatusSchema } from '../../api-schema/opsFinance';
 import { botStatusSchema } from '../../api-schema/opsContent';
 import { heldTopUpStateSchema } from '../../api-schema/opsTopUps';
-import { deskScreens } from '../../src/ops/deskPaths';
+import { deskScreens } from '../../src/ops/deskScreens';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const load = (lng: string) => JSON.parse(readFileSync(path.join(root, 'locales', lng, 'ops.json'), 'utf8')) as Record<string, unknown>;

@@ -25,6 +25,19 @@ export const financeAddress = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
 /** The seed's money settings (server/seed/content.ts), as GET /api/admin/config/money answers them. */
 export const seededMoneySettings = { minWithdraw: '10', maxWithdraw: '5000', withdrawFee: '1', dailyWithdrawCap: '10000', exchangeRate: '0.5', minTransfer: '1' };
 
+/** The overview of a quiet desk: nothing waits, nothing fires, reconcile ok; the parts of finance and support. */
+export const quietOverview = {
+  at: '2026-11-27T10:00:00.000Z',
+  money: null,
+  withdrawals: null,
+  orders: null,
+  runway: null,
+  lags: { payerSeconds: 4, watcherSeconds: 3, watcherBehindBlocks: 2, chainUnreachable: false },
+  reconcile: { ok: true, ranAt: '2026-11-27T09:55:00.000Z', difference: '0' },
+  payoutsPaused: false,
+  alerts: [],
+};
+
 /** An answer of the fake API: an envelope, or a promise of one (held until the test resolves it). */
 export type DeskAnswer = { code: number; result?: unknown } | Promise<{ code: number; result?: unknown }>;
 /** Answers by "METHOD /path"; each handler gets the query or body. */
@@ -85,6 +98,8 @@ export async function renderDesk({ path = '/ops', signedInAs = null, handlers = 
     'GET /api/admin/policy': () => ({ code: 0, result: { rules: [] } }),
     // The alerts above every screen (parts/FiringAlerts.tsx): none firing unless a test answers otherwise.
     'GET /api/admin/alerts': () => ({ code: 0, result: { firing: [], resolved: [] } }),
+    // The desk's home (screens/overview.tsx): a quiet one unless a test answers otherwise.
+    'GET /api/admin/overview': () => ({ code: 0, result: quietOverview }),
     // The money settings on the members screen (finance): the seeded values, nothing waiting.
     'GET /api/admin/config/money': () => ({ code: 0, result: { current: seededMoneySettings, pending: null } }),
     ...handlers,

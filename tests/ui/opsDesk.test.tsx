@@ -50,15 +50,17 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
     // The first wallet request of the file loads viem on demand.
     await desk.user.click(await screen.findByRole('button', { name: 'Sign in to the desk' }, { timeout: 10_000 }));
     const navigation = await screen.findByRole('navigation', { name: "The desk's screens" });
-    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Withdrawals', 'Top-ups', 'Reconcile', 'Members', 'API keys']);
+    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Withdrawals', 'Top-ups', 'Reconcile', 'Members', 'API keys']);
     expect(screen.getByText('Finance')).toBeTruthy();
     const signIn = desk.calls.find((call) => call.key === 'POST /api/admin/auth/signIn');
     expect((signIn?.body as { message: string }).message).toContain(`\n\n${OPS_SIGN_IN_STATEMENT}\n\n`);
     // The session is the cookie: the page stores nothing, not even what an earlier desk left.
     expect([...desk.store.keys()]).toEqual([]);
-    await waitFor(() => expect(desk.calls.some((call) => call.key === 'GET /api/admin/withdrawals')).toBe(true));
+    // The desk opens on its overview.
+    await waitFor(() => expect(desk.calls.some((call) => call.key === 'GET /api/admin/overview')).toBe(true));
+    expect(desk.router.state.location.pathname).toBe('/ops/overview');
     expect(desk.calls.every((call) => call.authorization === null && call.credentials === 'same-origin')).toBe(true);
-    expect(desk.calls.find((call) => call.key === 'GET /api/admin/withdrawals')?.csrfToken).toBe('ops-csrf-new');
+    expect(desk.calls.find((call) => call.key === 'GET /api/admin/overview')?.csrfToken).toBe('ops-csrf-new');
   }, 15_000);
 
   it('behavior: a refused address (1006) stays signed out and says why', async () => {
@@ -100,7 +102,7 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
     await renderDesk({ path: '/ops/withdrawals', signedInAs: { roles: ['support'] } });
     expect(await screen.findByText('This screen is for operators with the role: Finance.')).toBeTruthy();
     const navigation = screen.getByRole('navigation', { name: "The desk's screens" });
-    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'Orders', 'API keys']);
+    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Members', 'Orders', 'API keys']);
   });
 
   it('behavior: a token the server refuses (1002) ends the session', async () => {

@@ -33,7 +33,7 @@ describe('the desk: orders', { timeout: 15_000 }, () => {
       handlers: { 'GET /api/admin/orders': () => new Promise((resolve) => (answer = resolve)) },
     });
     const navigation = await screen.findByRole('navigation', { name: "The desk's screens" });
-    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Members', 'Orders', 'API keys']);
+    expect(within(navigation).getAllByRole('link').map((link) => link.textContent)).toEqual(['Overview', 'Members', 'Orders', 'API keys']);
     expect(await screen.findByText('Loading…')).toBeTruthy();
     answer({ code: -1 });
     await desk.user.click(await screen.findByRole('button', { name: 'Try again' }));

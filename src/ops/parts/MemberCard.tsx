@@ -5,7 +5,7 @@ import { SummaryList } from '../../components/SummaryList';
 import { formatDateTime } from '../../components/dateFormat';
 import type { OpsResult } from '../api/opsContract';
 import { useDeskRead } from '../deskHooks';
-import { deskPath } from '../deskPaths';
+import { deskPath } from '../deskScreens';
 import { ReadState } from './ReadState';
 
 export type MemberView = OpsResult<'opsMember'>;

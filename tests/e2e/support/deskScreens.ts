@@ -1,3 +1,5 @@
+import { deskScreens as screenTable } from '../../../src/ops/deskScreens';
+
 /**
  * The operators' desk's screens (issue 43) for the visual check (tests/e2e/support/visualDesk.ts) and the atlas' shots
  * (atlasScreens.ts): where each is, and the calls answered with fixed rows for lists the fresh seed has none of.
@@ -79,8 +81,9 @@ const operatorChanges = {
   },
 };
 
-/** Every desk screen an admin sees (src/ops/deskPaths.ts), the sign-in first. */
+/** Every desk screen an admin sees (src/ops/deskScreens.ts' table, each at least once), the sign-in first. */
 export const deskScreens: readonly DeskScreen[] = [
+  { name: 'ops-overview', path: '/ops/overview' },
   { name: 'ops-withdrawals', path: '/ops/withdrawals' },
   { name: 'ops-withdrawal', path: '/ops/withdrawals?status=pending&id=123456', answered: { '/api/admin/withdrawals': withdrawalsPage } },
   { name: 'ops-top-ups', path: '/ops/top-ups' },
@@ -98,3 +101,8 @@ export const deskScreens: readonly DeskScreen[] = [
   { name: 'ops-operators', path: '/ops/operators', answered: { '/api/admin/operators/changes': operatorChanges } },
   { name: 'ops-audit', path: '/ops/audit' },
 ];
+
+// A screen added to the table without a shot here fails every run that reads this list.
+for (const { path } of screenTable) {
+  if (!deskScreens.some((shot) => shot.path.split('?')[0] === path)) throw new Error(`${path} (src/ops/deskScreens.ts) has no shot in tests/e2e/support/deskScreens.ts`);
+}

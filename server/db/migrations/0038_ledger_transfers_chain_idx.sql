@@ -1,0 +1,2 @@
+CREATE INDEX "ledger_transfers_chain_in_idx" ON "ledger_transfers" USING btree ("created_at","amount") WHERE "ledger_transfers"."debit_account_id" = 7;--> statement-breakpoint
+CREATE INDEX "ledger_transfers_chain_out_idx" ON "ledger_transfers" USING btree ("created_at","amount") WHERE "ledger_transfers"."credit_account_id" = 7;
