@@ -5,16 +5,12 @@
  * chain's head and the watcher's cursor.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, expect, it } from 'vitest';
 import { toMinor } from '../../api-schema/amount';
-import type { Chain } from '../../server/chain/chain';
-import { createPayer } from '../../server/chain/payer';
-import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { sharedTestChain, type TestChain } from './support/chain';
+import { setupChainDesk, withdrawn } from './support/chainDesk';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, withdraw } from './support/ledger';
+import { expectBooksBalanced, grant } from './support/ledger';
 import { gaugeValue, scrape } from './support/metrics';
 import { approve, operatorWithSession } from './support/opsFinance';
 import { accounts, envelope, signInBound } from './support/siwe';
@@ -29,34 +25,8 @@ describeWithDatabases('metrics: the business gauges', (ctx) => {
 
   async function setup() {
     testChain = await shared.next();
-    const treasury = privateKeyToAccount(generatePrivateKey()).address;
-    const chain: Chain = { ...testChain.chain, settings: { ...testChain.chain.settings, treasury } };
-    const payerKey = generatePrivateKey();
-    const payerAddress = privateKeyToAccount(payerKey).address;
-    await testChain.fund(payerAddress, '100');
-    await testChain.fund(treasury, '1000');
-    // The watcher reads from here on: the treasury's funding above is not a top-up of anyone's.
-    const startBlock = (await testChain.head()) + 1n;
-    const options = {
-      chain,
-      autoApproveMax: toMinor('15'),
-      approvalQuorumAbove: toMinor('30'),
-      payer: { key: payerKey, holder: 'first' },
-      topUpWatcher: { startBlock },
-      reconcile: { holder: 'first' },
-    };
-    const app = await ctx.app(options);
-    const payer = createPayer({ db: ctx.db, chain, key: payerKey, holder: 'first', now: ctx.clock.now });
-    const watcher = createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock });
-    return { app, chain, payer, watcher, payerAddress, options };
+    return setupChainDesk(ctx, testChain);
   }
-
-  const withdrawn = async (app: FastifyInstance, token: string, amount: string) => {
-    const body = envelope<{ id: string; status: string; fee: string }>(await withdraw(app, token, { amount, requestId: randomUUID() }));
-    expect(body.code).toBe(0);
-    if (!body.result) throw new Error('no withdrawal');
-    return body.result;
-  };
 
   it('shows the queues, the held top-up, reconcile and the hot wallet as the ledger and the chain have them', async () => {
     const s = await setup();

@@ -5,17 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, expect, it } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { OVERVIEW_DAYS } from '../../api-schema/opsOverview';
-import type { Chain } from '../../server/chain/chain';
-import { createPayer } from '../../server/chain/payer';
-import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { sharedTestChain, type TestChain } from './support/chain';
+import { setupChainDesk, withdrawn } from './support/chainDesk';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, withdraw } from './support/ledger';
+import { expectBooksBalanced, grant } from './support/ledger';
 import { approve, operatorWithSession, type TestOperator } from './support/opsFinance';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
@@ -48,36 +45,13 @@ describeWithDatabases('operators: the overview', (ctx) => {
 
   async function setup() {
     testChain = await shared.next();
-    const treasury = privateKeyToAccount(generatePrivateKey()).address;
-    const chain: Chain = { ...testChain.chain, settings: { ...testChain.chain.settings, treasury } };
-    const payerKey = generatePrivateKey();
-    await testChain.fund(privateKeyToAccount(payerKey).address, '100');
-    await testChain.fund(treasury, '1000');
-    const startBlock = (await testChain.head()) + 1n;
-    const app = await ctx.app({
-      chain,
-      autoApproveMax: toMinor('15'),
-      approvalQuorumAbove: toMinor('30'),
-      payer: { key: payerKey, holder: 'first' },
-      topUpWatcher: { startBlock },
-      reconcile: { holder: 'first' },
-    });
-    const payer = createPayer({ db: ctx.db, chain, key: payerKey, holder: 'first', now: ctx.clock.now });
-    const watcher = createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock });
-    return { app, chain, payer, watcher };
+    return setupChainDesk(ctx, testChain);
   }
 
   const overview = async (app: FastifyInstance, operator: TestOperator): Promise<Overview> => {
     const body = envelope<Overview>(await app.inject({ method: 'GET', url: '/api/admin/overview', headers: operator.headers }));
     expect(body.code).toBe(0);
     if (!body.result) throw new Error('no overview');
-    return body.result;
-  };
-
-  const withdrawn = async (app: FastifyInstance, token: string, amount: string) => {
-    const body = envelope<{ id: string; status: string; fee: string }>(await withdraw(app, token, { amount, requestId: randomUUID() }));
-    expect(body.code).toBe(0);
-    if (!body.result) throw new Error('no withdrawal');
     return body.result;
   };
 
