@@ -2,7 +2,7 @@
  * The recommender tree. Binding is the only write: a member without recommender picks one by invite code, once,
  * and never itself or anyone below it (a cycle would make team counts and payouts loop).
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, TransactionRollbackError } from 'drizzle-orm';
 import { z } from 'zod';
 import { lockTransaction, queryRows, type Db } from '../db/client';
 import { createBatcher } from '../ledger/batcher';
@@ -46,14 +46,26 @@ const bindOutcomeRow = z.object({ i: z.number(), outcome: z.enum(['bound', 'invi
  */
 export async function bindRecommender(tx: Db, memberId: number, inviteCode: string): Promise<BindOutcome> {
   const code = normaliseInviteCode(inviteCode);
-  // A member without a downline binds in tree_bind (migration 0033) under the shared lock: one round trip.
-  const [row] = await queryRows(
-    tx,
-    sql`SELECT 0 AS i, tree_bind(${memberId}::int, ${code}::text, ${lookalikeKey(code)}::text) AS outcome`,
-    bindOutcomeRow,
-  );
-  if (!row) throw new Error('tree_bind answered nothing');
-  return row.outcome === 'exclusive' ? bindWithDownline(tx, memberId, code) : row.outcome;
+  // A member without a downline binds in tree_bind (migration 0033) under the shared lock: one round trip. In a
+  // savepoint: an 'exclusive' answer rolls it back, which lets go of the shared lock and the rows tree_bind locked
+  // before the exclusive lock is asked for. Held on, they deadlocked against binds waiting for those rows while
+  // holding the shared lock themselves (40P01 in a rush of 60 binds on PostgreSQL).
+  const outcome = await tx
+    .transaction(async (savepoint) => {
+      const [row] = await queryRows(
+        savepoint,
+        sql`SELECT 0 AS i, tree_bind(${memberId}::int, ${code}::text, ${lookalikeKey(code)}::text) AS outcome`,
+        bindOutcomeRow,
+      );
+      if (!row) throw new Error('tree_bind answered nothing');
+      if (row.outcome === 'exclusive') savepoint.rollback();
+      return row.outcome;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof TransactionRollbackError) return 'exclusive' as const;
+      throw error;
+    });
+  return outcome === 'exclusive' ? bindWithDownline(tx, memberId, code) : outcome;
 }
 
 /** Binds, one at a time or a turn of the event loop's together (createBinder). */

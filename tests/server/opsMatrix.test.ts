@@ -53,6 +53,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/admin/ledger': finance,
   'GET /api/admin/reconcile': finance,
   'GET /api/admin/alerts': operator,
+  'GET /api/admin/overview': operator,
   'POST /api/admin/distribute': finance,
   'POST /api/admin/topUps/reread': finance,
   'GET /api/admin/topUps/held': finance,
