@@ -5,7 +5,7 @@
  * the same shipment again is answered with the order; a cancellation's request id is made when the operator
  * confirms and kept for every retry, so a retry refunds at most once. Shipped, cancelled or never paid: closed.
  */
-import { createDeskDecisionMachine } from '../shared/deskDecision';
+import { createDeskDecisionMachine, hasReason } from '../shared/deskDecision';
 import type { DecisionSpec } from '../shared/deskDecision';
 
 /** The part of an order (opsOrders) the act reads and shows. */
@@ -47,7 +47,7 @@ export const orderShippingSpec: DecisionSpec<ShippableOrder, OrderAct, Shippable
   isFormValid: (act, form) =>
     act === 'ship'
       ? carrierProblem(form.carrier ?? '') === null && trackingProblem(form.trackingNumber ?? '') === null
-      : (form.reason ?? '').length > 0 && (form.reason ?? '').length <= maxCancelReasonLength,
+      : hasReason(form, maxCancelReasonLength),
   merge: (order, answer) => (answer ? { ...order, ...answer } : order),
   describe: { ready: 'orderShipping.ready', closed: 'orderShipping.closed' },
 };

@@ -5,8 +5,8 @@
  * it still pending (waitsForSecondApproval); the same operator approving again counts once, so approve is not open
  * to them. A pending or approved withdrawal can fail; anything later (sent, paid, ...) is the chain's to resolve.
  */
-import { createDeskDecisionMachine } from '../shared/deskDecision';
-import type { DecisionForm, DecisionSpec } from '../shared/deskDecision';
+import { createDeskDecisionMachine, hasReason } from '../shared/deskDecision';
+import type { DecisionSpec } from '../shared/deskDecision';
 
 /** The part of a queued withdrawal (opsWithdrawals) the decision reads. */
 export interface DecidableWithdrawal {
@@ -35,8 +35,6 @@ const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase(
 export const isApprovedBy = (withdrawal: DecidableWithdrawal, operator: string): boolean =>
   withdrawal.approvals.some((approval) => sameAddress(approval.address, operator));
 
-const hasReason = (form: DecisionForm) => (form.reason ?? '').length > 0 && (form.reason ?? '').length <= maxReasonLength;
-
 export const withdrawalDecisionSpec: DecisionSpec<DecidableWithdrawal, WithdrawalAct, DecidedWithdrawal> = {
   id: 'withdrawalDecision',
   acts: { approve: {}, fail: { reason: '' } },
@@ -44,7 +42,7 @@ export const withdrawalDecisionSpec: DecisionSpec<DecidableWithdrawal, Withdrawa
     if (withdrawal.status === 'pending') return isApprovedBy(withdrawal, operator) ? ['fail'] : ['approve', 'fail'];
     return withdrawal.status === 'approved' ? ['fail'] : [];
   },
-  isFormValid: (act, form) => act === 'approve' || hasReason(form),
+  isFormValid: (act, form) => act === 'approve' || hasReason(form, maxReasonLength),
   merge: (withdrawal, answer) =>
     answer ? { ...withdrawal, status: answer.status, approvals: answer.approvals ?? withdrawal.approvals } : withdrawal,
   describe: { ready: 'withdrawalDecision.ready', closed: 'withdrawalDecision.closed' },

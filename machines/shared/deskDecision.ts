@@ -62,6 +62,12 @@ export interface DecisionSpec<TSubject, TAct extends string, TAnswer> {
   describe: { ready: string; closed: string };
 }
 
+/** Whether a typed reason (trimmed) is there and at most `max` characters, as the server keeps it. */
+export const hasReason = (form: DecisionForm, max: number): boolean => {
+  const reason = form.reason ?? '';
+  return reason.length > 0 && reason.length <= max;
+};
+
 const trimmed = (form: DecisionForm): DecisionForm => Object.fromEntries(Object.entries(form).map(([field, value]) => [field, value.trim()]));
 
 /**

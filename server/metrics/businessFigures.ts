@@ -59,7 +59,8 @@ const queueRow = z.object({ stage: z.string(), count: z.number(), oldest: z.coer
 const waitingRow = z.object({ count: z.number(), oldest: z.coerce.date().nullable() });
 const paceRow = z.object({ payments: z.number(), paid: bigintText, gasWei: bigintText });
 
-const ageSeconds = (now: Date, since: Date | null) => (since ? Math.max(0, (now.getTime() - since.getTime()) / 1000) : 0);
+/** Seconds from `since` to `now` (0 for none). */
+export const ageSeconds = (now: Date, since: Date | null) => (since ? Math.max(0, (now.getTime() - since.getTime()) / 1000) : 0);
 const sinceSeconds = (now: Date, health: LoopHealth | undefined) => {
   if (!health?.running || !health.startedAt) return undefined;
   return ageSeconds(now, health.lastSuccessAt ?? health.startedAt);

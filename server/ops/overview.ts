@@ -12,7 +12,7 @@ import { OVERVIEW_DAYS, type overviewSchema } from '../../api-schema/opsOverview
 import { listAlerts } from '../alerts/alerts';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from '../ledger/accounts';
-import type { BusinessFigures } from '../metrics/businessFigures';
+import { ageSeconds, type BusinessFigures } from '../metrics/businessFigures';
 import { holdsRole, type OperatorActor } from './actor';
 
 type Overview = zm.output<typeof overviewSchema>;
@@ -55,7 +55,7 @@ export async function moneyByDay(db: Db, now: Date): Promise<{ day: string; in: 
 
 async function ordersToShip(db: Db, now: Date) {
   const [row] = await queryRows(db, sql`SELECT count(*)::int AS count, min(created_at) AS oldest FROM orders WHERE status = 'paid'`, waitingRow);
-  return { count: row?.count ?? 0, oldestAgeSeconds: row?.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0 };
+  return { count: row?.count ?? 0, oldestAgeSeconds: ageSeconds(now, row?.oldest ?? null) };
 }
 
 const days = (seconds: number) => (Number.isFinite(seconds) ? Math.floor((seconds / 86_400) * 10) / 10 : null);

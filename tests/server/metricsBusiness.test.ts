@@ -5,10 +5,9 @@
  * chain's head and the watcher's cursor.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { toMinor } from '../../api-schema/amount';
-import { sharedTestChain, type TestChain } from './support/chain';
-import { setupChainDesk, withdrawn } from './support/chainDesk';
+import { chainDeskSuite, withdrawn } from './support/chainDesk';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, grant } from './support/ledger';
 import { gaugeValue, scrape } from './support/metrics';
@@ -18,15 +17,7 @@ import { accounts, envelope, signInBound } from './support/siwe';
 const CONFIRMATIONS = 2;
 
 describeWithDatabases('metrics: the business gauges', (ctx) => {
-  // One node for the file, back at its first state for each test.
-  const shared = sharedTestChain({ confirmations: CONFIRMATIONS });
-  afterAll(() => shared.stop());
-  let testChain: TestChain;
-
-  async function setup() {
-    testChain = await shared.next();
-    return setupChainDesk(ctx, testChain);
-  }
+  const setup = chainDeskSuite(ctx, CONFIRMATIONS);
 
   it('shows the queues, the held top-up, reconcile and the hot wallet as the ledger and the chain have them', async () => {
     const s = await setup();
@@ -41,9 +32,9 @@ describeWithDatabases('metrics: the business gauges', (ctx) => {
     expect(envelope(await approve(s.app, ann, big.id))).toMatchObject({ code: 0, result: { waitsForSecondApproval: true } });
     ctx.clock.advance(30_000);
     // A top-up from an address that is no member: held.
-    await testChain.fund(accounts.carol.address, '20');
-    await testChain.transfer(accounts.carol, '12', { to: s.chain.settings.treasury });
-    await testChain.mine(CONFIRMATIONS);
+    await s.testChain.fund(accounts.carol.address, '20');
+    await s.testChain.transfer(accounts.carol, '12', { to: s.chain.settings.treasury });
+    await s.testChain.mine(CONFIRMATIONS);
     expect(await s.watcher.runOnce()).toMatchObject({ held: 1 });
 
     let families = await scrape(s.app);
@@ -57,7 +48,7 @@ describeWithDatabases('metrics: the business gauges', (ctx) => {
     expect(gaugeValue(families, 'member_dapp_held_top_ups_credits')).toBe(12);
     // No scheduled run yet: no verdict is shown rather than a made-up one.
     expect(gaugeValue(families, 'member_dapp_reconcile_ok')).toBeUndefined();
-    expect(gaugeValue(families, 'member_dapp_chain_head_block')).toBe(Number(await testChain.head()));
+    expect(gaugeValue(families, 'member_dapp_chain_head_block')).toBe(Number(await s.testChain.head()));
     // The watcher reads only what is at depth: its cursor trails the head by the confirmations.
     expect(gaugeValue(families, 'member_dapp_watcher_behind_blocks')).toBe(CONFIRMATIONS);
 
@@ -76,7 +67,7 @@ describeWithDatabases('metrics: the business gauges', (ctx) => {
 
     // The approved one paid and posted: a week's pace of one payment gives the runways.
     await s.payer.round();
-    await testChain.mine(CONFIRMATIONS + 1);
+    await s.testChain.mine(CONFIRMATIONS + 1);
     await s.payer.round();
     expect(gaugeValue(await scrape(s.app), 'member_dapp_withdrawals', { stage: 'approved' })).toBe(0);
     const paid = await s.app.reconcileRound();

@@ -5,12 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { OVERVIEW_DAYS } from '../../api-schema/opsOverview';
 import { systemAccountId } from '../../server/ledger/accounts';
-import { sharedTestChain, type TestChain } from './support/chain';
-import { setupChainDesk, withdrawn } from './support/chainDesk';
+import { chainDeskSuite, withdrawn } from './support/chainDesk';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, grant } from './support/ledger';
 import { approve, operatorWithSession, type TestOperator } from './support/opsFinance';
@@ -39,14 +38,7 @@ interface Overview {
 const home = { name: '李雷', phone: '138 0013 8000', region: '浙江省 / 杭州市 / 西湖区', detail: '文三路 100 号', isDefault: true };
 
 describeWithDatabases('operators: the overview', (ctx) => {
-  const shared = sharedTestChain({ confirmations: CONFIRMATIONS });
-  afterAll(() => shared.stop());
-  let testChain: TestChain;
-
-  async function setup() {
-    testChain = await shared.next();
-    return setupChainDesk(ctx, testChain);
-  }
+  const setup = chainDeskSuite(ctx, CONFIRMATIONS);
 
   const overview = async (app: FastifyInstance, operator: TestOperator): Promise<Overview> => {
     const body = envelope<Overview>(await app.inject({ method: 'GET', url: '/api/admin/overview', headers: operator.headers }));
@@ -60,9 +52,9 @@ describeWithDatabases('operators: the overview', (ctx) => {
     const s = await setup();
     const alice = await signInBound(s.app, accounts.alice, ctx.clock.now());
     // Yesterday: alice tops up 50 from her wallet.
-    await testChain.fund(accounts.alice.address, '50');
-    await testChain.transfer(accounts.alice, '50', { to: s.chain.settings.treasury });
-    await testChain.mine(CONFIRMATIONS);
+    await s.testChain.fund(accounts.alice.address, '50');
+    await s.testChain.transfer(accounts.alice, '50', { to: s.chain.settings.treasury });
+    await s.testChain.mine(CONFIRMATIONS);
     expect(await s.watcher.runOnce()).toMatchObject({ credited: 1 });
     const yesterday = ctx.clock.now().toISOString().slice(0, 10);
     ctx.clock.advance(DAY_MS);
@@ -77,13 +69,13 @@ describeWithDatabases('operators: the overview', (ctx) => {
     ctx.clock.advance(60_000);
     const ann = await operatorWithSession(ctx.db, ['finance'], ctx.clock.now());
     expect(envelope(await approve(s.app, ann, big.id))).toMatchObject({ code: 0, result: { waitsForSecondApproval: true } });
-    await testChain.fund(accounts.carol.address, '20');
-    await testChain.transfer(accounts.carol, '12', { to: s.chain.settings.treasury });
-    await testChain.mine(CONFIRMATIONS);
+    await s.testChain.fund(accounts.carol.address, '20');
+    await s.testChain.transfer(accounts.carol, '12', { to: s.chain.settings.treasury });
+    await s.testChain.mine(CONFIRMATIONS);
     expect(await s.watcher.runOnce()).toMatchObject({ held: 1 });
     // The small one is paid and posted: money out today.
     await s.payer.round();
-    await testChain.mine(CONFIRMATIONS + 1);
+    await s.testChain.mine(CONFIRMATIONS + 1);
     await s.payer.round();
     // Bob's own day: approved on request, not sent yet.
     const bob = await signInBound(s.app, accounts.bob, ctx.clock.now());

@@ -217,6 +217,7 @@ function WithdrawalDetail({ withdrawal, onDecided, onClose }: { withdrawal: With
   const count = useSelector(decision, selectApprovalCount);
   const explorer = useExplorer();
   const locale = i18n.resolvedLanguage ?? 'zh';
+  const canApprove = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.choose', act: 'approve' }));
   const canConfirm = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
   const confirm = () => decision.send({ type: 'user.confirm', requestId: crypto.randomUUID() });
 
@@ -258,7 +259,7 @@ function WithdrawalDetail({ withdrawal, onDecided, onClose }: { withdrawal: With
               </p>
             ) : null}
             <div className="desk-actions">
-              {standing === 'open' ? (
+              {canApprove ? (
                 <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.choose', act: 'approve' })}>
                   {t('withdrawals.approve')}
                 </Button>

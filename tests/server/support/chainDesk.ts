@@ -6,18 +6,29 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { expect } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import { toMinor } from '../../../api-schema/amount';
 import type { Chain } from '../../../server/chain/chain';
 import { createPayer } from '../../../server/chain/payer';
 import { createTopUpWatcher } from '../../../server/chain/topUpWatcher';
-import type { TestChain } from './chain';
+import { sharedTestChain, type TestChain } from './chain';
 import type { ServerTestContext } from './harness';
 import { withdraw } from './ledger';
 import { envelope } from './siwe';
 
+/**
+ * A suite's chain desks: one node for the file (stopped after it), back at its first state for each test's desk.
+ *
+ * @example const setup = chainDeskSuite(ctx, 2); it('…', async () => { const s = await setup(); … });
+ */
+export function chainDeskSuite(ctx: ServerTestContext, confirmations: number) {
+  const shared = sharedTestChain({ confirmations });
+  afterAll(() => shared.stop());
+  return async () => setupChainDesk(ctx, await shared.next());
+}
+
 /** Auto-approved up to 15 a member's day; above 30 two approvals. Hot wallet 100, treasury 1000. */
-export async function setupChainDesk(ctx: ServerTestContext, testChain: TestChain) {
+async function setupChainDesk(ctx: ServerTestContext, testChain: TestChain) {
   const treasury = privateKeyToAccount(generatePrivateKey()).address;
   const chain: Chain = { ...testChain.chain, settings: { ...testChain.chain.settings, treasury } };
   const payerKey = generatePrivateKey();
@@ -37,7 +48,7 @@ export async function setupChainDesk(ctx: ServerTestContext, testChain: TestChai
   const app = await ctx.app(options);
   const payer = createPayer({ db: ctx.db, chain, key: payerKey, holder: 'first', now: ctx.clock.now });
   const watcher = createTopUpWatcher({ db: ctx.db, chain, now: ctx.clock.now, startBlock });
-  return { app, chain, payer, watcher, payerAddress, options };
+  return { app, chain, payer, watcher, payerAddress, options, testChain };
 }
 
 /** A member's withdrawal of `amount`, accepted: its id, status and fee. */
