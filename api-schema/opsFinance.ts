@@ -49,15 +49,16 @@ export const opsWithdrawals = defineEndpoint({
   path: '/api/admin/withdrawals',
   access: 'operator:finance',
   summary:
-    'Withdrawals, newest first, by queue status and member address (both optional), each with its approvals and payment hash; `limit` 1..100 (default 50), the next page from `nextCursor` (added)',
+    'Withdrawals, newest first, by queue status and member address (both optional), each with its approvals and payment hash; `awaiting=me`: only the pending ones the signed-in operator may still approve (not approved by them, not their own); `limit` 1..100 (default 50), the next page from `nextCursor`, `total` matching on all pages (added)',
   query: z.object({
     status: z.optional(queueStatusSchema),
     address: z.optional(addressSchema),
+    awaiting: z.optional(z.enum(['me'])),
     cursor: z.optional(cursorSchema),
     limit: z._default(checked(z.coerce.number(), z.int(), z.minimum(1), z.maximum(100)), 50),
   }),
   body: undefined,
-  result: z.object({ list: z.array(queuedWithdrawalSchema), nextCursor: z.nullable(z.string()) }),
+  result: z.object({ list: z.array(queuedWithdrawalSchema), nextCursor: z.nullable(z.string()), total: checked(z.number(), z.int(), z.nonnegative()) }),
 });
 
 /** One withdrawal's answer in a bulk approval: 0 and the withdrawal, or the code adminWithdrawalDecide would answer. */

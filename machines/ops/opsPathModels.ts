@@ -13,6 +13,7 @@ import { opsSessionMachine } from './opsSessionMachine';
 import { orderShippingMachine } from './orderShippingMachine';
 import type { ShippableOrder } from './orderShippingMachine';
 import type { Operator } from './opsSessionMachine';
+import { withdrawalBulkApprovalMachine } from './withdrawalBulkApprovalMachine';
 import { withdrawalDecisionMachine } from './withdrawalDecisionMachine';
 import type { DecidableWithdrawal } from './withdrawalDecisionMachine';
 
@@ -149,6 +150,29 @@ const orderEvents: ModelEvent[] = [
 
 export const orderShippingModels: OpsMachineModel[] = [{ name: 'orderShipping', machine: orderShippingMachine, input: { subject: paidOrder, operator: financeOperator.address }, events: orderEvents }];
 
+const bulkEvents: ModelEvent[] = [
+  { type: 'user.choose', act: 'approve' },
+  { type: 'field.change', field: 'ids', value: '42 41' },
+  { type: 'field.change', field: 'ids', value: '' },
+  { type: 'user.confirm', requestId: opsRequestId },
+  { type: 'user.retry' },
+  { type: 'user.cancel' },
+  done('decide', ok({ results: [{ id: '42', code: 0, waitsForSecondApproval: false }, { id: '41', code: 0, waitsForSecondApproval: true }] })),
+  done('decide', ok({ results: [{ id: '42', code: 3006 }] })),
+  done('decide', refused(1006)),
+  thrown('decide'),
+];
+
+export const withdrawalBulkApprovalModels: OpsMachineModel[] = [
+  { name: 'withdrawalBulkApproval', machine: withdrawalBulkApprovalMachine, input: { subject: { mayApprove: true, results: null }, operator: financeOperator.address }, events: bulkEvents },
+  {
+    name: 'withdrawalBulkApproval (no finance role)',
+    machine: withdrawalBulkApprovalMachine,
+    input: { subject: { mayApprove: false, results: null }, operator: financeOperator.address },
+    events: bulkEvents,
+  },
+];
+
 export const opsActionModel: OpsMachineModel = {
   name: 'opsAction',
   machine: opsActionMachine,
@@ -175,6 +199,12 @@ export const opsMachineEntries = [
     source: 'machines/ops/withdrawalDecisionMachine.ts',
     summary: 'An operator approves a withdrawal (a second, different approver above the quorum threshold) or fails it with a reason.',
     models: withdrawalDecisionModels,
+  },
+  {
+    name: 'withdrawalBulkApproval',
+    source: 'machines/ops/withdrawalBulkApprovalMachine.ts',
+    summary: 'An operator approves the ticked withdrawals (or the focused one) at once after confirming how many; each by the quorum rules, one answer per withdrawal.',
+    models: withdrawalBulkApprovalModels,
   },
   {
     name: 'heldTopUp',

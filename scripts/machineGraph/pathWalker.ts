@@ -164,7 +164,8 @@ export async function planPaths(model: MachineModel): Promise<PathPlan> {
     return added;
   };
   for (const path of base) {
-    if (path.steps.length === 0) continue;
+    // The start alone is a path only when its eventless transitions (a decision closed from its input) are walked by
+    // no other: record() keeps it then, and skips it otherwise.
     const taken = await walkPath(model, path);
     // A path that walks no new transition only re-proves the ones before it: keep the plan small.
     if (record(path, taken)) paths.push(path);

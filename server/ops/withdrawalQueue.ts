@@ -88,18 +88,22 @@ export async function approvalsOf(db: Db, ids: readonly bigint[]): Promise<Map<s
   return byId;
 }
 
+const queueFrom = sql`ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql}`;
+
 async function queueRows(db: Db, where: SQL, now: Date, limit: number): Promise<z.infer<typeof queueRow>[]> {
   return queryRows(
     db,
     sql`SELECT w.id, ${payeeSql} AS address, w.amount, w.fee, ${queueStatusSql(now)} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
           ${paymentHashSql(sql.raw('w.id'))} AS "txHash", f.reason, f.note
-        FROM ledger_pending d JOIN withdrawals w ON w.id = d.id ${payeeJoinSql}
+        FROM ${queueFrom}
           LEFT JOIN withdrawal_failures f ON f.withdrawal_id = w.id
         WHERE ${where}
         ORDER BY d.id DESC LIMIT ${limit}::int`,
     queueRow,
   );
 }
+
+const countRow = z.object({ total: bigintText });
 
 async function viewsOf(db: Db, rows: z.infer<typeof queueRow>[], quorumAbove: bigint): Promise<QueuedWithdrawal[]> {
   const approvals = await approvalsOf(db, rows.map((row) => row.id));
@@ -117,6 +121,10 @@ export interface QueueQuery {
   address?: string | undefined;
   /** The last id of the page before: this page starts below it. */
   cursor?: bigint | undefined;
+  /**
+   * Only the pending withdrawals this operator (EIP-55) may still approve: not approved by them yet, not their own.
+   */
+  awaitingApprovalBy?: string | undefined;
   limit: number;
   now: Date;
   quorumAbove: bigint;
@@ -127,20 +135,28 @@ export interface QueueQuery {
  *
  * @param db - database handle
  * @param query - filters, cursor, page size, the clock and the quorum threshold
- * @returns the page and the cursor of the next one (null when this is the last)
+ * @returns the page, the cursor of the next one (null when this is the last) and how many match the filters on all pages
  * @example
  * const page = await listQueue(db, { status: 'pending', limit: 50, now, quorumAbove });
  */
-export async function listQueue(db: Db, query: QueueQuery): Promise<{ list: QueuedWithdrawal[]; nextCursor: string | null }> {
+export async function listQueue(db: Db, query: QueueQuery): Promise<{ list: QueuedWithdrawal[]; nextCursor: string | null; total: number }> {
   const where: SQL[] = [sql`true`];
   if (query.status) where.push(queueStatusFilterSql(query.status, query.now));
   if (query.address !== undefined) where.push(sql`${payeeSql} = ${query.address}::text`);
-  if (query.cursor !== undefined) where.push(sql`d.id < ${query.cursor.toString()}::bigint`);
+  if (query.awaitingApprovalBy !== undefined) {
+    const operator = query.awaitingApprovalBy.toLowerCase();
+    where.push(queueStatusFilterSql('pending', query.now));
+    where.push(sql`lower(${payeeSql}) <> ${operator}::text`);
+    where.push(sql`NOT EXISTS (SELECT 1 FROM withdrawal_approvals a WHERE a.withdrawal_id = d.id AND lower(a.operator) = ${operator}::text)`);
+  }
+  const filters = sql.join(where, sql` AND `);
+  const paged = query.cursor === undefined ? filters : sql`${filters} AND d.id < ${query.cursor.toString()}::bigint`;
   // One more than the page: whether a next page exists.
-  const rows = await queueRows(db, sql.join(where, sql` AND `), query.now, query.limit + 1);
+  const rows = await queueRows(db, paged, query.now, query.limit + 1);
+  const [counted] = await queryRows(db, sql`SELECT count(*) AS total FROM ${queueFrom} WHERE ${filters}`, countRow);
   const page = rows.slice(0, query.limit);
   const list = await viewsOf(db, page, query.quorumAbove);
-  return { list, nextCursor: rows.length > query.limit ? (list.at(-1)?.id ?? null) : null };
+  return { list, nextCursor: rows.length > query.limit ? (list.at(-1)?.id ?? null) : null, total: Number(counted?.total ?? 0n) };
 }
 
 /**

@@ -79,11 +79,12 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
       });
     },
 
-    opsWithdrawals: async ({ query }) => {
+    opsWithdrawals: async ({ query, request }) => {
       const address = query.address === undefined ? undefined : checksummedAddress(query.address, 'address');
       return listQueue(deps.db, {
         status: query.status,
         address,
+        awaitingApprovalBy: query.awaiting === 'me' ? requireOperator(request).address : undefined,
         cursor: query.cursor === undefined ? undefined : BigInt(query.cursor),
         limit: query.limit,
         now: deps.now(),

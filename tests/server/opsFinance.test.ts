@@ -68,10 +68,11 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     return body.result?.id ?? '';
   }
 
-  async function list(s: Setup, query: Record<string, string> = {}): Promise<{ list: Queued[]; nextCursor: string | null }> {
-    const body = envelope<{ list: Queued[]; nextCursor: string | null }>(await queue(s.app, s.ann, query));
+  type Page = { list: Queued[]; nextCursor: string | null; total: number };
+  async function list(s: Setup, query: Record<string, string> = {}, operator: TestOperator = s.ann): Promise<Page> {
+    const body = envelope<Page>(await queue(s.app, operator, query));
     expect(body.code).toBe(0);
-    return body.result ?? { list: [], nextCursor: null };
+    return body.result ?? { list: [], nextCursor: null, total: -1 };
   }
 
   const stageOf = async (id: string) =>
@@ -130,20 +131,31 @@ describeWithDatabases('operators: finance calls', (ctx) => {
       [pending, 'pending'],
     ]);
     expect(all.nextCursor).toBeNull();
+    expect(all.total).toBe(8);
     expect(all.list.find((row) => row.id === big)).toMatchObject({ amount: '150', approvals: [{ address: s.ann.address }], approvalsNeeded: 2 });
     expect(all.list.find((row) => row.id === failed)).toMatchObject({ note: 'address on a sanctions list', approvals: [], approvalsNeeded: 1 });
     expect(all.list.find((row) => row.id === paid)?.txHash).toMatch(/^0x/);
     for (const status of ['pending', 'approved', 'sent', 'stuck', 'failed', 'lost', 'paid'] as const) {
-      expect((await list(s, { status })).list.map((row) => row.id)).toEqual(all.list.filter((row) => row.status === status).map((row) => row.id));
+      const page = await list(s, { status });
+      expect(page.list.map((row) => row.id)).toEqual(all.list.filter((row) => row.status === status).map((row) => row.id));
+      expect(page.total).toBe(page.list.length);
     }
+    // What waits for an operator's approval: ann approved the big one (it waits for a second), so ann sees only the
+    // one she has not; ben, who has approved nothing, sees both; with a member filter, that member's.
+    expect((await list(s, { awaiting: 'me' })).list.map((row) => row.id)).toEqual([pending]);
+    expect(await list(s, { awaiting: 'me' }, s.ben)).toMatchObject({ list: [{ id: big }, { id: pending }], total: 2 });
+    expect((await list(s, { awaiting: 'me', address: accounts.bob.address }, s.ben)).list).toEqual([]);
+    expectRefused(await queue(s.app, s.ann, { awaiting: 'you' }), ApiCode.invalidParameters);
     expect((await list(s, { address: accounts.bob.address.toLowerCase() })).list.map((row) => row.id)).toEqual([stuck, sent, failed]);
     expect((await list(s, { status: 'pending', address: accounts.alice.address })).list.map((row) => row.id)).toEqual([big, pending]);
     // Pages of three: each starts below the last id of the one before; together they are the whole list.
     const pages: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { list: Queued[]; nextCursor: string | null } = await list(s, { limit: '3', ...(cursor ? { cursor } : {}) });
+      const page: Page = await list(s, { limit: '3', ...(cursor ? { cursor } : {}) });
       expect(page.list.length).toBeLessThanOrEqual(3);
+      // The total counts every page's rows, whichever page is read.
+      expect(page.total).toBe(8);
       pages.push(...page.list.map((row) => row.id));
       cursor = page.nextCursor;
     } while (cursor);

@@ -8,7 +8,7 @@ import { act, render } from '@testing-library/react';
 import type { RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router-dom';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { createI18n } from '../../src/i18n/i18n';
 import { DeskApp } from '../../src/ops/DeskApp';
 import { createDeskActors } from '../../src/ops/deskActors';
@@ -72,13 +72,33 @@ export interface RenderedDesk extends RenderResult {
 const mounted: DeskActors[] = [];
 afterEach(() => {
   for (const actors of mounted.splice(0)) actors.stop();
+  vi.unstubAllGlobals();
 });
+
+/**
+ * A window as wide as a desktop's (src/ops/useWide.ts asks matchMedia, which jsdom lacks: without it the desk is a
+ * phone's). Undone after each test.
+ */
+function stubWideWindow(): void {
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    matches: query.includes('min-width'),
+    media: query,
+    onchange: null,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    dispatchEvent: () => false,
+  }));
+}
 
 export interface RenderDeskOptions {
   path?: string;
   /** The operator whose session cookie the browser holds (opsMe answers them); none: signed out. */
   signedInAs?: { roles: readonly string[]; address?: string } | null;
   handlers?: DeskHandlers;
+  /** A desktop's width (900 px and up): the lists are tables. */
+  wide?: boolean;
 }
 
 /**
@@ -86,7 +106,8 @@ export interface RenderDeskOptions {
  *
  * @example const desk = await renderDesk({ path: '/ops/reconcile', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/reconcile': () => ({ code: 0, result }) } });
  */
-export async function renderDesk({ path = '/ops', signedInAs = null, handlers = {} }: RenderDeskOptions = {}): Promise<RenderedDesk> {
+export async function renderDesk({ path = '/ops', signedInAs = null, handlers = {}, wide = false }: RenderDeskOptions = {}): Promise<RenderedDesk> {
+  if (wide) stubWideWindow();
   // What an earlier desk left in localStorage: the desk clears it at start.
   const store = new Map<string, string>([['OPS_TOKEN', JSON.stringify('mdo_left-by-an-earlier-desk')]]);
   const operator = signedInAs ? { address: signedInAs.address ?? financeAddress, roles: signedInAs.roles } : null;

@@ -25,6 +25,9 @@ const withdrawal = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/** A page of the queue as opsWithdrawals answers it: the rows, the next page's cursor and how many match in all. */
+const queuePage = (list: readonly unknown[], nextCursor: string | null = null, total = list.length) => ({ list, nextCursor, total });
+
 const memberAnswer = {
   address: member,
   inviteCode: 'AB12CD34',
@@ -43,7 +46,7 @@ describe('the desk: sign-in', { timeout: 15_000 }, () => {
       handlers: {
         'GET /api/admin/auth/nonce': () => ({ code: 0, result: nonce }),
         'POST /api/admin/auth/signIn': () => ({ code: 0, result: { expiresAt: '2026-11-27T22:00:00.000Z', operator: { address: financeAddress, roles: ['finance'] }, csrfToken: 'ops-csrf-new' } }),
-        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [], nextCursor: null } }),
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: queuePage([]) }),
       },
     });
     await desk.user.click(await screen.findByRole('button', { name: 'Connect wallet' }));
@@ -123,7 +126,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     expect(await screen.findByText('Loading…')).toBeTruthy();
     answer({ code: -1 });
     await desk.user.click(await screen.findByRole('button', { name: 'Try again' }));
-    answer({ code: 0, result: { list: [withdrawal('41')], nextCursor: null } });
+    answer({ code: 0, result: queuePage([withdrawal('41')], null) });
     expect(await screen.findByRole('button', { name: /^#41 / })).toBeTruthy();
     expect(screen.getByText('0 of 2 approvals')).toBeTruthy();
   });
@@ -134,7 +137,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       signedInAs: { roles: ['finance'] },
       handlers: {
         'GET /api/admin/withdrawals': ({ query }) =>
-          query.get('cursor') === '41' ? { code: 0, result: { list: [withdrawal('40')], nextCursor: null } } : { code: 0, result: { list: [withdrawal('41')], nextCursor: '41' } },
+          query.get('cursor') === '41' ? { code: 0, result: queuePage([withdrawal('40')], null) } : { code: 0, result: queuePage([withdrawal('41')], '41') },
       },
     });
     await desk.user.click(await screen.findByRole('button', { name: 'Next page' }));
@@ -158,7 +161,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       handlers: {
         'GET /api/admin/withdrawals': ({ query }) => {
           const id = byQuery[[query.get('status'), query.get('address')].filter(Boolean).join(' ')] ?? '0';
-          return { code: 0, result: { list: [withdrawal(id, { status: query.get('status') })], nextCursor: null } };
+          return { code: 0, result: queuePage([withdrawal(id, { status: query.get('status') })], null) };
         },
       },
     });
@@ -190,7 +193,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
   });
 
   it('behavior: an empty tab says so', async () => {
-    await renderDesk({ path: '/ops/withdrawals?status=stuck', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [], nextCursor: null } }) } });
+    await renderDesk({ path: '/ops/withdrawals?status=stuck', signedInAs: { roles: ['finance'] }, handlers: { 'GET /api/admin/withdrawals': () => ({ code: 0, result: queuePage([], null) }) } });
     expect(await screen.findByText('No withdrawals are Stuck.')).toBeTruthy();
   });
 
@@ -199,7 +202,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       path: '/ops/withdrawals?status=pending&id=41',
       signedInAs: { roles: ['finance'] },
       handlers: {
-        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('41')], nextCursor: null } }),
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: queuePage([withdrawal('41')], null) }),
         'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
         'POST /api/admin/withdrawal/decide': () => ({
           code: 0,
@@ -218,12 +221,12 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
   });
 
   it('behavior: an approved withdrawal leaves the pending tab, and its detail stays open saying so', async () => {
-    const lists = [{ list: [withdrawal('42', { approvalsNeeded: 1 })], nextCursor: null }, { list: [], nextCursor: null }];
+    const lists = [queuePage([withdrawal('42', { approvalsNeeded: 1 })], null), queuePage([], null)];
     const desk = await renderDesk({
       path: '/ops/withdrawals?status=pending&id=42',
       signedInAs: { roles: ['finance'] },
       handlers: {
-        'GET /api/admin/withdrawals': () => ({ code: 0, result: lists.shift() ?? { list: [], nextCursor: null } }),
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: lists.shift() ?? queuePage([], null) }),
         'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
         'POST /api/admin/withdrawal/decide': () => ({ code: 0, result: { ...withdrawal('42'), status: 'approved', approvals: [{ address: financeAddress, approvedAt: '2026-11-27T09:30:00.000Z' }] } }),
       },
@@ -241,7 +244,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       path: '/ops/withdrawals?status=pending&id=41',
       signedInAs: { roles: ['finance'] },
       handlers: {
-        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('41', { approvalsNeeded: 1 })], nextCursor: null } }),
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: queuePage([withdrawal('41', { approvalsNeeded: 1 })], null) }),
         'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
         'POST /api/admin/withdrawal/decide': () => decide.shift() ?? { code: -1 },
       },
@@ -265,7 +268,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       path: '/ops/withdrawals?status=failed&id=43',
       signedInAs: { roles: ['finance'] },
       handlers: {
-        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('43', { status: 'failed', reason: 'reverted', approvalsNeeded: 1 })], nextCursor: null } }),
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: queuePage([withdrawal('43', { status: 'failed', reason: 'reverted', approvalsNeeded: 1 })], null) }),
         'GET /api/admin/member': () => ({ code: 0, result: memberAnswer }),
       },
     });
@@ -280,8 +283,8 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       signedInAs: { roles: ['finance'] },
       handlers: {
         'GET /api/admin/withdrawals': ({ query }) => {
-          if (query.get('address')) return { code: 0, result: { list: [withdrawal('30')], nextCursor: null } };
-          return query.get('cursor') === '41' ? { code: 0, result: { list: [withdrawal('40')], nextCursor: null } } : { code: 0, result: { list: [withdrawal('41')], nextCursor: '41' } };
+          if (query.get('address')) return { code: 0, result: queuePage([withdrawal('30')], null) };
+          return query.get('cursor') === '41' ? { code: 0, result: queuePage([withdrawal('40')], null) } : { code: 0, result: queuePage([withdrawal('41')], '41') };
         },
         'POST /api/admin/withdrawals/approve': () => ({ code: 0, result: { results: [{ id: '30', code: 0, waitsForSecondApproval: true }] } }),
       },
@@ -305,6 +308,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     await act(() => desk.router.navigate(1));
     await desk.user.click(await screen.findByLabelText('Select withdrawal #30'));
     await desk.user.click(screen.getByRole('button', { name: 'Approve selected (1)' }));
+    await desk.user.click(await screen.findByRole('button', { name: 'Confirm: approve 1' }));
     await waitFor(() => expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawals/approve')?.body).toEqual({ ids: ['30'] }));
   });
 
@@ -313,7 +317,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
       path: '/ops/withdrawals',
       signedInAs: { roles: ['finance'] },
       handlers: {
-        'GET /api/admin/withdrawals': () => ({ code: 0, result: { list: [withdrawal('41'), withdrawal('42', { approvalsNeeded: 1 })], nextCursor: null } }),
+        'GET /api/admin/withdrawals': () => ({ code: 0, result: queuePage([withdrawal('41'), withdrawal('42', { approvalsNeeded: 1 })], null) }),
         'POST /api/admin/withdrawals/approve': () => ({
           code: 0,
           result: { results: [{ id: '41', code: 0, waitsForSecondApproval: true }, { id: '42', code: 3008 }] },
@@ -323,6 +327,10 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     await desk.user.click(await screen.findByLabelText('Select withdrawal #41'));
     await desk.user.click(screen.getByLabelText('Select withdrawal #42'));
     await desk.user.click(screen.getByRole('button', { name: 'Approve selected (2)' }));
+    // Nothing is sent before the operator confirms how many.
+    expect(await screen.findByText('Approve the 2 chosen? Each above the threshold then waits for a second finance operator.')).toBeTruthy();
+    expect(desk.calls.some((call) => call.key === 'POST /api/admin/withdrawals/approve')).toBe(false);
+    await desk.user.click(screen.getByRole('button', { name: 'Confirm: approve 2' }));
     expect(await screen.findByText('0 approved; 1 wait for a second approver.')).toBeTruthy();
     expect(screen.getByText(/#42: This member's account is frozen/)).toBeTruthy();
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawals/approve')?.body).toEqual({ ids: ['41', '42'] });

@@ -13,17 +13,12 @@ import { AmountText } from '../../components/AmountText';
 import type { OpsResult } from '../api/opsContract';
 import { useDeskRead } from '../deskHooks';
 import { deskPath } from '../deskScreens';
+import { formatAge } from '../formatAge';
 import { MoneyChart } from '../parts/MoneyChart';
 import { ReadState, readAgain } from '../parts/ReadState';
 
 type Overview = OpsResult<'opsOverview'>;
 type Tone = 'success' | 'warning' | 'danger' | undefined;
-
-/** An age in the largest unit that fits, in the operator's language (Intl's units: no hand-written plural rules). */
-export function formatAge(seconds: number, locale: string): string {
-  const [unit, size] = seconds < 60 ? (['second', 1] as const) : seconds < 3600 ? (['minute', 60] as const) : seconds < 86_400 ? (['hour', 3600] as const) : (['day', 86_400] as const);
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'short', maximumFractionDigits: 0 }).format(Math.floor(seconds / size));
-}
 
 export function Screen() {
   const { t } = useTranslation('ops');

@@ -1,169 +1,235 @@
 /**
- * Withdrawals (issue 43): the queue by status, filtered by member; one withdrawal beside it with its member and
- * their history; approve (a second, different approver above the quorum threshold), fail with a reason, or approve
- * several at once; each payment linked to the block explorer.
+ * Withdrawals: the queue by status, filtered by member or to the ones waiting for this operator's approval; one
+ * withdrawal beside it with its member and their history (parts/WithdrawalDetail.tsx); approve several at once after
+ * confirming how many (parts/WithdrawalBulk.tsx). On a phone a list of cards with its filter form; from 900 px a table
+ * (parts/DeskTable.tsx) whose filters apply as they change, with page size, total and the keyboard: `a` approves the
+ * ticked rows, or the focused one when none is ticked.
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import { useEffect, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { selectApprovalCount, selectWithdrawalStanding } from '../../../machines/ops/opsSelectors';
-import { createWithdrawalDecisionMachine, maxReasonLength } from '../../../machines/ops/withdrawalDecisionMachine';
-import { selectDecisionAct, selectDecisionError, selectDecisionForm, selectDecisionStage, selectDecisionSubject } from '../../../machines/shared/deskDecisionSelectors';
+import { createWithdrawalBulkApprovalMachine } from '../../../machines/ops/withdrawalBulkApprovalMachine';
 import { AmountText } from '../../components/AmountText';
-import { ErrorText } from '../../components/ErrorText';
 import { FilterChips } from '../../components/FilterChips';
 import { FormField } from '../../components/FormField';
 import { ShortAddress } from '../../components/ShortAddress';
-import { StatusPanel } from '../../components/StatusPanel';
-import { SummaryList } from '../../components/SummaryList';
-import { TransactionLink } from '../../components/TransactionLink';
 import { formatDateTime } from '../../components/dateFormat';
-import type { OpsItem, OpsQuery, OpsResult } from '../api/opsContract';
-import { useDesk } from '../DeskContext';
-import { useExplorer } from '../deskChain';
-import { deskErrorText } from '../deskErrors';
-import { useDeskAction, useDeskDecision, useDeskRead } from '../deskHooks';
-import { ActionState } from '../parts/ActionState';
-import { MemberCard } from '../parts/MemberCard';
+import type { OpsQuery } from '../api/opsContract';
+import { useDeskDecision, useDeskRead, useOperator } from '../deskHooks';
+import { formatAge } from '../formatAge';
+import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
+import type { DeskColumn } from '../parts/DeskTable';
 import { PageButtons } from '../parts/PageButtons';
-import { Refused } from '../parts/Refused';
+import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { ReadState, readAgain } from '../parts/ReadState';
+import { ApprovalBadge, BulkApprovalPanel, startBulkApproval } from '../parts/WithdrawalBulk';
+import { WithdrawalDetail } from '../parts/WithdrawalDetail';
+import type { Withdrawal } from '../parts/WithdrawalDetail';
 import { useDraft, useStateFor } from '../useDraft';
+import { useNow } from '../useNow';
+import { useWide } from '../useWide';
 
-type Withdrawal = OpsItem<'opsWithdrawals'>;
 type QueueStatus = NonNullable<OpsQuery<'opsWithdrawals'>['status']>;
 const statuses: readonly QueueStatus[] = ['pending', 'approved', 'sent', 'stuck', 'failed', 'lost', 'paid'];
 const isStatus = (value: string | null): value is QueueStatus => statuses.includes(value as QueueStatus);
 const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
+interface QueueAddress {
+  status: QueueStatus;
+  address: string;
+  awaitingMe: boolean;
+  limit: number;
+  id: string | null;
+}
+
 export function Screen() {
   const { t, i18n } = useTranslation('ops');
-  const { api } = useDesk();
+  const wide = useWide();
+  const operator = useOperator();
   const [params, setParams] = useSearchParams();
-  const status: QueueStatus = isStatus(params.get('status')) ? (params.get('status') as QueueStatus) : 'pending';
-  const member = params.get('address') ?? '';
-  const selectedId = params.get('id');
+  const shownAddress: QueueAddress = {
+    status: isStatus(params.get('status')) ? (params.get('status') as QueueStatus) : 'pending',
+    address: params.get('address') ?? '',
+    awaitingMe: params.get('awaiting') === 'me',
+    limit: pageSizeOf(params.get('limit')),
+    id: params.get('id'),
+  };
+  const { status, address: member, awaitingMe, limit, id: selectedId } = shownAddress;
   const [memberText, setMemberText] = useDraft(member);
   // The ticks belong to the list they were made on: another tab or member (a filter, Back, Forward) starts with none.
-  const [checked, setChecked] = useStateFor<readonly string[]>(`${status} ${member}`, []);
-  const queueQuery = { status, ...(member ? { address: member } : {}) };
+  const [checked, setChecked] = useStateFor<readonly string[]>(`${status} ${member} ${String(awaitingMe)} ${String(limit)}`, []);
+  const queueQuery: OpsQuery<'opsWithdrawals'> = { status, limit, ...(member ? { address: member } : {}), ...(awaitingMe ? { awaiting: 'me' as const } : {}) };
   const queue = useDeskRead('opsWithdrawals', queueQuery);
+  const bulk = useDeskDecision(
+    createWithdrawalBulkApprovalMachine,
+    { mayApprove: operator?.roles.includes('finance') ?? false, results: null },
+    ({ form }, api) => api.call('opsWithdrawalsApprove', { body: { ids: (form.ids ?? '').split(' ') } }),
+    () => {
+      setChecked([]);
+      readAgain(queue);
+    },
+  );
+  const list = useSelector(queue, (snapshot) => snapshot.context.value?.list ?? null);
+  const total = useSelector(queue, (snapshot) => snapshot.context.value?.total ?? null);
   // Only what the operator sees is approved: a tick on another page, or on one that left the tab, is not sent.
-  const shownIds = useSelector(queue, (snapshot) => (snapshot.context.value?.list ?? []).map((item) => item.id).join(' ')).split(' ');
-  const chosen = checked.filter((id) => shownIds.includes(id));
-  const bulk = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }));
-  const listed = useSelector(queue, (snapshot) => snapshot.context.value?.list.find((item) => item.id === selectedId) ?? null);
+  const chosen = checked.filter((id) => list?.some((item) => item.id === id) ?? false);
+  const listed = list?.find((item) => item.id === selectedId) ?? null;
   // A decided withdrawal leaves its tab when the queue is read again; its detail stays open with what was decided.
-  const [pinned, setPinned] = useState<Withdrawal | null>(null);
+  const [pinned, setPinned] = useStateFor<Withdrawal | null>(selectedId ?? '', null);
   if (listed && listed !== pinned) setPinned(listed);
-  const selected = listed ?? (pinned?.id === selectedId ? pinned : null);
+  const selected = listed ?? pinned;
   const nextCursor = useSelector(queue, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const locale = i18n.resolvedLanguage ?? 'zh';
+  const approvable = status === 'pending' || awaitingMe;
 
-  const setQuery = (next: { status?: QueueStatus; address?: string; id?: string | null }) => {
-    const query = { status: next.status ?? status, address: next.address ?? member };
+  const setQuery = (next: Partial<QueueAddress>) => {
+    const query = { ...shownAddress, id: null, ...next };
     const search = new URLSearchParams({ status: query.status });
     if (query.address) search.set('address', query.address);
-    if (next.id) search.set('id', next.id);
+    if (query.awaitingMe) search.set('awaiting', 'me');
+    if (query.limit !== pageSizeOf(null)) search.set('limit', String(query.limit));
+    if (query.id) search.set('id', query.id);
     setParams(search);
     // The member filter sent again as it is reads the first page again; a changed one is read as the address changes.
-    if (next.address !== undefined && query.status === status && query.address === member) queue.send({ type: 'user.changeQuery', query: queueQuery });
+    if (next.address !== undefined && query.address === member && query.status === status) queue.send({ type: 'user.changeQuery', query: queueQuery });
   };
+  const memberError = memberText.trim() !== '' && !addressPattern.test(memberText.trim()) ? t('withdrawals.memberInvalid') : null;
   const filter = (event: FormEvent) => {
     event.preventDefault();
     const address = memberText.trim();
     if (address === '' || addressPattern.test(address)) setQuery({ address });
   };
-  const memberError = memberText.trim() !== '' && !addressPattern.test(memberText.trim()) ? t('withdrawals.memberInvalid') : null;
+  const rowName = (item: Withdrawal) => `#${item.id} ${item.amount} CREDIT ${item.address} ${t(`withdrawals.status.${item.status}`)}`;
+  const approveKey = (key: string, item: Withdrawal) => {
+    if (key !== 'a' || !approvable) return false;
+    startBulkApproval(bulk, chosen.length > 0 ? chosen : [item.id]);
+    return true;
+  };
 
   return (
     <section aria-labelledby="withdrawals-title">
       <h2 id="withdrawals-title" className="desk-screen-title">
         {t('screens.withdrawals')}
       </h2>
-      <FilterChips label={t('withdrawals.statusLabel')} options={statuses.map((value) => ({ value, label: t(`withdrawals.status.${value}`) }))} value={status} onChange={(value) => setQuery({ status: value })} />
-      <form className="desk-form" onSubmit={filter} role="search">
-        <FormField id="withdrawals-member" label={t('withdrawals.member')} error={memberError} value={memberText} placeholder="0x…" onChange={(event) => setMemberText(event.target.value)} />
-        <div className="desk-actions">
-          <Button type="submit" color="primary" fill="outline" shape="rounded">
-            {t('actions.filter')}
-          </Button>
-          {member ? (
-            <Button
-              shape="rounded"
-              fill="none"
-              onClick={() => {
-                setMemberText('');
-                setQuery({ address: '' });
+      {wide ? (
+        <div className="desk-filters" role="search">
+          <label className="desk-filter">
+            <span className="field-label">{t('withdrawals.statusLabel')}</span>
+            <select value={status} onChange={(event) => setQuery({ status: event.target.value as QueueStatus })}>
+              {statuses.map((value) => (
+                <option key={value} value={value}>
+                  {t(`withdrawals.status.${value}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="desk-filter desk-filter-wide">
+            <span className="field-label">{t('withdrawals.member')}</span>
+            <input
+              value={memberText}
+              placeholder="0x…"
+              aria-invalid={memberError ? true : undefined}
+              onChange={(event) => {
+                setMemberText(event.target.value);
+                const address = event.target.value.trim();
+                // A filter applies as it is typed, once it is an address (or cleared).
+                if (address === '' || addressPattern.test(address)) setQuery({ address });
               }}
-            >
-              {t('actions.clearFilter')}
-            </Button>
-          ) : null}
+            />
+          </label>
+          <label className="desk-filter desk-filter-check">
+            <input type="checkbox" checked={awaitingMe} onChange={(event) => setQuery({ awaitingMe: event.target.checked })} />
+            <span>{t('withdrawals.awaitingMe')}</span>
+          </label>
+          <PageSize value={limit} onChange={(size) => setQuery({ limit: size })} />
+          {memberError ? <p className="desk-filter-error">{memberError}</p> : null}
         </div>
-      </form>
+      ) : (
+        <>
+          <FilterChips label={t('withdrawals.statusLabel')} options={statuses.map((value) => ({ value, label: t(`withdrawals.status.${value}`) }))} value={status} onChange={(value) => setQuery({ status: value })} />
+          <form className="desk-form" onSubmit={filter} role="search">
+            <FormField id="withdrawals-member" label={t('withdrawals.member')} error={memberError} value={memberText} placeholder="0x…" onChange={(event) => setMemberText(event.target.value)} />
+            <label className="desk-check">
+              <input type="checkbox" checked={awaitingMe} onChange={(event) => setQuery({ awaitingMe: event.target.checked })} />
+              <span>{t('withdrawals.awaitingMe')}</span>
+            </label>
+            <div className="desk-actions">
+              <Button type="submit" color="primary" fill="outline" shape="rounded">
+                {t('actions.filter')}
+              </Button>
+              {member ? (
+                <Button
+                  shape="rounded"
+                  fill="none"
+                  onClick={() => {
+                    setMemberText('');
+                    setQuery({ address: '' });
+                  }}
+                >
+                  {t('actions.clearFilter')}
+                </Button>
+              ) : null}
+            </div>
+          </form>
+        </>
+      )}
       <div className="desk-columns">
         <div>
-          {status === 'pending' ? (
+          {approvable ? (
             <div className="desk-actions">
-              <Button color="primary" shape="rounded" disabled={chosen.length === 0} onClick={() => bulk.send({ type: 'user.run', request: { ids: chosen } })}>
+              <Button color="primary" shape="rounded" disabled={chosen.length === 0} onClick={() => startBulkApproval(bulk, chosen)}>
                 {t('withdrawals.bulkApprove', { count: chosen.length })}
               </Button>
             </div>
           ) : null}
-          <ActionState
-            actor={bulk}
-            busyText={t('withdrawals.approving')}
-            done={(result: OpsResult<'opsWithdrawalsApprove'> | null) => {
-              const results = result?.results ?? [];
-              return (
-                <BulkSummary
-                  approved={results.filter((item) => item.code === 0 && !item.waitsForSecondApproval).length}
-                  waiting={results.filter((item) => item.code === 0 && item.waitsForSecondApproval).length}
-                  refused={results.filter((item) => item.code !== 0).map((item) => `#${item.id}: ${deskErrorText(t, (key) => i18n.exists(key), { name: 'ApiError', code: item.code })}`)}
-                  onShown={() => {
-                    setChecked([]);
-                    readAgain(queue);
-                  }}
+          <BulkApprovalPanel bulk={bulk} />
+          <ReadState actor={queue} isEmpty={(value) => value.list.length === 0} emptyTitle={t(awaitingMe ? 'withdrawals.emptyForMe' : 'withdrawals.empty', { status: t(`withdrawals.status.${status}`) })}>
+            {(value) =>
+              wide ? (
+                <QueueTable
+                  rows={value.list}
+                  rowName={rowName}
+                  openId={selectedId}
+                  onOpen={(item) => setQuery({ id: item.id })}
+                  selection={approvable ? { ids: chosen, onChange: setChecked, label: (item) => t('withdrawals.select', { id: item.id }) } : undefined}
+                  onShortcut={approveKey}
                 />
-              );
-            }}
-          />
-          <ReadState actor={queue} isEmpty={(value) => value.list.length === 0} emptyTitle={t('withdrawals.empty', { status: t(`withdrawals.status.${status}`) })}>
-            {(value) => (
-              <ul className="desk-list" aria-label={t('withdrawals.queue')}>
-                {value.list.map((item) => (
-                  <li key={item.id} className="desk-item" aria-current={item.id === selectedId}>
-                    <div className="desk-row">
-                      {status === 'pending' ? (
-                        <label className="desk-check">
-                          <input
-                            type="checkbox"
-                            checked={checked.includes(item.id)}
-                            onChange={(event) => setChecked(event.target.checked ? [...checked, item.id] : checked.filter((id) => id !== item.id))}
-                          />
-                          <span className="visually-hidden">{t('withdrawals.select', { id: item.id })}</span>
-                        </label>
-                      ) : null}
-                      <button type="button" className="desk-item-button desk-row-main" onClick={() => setQuery({ id: item.id })}>
-                        <span className="desk-row">
-                          <strong>#{item.id}</strong>{' '}
-                          <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />
-                          <ShortAddress address={item.address} />
-                          <ApprovalBadge have={item.approvals.length} need={item.approvalsNeeded} status={item.status} />
-                        </span>
-                        <span className="desk-muted">{formatDateTime(item.createdAt, locale)}</span>
-                      </button>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            )}
+              ) : (
+                <ul className="desk-list" aria-label={t('withdrawals.queue')}>
+                  {value.list.map((item) => (
+                    <li key={item.id} className="desk-item" aria-current={item.id === selectedId}>
+                      <div className="desk-row">
+                        {approvable ? (
+                          <label className="desk-check">
+                            <input
+                              type="checkbox"
+                              checked={checked.includes(item.id)}
+                              onChange={(event) => setChecked(event.target.checked ? [...checked, item.id] : checked.filter((id) => id !== item.id))}
+                            />
+                            <span className="visually-hidden">{t('withdrawals.select', { id: item.id })}</span>
+                          </label>
+                        ) : null}
+                        <button type="button" className="desk-item-button desk-row-main" onClick={() => setQuery({ id: item.id })}>
+                          <span className="desk-row">
+                            <strong>#{item.id}</strong> <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />
+                            <ShortAddress address={item.address} />
+                            <ApprovalBadge have={item.approvals.length} need={item.approvalsNeeded} status={item.status} />
+                          </span>
+                          <span className="desk-muted">{formatDateTime(item.createdAt, locale)}</span>
+                        </button>
+                      </div>
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
           </ReadState>
-          <PageButtons actor={queue} nextCursor={nextCursor} />
+          <div className="desk-row">
+            {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
+            <PageButtons actor={queue} nextCursor={nextCursor} />
+          </div>
         </div>
         <div>
           {selected ? (
@@ -177,148 +243,32 @@ export function Screen() {
   );
 }
 
-function BulkSummary({ approved, waiting, refused, onShown }: { approved: number; waiting: number; refused: readonly string[]; onShown: () => void }) {
-  const { t } = useTranslation('ops');
-  // The queue is read again once, when the answer shows, so approved ones leave the pending tab.
-  const shown = useRef(onShown);
-  useEffect(() => shown.current(), []);
-  return (
-    <>
-      <p>{t('withdrawals.bulkDone', { approved, waiting })}</p>
-      {refused.map((line) => (
-        <ErrorText key={line} text={line} />
-      ))}
-    </>
-  );
+interface QueueTableProps {
+  rows: readonly Withdrawal[];
+  rowName: (item: Withdrawal) => string;
+  openId: string | null;
+  onOpen: (item: Withdrawal) => void;
+  selection: Parameters<typeof DeskTable<Withdrawal>>[0]['selection'];
+  onShortcut: (key: string, item: Withdrawal) => boolean;
 }
 
-function ApprovalBadge({ have, need, status }: { have: number; need: number; status: string }) {
-  const { t } = useTranslation('ops');
-  if (status !== 'pending') return <span className="desk-badge">{t(`withdrawals.status.${status}`)}</span>;
-  if (need > 1) return <span className="desk-badge" data-tone="warning">{t('withdrawals.approvals', { have, need })}</span>;
-  return <span className="desk-badge">{t('withdrawals.status.pending')}</span>;
-}
-
-function WithdrawalDetail({ withdrawal, onDecided, onClose }: { withdrawal: Withdrawal; onDecided: () => void; onClose: () => void }) {
+/** The queue's columns: number, amount, member, age and stage (with its approvals), each sortable. */
+function QueueTable(props: QueueTableProps) {
   const { t, i18n } = useTranslation('ops');
-  const decision = useDeskDecision(
-    createWithdrawalDecisionMachine,
-    withdrawal,
-    ({ act, subject, form }, api) =>
-      api.call('adminWithdrawalDecide', { body: act === 'approve' ? { id: subject.id, status: 'approved' } : { id: subject.id, status: 'failed', reason: form.reason ?? '' } }),
-    onDecided,
-  );
-  const stage = useSelector(decision, selectDecisionStage);
-  const act = useSelector(decision, selectDecisionAct);
-  const standing = useSelector(decision, selectWithdrawalStanding);
-  const reason = useSelector(decision, selectDecisionForm).reason ?? '';
-  const error = useSelector(decision, selectDecisionError);
-  const decided = useSelector(decision, selectDecisionSubject).status;
-  const count = useSelector(decision, selectApprovalCount);
-  const explorer = useExplorer();
   const locale = i18n.resolvedLanguage ?? 'zh';
-  const canApprove = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.choose', act: 'approve' }));
-  const canConfirm = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
-  const confirm = () => decision.send({ type: 'user.confirm', requestId: crypto.randomUUID() });
-
-  return (
-    <article className="card" aria-labelledby="withdrawal-title">
-      <div className="desk-row">
-        <h3 id="withdrawal-title" className="card-title desk-row-main">
-          {t('withdrawals.detailTitle', { id: withdrawal.id })}
-        </h3>
-        <Button size="small" fill="none" onClick={onClose}>
-          {t('actions.close')}
-        </Button>
-      </div>
-      <SummaryList
-        rows={[
-          { label: t('withdrawals.fields.member'), value: withdrawal.address },
-          { label: t('withdrawals.fields.amount'), value: <AmountText amount={withdrawal.amount} symbol="CREDIT" locale={locale} /> },
-          { label: t('withdrawals.fields.fee'), value: <AmountText amount={withdrawal.fee} symbol="CREDIT" locale={locale} /> },
-          { label: t('withdrawals.fields.status'), value: t(`withdrawals.status.${decided}`) },
-          { label: t('withdrawals.fields.createdAt'), value: formatDateTime(withdrawal.createdAt, locale) },
-          ...(withdrawal.decidedAt ? [{ label: t('withdrawals.fields.decidedAt'), value: formatDateTime(withdrawal.decidedAt, locale) }] : []),
-          { label: t('withdrawals.fields.approvals'), value: `${String(count.have)} / ${String(count.need)}` },
-          ...withdrawal.approvals.map((approval, index) => ({
-            label: t('withdrawals.fields.approver', { n: index + 1 }),
-            value: `${approval.address} · ${formatDateTime(approval.approvedAt, locale)}`,
-          })),
-          ...(withdrawal.note ? [{ label: t('withdrawals.fields.note'), value: withdrawal.note }] : []),
-          ...(withdrawal.reason ? [{ label: t('withdrawals.fields.reason'), value: t(`withdrawals.failure.${withdrawal.reason}`) }] : []),
-        ]}
-      />
-      {withdrawal.txHash ? <TransactionLink label={t('withdrawals.fields.payment')} hash={withdrawal.txHash} explorer={explorer} /> : null}
-      <div className="desk-form" aria-live="polite">
-        {stage === 'ready' ? (
-          <>
-            {standing === 'open' && count.need > 1 ? <p className="desk-muted">{t('withdrawals.quorum', { need: count.need })}</p> : null}
-            {standing === 'awaitingSecond' || standing === 'approved' ? (
-              <p role="status" className="desk-badge" data-tone="warning">
-                {standing === 'awaitingSecond' ? t('withdrawals.awaitingSecond', { have: count.have, need: count.need }) : t('withdrawals.approvedWaitsPayer')}
-              </p>
-            ) : null}
-            <div className="desk-actions">
-              {canApprove ? (
-                <Button color="primary" shape="rounded" onClick={() => decision.send({ type: 'user.choose', act: 'approve' })}>
-                  {t('withdrawals.approve')}
-                </Button>
-              ) : null}
-              <Button color="danger" fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.choose', act: 'fail' })}>
-                {t('withdrawals.fail')}
-              </Button>
-            </div>
-          </>
-        ) : null}
-        {stage === 'form' && act === 'approve' ? (
-          <>
-            <p>{t('withdrawals.approveText', { id: withdrawal.id })}</p>
-            <div className="desk-actions">
-              <Button color="primary" shape="rounded" onClick={confirm}>
-                {t('withdrawals.confirmApprove')}
-              </Button>
-              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
-                {t('common:wallet.actions.cancel')}
-              </Button>
-            </div>
-          </>
-        ) : null}
-        {stage === 'form' && act === 'fail' ? (
-          <form
-            className="desk-form"
-            onSubmit={(event) => {
-              event.preventDefault();
-              confirm();
-            }}
-          >
-            <label htmlFor="fail-reason" className="field-label">
-              {t('withdrawals.failReason')}
-            </label>
-            <textarea
-              id="fail-reason"
-              maxLength={maxReasonLength}
-              rows={3}
-              value={reason}
-              onChange={(event) => decision.send({ type: 'field.change', field: 'reason', value: event.target.value })}
-            />
-            <p className="desk-muted">{t('withdrawals.failRefunds')}</p>
-            <div className="desk-actions">
-              <Button type="submit" color="danger" shape="rounded" disabled={!canConfirm}>
-                {t('withdrawals.confirmFail')}
-              </Button>
-              <Button fill="outline" shape="rounded" onClick={() => decision.send({ type: 'user.cancel' })}>
-                {t('common:wallet.actions.cancel')}
-              </Button>
-            </div>
-          </form>
-        ) : null}
-        {stage === 'busy' ? <StatusPanel message={t(act === 'approve' ? 'withdrawals.approving' : 'withdrawals.failing')} /> : null}
-        {stage === 'refused' ? (
-          <Refused error={error} onRetry={() => decision.send({ type: 'user.retry' })} onLeave={() => decision.send({ type: 'user.cancel' })} leaveLabel={t('actions.back')} />
-        ) : null}
-        {stage === 'closed' ? <p className="desk-muted">{t('withdrawals.closed', { status: t(`withdrawals.status.${decided}`) })}</p> : null}
-      </div>
-      <MemberCard address={withdrawal.address} />
-    </article>
-  );
+  const now = useNow();
+  const ageOf = (item: Withdrawal) => Math.max(0, (now - Date.parse(item.createdAt)) / 1000);
+  const columns: DeskColumn<Withdrawal>[] = [
+    { id: 'id', header: t('withdrawals.columns.id'), cell: (item) => `#${item.id}`, compare: byAmount((item) => item.id), numeric: true },
+    { id: 'amount', header: t('withdrawals.fields.amount'), cell: (item) => <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />, compare: byAmount((item) => item.amount), numeric: true },
+    { id: 'member', header: t('withdrawals.fields.member'), cell: (item) => <ShortAddress address={item.address} />, compare: byText((item) => item.address.toLowerCase()) },
+    { id: 'age', header: t('withdrawals.columns.age'), cell: (item) => formatAge(ageOf(item), locale), compare: (a, b) => byTime((item: Withdrawal) => item.createdAt)(b, a), numeric: true },
+    {
+      id: 'stage',
+      header: t('withdrawals.fields.status'),
+      cell: (item) => <ApprovalBadge have={item.approvals.length} need={item.approvalsNeeded} status={item.status} />,
+      compare: byText((item) => `${item.status} ${String(item.approvalsNeeded - item.approvals.length)}`),
+    },
+  ];
+  return <DeskTable label={t('withdrawals.queue')} columns={columns} rowId={(item) => item.id} {...props} />;
 }
