@@ -8,7 +8,9 @@
  * records show them paid. A member's token opens none of the desk's calls: the desk shows its sign-in. A member's
  * paid order is shipped at /ops/orders with its carrier and tracking number, which the member's order list then shows.
  * A notice written in zh and en at /ops/content (its script left out by the sanitiser) is published, and a member
- * reads it in each language in the announcements. The desk's sign-in at /ops is walked by the approvals' journey;
+ * reads it in each language in the announcements. Ten members' 200 withdrawals are cleared at 1280 px from the keyboard
+ * alone (j, Shift+X, a, Enter), a page of 100 at a time: a first finance operator approves them all, those above what
+ * one approves alone then wait for a second, who clears what waits for them. The desk's sign-in at /ops is walked by the approvals' journey;
  * the others open the desk with an operator's session made over HTTP. Members sign in over HTTP (their sign-in
  * screens are journeys.spec.ts's subject).
  * With E2E_SCREENSHOTS=1, screens under test-results/screenshots/ops-*.png.
@@ -315,5 +317,83 @@ describe('the operators desk', () => {
     }
     expect(await memberPage.evaluate(() => (window as { hacked?: number }).hacked)).toBeUndefined();
     await screenshot(memberPage, 'ops-9-member-reads-notice');
+  });
+  it('clears a queue of 200 withdrawals from the keyboard at 1280 px: one finance operator approves all, a second those above what one approves alone', async () => {
+    // Ten members with twenty withdrawals each; every fifth is 150, above the 100 one operator approves alone here.
+    const memberKeys = Array.from({ length: 10 }, (_, index) => `0x${(index + 16).toString(16).repeat(32)}` as const);
+    const amountAt = (index: number) => (index % 5 === 4 ? '150' : String(12 + index));
+    const admin = (await deskSessionOverHttp(e2e, DEMO_OPERATOR_KEY)).headers;
+    for (const key of [firstFinanceKey, secondFinanceKey]) {
+      expect((await call('/api/admin/operators/put', admin, { address: privateKeyToAccount(key).address, roles: ['finance'] })).code).toBe(0);
+    }
+    const queued = await Promise.all(
+      memberKeys.map(async (key) => {
+        const { token } = await memberSessionOverHttp(e2e.server, key);
+        const address = privateKeyToAccount(key).address;
+        for (let grant = 0; grant < 11; grant++) expect((await treasuryCall(e2e, '/api/admin/grant', { address, asset: 'CREDIT', amount: '100', requestId: randomUUID() })).code).toBe(0);
+        const ids: { id: string; amount: string }[] = [];
+        for (let index = 0; index < 20; index++) {
+          const amount = amountAt(index);
+          const withdrawal = await memberCall<{ id: string; status: string }>(e2e, token, '/api/member/withdrawCredit', { amount, requestId: randomUUID() });
+          expect(withdrawal.status).toBe('pending');
+          ids.push({ id: withdrawal.id, amount });
+        }
+        return { address, ids };
+      }),
+    );
+    expect(queued.flatMap((member) => member.ids)).toHaveLength(200);
+
+    /**
+     * An operator at 1280 px works through what waits for their approval, 100 rows a page, by the keyboard alone:
+     * j into the table, Shift+X ticks the page, a asks to approve, Enter confirms; until nothing waits.
+     */
+    const clearQueue = async (key: `0x${string}`, name: string) => {
+      const { page } = await openDeskSignedIn(key, '/ops/withdrawals?status=pending&awaiting=me&limit=100');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const table = page.getByRole('table', { name: t('ops:withdrawals.queue') });
+      const empty = page.getByText(t('ops:withdrawals.emptyForMe'));
+      const firstRow = () => table.locator('tbody button[data-open]').first().getAttribute('aria-label');
+      const counted = { approved: 0, waiting: 0, rounds: 0 };
+      for (let round = 0; round < 4; round++) {
+        await table.or(empty).waitFor();
+        if (await empty.isVisible()) break;
+        await page.keyboard.press('j');
+        await page.keyboard.press('Shift+X');
+        const rows = await table.locator('tbody tr').count();
+        const before = await firstRow();
+        await page.keyboard.press('a');
+        const confirm = page.getByRole('button', { name: t('ops:withdrawals.bulkConfirm', { count: rows }) });
+        await expect.poll(() => confirm.evaluate((button) => button === document.activeElement)).toBe(true);
+        if (round === 0) await screenshot(page, `ops-queue-1280-${name}-confirm`);
+        await page.keyboard.press('Enter');
+        const summary = page.getByRole('status').filter({ hasText: /approved;/u });
+        await summary.waitFor({ timeout: 30_000 });
+        const [, approved = '0', waiting = '0'] = /(\d+) approved; (\d+) wait/u.exec((await summary.textContent()) ?? '') ?? [];
+        counted.approved += Number(approved);
+        counted.waiting += Number(waiting);
+        counted.rounds += 1;
+        // The queue read again: the approved rows have left it (or nothing is left).
+        await expect.poll(async () => (await empty.isVisible()) || ((await table.isVisible()) && (await firstRow()) !== before), { timeout: 15_000 }).toBe(true);
+      }
+      await empty.waitFor();
+      await screenshot(page, `ops-queue-1280-${name}-cleared`);
+      return counted;
+    };
+    // The first: two pages of 100; 160 approved alone, the 40 of 150 wait for a second operator.
+    expect(await clearQueue(firstFinanceKey, 'first')).toEqual({ approved: 160, waiting: 40, rounds: 2 });
+    // The second sees only the 40 waiting for them, and completes them.
+    expect(await clearQueue(secondFinanceKey, 'second')).toEqual({ approved: 40, waiting: 0, rounds: 1 });
+
+    // Every one is approved (or paid since), each of 150 by both operators, the others by the first alone.
+    const [first, second] = [firstFinanceKey, secondFinanceKey].map((key) => privateKeyToAccount(key).address);
+    for (const member of queued) {
+      const listed = await call<{ list: { id: string; status: string; approvals: { address: string }[] }[] }>(`/api/admin/withdrawals?address=${member.address}&limit=100`, admin);
+      const byId = new Map((listed.result?.list ?? []).map((row) => [row.id, row]));
+      for (const { id, amount } of member.ids) {
+        const row = byId.get(id);
+        expect(row?.status, id).not.toBe('pending');
+        expect(row?.approvals.map((approval) => approval.address), id).toEqual(amount === '150' ? [first, second] : [first]);
+      }
+    }
   });
 });
