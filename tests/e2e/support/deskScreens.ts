@@ -34,6 +34,7 @@ const withdrawalsPage = {
       { id: '123455', address: seededMember, amount: '50', fee: '1', status: 'pending', createdAt: lateUtc, decidedAt: null, approvals: [], approvalsNeeded: 1 },
     ],
     nextCursor: null,
+    total: 2,
   },
 };
 

@@ -1,10 +1,10 @@
 /**
- * The visual check of the operators' desk (issue 43): every desk screen, at 375 px (a phone: 375×812 at 2×, touch)
- * and at 1280 px (a desk), in zh and en, light and dark, with the member screens' checks (visualChecks.ts): settled,
- * no sideways overflow, touch targets at least 44 px tall on the phone, no serious or critical axe-core violation,
+ * The visual check of the operators' desk (issue 43): every desk screen, at 375 px (a phone: 375×812 at 2×, touch),
+ * at 900 px (a tablet held sideways, touch: the narrowest width with tables) and at 1280 px (a desk), in zh and en, light and dark, with the member screens' checks (visualChecks.ts): settled,
+ * no sideways overflow, touch targets at least 44 px tall on the phone and the tablet, no serious or critical axe-core violation,
  * no CSP or Permissions-Policy violation nor page error. A screen that fails one (every screen with VISUAL_SCREENSHOTS=1)
- * is saved as test-results/visual/<screen>.<lng>.<scheme>.png at 375 px and <screen>-1280.<lng>.<scheme>.png at
- * 1280 px; failures are gathered in report-ops-<lng>.txt.
+ * is saved as test-results/visual/<screen>.<lng>.<scheme>.png at 375 px and <screen>-<width>.<lng>.<scheme>.png at
+ * 900 and 1280 px; failures are gathered in report-ops-<lng>.txt.
  *
  * One spec file per language (tests/e2e/visual.ops.<lng>.spec.ts), beside the member screens' two: each file has one
  * server (with a chain, so reconcile reads one) and the worker's browser; each width one context signed in once
@@ -28,9 +28,11 @@ import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, colourRules, 
 import { deskScreens } from './deskScreens';
 import type { DeskScreen } from './deskScreens';
 
-/** The phone's width and the desk's. */
-export type Width = 375 | 1280;
-const widths: readonly Width[] = [375, 1280];
+/** The phone's width, a tablet's (the narrowest where the lists are tables, touch still) and the desk's. */
+export type Width = 375 | 900 | 1280;
+const widths: readonly Width[] = [375, 900, 1280];
+/** Widths held by a finger: 44 px targets. */
+const touchWidths: readonly Width[] = [375, 900];
 
 const shotName = (screen: string, width: Width) => (width === 375 ? screen : `${screen}-${width}`);
 
@@ -58,7 +60,7 @@ class DeskVariant {
     const context =
       this.width === 375
         ? await newPhoneContext(browser, options)
-        : await browser.newContext({ ...options, viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+        : await browser.newContext({ ...options, viewport: { width: this.width, height: 800 }, hasTouch: this.width === 900, serviceWorkers: 'block' });
     context.setDefaultTimeout(10_000);
     this.context = context;
     await installAxe(context);
@@ -144,8 +146,8 @@ class DeskVariant {
         screenshot: undefined,
         settle: settleProblems,
         overflow: await checkOverflow(page, this.width),
-        // 44 px targets are the phone's rule; a desk's mouse needs no more than the design gives.
-        touchTargets: this.width === 375 ? await checkTouchTargets(page) : [],
+        // 44 px targets are the finger's rule (phone and tablet); a desk's mouse needs no more than the design gives.
+        touchTargets: touchWidths.includes(this.width) ? await checkTouchTargets(page) : [],
         axe: await checkAxe(page, loadedLayout === layout ? colourRules : undefined),
         policy: [...this.problems.policyViolations, ...this.problems.errors.map((error) => `page error: ${error}`)],
       };
@@ -162,7 +164,7 @@ class DeskVariant {
 }
 
 /**
- * The file's tests: every desk screen in one language, at 375 px then at 1280 px, light and dark, on one server.
+ * The file's tests: every desk screen in one language, at 375, 900 and 1280 px, light and dark, on one server.
  *
  * @example describeDeskScreens('zh'); // tests/e2e/visual.ops.zh.spec.ts
  */
