@@ -258,9 +258,9 @@ export const opsAudit = defineEndpoint({
   path: '/api/admin/audit',
   access: 'operator:admin',
   summary:
-    'The audit log, newest first: filters actor (address), action, target (exact), from and to (at, from inclusive, to exclusive); `limit` 1..200 (default 50), the next page from `nextCursor`. ' +
+    'The audit log, newest first: filters actor (address), action, target (exact), from and to (at, from inclusive, to exclusive); `limit` 1..200 (default 50), the next page from `nextCursor`, `total` matching on all pages. ' +
     'The same rows as CSV: GET /api/admin/audit.csv with the same filters (added)',
   query: auditQuerySchema,
   body: undefined,
-  result: z.object({ list: z.array(auditRowSchema), nextCursor: z.nullable(z.string()) }),
+  result: z.object({ list: z.array(auditRowSchema), nextCursor: z.nullable(z.string()), total: checked(z.number(), z.int(), z.nonnegative()) }),
 });

@@ -49,7 +49,7 @@ export const opsOrders = defineEndpoint({
   path: '/api/admin/orders',
   access: 'operator:support',
   summary:
-    'Orders, newest first, by status (paid: to ship; shipped; cancelled) and member address (both optional); `limit` 1..100 (default 50), the next page from `nextCursor` (added)',
+    'Orders, newest first, by status (paid: to ship; shipped; cancelled) and member address (both optional); `limit` 1..100 (default 50), the next page from `nextCursor`, `total` matching on all pages (added)',
   query: z.object({
     status: z.optional(opsOrderStatusSchema),
     address: z.optional(addressSchema),
@@ -57,7 +57,7 @@ export const opsOrders = defineEndpoint({
     limit: z._default(checked(z.coerce.number(), z.int(), z.minimum(1), z.maximum(100)), 50),
   }),
   body: undefined,
-  result: z.object({ list: z.array(opsOrderSchema), nextCursor: z.nullable(z.string()) }),
+  result: z.object({ list: z.array(opsOrderSchema), nextCursor: z.nullable(z.string()), total: checked(z.number(), z.int(), z.nonnegative()) }),
 });
 
 export const opsOrderShip = defineEndpoint({

@@ -46,14 +46,14 @@ export const opsHeldTopUps = defineEndpoint({
   path: '/api/admin/topUps/held',
   access: 'operator:finance',
   summary:
-    'Top-ups held for senders that are no member, oldest first, by state (default held); `limit` 1..100 (default 50), the next page from `nextCursor` (added)',
+    'Top-ups held for senders that are no member, oldest first, by state (default held); `limit` 1..100 (default 50), the next page from `nextCursor`, `total` matching on all pages (added)',
   query: z.object({
     state: z._default(heldTopUpStateSchema, 'held'),
     cursor: z.optional(cursorSchema),
     limit: z._default(checked(z.coerce.number(), z.int(), z.minimum(1), z.maximum(100)), 50),
   }),
   body: undefined,
-  result: z.object({ list: z.array(heldTopUpSchema), nextCursor: z.nullable(z.string()) }),
+  result: z.object({ list: z.array(heldTopUpSchema), nextCursor: z.nullable(z.string()), total: checked(z.number(), z.int(), z.nonnegative()) }),
 });
 
 const heldTopUpKey = { txHash: txHashSchema, logPosition: logPositionSchema, requestId: requestIdSchema };

@@ -110,6 +110,8 @@ export async function heldTopUpTotals(db: Db, chainId: number): Promise<{ count:
   return row ?? { count: 0, amount: 0n };
 }
 
+const countRow = z.object({ total: bigintText });
+
 /** Whether each address has code on chain now; null for those the chain did not answer. */
 async function contractsAmong(chain: Chain | undefined, addresses: readonly string[]): Promise<Map<string, boolean | null>> {
   const unique = [...new Set(addresses)];
@@ -146,27 +148,30 @@ function viewOf(row: ViewRow, isContract: boolean | null): HeldTopUpView {
  * @param db - database handle
  * @param chain - the app's chain (for whether senders are contracts)
  * @param query - the state, the cursor answered for the page before, how many
- * @returns the page and the next page's cursor (null after the last)
+ * @returns the page, the next page's cursor (null after the last) and how many are in that state on all pages
  * @example
- * const { list, nextCursor } = await listHeldTopUps(db, chain, { state: 'held', limit: 50 });
+ * const { list, nextCursor, total } = await listHeldTopUps(db, chain, { state: 'held', limit: 50 });
  */
 export async function listHeldTopUps(
   db: Db,
   chain: Chain,
   query: { state: HeldTopUpState; cursor?: string | undefined; limit: number },
-): Promise<{ list: HeldTopUpView[]; nextCursor: string | null }> {
+): Promise<{ list: HeldTopUpView[]; nextCursor: string | null; total: number }> {
   const [block, txHash, position] = query.cursor?.split(':') ?? [];
   const after =
     block !== undefined && txHash !== undefined && position !== undefined
       ? sql`(h."blockNumber", h."txHash", h."logPosition") > (${block}::bigint, ${txHash}::text, ${Number(position)}::int)`
       : sql`true`;
-  const rows = await heldRows(db, chain.settings.chainId, sql`h.state = ${query.state} AND ${after}`, query.limit + 1);
+  const filters = sql`h.state = ${query.state}`;
+  const rows = await heldRows(db, chain.settings.chainId, sql`${filters} AND ${after}`, query.limit + 1);
+  const [counted] = await queryRows(db, sql`SELECT count(*) AS total FROM (${heldViewSql(chain.settings.chainId)}) h WHERE ${filters}`, countRow);
   const page = rows.slice(0, query.limit);
   const contracts = await contractsAmong(chain, page.map((row) => row.from));
   const last = page[page.length - 1];
   return {
     list: page.map((row) => viewOf(row, contracts.get(row.from) ?? null)),
     nextCursor: rows.length > query.limit && last ? `${last.blockNumber}:${last.txHash}:${last.logPosition}` : null,
+    total: Number(counted?.total ?? 0n),
   };
 }
 

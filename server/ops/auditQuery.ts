@@ -4,7 +4,7 @@
  * puts a quote before a cell that starts with = + - @ (or a tab or carriage return), so a spreadsheet never runs
  * it as a formula (OWASP, "CSV injection").
  */
-import { and, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { auditLog } from '../db/schema';
 
@@ -32,16 +32,29 @@ export interface AuditRow {
   clientAddress: string | null;
 }
 
-function whereOf(filters: AuditFilters): SQL | undefined {
-  const conditions: (SQL | undefined)[] = [
+/** The filters without the cursor: what `total` counts. */
+function filtersOf(filters: AuditFilters): (SQL | undefined)[] {
+  return [
     filters.actor === undefined ? undefined : eq(auditLog.actorAddress, filters.actor),
     filters.action === undefined ? undefined : eq(auditLog.action, filters.action),
     filters.target === undefined ? undefined : eq(auditLog.target, filters.target),
     filters.from === undefined ? undefined : gte(auditLog.at, new Date(filters.from)),
     filters.to === undefined ? undefined : lt(auditLog.at, new Date(filters.to)),
-    filters.cursor === undefined ? undefined : lt(auditLog.id, BigInt(filters.cursor)),
   ];
-  return and(...conditions);
+}
+
+/** A page without its total, as the CSV reads it. */
+async function auditPage(db: Db, filters: AuditFilters): Promise<{ list: AuditRow[]; nextCursor: string | null }> {
+  const cursor = filters.cursor === undefined ? undefined : lt(auditLog.id, BigInt(filters.cursor));
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(...filtersOf(filters), cursor))
+    .orderBy(desc(auditLog.id))
+    .limit(filters.limit + 1);
+  const page = rows.slice(0, filters.limit).map((row) => ({ ...row, id: row.id.toString(), at: row.at.toISOString() }));
+  const last = page[page.length - 1];
+  return { list: page, nextCursor: rows.length > filters.limit && last ? last.id : null };
 }
 
 /**
@@ -49,20 +62,17 @@ function whereOf(filters: AuditFilters): SQL | undefined {
  *
  * @param db - database handle
  * @param filters - actor (EIP-55), action, target, from (inclusive), to (exclusive), cursor, limit
- * @returns the rows and the cursor of the next page (null on the last)
+ * @returns the rows, the cursor of the next page (null on the last) and how many match the filters on all pages
  * @example
- * const { list, nextCursor } = await readAudit(db, { action: 'opsOperatorPut', limit: 50 });
+ * const { list, nextCursor, total } = await readAudit(db, { action: 'opsOperatorPut', limit: 50 });
  */
-export async function readAudit(db: Db, filters: AuditFilters): Promise<{ list: AuditRow[]; nextCursor: string | null }> {
-  const rows = await db
-    .select()
+export async function readAudit(db: Db, filters: AuditFilters): Promise<{ list: AuditRow[]; nextCursor: string | null; total: number }> {
+  const page = await auditPage(db, filters);
+  const [counted] = await db
+    .select({ total: count() })
     .from(auditLog)
-    .where(whereOf(filters))
-    .orderBy(desc(auditLog.id))
-    .limit(filters.limit + 1);
-  const page = rows.slice(0, filters.limit).map((row) => ({ ...row, id: row.id.toString(), at: row.at.toISOString() }));
-  const last = page[page.length - 1];
-  return { list: page, nextCursor: rows.length > filters.limit && last ? last.id : null };
+    .where(and(...filtersOf(filters)));
+  return { ...page, total: counted?.total ?? 0 };
 }
 
 const CSV_COLUMNS = ['id', 'at', 'actorAddress', 'actorRoles', 'via', 'action', 'target', 'before', 'after', 'requestId', 'clientAddress'] as const;
@@ -98,7 +108,7 @@ export async function* auditCsv(db: Db, filters: AuditFilters): AsyncGenerator<s
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   let cursor = filters.cursor;
   for (;;) {
-    const page = await readAudit(db, { ...filters, cursor });
+    const page = await auditPage(db, { ...filters, cursor });
     for (const row of page.list) yield `${CSV_COLUMNS.map((column) => csvCell(cellText(row[column]))).join(',')}\r\n`;
     if (page.nextCursor === null) return;
     cursor = page.nextCursor;

@@ -40,14 +40,17 @@ const orderRow = z.object({
 });
 type OrderRow = z.infer<typeof orderRow>;
 
-/** Orders `o` with their member `m` and goods `g`; `lock` takes the order's row for the transaction. */
+/** Orders `o` with their member `m` and goods `g`. */
+const ordersFrom = sql`orders o JOIN members m ON m.id = o.member_id JOIN goods g ON g.id = o.goods_id`;
+
+/** Orders filtered by `where`; `lock` takes the order's row for the transaction. */
 async function orderRows(db: Db, where: SQL, limit: number, lock = false): Promise<OrderRow[]> {
   return queryRows(
     db,
     sql`SELECT o.id, o.member_id AS "memberId", m.address, o.goods_id AS "goodsId", g.name_zh AS "nameZh", g.name_en AS "nameEn", g.image,
           o.quantity, o.amount, o.status, o.address AS delivery, o.created_at AS "createdAt", o.carrier, o.tracking_number AS "trackingNumber",
           o.shipped_at AS "shippedAt", o.cancelled_at AS "cancelledAt", o.cancel_reason AS "cancelReason"
-        FROM orders o JOIN members m ON m.id = o.member_id JOIN goods g ON g.id = o.goods_id
+        FROM ${ordersFrom}
         WHERE ${where} ORDER BY o.id DESC LIMIT ${limit}::int ${lock ? sql`FOR UPDATE OF o` : sql``}`,
     orderRow,
   );
@@ -66,6 +69,8 @@ const viewOf = (row: OrderRow): OpsOrder => ({
   ...(row.cancelReason === null ? {} : { cancelReason: row.cancelReason }),
 });
 
+const countRow = z.object({ total: bigintText });
+
 export interface OrderQuery {
   status?: OpsOrderStatus | undefined;
   /** The member's EIP-55 address. */
@@ -80,19 +85,21 @@ export interface OrderQuery {
  *
  * @param db - database handle
  * @param query - filters, cursor and page size
- * @returns the page and the cursor of the next one (null when this is the last)
+ * @returns the page, the cursor of the next one (null when this is the last) and how many match the filters on all pages
  * @example
  * const toShip = await listOpsOrders(db, { status: 'paid', limit: 50 });
  */
-export async function listOpsOrders(db: Db, query: OrderQuery): Promise<{ list: OpsOrder[]; nextCursor: string | null }> {
+export async function listOpsOrders(db: Db, query: OrderQuery): Promise<{ list: OpsOrder[]; nextCursor: string | null; total: number }> {
   const where: SQL[] = [sql`true`];
   if (query.status) where.push(sql`o.status = ${query.status}::text`);
   if (query.address !== undefined) where.push(sql`m.address = ${query.address}::text`);
-  if (query.cursor !== undefined) where.push(sql`o.id < ${query.cursor.toString()}::bigint`);
+  const filters = sql.join(where, sql` AND `);
+  const paged = query.cursor === undefined ? filters : sql`${filters} AND o.id < ${query.cursor.toString()}::bigint`;
   // One more than the page: whether a next page exists.
-  const rows = await orderRows(db, sql.join(where, sql` AND `), query.limit + 1);
+  const rows = await orderRows(db, paged, query.limit + 1);
+  const [counted] = await queryRows(db, sql`SELECT count(*) AS total FROM ${ordersFrom} WHERE ${filters}`, countRow);
   const list = rows.slice(0, query.limit).map(viewOf);
-  return { list, nextCursor: rows.length > query.limit ? (list.at(-1)?.id ?? null) : null };
+  return { list, nextCursor: rows.length > query.limit ? (list.at(-1)?.id ?? null) : null, total: Number(counted?.total ?? 0n) };
 }
 
 /** The order, its row locked until the transaction ends (4004 when there is none). */

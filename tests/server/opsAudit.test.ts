@@ -98,7 +98,7 @@ describeWithDatabases('opsAudit and the CSV export', (ctx) => {
 
   async function audit(app: Awaited<ReturnType<typeof setup>>['app'], headers: Record<string, string>, query: Record<string, string>) {
     const response = await app.inject({ method: 'GET', url: '/api/admin/audit', headers, query });
-    return envelope<{ list: { id: string; action: string; target: string | null; actorAddress: string | null }[]; nextCursor: string | null }>(response);
+    return envelope<{ list: { id: string; action: string; target: string | null; actorAddress: string | null }[]; nextCursor: string | null; total: number }>(response);
   }
 
   it('filters by actor, action, target and time, newest first', async () => {
@@ -108,6 +108,9 @@ describeWithDatabases('opsAudit and the CSV export', (ctx) => {
     expect(await actions({ action: 'adminGrant', target: bob })).toEqual([`adminGrant:${bob}`]);
     expect(await actions({ from: at(2).toISOString(), to: at(4).toISOString() })).toEqual([`adminGrant:${bob}`, `adminGrant:${alice}`]);
     expect(await actions({ actor: accounts.carol.address })).toEqual([]);
+    // The total counts what the filters match: all seven rows, bob's two, one, none.
+    const totals: [Record<string, string>, number][] = [[{}, 7], [{ actor: bob }, 2], [{ action: 'adminGrant', target: bob }, 1], [{ actor: accounts.carol.address }, 0]];
+    for (const [query, total] of totals) expect((await audit(app, headers, query)).result?.total).toBe(total);
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/audit', headers, query: { actor: 'nobody' } }), ApiCode.invalidParameters, 'actor');
   });
 
@@ -117,12 +120,18 @@ describeWithDatabases('opsAudit and the CSV export', (ctx) => {
     let cursor: string | null | undefined;
     for (let page = 0; page < 10; page++) {
       const body = await audit(app, headers, { limit: '2', ...(cursor ? { cursor } : {}) });
+      // The total counts every page's rows, whichever page is read.
+      expect(body.result?.total).toBe(7);
       seen.push(...(body.result?.list.map((row) => row.action) ?? []));
       cursor = body.result?.nextCursor;
       if (cursor === null) break;
     }
     expect(cursor).toBeNull();
     expect(seen).toEqual(['opsKeyRevoke', 'opsOperatorRemove', 'adminGrant', 'adminGrant', 'opsOperatorPut', 'opsSignIn', 'cliAdd']);
+    // With a filter, the filter's count on each of its pages.
+    const first = (await audit(app, headers, { actor: bob, limit: '1' })).result;
+    expect(first).toMatchObject({ list: [{ target: bob }], total: 2 });
+    expect((await audit(app, headers, { actor: bob, limit: '1', cursor: first?.nextCursor ?? '' })).result).toMatchObject({ list: [{ target: alice }], nextCursor: null, total: 2 });
   });
 
   it('exports the same rows as CSV, every cell quoted and formula-safe', async () => {

@@ -77,9 +77,9 @@ describeWithDatabases('operators: orders', (ctx) => {
   }
 
   const list = async (s: Setup, query: Record<string, string> = {}) => {
-    const body = envelope<{ list: OpsOrder[]; nextCursor: string | null }>(await s.app.inject({ method: 'GET', url: '/api/admin/orders', headers: s.sam.headers, query }));
+    const body = envelope<{ list: OpsOrder[]; nextCursor: string | null; total: number }>(await s.app.inject({ method: 'GET', url: '/api/admin/orders', headers: s.sam.headers, query }));
     expect(body.code).toBe(0);
-    return body.result ?? { list: [], nextCursor: null };
+    return body.result ?? { list: [], nextCursor: null, total: -1 };
   };
   const ship = (app: FastifyInstance, operator: TestOperator, body: Record<string, unknown>) =>
     app.inject({ method: 'POST', url: '/api/admin/orders/ship', headers: operator.headers, payload: body });
@@ -117,6 +117,7 @@ describeWithDatabases('operators: orders', (ctx) => {
       [first, 'paid'],
     ]);
     expect(all.nextCursor).toBeNull();
+    expect(all.total).toBe(4);
     expect(all.list.at(-1)).toMatchObject({
       address: accounts.alice.address,
       goods: { id: 'longjing-tea', name: { zh: '西湖龙井 250 克', en: 'West Lake Longjing tea, 250 g' } },
@@ -128,16 +129,20 @@ describeWithDatabases('operators: orders', (ctx) => {
     expect(all.list[1]).toMatchObject({ cancelReason: 'out of stock at the warehouse', cancelledAt: ctx.clock.now().toISOString() });
     expect(all.list[2]).toMatchObject({ carrier: 'SF Express', trackingNumber: 'SF1234567890', shippedAt: ctx.clock.now().toISOString() });
 
-    expect((await list(s, { status: 'paid' })).list.map((order) => order.id)).toEqual([fourth, first]);
-    expect((await list(s, { status: 'shipped' })).list.map((order) => order.id)).toEqual([second]);
-    expect((await list(s, { status: 'cancelled' })).list.map((order) => order.id)).toEqual([third]);
-    expect((await list(s, { address: accounts.bob.address.toLowerCase() })).list.map((order) => order.id)).toEqual([second]);
-    expect((await list(s, { address: accounts.carol.address })).list).toEqual([]);
+    expect(await list(s, { status: 'paid' })).toMatchObject({ list: [{ id: fourth }, { id: first }], total: 2 });
+    expect(await list(s, { status: 'shipped' })).toMatchObject({ list: [{ id: second }], total: 1 });
+    expect(await list(s, { status: 'cancelled' })).toMatchObject({ list: [{ id: third }], total: 1 });
+    expect(await list(s, { address: accounts.bob.address.toLowerCase() })).toMatchObject({ list: [{ id: second }], total: 1 });
+    expect(await list(s, { address: accounts.carol.address })).toEqual({ list: [], nextCursor: null, total: 0 });
 
+    // The total counts every page's rows, whichever page is read.
     const page1 = await list(s, { limit: '3' });
     expect(page1.list.map((order) => order.id)).toEqual([fourth, third, second]);
     expect(page1.nextCursor).toBe(second);
-    expect(await list(s, { limit: '3', cursor: second })).toEqual({ list: [expect.objectContaining({ id: first })], nextCursor: null });
+    expect(page1.total).toBe(4);
+    expect(await list(s, { limit: '3', cursor: second })).toEqual({ list: [expect.objectContaining({ id: first })], nextCursor: null, total: 4 });
+    expect(await list(s, { status: 'paid', address: accounts.alice.address, limit: '1' })).toMatchObject({ list: [{ id: fourth }], nextCursor: fourth, total: 2 });
+    expect(await list(s, { status: 'paid', address: accounts.alice.address, limit: '1', cursor: fourth })).toMatchObject({ list: [{ id: first }], nextCursor: null, total: 2 });
 
     const get = (query: Record<string, string>) => s.app.inject({ method: 'GET', url: '/api/admin/orders', headers: s.sam.headers, query });
     expectRefused(await get({ status: 'pending' }), ApiCode.invalidParameters);

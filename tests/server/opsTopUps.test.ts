@@ -111,7 +111,7 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
   }
 
   const list = async (app: FastifyInstance, query: Record<string, string> = {}) =>
-    envelope<{ list: HeldTopUp[]; nextCursor: string | null }>(await app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: treasuryHeaders(), query }));
+    envelope<{ list: HeldTopUp[]; nextCursor: string | null; total: number }>(await app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: treasuryHeaders(), query }));
 
   const release = (app: FastifyInstance, txHash: string, address: string, headers = treasuryHeaders()) =>
     app.inject({ method: 'POST', url: '/api/admin/topUps/release', headers, payload: { txHash, logPosition: 0, address, requestId: randomUUID() } });
@@ -172,13 +172,14 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     const page1 = await list(s.app, { limit: '1' });
     expect(page1).toMatchObject({
       code: 0,
-      result: { list: [{ txHash: first.txHash, logPosition: 0, from: first.sender.address, amount: '1.5', senderIsContract: false, reorged: false, state: 'held' }] },
+      result: { list: [{ txHash: first.txHash, logPosition: 0, from: first.sender.address, amount: '1.5', senderIsContract: false, reorged: false, state: 'held' }], total: 2 },
     });
     expect(page1.result?.nextCursor).toMatch(/^\d+:0x[0-9a-f]{64}:0$/);
     const page2 = await list(s.app, { limit: '1', cursor: page1.result?.nextCursor ?? '' });
-    expect(page2.result).toEqual({ list: [expect.objectContaining({ txHash: second.txHash, amount: '2', senderIsContract: true, state: 'held' })], nextCursor: null });
+    // The total counts every page's top-ups in the state, whichever page is read; alice's own top-up is not held.
+    expect(page2.result).toEqual({ list: [expect.objectContaining({ txHash: second.txHash, amount: '2', senderIsContract: true, state: 'held' })], nextCursor: null, total: 2 });
     expect(page2.result?.list[0]?.seenAt).toBe(ctx.clock.now().toISOString());
-    expect((await list(s.app, { state: 'released' })).result).toEqual({ list: [], nextCursor: null });
+    expect((await list(s.app, { state: 'released' })).result).toEqual({ list: [], nextCursor: null, total: 0 });
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', query: { limit: '101' }, headers: treasuryHeaders() }), ApiCode.invalidParameters);
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held' }), ApiCode.notSignedIn);
     expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/topUps/held', headers: s.sue }), ApiCode.roleRequired);
@@ -215,8 +216,8 @@ describeWithDatabases('held top-ups in the operators\' desk', (ctx) => {
     expectRefused(await release(s.app, txHash, accounts.carol.address), ApiCode.alreadyDecided);
     expectRefused(await giveBack(s.app, txHash), ApiCode.alreadyDecided);
     expect(await credit(s.app, bob)).toBe('4.25');
-    expect((await list(s.app)).result?.list).toEqual([]);
-    expect((await list(s.app, { state: 'released' })).result?.list).toEqual([expect.objectContaining({ txHash, releasedTo: accounts.bob.address })]);
+    expect((await list(s.app)).result).toEqual({ list: [], nextCursor: null, total: 0 });
+    expect((await list(s.app, { state: 'released' })).result).toEqual({ list: [expect.objectContaining({ txHash, releasedTo: accounts.bob.address })], nextCursor: null, total: 1 });
     expect(await systemBalance(ctx.db, HELD)).toBe('0');
     // One audit row for the act done; none for its repeat, which changed nothing, nor for those refused.
     const target = `${txHash}/0`;

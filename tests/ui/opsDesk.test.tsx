@@ -25,7 +25,7 @@ const withdrawal = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-/** A page of the queue as opsWithdrawals answers it: the rows, the next page's cursor and how many match in all. */
+/** A page of a desk list as opsWithdrawals (and the other paged lists) answer it: the rows, the next page's cursor and how many match in all. */
 const queuePage = (list: readonly unknown[], nextCursor: string | null = null, total = list.length) => ({ list, nextCursor, total });
 
 const memberAnswer = {
@@ -355,7 +355,7 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
       path: '/ops/top-ups',
       signedInAs: { roles: ['finance'] },
       handlers: {
-        'GET /api/admin/topUps/held': () => ({ code: 0, result: { list: [held], nextCursor: null } }),
+        'GET /api/admin/topUps/held': () => ({ code: 0, result: queuePage([held]) }),
         'POST /api/admin/topUps/release': () => ({ code: 0, result: { ...held, state: 'released', releasedTo: member } }),
       },
     });
@@ -372,7 +372,7 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     const desk = await renderDesk({
       path: '/ops/top-ups',
       signedInAs: { roles: ['finance'] },
-      handlers: { 'GET /api/admin/topUps/held': ({ query }) => ({ code: 0, result: { list: query.get('state') === 'held' ? [held] : [], nextCursor: null } }) },
+      handlers: { 'GET /api/admin/topUps/held': ({ query }) => ({ code: 0, result: queuePage(query.get('state') === 'held' ? [held] : []) }) },
     });
     expect(await screen.findByRole('button', { name: 'Release to a member…' })).toBeTruthy();
     await desk.user.click(screen.getByRole('button', { name: 'Returned' }));

@@ -21,7 +21,7 @@ const order = (id: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-const page = (list: unknown[], nextCursor: string | null = null) => ({ code: 0, result: { list, nextCursor } });
+const page = (list: unknown[], nextCursor: string | null = null, total = list.length) => ({ code: 0, result: { list, nextCursor, total } });
 const item = (id: string) => screen.getByRole('article', { name: new RegExp(`^#${id} `) });
 
 describe('the desk: orders', { timeout: 15_000 }, () => {

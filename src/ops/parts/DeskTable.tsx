@@ -3,7 +3,8 @@
  * within the page the server sent: the server pages newest first), amounts right-aligned in tabular figures, the
  * open row marked, ticks where the screen's acts take several rows, and the keyboard: ↓/j and ↑/k move between rows,
  * Enter opens one, x ticks it, Shift+X ticks all or none; the screen adds its acts (`onShortcut`, e.g. `a` approves).
- * Focus always rests on a real button (each row's first cell opens it), so a screen reader says what Enter does.
+ * Focus always rests on a real control (each row's first cell opens it, or the row's own button where rows open
+ * nothing), so a screen reader says what Enter does.
  */
 import { flexRender, getCoreRowModel, getSortedRowModel, useReactTable } from '@tanstack/react-table';
 import type { ColumnDef, SortingState } from '@tanstack/react-table';
@@ -34,10 +35,12 @@ interface DeskTableProps<TRow> {
   rows: readonly TRow[];
   columns: readonly DeskColumn<TRow>[];
   rowId: (row: TRow) => string;
-  /** The open row's button's name: what the row shows, for the screen reader and the tests. */
-  rowName: (row: TRow) => string;
-  openId: string | null;
-  onOpen: (row: TRow) => void;
+  /** The open button's name: what the row shows, for the screen reader and the tests. */
+  rowName?: ((row: TRow) => string) | undefined;
+  /** The opened row (its detail beside the table); none for a table whose rows open nothing. */
+  openId?: string | null | undefined;
+  /** Opens a row: its first cell becomes the button that does. Without it, a row's own buttons take the focus. */
+  onOpen?: ((row: TRow) => void) | undefined;
   selection?: DeskTableSelection<TRow> | undefined;
   /** The screen's own keys on the focused row; true when it took the key. */
   onShortcut?: ((key: string, row: TRow) => boolean) | undefined;
@@ -48,7 +51,10 @@ const sortSymbol = { asc: '▲', desc: '▼' } as const;
 /** Whether a key press is for a field (typing in the filters), not for the table. */
 const isTyping = (event: KeyboardEvent) => event.target instanceof HTMLInputElement && event.target.type !== 'checkbox';
 
-export function DeskTable<TRow>({ label, rows, columns, rowId, rowName, openId, onOpen, selection, onShortcut }: DeskTableProps<TRow>) {
+/** The element of a row the keyboard rests on: its open button, else its first control. */
+const focusTarget = (row: Element | undefined) => row?.querySelector<HTMLElement>('button[data-open]') ?? row?.querySelector<HTMLElement>('button, a[href], input') ?? null;
+
+export function DeskTable<TRow>({ label, rows, columns, rowId, rowName, openId = null, onOpen, selection, onShortcut }: DeskTableProps<TRow>) {
   const { t } = useTranslation('ops');
   const [sorting, setSorting] = useState<SortingState>([]);
   const body = useRef<HTMLTableSectionElement>(null);
@@ -84,13 +90,13 @@ export function DeskTable<TRow>({ label, rows, columns, rowId, rowName, openId, 
 
   const toggle = (id: string) => selection?.onChange(ticked.has(id) ? [...ticked].filter((other) => other !== id) : [...ticked, id]);
   const toggleAll = () => selection?.onChange(allTicked ? [] : shown.map((row) => row.id));
-  const focusRow = (index: number) => body.current?.querySelectorAll<HTMLButtonElement>('button[data-open]')[index]?.focus();
+  const focusRow = (index: number) => focusTarget(body.current?.querySelectorAll('tr')[index])?.focus();
 
   // With nothing focused (an act's panel closed under the focus), ↓ or j enters the table at its first row.
   useEffect(() => {
     const enter = (event: globalThis.KeyboardEvent) => {
       if (document.activeElement !== document.body || !(event.key === 'j' || event.key === 'ArrowDown')) return;
-      const first = body.current?.querySelector<HTMLButtonElement>('button[data-open]');
+      const first = focusTarget(body.current?.querySelector('tr') ?? undefined);
       if (!first) return;
       event.preventDefault();
       first.focus();
@@ -171,8 +177,8 @@ export function DeskTable<TRow>({ label, rows, columns, rowId, rowName, openId, 
                 const content = flexRender(cell.column.columnDef.cell, cell.getContext());
                 return (
                   <td key={cell.id} data-numeric={numeric || undefined}>
-                    {column === 0 ? (
-                      <button type="button" data-open className="desk-table-open" aria-label={rowName(row.original)} onClick={() => onOpen(row.original)}>
+                    {column === 0 && onOpen ? (
+                      <button type="button" data-open className="desk-table-open" aria-label={rowName?.(row.original)} onClick={() => onOpen(row.original)}>
                         {content}
                       </button>
                     ) : (

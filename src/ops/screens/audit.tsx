@@ -1,7 +1,9 @@
 /**
- * The audit log (issue 43, admin): every operator act, who (address, roles, how signed in), what (action, target,
- * before and after), when, the request id and the client address; filtered, and exported as CSV with the same
- * filters (GET /api/admin/audit.csv, fetched with the operator's token).
+ * The audit log (admin): every operator act, who (address, roles, how signed in), what (action, target, before and
+ * after), when, the request id and the client address; filtered, and exported as CSV with the same filters
+ * (GET /api/admin/audit.csv, fetched with the operator's session). On a phone a list with a filter form; from 900 px
+ * a table (parts/DeskTable.tsx) with its filters in one row, applied as soon as the API would take them, page size
+ * and total, and the act opened beside it.
  */
 import Button from 'antd-mobile/es/components/button';
 import { useSelector } from '@xstate/react';
@@ -9,12 +11,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
-import { formatDateTime } from '../../components/dateFormat';
 import type { OpsQuery } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskRead } from '../deskHooks';
+import { AuditDetail, AuditList, AuditTable } from '../parts/AuditParts';
 import { PageButtons } from '../parts/PageButtons';
+import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { ReadState } from '../parts/ReadState';
+import { useWide } from '../useWide';
 
 type Filters = { actor: string; action: string; target: string; from: string; to: string };
 const empty: Filters = { actor: '', action: '', target: '', from: '', to: '' };
@@ -30,15 +34,33 @@ function queryOf(filters: Filters): Record<string, string> {
   return query;
 }
 
+/** The first filter, as typed, the API would refuse (api-schema/ops.ts, auditQuerySchema). */
+function invalidFilter(filters: Filters): keyof Filters | null {
+  if (filters.actor.trim() && !/^0x[0-9a-fA-F]{40}$/.test(filters.actor.trim())) return 'actor';
+  if (filters.action.trim() && !/^[A-Za-z][A-Za-z0-9.:_-]{0,63}$/.test(filters.action.trim())) return 'action';
+  if (filters.target.trim().length > 200) return 'target';
+  return null;
+}
+
 export function Screen() {
-  const { t, i18n } = useTranslation('ops');
-  const locale = i18n.resolvedLanguage ?? 'zh';
+  const { t } = useTranslation('ops');
   const { api } = useDesk();
+  const wide = useWide();
   const [filters, setFilters] = useState<Filters>(empty);
+  const [limit, setLimit] = useState<number>(pageSizeOf(null));
+  const [openId, setOpenId] = useState<string | null>(null);
   const [exportFailed, setExportFailed] = useState(false);
   const audit = useDeskRead('opsAudit', {} as OpsQuery<'opsAudit'>);
   const nextCursor = useSelector(audit, (snapshot) => snapshot.context.value?.nextCursor ?? null);
-  const apply = () => audit.send({ type: 'user.changeQuery', query: queryOf(filters) as OpsQuery<'opsAudit'> });
+  const total = useSelector(audit, (snapshot) => snapshot.context.value?.total ?? null);
+  const opened = useSelector(audit, (snapshot) => snapshot.context.value?.list.find((row) => row.id === openId) ?? null);
+  const invalid = invalidFilter(filters);
+  const read = (next: Filters, size: number) => audit.send({ type: 'user.changeQuery', query: { ...queryOf(next), limit: size } as OpsQuery<'opsAudit'> });
+  // The table's filters apply as they change, once the API would take every one of them.
+  const change = (next: Filters) => {
+    setFilters(next);
+    if (invalidFilter(next) === null) read(next, limit);
+  };
   const exportCsv = async () => {
     const blob = await api.download('/api/admin/audit.csv', queryOf(filters));
     setExportFailed(blob === null);
@@ -49,62 +71,91 @@ export function Screen() {
     link.click();
     URL.revokeObjectURL(link.href);
   };
+  const exportButton = (
+    <Button fill="outline" shape="rounded" onClick={() => void exportCsv()}>
+      {t('audit.export')}
+    </Button>
+  );
+  const exportError = exportFailed ? <ErrorText text={t('audit.exportFailed')} /> : null;
   const field = (name: keyof Filters, type = 'text') => (
     <FormField id={`audit-${name}`} label={t(`audit.filters.${name}`)} error={null} type={type} value={filters[name]} onChange={(event) => setFilters({ ...filters, [name]: event.target.value })} />
   );
+
+  if (!wide) {
+    return (
+      <section aria-labelledby="audit-title">
+        <h2 id="audit-title" className="desk-screen-title">
+          {t('screens.audit')}
+        </h2>
+        <form
+          className="desk-form"
+          role="search"
+          onSubmit={(event) => {
+            event.preventDefault();
+            read(filters, limit);
+          }}
+        >
+          {field('actor')}
+          {field('action')}
+          {field('target')}
+          {field('from', 'datetime-local')}
+          {field('to', 'datetime-local')}
+          <div className="desk-actions">
+            <Button type="submit" color="primary" shape="rounded">
+              {t('actions.filter')}
+            </Button>
+            {exportButton}
+          </div>
+          {exportError}
+        </form>
+        <ReadState actor={audit} isEmpty={(value) => value.list.length === 0} emptyTitle={t('audit.empty')}>
+          {(value) => <AuditList rows={value.list} />}
+        </ReadState>
+        <PageButtons actor={audit} nextCursor={nextCursor} />
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="audit-title">
       <h2 id="audit-title" className="desk-screen-title">
         {t('screens.audit')}
       </h2>
-      <form
-        className="desk-form"
-        role="search"
-        onSubmit={(event) => {
-          event.preventDefault();
-          apply();
-        }}
-      >
-        {field('actor')}
-        {field('action')}
-        {field('target')}
-        {field('from', 'datetime-local')}
-        {field('to', 'datetime-local')}
-        <div className="desk-actions">
-          <Button type="submit" color="primary" shape="rounded">
-            {t('actions.filter')}
-          </Button>
-          <Button fill="outline" shape="rounded" onClick={() => void exportCsv()}>
-            {t('audit.export')}
-          </Button>
+      <div className="desk-filters" role="search">
+        {(['actor', 'action', 'target'] as const).map((name) => (
+          <label key={name} className="desk-filter">
+            <span className="field-label">{t(`audit.filters.${name}`)}</span>
+            <input value={filters[name]} aria-invalid={invalid === name || undefined} onChange={(event) => change({ ...filters, [name]: event.target.value })} />
+          </label>
+        ))}
+        {(['from', 'to'] as const).map((name) => (
+          <label key={name} className="desk-filter">
+            <span className="field-label">{t(`audit.filters.${name}`)}</span>
+            <input type="datetime-local" value={filters[name]} onChange={(event) => change({ ...filters, [name]: event.target.value })} />
+          </label>
+        ))}
+        <PageSize
+          value={limit}
+          onChange={(size) => {
+            setLimit(size);
+            if (invalid === null) read(filters, size);
+          }}
+        />
+        {exportButton}
+        {invalid ? <p className="desk-filter-error">{t('audit.filterInvalid', { filter: t(`audit.filters.${invalid}`) })}</p> : null}
+        {exportError}
+      </div>
+      <div className="desk-columns">
+        <div>
+          <ReadState actor={audit} isEmpty={(value) => value.list.length === 0} emptyTitle={t('audit.empty')}>
+            {(value) => <AuditTable rows={value.list} openId={openId} onOpen={(row) => setOpenId(row.id)} />}
+          </ReadState>
+          <div className="desk-row">
+            {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
+            <PageButtons actor={audit} nextCursor={nextCursor} />
+          </div>
         </div>
-        {exportFailed ? <ErrorText text={t('audit.exportFailed')} /> : null}
-      </form>
-      <ReadState actor={audit} isEmpty={(value) => value.list.length === 0} emptyTitle={t('audit.empty')}>
-        {(value) => (
-          <ul className="desk-list" aria-label={t('audit.list')}>
-            {value.list.map((row) => (
-              <li key={row.id} className="desk-item">
-                <p className="desk-row">
-                  <strong className="desk-row-main">{row.action}</strong>
-                  <span className="desk-muted">{formatDateTime(row.at, locale)}</span>
-                </p>
-                <p className="desk-muted">
-                  {t('audit.who', { actor: row.actorAddress ?? t('operators.bootstrap'), roles: row.actorRoles.join(', '), via: row.via })}
-                  {row.target ? ` · ${t('audit.target', { target: row.target })}` : ''}
-                  {row.requestId ? ` · ${t('audit.requestId', { id: row.requestId })}` : ''}
-                  {row.clientAddress ? ` · ${t('audit.client', { address: row.clientAddress })}` : ''}
-                </p>
-                <details>
-                  <summary>{t('audit.change')}</summary>
-                  <pre className="desk-secret">{JSON.stringify({ before: row.before, after: row.after }, null, 2)}</pre>
-                </details>
-              </li>
-            ))}
-          </ul>
-        )}
-      </ReadState>
-      <PageButtons actor={audit} nextCursor={nextCursor} />
+        <div>{opened ? <AuditDetail row={opened} onClose={() => setOpenId(null)} /> : <p className="desk-muted">{t('audit.pick')}</p>}</div>
+      </div>
     </section>
   );
 }

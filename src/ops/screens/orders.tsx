@@ -1,7 +1,10 @@
 /**
- * Orders (issue 43, role support): the orders by status (paid: to ship; shipped; cancelled), filtered by member; each
- * with its goods, quantity, amount and delivery address; a paid one shipped with its carrier and tracking number (the
- * member then sees them) or cancelled with a reason and refunded once (machines/ops/orderShippingMachine.ts).
+ * Orders (role support): the orders by status (paid: to ship; shipped; cancelled), filtered by member; each with its
+ * goods, quantity, amount and delivery address; a paid one shipped with its carrier and tracking number (the member
+ * then sees them) or cancelled with a reason and refunded once (machines/ops/orderShippingMachine.ts). On a phone a
+ * list of cards, each with its decision, staying in its tab; from 900 px a table (parts/DeskTable.tsx) whose filters
+ * apply as they change, with page size and total, the opened order beside it, and the table read again after a
+ * decision (the order keeps its card beside the table, saying what was done).
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
@@ -19,10 +22,15 @@ import { SummaryList } from '../../components/SummaryList';
 import { formatDateTime } from '../../components/dateFormat';
 import type { OpsItem, OpsQuery } from '../api/opsContract';
 import { useDeskDecision, useDeskRead } from '../deskHooks';
+import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
+import type { DeskColumn } from '../parts/DeskTable';
 import { PageButtons } from '../parts/PageButtons';
-import { ReadState } from '../parts/ReadState';
+import { pageSizeOf } from '../parts/PageSize';
+import { QueueFilters } from '../parts/QueueFilters';
+import { ReadState, readAgain } from '../parts/ReadState';
 import { Refused } from '../parts/Refused';
-import { useDraft } from '../useDraft';
+import { useDraft, useStateFor } from '../useDraft';
+import { useWide } from '../useWide';
 
 type Order = OpsItem<'opsOrders'>;
 type OrderStatus = NonNullable<OpsQuery<'opsOrders'>['status']>;
@@ -36,14 +44,25 @@ export function Screen() {
   const status: OrderStatus = isStatus(params.get('status')) ? (params.get('status') as OrderStatus) : 'paid';
   const member = params.get('address') ?? '';
   const [memberText, setMemberText] = useDraft(member);
-  const ordersQuery = { status, ...(member ? { address: member } : {}) };
+  const limit = pageSizeOf(params.get('limit'));
+  const openId = params.get('id');
+  const wide = useWide();
+  const ordersQuery = { status, limit, ...(member ? { address: member } : {}) };
   const orders = useDeskRead('opsOrders', ordersQuery);
   const nextCursor = useSelector(orders, (snapshot) => snapshot.context.value?.nextCursor ?? null);
+  const total = useSelector(orders, (snapshot) => snapshot.context.value?.total ?? null);
+  const listed = useSelector(orders, (snapshot) => snapshot.context.value?.list.find((order) => order.id === openId) ?? null);
+  // A decided order leaves its tab when the table is read again; its card stays open beside it with what was done.
+  const [pinned, setPinned] = useStateFor<Order | null>(openId ?? '', null);
+  if (listed && listed !== pinned) setPinned(listed);
+  const opened = listed ?? pinned;
 
-  const setQuery = (next: { status?: OrderStatus; address?: string }) => {
-    const query = { status: next.status ?? status, address: next.address ?? member };
+  const setQuery = (next: { status?: OrderStatus; address?: string; limit?: number; id?: string | null }) => {
+    const query = { status: next.status ?? status, address: next.address ?? member, limit: next.limit ?? limit, id: next.id ?? null };
     const search = new URLSearchParams({ status: query.status });
     if (query.address) search.set('address', query.address);
+    if (query.limit !== pageSizeOf(null)) search.set('limit', String(query.limit));
+    if (query.id) search.set('id', query.id);
     setParams(search);
     // The member filter sent again as it is reads the first page again; a changed one is read as the address changes.
     if (next.address !== undefined && query.status === status && query.address === member) orders.send({ type: 'user.changeQuery', query: ordersQuery });
@@ -54,13 +73,57 @@ export function Screen() {
     if (address === '' || addressPattern.test(address)) setQuery({ address });
   };
   const memberError = memberText.trim() !== '' && !addressPattern.test(memberText.trim()) ? t('orders.memberInvalid') : null;
+  const statusOptions = statuses.map((value) => ({ value, label: t(`orders.status.${value}`) }));
 
+  if (wide) {
+    return (
+      <section aria-labelledby="orders-title">
+        <h2 id="orders-title" className="desk-screen-title">
+          {t('screens.orders')}
+        </h2>
+        <QueueFilters
+          status={{ label: t('orders.statusLabel'), options: statusOptions, value: status, onChange: (value) => setQuery({ status: value }) }}
+          member={{
+            label: t('orders.member'),
+            text: memberText,
+            error: memberError,
+            onChange: (text) => {
+              setMemberText(text);
+              if (text.trim() === '' || addressPattern.test(text.trim())) setQuery({ address: text.trim() });
+            },
+          }}
+          limit={limit}
+          onLimit={(size) => setQuery({ limit: size })}
+        />
+        <div className="desk-columns">
+          <div>
+            <ReadState actor={orders} isEmpty={(value) => value.list.length === 0} emptyTitle={t('orders.empty', { status: t(`orders.status.${status}`) })}>
+              {(value) => <OrdersTable rows={value.list} openId={openId} onOpen={(order) => setQuery({ id: order.id })} />}
+            </ReadState>
+            <div className="desk-row">
+              {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
+              <PageButtons actor={orders} nextCursor={nextCursor} />
+            </div>
+          </div>
+          <div>
+            {opened ? (
+              <div className="card">
+                <OrderItem key={opened.id} order={opened} as="div" onDecided={() => readAgain(orders)} onClose={() => setQuery({ id: null })} />
+              </div>
+            ) : (
+              <p className="desk-muted">{t('orders.pick')}</p>
+            )}
+          </div>
+        </div>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="orders-title">
       <h2 id="orders-title" className="desk-screen-title">
         {t('screens.orders')}
       </h2>
-      <FilterChips label={t('orders.statusLabel')} options={statuses.map((value) => ({ value, label: t(`orders.status.${value}`) }))} value={status} onChange={(value) => setQuery({ status: value })} />
+      <FilterChips label={t('orders.statusLabel')} options={statusOptions} value={status} onChange={(value) => setQuery({ status: value })} />
       <form className="desk-form" onSubmit={filter} role="search">
         <FormField id="orders-member" label={t('orders.member')} error={memberError} value={memberText} placeholder="0x…" onChange={(event) => setMemberText(event.target.value)} />
         <div className="desk-actions">
@@ -95,10 +158,40 @@ export function Screen() {
   );
 }
 
-function OrderItem({ order }: { order: Order }) {
+/** The orders' columns: number, goods, quantity, amount, member, when ordered; each sortable. */
+function OrdersTable({ rows, openId, onOpen }: { rows: readonly Order[]; openId: string | null; onOpen: (order: Order) => void }) {
   const { t, i18n } = useTranslation('ops');
   const locale = i18n.resolvedLanguage ?? 'zh';
-  const shipping = useShipping(order);
+  const goodsOf = (order: Order) => (locale === 'en' ? order.goods.name.en : order.goods.name.zh);
+  const columns: DeskColumn<Order>[] = [
+    { id: 'id', header: t('orders.columns.id'), cell: (order) => `#${order.id}`, compare: byAmount((order) => order.id), numeric: true },
+    { id: 'goods', header: t('orders.fields.goods'), cell: (order) => <span className="desk-table-clip">{goodsOf(order)}</span>, compare: byText(goodsOf) },
+    { id: 'quantity', header: t('orders.fields.quantity'), cell: (order) => String(order.quantity), compare: (a, b) => a.quantity - b.quantity, numeric: true },
+    { id: 'amount', header: t('orders.fields.amount'), cell: (order) => <AmountText amount={order.amount} symbol="CREDIT" locale={locale} />, compare: byAmount((order) => order.amount), numeric: true },
+    { id: 'member', header: t('orders.fields.member'), cell: (order) => <ShortAddress address={order.address} />, compare: byText((order) => order.address.toLowerCase()) },
+    { id: 'createdAt', header: t('orders.fields.createdAt'), cell: (order) => formatDateTime(order.createdAt, locale), compare: byTime((order) => order.createdAt) },
+  ];
+  return (
+    <DeskTable
+      label={t('orders.list')}
+      rows={rows}
+      columns={columns}
+      rowId={(order) => order.id}
+      rowName={(order) => `#${order.id} ${goodsOf(order)} ×${String(order.quantity)} ${order.amount} CREDIT`}
+      openId={openId}
+      onOpen={onOpen}
+    />
+  );
+}
+
+/**
+ * One order with its decision: a card of the phone's list (staying in its tab), or, with `onClose`, the one opened
+ * beside the table (`onDecided` reads the table again).
+ */
+function OrderItem({ order, as: Item = 'li', onDecided, onClose }: { order: Order; as?: 'li' | 'div'; onDecided?: () => void; onClose?: () => void }) {
+  const { t, i18n } = useTranslation('ops');
+  const locale = i18n.resolvedLanguage ?? 'zh';
+  const shipping = useShipping(order, onDecided);
   const stage = useSelector(shipping, selectDecisionStage);
   const act = useSelector(shipping, selectDecisionAct);
   // The order as the last answer has it: shipped with its carrier, or cancelled with its reason.
@@ -106,7 +199,7 @@ function OrderItem({ order }: { order: Order }) {
   const goods = locale === 'en' ? order.goods.name.en : order.goods.name.zh;
   const { delivery } = order;
   return (
-    <li className="desk-item">
+    <Item className={Item === 'li' ? 'desk-item' : undefined}>
       <article aria-labelledby={`order-${order.id}`} className="desk-form">
         <h3 className="card-title desk-row">
           <span id={`order-${order.id}`} className="desk-row-main">
@@ -115,6 +208,11 @@ function OrderItem({ order }: { order: Order }) {
           <span className="desk-badge" data-tone={now.status === 'paid' ? 'warning' : now.status === 'shipped' ? 'success' : undefined}>
             {t(`orders.status.${now.status}`, { defaultValue: now.status })}
           </span>
+          {onClose ? (
+            <Button size="small" fill="none" onClick={onClose}>
+              {t('actions.close')}
+            </Button>
+          ) : null}
         </h3>
         <SummaryList
           rows={[
@@ -159,12 +257,12 @@ function OrderItem({ order }: { order: Order }) {
           ) : null}
         </div>
       </article>
-    </li>
+    </Item>
   );
 }
 
-/** The order's shipment or cancellation; the order stays in its tab with what was done (its badge and fields say). */
-function useShipping(order: Order) {
+/** The order's shipment or cancellation; on the phone the order stays in its tab with what was done (its badge and fields say). */
+function useShipping(order: Order, onDecided: () => void = () => undefined) {
   return useDeskDecision(
     createOrderShippingMachine,
     order,
@@ -172,7 +270,7 @@ function useShipping(order: Order) {
       act === 'ship'
         ? api.call('opsOrderShip', { body: { id: subject.id, carrier: form.carrier ?? '', trackingNumber: form.trackingNumber ?? '' } })
         : api.call('opsOrderCancel', { body: { id: subject.id, reason: form.reason ?? '', requestId } }),
-    () => undefined,
+    onDecided,
   );
 }
 

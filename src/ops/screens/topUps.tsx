@@ -1,7 +1,8 @@
 /**
- * Top-ups (issue 43): the top-ups held for senders that are no member, each released to a member after the
- * operator's check or returned on chain to its sender (once either way), and the re-read of a block range
- * (README, "Re-reading blocks").
+ * Top-ups: the top-ups held for senders that are no member, each released to a member after the operator's check or
+ * returned on chain to its sender (once either way), and the re-read of a block range (README, "Re-reading blocks").
+ * On a phone a list of cards, each with its decision; from 900 px a table (parts/DeskTable.tsx) with the state and
+ * page size in one row, the total, and the opened top-up's decision beside it.
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
@@ -14,6 +15,7 @@ import { checkAddress } from '../../../machines/shared/address';
 import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
 import { FormField } from '../../components/FormField';
+import { ShortAddress } from '../../components/ShortAddress';
 import { StatusPanel } from '../../components/StatusPanel';
 import { SummaryList } from '../../components/SummaryList';
 import { TransactionLink } from '../../components/TransactionLink';
@@ -23,22 +25,82 @@ import { useDesk } from '../DeskContext';
 import { useExplorer } from '../deskChain';
 import { useDeskAction, useDeskDecision, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
+import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
+import type { DeskColumn } from '../parts/DeskTable';
 import { PageButtons } from '../parts/PageButtons';
+import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { Refused } from '../parts/Refused';
 import { ReadState, readAgain } from '../parts/ReadState';
+import { useWide } from '../useWide';
 
 type HeldTopUp = OpsItem<'opsHeldTopUps'>;
 type HeldState = NonNullable<OpsQuery<'opsHeldTopUps'>['state']>;
 const states: readonly HeldState[] = ['held', 'released', 'returning', 'returned'];
 const blockPattern = /^(0|[1-9]\d{0,17})$/;
 
+const keyOf = (topUp: HeldTopUp) => `${topUp.txHash}:${String(topUp.logPosition)}`;
+
 export function Screen() {
   const { t } = useTranslation('ops');
+  const wide = useWide();
   const [params, setParams] = useSearchParams();
   const state: HeldState = states.includes(params.get('state') as HeldState) ? (params.get('state') as HeldState) : 'held';
-  const held = useDeskRead('opsHeldTopUps', { state });
+  const limit = pageSizeOf(params.get('limit'));
+  const openKey = params.get('open');
+  const held = useDeskRead('opsHeldTopUps', { state, limit });
   const nextCursor = useSelector(held, (snapshot) => snapshot.context.value?.nextCursor ?? null);
-  const choose = (next: HeldState) => setParams({ state: next });
+  const total = useSelector(held, (snapshot) => snapshot.context.value?.total ?? null);
+  const opened = useSelector(held, (snapshot) => snapshot.context.value?.list.find((item) => keyOf(item) === openKey) ?? null);
+  const setQuery = (next: { state?: HeldState; limit?: number; open?: string | null }) => {
+    const search = new URLSearchParams({ state: next.state ?? state });
+    const size = next.limit ?? limit;
+    if (size !== pageSizeOf(null)) search.set('limit', String(size));
+    const open = next.open === undefined ? (next.state === undefined && next.limit === undefined ? openKey : null) : next.open;
+    if (open) search.set('open', open);
+    setParams(search);
+  };
+  const choose = (next: HeldState) => setQuery({ state: next });
+  if (wide) {
+    return (
+      <section aria-labelledby="top-ups-title">
+        <h2 id="top-ups-title" className="desk-screen-title">
+          {t('screens.topUps')}
+        </h2>
+        <div className="desk-filters" role="search">
+          <label className="desk-filter">
+            <span className="field-label">{t('topUps.stateLabel')}</span>
+            <select value={state} onChange={(event) => choose(event.target.value as HeldState)}>
+              {states.map((value) => (
+                <option key={value} value={value}>
+                  {t(`topUps.state.${value}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <PageSize value={limit} onChange={(size) => setQuery({ limit: size })} />
+        </div>
+        <div className="desk-columns">
+          <div>
+            <ReadState actor={held} isEmpty={(value) => value.list.length === 0} emptyTitle={t('topUps.empty', { state: t(`topUps.state.${state}`) })}>
+              {(value) => <HeldTable rows={value.list} openKey={openKey} onOpen={(item) => setQuery({ open: keyOf(item) })} />}
+            </ReadState>
+            <div className="desk-row">
+              {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
+              <PageButtons actor={held} nextCursor={nextCursor} />
+            </div>
+          </div>
+          <div className="desk-form">
+            {opened ? (
+              <HeldTopUpItem key={keyOf(opened)} topUp={opened} onDecided={() => readAgain(held)} onClose={() => setQuery({ open: null })} />
+            ) : (
+              <p className="desk-muted">{t('topUps.pick')}</p>
+            )}
+            <Reread />
+          </div>
+        </div>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="top-ups-title">
       <h2 id="top-ups-title" className="desk-screen-title">
@@ -51,7 +113,7 @@ export function Screen() {
             {(value) => (
               <ul className="desk-list" aria-label={t('topUps.list')}>
                 {value.list.map((item) => (
-                  <HeldTopUpItem key={`${item.txHash}:${String(item.logPosition)}`} topUp={item} onDecided={() => readAgain(held)} />
+                  <HeldTopUpItem key={keyOf(item)} topUp={item} onDecided={() => readAgain(held)} />
                 ))}
               </ul>
             )}
@@ -64,7 +126,34 @@ export function Screen() {
   );
 }
 
-function HeldTopUpItem({ topUp, onDecided }: { topUp: HeldTopUp; onDecided: () => void }) {
+/** The held top-ups' columns: sender, amount, block, when seen, state; each sortable. */
+function HeldTable({ rows, openKey, onOpen }: { rows: readonly HeldTopUp[]; openKey: string | null; onOpen: (item: HeldTopUp) => void }) {
+  const { t, i18n } = useTranslation('ops');
+  const locale = i18n.resolvedLanguage ?? 'zh';
+  const columns: DeskColumn<HeldTopUp>[] = [
+    { id: 'from', header: t('topUps.fields.from'), cell: (item) => <ShortAddress address={item.from} />, compare: byText((item) => item.from.toLowerCase()) },
+    { id: 'amount', header: t('topUps.fields.amount'), cell: (item) => <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />, compare: byAmount((item) => item.amount), numeric: true },
+    { id: 'block', header: t('topUps.fields.block'), cell: (item) => item.blockNumber, compare: byAmount((item) => item.blockNumber), numeric: true },
+    { id: 'seenAt', header: t('topUps.fields.seenAt'), cell: (item) => formatDateTime(item.seenAt, locale), compare: byTime((item) => item.seenAt) },
+    { id: 'state', header: t('topUps.fields.state'), cell: (item) => <span className="desk-badge">{t(`topUps.state.${item.state}`)}</span>, compare: byText((item) => item.state) },
+  ];
+  return (
+    <DeskTable
+      label={t('topUps.list')}
+      rows={rows}
+      columns={columns}
+      rowId={keyOf}
+      rowName={(item) => `${item.from} ${item.amount} CREDIT ${t(`topUps.state.${item.state}`)}`}
+      openId={openKey}
+      onOpen={onOpen}
+    />
+  );
+}
+
+/**
+ * One held top-up with its decision: a card of the phone's list, or, with `onClose`, the one opened beside the table.
+ */
+function HeldTopUpItem({ topUp, onDecided, onClose }: { topUp: HeldTopUp; onDecided: () => void; onClose?: () => void }) {
   const { t, i18n } = useTranslation('ops');
   const locale = i18n.resolvedLanguage ?? 'zh';
   const explorer = useExplorer();
@@ -85,8 +174,17 @@ function HeldTopUpItem({ topUp, onDecided }: { topUp: HeldTopUp; onDecided: () =
   const addressError = address.trim() === '' ? null : checkAddress(address.trim());
   const canConfirm = useSelector(decision, (snapshot) => snapshot.can({ type: 'user.confirm', requestId: '' }));
   const confirm = () => decision.send({ type: 'user.confirm', requestId: crypto.randomUUID() });
+  const Item = onClose ? 'article' : 'li';
   return (
-    <li className="desk-item">
+    <Item className={onClose ? 'card' : 'desk-item'} {...(onClose ? { 'aria-label': t('topUps.detailTitle', { from: topUp.from }) } : {})}>
+      {onClose ? (
+        <div className="desk-row">
+          <h3 className="card-title desk-row-main">{t('topUps.detailTitle', { from: topUp.from })}</h3>
+          <Button size="small" fill="none" onClick={onClose}>
+            {t('actions.close')}
+          </Button>
+        </div>
+      ) : null}
       <SummaryList
         rows={[
           { label: t('topUps.fields.from'), value: topUp.from },
@@ -164,7 +262,7 @@ function HeldTopUpItem({ topUp, onDecided }: { topUp: HeldTopUp; onDecided: () =
           <Refused error={error} onRetry={() => decision.send({ type: 'user.retry' })} onLeave={() => decision.send({ type: 'user.cancel' })} leaveLabel={t('actions.back')} />
         ) : null}
       </div>
-    </li>
+    </Item>
   );
 }
 

@@ -22,7 +22,8 @@ import { formatAge } from '../formatAge';
 import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
 import type { DeskColumn } from '../parts/DeskTable';
 import { PageButtons } from '../parts/PageButtons';
-import { PageSize, pageSizeOf } from '../parts/PageSize';
+import { pageSizeOf } from '../parts/PageSize';
+import { QueueFilters } from '../parts/QueueFilters';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { ApprovalBadge, BulkApprovalPanel, startBulkApproval } from '../parts/WithdrawalBulk';
 import { WithdrawalDetail } from '../parts/WithdrawalDetail';
@@ -83,6 +84,7 @@ export function Screen() {
   const nextCursor = useSelector(queue, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const locale = i18n.resolvedLanguage ?? 'zh';
   const approvable = status === 'pending' || awaitingMe;
+  const statusOptions = statuses.map((value) => ({ value, label: t(`withdrawals.status.${value}`) }));
 
   const setQuery = (next: Partial<QueueAddress>) => {
     const query = { ...shownAddress, id: null, ...next };
@@ -114,41 +116,28 @@ export function Screen() {
         {t('screens.withdrawals')}
       </h2>
       {wide ? (
-        <div className="desk-filters" role="search">
-          <label className="desk-filter">
-            <span className="field-label">{t('withdrawals.statusLabel')}</span>
-            <select value={status} onChange={(event) => setQuery({ status: event.target.value as QueueStatus })}>
-              {statuses.map((value) => (
-                <option key={value} value={value}>
-                  {t(`withdrawals.status.${value}`)}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="desk-filter desk-filter-wide">
-            <span className="field-label">{t('withdrawals.member')}</span>
-            <input
-              value={memberText}
-              placeholder="0x…"
-              aria-invalid={memberError ? true : undefined}
-              onChange={(event) => {
-                setMemberText(event.target.value);
-                const address = event.target.value.trim();
-                // A filter applies as it is typed, once it is an address (or cleared).
-                if (address === '' || addressPattern.test(address)) setQuery({ address });
-              }}
-            />
-          </label>
+        <QueueFilters
+          status={{ label: t('withdrawals.statusLabel'), options: statusOptions, value: status, onChange: (value) => setQuery({ status: value }) }}
+          member={{
+            label: t('withdrawals.member'),
+            text: memberText,
+            error: memberError,
+            onChange: (text) => {
+              setMemberText(text);
+              if (text.trim() === '' || addressPattern.test(text.trim())) setQuery({ address: text.trim() });
+            },
+          }}
+          limit={limit}
+          onLimit={(size) => setQuery({ limit: size })}
+        >
           <label className="desk-filter desk-filter-check">
             <input type="checkbox" checked={awaitingMe} onChange={(event) => setQuery({ awaitingMe: event.target.checked })} />
             <span>{t('withdrawals.awaitingMe')}</span>
           </label>
-          <PageSize value={limit} onChange={(size) => setQuery({ limit: size })} />
-          {memberError ? <p className="desk-filter-error">{memberError}</p> : null}
-        </div>
+        </QueueFilters>
       ) : (
         <>
-          <FilterChips label={t('withdrawals.statusLabel')} options={statuses.map((value) => ({ value, label: t(`withdrawals.status.${value}`) }))} value={status} onChange={(value) => setQuery({ status: value })} />
+          <FilterChips label={t('withdrawals.statusLabel')} options={statusOptions} value={status} onChange={(value) => setQuery({ status: value })} />
           <form className="desk-form" onSubmit={filter} role="search">
             <FormField id="withdrawals-member" label={t('withdrawals.member')} error={memberError} value={memberText} placeholder="0x…" onChange={(event) => setMemberText(event.target.value)} />
             <label className="desk-check">

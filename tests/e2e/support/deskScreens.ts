@@ -66,6 +66,7 @@ const ordersPage = {
       },
     ],
     nextCursor: '123455',
+    total: 3,
   },
 };
 
