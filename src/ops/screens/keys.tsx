@@ -1,6 +1,6 @@
 /**
- * API keys (issue 43): an operator's keys for scripts, with roles within their own; the key is shown once, when it
- * is made (the server keeps only its hash); revoke. An admin sees everyone's.
+ * API keys: an operator's keys for scripts, with roles within their own; the key is shown once, when it is made (the
+ * server keeps only its hash); revoke. An admin sees everyone's. From 900 px the keys are a table (parts/KeysTable.tsx).
  */
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
@@ -14,8 +14,10 @@ import type { OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskAction, useDeskRead, useOperator } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
+import { KeysTable } from '../parts/KeysTable';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { RolePicker } from '../parts/RolePicker';
+import { useWide } from '../useWide';
 
 export function Screen() {
   const { t, i18n } = useTranslation('ops');
@@ -27,6 +29,7 @@ export function Screen() {
   const create = useDeskAction((request: { label: string; roles: OperatorRole[] }) => api.call('opsKeyCreate', { body: request }));
   const revoke = useDeskAction((request: { id: string }) => api.call('opsKeyRevoke', { body: request }));
   const own = operator?.roles.includes('admin') ? operatorRoles : (operator?.roles ?? []);
+  const wide = useWide();
   return (
     <section aria-labelledby="keys-title">
       <h2 id="keys-title" className="desk-screen-title">
@@ -35,31 +38,38 @@ export function Screen() {
       <div className="desk-columns">
         <div className="desk-form">
           <ReadState actor={keys} isEmpty={(value) => value.keys.length === 0} emptyTitle={t('keys.empty')}>
-            {(value) => (
-              <ul className="desk-list" aria-label={t('keys.list')}>
-                {value.keys.map((key) => (
-                  <li key={key.id} className="desk-item desk-row">
-                    <span className="desk-row-main">
-                      <strong>{key.label}</strong> · {key.roles.map((role) => t(`roles.${role}`)).join(', ')}
-                      <span className="desk-muted">
-                        {' '}
-                        {t('keys.madeBy')} <ShortAddress address={key.createdBy} /> · {formatDateTime(key.createdAt, locale)} ·{' '}
-                        {key.lastUsedAt ? t('keys.lastUsed', { at: formatDateTime(key.lastUsedAt, locale) }) : t('keys.neverUsed')}
-                      </span>
-                    </span>
-                    {key.revokedAt ? (
-                      <span className="desk-badge" data-tone="danger">
-                        {t('keys.revoked')}
-                      </span>
-                    ) : (
-                      <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => revoke.send({ type: 'user.run', request: { id: key.id } })}>
-                        {t('keys.revoke', { label: key.label })}
-                      </Button>
-                    )}
-                  </li>
-                ))}
-              </ul>
-            )}
+            {(value) =>
+              wide ? (
+                <>
+                  <KeysTable keys={value.keys} onRevoke={(id) => revoke.send({ type: 'user.run', request: { id } })} />
+                  <p className="desk-muted">{t('table.total', { count: value.keys.length })}</p>
+                </>
+              ) : (
+                <ul className="desk-list" aria-label={t('keys.list')}>
+                    {value.keys.map((key) => (
+                      <li key={key.id} className="desk-item desk-row">
+                        <span className="desk-row-main">
+                          <strong>{key.label}</strong> · {key.roles.map((role) => t(`roles.${role}`)).join(', ')}
+                          <span className="desk-muted">
+                            {' '}
+                            {t('keys.madeBy')} <ShortAddress address={key.createdBy} /> · {formatDateTime(key.createdAt, locale)} ·{' '}
+                            {key.lastUsedAt ? t('keys.lastUsed', { at: formatDateTime(key.lastUsedAt, locale) }) : t('keys.neverUsed')}
+                          </span>
+                        </span>
+                        {key.revokedAt ? (
+                          <span className="desk-badge" data-tone="danger">
+                            {t('keys.revoked')}
+                          </span>
+                        ) : (
+                          <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => revoke.send({ type: 'user.run', request: { id: key.id } })}>
+                            {t('keys.revoke', { label: key.label })}
+                          </Button>
+                        )}
+                      </li>
+                    ))}
+                </ul>
+              )
+            }
           </ReadState>
           <ActionState
             actor={revoke}

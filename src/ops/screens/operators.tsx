@@ -1,7 +1,8 @@
 /**
  * Operators (admin): who holds which role; add one or change their roles, remove one (their sessions end and their
  * keys are revoked). With more than one admin each such change waits for another admin, who confirms it from the list
- * of those waiting; the only admin's change is done at once.
+ * of those waiting; the only admin's change is done at once. From 900 px the operators are a table
+ * (parts/OperatorsTable.tsx).
  */
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
@@ -14,9 +15,11 @@ import type { OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskAction, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
+import { OperatorsTable } from '../parts/OperatorsTable';
 import { DecidedText, PendingOperatorChanges } from '../parts/PendingOperatorChanges';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { RolePicker } from '../parts/RolePicker';
+import { useWide } from '../useWide';
 
 export function Screen() {
   const { t, i18n } = useTranslation('ops');
@@ -32,6 +35,7 @@ export function Screen() {
   const put = useDeskAction((request: { address: string; roles: OperatorRole[] }) => api.call('opsOperatorPut', { body: request }));
   const remove = useDeskAction((request: { address: string }) => api.call('opsOperatorRemove', { body: request }));
   const addressError = form.address === '' ? null : checkAddress(form.address);
+  const wide = useWide();
   return (
     <section aria-labelledby="operators-title">
       <h2 id="operators-title" className="desk-screen-title">
@@ -40,35 +44,46 @@ export function Screen() {
       <div className="desk-columns">
         <div className="desk-form">
           <ReadState actor={operators} isEmpty={(value) => value.operators.length === 0} emptyTitle={t('operators.empty')}>
-            {(value) => (
-              <ul className="desk-list" aria-label={t('operators.list')}>
-                {value.operators.map((item) => (
-                  <li key={item.address} className="desk-item desk-row">
-                    <span className="desk-row-main">
-                      <span className="desk-secret">{item.address}</span>
-                      <span className="desk-row">
-                        {item.roles.map((role) => (
-                          <span key={role} className="desk-role">
-                            {t(`roles.${role}`)}
-                          </span>
-                        ))}
+            {(value) =>
+              wide ? (
+                <>
+                  <OperatorsTable
+                    operators={value.operators}
+                    onEdit={(item) => setForm({ address: item.address, roles: [...item.roles] })}
+                    onRemove={(address) => remove.send({ type: 'user.run', request: { address } })}
+                  />
+                  <p className="desk-muted">{t('table.total', { count: value.operators.length })}</p>
+                </>
+              ) : (
+                <ul className="desk-list" aria-label={t('operators.list')}>
+                  {value.operators.map((item) => (
+                    <li key={item.address} className="desk-item desk-row">
+                      <span className="desk-row-main">
+                        <span className="desk-secret">{item.address}</span>
+                        <span className="desk-row">
+                          {item.roles.map((role) => (
+                            <span key={role} className="desk-role">
+                              {t(`roles.${role}`)}
+                            </span>
+                          ))}
+                        </span>
+                        <span className="desk-muted">
+                          {t('operators.added', { at: formatDateTime(item.addedAt, locale), by: item.addedBy ?? t('operators.bootstrap') })}
+                        </span>
                       </span>
-                      <span className="desk-muted">
-                        {t('operators.added', { at: formatDateTime(item.addedAt, locale), by: item.addedBy ?? t('operators.bootstrap') })}
+                      <span className="desk-actions">
+                        <Button size="small" fill="outline" shape="rounded" onClick={() => setForm({ address: item.address, roles: [...item.roles] })}>
+                          {t('operators.edit')}
+                        </Button>
+                        <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => remove.send({ type: 'user.run', request: { address: item.address } })}>
+                          {t('operators.remove')}
+                        </Button>
                       </span>
-                    </span>
-                    <span className="desk-actions">
-                      <Button size="small" fill="outline" shape="rounded" onClick={() => setForm({ address: item.address, roles: [...item.roles] })}>
-                        {t('operators.edit')}
-                      </Button>
-                      <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => remove.send({ type: 'user.run', request: { address: item.address } })}>
-                        {t('operators.remove')}
-                      </Button>
-                    </span>
-                  </li>
-                ))}
-              </ul>
-            )}
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
           </ReadState>
           <ActionState
             actor={remove}
