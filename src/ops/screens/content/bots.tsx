@@ -1,7 +1,9 @@
 /**
  * The Content screen's bots: each bot's name, status (running, paused, stopped) and profit rate (percent, signed),
- * newest first; a new bot.
+ * newest first; a new bot. From 900 px the list is a table with its total, the opened bot's editor beside it, the new
+ * bot's form under that.
  */
+import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +14,8 @@ import { useDesk } from '../../DeskContext';
 import { useDeskAction, useDeskRead } from '../../deskHooks';
 import { ActionState } from '../../parts/ActionState';
 import { readAgain } from '../../parts/ReadState';
+import { useWide } from '../../useWide';
+import { BotStatusBadge, BotsTable } from './botsTable';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
 import { SaveButtons } from '../../parts/SaveButtons';
@@ -26,8 +30,45 @@ const formValid = (form: BotForm) => idPattern.test(form.id) && form.name.trim()
 
 export function Bots() {
   const { t } = useTranslation('ops');
+  const wide = useWide();
   const bots = useDeskRead('opsBots', undefined);
+  const list = useSelector(bots, (snapshot) => snapshot.context.value?.list ?? null);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = list?.find((bot) => bot.id === openId) ?? null;
   const onSaved = () => readAgain(bots);
+  const newBot = (
+    <section className="card desk-form" aria-labelledby="bot-new-title">
+      <h3 id="bot-new-title" className="card-title">
+        {t('content.bots.newTitle')}
+      </h3>
+      <BotEditor isNew start={{ id: '', name: '', status: 'paused', profitRate: '0' }} onSaved={onSaved} />
+    </section>
+  );
+  if (wide) {
+    return (
+      <div className="desk-columns">
+        <div>
+          <KeptRead actor={bots} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.bots.empty')}>
+            {(value) => <BotsTable rows={value.list} openId={openId} onOpen={(bot) => setOpenId(bot.id)} />}
+          </KeptRead>
+          {list ? <p className="desk-muted">{t('table.total', { count: list.length })}</p> : null}
+        </div>
+        <div className="desk-form">
+          {opened ? (
+            <section key={opened.id} className="card desk-form" aria-labelledby={`bot-${opened.id}-title`}>
+              <h3 id={`bot-${opened.id}-title`} className="card-title">
+                {t('content.editNamed', { name: opened.name })}
+              </h3>
+              <BotEditor start={opened} onSaved={onSaved} onClose={() => setOpenId(null)} />
+            </section>
+          ) : (
+            <p className="desk-muted">{t('content.pick')}</p>
+          )}
+          {newBot}
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="desk-columns">
       <KeptRead actor={bots} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.bots.empty')}>
@@ -39,12 +80,7 @@ export function Bots() {
           </ul>
         )}
       </KeptRead>
-      <section className="card desk-form" aria-labelledby="bot-new-title">
-        <h3 id="bot-new-title" className="card-title">
-          {t('content.bots.newTitle')}
-        </h3>
-        <BotEditor isNew start={{ id: '', name: '', status: 'paused', profitRate: '0' }} onSaved={onSaved} />
-      </section>
+      {newBot}
     </div>
   );
 }
@@ -62,9 +98,7 @@ function BotRow({ bot, onSaved }: { bot: Bot; onSaved: () => void }) {
           <br />
           <span>{t('content.bots.rate', { rate: bot.profitRate })}</span> · <span className="desk-muted">{formatDateTime(bot.createdAt, locale)}</span>
         </span>
-        <span className="desk-badge" data-tone={bot.status === 'running' ? 'success' : bot.status === 'stopped' ? 'danger' : 'warning'}>
-          {t(`content.bots.status.${bot.status}`)}
-        </span>
+        <BotStatusBadge status={bot.status} />
         {open ? null : (
           <Button size="small" fill="outline" shape="rounded" onClick={() => setOpen(true)}>
             {t('content.editNamed', { name: bot.name })}

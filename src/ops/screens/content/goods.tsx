@@ -1,7 +1,8 @@
 /**
  * The Content screen's goods: every item, unlisted ones too, with its price, the stock members can still buy and the
  * units paid orders hold; an item's names, price, stock and listing edited (a sale meanwhile refuses the stock
- * change, 3006, rather than overwrite it); a new item added last.
+ * change, 3006, rather than overwrite it); a new item added last. From 900 px the list is a table with its total,
+ * the opened item's editor beside it, the new item's form under that.
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
@@ -17,6 +18,8 @@ import { useDesk } from '../../DeskContext';
 import { useDeskAction, useDeskRead } from '../../deskHooks';
 import { ActionState } from '../../parts/ActionState';
 import { readAgain } from '../../parts/ReadState';
+import { useWide } from '../../useWide';
+import { GoodsTable, ListedBadge } from './goodsTable';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
 import { SaveButtons } from '../../parts/SaveButtons';
@@ -33,8 +36,28 @@ const formValid = (form: GoodsForm) =>
 
 export function Goods() {
   const { t } = useTranslation('ops');
+  const wide = useWide();
   const goods = useDeskRead('opsGoods', undefined);
+  const list = useSelector(goods, (snapshot) => snapshot.context.value?.list ?? null);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = list?.find((item) => item.id === openId) ?? null;
   const onSaved = () => readAgain(goods);
+  if (wide) {
+    return (
+      <div className="desk-columns">
+        <div>
+          <KeptRead actor={goods} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.goods.empty')}>
+            {(value) => <GoodsTable rows={value.list} openId={openId} onOpen={(item) => setOpenId(item.id)} />}
+          </KeptRead>
+          {list ? <p className="desk-muted">{t('table.total', { count: list.length })}</p> : null}
+        </div>
+        <div className="desk-form">
+          {opened ? <GoodsRow key={opened.id} item={opened} onSaved={onSaved} onClose={() => setOpenId(null)} /> : <p className="desk-muted">{t('content.pick')}</p>}
+          <NewGoods onSaved={onSaved} />
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="desk-columns">
       <KeptRead actor={goods} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.goods.empty')}>
@@ -82,11 +105,15 @@ function GoodsFields({ id, form, onChange }: { id: string; form: GoodsForm; onCh
   );
 }
 
-function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
+/**
+ * One item with its editor: a row of the phone's list (the editor opened by its button), or, with `onClose`, the
+ * item opened beside the table (a card, its editor open).
+ */
+function GoodsRow({ item, onSaved, onClose }: { item: GoodsItem; onSaved: () => void; onClose?: () => void }) {
   const { t, i18n } = useTranslation('ops');
   const locale = i18n.resolvedLanguage ?? 'zh';
   const { api } = useDesk();
-  const [form, setForm] = useState<GoodsForm | null>(null);
+  const [form, setForm] = useState<GoodsForm | null>(onClose ? formOf(item) : null);
   const save = useDeskAction((request: OpsBody<'opsGoodsPut'>) => api.call('opsGoodsPut', { body: request }));
   const name = locale.startsWith('en') ? item.nameEn : item.nameZh;
   // A sale since the stock was read (3006): the list is read again, so saving again sends the stock as it is now.
@@ -95,25 +122,8 @@ function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
   useEffect(() => {
     if (soldMeanwhile) saved.current();
   }, [soldMeanwhile]);
-  return (
-    <li className="desk-item desk-form">
-      <div className="desk-row">
-        <img src={item.image} alt="" width={44} height={44} />
-        <span className="desk-row-main">
-          <strong>{name}</strong>
-          <span className="desk-muted"> {item.id}</span>
-          <br />
-          <AmountText amount={item.price} symbol="CREDIT" locale={locale} /> · <span>{t('content.goods.stockHeld', { stock: item.stock, held: item.held })}</span>
-        </span>
-        <span className="desk-badge" data-tone={item.listed ? 'success' : 'warning'}>
-          {item.listed ? t('content.goods.isListed') : t('content.goods.notListed')}
-        </span>
-        {form ? null : (
-          <Button size="small" fill="outline" shape="rounded" onClick={() => setForm(formOf(item))}>
-            {t('content.editNamed', { name })}
-          </Button>
-        )}
-      </div>
+  const editor = (
+    <>
       {form ? (
         <form
           className="desk-form"
@@ -127,11 +137,41 @@ function GoodsRow({ item, onSaved }: { item: GoodsItem; onSaved: () => void }) {
           }}
         >
           <GoodsFields id={`goods-${item.id}`} form={form} onChange={setForm} />
-          <SaveButtons label={t('content.save')} disabled={!formValid(form)} onClose={() => setForm(null)} />
+          <SaveButtons label={t('content.save')} disabled={!formValid(form)} onClose={onClose ?? (() => setForm(null))} />
         </form>
       ) : null}
       {soldMeanwhile ? <p className="desk-muted">{t('content.goods.soldMeanwhile', { stock: item.stock })}</p> : null}
       <ActionState actor={save} busyText={t('content.saving')} done={(_: OpsResult<'opsGoodsPut'> | null) => <Saved onShown={onSaved} />} />
+    </>
+  );
+  if (onClose) {
+    return (
+      <section className="card desk-form" aria-labelledby={`goods-${item.id}-title`}>
+        <h3 id={`goods-${item.id}-title`} className="card-title">
+          {t('content.editNamed', { name })}
+        </h3>
+        {editor}
+      </section>
+    );
+  }
+  return (
+    <li className="desk-item desk-form">
+      <div className="desk-row">
+        <img src={item.image} alt="" width={44} height={44} />
+        <span className="desk-row-main">
+          <strong>{name}</strong>
+          <span className="desk-muted"> {item.id}</span>
+          <br />
+          <AmountText amount={item.price} symbol="CREDIT" locale={locale} /> · <span>{t('content.goods.stockHeld', { stock: item.stock, held: item.held })}</span>
+        </span>
+        <ListedBadge listed={item.listed} />
+        {form ? null : (
+          <Button size="small" fill="outline" shape="rounded" onClick={() => setForm(formOf(item))}>
+            {t('content.editNamed', { name })}
+          </Button>
+        )}
+      </div>
+      {editor}
     </li>
   );
 }

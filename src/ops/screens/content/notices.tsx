@@ -1,6 +1,6 @@
 /**
  * The Content screen's notices: every notice (drafts first, then pinned, then newest) in the operator's language,
- * one open beside the list in its editor, and a new one to write.
+ * one open beside the list in its editor, and a new one to write. From 900 px the list is a table with its total.
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
@@ -11,17 +11,19 @@ import { formatDateTime } from '../../../components/dateFormat';
 import type { OpsItem } from '../../api/opsContract';
 import { useDeskRead } from '../../deskHooks';
 import { readAgain } from '../../parts/ReadState';
+import { useWide } from '../../useWide';
 import { KeptRead } from './keptRead';
 import { NoticeBadges } from './noticeBadges';
 import { NoticeEditor } from './noticeEditor';
+import { NoticesTable } from './noticesTable';
 
 /** The editor's key for a new notice (no notice id can be it: ids are letters, digits, _ and -). */
 const newNotice = '*new';
 type Notice = OpsItem<'opsNotices'>;
 
 export function Notices() {
-  const { t, i18n } = useTranslation('ops');
-  const locale = i18n.resolvedLanguage ?? 'zh';
+  const { t } = useTranslation('ops');
+  const wide = useWide();
   const [params, setParams] = useSearchParams();
   const open = params.get('new') === '1' ? newNotice : params.get('notice');
   const notices = useDeskRead('opsNotices', undefined);
@@ -51,28 +53,9 @@ export function Notices() {
           </Button>
         </div>
         <KeptRead actor={notices} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.notices.empty')}>
-          {(value) => (
-            <ul className="desk-list" aria-label={t('content.notices.list')}>
-              {value.list.map((notice) => {
-                const text = locale.startsWith('en') && notice.en ? notice.en : notice.zh;
-                return (
-                  <li key={notice.id} className="desk-item" aria-current={notice.id === open}>
-                    <button type="button" className="desk-item-button" onClick={() => openNotice(notice.id)}>
-                      <span className="desk-row">
-                        <strong className="desk-row-main">{text.title}</strong>
-                        <NoticeBadges notice={notice} />
-                      </span>
-                      <span className="desk-muted">
-                        {notice.id}
-                        {notice.publishedAt ? ` · ${formatDateTime(notice.publishedAt, locale)}` : ''}
-                      </span>
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
-          )}
+          {(value) => (wide ? <NoticesTable rows={value.list} openId={open} onOpen={(notice) => openNotice(notice.id)} /> : <NoticeList rows={value.list} openId={open} onOpen={openNotice} />)}
         </KeptRead>
+        {wide && list ? <p className="desk-muted">{t('table.total', { count: list.length })}</p> : null}
       </div>
       <div>
         {editor ? (
@@ -82,5 +65,32 @@ export function Notices() {
         )}
       </div>
     </div>
+  );
+}
+
+/** The phone's list: each notice's title, where it stands, its id and when published. */
+function NoticeList({ rows, openId, onOpen }: { rows: readonly Notice[]; openId: string | null; onOpen: (id: string) => void }) {
+  const { t, i18n } = useTranslation('ops');
+  const locale = i18n.resolvedLanguage ?? 'zh';
+  return (
+    <ul className="desk-list" aria-label={t('content.notices.list')}>
+      {rows.map((notice) => {
+        const text = locale.startsWith('en') && notice.en ? notice.en : notice.zh;
+        return (
+          <li key={notice.id} className="desk-item" aria-current={notice.id === openId}>
+            <button type="button" className="desk-item-button" onClick={() => onOpen(notice.id)}>
+              <span className="desk-row">
+                <strong className="desk-row-main">{text.title}</strong>
+                <NoticeBadges notice={notice} />
+              </span>
+              <span className="desk-muted">
+                {notice.id}
+                {notice.publishedAt ? ` · ${formatDateTime(notice.publishedAt, locale)}` : ''}
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
   );
 }

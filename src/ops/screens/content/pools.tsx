@@ -1,7 +1,9 @@
 /**
  * The Content screen's share pools: each pool's name, daily amount and minimum holding (WPOS), changed from the next
- * payout on; a new pool.
+ * payout on; a new pool. From 900 px the list is a table with its total, the opened pool's editor beside it, the new
+ * pool's form under that.
  */
+import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +15,9 @@ import { useDesk } from '../../DeskContext';
 import { useDeskAction, useDeskRead } from '../../deskHooks';
 import { ActionState } from '../../parts/ActionState';
 import { readAgain } from '../../parts/ReadState';
+import { useWide } from '../../useWide';
 import { KeptRead } from './keptRead';
+import { PoolsTable } from './poolsTable';
 import { Saved } from './saved';
 import { SaveButtons } from '../../parts/SaveButtons';
 
@@ -24,8 +28,33 @@ const formValid = (form: PoolForm) => form.name.trim() !== '' && positive(form.t
 
 export function Pools() {
   const { t } = useTranslation('ops');
+  const wide = useWide();
   const pools = useDeskRead('opsPools', undefined);
+  const list = useSelector(pools, (snapshot) => snapshot.context.value?.list ?? null);
+  const [openId, setOpenId] = useState<string | null>(null);
+  const opened = list?.find((pool) => pool.id === openId) ?? null;
   const onSaved = () => readAgain(pools);
+  const newPool = <PoolEditor title={t('content.pools.newTitle')} idPrefix="pool-new" start={{ name: '', totalAmount: '', minHolding: '0' }} onSaved={onSaved} />;
+  if (wide) {
+    return (
+      <div className="desk-columns">
+        <div>
+          <KeptRead actor={pools} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.pools.empty')}>
+            {(value) => <PoolsTable rows={value.list} openId={openId} onOpen={(pool) => setOpenId(pool.id)} />}
+          </KeptRead>
+          {list ? <p className="desk-muted">{t('table.total', { count: list.length })}</p> : null}
+        </div>
+        <div className="desk-form">
+          {opened ? (
+            <PoolEditor key={opened.id} id={opened.id} title={t('content.editNamed', { name: opened.name })} idPrefix={`pool-${opened.id}`} start={opened} onSaved={onSaved} onClose={() => setOpenId(null)} />
+          ) : (
+            <p className="desk-muted">{t('content.pick')}</p>
+          )}
+          {newPool}
+        </div>
+      </div>
+    );
+  }
   return (
     <div className="desk-columns">
       <KeptRead actor={pools} isEmpty={(value) => value.list.length === 0} emptyTitle={t('content.pools.empty')}>
@@ -37,7 +66,7 @@ export function Pools() {
           </ul>
         )}
       </KeptRead>
-      <PoolEditor title={t('content.pools.newTitle')} idPrefix="pool-new" start={{ name: '', totalAmount: '', minHolding: '0' }} onSaved={onSaved} />
+      {newPool}
     </div>
   );
 }
