@@ -1,8 +1,9 @@
-import * as admin from './admin';
+import * as opsMoney from './opsMoney';
 import * as ops from './ops';
 import * as opsTopUps from './opsTopUps';
 import * as opsFinance from './opsFinance';
 import * as opsContent from './opsContent';
+import * as opsMembers from './opsMembers';
 import * as opsOrders from './opsOrders';
 import * as opsOverview from './opsOverview';
 import * as opsPolicy from './opsPolicy';
@@ -13,13 +14,13 @@ import type { Endpoint } from './endpoint';
  * after the member app's; the desk's client contract (src/ops/api/opsContract.ts) is these and dappParam.
  */
 export const operatorEndpoints = {
-  adminGrant: admin.adminGrant,
-  adminWithdrawalDecide: admin.adminWithdrawalDecide,
-  adminLedger: admin.adminLedger,
-  adminDistribute: admin.adminDistribute,
-  adminReconcile: admin.adminReconcile,
-  adminTopUpsReread: admin.adminTopUpsReread,
-  opsAlerts: admin.opsAlerts,
+  adminGrant: opsMoney.adminGrant,
+  opsWithdrawalDecide: opsMoney.opsWithdrawalDecide,
+  opsLedger: opsMoney.opsLedger,
+  opsDistribute: opsMoney.opsDistribute,
+  opsReconcile: opsMoney.opsReconcile,
+  opsTopUpsReread: opsMoney.opsTopUpsReread,
+  opsAlerts: opsMoney.opsAlerts,
   opsOverview: opsOverview.opsOverview,
   opsLoginNonce: ops.opsLoginNonce,
   opsSignIn: ops.opsSignIn,
@@ -40,6 +41,7 @@ export const operatorEndpoints = {
   opsHeldTopUpReturn: opsTopUps.opsHeldTopUpReturn,
   opsWithdrawals: opsFinance.opsWithdrawals,
   opsWithdrawalsApprove: opsFinance.opsWithdrawalsApprove,
+  opsMembers: opsMembers.opsMembers,
   opsMember: opsFinance.opsMember,
   opsMemberSignOut: opsFinance.opsMemberSignOut,
   opsMemberFreeze: opsFinance.opsMemberFreeze,
@@ -50,9 +52,9 @@ export const operatorEndpoints = {
   opsFund: opsPolicy.opsFund,
   opsMoneySettings: opsPolicy.opsMoneySettings,
   opsMoneySettingsPut: opsPolicy.opsMoneySettingsPut,
-  opsPaymentsRecover: admin.opsPaymentsRecover,
-  opsUnknownPaymentSettle: admin.opsUnknownPaymentSettle,
-  opsPayoutsResume: admin.opsPayoutsResume,
+  opsPaymentsRecover: opsMoney.opsPaymentsRecover,
+  opsUnknownPaymentSettle: opsMoney.opsUnknownPaymentSettle,
+  opsPayoutsResume: opsMoney.opsPayoutsResume,
   opsNotices: opsContent.opsNotices,
   opsNoticePut: opsContent.opsNoticePut,
   opsNoticePublish: opsContent.opsNoticePublish,

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { addressSchema, amountSchema, balanceSchema, checked, intAtLeast, isoDateSchema, requestIdSchema, signedAmountSchema, txHashSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
-import { approvalSchema, assetSchema } from './admin';
+import { approvalSchema, assetSchema } from './opsMoney';
 import { withdrawalFailureSchema } from './member';
 
 /**
@@ -61,7 +61,7 @@ export const opsWithdrawals = defineEndpoint({
   result: z.object({ list: z.array(queuedWithdrawalSchema), nextCursor: z.nullable(z.string()), total: checked(z.number(), z.int(), z.nonnegative()) }),
 });
 
-/** One withdrawal's answer in a bulk approval: 0 and the withdrawal, or the code adminWithdrawalDecide would answer. */
+/** One withdrawal's answer in a bulk approval: 0 and the withdrawal, or the code opsWithdrawalDecide would answer. */
 const bulkAnswerSchema = z.object({
   id: z.string(),
   code: checked(z.number(), z.int()),
@@ -75,7 +75,7 @@ export const opsWithdrawalsApprove = defineEndpoint({
   path: '/api/admin/withdrawals/approve',
   access: 'operator:finance',
   summary:
-    'Approve up to 100 withdrawals, each as adminWithdrawalDecide approves one (the quorum, 3006, 3008, 4004 per withdrawal): one answer per id, in order (added)',
+    'Approve up to 100 withdrawals, each as opsWithdrawalDecide approves one (the quorum, 3006, 3008, 4004 per withdrawal): one answer per id, in order (added)',
   query: undefined,
   body: z.strictObject({ ids: checked(z.array(idSchema), z.minLength(1), z.maxLength(100)) }),
   result: z.object({ results: z.array(bulkAnswerSchema) }),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { alertSchema } from './admin';
+import { alertSchema } from './opsMoney';
 import { balanceSchema, isoDateSchema, signedAmountSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { amountSchema, balanceSchema, requestIdSchema } from './primitives';
 import { defineEndpoint } from './endpoint';
-import { assetSchema } from './admin';
+import { assetSchema } from './opsMoney';
 import { dappParamSchema } from './dapp';
 
 /**

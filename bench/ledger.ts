@@ -2,7 +2,7 @@
  * The ledger figures: acknowledged money calls per second through HTTP (autocannon in a worker thread, keep-alive
  * connections, a new requestId each): credit withdrawals over a sweep of connection counts, then WPOS transfers to
  * the team and flash exchanges at the connections the withdrawals chose, each against the raw rate of the same
- * work issued directly on the ledger desk in the same run (no HTTP). Goals: ≥ 2,000/s on PGlite and ≥ 3,500/s on
+ * work issued directly on the ledger batcher in the same run (no HTTP). Goals: ≥ 2,000/s on PGlite and ≥ 3,500/s on
  * PostgreSQL for each, and p99 ≤ 50 ms for the PGlite withdrawals. Then settlements, every buyer wanting the same
  * goods (one hot stock row): ≥ 1,000/s on PGlite and ≥ 2,000/s on PostgreSQL. The share-pool payout figure (bench/payout.ts)
  * runs first, on the same database.
@@ -19,7 +19,7 @@ import { LEDGER_BATCHES_IN_FLIGHT } from '../server/ledger/batcher';
 import { toMinor } from '../api-schema/amount';
 import { ledgerSummary, memberIdByAddress } from '../server/ledger/queries';
 import type { AppConfig } from '../server/config/appConfig';
-import { createLedgerDesk, type LedgerRequest } from '../server/ledger/engine';
+import { createLedgerBatcher, type LedgerRequest } from '../server/ledger/engine';
 import { exchangeRequest } from '../server/ledger/exchange';
 import { memberTransferRequest } from '../server/ledger/memberTransfers';
 import { withdrawalRequest } from '../server/ledger/withdrawals';
@@ -145,10 +145,10 @@ export async function prepareMembers(
   return { payers, payees, addresses };
 }
 
-/** A ledger request the desk posts, built from the batch's app config. */
-type DeskWork = (config: AppConfig, turn: number, now: Date) => LedgerRequest;
+/** A ledger request the batcher posts, built from the batch's app config. */
+type LedgerWork = (config: AppConfig, turn: number, now: Date) => LedgerRequest;
 
-/** Each flow's HTTP load and the same requests for the raw rate on the desk. */
+/** Each flow's HTTP load and the same requests for the raw rate on the batcher. */
 export function flows(members: { payers: BenchMember[]; payees: BenchMember[]; addresses: Map<number, DeliveryAddress> }, hotPrice: bigint) {
   const everyone = [...members.payers, ...members.payees];
   const addressOf = (member: BenchMember): DeliveryAddress => {
@@ -161,7 +161,7 @@ export function flows(members: { payers: BenchMember[]; payees: BenchMember[]; a
   return {
     withdrawals: {
       load: { path: '/api/member/withdrawCredit', calls: everyone.map((member) => ({ token: member.token, body: { amount: AMOUNT } })) },
-      work: ((config, turn, now) => withdrawalRequest({ memberId: at(everyone, turn).memberId, amount, requestId: randomUUID(), now }, config)) as DeskWork,
+      work: ((config, turn, now) => withdrawalRequest({ memberId: at(everyone, turn).memberId, amount, requestId: randomUUID(), now }, config)) as LedgerWork,
     },
     transfers: {
       load: {
@@ -179,13 +179,13 @@ export function flows(members: { payers: BenchMember[]; payees: BenchMember[]; a
           recipientAllowed: true,
           requestId: randomUUID(),
           now,
-        })) as DeskWork,
+        })) as LedgerWork,
     },
     exchanges: {
       // Both directions, so neither balance runs out.
       load: { path: '/api/member/flashExchange', calls: everyone.map((member, index) => ({ token: member.token, body: { from: index % 2 ? 'WPOS' : 'CREDIT', amount: AMOUNT } })) },
       work: ((config, turn, now) =>
-        exchangeRequest({ memberId: at(everyone, turn).memberId, from: turn % 2 ? 'WPOS' : 'CREDIT', amount, requestId: randomUUID(), now }, config)) as DeskWork,
+        exchangeRequest({ memberId: at(everyone, turn).memberId, from: turn % 2 ? 'WPOS' : 'CREDIT', amount, requestId: randomUUID(), now }, config)) as LedgerWork,
     },
     settlements: {
       load: {
@@ -196,19 +196,19 @@ export function flows(members: { payers: BenchMember[]; payees: BenchMember[]; a
         const member = at(everyone, turn);
         const address = addressOf(member);
         return settlementRequest({ memberId: member.memberId, goodsId: HOT_GOODS, deliveryId: address.deliveryId, quantity: 1, requestId: randomUUID(), price: hotPrice, address, now });
-      }) as DeskWork,
+      }) as LedgerWork,
     },
   };
 }
 
-/** Acknowledged requests per second of `work` with `inFlight` calls at a time through a fresh ledger desk. */
-async function deskRate(
+/** Acknowledged requests per second of `work` with `inFlight` calls at a time through a fresh ledger batcher. */
+async function batcherRate(
   server: BenchServer,
   inFlight: number,
   seconds: number,
-  work: DeskWork,
+  work: LedgerWork,
 ): Promise<number> {
-  const desk = createLedgerDesk(server.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
+  const ledger = createLedgerBatcher(server.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
   let done = 0;
   let turn = 0;
   const until = performance.now() + seconds * 1000;
@@ -218,7 +218,7 @@ async function deskRate(
       while (performance.now() < until) {
         const now = new Date();
         const mine = turn++;
-        const outcome = await desk.post((config) => work(config, mine, now), now);
+        const outcome = await ledger.post((config) => work(config, mine, now), now);
         if (outcome.code !== 0) throw new Error(`raw request refused: ${outcome.code}`);
         done++;
       }
@@ -257,8 +257,8 @@ export async function benchLedger(server: BenchServer, storage: 'pglite' | 'post
       : best(runs);
   if (!chosen) throw new Error('no load run');
   const rawSeconds = Math.max(2, seconds / 2);
-  const figure = async (name: string, run: LoadRun, work: DeskWork, note: string, goal: number = GOALS[storage]) => {
-    const raw = await deskRate(server, chosen.connections, rawSeconds, work);
+  const figure = async (name: string, run: LoadRun, work: LedgerWork, note: string, goal: number = GOALS[storage]) => {
+    const raw = await batcherRate(server, chosen.connections, rawSeconds, work);
     emit({
       name: `ledger.${storage}.${name}`,
       value: rate(run.rate, 'ack'),

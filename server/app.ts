@@ -24,7 +24,7 @@ import { answerClientError } from './plugins/clientErrors';
 import { installCompression } from './plugins/compression';
 import { registerAtlas } from './plugins/atlas';
 import { databaseRateLimitStore } from './plugins/rateLimitStore';
-import { adminRoutes } from './routes/admin';
+import { opsMoneyRoutes } from './routes/opsMoney';
 import { opsRoutes } from './routes/ops';
 import { createOperatorResolver } from './ops/resolver';
 import { opsTopUpsRoutes } from './routes/opsTopUps';
@@ -47,7 +47,7 @@ import { createSettlementInputsReader } from './buy/orders';
 import { LEDGER_BATCHES_IN_FLIGHT } from './ledger/batcher';
 import { createAutoApproval } from './ledger/autoApproval';
 import { unlessFrozen } from './members/freezes';
-import { createLedgerDesk } from './ledger/engine';
+import { createLedgerBatcher } from './ledger/engine';
 import type { RouteDeps } from './routes/deps';
 import type { RateLimitRule } from './routes/endpoint';
 import { memberRoutes } from './routes/member';
@@ -179,7 +179,7 @@ export interface BuildAppOptions {
   autoApproveHourly?: bigint | undefined;
   /**
    * APPROVAL_QUORUM_ABOVE in minor units: above it a withdrawal's approval and an operator's adjustment need two
-   * different operators (server/ops/withdrawalApprovals.ts); default DEFAULT_APPROVAL_QUORUM_ABOVE.
+   * different operators (server/ops/withdrawalDecisions.ts); default DEFAULT_APPROVAL_QUORUM_ABOVE.
    */
   approvalQuorumAbove?: bigint | undefined;
   /**
@@ -318,7 +318,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     });
   }
 
-  const ledger = createLedgerDesk(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
+  const ledger = createLedgerBatcher(options.db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
   const autoApproveMax = options.autoApproveMax ?? 0n;
   const deps: RouteDeps = {
     db: options.db,
@@ -340,7 +340,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
       options.db,
       createAutoApproval({
         db: options.db,
-        desk: ledger,
+        ledger,
         budget: { perMemberDay: autoApproveMax, perHour: options.autoApproveHourly ?? DEFAULT_HOURLY_BUDGETS * autoApproveMax },
       }),
       options.batchesInFlight ?? 1,
@@ -502,7 +502,7 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   await app.register(buyRoutes, deps);
   // Operator calls are always there; who may make them is the access hook's (docs/API.md, "Operators").
   await app.register(opsRoutes, deps);
-  await app.register(adminRoutes, deps);
+  await app.register(opsMoneyRoutes, deps);
   await app.register(opsTopUpsRoutes, deps);
   await app.register(opsFinanceRoutes, deps);
   await app.register(opsContentRoutes, deps);

@@ -16,7 +16,7 @@ export interface DecidableWithdrawal {
   approvalsNeeded: number;
 }
 
-/** What adminWithdrawalDecide answers, as far as the machine reads it. */
+/** What opsWithdrawalDecide answers, as far as the machine reads it. */
 export interface DecidedWithdrawal {
   id: string;
   status: string;
@@ -26,7 +26,7 @@ export interface DecidedWithdrawal {
 
 export type WithdrawalAct = 'approve' | 'fail';
 
-/** The longest reason the server keeps (adminWithdrawalDecide). */
+/** The longest reason the server keeps (opsWithdrawalDecide). */
 export const maxReasonLength = 500;
 
 const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

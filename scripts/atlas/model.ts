@@ -89,7 +89,7 @@ export const machineGroups: ReadonlyArray<{ id: string; machines: readonly strin
   { id: 'memberArea', machines: ['copy', 'pagedList', 'search', 'resource'] },
   { id: 'money', machines: ['withdraw', 'transfer', 'exchange', 'topUp', 'watchAsset'] },
   { id: 'shop', machines: ['settlement', 'addressForm', 'addressBook'] },
-  { id: 'operators', machines: ['opsSession', 'withdrawalDecision', 'heldTopUp', 'orderShipping', 'noticePublication', 'opsAction'] },
+  { id: 'operators', machines: ['opsSession', 'withdrawalDecision', 'withdrawalBulkApproval', 'heldTopUp', 'orderShipping', 'noticePublication', 'opsAction'] },
 ];
 
 /** Every machine entry, in index order. */

@@ -35,7 +35,7 @@ export interface SettlementInput {
  * A settlement as the engine's request, answered `{ orderId, amount, status: 'paid' }`.
  *
  * @example
- * const outcome = await desk.post(() => settlementRequest({ memberId, goodsId, deliveryId, quantity: 1, requestId, price, address, now }), now);
+ * const outcome = await ledger.post(() => settlementRequest({ memberId, goodsId, deliveryId, quantity: 1, requestId, price, address, now }), now);
  */
 export function settlementRequest(input: SettlementInput): LedgerRequest {
   const { memberId, goodsId, deliveryId, quantity, requestId, price, address, now } = input;

@@ -11,7 +11,7 @@ import { lostPaymentSql, payeeJoinSql, payeeSql, stageSql, STUCK_REPORT_AFTER_MS
 import type { Chain } from './chain';
 import { pricedOut } from './payer/fees';
 
-/** Why a payment is lost: see api-schema/admin.ts, reconcile's lostPayments. */
+/** Why a payment is lost: see api-schema/opsMoney.ts, reconcile's lostPayments. */
 export type LostReason = 'reorganised' | 'reverted' | 'paidAfterVoid';
 
 export interface LostPayment {

@@ -6,7 +6,7 @@
  */
 import { desc } from 'drizzle-orm';
 import type { z } from 'zod';
-import { adminReconcile } from '../../api-schema/admin';
+import { opsReconcile } from '../../api-schema/opsMoney';
 import { toMinor } from '../../api-schema/amount';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
@@ -21,7 +21,7 @@ import { reconcile } from './reconcile';
 export const DEFAULT_RECONCILE_EVERY_MS = 60_000;
 
 /** What reconcile answers (the operator's call and each stored run). */
-export type ReconcileResult = z.infer<typeof adminReconcile.result>;
+export type ReconcileResult = z.infer<typeof opsReconcile.result>;
 
 export interface ReconcileRun {
   id: bigint;
@@ -126,5 +126,5 @@ export async function storeReconcileRun(db: Db, result: ReconcileResult, ranAt: 
 export async function latestReconcileRun(db: Db): Promise<ReconcileRun | undefined> {
   const [row] = await db.select().from(reconcileRuns).orderBy(desc(reconcileRuns.id)).limit(1);
   // Runs stored before payout pauses existed (migration 0037) have no `pause`.
-  return row ? { ...row, result: adminReconcile.result.parse({ pause: null, ...(row.result as object) }) } : undefined;
+  return row ? { ...row, result: opsReconcile.result.parse({ pause: null, ...(row.result as object) }) } : undefined;
 }

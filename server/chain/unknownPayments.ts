@@ -37,7 +37,7 @@ const unknownRow = z.object({
 });
 type UnknownRow = z.output<typeof unknownRow>;
 
-/** An unknown payment as the contract shows it (api-schema/admin.ts). */
+/** An unknown payment as the contract shows it (api-schema/opsMoney.ts). */
 export function unknownPaymentView(row: UnknownRow) {
   return {
     hash: row.hash,

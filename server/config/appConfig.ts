@@ -39,7 +39,7 @@ export interface StoredAppConfig {
 
 /**
  * Reads the app config with its stored value, for a reader that keeps it and lets the database say when it changed
- * (the ledger desk: engine.sql's ledger_post refuses a batch built from a value the row no longer holds).
+ * (the ledger batcher: engine.sql's ledger_post refuses a batch built from a value the row no longer holds).
  *
  * @param db - database handle
  * @returns the config and the JSON it was parsed from

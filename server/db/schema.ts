@@ -300,12 +300,12 @@ export const withdrawalFailures = pgTable('withdrawal_failures', {
   withdrawalId: bigint('withdrawal_id', { mode: 'bigint' }).primaryKey(),
   reason: text('reason').notNull(),
   createdAt: createdAt(),
-  /** What the operator who failed it wrote (adminWithdrawalDecide's reason); null for the chain's failures. */
+  /** What the operator who failed it wrote (opsWithdrawalDecide's reason); null for the chain's failures. */
   note: text('note'),
 });
 
 /**
- * Operators' approvals of withdrawals (server/ops/withdrawalApprovals.ts): one row per withdrawal and operator
+ * Operators' approvals of withdrawals (server/ops/withdrawalDecisions.ts): one row per withdrawal and operator
  * address, so the same operator approving twice counts once. Above APPROVAL_QUORUM_ABOVE two rows approve it.
  */
 export const withdrawalApprovals = pgTable(
@@ -598,7 +598,7 @@ export const ledgerEntries = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    /** member:<id> or admin. */
+    /** member:<id>, operator:<key>, or the flow's own (withdrawal, chain:<id>, ops). */
     scope: text('scope').notNull(),
     endpoint: text('endpoint').notNull(),
     requestId: text('request_id').notNull(),

@@ -19,9 +19,9 @@ import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { utcDay } from '../clock';
 import type { Db } from '../db/client';
 import { errorOfApiCode } from '../errors';
-import type { LedgerDesk, LedgerRequest } from './engine';
+import type { LedgerBatcher, LedgerRequest } from './engine';
 import { approvalRequest, readWithdrawal } from './withdrawals';
-import type { WithdrawalStatus } from './withdrawalLifecycle';
+import { statusOfStage, WithdrawalStage, type WithdrawalStatus } from './withdrawalLifecycle';
 
 /** The budgets in minor units (0: nothing is approved on request). */
 export interface AutoApprovalBudget {
@@ -92,7 +92,7 @@ async function openBudgets(db: Db, budget: AutoApprovalBudget, memberId: number,
   );
 }
 
-/** The auto-approval of one server: its budgets, its database and its desk. */
+/** The auto-approval of one server: its budgets, its database and its ledger batcher. */
 export interface AutoApproval {
   /**
    * Approves a held withdrawal if the budgets hold it, at most once per withdrawal (a repeat answers as the first).
@@ -106,21 +106,21 @@ export interface AutoApproval {
 /**
  * The server's auto-approval.
  *
- * @param deps - database, the ledger desk and the budgets
+ * @param deps - database, the ledger batcher and the budgets
  * @returns decide()
  * @example
- * const autoApproval = createAutoApproval({ db, desk, budget: { perMemberDay: 1000_000000n, perHour: 10_000_000000n } });
+ * const autoApproval = createAutoApproval({ db, ledger, budget: { perMemberDay: 1000_000000n, perHour: 10_000_000000n } });
  * const status = await autoApproval.decide({ id, memberId, amount }, now);
  */
-export function createAutoApproval(deps: { db: Db; desk: LedgerDesk; budget: AutoApprovalBudget }): AutoApproval {
-  const { db, desk, budget } = deps;
+export function createAutoApproval(deps: { db: Db; ledger: LedgerBatcher; budget: AutoApprovalBudget }): AutoApproval {
+  const { db, ledger, budget } = deps;
   return {
     async decide(withdrawal, now) {
-      if (budget.perMemberDay <= 0n) return 'pending';
+      if (budget.perMemberDay <= 0n) return statusOfStage(WithdrawalStage.held);
       await openBudgets(db, budget, withdrawal.memberId, now);
-      const outcome = await desk.post(() => autoApprovalRequest(withdrawal, now), now);
-      if (outcome.code === ApiCode.ok) return 'approved';
-      if (outcome.code === PAST_BUDGET) return 'pending';
+      const outcome = await ledger.post(() => autoApprovalRequest(withdrawal, now), now);
+      if (outcome.code === ApiCode.ok) return statusOfStage(WithdrawalStage.approved);
+      if (outcome.code === PAST_BUDGET) return statusOfStage(WithdrawalStage.held);
       if (outcome.code === ApiCode.alreadyDecided) {
         // An operator decided first (a repeat after a crash between the two requests): what it is now.
         const current = await readWithdrawal(db, withdrawal.id);

@@ -20,7 +20,7 @@ import type { DatabaseDriver } from '../db/client';
 export const BATCHES_IN_FLIGHT: Readonly<Record<DatabaseDriver, number>> = { pglite: 1, 'node-postgres': 4 };
 
 /**
- * Money batches (the ledger desk) running at once per server, on either database: one. Every batch holds the
+ * Money batches (the ledger batcher) running at once per server, on either database: one. Every batch holds the
  * ledger's id counters and the system accounts it moves locked until it commits, so a second batch in flight on
  * PostgreSQL only waits for the first one's locks; one at a time, the requests that arrive meanwhile join the next
  * batch instead (ADR 0012 has the bench figures).

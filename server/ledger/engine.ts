@@ -287,8 +287,8 @@ export async function postRequests(db: Db, requests: readonly LedgerRequest[]): 
   return outcomes;
 }
 
-/** The desk of one server: every flow's requests, batched together (ADR 0012's group commit). */
-export interface LedgerDesk {
+/** The ledger batcher of one server: every flow's requests, batched together (ADR 0012's group commit). */
+export interface LedgerBatcher {
   /**
    * Posts a request that the flow builds from the app config of its batch, and sweeps expired outcomes now and
    * then.
@@ -305,20 +305,20 @@ const MAX_BATCH = 64;
 const CONFIG_ATTEMPTS = 5;
 
 /**
- * The ledger desk: one batcher in front of ledger_post for every flow. It keeps the app config between batches and
+ * The ledger batcher: one batcher in front of ledger_post for every flow. It keeps the app config between batches and
  * sends the value it built the batch from; ledger_post compares it with the row in the batch's transaction. So a
  * batch is decided by the config as it is when the batch runs, without a read of it before each batch (a round trip
  * that was a fifth of a batch's time on PostgreSQL under load). A batch built from an old config does nothing; the
- * desk reads the config and builds the batch again.
+ * batcher reads the config and builds the batch again.
  *
  * @param db - database handle (not a transaction: each batch commits on its own)
  * @param options - batches at once (LEDGER_BATCHES_IN_FLIGHT)
  * @returns post()
  * @example
- * const desk = createLedgerDesk(db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
- * const outcome = await desk.post((config) => withdrawalRequest(input, config), now);
+ * const ledger = createLedgerBatcher(db, { maxInFlight: LEDGER_BATCHES_IN_FLIGHT });
+ * const outcome = await ledger.post((config) => withdrawalRequest(input, config), now);
  */
-export function createLedgerDesk(db: Db, options: { maxInFlight: BatcherOptions['maxInFlight'] }): LedgerDesk {
+export function createLedgerBatcher(db: Db, options: { maxInFlight: BatcherOptions['maxInFlight'] }): LedgerBatcher {
   let kept: Promise<StoredAppConfig> | undefined;
   const readConfig = (): Promise<StoredAppConfig> => {
     // A failed read is not kept: the next batch reads again.

@@ -29,7 +29,7 @@ export interface ExchangeRequest {
  * @param config - the app config the batch read (its exchangeRate)
  * @returns the ledger request
  * @example
- * const outcome = await desk.post((config) => exchangeRequest({ memberId, from: 'WPOS', amount: 10_000_000n, requestId, now }, config), now);
+ * const outcome = await ledger.post((config) => exchangeRequest({ memberId, from: 'WPOS', amount: 10_000_000n, requestId, now }, config), now);
  */
 export function exchangeRequest(request: ExchangeRequest, config: AppConfig): LedgerRequest {
   const { memberId, from, amount, requestId, now } = request;

@@ -26,7 +26,7 @@ export const OUTCOME_RETENTION_MS = 48 * 60 * 60 * 1000;
 const SWEEP_EVERY = 256;
 
 export interface IdempotentRequest {
-  /** Whose request id it is: `member:<id>` or `admin`. */
+  /** Whose request id it is: `member:<id>`, `operator:<key>`, or the flow's own (`withdrawal`, `chain:<id>`, `ops`). */
   scope: string;
   /** The contract name of the endpoint. */
   endpoint: string;
@@ -144,7 +144,7 @@ export async function sweepOutcomes(db: Db, now: Date): Promise<void> {
  * @returns the result of the first (successful) run
  * @throws the stored rejection, RequestIdReusedError (3003), RequestInProgressError (3005), or the work's error
  * @example
- * return runOnce(db, { scope: 'admin', endpoint: 'adminGrant', requestId, body, now }, resultSchema, (tx) => grant(tx, ...));
+ * return runOnce(db, { scope: `operator:${operator}`, endpoint: 'opsAdjust', requestId, body, now }, resultSchema, (tx) => adjust(tx, ...));
  */
 export async function runOnce<S extends zm.ZodMiniType>(
   db: Db,

@@ -33,7 +33,7 @@ export interface MemberTransferRequest {
  * @param request - endpoint, asset, the two members, amount, minimum, request id, time
  * @returns the ledger request
  * @example
- * const outcome = await desk.post((config) => memberTransferRequest({ ...input, minimum: toMinor(config.minTransfer) }), now);
+ * const outcome = await ledger.post((config) => memberTransferRequest({ ...input, minimum: toMinor(config.minTransfer) }), now);
  */
 export function memberTransferRequest(request: MemberTransferRequest): LedgerRequest {
   const { endpoint, asset, fromMemberId, toMemberId, amount, requestId, now } = request;

@@ -9,7 +9,7 @@ import { bigintText, queryRows, type Db } from '../db/client';
 import type { Asset } from './accounts';
 import { formatMinor } from '../../api-schema/amount';
 import { withdrawalFailureSchema as failureContract, withdrawalStatusSchema as statusContract, type WithdrawalFailure, type WithdrawalStatus } from '../../api-schema/member';
-import { paymentHashSql, withdrawalStatusSql } from './withdrawalLifecycle';
+import { paymentHashSql, stageSql, WithdrawalStage, withdrawalStatusSql } from './withdrawalLifecycle';
 
 // The contract's enums (zod mini) as the zod rows here read them.
 const withdrawalStatusSchema = z.enum(statusContract.options);
@@ -100,7 +100,7 @@ async function listRecords(db: Db, asset: Asset, query: RecordQuery): Promise<Re
             WHERE oa.id = CASE WHEN e.amount < 0 THEN t.credit_account_id ELSE t.debit_account_id END) END AS counterparty,
           CASE WHEN t.type IN ('topUp', 'unknownPayment') THEN t.memo
             WHEN t.type = 'withdraw' AND e.amount < 0 THEN ${paymentHashSql(sql.raw('t.pending_id'))} END AS "txHash",
-          CASE WHEN d.stage = 'voided' AND e.amount < 0 THEN (SELECT f.reason FROM withdrawal_failures f WHERE f.withdrawal_id = t.pending_id) END AS reason,
+          CASE WHEN d.stage = ${stageSql(WithdrawalStage.voided)} AND e.amount < 0 THEN (SELECT f.reason FROM withdrawal_failures f WHERE f.withdrawal_id = t.pending_id) END AS reason,
           e.created_at AS "createdAt"
         FROM ledger_entries e JOIN ledger_transfers t ON t.id = e.transfer_id
           LEFT JOIN ledger_pending d ON d.id = t.pending_id AND t.type = 'withdraw'

@@ -1,7 +1,7 @@
 /**
  * Single movements inside the caller's transaction, as one-request posts of the ledger engine (server/ledger/
  * engine.ts): for the operator's work and the tests that set up balances. Every flow of members' money goes through
- * the engine's desk instead, with its at-most-once key.
+ * the ledger batcher instead, with its at-most-once key.
  */
 import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';

@@ -1,13 +1,15 @@
 /**
  * The withdrawal's lifecycle, owned in one place (docs/decisions/0019-withdrawals-paid-on-chain.md): its stages as
- * the engine's pending transfer keeps them, the status each shows a member, the status the operators' queue shows
- * (server/ops/withdrawalQueue.ts: stuck and lost beside the stages), and the SQL that joins a withdrawal to its
- * payments on chain. The ledger (withdrawals.ts, queries.ts), the payer (server/chain/payer/) and reconcile
- * (server/chain/reconcile.ts, paymentWatch.ts) read stages and payments only through what is here, so a stage's
- * name, the status it shows and the rule of a lost payment are written once.
+ * the engine's pending transfer keeps them, the status each shows a member (and the decide call), the status the
+ * operators' queue shows (stuck and lost beside the stages), and the SQL that joins a withdrawal to its payments on
+ * chain. The ledger (withdrawals.ts, queries.ts, autoApproval.ts), the operators' decisions and queue (server/ops/),
+ * the payer (server/chain/payer/) and reconcile (server/chain/reconcile.ts, paymentWatch.ts) read stages, statuses
+ * and payments only through what is here, so a stage's name, the statuses it shows and the rule of a lost payment
+ * are written once.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod/mini';
+import type { WithdrawalStatus } from '../../api-schema/member';
 import type { queueStatusSchema } from '../../api-schema/opsFinance';
 import { VOIDED } from './engine';
 
@@ -15,10 +17,36 @@ import { VOIDED } from './engine';
 export const WithdrawalStage = { held: 'held', approved: 'approved', sent: 'sent', posted: 'posted', voided: VOIDED } as const;
 export type WithdrawalStageName = (typeof WithdrawalStage)[keyof typeof WithdrawalStage];
 
-/** The status docs/API.md names for each stage. */
-export type WithdrawalStatus = 'pending' | 'approved' | 'sent' | 'done' | 'failed';
+/** Every stage, for a row's schema (`z.enum(WITHDRAWAL_STAGES)`). */
+export const WITHDRAWAL_STAGES = Object.values(WithdrawalStage);
 
+export type { WithdrawalStatus };
+
+/** The status docs/API.md names for each stage (a member's records, the decide call's answer). */
 const STATUS_OF_STAGE: Record<WithdrawalStageName, WithdrawalStatus> = { held: 'pending', approved: 'approved', sent: 'sent', posted: 'done', voided: 'failed' };
+
+/**
+ * The status a stage shows a member.
+ *
+ * @param stage - the stage
+ * @returns its status
+ * @example
+ * statusOfStage(WithdrawalStage.held); // 'pending'
+ */
+export const statusOfStage = (stage: WithdrawalStageName): WithdrawalStatus => STATUS_OF_STAGE[stage];
+
+/** The statuses of the stages an approval leads to: approving such a withdrawal again answers it as it is. */
+const APPROVED_STATUSES: ReadonlySet<WithdrawalStatus> = new Set([WithdrawalStage.approved, WithdrawalStage.sent, WithdrawalStage.posted].map(statusOfStage));
+
+/**
+ * Whether a withdrawal of this status was approved (and maybe sent or paid since).
+ *
+ * @param status - its status
+ * @returns true for approved, sent and done
+ * @example
+ * isApproved('sent'); // true
+ */
+export const isApproved = (status: WithdrawalStatus): boolean => APPROVED_STATUSES.has(status);
 
 /**
  * A stage as an SQL literal, not a parameter: the partial indexes on stages (ledger_pending_open_idx) stay usable.
@@ -79,6 +107,11 @@ export const STUCK_REPORT_AFTER_MS = 5 * 60_000;
 /** The operators' queue status (docs/API.md, "Operators: finance calls"). */
 export type QueueStatus = z.infer<typeof queueStatusSchema>;
 
+/** The queue status of each stage while none of its payments is lost and, sent, it is not stuck. */
+const QUEUE_STATUS_OF_STAGE: Record<WithdrawalStageName, QueueStatus> = { held: 'pending', approved: 'approved', sent: 'sent', posted: 'paid', voided: 'failed' };
+
+const queueStatusOf = (stage: WithdrawalStageName): SQL => sql.raw(`'${QUEUE_STATUS_OF_STAGE[stage]}'`);
+
 /** A sent withdrawal `w` (at `d`) none of whose payments is mined, the first signed at least STUCK_REPORT_AFTER_MS before `now`. */
 const stuckSql = (now: Date) => sql`(d.stage = ${stageSql(WithdrawalStage.sent)}
   AND NOT EXISTS (SELECT 1 FROM payments r WHERE r.withdrawal_id = w.id AND r.block_hash IS NOT NULL)
@@ -97,12 +130,12 @@ const lostSql = sql`EXISTS (SELECT 1 FROM payments p WHERE p.withdrawal_id = w.i
  */
 export const queueStatusSql = (now: Date): SQL => sql`CASE
   WHEN d.stage IN (${stageSql(WithdrawalStage.posted)}, ${stageSql(WithdrawalStage.voided)}) AND ${lostSql} THEN 'lost'
-  WHEN d.stage = ${stageSql(WithdrawalStage.held)} THEN 'pending'
-  WHEN d.stage = ${stageSql(WithdrawalStage.approved)} THEN 'approved'
+  WHEN d.stage = ${stageSql(WithdrawalStage.held)} THEN ${queueStatusOf(WithdrawalStage.held)}
+  WHEN d.stage = ${stageSql(WithdrawalStage.approved)} THEN ${queueStatusOf(WithdrawalStage.approved)}
   WHEN ${stuckSql(now)} THEN 'stuck'
-  WHEN d.stage = ${stageSql(WithdrawalStage.sent)} THEN 'sent'
-  WHEN d.stage = ${stageSql(WithdrawalStage.posted)} THEN 'paid'
-  ELSE 'failed' END`;
+  WHEN d.stage = ${stageSql(WithdrawalStage.sent)} THEN ${queueStatusOf(WithdrawalStage.sent)}
+  WHEN d.stage = ${stageSql(WithdrawalStage.posted)} THEN ${queueStatusOf(WithdrawalStage.posted)}
+  ELSE ${queueStatusOf(WithdrawalStage.voided)} END`;
 
 /**
  * A queue status as a filter: stage predicates first, so the open stages' partial index serves pending, approved,

@@ -2,36 +2,41 @@
  * Credit withdrawals (docs/API.md, "Money" and "Credit on chain") as two-phase transfers of the ledger engine
  * (server/ledger/engine.ts; docs/decisions/0019-withdrawals-paid-on-chain.md). A request reserves: the amount
  * leaves the member for withdrawals payable and the fee moves on to fees, against the day's total, held as a pending
- * transfer. Its stage is the withdrawal's status (server/ledger/withdrawalLifecycle.ts): `held` (waiting for an
- * operator) or `approved` (by an operator, or on request within the auto-approval budgets:
- * server/ledger/autoApproval.ts), then `sent` by the payer (server/chain/payer/), then `posted` (paid: the net amount
- * leaves payable for the chain) or `voided` (failed: the engine gives back the legs and the day's total it holds).
+ * transfer. Its stage gives the withdrawal's status (server/ledger/withdrawalLifecycle.ts): `held` (waiting for an
+ * operator) or `approved` (by an operator: server/ops/withdrawalDecisions.ts, or on request within the auto-approval
+ * budgets: server/ledger/autoApproval.ts), then `sent` by the payer (server/chain/payer/), then `posted` (paid: the
+ * net amount leaves payable for the chain) or `voided` (failed by an operator or the chain: the engine gives back
+ * the legs and the day's total it holds).
  * Each move is an engine request with its own at-most-once key; none is a lock or UPDATE of this flow's own.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { formatMinor, toMinor } from '../../api-schema/amount';
-import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
+import { ApiCode } from '../../api-schema/codes';
 import { endpoints } from '../../api-schema/endpoints';
+import { withdrawalFailureSchema, withdrawalStatusSchema, type WithdrawalFailure } from '../../api-schema/member';
 import { utcDay } from '../clock';
 import { getAppConfig, type AppConfig } from '../config/appConfig';
 import { bigintText, queryRows, type Db } from '../db/client';
-import { AlreadyDecidedError, errorOfApiCode, NotFoundError } from '../errors';
 import { systemAccountId } from './accounts';
-import { postRequests, type LedgerDesk, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
+import { postRequests, type LedgerBatcher, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
 import type { AutoApproval } from './autoApproval';
 import { answerOf } from './idempotency';
-import { paymentHashSql, WithdrawalStage, withdrawalStatusSql, type WithdrawalStatus } from './withdrawalLifecycle';
+import {
+  paymentHashSql,
+  statusOfStage,
+  WITHDRAWAL_STAGES,
+  WithdrawalStage,
+  withdrawalStatusSql,
+  type WithdrawalStageName,
+  type WithdrawalStatus,
+} from './withdrawalLifecycle';
 
 const PAYABLE = systemAccountId('CREDIT', 'withdrawals_payable');
 const FEES = systemAccountId('CREDIT', 'fees');
 const CHAIN = systemAccountId('CREDIT', 'chain');
 /** The name of the daily cap's counter in ledger_limits. */
 const DAILY_LIMIT = 'withdrawCredit';
-
-/** Why a withdrawal failed: the operator failed it, its payment reverted, or its nonce was used by another transaction. */
-export type FailureReason = 'rejected' | 'reverted' | 'nonceUsed';
-
 
 /** One member's withdrawCredit request. */
 export interface WithdrawalRequest {
@@ -68,13 +73,13 @@ export function withdrawalRequest(request: WithdrawalRequest, config: AppConfig)
     limits: [{ memberId, name: DAILY_LIMIT, day: utcDay(now), amount, cap: toMinor(config.dailyWithdrawCap) }],
     pending: { reserve: WithdrawalStage.held },
     record: { table: 'withdrawals', row: { member_id: memberId, amount, fee, created_at: now } },
-    result: { id: '$record', amount: formatMinor(amount), fee: formatMinor(fee), status: 'pending' },
+    result: { id: '$record', amount: formatMinor(amount), fee: formatMinor(fee), status: statusOfStage(WithdrawalStage.held) },
   };
 }
 
 /**
- * Runs withdrawal requests as one batch of the engine, outside the desk (the tests and the raw bench): one outcome
- * per request, in request order.
+ * Runs withdrawal requests as one batch of the engine, outside the ledger batcher (the tests and the raw bench): one
+ * outcome per request, in request order.
  *
  * @param db - database handle (not a transaction: the batch commits on its own)
  * @param requests - the requests, any members, any order
@@ -88,10 +93,10 @@ export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRe
 }
 
 /**
- * Withdraws credit for a member through the desk, at most once per request id, and approves it on request when the
- * auto-approval budgets hold it (the status answered is what it is then, the same on a repeat).
+ * Withdraws credit for a member through the ledger batcher, at most once per request id, and approves it on request
+ * when the auto-approval budgets hold it (the status answered is what it is then, the same on a repeat).
  *
- * @param desk - the server's ledger desk
+ * @param ledger - the server's ledger batcher
  * @param request - member, amount, request id, time
  * @param autoApproval - the server's auto-approval (none: the withdrawal waits for an operator)
  * @returns the withdrawal
@@ -100,8 +105,8 @@ export async function runWithdrawalBatch(db: Db, requests: readonly WithdrawalRe
  * @example
  * const withdrawal = await withdrawCredit(deps.ledger, { memberId, amount: 20_000_000n, requestId, now });
  */
-export async function withdrawCredit(desk: LedgerDesk, request: WithdrawalRequest, autoApproval?: AutoApproval) {
-  const outcome = await desk.post((config) => withdrawalRequest(request, config), request.now);
+export async function withdrawCredit(ledger: LedgerBatcher, request: WithdrawalRequest, autoApproval?: AutoApproval) {
+  const outcome = await ledger.post((config) => withdrawalRequest(request, config), request.now);
   const withdrawal = answerOf(outcome, endpoints.withdrawCredit.result);
   if (!autoApproval) return withdrawal;
   const held = { id: BigInt(withdrawal.id), memberId: request.memberId, amount: request.amount };
@@ -137,7 +142,7 @@ export function approvalRequest(id: bigint, now: Date): LedgerRequest {
  * @example
  * await postRequests(db, [failureRequest(7n, 'rejected', now)]);
  */
-export function failureRequest(id: bigint, reason: FailureReason, now: Date, note?: string): LedgerRequest {
+export function failureRequest(id: bigint, reason: WithdrawalFailure, now: Date, note?: string): LedgerRequest {
   const byOperator = reason === 'rejected';
   return {
     key: moveKey(id, byOperator ? 'fail' : 'void'),
@@ -187,11 +192,12 @@ const withdrawalRow = z.object({
   address: z.string(),
   amount: bigintText,
   fee: bigintText,
-  status: z.enum(['pending', 'approved', 'sent', 'done', 'failed']),
+  stage: z.enum(WITHDRAWAL_STAGES),
+  status: z.enum(withdrawalStatusSchema.options),
   createdAt: z.coerce.date(),
   updatedAt: z.coerce.date(),
   txHash: z.string().nullable(),
-  reason: z.enum(['rejected', 'reverted', 'nonceUsed']).nullable(),
+  reason: z.enum(withdrawalFailureSchema.options).nullable(),
   note: z.string().nullable(),
 });
 
@@ -204,7 +210,7 @@ export interface WithdrawalView {
   createdAt: string;
   decidedAt: string | null;
   txHash?: string;
-  reason?: FailureReason;
+  reason?: WithdrawalFailure;
   /** What the operator who failed it wrote. */
   note?: string;
 }
@@ -222,7 +228,7 @@ export interface WithdrawalView {
 export async function readWithdrawal(db: Db, id: bigint): Promise<WithdrawalView | undefined> {
   const [row] = await queryRows(
     db,
-    sql`SELECT w.id, m.address, w.amount, w.fee, ${withdrawalStatusSql} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
+    sql`SELECT w.id, m.address, w.amount, w.fee, d.stage, ${withdrawalStatusSql} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
           ${paymentHashSql(sql.raw('w.id'))} AS "txHash",
           f.reason, f.note
         FROM withdrawals w JOIN members m ON m.id = w.member_id JOIN ledger_pending d ON d.id = w.id
@@ -239,16 +245,17 @@ export interface WithdrawalViewRow<S extends string> {
   address: string;
   amount: bigint;
   fee: bigint;
+  stage: WithdrawalStageName;
   status: S;
   createdAt: Date;
   updatedAt: Date;
   txHash: string | null;
-  reason: FailureReason | null;
+  reason: WithdrawalFailure | null;
   note: string | null;
 }
 
 /**
- * What every operator's view of a withdrawal shows (readWithdrawal here, the desk's queue in server/ops).
+ * What every operator's view of a withdrawal shows (readWithdrawal here, the queue in server/ops/withdrawalQueue.ts).
  *
  * @param row - the selected row
  * @returns amounts as decimal strings, times as ISO text, absent fields left out
@@ -263,36 +270,9 @@ export function withdrawalViewOf<S extends string>(row: WithdrawalViewRow<S>): O
     fee: formatMinor(row.fee),
     status: row.status,
     createdAt: row.createdAt.toISOString(),
-    decidedAt: row.status === 'pending' ? null : row.updatedAt.toISOString(),
+    decidedAt: row.stage === WithdrawalStage.held ? null : row.updatedAt.toISOString(),
     ...(row.txHash ? { txHash: row.txHash } : {}),
     ...(row.reason ? { reason: row.reason } : {}),
     ...(row.note ? { note: row.note } : {}),
   };
-}
-
-/**
- * The operator's failure of a withdrawal (docs/API.md, "Operations"): a pending or approved one is failed and the
- * member gets it all back. Failing one that is failed already returns it unchanged; anything else (sent, done) is
- * 3006. Approvals go through the operators' policy instead (server/ops/withdrawalApprovals.ts).
- *
- * @param db - database handle or the act's transaction
- * @param input - withdrawal id, time, the operator's note
- * @returns the withdrawal as it is now
- * @throws NotFoundError (4004) for an unknown id, AlreadyDecidedError (3006)
- * @example
- * const withdrawal = await failWithdrawal(db, { id: 7n, now, note: 'address on a sanctions list' });
- */
-export async function failWithdrawal(db: Db, input: { id: bigint; now: Date; note?: string | undefined }): Promise<WithdrawalView> {
-  const { id, now } = input;
-  const before = await readWithdrawal(db, id);
-  if (!before) throw new NotFoundError();
-  if (before.status === 'failed') return before;
-  const [moved] = await postRequests(db, [failureRequest(id, 'rejected', now, input.note)]);
-  if (moved === undefined) throw new Error(`failing withdrawal ${id} got no outcome`);
-  const after = await readWithdrawal(db, id);
-  if (!after) throw new NotFoundError();
-  // Failed now (by this call, or by another meanwhile), or not: what it is now answers.
-  if (after.status === 'failed') return after;
-  if (moved.code !== ApiCode.ok && moved.code !== ApiCode.alreadyDecided) throw errorOfApiCode(moved.code as ApiCodeValue);
-  throw new AlreadyDecidedError();
 }

@@ -15,6 +15,7 @@ import { memberFreezes } from '../db/schema';
 import { WithdrawalsFrozenError } from '../errors';
 import { createBatcher } from '../ledger/batcher';
 import type { AutoApproval } from '../ledger/autoApproval';
+import { statusOfStage, WithdrawalStage } from '../ledger/withdrawalLifecycle';
 
 export interface Freeze {
   reason: string;
@@ -72,13 +73,13 @@ async function isFrozen(db: Db, memberId: number): Promise<boolean> {
  * @param maxInFlight - reads at once (BATCHES_IN_FLIGHT of the driver)
  * @returns the same, checking the freeze first
  * @example
- * const autoApproval = unlessFrozen(db, createAutoApproval({ db, desk, budget }), 1);
+ * const autoApproval = unlessFrozen(db, createAutoApproval({ db, ledger, budget }), 1);
  */
 export function unlessFrozen(db: Db, autoApproval: AutoApproval, maxInFlight: number): AutoApproval {
   const frozen = createBatcher((memberIds: number[]) => frozenAmong(db, memberIds), { maxBatch: 128, maxInFlight });
   return {
     async decide(withdrawal, now) {
-      return (await frozen.submit(withdrawal.memberId)) ? 'pending' : autoApproval.decide(withdrawal, now);
+      return (await frozen.submit(withdrawal.memberId)) ? statusOfStage(WithdrawalStage.held) : autoApproval.decide(withdrawal, now);
     },
   };
 }

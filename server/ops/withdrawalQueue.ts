@@ -5,10 +5,20 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { withdrawalFailureSchema, type WithdrawalFailure } from '../../api-schema/member';
 import { queueStatusSchema } from '../../api-schema/opsFinance';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { withdrawalViewOf } from '../ledger/withdrawals';
-import { payeeJoinSql, payeeSql, paymentHashSql, queueStatusFilterSql, queueStatusSql, type QueueStatus } from '../ledger/withdrawalLifecycle';
+import {
+  payeeJoinSql,
+  payeeSql,
+  paymentHashSql,
+  queueStatusFilterSql,
+  queueStatusSql,
+  WITHDRAWAL_STAGES,
+  WithdrawalStage,
+  type QueueStatus,
+} from '../ledger/withdrawalLifecycle';
 import { isCurrentOperatorSql } from './operators';
 
 export type { QueueStatus };
@@ -27,7 +37,7 @@ export interface QueuedWithdrawal {
   createdAt: string;
   decidedAt: string | null;
   txHash?: string;
-  reason?: 'rejected' | 'reverted' | 'nonceUsed';
+  reason?: WithdrawalFailure;
   note?: string;
   approvals: Approval[];
   approvalsNeeded: number;
@@ -51,11 +61,12 @@ const queueRow = z.object({
   address: z.string(),
   amount: bigintText,
   fee: bigintText,
+  stage: z.enum(WITHDRAWAL_STAGES),
   status: queueStatusSchema,
   createdAt: z.coerce.date(),
   updatedAt: z.coerce.date(),
   txHash: z.string().nullable(),
-  reason: z.enum(['rejected', 'reverted', 'nonceUsed']).nullable(),
+  reason: z.enum(withdrawalFailureSchema.options).nullable(),
   note: z.string().nullable(),
 });
 
@@ -93,7 +104,7 @@ const queueFrom = sql`ledger_pending d JOIN withdrawals w ON w.id = d.id ${payee
 async function queueRows(db: Db, where: SQL, now: Date, limit: number): Promise<z.infer<typeof queueRow>[]> {
   return queryRows(
     db,
-    sql`SELECT w.id, ${payeeSql} AS address, w.amount, w.fee, ${queueStatusSql(now)} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
+    sql`SELECT w.id, ${payeeSql} AS address, w.amount, w.fee, d.stage, ${queueStatusSql(now)} AS status, w.created_at AS "createdAt", d.updated_at AS "updatedAt",
           ${paymentHashSql(sql.raw('w.id'))} AS "txHash", f.reason, f.note
         FROM ${queueFrom}
           LEFT JOIN withdrawal_failures f ON f.withdrawal_id = w.id
@@ -111,7 +122,7 @@ async function viewsOf(db: Db, rows: z.infer<typeof queueRow>[], quorumAbove: bi
     ...withdrawalViewOf(row),
     approvals: approvals.get(row.id.toString()) ?? [],
     // One waiting approval means the policy asked for a second operator, whatever the amount.
-    approvalsNeeded: (approvals.get(row.id.toString())?.length ?? 0) > 0 && row.status === 'pending' ? 2 : approvalsNeeded(row.amount, quorumAbove),
+    approvalsNeeded: (approvals.get(row.id.toString())?.length ?? 0) > 0 && row.stage === WithdrawalStage.held ? 2 : approvalsNeeded(row.amount, quorumAbove),
   }));
 }
 

@@ -1,6 +1,6 @@
 /**
  * The buy flow (docs/API.md "Buy flow and shipping addresses"): goods, the member's shipping addresses, settlement through
- * the ledger engine's desk (batched, at most once per request id) and the member's orders.
+ * the ledger batcher (batched, at most once per request id) and the member's orders.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { endpoints } from '../../api-schema/endpoints';
@@ -25,7 +25,7 @@ function withValidPhone<T extends { phone: string }>(body: T): T {
  * The buy routes.
  *
  * @param app - plugin scope
- * @param deps - database, clock and the ledger desk
+ * @param deps - database, clock and the ledger batcher
  * @returns when registered
  * @example
  * await app.register(buyRoutes, deps);

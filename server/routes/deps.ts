@@ -11,7 +11,7 @@ import type { SignInSite, SignInSites } from '../auth/signInSites';
 import type { Clock } from '../clock';
 import type { Db } from '../db/client';
 import type { AutoApproval } from '../ledger/autoApproval';
-import type { LedgerDesk } from '../ledger/engine';
+import type { LedgerBatcher } from '../ledger/engine';
 import type { SettlementInputsReader } from '../buy/orders';
 import type { Chain } from '../chain/chain';
 import type { TopUpWatcher } from '../chain/topUpWatcher';
@@ -41,8 +41,8 @@ export interface RouteDeps {
   tokens: TokenResolver;
   /** The access hook's operator session and API key reads, batched (server/ops/resolver.ts). */
   operators: OperatorResolver;
-  /** The ledger engine's desk: every money flow's requests, batched, each batch built from the app config the desk keeps. */
-  ledger: LedgerDesk;
+  /** The ledger batcher: every money flow's requests, batched, each batch built from the app config it keeps. */
+  ledger: LedgerBatcher;
   /** What settlements read before the engine (price, address), batched. */
   settlementInputs: SettlementInputsReader;
   /** Credit on chain: the chain and its top-up watcher; absent on a server without a chain (topUp is 4004 there). */

@@ -1,6 +1,6 @@
 /**
  * Members' money calls: creditRecord, wposRecord, withdrawCredit and topUp (docs/API.md, "Member" and "Money"). Every call that moves money
- * goes through the ledger engine's desk (server/ledger/engine.ts; ADR 0014): batched, at most once per request id.
+ * goes through the ledger batcher (server/ledger/engine.ts; ADR 0014): batched, at most once per request id.
  */
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { toMinor } from '../../api-schema/amount';

@@ -1,6 +1,7 @@
 /**
  * The finance calls of the operators' desk (docs/API.md, "Operators: finance calls"): the withdrawals' queue and
- * approval under the operators' policy (one at a time or in bulk), a member's lookup, sign-out and freeze, and
+ * their decisions (server/ops/withdrawalDecisions.ts: approval under the operators' policy, one at a time or in bulk,
+ * and failure), a member's lookup, sign-out and freeze, and
  * adjustments with their confirmation (and the list of those waiting for it). Every act writes its audit row in its
  * own transaction, the one that moves the money or changes the state, and only when it changed something.
  */
@@ -12,14 +13,14 @@ import type { Db } from '../db/client';
 import { apiCodeOf, InvalidParametersError, NotFoundError } from '../errors';
 import { adjust, confirmAdjustment, listWaitingAdjustments } from '../ledger/adjustments';
 import { memberIdByAddress } from '../ledger/queries';
-import { failWithdrawal, readWithdrawal } from '../ledger/withdrawals';
 import { freezeOf, setFreeze } from '../members/freezes';
 import { checksummedAddress } from '../members/members';
 import { requireOperator } from '../ops/actor';
 import { runOperatorAct } from '../ops/operatorAct';
 import { auditOf, recordAudit, type AuditAct } from '../ops/audit';
 import { lookUpMember, signMemberOut } from '../ops/memberLookup';
-import { approveWithdrawal } from '../ops/withdrawalApprovals';
+import { listMembers } from '../ops/memberList';
+import { approveWithdrawal, failWithdrawal } from '../ops/withdrawalDecisions';
 import { listQueue, queuedWithdrawal } from '../ops/withdrawalQueue';
 import { registerHandlers } from './endpoint';
 import type { RouteDeps } from './deps';
@@ -36,18 +37,18 @@ async function memberOf(db: Db, address: string): Promise<{ address: string; mem
  * The finance routes.
  *
  * @param app - plugin scope
- * @param deps - database, clock, ledger desk, the quorum threshold
+ * @param deps - database, clock, the operators' policy, the quorum threshold
  * @returns when registered
  * @example
  * await app.register(opsFinanceRoutes, deps);
  */
 export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
-  const approvalDeps = { db: deps.db, policy: deps.policy };
+  const decisionDeps = { db: deps.db, policy: deps.policy };
   const audit = (request: FastifyRequest, act: AuditAct, db: Db = deps.db) => recordAudit(db, auditOf(request, deps.now(), act));
 
   /** One approval, audited in its transaction: the withdrawal before and after, and the approvals so far. */
   function approveAudited(request: FastifyRequest, action: string, id: bigint) {
-    return approveWithdrawal(approvalDeps, { id, actor: requireOperator(request), now: deps.now() }, async (tx, { before, outcome }) => {
+    return approveWithdrawal(decisionDeps, { id, actor: requireOperator(request), now: deps.now() }, async (tx, { before, outcome }) => {
       await audit(
         request,
         {
@@ -62,20 +63,15 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
   }
 
   registerHandlers(app, {
-    adminWithdrawalDecide: async ({ body, request }) => {
+    opsWithdrawalDecide: async ({ body, request }) => {
       const id = BigInt(body.id);
       if (body.status === 'approved') {
         if (body.reason !== undefined) throw new InvalidParametersError('reason');
-        const outcome = await approveAudited(request, 'adminWithdrawalDecide', id);
+        const outcome = await approveAudited(request, 'opsWithdrawalDecide', id);
         return { ...outcome.withdrawal, approvals: outcome.approvals, waitsForSecondApproval: outcome.waitsForSecondApproval };
       }
-      return deps.db.transaction(async (tx) => {
-        const before = await readWithdrawal(tx, id);
-        const after = await failWithdrawal(tx, { id, now: deps.now(), note: body.reason });
-        if (before?.status !== after.status) {
-          await audit(request, { action: 'adminWithdrawalDecide', target: id, before: before && { status: before.status }, after: { status: after.status, note: after.note ?? null } }, tx);
-        }
-        return after;
+      return failWithdrawal(decisionDeps, { id, now: deps.now(), note: body.reason }, async (tx, { before, after }) => {
+        await audit(request, { action: 'opsWithdrawalDecide', target: id, before: { status: before.status }, after: { status: after.status, note: after.note ?? null } }, tx);
       });
     },
 
@@ -94,7 +90,7 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
 
     opsWithdrawalsApprove: async ({ body, request }) => {
       const results = [];
-      // One at a time, in order: each answer is what adminWithdrawalDecide would have answered then, and each counts
+      // One at a time, in order: each answer is what opsWithdrawalDecide would have answered then, and each counts
       // against the operator's totals before the next is decided.
       for (const text of body.ids) {
         const id = BigInt(text);
@@ -110,6 +106,9 @@ export const opsFinanceRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps)
       }
       return { results };
     },
+
+    opsMembers: ({ query }) =>
+      listMembers(deps.db, { q: query.q, frozenOnly: query.frozen === 'true', cursor: query.cursor === undefined ? undefined : Number(query.cursor), limit: query.limit }),
 
     opsMember: async ({ query }) => {
       const member = await lookUpMember(deps.db, query.q, deps.now());

@@ -1,6 +1,6 @@
 /**
  * The WPOS area (docs/API.md "WPOS"): the recipients a member may pay, transfers and the flash exchange through the
- * ledger engine's desk (batched, at most once per request id; ADR 0014), the share pools and the profit they paid.
+ * ledger batcher (batched, at most once per request id; ADR 0014), the share pools and the profit they paid.
  * wposRecord is with the other records in money.ts.
  */
 import type { FastifyPluginAsync } from 'fastify';
@@ -20,7 +20,7 @@ import type { RouteDeps } from './deps';
  * The WPOS routes.
  *
  * @param app - plugin scope
- * @param deps - database, clock and the ledger desk
+ * @param deps - database, clock and the ledger batcher
  * @returns when registered
  * @example
  * await app.register(wposRoutes, deps);

@@ -11,7 +11,7 @@ import { toMinor } from '../../api-schema/amount';
 import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
 import { systemAccountId } from '../../server/ledger/accounts';
-import { createLedgerDesk, postRequests, type LedgerRequest } from '../../server/ledger/engine';
+import { createLedgerBatcher, postRequests, type LedgerRequest } from '../../server/ledger/engine';
 import { memberTransferRequest, type MemberTransferRequest } from '../../server/ledger/memberTransfers';
 import { memberIdByAddress } from '../../server/ledger/queries';
 import { creditMember } from '../../server/ledger/transfers';
@@ -56,25 +56,25 @@ describeWithDatabases('ledger engine', (ctx) => {
 
   it('transfers between members: both entries, at most once per request id, another body with the id is 3003', async () => {
     const { alice, bob } = await threeMembers(100_000_000n);
-    const desk = createLedgerDesk(ctx.db, { maxInFlight: 1 });
+    const ledger = createLedgerBatcher(ctx.db, { maxInFlight: 1 });
     const requestId = randomUUID();
-    const first = await desk.post(() => transfer(alice, bob, '30', { requestId }), ctx.clock.now());
+    const first = await ledger.post(() => transfer(alice, bob, '30', { requestId }), ctx.clock.now());
     expect(first).toMatchObject({ code: 0, result: { amount: '30', status: 'done' } });
     expect(await wposOf(alice)).toBe(70_000_000n);
     expect(await wposOf(bob)).toBe(130_000_000n);
-    const again = await expectNoMoneyMoved(ctx.db, () => desk.post(() => transfer(alice, bob, '30.000', { requestId }), ctx.clock.now()));
+    const again = await expectNoMoneyMoved(ctx.db, () => ledger.post(() => transfer(alice, bob, '30.000', { requestId }), ctx.clock.now()));
     expect(again).toEqual({ ...first, setBased: false });
-    const other = await expectNoMoneyMoved(ctx.db, () => desk.post(() => transfer(alice, bob, '31', { requestId }), ctx.clock.now()));
+    const other = await expectNoMoneyMoved(ctx.db, () => ledger.post(() => transfer(alice, bob, '31', { requestId }), ctx.clock.now()));
     expect(other.code).toBe(ApiCode.requestIdReused);
     await expectBooksBalanced(ctx.db);
   });
 
-  it('decides each desk batch by the app config as it is when the batch runs, though the desk keeps it between batches', async () => {
+  it('decides each batch of the ledger batcher by the app config as it is when the batch runs, though the batcher keeps it between batches', async () => {
     const { alice, bob } = await threeMembers(100_000_000n);
     const setMinTransfer = (value: string) =>
       ctx.db.execute(sql`UPDATE app_config SET value = value || jsonb_build_object('minTransfer', ${value}::text) WHERE id = 1`);
-    const desk = createLedgerDesk(ctx.db, { maxInFlight: 1 });
-    const byConfig = () => desk.post((config) => transfer(alice, bob, '2', { minimum: toMinor(config.minTransfer) }), ctx.clock.now());
+    const ledger = createLedgerBatcher(ctx.db, { maxInFlight: 1 });
+    const byConfig = () => ledger.post((config) => transfer(alice, bob, '2', { minimum: toMinor(config.minTransfer) }), ctx.clock.now());
     await setMinTransfer('1');
     expect((await byConfig()).code).toBe(0);
     await setMinTransfer('5');
@@ -187,7 +187,7 @@ describeWithDatabases('ledger engine', (ctx) => {
 
   it('runs transfers in both directions from many requests at once without a deadlock, each exactly once', async () => {
     const { alice, bob, carol } = await threeMembers(1_000_000_000n);
-    const desk = createLedgerDesk(ctx.db, { maxInFlight: ctx.target === 'pglite' ? 1 : 4 });
+    const ledger = createLedgerBatcher(ctx.db, { maxInFlight: ctx.target === 'pglite' ? 1 : 4 });
     const members = [alice, bob, carol];
     const requests = Array.from({ length: 120 }, (_, index) => {
       const from = members[index % 3] ?? alice;
@@ -195,7 +195,7 @@ describeWithDatabases('ledger engine', (ctx) => {
       return transfer(from, to, '1');
     });
     // Every request twice: the second of each pair answers the first's outcome.
-    const outcomes = await Promise.all([...requests, ...requests].map((request) => desk.post(() => request, ctx.clock.now())));
+    const outcomes = await Promise.all([...requests, ...requests].map((request) => ledger.post(() => request, ctx.clock.now())));
     const codes = outcomes.map((outcome) => outcome.code);
     expect(codes.every((code) => code === 0 || code === ApiCode.requestInProgress)).toBe(true);
     const total = [await wposOf(alice), await wposOf(bob), await wposOf(carol)].reduce<bigint>((sum, balance) => sum + (balance ?? 0n), 0n);

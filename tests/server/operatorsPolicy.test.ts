@@ -224,7 +224,7 @@ describeWithDatabases('no operator alone', (ctx) => {
     expectRefused(await s.app.inject({ method: 'POST', url: '/api/member/flashExchange', headers: authHeaders(s.alice), payload: { from: 'WPOS', amount: '200', requestId: randomUUID() } }), ApiCode.insufficientBalance);
     expect(await credit(s.app, s.alice)).toMatchObject({ creditBalance: '0', wposBalance: '200' });
     expect((await auditRows('opsFund')).map((row) => row.actor)).toEqual([s.ann.address]);
-    expect((await auditRows('adminDistribute')).map((row) => row.actor)).toEqual([s.ann.address]);
+    expect((await auditRows('opsDistribute')).map((row) => row.actor)).toEqual([s.ann.address]);
     await expectBooksBalanced(ctx.db);
   });
 

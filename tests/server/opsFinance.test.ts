@@ -21,7 +21,7 @@ import { unlessFrozen } from '../../server/members/freezes';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { expectBooksBalanced, grant, TEST_TREASURY_ADDRESS, treasuryHeaders, withdraw } from './support/ledger';
-import { adjust, approve, approveMany, confirmAdjust, freeze, operatorWithSession, queue, type TestOperator } from './support/opsFinance';
+import { adjust, approve, approveMany, confirmAdjust, fail, freeze, operatorWithSession, queue, type TestOperator } from './support/opsFinance';
 import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
 
 /** The tests' quorum threshold: withdrawals and adjustments above 100 need two operators. */
@@ -197,7 +197,7 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     expect(envelope(await s.app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: s.ann.headers, payload: { id: bigFail, status: 'failed' } }))).toMatchObject({ code: 0, result: { status: 'failed' } });
     await expectBooksBalanced(ctx.db);
     const audited = await auditActions();
-    expect(audited.filter((row) => row.action === 'adminWithdrawalDecide' && row.target === big).map((row) => row.actor)).toEqual([s.ann.address, s.ben.address]);
+    expect(audited.filter((row) => row.action === 'opsWithdrawalDecide' && row.target === big).map((row) => row.actor)).toEqual([s.ann.address, s.ben.address]);
   });
 
   it('two operators approving one withdrawal at once, on two instances: approved once', async () => {
@@ -214,6 +214,28 @@ describeWithDatabases('operators: finance calls', (ctx) => {
       // One move: its stage changed once (held → approved), no other request for it stored.
       const [moves] = await queryRows(ctx.db, sql`SELECT count(*)::int AS n FROM withdrawal_approvals WHERE withdrawal_id = ${id}::bigint`, z.object({ n: z.number() }));
       expect(moves?.n).toBe(2);
+    }
+    await expectBooksBalanced(ctx.db);
+  });
+
+  it('two failures and an approval of one withdrawal at once, on two instances: failed once, audited once', async () => {
+    const s = await setup();
+    const instances = await ctx.instances({ approvalQuorumAbove: toMinor(QUORUM) });
+    const [one, other] = [instances[0] ?? s.app, instances.at(-1) ?? s.app];
+    for (let round = 0; round < 4; round++) {
+      const id = await withdrawn(s.app, s.alice, '20');
+      const [failed, failedAgain, approval] = await Promise.all([fail(one, s.ann, id), fail(other, s.ben, id), approve(round % 2 ? one : other, s.ben, id)]);
+      expect([envelope(failed), envelope(failedAgain)]).toMatchObject([{ code: 0, result: { status: 'failed' } }, { code: 0, result: { status: 'failed' } }]);
+      // Approved before the failures, or refused after them.
+      const approved = envelope<{ status: string }>(approval);
+      expect(approved.code === 0 ? approved.result?.status : approved.code).toBeOneOf(['approved', ApiCode.alreadyDecided]);
+      expect(await stageOf(id)).toBe('voided');
+      const failures = await queryRows(
+        ctx.db,
+        sql`SELECT count(*)::int AS n FROM audit_log WHERE target = ${id} AND action = 'opsWithdrawalDecide' AND after->>'status' = 'failed'`,
+        z.object({ n: z.number() }),
+      );
+      expect(failures[0]?.n).toBe(1);
     }
     await expectBooksBalanced(ctx.db);
   });
@@ -239,6 +261,45 @@ describeWithDatabases('operators: finance calls', (ctx) => {
     expect(await stageOf(big)).toBe('approved');
     expectRefused(await approveMany(s.app, s.ann, []), ApiCode.invalidParameters);
     await expectBooksBalanced(ctx.db);
+  });
+
+  it('lists the members newest first, by the start of an address or invite code, frozen ones alone, in pages with a total', async () => {
+    const s = await setup();
+    type Listed = { address: string; inviteCode: string; credit: string; frozen: boolean; recommender: string | null };
+    type Members = { list: Listed[]; nextCursor: string | null; total: number };
+    const members = async (query: Record<string, string> = {}, operator: TestOperator = s.ann) => {
+      const answer = envelope<Members>(await s.app.inject({ method: 'GET', url: `/api/admin/members?${new URLSearchParams(query).toString()}`, headers: operator.headers }));
+      expect(answer.code).toBe(0);
+      return answer.result ?? { list: [], nextCursor: null, total: -1 };
+    };
+    const all = await members();
+    // The seed's inviter first joined; alice then bob after it: newest first.
+    expect(all.list.slice(0, 2).map((member) => member.address)).toEqual([accounts.bob.address, accounts.alice.address]);
+    expect(all.total).toBe(all.list.length);
+    expect(all.list[0]).toMatchObject({ credit: '1000', frozen: false });
+    // The start of an address in any case; of an invite code as typed in lower case.
+    expect((await members({ q: accounts.alice.address.slice(0, 12).toLowerCase() })).list.map((member) => member.address)).toEqual([accounts.alice.address]);
+    const code = all.list[1]?.inviteCode ?? '';
+    expect((await members({ q: code.slice(0, 6).toLowerCase() })).list.map((member) => member.inviteCode)).toContain(code);
+    // LIKE's own characters are letters: a prefix of "%" is refused by the schema, "0x%" matches nothing.
+    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/members?q=%25', headers: s.ann.headers }), ApiCode.invalidParameters);
+    expect(envelope(await freeze(s.app, s.ann, { address: accounts.bob.address, frozen: true, reason: 'chargeback under review' })).code).toBe(0);
+    expect(await members({ frozen: 'true' })).toMatchObject({ list: [{ address: accounts.bob.address, frozen: true }], total: 1 });
+    // Pages of one: each below the last, together the whole list, the total the same on each.
+    const pages: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: Members = await members({ limit: '1', ...(cursor ? { cursor } : {}) });
+      expect(page.total).toBe(all.total);
+      pages.push(...page.list.map((member) => member.address));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(pages).toEqual(all.list.map((member) => member.address));
+    // Support sees them too; a content operator does not.
+    const sue = await operatorWithSession(ctx.db, ['support'], ctx.clock.now());
+    expect((await members({}, sue)).total).toBe(all.total);
+    const cal = await operatorWithSession(ctx.db, ['content'], ctx.clock.now());
+    expectRefused(await s.app.inject({ method: 'GET', url: '/api/admin/members', headers: cal.headers }), ApiCode.roleRequired);
   });
 
   it('a frozen member cannot withdraw (3008) nor have a withdrawal approved; unfrozen, the same request id works', async () => {

@@ -65,6 +65,7 @@ const EXPECTED: Record<string, Expected> = {
   'GET /api/admin/withdrawals': finance,
   'POST /api/admin/withdrawals/approve': finance,
   'GET /api/admin/member': financeOrSupport,
+  'GET /api/admin/members': financeOrSupport,
   'POST /api/admin/member/signOut': financeOrSupport,
   'POST /api/admin/member/freeze': financeOrSupport,
   'POST /api/admin/adjust': finance,

@@ -328,7 +328,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(await credit(app, alice)).toBe('7');
     await expectCreditedIsOnChain(app, treasury);
     // One audit row, written with the credit it records; the second call credited nothing and wrote none.
-    const rows = await queryRows(ctx.db, sql`SELECT after FROM audit_log WHERE action = 'adminTopUpsReread'`, z.object({ after: z.unknown() }));
+    const rows = await queryRows(ctx.db, sql`SELECT after FROM audit_log WHERE action = 'opsTopUpsReread'`, z.object({ after: z.unknown() }));
     expect(rows.map((row) => row.after)).toEqual([{ credited: 1, held: 0 }]);
     // Bounded, ordered, and deep enough only.
     expectRefused(await reread({ fromBlock: '0', toBlock: '10000' }), ApiCode.invalidParameters);

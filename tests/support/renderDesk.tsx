@@ -72,12 +72,11 @@ export interface RenderedDesk extends RenderResult {
 const mounted: DeskActors[] = [];
 afterEach(() => {
   for (const actors of mounted.splice(0)) actors.stop();
-  vi.unstubAllGlobals();
 });
 
 /**
  * A window as wide as a desktop's (src/ops/useWide.ts asks matchMedia, which jsdom lacks: without it the desk is a
- * phone's). Undone after each test.
+ * phone's). Undone after each test (tests/support/setupDom.ts).
  */
 function stubWideWindow(): void {
   vi.stubGlobal('matchMedia', (query: string) => ({

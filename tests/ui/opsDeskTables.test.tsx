@@ -117,6 +117,37 @@ describe('the desk: tables of the other lists', { timeout: 15_000 }, () => {
     await waitFor(() => expect(reads(desk.calls, 'GET /api/admin/orders').length).toBe(readsBefore + 1));
   });
 
+  it('behavior: the members table filters by the start of an address or code as typed, frozen only; a row opens the member beside it', async () => {
+    const listed = (address: string, inviteCode: string, extra: Record<string, unknown> = {}) => ({ address, inviteCode, recommender: null, createdAt: '2026-11-20T09:00:00.000Z', credit: '120.5', frozen: false, ...extra });
+    const desk = await renderDesk({
+      path: '/ops/members',
+      signedInAs: { roles: ['support'] },
+      wide: true,
+      handlers: {
+        'GET /api/admin/members': ({ query }) => page(query.get('frozen') ? [listed(second, 'FROZEN01', { frozen: true })] : [listed(member, 'AB12CD34'), listed(second, 'FROZEN01', { frozen: true })], query.get('frozen') ? 1 : 1_000_000),
+        'GET /api/admin/member': ({ query }) => ({
+          code: 0,
+          result: { address: query.get('q'), inviteCode: 'AB12CD34', recommender: null, createdAt: '2026-11-20T09:00:00.000Z', balances: { CREDIT: '120.5', WPOS: '3' }, team: { direct: 0, total: 0 }, sessions: 1, frozen: null, records: [] },
+        }),
+      },
+    });
+    await screen.findByRole('table', { name: 'Members' });
+    expect(screen.getByText('In all: 1000000')).toBeTruthy();
+    await desk.user.type(screen.getByLabelText('Address or invite code starts with'), '0x7099');
+    await waitFor(() => expect(reads(desk.calls, 'GET /api/admin/members').at(-1)).toEqual({ q: '0x7099', limit: '50' }));
+    // Not the start of either: not sent, and said.
+    await desk.user.type(screen.getByLabelText('Address or invite code starts with'), '-');
+    expect(screen.getByText('Type the start of an address (0x…) or of an invite code.')).toBeTruthy();
+    expect(reads(desk.calls, 'GET /api/admin/members').some((query) => query.q === '0x7099-')).toBe(false);
+    await desk.user.clear(screen.getByLabelText('Address or invite code starts with'));
+    await desk.user.click(screen.getByLabelText('Frozen withdrawals only'));
+    await waitFor(() => expect(reads(desk.calls, 'GET /api/admin/members').at(-1)).toEqual({ frozen: 'true', limit: '50' }));
+    expect(await screen.findByText('In all: 1')).toBeTruthy();
+    await desk.user.click(screen.getByRole('button', { name: new RegExp(`^${second} `) }));
+    await waitFor(() => expect(reads(desk.calls, 'GET /api/admin/member').at(-1)).toEqual({ q: second }));
+    expect(desk.router.state.location.search).toBe(`?q=${second}`);
+  });
+
   it('behavior: API keys and operators are tables whose rows act: revoke, edit', async () => {
     const key = { id: '0123456789abcdef', label: 'payouts', roles: ['finance'], createdBy: financeAddress, createdAt: '2026-11-27T09:00:00.000Z', lastUsedAt: null, revokedAt: null };
     const desk = await renderDesk({

@@ -15,7 +15,7 @@ import { bigintText, queryRows, type Db } from '../../db/client';
 import { RequestInProgressError } from '../../errors';
 import { postRequests } from '../../ledger/engine';
 import { sendRequest } from '../../ledger/withdrawals';
-import { payeeJoinSql, payeeSql } from '../../ledger/withdrawalLifecycle';
+import { payeeJoinSql, payeeSql, WithdrawalStage } from '../../ledger/withdrawalLifecycle';
 import type { Chain } from '../chain';
 import { receiptOrNull, tokenUnitsOf, toLedgerUnits } from '../chainReads';
 import { readTransferData, withdrawalFingerprint } from './paymentTag';
@@ -192,7 +192,7 @@ async function recordOne(tx: Db, chain: Chain, payer: Address, found: ChainTrans
     kind = same ? 'notApproved' : 'unknownWithdrawal';
     const pays =
       same &&
-      same.stage === 'approved' &&
+      same.stage === WithdrawalStage.approved &&
       isAddressEqual(same.address as Address, transfer.to) &&
       tokenUnitsOf(same.amount - same.fee, chain.token.decimals) === transfer.tokenAmount;
     if (same && pays) {

@@ -7,7 +7,7 @@ import { useDesk } from '../DeskContext';
 import { useDeskAction } from '../deskHooks';
 import { ActionState } from './ActionState';
 
-type Pause = NonNullable<OpsResult<'adminReconcile'>['pause']>;
+type Pause = NonNullable<OpsResult<'opsReconcile'>['pause']>;
 
 /**
  * Payouts paused on doubt (docs/API.md, "Credit on chain: payouts paused"): why, since when, who asked to resume;

@@ -28,7 +28,7 @@ export function WithdrawalDetail({ withdrawal, onDecided, onClose }: { withdrawa
     createWithdrawalDecisionMachine,
     withdrawal,
     ({ act, subject, form }, api) =>
-      api.call('adminWithdrawalDecide', { body: act === 'approve' ? { id: subject.id, status: 'approved' } : { id: subject.id, status: 'failed', reason: form.reason ?? '' } }),
+      api.call('opsWithdrawalDecide', { body: act === 'approve' ? { id: subject.id, status: 'approved' } : { id: subject.id, status: 'failed', reason: form.reason ?? '' } }),
     onDecided,
   );
   const stage = useSelector(decision, selectDecisionStage);

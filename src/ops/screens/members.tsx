@@ -1,8 +1,10 @@
 /**
- * Members (issue 43): a member by address or invite code, with balances, records, team and sessions; sign them out
- * everywhere, freeze or unfreeze their withdrawals with a reason, grant or deduct with a reason (above the quorum
- * threshold a second finance operator confirms it, from the list of those waiting).
+ * Members: a member by address or invite code, with balances, records, team and sessions; sign them out everywhere,
+ * freeze or unfreeze their withdrawals with a reason, grant or deduct with a reason (above the quorum threshold a
+ * second finance operator confirms it, from the list of those waiting). From 900 px the members are a table
+ * (opsMembers, newest first) whose row opens the member beside it; on a phone, the lookup by address or code.
  */
+import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
@@ -20,8 +22,12 @@ import { PendingAdjustments } from '../parts/PendingAdjustments';
 import { MoneySettingsCard } from '../parts/MoneySettingsCard';
 import { PolicyCard } from '../parts/PolicyCard';
 import type { MemberView } from '../parts/MemberCard';
+import { MembersTable } from '../parts/MembersTable';
+import { PageButtons } from '../parts/PageButtons';
+import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { useDraft } from '../useDraft';
+import { useWide } from '../useWide';
 
 const queryPattern = /^(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{4,16})$/;
 const adjustPattern = /^-?(0|[1-9]\d{0,11})(\.\d{1,6})?$/;
@@ -29,6 +35,7 @@ const adjustPattern = /^-?(0|[1-9]\d{0,11})(\.\d{1,6})?$/;
 export function Screen() {
   const { t } = useTranslation('ops');
   const operator = useOperator();
+  const wide = useWide();
   const [params, setParams] = useSearchParams();
   const q = params.get('q') ?? '';
   const [text, setText] = useDraft(q);
@@ -36,6 +43,23 @@ export function Screen() {
     event.preventDefault();
     if (queryPattern.test(text.trim())) setParams({ q: text.trim() });
   };
+  const finance = holdsRole(operator, 'finance');
+  if (wide) {
+    return (
+      <section aria-labelledby="members-title">
+        <h2 id="members-title" className="desk-screen-title">
+          {t('screens.members')}
+        </h2>
+        <div className="desk-columns">
+          <MemberList openAddress={q} onOpen={(address) => setParams({ q: address })} />
+          <div>{q && queryPattern.test(q) ? <MemberLookup key={q} q={q} /> : <p className="desk-muted">{t('members.pick')}</p>}</div>
+        </div>
+        {finance ? <PendingAdjustments /> : null}
+        {finance ? <MoneySettingsCard /> : null}
+        <PolicyCard />
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="members-title">
       <h2 id="members-title" className="desk-screen-title">
@@ -55,10 +79,56 @@ export function Screen() {
         </Button>
       </form>
       {q && queryPattern.test(q) ? <MemberLookup key={q} q={q} /> : <ListState state="empty" title={t('members.prompt')} />}
-      {holdsRole(operator, 'finance') ? <PendingAdjustments /> : null}
-      {holdsRole(operator, 'finance') ? <MoneySettingsCard /> : null}
+      {finance ? <PendingAdjustments /> : null}
+      {finance ? <MoneySettingsCard /> : null}
       <PolicyCard />
     </section>
+  );
+}
+
+/** The start of an address or an invite code, as opsMembers takes it. */
+const prefixPattern = /^(0x[0-9a-fA-F]{1,40}|[A-Za-z0-9]{1,16})$/;
+
+/**
+ * The members from 900 px, newest first: the filters in one row (an address's or invite code's start, applied as it
+ * is typed; frozen only; page size), the table and its total; a row opens the member beside it.
+ */
+function MemberList({ openAddress, onOpen }: { openAddress: string; onOpen: (address: string) => void }) {
+  const { t } = useTranslation('ops');
+  const [filters, setFilters] = useState<{ text: string; frozen: boolean; limit: number }>({ text: '', frozen: false, limit: pageSizeOf(null) });
+  const members = useDeskRead('opsMembers', { limit: pageSizeOf(null) });
+  const total = useSelector(members, (snapshot) => snapshot.context.value?.total ?? null);
+  const nextCursor = useSelector(members, (snapshot) => snapshot.context.value?.nextCursor ?? null);
+  const text = filters.text.trim();
+  const invalid = text !== '' && !prefixPattern.test(text);
+  const change = (next: typeof filters) => {
+    setFilters(next);
+    const prefix = next.text.trim();
+    if (prefix !== '' && !prefixPattern.test(prefix)) return;
+    members.send({ type: 'user.changeQuery', query: { limit: next.limit, ...(prefix ? { q: prefix } : {}), ...(next.frozen ? { frozen: 'true' as const } : {}) } });
+  };
+  return (
+    <div>
+      <div className="desk-filters" role="search">
+        <label className="desk-filter desk-filter-wide">
+          <span className="field-label">{t('members.listQuery')}</span>
+          <input value={filters.text} placeholder="0x… / DEMO2026" aria-invalid={invalid || undefined} onChange={(event) => change({ ...filters, text: event.target.value })} />
+        </label>
+        <label className="desk-filter desk-filter-check">
+          <input type="checkbox" checked={filters.frozen} onChange={(event) => change({ ...filters, frozen: event.target.checked })} />
+          <span>{t('members.frozenOnly')}</span>
+        </label>
+        <PageSize value={filters.limit} onChange={(limit) => change({ ...filters, limit })} />
+        {invalid ? <p className="desk-filter-error">{t('members.listQueryInvalid')}</p> : null}
+      </div>
+      <ReadState actor={members} isEmpty={(value) => value.list.length === 0} emptyTitle={t('members.listEmpty')}>
+        {(value) => <MembersTable rows={value.list} openAddress={openAddress} onOpen={(member) => onOpen(member.address)} />}
+      </ReadState>
+      <div className="desk-row">
+        {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
+        <PageButtons actor={members} nextCursor={nextCursor} />
+      </div>
+    </div>
   );
 }
 

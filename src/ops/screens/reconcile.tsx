@@ -20,11 +20,11 @@ import { ActionState } from '../parts/ActionState';
 import { PayoutPauseCard } from '../parts/PayoutPauseCard';
 import { ReadState, readAgain } from '../parts/ReadState';
 
-type Reconcile = OpsResult<'adminReconcile'>;
+type Reconcile = OpsResult<'opsReconcile'>;
 
 export function Screen() {
   const { t } = useTranslation('ops');
-  const reconcile = useDeskRead('adminReconcile', undefined);
+  const reconcile = useDeskRead('opsReconcile', undefined);
   const loading = useSelector(reconcile, (snapshot) => snapshot.matches('loading'));
   return (
     <section aria-labelledby="reconcile-title">

@@ -270,7 +270,7 @@ function Reread() {
   const { t } = useTranslation('ops');
   const { api } = useDesk();
   const [range, setRange] = useState({ fromBlock: '', toBlock: '' });
-  const reread = useDeskAction((request: { fromBlock: string; toBlock: string }) => api.call('adminTopUpsReread', { body: request }));
+  const reread = useDeskAction((request: { fromBlock: string; toBlock: string }) => api.call('opsTopUpsReread', { body: request }));
   const valid = blockPattern.test(range.fromBlock) && blockPattern.test(range.toBlock) && BigInt(range.fromBlock) <= BigInt(range.toBlock);
   const busy = useSelector(reread, (snapshot) => snapshot.hasTag('busy'));
   return (
@@ -295,7 +295,7 @@ function Reread() {
       <ActionState
         actor={reread}
         busyText={t('topUps.rereading')}
-        done={(result: OpsResult<'adminTopUpsReread'> | null) => <p>{t('topUps.rereadDone', { found: result?.found ?? 0, credited: result?.credited ?? 0, held: result?.held ?? 0 })}</p>}
+        done={(result: OpsResult<'opsTopUpsReread'> | null) => <p>{t('topUps.rereadDone', { found: result?.found ?? 0, credited: result?.credited ?? 0, held: result?.held ?? 0 })}</p>}
       />
     </section>
   );

@@ -35,6 +35,10 @@ export function approve(app: FastifyInstance, operator: TestOperator, id: string
   return app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: operator.headers, payload: { id, status: 'approved' } });
 }
 
+export function fail(app: FastifyInstance, operator: TestOperator, id: string): Promise<LightMyRequestResponse> {
+  return app.inject({ method: 'POST', url: '/api/admin/withdrawal/decide', headers: operator.headers, payload: { id, status: 'failed' } });
+}
+
 /** POST /api/admin/payouts/resume: this operator's call to resume a payout pause, with a new request id. */
 export function resumePayouts(app: FastifyInstance, operator: TestOperator, pauseId: string): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'POST', url: '/api/admin/payouts/resume', headers: operator.headers, payload: { pauseId, requestId: randomUUID() } });

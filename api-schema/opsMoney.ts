@@ -5,8 +5,9 @@ import { pauseCauseSchema } from './dapp';
 import { withdrawalFailureSchema, withdrawalStatusSchema } from './member';
 
 /**
- * The operator API (docs/API.md, "Operations"): calls carry an operator's session token or API key (Authorization:
- * Bearer). Not part of the SPA: the client never imports this module.
+ * The operators' money calls (docs/API.md, "Operations" and "Credit on chain"): grant, a withdrawal's decision, the
+ * ledger's totals, reconcile and the payer's recovery, distribute, the top-ups re-read and the alerts. Calls carry an
+ * operator's session or API key. Not part of the member app: its client never imports this module.
  */
 
 export const assetSchema = z.enum(['CREDIT', 'WPOS']);
@@ -47,7 +48,7 @@ export const withdrawalSchema = z.object({
 /** One operator's approval of a withdrawal. */
 export const approvalSchema = z.object({ address: addressSchema, approvedAt: isoDateSchema });
 
-export const adminWithdrawalDecide = defineEndpoint({
+export const opsWithdrawalDecide = defineEndpoint({
   method: 'POST',
   path: '/api/admin/withdrawal/decide',
   access: 'operator:finance',
@@ -73,7 +74,7 @@ export const adminWithdrawalDecide = defineEndpoint({
 
 const assetTotalsSchema = z.object({ members: balanceSchema, system: signedAmountSchema, total: signedAmountSchema });
 
-export const adminLedger = defineEndpoint({
+export const opsLedger = defineEndpoint({
   method: 'GET',
   path: '/api/admin/ledger',
   access: 'operator:finance',
@@ -158,7 +159,7 @@ export const payoutPauseSchema = z.object({
   causes: z.array(z.object({ cause: pauseCauseSchema, detail: z.string() })),
 });
 
-export const adminReconcile = defineEndpoint({
+export const opsReconcile = defineEndpoint({
   method: 'GET',
   path: '/api/admin/reconcile',
   access: 'operator:finance',
@@ -254,7 +255,7 @@ export const opsPayoutsResume = defineEndpoint({
   result: z.object({ pause: payoutPauseSchema, resumed: z.boolean(), waitsForSecondApproval: z.boolean(), approvals: z.array(addressSchema) }),
 });
 
-export const adminDistribute = defineEndpoint({
+export const opsDistribute = defineEndpoint({
   method: 'POST',
   path: '/api/admin/distribute',
   access: 'operator:finance',
@@ -274,7 +275,7 @@ export const adminDistribute = defineEndpoint({
 /** A block number as a decimal string (no leading zero). */
 const blockNumberSchema = checked(z.string(), z.regex(/^(0|[1-9]\d{0,17})$/, 'blockNumber'));
 
-export const adminTopUpsReread = defineEndpoint({
+export const opsTopUpsReread = defineEndpoint({
   method: 'POST',
   path: '/api/admin/topUps/reread',
   access: 'operator:finance',

@@ -1,6 +1,6 @@
 /**
- * The operator API (docs/API.md, "Operations" and "Credit on chain"): grant, ledger, reconcile, distribute and the
- * top-ups re-read (withdrawal/decide is a finance call: routes/opsFinance.ts), open to finance operators. Each act
+ * The operators' money routes (docs/API.md, "Operations" and "Credit on chain"): grant, ledger, reconcile, distribute
+ * and the top-ups re-read (withdrawal/decide is a finance call: routes/opsFinance.ts), open to finance operators. Each act
  * passes the operators' policy (server/ops/policy.ts); a grant runs at most once per request id of its operator, with
  * its audit row in its transaction (server/ops/operatorAct.ts).
  */
@@ -31,15 +31,15 @@ import type { RouteDeps } from './deps';
 const REREAD_MAX_BLOCKS = 10_000n;
 
 /**
- * The operator routes.
+ * The operators' money routes.
  *
  * @param app - plugin scope
  * @param deps - database and clock
  * @returns when registered
  * @example
- * if (deps.adminToken) await app.register(adminRoutes, deps);
+ * await app.register(opsMoneyRoutes, deps);
  */
-export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
+export const opsMoneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
     adminGrant: async ({ body, request }) => {
       const address = checksummedAddress(body.address, 'address');
@@ -70,12 +70,12 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
     opsOverview: async ({ request }) => readOverview(deps.db, await app.businessFigures(), requireOperator(request)),
 
-    adminReconcile: async () => {
+    opsReconcile: async () => {
       if (!deps.chain) throw new NotFoundError();
       return reconcile(deps.db, deps.chain.chain, deps.chain.payer, deps.now());
     },
 
-    adminTopUpsReread: async ({ body, request }) => {
+    opsTopUpsReread: async ({ body, request }) => {
       if (!deps.chain) throw new NotFoundError();
       await deps.db.transaction((tx) => decidePolicy(tx, deps.policy, { act: 'topUpsReread', actor: requireOperator(request), amount: 0n }, deps.now()));
       const fromBlock = BigInt(body.fromBlock);
@@ -88,7 +88,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       // Only blocks at depth, as the watcher credits them.
       if (toBlock > head - BigInt(chain.settings.confirmations)) throw new InvalidParametersError('toBlock');
       const audit = async (tx: Db, range: { from: bigint; to: bigint; credited: number; held: number }) => {
-        await recordAudit(tx, auditOf(request, deps.now(), { action: 'adminTopUpsReread', target: `${range.from}-${range.to}`, after: { credited: range.credited, held: range.held } }));
+        await recordAudit(tx, auditOf(request, deps.now(), { action: 'opsTopUpsReread', target: `${range.from}-${range.to}`, after: { credited: range.credited, held: range.held } }));
       };
       const read = await watcher.reread(fromBlock, toBlock, audit).catch((error: unknown) => {
         request.log.warn({ err: error }, 'top-up re-read failed');
@@ -99,7 +99,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       return { found: read.found, credited: read.credited, held: read.held };
     },
 
-    adminLedger: async () => {
+    opsLedger: async () => {
       const { assets, negativeAccounts } = await ledgerSummary(deps.db);
       const totals = (asset: keyof typeof assets) => ({
         members: formatMinor(assets[asset].members),
@@ -109,7 +109,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
       return { assets: { CREDIT: totals('CREDIT'), WPOS: totals('WPOS') }, negativeAccounts };
     },
 
-    adminDistribute: async ({ body, request }) => {
+    opsDistribute: async ({ body, request }) => {
       const now = deps.now();
       const day = body?.day ?? utcDay(now);
       // ISO dates compare as text; a day still to come has no balances to pay on.
@@ -119,7 +119,7 @@ export const adminRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
         ...deps.payouts,
         // The act is the plan: its row is written with it (a run that only finishes an earlier plan decides nothing).
         audit: async (tx, plan) => {
-          await recordAudit(tx, auditOf(request, now, { action: 'adminDistribute', target: day, after: { pools: plan.pools, paid: formatMinor(plan.total), unfunded: plan.unfunded } }));
+          await recordAudit(tx, auditOf(request, now, { action: 'opsDistribute', target: day, after: { pools: plan.pools, paid: formatMinor(plan.total), unfunded: plan.unfunded } }));
         },
       });
       return { pools: run.pools, paid: formatMinor(run.paid), unfunded: run.unfunded };
