@@ -35,7 +35,10 @@ interface DeskTableProps<TRow> {
   rows: readonly TRow[];
   columns: readonly DeskColumn<TRow>[];
   rowId: (row: TRow) => string;
-  /** The open button's name: what the row shows, for the screen reader and the tests. */
+  /**
+   * The open button's name, when its cell alone says too little: it must begin with what the cell shows (axe's
+   * label-content-name-mismatch). None: the cell's own text (a short address's full one) names it.
+   */
   rowName?: ((row: TRow) => string) | undefined;
   /** The opened row (its detail beside the table); none for a table whose rows open nothing. */
   openId?: string | null | undefined;

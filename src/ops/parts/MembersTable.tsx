@@ -43,7 +43,6 @@ export function MembersTable({ rows, openAddress, onOpen }: { rows: readonly Lis
       rows={rows}
       columns={columns}
       rowId={(member) => member.address}
-      rowName={(member) => `${member.address} ${member.inviteCode}`}
       openId={openAddress}
       onOpen={onOpen}
     />

@@ -143,7 +143,6 @@ function HeldTable({ rows, openKey, onOpen }: { rows: readonly HeldTopUp[]; open
       rows={rows}
       columns={columns}
       rowId={keyOf}
-      rowName={(item) => `${item.from} ${item.amount} CREDIT ${t(`topUps.state.${item.state}`)}`}
       openId={openKey}
       onOpen={onOpen}
     />
