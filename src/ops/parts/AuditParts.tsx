@@ -52,7 +52,7 @@ export function AuditTable({ rows, openId, onOpen }: { rows: readonly AuditRow[]
   const columns: DeskColumn<AuditRow>[] = [
     { id: 'at', header: t('audit.columns.at'), cell: (row) => formatDateTime(row.at, locale), compare: byTime((row) => row.at) },
     { id: 'action', header: t('audit.filters.action'), cell: (row) => row.action, compare: byText((row) => row.action) },
-    { id: 'actor', header: t('audit.filters.actor'), cell: (row) => (row.actorAddress ? <ShortAddress address={row.actorAddress} /> : actorOf(row)), compare: byText(actorOf) },
+    { id: 'actor', header: t('audit.filters.actor'), cell: (row) => (row.actorAddress ? <ShortAddress address={row.actorAddress} /> : <span className="desk-table-clip">{actorOf(row)}</span>), compare: byText(actorOf) },
     { id: 'target', header: t('audit.filters.target'), cell: (row) => <span className="desk-table-clip">{row.target ?? ''}</span>, compare: byText((row) => row.target ?? '') },
     { id: 'via', header: t('audit.columns.via'), cell: (row) => row.via },
   ];

@@ -117,9 +117,12 @@ export function Screen() {
   }
   return (
     <section aria-labelledby="audit-title">
-      <h2 id="audit-title" className="desk-screen-title">
-        {t('screens.audit')}
-      </h2>
+      <div className="desk-row">
+        <h2 id="audit-title" className="desk-screen-title desk-row-main">
+          {t('screens.audit')}
+        </h2>
+        {exportButton}
+      </div>
       <div className="desk-filters" role="search">
         {(['actor', 'action', 'target'] as const).map((name) => (
           <label key={name} className="desk-filter">
@@ -140,7 +143,6 @@ export function Screen() {
             if (invalid === null) read(filters, size);
           }}
         />
-        {exportButton}
         {invalid ? <p className="desk-filter-error">{t('audit.filterInvalid', { filter: t(`audit.filters.${invalid}`) })}</p> : null}
         {exportError}
       </div>
