@@ -3,7 +3,8 @@
  * everywhere, a freeze, a grant or deduction, an operator added or removed, an API key made or revoked, a re-read
  * of blocks. The screen's form gives the request (with its request id, made when the operator confirms) in
  * `user.run`; a retry sends the same request again, so an act that moves money moves it once. The answer stays on
- * the screen until the operator dismisses it (an API key is shown once, there).
+ * the screen until the operator dismisses it (an API key is shown once, there); `reportDone`, which the screen
+ * provides, reads again the lists an accepted act changed.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { Answer } from '../shared/answer';
@@ -36,6 +37,9 @@ export function createOpsActionMachine<TRequest, TResult>() {
       assignError: assign((_, params: { error: ErrorInfo }) => ({ error: params.error })),
       assignThrownError: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
       clear: assign({ request: null, result: null, error: null }),
+      reportDone: () => {
+        // Provided by the screen: the act changed a list, which is read again (no effect in a component watches).
+      },
     },
     guards: {
       isApiOk: (_, params: { code: number }) => params.code === 0,
@@ -60,7 +64,7 @@ export function createOpsActionMachine<TRequest, TResult>() {
             {
               guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
               target: 'done',
-              actions: { type: 'assignResult', params: ({ event }) => ({ result: event.output.result }) },
+              actions: [{ type: 'assignResult', params: ({ event }) => ({ result: event.output.result }) }, 'reportDone'],
             },
             { target: 'refused', actions: { type: 'assignError', params: ({ event }) => ({ error: { name: 'ApiError', code: event.output.code } }) } },
           ],

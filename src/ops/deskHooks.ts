@@ -38,11 +38,13 @@ export function useDeskRead<TName extends OpsEndpointName>(name: TName, query: O
 }
 
 /**
- * One act that answers once (machines/ops/opsActionMachine.ts), made with the screen's call.
+ * One act that answers once (machines/ops/opsActionMachine.ts), made with the screen's call; `onDone` runs after
+ * every accepted answer (the screen reads again the lists the act changed). Both are taken once, when the machine is
+ * made, so they should only reach actors that live as long as the screen.
  *
- * @example const approve = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }));
+ * @example const approve = useDeskAction((request: { ids: string[] }) => api.call('opsWithdrawalsApprove', { body: request }), () => readAgain(queue));
  */
-export function useDeskAction<TRequest, TResult>(act: (request: TRequest) => Promise<Answer<TResult>>) {
+export function useDeskAction<TRequest, TResult>(act: (request: TRequest) => Promise<Answer<TResult>>, onDone: () => void = () => undefined) {
   const [logic] = useState(() =>
     provideBuilt(createOpsActionMachine<TRequest, TResult>(), {
       actors: {
@@ -50,6 +52,7 @@ export function useDeskAction<TRequest, TResult>(act: (request: TRequest) => Pro
           input.request === null ? Promise.resolve({ code: -1, result: null }) : act(input.request),
         ),
       },
+      actions: { reportDone: () => onDone() },
     }),
   );
   return useActorRef(logic);

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AmountText } from '../../components/AmountText';
 import { ShortAddress } from '../../components/ShortAddress';
@@ -26,7 +25,8 @@ export function PendingAdjustments() {
   const locale = i18n.resolvedLanguage ?? 'zh';
   const pending = useDeskRead('opsAdjustmentsPending', {});
   const nextCursor = useSelector(pending, (snapshot) => snapshot.context.value?.nextCursor ?? null);
-  const confirm = useDeskAction((request: { id: string }) => api.call('opsAdjustConfirm', { body: request }));
+  // A confirmed one leaves the list: it is read again after each accepted confirmation.
+  const confirm = useDeskAction((request: { id: string }) => api.call('opsAdjustConfirm', { body: request }), () => readAgain(pending));
   const busy = useSelector(confirm, (snapshot) => snapshot.hasTag('busy'));
   return (
     <section className="card desk-form" aria-labelledby="pending-adjustments-title">
@@ -42,7 +42,7 @@ export function PendingAdjustments() {
       <ActionState
         actor={confirm}
         busyText={t('members.saving')}
-        done={(result: OpsResult<'opsAdjustConfirm'> | null) => <ConfirmDone result={result} onShown={() => readAgain(pending)} />}
+        done={(result: OpsResult<'opsAdjustConfirm'> | null) => <ConfirmDone result={result} />}
       />
       <ReadState actor={pending} isEmpty={(value) => value.list.length === 0} emptyTitle={t('members.pendingEmpty')}>
         {(value) => (
@@ -78,11 +78,8 @@ export function PendingAdjustments() {
   );
 }
 
-function ConfirmDone({ result, onShown }: { result: OpsResult<'opsAdjustConfirm'> | null; onShown: () => void }) {
+function ConfirmDone({ result }: { result: OpsResult<'opsAdjustConfirm'> | null }) {
   const { t } = useTranslation('ops');
-  // The list is read again once, when the answer shows, so a confirmed one leaves it.
-  const shown = useRef(onShown);
-  useEffect(() => shown.current(), []);
   if (!result) return null;
   return <p>{result.status === 'waiting' ? t('members.adjustWaiting', { id: result.id }) : t('members.adjustDone', { id: result.id })}</p>;
 }

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ShortAddress } from '../../components/ShortAddress';
 import { SummaryList } from '../../components/SummaryList';
@@ -19,15 +18,15 @@ const sameAddress = (a: string | null | undefined, b: string | null | undefined)
 /**
  * The operator changes waiting for a second admin (opsOperatorChanges), oldest first: another admin's with Confirm,
  * the operator's own saying another admin confirms it; any of them may be withdrawn. `onDecided` reads the screen's
- * lists again once an answer shows.
+ * lists again after each accepted answer (the act's machine reports it).
  */
 export function PendingOperatorChanges({ changes, onDecided }: { changes: ChangesRead; onDecided: () => void }) {
   const { t, i18n } = useTranslation('ops');
   const { api } = useDesk();
   const operator = useOperator();
   const locale = i18n.resolvedLanguage ?? 'zh';
-  const confirm = useDeskAction((request: { id: string }) => api.call('opsOperatorConfirm', { body: request }));
-  const cancel = useDeskAction((request: { id: string }) => api.call('opsOperatorCancel', { body: request }));
+  const confirm = useDeskAction((request: { id: string }) => api.call('opsOperatorConfirm', { body: request }), onDecided);
+  const cancel = useDeskAction((request: { id: string }) => api.call('opsOperatorCancel', { body: request }), onDecided);
   const confirming = useSelector(confirm, (snapshot) => snapshot.hasTag('busy'));
   const cancelling = useSelector(cancel, (snapshot) => snapshot.hasTag('busy'));
   const busy = confirming || cancelling;
@@ -42,12 +41,12 @@ export function PendingOperatorChanges({ changes, onDecided }: { changes: Change
       <ActionState
         actor={confirm}
         busyText={t('operators.saving')}
-        done={(result: OpsResult<'opsOperatorConfirm'> | null) => <DecidedText result={result} onShown={onDecided} />}
+        done={(result: OpsResult<'opsOperatorConfirm'> | null) => <DecidedText result={result} />}
       />
       <ActionState
         actor={cancel}
         busyText={t('operators.saving')}
-        done={(result: OpsResult<'opsOperatorCancel'> | null) => <DecidedText result={result} onShown={onDecided} />}
+        done={(result: OpsResult<'opsOperatorCancel'> | null) => <DecidedText result={result} />}
       />
       <ReadState actor={changes} isEmpty={(value) => value.changes.length === 0} emptyTitle={t('operators.changesEmpty')}>
         {(value) => (
@@ -83,14 +82,9 @@ export function PendingOperatorChanges({ changes, onDecided }: { changes: Change
   );
 }
 
-/**
- * What a change's answer says: waiting for a second admin, done (with what a removal ended), or withdrawn. `onShown`
- * runs once, when it shows, so the lists follow.
- */
-export function DecidedText({ result, onShown }: { result: OpsResult<'opsOperatorConfirm'> | null; onShown: () => void }) {
+/** What a change's answer says: waiting for a second admin, done (with what a removal ended), or withdrawn. */
+export function DecidedText({ result }: { result: OpsResult<'opsOperatorConfirm'> | null }) {
   const { t } = useTranslation('ops');
-  const shown = useRef(onShown);
-  useEffect(() => shown.current(), []);
   if (!result) return null;
   if (result.removed) return <p>{t('operators.removed', { sessions: result.removed.sessionsEnded, keys: result.removed.keysRevoked })}</p>;
   return <p>{t(`operators.status.${result.status}`, { id: result.id })}</p>;

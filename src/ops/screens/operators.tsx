@@ -32,8 +32,8 @@ export function Screen() {
     readAgain(changes);
   };
   const [form, setForm] = useState<{ address: string; roles: OperatorRole[] }>({ address: '', roles: [] });
-  const put = useDeskAction((request: { address: string; roles: OperatorRole[] }) => api.call('opsOperatorPut', { body: request }));
-  const remove = useDeskAction((request: { address: string }) => api.call('opsOperatorRemove', { body: request }));
+  const put = useDeskAction((request: { address: string; roles: OperatorRole[] }) => api.call('opsOperatorPut', { body: request }), readBoth);
+  const remove = useDeskAction((request: { address: string }) => api.call('opsOperatorRemove', { body: request }), readBoth);
   const addressError = form.address === '' ? null : checkAddress(form.address);
   const wide = useWide();
   return (
@@ -88,7 +88,7 @@ export function Screen() {
           <ActionState
             actor={remove}
             busyText={t('operators.removing')}
-            done={(result: OpsResult<'opsOperatorRemove'> | null) => <DecidedText result={result} onShown={readBoth} />}
+            done={(result: OpsResult<'opsOperatorRemove'> | null) => <DecidedText result={result} />}
           />
         </div>
         <div className="desk-form">
@@ -119,7 +119,7 @@ export function Screen() {
             <ActionState
               actor={put}
               busyText={t('operators.saving')}
-              done={(result: OpsResult<'opsOperatorPut'> | null) => <DecidedText result={result} onShown={readBoth} />}
+              done={(result: OpsResult<'opsOperatorPut'> | null) => <DecidedText result={result} />}
             />
           </section>
           <PendingOperatorChanges changes={changes} onDecided={readBoth} />
