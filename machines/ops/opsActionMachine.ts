@@ -1,93 +1,59 @@
 /**
- * One act of the desk that changes something and answers once (issue 43): a bulk approval, a member signed out
- * everywhere, a freeze, a grant or deduction, an operator added or removed, an API key made or revoked, a re-read
- * of blocks. The screen's form gives the request (with its request id, made when the operator confirms) in
- * `user.run`; a retry sends the same request again, so an act that moves money moves it once. The answer stays on
- * the screen until the operator dismisses it (an API key is shown once, there); `reportDone`, which the screen
- * provides, reads again the lists an accepted act changed.
+ * One act of the desk that changes something and answers once: a bulk approval, a member signed out everywhere, a
+ * freeze, a grant or deduction, an operator added or removed, an API key made or revoked, a re-read of blocks. An
+ * instance of the desk's decision skeleton (machines/shared/deskDecision.ts) on no item: always open, its form filled
+ * at once with the screen's request (`runAct`), confirmed with a request id; a retry sends the same request, so an
+ * act that moves money moves it once. The answer stays on the subject until the operator puts it away (an API key is
+ * shown once, there); `reportDecided`, which the screen provides, reads again the lists an accepted act changed.
  */
-import { assign, fromPromise, setup } from 'xstate';
-import type { Answer } from '../shared/answer';
-import type { ErrorInfo } from '../shared/errorInfo';
-import { notProvided, toErrorInfo } from '../shared/errorInfo';
+import type { ActorRefFrom } from 'xstate';
+import { createDeskDecisionMachine } from '../shared/deskDecision';
+import type { DecisionForm, DecisionSpec } from '../shared/deskDecision';
 
-export interface OpsActionContext<TRequest, TResult> {
-  request: TRequest | null;
+/** The act's answer, kept until put away. */
+export interface ActSubject<TResult> {
+  /** Whether an answer came (a result may be null: an act that answers nothing). */
+  answered: boolean;
   result: TResult | null;
-  error: ErrorInfo | null;
 }
 
-export type OpsActionEvent<TRequest> = { type: 'user.run'; request: TRequest } | { type: 'user.retry' } | { type: 'user.dismiss' };
+export type OpsAct = 'run';
 
-/** Builds the machine for one kind of act; `opsActionMachine` below is the same for unknown requests. */
+/** The subject before the first answer, and after one is put away. */
+export const noAnswer = { answered: false, result: null } as const;
+
+const actSpec = <TResult>(): DecisionSpec<ActSubject<TResult>, OpsAct, TResult> => ({
+  id: 'opsAction',
+  acts: { run: { request: '' } },
+  isFormValid: (_, form) => (form.request ?? '') !== '',
+  merge: (_, answer) => ({ answered: true, result: answer }),
+  putAway: () => noAnswer,
+  describe: { ready: 'opsAction.ready', closed: 'opsAction.ready' },
+});
+
+/** The request as the act's form holds it (JSON: requests are plain data) and as the act sends it. */
+export const formOfRequest = (request: unknown): DecisionForm => ({ request: JSON.stringify(request) });
+export const requestOfForm = <TRequest>(form: DecisionForm): TRequest => JSON.parse(form.request ?? 'null') as TRequest;
+
+/**
+ * Builds the machine for one kind of act; `opsActionMachine` below is the same for unknown requests. `_TRequest`
+ * names the request the screen's runAct sends (the machine holds it as its form).
+ */
 // @__NO_SIDE_EFFECTS__
-export function createOpsActionMachine<TRequest, TResult>() {
-  return setup({
-    types: {
-      context: {} as OpsActionContext<TRequest, TResult>,
-      events: {} as OpsActionEvent<TRequest>,
-      tags: {} as 'busy',
-    },
-    actors: {
-      act: fromPromise<Answer<TResult>, { request: TRequest | null }>(async () => notProvided('opsAction', 'act')),
-    },
-    actions: {
-      assignRequest: assign((_, params: { request: TRequest }) => ({ request: params.request, result: null, error: null })),
-      assignResult: assign((_, params: { result: TResult | null }) => ({ result: params.result, error: null })),
-      assignError: assign((_, params: { error: ErrorInfo }) => ({ error: params.error })),
-      assignThrownError: assign((_, params: { error: unknown }) => ({ error: toErrorInfo(params.error) })),
-      clear: assign({ request: null, result: null, error: null }),
-      reportDone: () => {
-        // Provided by the screen: the act changed a list, which is read again (no effect in a component watches).
-      },
-    },
-    guards: {
-      isApiOk: (_, params: { code: number }) => params.code === 0,
-    },
-  }).createMachine({
-    id: 'opsAction',
-    context: { request: null, result: null, error: null },
-    initial: 'idle',
-    states: {
-      idle: {
-        description: 'opsAction.idle',
-        on: { 'user.run': { target: 'running', actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) } } },
-      },
-      running: {
-        description: 'opsAction.running',
-        tags: 'busy',
-        invoke: {
-          src: 'act',
-          id: 'act',
-          input: ({ context }) => ({ request: context.request }),
-          onDone: [
-            {
-              guard: { type: 'isApiOk', params: ({ event }) => ({ code: event.output.code }) },
-              target: 'done',
-              actions: [{ type: 'assignResult', params: ({ event }) => ({ result: event.output.result }) }, 'reportDone'],
-            },
-            { target: 'refused', actions: { type: 'assignError', params: ({ event }) => ({ error: { name: 'ApiError', code: event.output.code } }) } },
-          ],
-          onError: { target: 'refused', actions: { type: 'assignThrownError', params: ({ event }) => ({ error: event.error }) } },
-        },
-      },
-      done: {
-        description: 'opsAction.done',
-        on: {
-          'user.dismiss': { target: 'idle', actions: 'clear' },
-          'user.run': { target: 'running', actions: { type: 'assignRequest', params: ({ event }) => ({ request: event.request }) } },
-        },
-      },
-      refused: {
-        description: 'opsAction.refused',
-        on: {
-          'user.retry': 'running',
-          'user.dismiss': { target: 'idle', actions: 'clear' },
-        },
-      },
-    },
-  });
+export function createOpsActionMachine<_TRequest, TResult>() {
+  return createDeskDecisionMachine(actSpec<TResult>());
 }
 
 export const opsActionMachine = createOpsActionMachine<unknown, unknown>();
 export type OpsActionMachine = typeof opsActionMachine;
+
+/**
+ * Runs the act with this request: its form filled at once and confirmed with a new request id (a retry of a refusal
+ * sends the same one).
+ *
+ * @example runAct(approve, { ids: ['41', '42'] });
+ */
+export function runAct<TRequest>(actor: Pick<ActorRefFrom<OpsActionMachine>, 'send'>, request: TRequest): void {
+  actor.send({ type: 'user.choose', act: 'run', form: formOfRequest(request) });
+  actor.send({ type: 'user.confirm', requestId: crypto.randomUUID() });
+}

@@ -8,7 +8,7 @@ import type { AnyStateMachine, EventObject } from 'xstate';
 import { heldTopUpMachine } from './heldTopUpMachine';
 import type { DecidableTopUp } from './heldTopUpMachine';
 import { noticePublicationEntry } from './noticePathModels';
-import { opsActionMachine } from './opsActionMachine';
+import { formOfRequest, noAnswer, opsActionMachine } from './opsActionMachine';
 import { opsSessionMachine } from './opsSessionMachine';
 import { orderShippingMachine } from './orderShippingMachine';
 import type { ShippableOrder } from './orderShippingMachine';
@@ -176,13 +176,17 @@ export const withdrawalBulkApprovalModels: OpsMachineModel[] = [
 export const opsActionModel: OpsMachineModel = {
   name: 'opsAction',
   machine: opsActionMachine,
+  input: { subject: noAnswer, operator: financeOperator.address },
   events: [
-    { type: 'user.run', request: { ids: ['41', '42'] } },
+    { type: 'user.choose', act: 'run', form: formOfRequest({ ids: ['41', '42'] }) },
+    // The skeleton's field change: an act's screen fills its form at once, but the machine takes a field as any does.
+    { type: 'field.change', field: 'request', value: formOfRequest({ ids: ['41'] }).request ?? '' },
+    { type: 'user.confirm', requestId: opsRequestId },
     { type: 'user.retry' },
-    { type: 'user.dismiss' },
-    done('act', ok({ results: [] })),
-    done('act', refused(1006)),
-    thrown('act'),
+    { type: 'user.cancel' },
+    done('decide', ok({ results: [] })),
+    done('decide', refused(1006)),
+    thrown('decide'),
   ],
 };
 
@@ -222,7 +226,7 @@ export const opsMachineEntries = [
   {
     name: 'opsAction',
     source: 'machines/ops/opsActionMachine.ts',
-    summary: "One act of the desk that answers once (bulk approval, sign-out everywhere, freeze, grant, keys): the same request on retry, the answer kept until dismissed.",
+    summary: 'One act of the desk on no item, an instance of the decision skeleton (sign-out everywhere, freeze, grant, keys): the request sent whole, the same request on retry, the answer kept until put away.',
     models: [opsActionModel],
   },
 ];

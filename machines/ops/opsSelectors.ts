@@ -10,6 +10,8 @@ import type { createOpsActionMachine } from './opsActionMachine';
 import type { OpsSessionMachine, Operator } from './opsSessionMachine';
 import { isApprovedBy } from './withdrawalDecisionMachine';
 import type { WithdrawalDecisionMachine } from './withdrawalDecisionMachine';
+import { selectDecisionStage } from '../shared/deskDecisionSelectors';
+import type { DecisionSnapshot as SkeletonSnapshot } from '../shared/deskDecisionSelectors';
 
 type SessionSnapshot = SnapshotFrom<OpsSessionMachine>;
 
@@ -82,12 +84,14 @@ type ActionSnapshot<TRequest, TResult> = SnapshotFrom<ReturnType<typeof createOp
 
 export type OpsActionView = 'idle' | 'running' | 'done' | 'refused';
 
+/** The act's stage as its screen shows it: the form or button (idle), the wait, the refusal, the answer kept. */
 export function selectActionView<TRequest, TResult>(snapshot: ActionSnapshot<TRequest, TResult>): OpsActionView {
-  if (snapshot.matches('running')) return 'running';
-  if (snapshot.matches('done')) return 'done';
-  if (snapshot.matches('refused')) return 'refused';
-  return 'idle';
+  if (snapshot.hasTag('busy')) return 'running';
+  // The skeleton's states, read as its selectors read them (an instance's own state names type-check as none here).
+  const stage = selectDecisionStage(snapshot as SkeletonSnapshot<unknown, string>);
+  if (stage === 'refused') return 'refused';
+  return stage === 'ready' && snapshot.context.subject.answered ? 'done' : 'idle';
 }
 
-export const selectActionResult = <TRequest, TResult>(snapshot: ActionSnapshot<TRequest, TResult>): TResult | null => snapshot.context.result;
+export const selectActionResult = <TRequest, TResult>(snapshot: ActionSnapshot<TRequest, TResult>): TResult | null => snapshot.context.subject.result;
 export const selectActionError = <TRequest, TResult>(snapshot: ActionSnapshot<TRequest, TResult>): ErrorInfo | null => snapshot.context.error;

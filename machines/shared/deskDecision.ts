@@ -6,7 +6,9 @@
  * item; the skeleton keeps the rest alike: one event vocabulary (`user.choose`, `field.change`, `user.confirm`,
  * `user.retry`, `user.cancel`), the request id fixed when the operator confirms and sent again by every retry, so an
  * act that moves money moves it once, and `reportDecided` after every accepted act, which the screen provides to
- * read again the list the act changed (no effect in a component watches for it).
+ * read again the list the act changed (no effect in a component watches for it). An act on no item (a key made, a
+ * member frozen: machines/ops/opsActionMachine.ts) leaves `openActs` out, so it is always open and never closed,
+ * fills its form at once with `user.choose`, and keeps its answer until `user.cancel` puts it away (`putAway`).
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { ApiCode } from '../../api-schema/codes';
@@ -33,7 +35,8 @@ export interface DecisionContext<TSubject, TAct extends string> extends Decision
 }
 
 export type DecisionEvent<TAct extends string> =
-  | { type: 'user.choose'; act: TAct }
+  /** An act asked for; `form` fills its fields at once (an act whose request the screen has whole). */
+  | { type: 'user.choose'; act: TAct; form?: DecisionForm }
   | { type: 'field.change'; field: string; value: string }
   | { type: 'user.confirm'; requestId: string }
   | { type: 'user.retry' }
@@ -52,14 +55,22 @@ export interface DecisionSpec<TSubject, TAct extends string, TAnswer> {
   id: string;
   /** Every act with the fields its form asks for and their first values ({} for a confirmation alone). */
   acts: Record<TAct, DecisionForm>;
-  /** The acts the item allows as it stands, for this operator; none closes it. */
-  openActs: (subject: TSubject, operator: string) => readonly TAct[];
+  /**
+   * The acts the item allows as it stands, for this operator; none closes it. Left out: every act is always open
+   * (an act on no item, such as a key made or a member frozen), and the machine has no closed state.
+   */
+  openActs?: (subject: TSubject, operator: string) => readonly TAct[];
   /** Whether the form lets the act go (the server checks it again). */
   isFormValid: (act: TAct, form: DecisionForm) => boolean;
   /** The item after an accepted act, from the server's answer. */
   merge: (subject: TSubject, answer: TAnswer | null) => TSubject;
   /** What the ready and closed states mean for this item (the diagram's words). */
   describe: { ready: string; closed: string };
+  /**
+   * How the subject looks once the operator puts the last answer away (user.cancel while ready): an act that keeps
+   * its answer on the screen until then. Left out: ready takes no user.cancel.
+   */
+  putAway?: (subject: TSubject) => TSubject;
 }
 
 /** Whether a typed reason (trimmed) is there and at most `max` characters, as the server keeps it. */
@@ -90,7 +101,8 @@ export function createDeskDecisionMachine<TSubject, TAct extends string, TAnswer
       decide: fromPromise<Answer<TAnswer>, DecideRequest<TSubject, TAct>>(async () => notProvided(spec.id, 'decide')),
     },
     actions: {
-      assignAct: assign((_, params: { act: TAct }) => ({ act: params.act, form: { ...spec.acts[params.act] }, requestId: null, error: null })),
+      assignAct: assign((_, params: { act: TAct; form: DecisionForm | undefined }) => ({ act: params.act, form: { ...spec.acts[params.act], ...params.form }, requestId: null, error: null })),
+      assignPutAway: assign(({ context }) => ({ subject: spec.putAway ? spec.putAway(context.subject) : context.subject })),
       assignField: assign(({ context }, params: { field: string; value: string }) => ({ form: { ...context.form, [params.field]: params.value } })),
       assignRequestId: assign((_, params: { requestId: string }) => ({ requestId: params.requestId, error: null })),
       assignDecided: assign(({ context }, params: { answer: TAnswer | null }) => ({
@@ -108,8 +120,8 @@ export function createDeskDecisionMachine<TSubject, TAct extends string, TAnswer
       },
     },
     guards: {
-      hasOpenActs: ({ context }) => spec.openActs(context.subject, context.operator).length > 0,
-      isOpenAct: ({ context }, params: { act: TAct }) => spec.openActs(context.subject, context.operator).includes(params.act),
+      hasOpenActs: ({ context }) => (spec.openActs ? spec.openActs(context.subject, context.operator).length > 0 : true),
+      isOpenAct: ({ context }, params: { act: TAct }) => (spec.openActs ? spec.openActs(context.subject, context.operator).includes(params.act) : params.act in spec.acts),
       isFormValid: ({ context }) => context.act !== null && spec.isFormValid(context.act, trimmed(context.form)),
       isOk: (_, params: { code: number }) => params.code === ApiCode.ok,
     },
@@ -121,10 +133,12 @@ export function createDeskDecisionMachine<TSubject, TAct extends string, TAnswer
       /** Where the item stands decides what the operator may do. */
       sorting: {
         description: 'deskDecision.sorting',
-        always: [
-          { guard: 'hasOpenActs', target: 'ready', description: 'deskDecision.sorting:always[hasOpenActs]' },
-          { target: 'closed', description: 'deskDecision.sorting:always' },
-        ],
+        always: spec.openActs
+          ? [
+              { guard: 'hasOpenActs', target: 'ready', description: 'deskDecision.sorting:always[hasOpenActs]' },
+              { target: 'closed', description: 'deskDecision.sorting:always' },
+            ]
+          : [{ target: 'ready', description: 'deskDecision.sorting:always[alwaysOpen]' }],
       },
       ready: {
         description: spec.describe.ready,
@@ -132,9 +146,10 @@ export function createDeskDecisionMachine<TSubject, TAct extends string, TAnswer
           'user.choose': {
             guard: { type: 'isOpenAct', params: ({ event }) => ({ act: event.act }) },
             target: 'form',
-            actions: { type: 'assignAct', params: ({ event }) => ({ act: event.act }) },
+            actions: { type: 'assignAct', params: ({ event }) => ({ act: event.act, form: event.form }) },
             description: 'deskDecision.ready:user.choose[isOpenAct]',
           },
+          ...(spec.putAway ? { 'user.cancel': { target: 'sorting', actions: 'assignPutAway', description: 'deskDecision.ready:user.cancel' } } : {}),
         },
       },
       /** The act's fields (none for a confirmation alone); confirming fixes the request id. */
@@ -190,7 +205,7 @@ export function createDeskDecisionMachine<TSubject, TAct extends string, TAnswer
           'user.cancel': { target: 'sorting', actions: 'clear', description: 'deskDecision.refused:user.cancel' },
         },
       },
-      closed: { description: spec.describe.closed },
+      ...(spec.openActs ? { closed: { description: spec.describe.closed } } : {}),
     },
   });
 }

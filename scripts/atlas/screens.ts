@@ -202,9 +202,10 @@ export const stateScreens: Readonly<Record<string, StateScreen>> = {
   'noticePublication.published': own('ops-notice'),
   'noticePublication.changing': on('ops-notice'),
   'noticePublication.refused': on('ops-notice'),
-  'opsAction.idle': own('ops-member'),
-  'opsAction.running': on('ops-member'),
-  'opsAction.done': on('ops-member'),
+  'opsAction.sorting': on('ops-member'),
+  'opsAction.ready': own('ops-member'),
+  'opsAction.form': on('ops-member'),
+  'opsAction.busy': on('ops-member'),
   'opsAction.refused': on('ops-member'),
 };
 

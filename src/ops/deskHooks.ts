@@ -8,7 +8,8 @@ import { useEffect, useRef, useState } from 'react';
 import type { SnapshotFrom } from 'xstate';
 import { fromPromise } from 'xstate';
 import type { ResourceAnswer } from '../../machines/resource/resourceMachine';
-import { createOpsActionMachine } from '../../machines/ops/opsActionMachine';
+import { createOpsActionMachine, noAnswer, requestOfForm } from '../../machines/ops/opsActionMachine';
+import type { ActSubject, OpsAct } from '../../machines/ops/opsActionMachine';
 import type { Answer } from '../../machines/shared/answer';
 import type { createDeskDecisionMachine, DecideRequest } from '../../machines/shared/deskDecision';
 import { provideBuilt } from '../../machines/shared/provideBuilt';
@@ -47,15 +48,11 @@ export function useDeskRead<TName extends OpsEndpointName>(name: TName, query: O
 export function useDeskAction<TRequest, TResult>(act: (request: TRequest) => Promise<Answer<TResult>>, onDone: () => void = () => undefined) {
   const [logic] = useState(() =>
     provideBuilt(createOpsActionMachine<TRequest, TResult>(), {
-      actors: {
-        act: fromPromise<Answer<TResult>, { request: TRequest | null }>(({ input }) =>
-          input.request === null ? Promise.resolve({ code: -1, result: null }) : act(input.request),
-        ),
-      },
-      actions: { reportDone: () => onDone() },
+      actors: { decide: fromPromise<Answer<TResult>, DecideRequest<ActSubject<TResult>, OpsAct>>(({ input }) => act(requestOfForm<TRequest>(input.form))) },
+      actions: { reportDecided: () => onDone() },
     }),
   );
-  return useActorRef(logic);
+  return useActorRef(logic, { input: { subject: noAnswer, operator: '' } });
 }
 
 type DecisionMachine<TSubject, TAct extends string, TAnswer> = ReturnType<typeof createDeskDecisionMachine<TSubject, TAct, TAnswer>>;

@@ -25,7 +25,7 @@ export function ActionState<TRequest, TResult>({ actor, busyText, done }: Action
   if (view === 'refused') {
     return (
       <div className="desk-form">
-        <Refused error={error} onRetry={() => actor.send({ type: 'user.retry' })} onLeave={() => actor.send({ type: 'user.dismiss' })} leaveLabel={t('actions.close')} />
+        <Refused error={error} onRetry={() => actor.send({ type: 'user.retry' })} onLeave={() => actor.send({ type: 'user.cancel' })} leaveLabel={t('actions.close')} />
       </div>
     );
   }
@@ -34,7 +34,7 @@ export function ActionState<TRequest, TResult>({ actor, busyText, done }: Action
       <div className="desk-form" role="status">
         {done(result)}
         <div className="desk-actions">
-          <Button fill="outline" shape="rounded" onClick={() => actor.send({ type: 'user.dismiss' })}>
+          <Button fill="outline" shape="rounded" onClick={() => actor.send({ type: 'user.cancel' })}>
             {t('actions.close')}
           </Button>
         </div>

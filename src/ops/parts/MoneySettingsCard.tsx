@@ -12,6 +12,7 @@ import { useDesk } from '../DeskContext';
 import { useDeskAction, useDeskRead, useOperator } from '../deskHooks';
 import { ActionState } from './ActionState';
 import { ReadState, readAgain } from './ReadState';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 type Settings = OpsResult<'opsMoneySettings'>['current'];
 /** A field as typed, by the contract's own schema of it (an amount, or for the fee a balance: 0 allowed). */
@@ -46,7 +47,7 @@ function MoneySettingsView({ value, onChanged }: { value: OpsResult<'opsMoneySet
   const [draft, setDraft] = useState<Settings>(value.current);
   const change = useDeskAction((request: Settings & { requestId: string }) => api.call('opsMoneySettingsPut', { body: request }));
   const busy = useSelector(change, (snapshot) => snapshot.hasTag('busy'));
-  const send = (values: Settings) => change.send({ type: 'user.run', request: { ...values, requestId: crypto.randomUUID() } });
+  const send = (values: Settings) => runAct(change, { ...values, requestId: crypto.randomUUID() });
   const rows = (settings: Settings) => moneySettingFields.map((field) => ({ label: t(`money.fields.${field}`), value: <AmountText amount={settings[field]} locale={locale} /> }));
   const invalid = moneySettingFields.filter((field) => !fieldOk(field, draft[field].trim()));
   const mine = value.pending && operator && value.pending.requestedBy.toLowerCase() === operator.address.toLowerCase();

@@ -6,6 +6,7 @@ import type { OpsResult } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskAction } from '../deskHooks';
 import { ActionState } from './ActionState';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 type Pause = NonNullable<OpsResult<'opsReconcile'>['pause']>;
 
@@ -43,7 +44,7 @@ export function PayoutPauseCard({ pause }: { pause: Pause }) {
         ]}
       />
       <p className="desk-muted">{t('pause.do')}</p>
-      <Button color="primary" shape="rounded" disabled={busy} onClick={() => resume.send({ type: 'user.run', request: { pauseId: pause.id, requestId: crypto.randomUUID() } })}>
+      <Button color="primary" shape="rounded" disabled={busy} onClick={() => runAct(resume, { pauseId: pause.id, requestId: crypto.randomUUID() })}>
         {t('pause.resume')}
       </Button>
       <ActionState

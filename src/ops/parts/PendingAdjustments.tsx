@@ -11,6 +11,7 @@ import { useDeskAction, useDeskRead, useOperator } from '../deskHooks';
 import { ActionState } from './ActionState';
 import { PageButtons } from './PageButtons';
 import { ReadState, readAgain } from './ReadState';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 const sameAddress = (a: string | null | undefined, b: string | null | undefined) => !!a && !!b && a.toLowerCase() === b.toLowerCase();
 
@@ -63,7 +64,7 @@ export function PendingAdjustments() {
                   <p className="desk-muted">{t('members.yours')}</p>
                 ) : (
                   <div className="desk-actions">
-                    <Button color="primary" shape="rounded" disabled={busy} onClick={() => confirm.send({ type: 'user.run', request: { id: item.id } })}>
+                    <Button color="primary" shape="rounded" disabled={busy} onClick={() => runAct(confirm, { id: item.id })}>
                       {t('members.confirmItem', { id: item.id })}
                     </Button>
                   </div>

@@ -9,6 +9,7 @@ import { useDesk } from '../DeskContext';
 import { useDeskAction, useOperator, type useDeskRead } from '../deskHooks';
 import { ActionState } from './ActionState';
 import { ReadState } from './ReadState';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 type ChangesRead = ReturnType<typeof useDeskRead<'opsOperatorChanges'>>;
 type OperatorChange = OpsResult<'opsOperatorChanges'>['changes'][number];
@@ -65,11 +66,11 @@ export function PendingOperatorChanges({ changes, onDecided }: { changes: Change
                 {sameAddress(item.requestedBy, operator?.address) ? <p className="desk-muted">{t('operators.yours')}</p> : null}
                 <div className="desk-actions">
                   {sameAddress(item.requestedBy, operator?.address) ? null : (
-                    <Button color="primary" shape="rounded" disabled={busy} onClick={() => confirm.send({ type: 'user.run', request: { id: item.id } })}>
+                    <Button color="primary" shape="rounded" disabled={busy} onClick={() => runAct(confirm, { id: item.id })}>
                       {t('operators.confirm', { id: item.id })}
                     </Button>
                   )}
-                  <Button fill="outline" shape="rounded" disabled={busy} onClick={() => cancel.send({ type: 'user.run', request: { id: item.id } })}>
+                  <Button fill="outline" shape="rounded" disabled={busy} onClick={() => runAct(cancel, { id: item.id })}>
                     {t('operators.cancel', { id: item.id })}
                   </Button>
                 </div>

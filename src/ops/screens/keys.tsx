@@ -18,6 +18,7 @@ import { KeysTable } from '../parts/KeysTable';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { RolePicker } from '../parts/RolePicker';
 import { useWide } from '../useWide';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 export function Screen() {
   const { t, i18n } = useTranslation('ops');
@@ -41,7 +42,7 @@ export function Screen() {
             {(value) =>
               wide ? (
                 <>
-                  <KeysTable keys={value.keys} onRevoke={(id) => revoke.send({ type: 'user.run', request: { id } })} />
+                  <KeysTable keys={value.keys} onRevoke={(id) => runAct(revoke, { id })} />
                   <p className="desk-muted">{t('table.total', { count: value.keys.length })}</p>
                 </>
               ) : (
@@ -61,7 +62,7 @@ export function Screen() {
                             {t('keys.revoked')}
                           </span>
                         ) : (
-                          <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => revoke.send({ type: 'user.run', request: { id: key.id } })}>
+                          <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => runAct(revoke, { id: key.id })}>
                             {t('keys.revoke', { label: key.label })}
                           </Button>
                         )}
@@ -92,7 +93,7 @@ export function Screen() {
             className="desk-form"
             onSubmit={(event) => {
               event.preventDefault();
-              if (form.label.trim() && form.roles.length > 0) create.send({ type: 'user.run', request: { label: form.label.trim(), roles: form.roles } });
+              if (form.label.trim() && form.roles.length > 0) runAct(create, { label: form.label.trim(), roles: form.roles });
             }}
           >
             <FormField id="key-label" label={t('keys.label')} error={null} maxLength={100} value={form.label} onChange={(event) => setForm({ ...form, label: event.target.value })} />

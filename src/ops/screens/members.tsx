@@ -28,6 +28,7 @@ import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { useDraft } from '../useDraft';
 import { useWide } from '../useWide';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 const queryPattern = /^(0x[0-9a-fA-F]{40}|[A-Za-z0-9]{4,16})$/;
 const adjustPattern = /^-?(0|[1-9]\d{0,11})(\.\d{1,6})?$/;
@@ -161,7 +162,7 @@ function MemberDetail({ member, onChanged }: { member: MemberView; onChanged: ()
             {t('members.signOutTitle')}
           </h3>
           <p className="desk-muted">{t('members.signOutLead', { count: member.sessions })}</p>
-          <Button color="danger" fill="outline" shape="rounded" onClick={() => signOut.send({ type: 'user.run', request: { address: member.address } })}>
+          <Button color="danger" fill="outline" shape="rounded" onClick={() => runAct(signOut, { address: member.address })}>
             {t('members.signOut')}
           </Button>
           <ActionState
@@ -178,7 +179,7 @@ function MemberDetail({ member, onChanged }: { member: MemberView; onChanged: ()
             className="desk-form"
             onSubmit={(event) => {
               event.preventDefault();
-              if (freezeReason.trim()) freeze.send({ type: 'user.run', request: { address: member.address, frozen: member.frozen === null, reason: freezeReason.trim() } });
+              if (freezeReason.trim()) runAct(freeze, { address: member.address, frozen: member.frozen === null, reason: freezeReason.trim() });
             }}
           >
             <label htmlFor="freeze-reason" className="field-label">
@@ -238,7 +239,7 @@ function Adjust({ address, onChanged }: { address: string; onChanged: () => void
         className="desk-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (amountValid && form.reason.trim()) adjust.send({ type: 'user.run', request: { address, ...form, reason: form.reason.trim(), requestId: crypto.randomUUID() } });
+          if (amountValid && form.reason.trim()) runAct(adjust, { address, ...form, reason: form.reason.trim(), requestId: crypto.randomUUID() });
         }}
       >
         <label htmlFor="adjust-asset" className="field-label">

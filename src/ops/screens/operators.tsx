@@ -20,6 +20,7 @@ import { DecidedText, PendingOperatorChanges } from '../parts/PendingOperatorCha
 import { ReadState, readAgain } from '../parts/ReadState';
 import { RolePicker } from '../parts/RolePicker';
 import { useWide } from '../useWide';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 export function Screen() {
   const { t, i18n } = useTranslation('ops');
@@ -50,7 +51,7 @@ export function Screen() {
                   <OperatorsTable
                     operators={value.operators}
                     onEdit={(item) => setForm({ address: item.address, roles: [...item.roles] })}
-                    onRemove={(address) => remove.send({ type: 'user.run', request: { address } })}
+                    onRemove={(address) => runAct(remove, { address })}
                   />
                   <p className="desk-muted">{t('table.total', { count: value.operators.length })}</p>
                 </>
@@ -75,7 +76,7 @@ export function Screen() {
                         <Button size="small" fill="outline" shape="rounded" onClick={() => setForm({ address: item.address, roles: [...item.roles] })}>
                           {t('operators.edit')}
                         </Button>
-                        <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => remove.send({ type: 'user.run', request: { address: item.address } })}>
+                        <Button size="small" color="danger" fill="outline" shape="rounded" onClick={() => runAct(remove, { address: item.address })}>
                           {t('operators.remove')}
                         </Button>
                       </span>
@@ -100,7 +101,7 @@ export function Screen() {
               className="desk-form"
               onSubmit={(event) => {
                 event.preventDefault();
-                if (checkAddress(form.address) === null && form.roles.length > 0) put.send({ type: 'user.run', request: form });
+                if (checkAddress(form.address) === null && form.roles.length > 0) runAct(put, form);
               }}
             >
               <FormField

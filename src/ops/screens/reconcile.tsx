@@ -19,6 +19,7 @@ import { useDeskAction, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { PayoutPauseCard } from '../parts/PayoutPauseCard';
 import { ReadState, readAgain } from '../parts/ReadState';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 type Reconcile = OpsResult<'opsReconcile'>;
 
@@ -186,7 +187,7 @@ function Journal({ journal }: { journal: NonNullable<Reconcile['journal']> }) {
       />
       {journal.halted ? <p className="desk-muted">{t('reconcile.doHalted')}</p> : null}
       {journal.chainNonce !== journal.knownNonce ? (
-        <Button color="primary" shape="rounded" disabled={busy} onClick={() => recover.send({ type: 'user.run', request: { requestId: crypto.randomUUID() } })}>
+        <Button color="primary" shape="rounded" disabled={busy} onClick={() => runAct(recover, { requestId: crypto.randomUUID() })}>
           {t('reconcile.recover')}
         </Button>
       ) : null}
@@ -212,7 +213,7 @@ function UnknownPayment({ item }: { item: Reconcile['unknownPayments'][number] }
   const [reason, setReason] = useState('');
   const settle = useDeskAction((request: { hash: string; settlement: 'debit' | 'writeOff'; reason: string; requestId: string }) => api.call('opsUnknownPaymentSettle', { body: request }));
   const busy = useSelector(settle, (snapshot) => snapshot.hasTag('busy'));
-  const run = (settlement: 'debit' | 'writeOff') => settle.send({ type: 'user.run', request: { hash: item.hash, settlement, reason: reason.trim(), requestId: crypto.randomUUID() } });
+  const run = (settlement: 'debit' | 'writeOff') => runAct(settle, { hash: item.hash, settlement, reason: reason.trim(), requestId: crypto.randomUUID() });
   const ready = reason.trim().length > 0 && !busy;
   return (
     <li className="desk-item">

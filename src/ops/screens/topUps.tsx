@@ -32,6 +32,7 @@ import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { Refused } from '../parts/Refused';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { useWide } from '../useWide';
+import { runAct } from '../../../machines/ops/opsActionMachine';
 
 type HeldTopUp = OpsItem<'opsHeldTopUps'>;
 type HeldState = NonNullable<OpsQuery<'opsHeldTopUps'>['state']>;
@@ -282,7 +283,7 @@ function Reread() {
         className="desk-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (valid) reread.send({ type: 'user.run', request: range });
+          if (valid) runAct(reread, range);
         }}
       >
         <FormField id="reread-from" label={t('topUps.fromBlock')} error={null} inputMode="numeric" value={range.fromBlock} onChange={(event) => setRange({ ...range, fromBlock: event.target.value.trim() })} />

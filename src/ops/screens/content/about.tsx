@@ -14,6 +14,7 @@ import { readAgain } from '../../parts/ReadState';
 import { RichPreview } from '../../parts/RichPreview';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
+import { runAct } from '../../../../machines/ops/opsActionMachine';
 
 type AboutPage = OpsResult<'opsAbout'>;
 type Lang = 'zh' | 'en';
@@ -56,7 +57,7 @@ function AboutEditor({ page, onSaved }: { page: AboutPage; onSaved: () => void }
           className="desk-form"
           onSubmit={(event) => {
             event.preventDefault();
-            if (valid) save.send({ type: 'user.run', request: { zh: form.zh, ...(form.withEn ? { en: form.en } : {}) } });
+            if (valid) runAct(save, { zh: form.zh, ...(form.withEn ? { en: form.en } : {}) });
           }}
         >
           {texts('zh')}

@@ -19,6 +19,7 @@ import { BotStatusBadge, BotsTable } from './botsTable';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
 import { SaveButtons } from '../../parts/SaveButtons';
+import { runAct } from '../../../../machines/ops/opsActionMachine';
 
 type Bot = OpsItem<'opsBots'>;
 type BotStatus = Bot['status'];
@@ -122,7 +123,7 @@ function BotEditor({ isNew = false, start, onSaved, onClose }: { isNew?: boolean
         className="desk-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (formValid(form)) save.send({ type: 'user.run', request: { ...form, name: form.name.trim() } });
+          if (formValid(form)) runAct(save, { ...form, name: form.name.trim() });
         }}
       >
         {isNew ? (

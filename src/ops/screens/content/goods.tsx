@@ -23,6 +23,7 @@ import { GoodsTable, ListedBadge } from './goodsTable';
 import { KeptRead } from './keptRead';
 import { Saved } from './saved';
 import { SaveButtons } from '../../parts/SaveButtons';
+import { runAct } from '../../../../machines/ops/opsActionMachine';
 
 type GoodsItem = OpsItem<'opsGoods'>;
 type GoodsForm = { nameZh: string; nameEn: string; price: string; stock: string; listed: boolean };
@@ -132,8 +133,8 @@ function GoodsRow({ item, onSaved, onClose }: { item: GoodsItem; onSaved: () => 
             const stock = Number(form.stock);
             if (!formValid(form)) return;
             // A refusal shown (a sale meanwhile) is left for the new request, with the stock as read again.
-            save.send({ type: 'user.dismiss' });
-            save.send({ type: 'user.run', request: { id: item.id, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock, stockWas: item.stock, listed: form.listed } });
+            save.send({ type: 'user.cancel' });
+            runAct(save, { id: item.id, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock, stockWas: item.stock, listed: form.listed });
           }}
         >
           <GoodsFields id={`goods-${item.id}`} form={form} onChange={setForm} />
@@ -193,7 +194,7 @@ function NewGoods({ onSaved }: { onSaved: () => void }) {
         className="desk-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (valid) save.send({ type: 'user.run', request: { id, image, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock: Number(form.stock), listed: form.listed } });
+          if (valid) runAct(save, { id, image, nameZh: form.nameZh.trim(), nameEn: form.nameEn.trim(), price: form.price, stock: Number(form.stock), listed: form.listed });
         }}
       >
         <FormField id="goods-new-id" label={t('content.id')} hint={t('content.idHint')} error={id !== '' && !idPattern.test(id) ? t('content.idInvalid') : null} maxLength={64} value={id} onChange={(event) => setId(event.target.value.trim())} />

@@ -20,6 +20,7 @@ import { KeptRead } from './keptRead';
 import { PoolsTable } from './poolsTable';
 import { Saved } from './saved';
 import { SaveButtons } from '../../parts/SaveButtons';
+import { runAct } from '../../../../machines/ops/opsActionMachine';
 
 type Pool = OpsItem<'opsPools'>;
 type PoolForm = { name: string; totalAmount: string; minHolding: string };
@@ -115,7 +116,7 @@ function PoolEditor({ id, title, idPrefix, start, onSaved, onClose }: PoolEditor
         className="desk-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (formValid(form)) save.send({ type: 'user.run', request: { ...(id ? { id } : {}), name: form.name.trim(), totalAmount: form.totalAmount, minHolding: form.minHolding } });
+          if (formValid(form)) runAct(save, { ...(id ? { id } : {}), name: form.name.trim(), totalAmount: form.totalAmount, minHolding: form.minHolding });
         }}
       >
         <FormField id={`${idPrefix}-name`} label={t('content.pools.name')} error={null} maxLength={100} value={form.name} onChange={(event) => setForm({ ...form, name: event.target.value })} />
