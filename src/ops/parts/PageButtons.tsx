@@ -34,3 +34,20 @@ export function PageButtons<TValue, TQuery extends { cursor?: string | undefined
     </div>
   );
 }
+
+/** Under a desk table: how many match on all pages (the API's `total`) and the page buttons. */
+export function ListFooter<TValue extends { nextCursor: string | null; total: number }, TQuery extends { cursor?: string | undefined }>({
+  actor,
+}: {
+  actor: ActorRefFrom<ReturnType<typeof createResourceMachine<TValue, TQuery>>>;
+}) {
+  const { t } = useTranslation('ops');
+  const total = useSelector(actor, (snapshot) => snapshot.context.value?.total ?? null);
+  const nextCursor = useSelector(actor, (snapshot) => snapshot.context.value?.nextCursor ?? null);
+  return (
+    <div className="desk-row">
+      {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
+      <PageButtons actor={actor} nextCursor={nextCursor} />
+    </div>
+  );
+}

@@ -15,7 +15,7 @@ import type { OpsQuery } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskRead } from '../deskHooks';
 import { AuditDetail, AuditList, AuditTable } from '../parts/AuditParts';
-import { PageButtons } from '../parts/PageButtons';
+import { ListFooter, PageButtons } from '../parts/PageButtons';
 import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { ReadState } from '../parts/ReadState';
 import { useWide } from '../useWide';
@@ -52,7 +52,6 @@ export function Screen() {
   const [exportFailed, setExportFailed] = useState(false);
   const audit = useDeskRead('opsAudit', {} as OpsQuery<'opsAudit'>);
   const nextCursor = useSelector(audit, (snapshot) => snapshot.context.value?.nextCursor ?? null);
-  const total = useSelector(audit, (snapshot) => snapshot.context.value?.total ?? null);
   const opened = useSelector(audit, (snapshot) => snapshot.context.value?.list.find((row) => row.id === openId) ?? null);
   const invalid = invalidFilter(filters);
   const read = (next: Filters, size: number) => audit.send({ type: 'user.changeQuery', query: { ...queryOf(next), limit: size } as OpsQuery<'opsAudit'> });
@@ -151,10 +150,7 @@ export function Screen() {
           <ReadState actor={audit} isEmpty={(value) => value.list.length === 0} emptyTitle={t('audit.empty')}>
             {(value) => <AuditTable rows={value.list} openId={openId} onOpen={(row) => setOpenId(row.id)} />}
           </ReadState>
-          <div className="desk-row">
-            {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
-            <PageButtons actor={audit} nextCursor={nextCursor} />
-          </div>
+          <ListFooter actor={audit} />
         </div>
         <div>{opened ? <AuditDetail row={opened} onClose={() => setOpenId(null)} /> : <p className="desk-muted">{t('audit.pick')}</p>}</div>
       </div>

@@ -4,7 +4,6 @@
  * second finance operator confirms it, from the list of those waiting). From 900 px the members are a table
  * (opsMembers, newest first) whose row opens the member beside it; on a phone, the lookup by address or code.
  */
-import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
 import { useState } from 'react';
 import type { FormEvent } from 'react';
@@ -23,7 +22,7 @@ import { MoneySettingsCard } from '../parts/MoneySettingsCard';
 import { PolicyCard } from '../parts/PolicyCard';
 import type { MemberView } from '../parts/MemberCard';
 import { MembersTable } from '../parts/MembersTable';
-import { PageButtons } from '../parts/PageButtons';
+import { ListFooter } from '../parts/PageButtons';
 import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { useDraft } from '../useDraft';
@@ -98,8 +97,6 @@ function MemberList({ openAddress, onOpen }: { openAddress: string; onOpen: (add
   const { t } = useTranslation('ops');
   const [filters, setFilters] = useState<{ text: string; frozen: boolean; limit: number }>({ text: '', frozen: false, limit: pageSizeOf(null) });
   const members = useDeskRead('opsMembers', { limit: pageSizeOf(null) });
-  const total = useSelector(members, (snapshot) => snapshot.context.value?.total ?? null);
-  const nextCursor = useSelector(members, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const text = filters.text.trim();
   const invalid = text !== '' && !prefixPattern.test(text);
   const change = (next: typeof filters) => {
@@ -125,10 +122,7 @@ function MemberList({ openAddress, onOpen }: { openAddress: string; onOpen: (add
       <ReadState actor={members} isEmpty={(value) => value.list.length === 0} emptyTitle={t('members.listEmpty')}>
         {(value) => <MembersTable rows={value.list} openAddress={openAddress} onOpen={(member) => onOpen(member.address)} />}
       </ReadState>
-      <div className="desk-row">
-        {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
-        <PageButtons actor={members} nextCursor={nextCursor} />
-      </div>
+      <ListFooter actor={members} />
     </div>
   );
 }

@@ -8,7 +8,6 @@
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { selectDecisionAct, selectDecisionError, selectDecisionForm, selectDecisionStage, selectDecisionSubject } from '../../../machines/shared/deskDecisionSelectors';
@@ -24,33 +23,31 @@ import type { OpsItem, OpsQuery } from '../api/opsContract';
 import { useDeskDecision, useDeskRead } from '../deskHooks';
 import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
 import type { DeskColumn } from '../parts/DeskTable';
-import { PageButtons } from '../parts/PageButtons';
+import { ListFooter, PageButtons } from '../parts/PageButtons';
 import { pageSizeOf } from '../parts/PageSize';
+import { MemberFilterForm, useMemberFilter } from '../parts/MemberFilter';
 import { QueueFilters } from '../parts/QueueFilters';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { Refused } from '../parts/Refused';
-import { useDraft, useStateFor } from '../useDraft';
+import { useStateFor } from '../useDraft';
 import { useWide } from '../useWide';
 
 type Order = OpsItem<'opsOrders'>;
 type OrderStatus = NonNullable<OpsQuery<'opsOrders'>['status']>;
 const statuses: readonly OrderStatus[] = ['paid', 'shipped', 'cancelled'];
 const isStatus = (value: string | null): value is OrderStatus => statuses.includes(value as OrderStatus);
-const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
 export function Screen() {
   const { t } = useTranslation('ops');
   const [params, setParams] = useSearchParams();
   const status: OrderStatus = isStatus(params.get('status')) ? (params.get('status') as OrderStatus) : 'paid';
   const member = params.get('address') ?? '';
-  const [memberText, setMemberText] = useDraft(member);
   const limit = pageSizeOf(params.get('limit'));
   const openId = params.get('id');
   const wide = useWide();
   const ordersQuery = { status, limit, ...(member ? { address: member } : {}) };
   const orders = useDeskRead('opsOrders', ordersQuery);
   const nextCursor = useSelector(orders, (snapshot) => snapshot.context.value?.nextCursor ?? null);
-  const total = useSelector(orders, (snapshot) => snapshot.context.value?.total ?? null);
   const listed = useSelector(orders, (snapshot) => snapshot.context.value?.list.find((order) => order.id === openId) ?? null);
   // A decided order leaves its tab when the table is read again; its card stays open beside it with what was done.
   const [pinned, setPinned] = useStateFor<Order | null>(openId ?? '', null);
@@ -67,12 +64,7 @@ export function Screen() {
     // The member filter sent again as it is reads the first page again; a changed one is read as the address changes.
     if (next.address !== undefined && query.status === status && query.address === member) orders.send({ type: 'user.changeQuery', query: ordersQuery });
   };
-  const filter = (event: FormEvent) => {
-    event.preventDefault();
-    const address = memberText.trim();
-    if (address === '' || addressPattern.test(address)) setQuery({ address });
-  };
-  const memberError = memberText.trim() !== '' && !addressPattern.test(memberText.trim()) ? t('orders.memberInvalid') : null;
+  const memberFilter = useMemberFilter(member, (address) => setQuery({ address }), t('orders.memberInvalid'));
   const statusOptions = statuses.map((value) => ({ value, label: t(`orders.status.${value}`) }));
 
   if (wide) {
@@ -83,15 +75,7 @@ export function Screen() {
         </h2>
         <QueueFilters
           status={{ label: t('orders.statusLabel'), options: statusOptions, value: status, onChange: (value) => setQuery({ status: value }) }}
-          member={{
-            label: t('orders.member'),
-            text: memberText,
-            error: memberError,
-            onChange: (text) => {
-              setMemberText(text);
-              if (text.trim() === '' || addressPattern.test(text.trim())) setQuery({ address: text.trim() });
-            },
-          }}
+          member={{ label: t('orders.member'), text: memberFilter.text, error: memberFilter.error, onChange: memberFilter.typeAndApply }}
           limit={limit}
           onLimit={(size) => setQuery({ limit: size })}
         />
@@ -100,10 +84,7 @@ export function Screen() {
             <ReadState actor={orders} isEmpty={(value) => value.list.length === 0} emptyTitle={t('orders.empty', { status: t(`orders.status.${status}`) })}>
               {(value) => <OrdersTable rows={value.list} openId={openId} onOpen={(order) => setQuery({ id: order.id })} />}
             </ReadState>
-            <div className="desk-row">
-              {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
-              <PageButtons actor={orders} nextCursor={nextCursor} />
-            </div>
+            <ListFooter actor={orders} />
           </div>
           <div>
             {opened ? (
@@ -124,26 +105,7 @@ export function Screen() {
         {t('screens.orders')}
       </h2>
       <FilterChips label={t('orders.statusLabel')} options={statusOptions} value={status} onChange={(value) => setQuery({ status: value })} />
-      <form className="desk-form" onSubmit={filter} role="search">
-        <FormField id="orders-member" label={t('orders.member')} error={memberError} value={memberText} placeholder="0x…" onChange={(event) => setMemberText(event.target.value)} />
-        <div className="desk-actions">
-          <Button type="submit" color="primary" fill="outline" shape="rounded">
-            {t('actions.filter')}
-          </Button>
-          {member ? (
-            <Button
-              shape="rounded"
-              fill="none"
-              onClick={() => {
-                setMemberText('');
-                setQuery({ address: '' });
-              }}
-            >
-              {t('actions.clearFilter')}
-            </Button>
-          ) : null}
-        </div>
-      </form>
+      <MemberFilterForm id="orders-member" label={t('orders.member')} filter={memberFilter} />
       <ReadState actor={orders} isEmpty={(value) => value.list.length === 0} emptyTitle={t('orders.empty', { status: t(`orders.status.${status}`) })}>
         {(value) => (
           <ul className="desk-list" aria-label={t('orders.list')}>

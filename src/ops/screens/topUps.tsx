@@ -27,7 +27,7 @@ import { useDeskAction, useDeskDecision, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
 import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
 import type { DeskColumn } from '../parts/DeskTable';
-import { PageButtons } from '../parts/PageButtons';
+import { ListFooter, PageButtons } from '../parts/PageButtons';
 import { PageSize, pageSizeOf } from '../parts/PageSize';
 import { Refused } from '../parts/Refused';
 import { ReadState, readAgain } from '../parts/ReadState';
@@ -50,7 +50,6 @@ export function Screen() {
   const openKey = params.get('open');
   const held = useDeskRead('opsHeldTopUps', { state, limit });
   const nextCursor = useSelector(held, (snapshot) => snapshot.context.value?.nextCursor ?? null);
-  const total = useSelector(held, (snapshot) => snapshot.context.value?.total ?? null);
   const opened = useSelector(held, (snapshot) => snapshot.context.value?.list.find((item) => keyOf(item) === openKey) ?? null);
   const setQuery = (next: { state?: HeldState; limit?: number; open?: string | null }) => {
     const search = new URLSearchParams({ state: next.state ?? state });
@@ -85,10 +84,7 @@ export function Screen() {
             <ReadState actor={held} isEmpty={(value) => value.list.length === 0} emptyTitle={t('topUps.empty', { state: t(`topUps.state.${state}`) })}>
               {(value) => <HeldTable rows={value.list} openKey={openKey} onOpen={(item) => setQuery({ open: keyOf(item) })} />}
             </ReadState>
-            <div className="desk-row">
-              {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
-              <PageButtons actor={held} nextCursor={nextCursor} />
-            </div>
+            <ListFooter actor={held} />
           </div>
           <div className="desk-form">
             {opened ? (

@@ -7,13 +7,11 @@
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';
-import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { createWithdrawalBulkApprovalMachine } from '../../../machines/ops/withdrawalBulkApprovalMachine';
 import { AmountText } from '../../components/AmountText';
 import { FilterChips } from '../../components/FilterChips';
-import { FormField } from '../../components/FormField';
 import { ShortAddress } from '../../components/ShortAddress';
 import { formatDateTime } from '../../components/dateFormat';
 import type { OpsQuery } from '../api/opsContract';
@@ -21,21 +19,21 @@ import { useDeskDecision, useDeskRead, useOperator } from '../deskHooks';
 import { formatAge } from '../formatAge';
 import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
 import type { DeskColumn } from '../parts/DeskTable';
-import { PageButtons } from '../parts/PageButtons';
+import { ListFooter } from '../parts/PageButtons';
 import { pageSizeOf } from '../parts/PageSize';
+import { MemberFilterForm, useMemberFilter } from '../parts/MemberFilter';
 import { QueueFilters } from '../parts/QueueFilters';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { ApprovalBadge, BulkApprovalPanel, startBulkApproval } from '../parts/WithdrawalBulk';
 import { WithdrawalDetail } from '../parts/WithdrawalDetail';
 import type { Withdrawal } from '../parts/WithdrawalDetail';
-import { useDraft, useStateFor } from '../useDraft';
+import { useStateFor } from '../useDraft';
 import { useNow } from '../useNow';
 import { useWide } from '../useWide';
 
 type QueueStatus = NonNullable<OpsQuery<'opsWithdrawals'>['status']>;
 const statuses: readonly QueueStatus[] = ['pending', 'approved', 'sent', 'stuck', 'failed', 'lost', 'paid'];
 const isStatus = (value: string | null): value is QueueStatus => statuses.includes(value as QueueStatus);
-const addressPattern = /^0x[0-9a-fA-F]{40}$/;
 
 interface QueueAddress {
   status: QueueStatus;
@@ -58,7 +56,6 @@ export function Screen() {
     id: params.get('id'),
   };
   const { status, address: member, awaitingMe, limit, id: selectedId } = shownAddress;
-  const [memberText, setMemberText] = useDraft(member);
   // The ticks belong to the list they were made on: another tab or member (a filter, Back, Forward) starts with none.
   const [checked, setChecked] = useStateFor<readonly string[]>(`${status} ${member} ${String(awaitingMe)} ${String(limit)}`, []);
   const queueQuery: OpsQuery<'opsWithdrawals'> = { status, limit, ...(member ? { address: member } : {}), ...(awaitingMe ? { awaiting: 'me' as const } : {}) };
@@ -73,7 +70,6 @@ export function Screen() {
     },
   );
   const list = useSelector(queue, (snapshot) => snapshot.context.value?.list ?? null);
-  const total = useSelector(queue, (snapshot) => snapshot.context.value?.total ?? null);
   // Only what the operator sees is approved: a tick on another page, or on one that left the tab, is not sent.
   const chosen = checked.filter((id) => list?.some((item) => item.id === id) ?? false);
   const listed = list?.find((item) => item.id === selectedId) ?? null;
@@ -81,7 +77,6 @@ export function Screen() {
   const [pinned, setPinned] = useStateFor<Withdrawal | null>(selectedId ?? '', null);
   if (listed && listed !== pinned) setPinned(listed);
   const selected = listed ?? pinned;
-  const nextCursor = useSelector(queue, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const locale = i18n.resolvedLanguage ?? 'zh';
   const approvable = status === 'pending' || awaitingMe;
   const statusOptions = statuses.map((value) => ({ value, label: t(`withdrawals.status.${value}`) }));
@@ -97,12 +92,7 @@ export function Screen() {
     // The member filter sent again as it is reads the first page again; a changed one is read as the address changes.
     if (next.address !== undefined && query.address === member && query.status === status) queue.send({ type: 'user.changeQuery', query: queueQuery });
   };
-  const memberError = memberText.trim() !== '' && !addressPattern.test(memberText.trim()) ? t('withdrawals.memberInvalid') : null;
-  const filter = (event: FormEvent) => {
-    event.preventDefault();
-    const address = memberText.trim();
-    if (address === '' || addressPattern.test(address)) setQuery({ address });
-  };
+  const memberFilter = useMemberFilter(member, (address) => setQuery({ address }), t('withdrawals.memberInvalid'));
   const rowName = (item: Withdrawal) => `#${item.id} ${item.amount} CREDIT ${item.address} ${t(`withdrawals.status.${item.status}`)}`;
   const approveKey = (key: string, item: Withdrawal) => {
     if (key !== 'a' || !approvable) return false;
@@ -118,15 +108,7 @@ export function Screen() {
       {wide ? (
         <QueueFilters
           status={{ label: t('withdrawals.statusLabel'), options: statusOptions, value: status, onChange: (value) => setQuery({ status: value }) }}
-          member={{
-            label: t('withdrawals.member'),
-            text: memberText,
-            error: memberError,
-            onChange: (text) => {
-              setMemberText(text);
-              if (text.trim() === '' || addressPattern.test(text.trim())) setQuery({ address: text.trim() });
-            },
-          }}
+          member={{ label: t('withdrawals.member'), text: memberFilter.text, error: memberFilter.error, onChange: memberFilter.typeAndApply }}
           limit={limit}
           onLimit={(size) => setQuery({ limit: size })}
         >
@@ -138,30 +120,12 @@ export function Screen() {
       ) : (
         <>
           <FilterChips label={t('withdrawals.statusLabel')} options={statusOptions} value={status} onChange={(value) => setQuery({ status: value })} />
-          <form className="desk-form" onSubmit={filter} role="search">
-            <FormField id="withdrawals-member" label={t('withdrawals.member')} error={memberError} value={memberText} placeholder="0x…" onChange={(event) => setMemberText(event.target.value)} />
+          <MemberFilterForm id="withdrawals-member" label={t('withdrawals.member')} filter={memberFilter}>
             <label className="desk-check">
               <input type="checkbox" checked={awaitingMe} onChange={(event) => setQuery({ awaitingMe: event.target.checked })} />
               <span>{t('withdrawals.awaitingMe')}</span>
             </label>
-            <div className="desk-actions">
-              <Button type="submit" color="primary" fill="outline" shape="rounded">
-                {t('actions.filter')}
-              </Button>
-              {member ? (
-                <Button
-                  shape="rounded"
-                  fill="none"
-                  onClick={() => {
-                    setMemberText('');
-                    setQuery({ address: '' });
-                  }}
-                >
-                  {t('actions.clearFilter')}
-                </Button>
-              ) : null}
-            </div>
-          </form>
+          </MemberFilterForm>
         </>
       )}
       <div className="desk-columns">
@@ -215,10 +179,7 @@ export function Screen() {
               )
             }
           </ReadState>
-          <div className="desk-row">
-            {total !== null ? <p className="desk-muted desk-row-main">{t('table.total', { count: total })}</p> : null}
-            <PageButtons actor={queue} nextCursor={nextCursor} />
-          </div>
+          <ListFooter actor={queue} />
         </div>
         <div>
           {selected ? (
