@@ -159,7 +159,7 @@ describeWithDatabases('reconcile computes what is off', (ctx) => {
       difference: '-7',
       reorgedCredits: [{ txHash: hash, address: accounts.alice.address, amount: '7', credited: true }],
     });
-    expect(await testChain.rpc('eth_sendRawTransaction', [raw])).toBe(hash);
+    expect(await testChain.resend(raw)).toBe(hash);
     await testChain.mine(CONFIRMATIONS);
     await watcher.runOnce();
     expect(await reconcileOf(s.app)).toMatchObject({ ok: true, difference: '0', reorgedCredits: [] });

@@ -203,7 +203,7 @@ describeWithDatabases('top-ups against lagging nodes and deep reorganisations', 
     expect(await reconcileOf(app)).toMatchObject({ ok: false, difference: '-7', reorgedCredits: [{ txHash: hash, address: accounts.alice.address, amount: '7', credited: true }] });
     expect(await credit(app, alice)).toBe('7');
     await expectBooksBalanced(ctx.db);
-    expect(await testChain.rpc('eth_sendRawTransaction', [raw])).toBe(hash);
+    expect(await testChain.resend(raw)).toBe(hash);
     await testChain.mine(CONFIRMATIONS);
     expect(await watcher.runOnce()).toMatchObject({ credited: 0 });
     expect(await reorgedAwayTopUps(ctx.db, testChain.chain.settings.chainId)).toEqual([]);

@@ -188,7 +188,7 @@ describeWithDatabases('top-ups from the chain', (ctx) => {
     expect(await topUp(app, alice, hash)).toMatchObject({ result: { status: 'pending' } });
     await expectCreditedIsOnChain(app, testChain);
     // The same signed transaction is mined again.
-    expect(await testChain.rpc('eth_sendRawTransaction', [raw])).toBe(hash);
+    expect(await testChain.resend(raw)).toBe(hash);
     await testChain.mine(CONFIRMATIONS);
     expect(await watcher.runOnce()).toMatchObject({ credited: 1 });
     expect(await credit(app, alice)).toBe('7');

@@ -47,6 +47,11 @@ export interface TestChain {
   /** Deploys another token of the same code (a contract that is not the app's token). */
   deployOther(): Promise<Address>;
   mine(blocks: number): Promise<void>;
+  /**
+   * Sends a signed transaction again (one a reorganisation dropped) and waits until the node mined it: anvil mines
+   * it in its own block after answering, so a `mine` sent at once could come first and leave it on top, undeep.
+   */
+  resend(raw: unknown): Promise<Hex>;
   head(): Promise<bigint>;
   rpc(method: string, params: unknown[]): Promise<unknown>;
   /** Starts the node again on its port from the state it wrote when it stopped (startTestChain's `persist`). */
@@ -104,6 +109,11 @@ export async function startTestChain(options: { decimals?: number; confirmations
     deployOther: async () => (await deploy()).address,
     mine: async (blocks) => {
       await testClient.mine({ blocks });
+    },
+    resend: async (raw) => {
+      const hash = (await rpc('eth_sendRawTransaction', [raw])) as Hex;
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+      return hash;
     },
     head: () => client.getBlockNumber({ cacheTime: 0 }),
     rpc,
