@@ -199,11 +199,14 @@ export function DeskTable<TRow>({ label, rows, columns, rowId, rowName, openId =
   );
 }
 
-/** Orders decimal amount strings exactly (as bigint minor units, never floats). */
-export const byAmount =
-  <TRow,>(amount: (row: TRow) => string) =>
+/** A decimal string (amounts, rates, ids), signed or not, as bigint minor units: never a float. */
+const signedMinor = (text: string): bigint => (text.startsWith('-') ? -toMinor(text.slice(1)) : toMinor(text));
+
+/** Orders decimal strings exactly, a minus sign included (amounts, a bot's signed rate, ids, block numbers). */
+export const byDecimal =
+  <TRow,>(decimal: (row: TRow) => string) =>
   (a: TRow, b: TRow): number => {
-    const difference = toMinor(amount(a)) - toMinor(amount(b));
+    const difference = signedMinor(decimal(a)) - signedMinor(decimal(b));
     return difference === 0n ? 0 : difference > 0n ? 1 : -1;
   };
 

@@ -3,7 +3,7 @@ import { AmountText } from '../../components/AmountText';
 import { ShortAddress } from '../../components/ShortAddress';
 import { formatDateTime } from '../../components/dateFormat';
 import type { OpsItem } from '../api/opsContract';
-import { DeskTable, byAmount, byText, byTime } from './DeskTable';
+import { DeskTable, byDecimal, byText, byTime } from './DeskTable';
 import type { DeskColumn } from './DeskTable';
 
 type ListedMember = OpsItem<'opsMembers'>;
@@ -22,7 +22,7 @@ export function MembersTable({ rows, openAddress, onOpen }: { rows: readonly Lis
       compare: byText((member) => member.recommender?.toLowerCase() ?? ''),
     },
     { id: 'createdAt', header: t('members.columns.joined'), cell: (member) => formatDateTime(member.createdAt, locale), compare: byTime((member) => member.createdAt) },
-    { id: 'credit', header: 'CREDIT', cell: (member) => <AmountText amount={member.credit} locale={locale} />, compare: byAmount((member) => member.credit), numeric: true },
+    { id: 'credit', header: 'CREDIT', cell: (member) => <AmountText amount={member.credit} locale={locale} />, compare: byDecimal((member) => member.credit), numeric: true },
     {
       id: 'frozen',
       header: t('members.columns.withdrawals'),

@@ -21,7 +21,7 @@ import { SummaryList } from '../../components/SummaryList';
 import { formatDateTime } from '../../components/dateFormat';
 import type { OpsItem, OpsQuery } from '../api/opsContract';
 import { useDeskDecision, useDeskRead } from '../deskHooks';
-import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
+import { DeskTable, byDecimal, byText, byTime } from '../parts/DeskTable';
 import type { DeskColumn } from '../parts/DeskTable';
 import { ListFooter, PageButtons } from '../parts/PageButtons';
 import { pageSizeOf } from '../parts/PageSize';
@@ -126,10 +126,10 @@ function OrdersTable({ rows, openId, onOpen }: { rows: readonly Order[]; openId:
   const locale = i18n.resolvedLanguage ?? 'zh';
   const goodsOf = (order: Order) => (locale === 'en' ? order.goods.name.en : order.goods.name.zh);
   const columns: DeskColumn<Order>[] = [
-    { id: 'id', header: t('orders.columns.id'), cell: (order) => `#${order.id}`, compare: byAmount((order) => order.id), numeric: true },
+    { id: 'id', header: t('orders.columns.id'), cell: (order) => `#${order.id}`, compare: byDecimal((order) => order.id), numeric: true },
     { id: 'goods', header: t('orders.fields.goods'), cell: (order) => <span className="desk-table-clip">{goodsOf(order)}</span>, compare: byText(goodsOf) },
     { id: 'quantity', header: t('orders.fields.quantity'), cell: (order) => String(order.quantity), compare: (a, b) => a.quantity - b.quantity, numeric: true },
-    { id: 'amount', header: t('orders.fields.amount'), cell: (order) => <AmountText amount={order.amount} symbol="CREDIT" locale={locale} />, compare: byAmount((order) => order.amount), numeric: true },
+    { id: 'amount', header: t('orders.fields.amount'), cell: (order) => <AmountText amount={order.amount} symbol="CREDIT" locale={locale} />, compare: byDecimal((order) => order.amount), numeric: true },
     { id: 'member', header: t('orders.fields.member'), cell: (order) => <ShortAddress address={order.address} />, compare: byText((order) => order.address.toLowerCase()) },
     { id: 'createdAt', header: t('orders.fields.createdAt'), cell: (order) => formatDateTime(order.createdAt, locale), compare: byTime((order) => order.createdAt) },
   ];

@@ -25,7 +25,7 @@ import { useDesk } from '../DeskContext';
 import { useExplorer } from '../deskChain';
 import { useDeskAction, useDeskDecision, useDeskRead } from '../deskHooks';
 import { ActionState } from '../parts/ActionState';
-import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
+import { DeskTable, byDecimal, byText, byTime } from '../parts/DeskTable';
 import type { DeskColumn } from '../parts/DeskTable';
 import { ListFooter, PageButtons } from '../parts/PageButtons';
 import { PageSize, pageSizeOf } from '../parts/PageSize';
@@ -129,8 +129,8 @@ function HeldTable({ rows, openKey, onOpen }: { rows: readonly HeldTopUp[]; open
   const locale = i18n.resolvedLanguage ?? 'zh';
   const columns: DeskColumn<HeldTopUp>[] = [
     { id: 'from', header: t('topUps.fields.from'), cell: (item) => <ShortAddress address={item.from} />, compare: byText((item) => item.from.toLowerCase()) },
-    { id: 'amount', header: t('topUps.fields.amount'), cell: (item) => <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />, compare: byAmount((item) => item.amount), numeric: true },
-    { id: 'block', header: t('topUps.fields.block'), cell: (item) => item.blockNumber, compare: byAmount((item) => item.blockNumber), numeric: true },
+    { id: 'amount', header: t('topUps.fields.amount'), cell: (item) => <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />, compare: byDecimal((item) => item.amount), numeric: true },
+    { id: 'block', header: t('topUps.fields.block'), cell: (item) => item.blockNumber, compare: byDecimal((item) => item.blockNumber), numeric: true },
     { id: 'seenAt', header: t('topUps.fields.seenAt'), cell: (item) => formatDateTime(item.seenAt, locale), compare: byTime((item) => item.seenAt) },
     { id: 'state', header: t('topUps.fields.state'), cell: (item) => <span className="desk-badge">{t(`topUps.state.${item.state}`)}</span>, compare: byText((item) => item.state) },
   ];

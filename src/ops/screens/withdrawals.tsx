@@ -17,7 +17,7 @@ import { formatDateTime } from '../../components/dateFormat';
 import type { OpsQuery } from '../api/opsContract';
 import { useDeskDecision, useDeskRead, useOperator } from '../deskHooks';
 import { formatAge } from '../formatAge';
-import { DeskTable, byAmount, byText, byTime } from '../parts/DeskTable';
+import { DeskTable, byDecimal, byText, byTime } from '../parts/DeskTable';
 import type { DeskColumn } from '../parts/DeskTable';
 import { ListFooter } from '../parts/PageButtons';
 import { pageSizeOf } from '../parts/PageSize';
@@ -209,8 +209,8 @@ function QueueTable(props: QueueTableProps) {
   const now = useNow();
   const ageOf = (item: Withdrawal) => Math.max(0, (now - Date.parse(item.createdAt)) / 1000);
   const columns: DeskColumn<Withdrawal>[] = [
-    { id: 'id', header: t('withdrawals.columns.id'), cell: (item) => `#${item.id}`, compare: byAmount((item) => item.id), numeric: true },
-    { id: 'amount', header: t('withdrawals.fields.amount'), cell: (item) => <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />, compare: byAmount((item) => item.amount), numeric: true },
+    { id: 'id', header: t('withdrawals.columns.id'), cell: (item) => `#${item.id}`, compare: byDecimal((item) => item.id), numeric: true },
+    { id: 'amount', header: t('withdrawals.fields.amount'), cell: (item) => <AmountText amount={item.amount} symbol="CREDIT" locale={locale} />, compare: byDecimal((item) => item.amount), numeric: true },
     { id: 'member', header: t('withdrawals.fields.member'), cell: (item) => <ShortAddress address={item.address} />, compare: byText((item) => item.address.toLowerCase()) },
     { id: 'age', header: t('withdrawals.columns.age'), cell: (item) => formatAge(ageOf(item), locale), compare: (a, b) => byTime((item: Withdrawal) => item.createdAt)(b, a), numeric: true },
     {

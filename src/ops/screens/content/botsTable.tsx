@@ -3,20 +3,13 @@
  * editor beside the table (bots.tsx).
  */
 import { useTranslation } from 'react-i18next';
-import { toMinor } from '../../../../api-schema/amount';
 import { formatDateTime } from '../../../components/dateFormat';
 import type { OpsItem } from '../../api/opsContract';
-import { DeskTable, byText, byTime } from '../../parts/DeskTable';
+import { DeskTable, byDecimal, byText, byTime } from '../../parts/DeskTable';
 import type { DeskColumn } from '../../parts/DeskTable';
 
 type Bot = OpsItem<'opsBots'>;
 
-/** A signed rate in minor units (byAmount reads unsigned amounts only), never as a float. */
-const signedMinor = (rate: string) => (rate.startsWith('-') ? -toMinor(rate.slice(1)) : toMinor(rate));
-const byRate = (a: Bot, b: Bot) => {
-  const difference = signedMinor(a.profitRate) - signedMinor(b.profitRate);
-  return difference === 0n ? 0 : difference > 0n ? 1 : -1;
-};
 
 export function BotStatusBadge({ status }: { status: Bot['status'] }) {
   const { t } = useTranslation('ops');
@@ -33,7 +26,7 @@ export function BotsTable({ rows, openId, onOpen }: { rows: readonly Bot[]; open
   const columns: DeskColumn<Bot>[] = [
     { id: 'name', header: t('content.bots.name'), cell: (bot) => bot.name, compare: byText((bot) => bot.name) },
     { id: 'status', header: t('content.bots.statusLabel'), cell: (bot) => <BotStatusBadge status={bot.status} />, compare: byText((bot) => t(`content.bots.status.${bot.status}`)) },
-    { id: 'profitRate', header: t('content.bots.profitRate'), cell: (bot) => bot.profitRate, compare: byRate, numeric: true },
+    { id: 'profitRate', header: t('content.bots.profitRate'), cell: (bot) => bot.profitRate, compare: byDecimal((bot) => bot.profitRate), numeric: true },
     { id: 'createdAt', header: t('content.bots.columns.createdAt'), cell: (bot) => formatDateTime(bot.createdAt, locale), compare: byTime((bot) => bot.createdAt) },
     { id: 'id', header: t('content.id'), cell: (bot) => <span className="desk-muted">{bot.id}</span>, compare: byText((bot) => bot.id) },
   ];

@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { AmountText } from '../../../components/AmountText';
 import type { OpsItem } from '../../api/opsContract';
-import { DeskTable, byAmount, byText } from '../../parts/DeskTable';
+import { DeskTable, byDecimal, byText } from '../../parts/DeskTable';
 import type { DeskColumn } from '../../parts/DeskTable';
 
 type GoodsItem = OpsItem<'opsGoods'>;
@@ -26,7 +26,7 @@ export function GoodsTable({ rows, openId, onOpen }: { rows: readonly GoodsItem[
   const nameOf = (item: GoodsItem) => (locale.startsWith('en') ? item.nameEn : item.nameZh);
   const columns: DeskColumn<GoodsItem>[] = [
     { id: 'name', header: t('content.goods.columns.name'), cell: nameOf, compare: byText(nameOf) },
-    { id: 'price', header: t('content.goods.price'), cell: (item) => <AmountText amount={item.price} locale={locale} />, compare: byAmount((item) => item.price), numeric: true },
+    { id: 'price', header: t('content.goods.price'), cell: (item) => <AmountText amount={item.price} locale={locale} />, compare: byDecimal((item) => item.price), numeric: true },
     { id: 'stock', header: t('content.goods.stock'), cell: (item) => item.stock, compare: (a, b) => a.stock - b.stock, numeric: true },
     { id: 'held', header: t('content.goods.columns.held'), cell: (item) => item.held, compare: (a, b) => a.held - b.held, numeric: true },
     { id: 'listed', header: t('content.goods.columns.listed'), cell: (item) => <ListedBadge listed={item.listed} />, compare: (a, b) => Number(a.listed) - Number(b.listed) },

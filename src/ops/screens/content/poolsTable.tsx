@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { AmountText } from '../../../components/AmountText';
 import type { OpsItem } from '../../api/opsContract';
-import { DeskTable, byAmount, byText } from '../../parts/DeskTable';
+import { DeskTable, byDecimal, byText } from '../../parts/DeskTable';
 import type { DeskColumn } from '../../parts/DeskTable';
 
 type Pool = OpsItem<'opsPools'>;
@@ -15,8 +15,8 @@ export function PoolsTable({ rows, openId, onOpen }: { rows: readonly Pool[]; op
   const locale = i18n.resolvedLanguage ?? 'zh';
   const columns: DeskColumn<Pool>[] = [
     { id: 'name', header: t('content.pools.name'), cell: (pool) => pool.name, compare: byText((pool) => pool.name) },
-    { id: 'daily', header: t('content.pools.daily'), cell: (pool) => <AmountText amount={pool.totalAmount} locale={locale} />, compare: byAmount((pool) => pool.totalAmount), numeric: true },
-    { id: 'minHolding', header: t('content.pools.minHolding'), cell: (pool) => <AmountText amount={pool.minHolding} locale={locale} />, compare: byAmount((pool) => pool.minHolding), numeric: true },
+    { id: 'daily', header: t('content.pools.daily'), cell: (pool) => <AmountText amount={pool.totalAmount} locale={locale} />, compare: byDecimal((pool) => pool.totalAmount), numeric: true },
+    { id: 'minHolding', header: t('content.pools.minHolding'), cell: (pool) => <AmountText amount={pool.minHolding} locale={locale} />, compare: byDecimal((pool) => pool.minHolding), numeric: true },
   ];
   return <DeskTable label={t('content.pools.list')} rows={rows} columns={columns} rowId={(pool) => pool.id} rowName={(pool) => pool.name} openId={openId} onOpen={onOpen} />;
 }
