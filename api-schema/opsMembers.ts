@@ -8,7 +8,7 @@ import { defineEndpoint } from './endpoint';
  */
 
 /** The start of an address (0x and 1..40 hex digits) or of an invite code (1..16 letters or digits). */
-const memberPrefixSchema = checked(z.string(), z.regex(/^(0x[0-9a-fA-F]{1,40}|[A-Za-z0-9]{1,16})$/, 'q'));
+export const memberPrefixSchema = checked(z.string(), z.regex(/^(0x[0-9a-fA-F]{1,40}|[A-Za-z0-9]{1,16})$/, 'q'));
 
 export const listedMemberSchema = z.object({
   address: addressSchema,

@@ -1,11 +1,11 @@
 import Button from 'antd-mobile/es/components/button';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { addressSchema } from '../../../api-schema/primitives';
 import { FormField } from '../../components/FormField';
 import { useDraft } from '../useDraft';
 
-const addressPattern = /^0x[0-9a-fA-F]{40}$/;
-const isAddressOrEmpty = (text: string) => text === '' || addressPattern.test(text);
+const isAddressOrEmpty = (text: string) => text === '' || addressSchema.safeParse(text).success;
 
 /**
  * A list's member filter: the address as typed (a draft of the one the page's address holds), what is wrong with it,

@@ -11,6 +11,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorText } from '../../components/ErrorText';
 import { FormField } from '../../components/FormField';
+import { auditQuerySchema } from '../../../api-schema/ops';
 import type { OpsQuery } from '../api/opsContract';
 import { useDesk } from '../DeskContext';
 import { useDeskRead } from '../deskHooks';
@@ -34,12 +35,13 @@ function queryOf(filters: Filters): Record<string, string> {
   return query;
 }
 
-/** The first filter, as typed, the API would refuse (api-schema/ops.ts, auditQuerySchema). */
+/** The first text filter, as typed, that the API's own schema refuses (api-schema/ops.ts, auditQuerySchema). */
 function invalidFilter(filters: Filters): keyof Filters | null {
-  if (filters.actor.trim() && !/^0x[0-9a-fA-F]{40}$/.test(filters.actor.trim())) return 'actor';
-  if (filters.action.trim() && !/^[A-Za-z][A-Za-z0-9.:_-]{0,63}$/.test(filters.action.trim())) return 'action';
-  if (filters.target.trim().length > 200) return 'target';
-  return null;
+  const refused = (['actor', 'action', 'target'] as const).find((name) => {
+    const typed = filters[name].trim();
+    return typed !== '' && !auditQuerySchema.shape[name].safeParse(typed).success;
+  });
+  return refused ?? null;
 }
 
 export function Screen() {

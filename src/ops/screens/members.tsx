@@ -9,6 +9,7 @@ import { useState } from 'react';
 import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
+import { memberPrefixSchema } from '../../../api-schema/opsMembers';
 import { holdsRole } from '../../../machines/ops/opsSelectors';
 import { FormField } from '../../components/FormField';
 import { ListState } from '../../components/ListState';
@@ -86,8 +87,8 @@ export function Screen() {
   );
 }
 
-/** The start of an address or an invite code, as opsMembers takes it. */
-const prefixPattern = /^(0x[0-9a-fA-F]{1,40}|[A-Za-z0-9]{1,16})$/;
+/** The start of an address or an invite code, as opsMembers' schema takes it. */
+const isPrefix = (text: string) => memberPrefixSchema.safeParse(text).success;
 
 /**
  * The members from 900 px, newest first: the filters in one row (an address's or invite code's start, applied as it
@@ -98,11 +99,11 @@ function MemberList({ openAddress, onOpen }: { openAddress: string; onOpen: (add
   const [filters, setFilters] = useState<{ text: string; frozen: boolean; limit: number }>({ text: '', frozen: false, limit: pageSizeOf(null) });
   const members = useDeskRead('opsMembers', { limit: pageSizeOf(null) });
   const text = filters.text.trim();
-  const invalid = text !== '' && !prefixPattern.test(text);
+  const invalid = text !== '' && !isPrefix(text);
   const change = (next: typeof filters) => {
     setFilters(next);
     const prefix = next.text.trim();
-    if (prefix !== '' && !prefixPattern.test(prefix)) return;
+    if (prefix !== '' && !isPrefix(prefix)) return;
     members.send({ type: 'user.changeQuery', query: { limit: next.limit, ...(prefix ? { q: prefix } : {}), ...(next.frozen ? { frozen: 'true' as const } : {}) } });
   };
   return (
