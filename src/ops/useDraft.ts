@@ -26,3 +26,15 @@ export function useStateFor<T>(key: string, initial: T) {
 export function useDraft(source: string) {
   return useStateFor(source, source);
 }
+
+/**
+ * The item an address opens, as the list last showed it: kept while the address names it, so a decided item that
+ * left its tab when the list was read again stays open with what was decided.
+ *
+ * @example const selected = useKeptItem(selectedId ?? '', list?.find((item) => item.id === selectedId) ?? null);
+ */
+export function useKeptItem<T>(key: string, listed: T | null): T | null {
+  const [kept, setKept] = useStateFor<T | null>(key, null);
+  if (listed && listed !== kept) setKept(listed);
+  return listed ?? kept;
+}

@@ -29,7 +29,7 @@ import { MemberFilterForm, useMemberFilter } from '../parts/MemberFilter';
 import { QueueFilters } from '../parts/QueueFilters';
 import { ReadState, readAgain } from '../parts/ReadState';
 import { Refused } from '../parts/Refused';
-import { useStateFor } from '../useDraft';
+import { useKeptItem } from '../useDraft';
 import { useWide } from '../useWide';
 
 type Order = OpsItem<'opsOrders'>;
@@ -50,9 +50,7 @@ export function Screen() {
   const nextCursor = useSelector(orders, (snapshot) => snapshot.context.value?.nextCursor ?? null);
   const listed = useSelector(orders, (snapshot) => snapshot.context.value?.list.find((order) => order.id === openId) ?? null);
   // A decided order leaves its tab when the table is read again; its card stays open beside it with what was done.
-  const [pinned, setPinned] = useStateFor<Order | null>(openId ?? '', null);
-  if (listed && listed !== pinned) setPinned(listed);
-  const opened = listed ?? pinned;
+  const opened = useKeptItem(openId ?? '', listed);
 
   const setQuery = (next: { status?: OrderStatus; address?: string; limit?: number; id?: string | null }) => {
     const query = { status: next.status ?? status, address: next.address ?? member, limit: next.limit ?? limit, id: next.id ?? null };

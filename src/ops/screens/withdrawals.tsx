@@ -27,7 +27,7 @@ import { ReadState, readAgain } from '../parts/ReadState';
 import { ApprovalBadge, BulkApprovalPanel, startBulkApproval } from '../parts/WithdrawalBulk';
 import { WithdrawalDetail } from '../parts/WithdrawalDetail';
 import type { Withdrawal } from '../parts/WithdrawalDetail';
-import { useStateFor } from '../useDraft';
+import { useKeptItem, useStateFor } from '../useDraft';
 import { useNow } from '../useNow';
 import { useWide } from '../useWide';
 
@@ -72,11 +72,8 @@ export function Screen() {
   const list = useSelector(queue, (snapshot) => snapshot.context.value?.list ?? null);
   // Only what the operator sees is approved: a tick on another page, or on one that left the tab, is not sent.
   const chosen = checked.filter((id) => list?.some((item) => item.id === id) ?? false);
-  const listed = list?.find((item) => item.id === selectedId) ?? null;
   // A decided withdrawal leaves its tab when the queue is read again; its detail stays open with what was decided.
-  const [pinned, setPinned] = useStateFor<Withdrawal | null>(selectedId ?? '', null);
-  if (listed && listed !== pinned) setPinned(listed);
-  const selected = listed ?? pinned;
+  const selected = useKeptItem(selectedId ?? '', list?.find((item) => item.id === selectedId) ?? null);
   const locale = i18n.resolvedLanguage ?? 'zh';
   const approvable = status === 'pending' || awaitingMe;
   const statusOptions = statuses.map((value) => ({ value, label: t(`withdrawals.status.${value}`) }));
