@@ -3,11 +3,12 @@ import { ApiCode } from '../../api-schema/codes';
 import type { Endpoint } from '../../api-schema/endpoint';
 import type { MemberEndpointName as EndpointName, MemberEndpoints as Endpoints } from '../../api-schema/memberEndpoints';
 import { loadClientContract, loadConfigContract } from './contractLoader';
+import { callThroughEnvelope } from './envelopeCall';
 
 /**
  * The API client (spec sections 6-8, docs/API.md "Envelope"): one base path, JSON, a 50 s timeout, the Authorization
- * header from the stored token, both directions validated with the contract schemas, and a translated `message`
- * on every result. It never throws: every failure is a code (request errors are only logged, spec section 8).
+ * header from the stored token, both directions validated with the contract schemas (envelopeCall.ts, shared with
+ * the desk's client), and a translated `message` on every result. It never throws: every failure is a code (request errors are only logged, spec section 8).
  * Endpoints are named, not imported: their schemas load with the first call (src/api/contractLoader.ts).
  */
 
@@ -109,75 +110,15 @@ export function createApiClient({
       logger.error(`api: ${name} not sent, the contract has no such endpoint`);
       return done(ApiCode.clientFailure);
     }
-    const label = `${endpoint.method} ${endpoint.path}`;
-    const query = validate(endpoint.query, parameters?.query);
-    const body = validate(endpoint.body, parameters?.body);
-    if (!query.success || !body.success) {
-      logger.warn(`api: ${label} not sent, invalid parameters`, query.success ? undefined : query.error, body.success ? undefined : body.error);
-      return done(ApiCode.invalidParameters);
-    }
-
-    const search = toSearchParams(query.data).toString();
     const headers: Record<string, string> = { Accept: 'application/json' };
     const token = getAuthorization()?.replaceAll('"', '').trim();
     if (token) headers.Authorization = token;
-    const init: RequestInit = { method: endpoint.method, headers };
-    if (endpoint.method === 'POST') {
-      headers['Content-Type'] = 'application/json';
-      init.body = JSON.stringify(body.data ?? {});
-    }
-
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
-    let payload: unknown;
-    try {
-      const response = await fetchImpl(`${baseUrl}${endpoint.path}${search ? `?${search}` : ''}`, { ...init, signal: controller.signal });
-      const text = await response.text();
-      try {
-        payload = JSON.parse(text) as unknown;
-      } catch {
-        logger.error(`api: ${label} answered HTTP ${response.status} with a body that is not JSON`, text.slice(0, 200));
-        return done(ApiCode.clientFailure);
-      }
-    } catch (error) {
-      logger.error(controller.signal.aborted ? `api: ${label} timed out after ${timeoutMs} ms` : `api: ${label} failed`, error);
-      return done(ApiCode.clientFailure);
-    } finally {
-      clearTimeout(timer);
-    }
-
-    const envelope = contract.envelopeSchema.safeParse(payload);
-    if (!envelope.success) {
-      logger.error(`api: ${label} answered something that is not an envelope`, envelope.error);
-      return done(ApiCode.clientFailure);
-    }
-    if (envelope.data.code !== ApiCode.ok) return done(envelope.data.code);
-    const result = endpoint.result.safeParse(envelope.data.result);
-    if (!result.success) {
-      logger.error(`api: ${label} result does not match the contract`, result.error);
-      return done(ApiCode.clientFailure);
-    }
-    return done(ApiCode.ok, result.data as EndpointResult<Endpoints[TName]>);
+    const answer = await callThroughEnvelope(
+      { envelopeSchema: contract.envelopeSchema, fetchImpl, timeoutMs, logger, logPrefix: 'api', baseUrl },
+      { endpoint, query: parameters?.query, body: parameters?.body, headers },
+    );
+    return done(answer.code, answer.result as EndpointResult<Endpoints[TName]> | undefined);
   }
 
   return { call };
-}
-
-type Validation = { success: true; data: unknown } | { success: false; error: z.core.$ZodError };
-
-function validate(schema: z.ZodMiniType | undefined, input: unknown): Validation {
-  if (schema === undefined) return { success: true, data: undefined };
-  return schema.safeParse(input);
-}
-
-/** A flat query object as search params; undefined and null values are left out. */
-function toSearchParams(query: unknown): URLSearchParams {
-  const params = new URLSearchParams();
-  if (typeof query !== 'object' || query === null) return params;
-  for (const [key, value] of Object.entries(query)) {
-    for (const item of Array.isArray(value) ? value : [value]) {
-      if (item !== undefined && item !== null) params.append(key, String(item));
-    }
-  }
-  return params;
 }
