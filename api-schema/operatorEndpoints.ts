@@ -14,7 +14,7 @@ import type { Endpoint } from './endpoint';
  * after the member app's; the desk's client contract (src/ops/api/opsContract.ts) is these and dappParam.
  */
 export const operatorEndpoints = {
-  adminGrant: opsMoney.adminGrant,
+  opsGrant: opsMoney.opsGrant,
   opsWithdrawalDecide: opsMoney.opsWithdrawalDecide,
   opsLedger: opsMoney.opsLedger,
   opsDistribute: opsMoney.opsDistribute,

@@ -12,7 +12,7 @@ import { withdrawalFailureSchema, withdrawalStatusSchema } from './member';
 
 export const assetSchema = z.enum(['CREDIT', 'WPOS']);
 
-export const adminGrant = defineEndpoint({
+export const opsGrant = defineEndpoint({
   method: 'POST',
   path: '/api/admin/grant',
   access: 'operator:finance',

@@ -300,9 +300,9 @@ END $$;--> statement-breakpoint
 
 -- Posts a batch of requests in the caller's transaction (a statement of its own commits alone) and answers one
 -- outcome per request: its ord, code (0 or a refusal), result, and whether the set-based write answered it.
---   0. `p_config`, when given, is the app config value the requests were built from (the desk keeps the config
+--   0. `p_config`, when given, is the app config value the requests were built from (the batcher keeps the config
 --      between batches instead of reading it before each). When the row holds another value, the answer is one row
---      with ord -1 and nothing is done: the desk reads the config and builds the batch again.
+--      with ord -1 and nothing is done: the batcher reads the config and builds the batch again.
 --   1. At most once: each request id's advisory lock (held elsewhere: 3005, the first is still running); an id
 --      already stored answers its outcome (another body: 3003); a second request with an id new in this batch is
 --      answered at the end from what the first stored. A flow's own refusal is stored as the outcome.

@@ -30,6 +30,11 @@ export interface IdempotentRequest {
   scope: string;
   /** The contract name of the endpoint. */
   endpoint: string;
+  /**
+   * The endpoint's name before a rename, for OUTCOME_RETENTION_MS after it: an outcome stored under it still answers
+   * a retry, and its lock is taken too, so the previous release and this one never run one request at once.
+   */
+  formerEndpoint?: string;
   requestId: string;
   /** The body as it counts for "same body": canonical values (amounts normalised), requestId left out. */
   body: Record<string, unknown>;
@@ -154,11 +159,19 @@ export async function runOnce<S extends zm.ZodMiniType>(
 ): Promise<zm.output<S>> {
   const { scope, endpoint, requestId, now } = request;
   const bodyHash = hashBody(request.body);
+  const names = request.formerEndpoint ? [endpoint, request.formerEndpoint] : [endpoint];
   await sweepOutcomes(db, now);
   const outcome = await db.transaction(async (tx): Promise<StoredOutcome> => {
-    const [lock] = rowsOf(await lockStatement(tx).execute({ scope, endpoint, requestId }), lockRow);
-    if (!lock?.locked) return { code: ApiCode.requestInProgress, result: null };
-    const [stored] = rowsOf(await readStatement(tx).execute({ scope, endpoint, requestId }), storedRow);
+    // Both locks are tried, never waited for: two instances can take them in any order without a deadlock.
+    for (const name of names) {
+      const [lock] = rowsOf(await lockStatement(tx).execute({ scope, endpoint: name, requestId }), lockRow);
+      if (!lock?.locked) return { code: ApiCode.requestInProgress, result: null };
+    }
+    let stored: z.infer<typeof storedRow> | undefined;
+    for (const name of names) {
+      [stored] = rowsOf(await readStatement(tx).execute({ scope, endpoint: name, requestId }), storedRow);
+      if (stored) break;
+    }
     if (stored) return stored.bodyHash === bodyHash ? { code: stored.code, result: stored.result } : { code: ApiCode.requestIdReused, result: null };
     let fresh: StoredOutcome;
     try {

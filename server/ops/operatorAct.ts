@@ -17,6 +17,8 @@ import { actorKeyOf } from './policy';
 export interface OperatorActRequest {
   /** The contract name of the call, the audit row's action. */
   action: string;
+  /** The call's name before a rename (IdempotentRequest.formerEndpoint): its stored outcomes still answer. */
+  formerAction?: string;
   requestId: string;
   /** The body as it counts for "same body" (requestId left out). */
   body: Record<string, unknown>;
@@ -44,7 +46,7 @@ export async function runOperatorAct<S extends zm.ZodMiniType>(
   work: (tx: Db) => Promise<{ result: zm.output<S>; audit: Omit<AuditAct, 'action' | 'requestId'> | null }>,
 ): Promise<zm.output<S>> {
   const actor = requireOperator(request);
-  const once = { scope: `operator:${actorKeyOf(actor)}`, endpoint: act.action, requestId: act.requestId, body: act.body, now: act.now };
+  const once = { scope: `operator:${actorKeyOf(actor)}`, endpoint: act.action, requestId: act.requestId, body: act.body, now: act.now, ...(act.formerAction ? { formerEndpoint: act.formerAction } : {}) };
   return runOnce(db, once, resultSchema, async (tx) => {
     const { result, audit } = await work(tx);
     // Fault tests only (OPS_FAULT_AT=beforeAudit): the process dies here, the act's money written, its row not yet.

@@ -41,13 +41,14 @@ const REREAD_MAX_BLOCKS = 10_000n;
  */
 export const opsMoneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
   registerHandlers(app, {
-    adminGrant: async ({ body, request }) => {
+    opsGrant: async ({ body, request }) => {
       const address = checksummedAddress(body.address, 'address');
       const amount = toMinor(body.amount);
       const now = deps.now();
       const actor = requireOperator(request);
-      const act = { action: 'adminGrant', requestId: body.requestId, body: { address, asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null }, now };
-      return runOperatorAct(deps.db, request, act, endpoints.adminGrant.result, async (tx) => {
+      // Named adminGrant until ADR 0040: a grant stored under that name (kept 48 h) still answers its retry.
+      const act = { action: 'opsGrant', formerAction: 'adminGrant', requestId: body.requestId, body: { address, asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null }, now };
+      return runOperatorAct(deps.db, request, act, endpoints.opsGrant.result, async (tx) => {
         const memberId = await memberIdByAddress(tx, address);
         if (memberId === undefined) throw new NotFoundError();
         const verdict = await decidePolicy(tx, deps.policy, { act: 'grant', actor, amount, member: { id: memberId, address } }, now);
@@ -60,7 +61,7 @@ export const opsMoneyRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) =
             result: { id: '$entry', balanceAfter: '$balanceAfter' },
           },
         ]);
-        const result = answerOf(outcome ?? { code: ApiCode.internal, result: null }, endpoints.adminGrant.result);
+        const result = answerOf(outcome ?? { code: ApiCode.internal, result: null }, endpoints.opsGrant.result);
         await recordPolicyUse(tx, { act: 'grant', operator: actorKeyOf(actor), memberId, amount, now });
         return { result, audit: { target: address, after: { asset: body.asset, amount: formatMinor(amount), memo: body.memo ?? null, entry: result.id, balanceAfter: result.balanceAfter } } };
       });

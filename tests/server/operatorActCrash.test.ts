@@ -33,7 +33,7 @@ async function actAcrossKill(storage: MainStorage, cleanup: Cleanup): Promise<vo
   const balance = async () => (await call<{ creditBalance: string }>('/api/member/meInfo', { headers: { authorization: member.auth } })).creditBalance;
   // The treasury is this server's first admin (OPS_FIRST_ADMIN): its session reads the audit log.
   const admin = await signInOperatorOverHttp(base, privateKeyToAccount(TEST_TREASURY_PRIVATE_KEY));
-  const grantRows = async () => (await call<{ list: { action: string; requestId: string | null }[] }>('/api/admin/audit?action=adminGrant', { headers: admin })).list;
+  const grantRows = async () => (await call<{ list: { action: string; requestId: string | null }[] }>('/api/admin/audit?action=opsGrant', { headers: admin })).list;
   // Neither: no credit, no row.
   expect(await balance()).toBe('0');
   expect(await grantRows()).toEqual([]);

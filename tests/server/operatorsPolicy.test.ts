@@ -79,7 +79,7 @@ describeWithDatabases('no operator alone', (ctx) => {
     await signInBound(s.app, accounts.bob, ctx.clock.now());
     const bobGrant = { ...grantBody, amount: '10', address: accounts.bob.address, requestId: randomUUID() };
     expect(envelope(await post(s.app, s.ben, '/api/admin/grant', bobGrant))).toMatchObject({ code: 0, result: { balanceAfter: '10' } });
-    expect(await auditRows('adminGrant')).toEqual([{ actor: s.ben.address, target: accounts.bob.address, requestId: bobGrant.requestId }]);
+    expect(await auditRows('opsGrant')).toEqual([{ actor: s.ben.address, target: accounts.bob.address, requestId: bobGrant.requestId }]);
     expect((await auditRows('opsAdjust')).map((row) => row.actor)).toEqual([s.ann.address]);
     expect((await auditRows('opsAdjustConfirm')).map((row) => row.actor)).toEqual([s.ben.address]);
     await expectBooksBalanced(ctx.db);

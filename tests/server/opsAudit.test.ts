@@ -16,7 +16,7 @@ function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
     actorAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
     actorRoles: ['finance'],
     via: 'session',
-    action: 'adminGrant',
+    action: 'opsGrant',
     target: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
     before: null,
     after: { amount: 5_000_000n, memo: 'thanks' },
@@ -37,7 +37,7 @@ describeWithDatabases('audit log', (ctx) => {
         actorAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
         actorRoles: ['finance'],
         via: 'session',
-        action: 'adminGrant',
+        action: 'opsGrant',
         target: '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',
         before: null,
         after: { amount: '5000000', memo: 'thanks' },
@@ -67,7 +67,7 @@ describeWithDatabases('audit log', (ctx) => {
       await recordAudit(ctx.db, entry());
       await expect(ctx.db.execute(statement)).rejects.toThrow();
       const rows = await ctx.db.select({ action: auditLog.action }).from(auditLog);
-      expect(rows).toEqual([{ action: 'adminGrant' }]);
+      expect(rows).toEqual([{ action: 'opsGrant' }]);
     });
 
     it('TRUNCATE ... CASCADE of another table does not reach it', async () => {
@@ -89,8 +89,8 @@ describeWithDatabases('opsAudit and the CSV export', (ctx) => {
     const { headers } = await signInOperator(app, accounts.alice, ctx.clock.now());
     // Adding alice (cliAdd) and her sign-in (opsSignIn) wrote two rows; these five follow.
     await recordAudit(ctx.db, entry({ at: at(1), actorAddress: alice, action: 'opsOperatorPut', target: bob }));
-    await recordAudit(ctx.db, entry({ at: at(2), actorAddress: bob, action: 'adminGrant', target: alice }));
-    await recordAudit(ctx.db, entry({ at: at(3), actorAddress: bob, action: 'adminGrant', target: bob, after: { memo: '=HYPERLINK("http://evil.test","x")' } }));
+    await recordAudit(ctx.db, entry({ at: at(2), actorAddress: bob, action: 'opsGrant', target: alice }));
+    await recordAudit(ctx.db, entry({ at: at(3), actorAddress: bob, action: 'opsGrant', target: bob, after: { memo: '=HYPERLINK("http://evil.test","x")' } }));
     await recordAudit(ctx.db, entry({ at: at(4), actorAddress: null, via: 'bootstrap', actorRoles: ['admin'], action: 'opsOperatorRemove', target: bob }));
     await recordAudit(ctx.db, entry({ at: at(5), actorAddress: alice, action: 'opsKeyRevoke', target: '-1+1', requestId: '@SUM(A1)', clientAddress: '10.0.0.1' }));
     return { app, headers };
@@ -104,12 +104,12 @@ describeWithDatabases('opsAudit and the CSV export', (ctx) => {
   it('filters by actor, action, target and time, newest first', async () => {
     const { app, headers } = await setup();
     const actions = async (query: Record<string, string>) => (await audit(app, headers, query)).result?.list.map((row) => `${row.action}:${row.target}`);
-    expect(await actions({ actor: bob })).toEqual([`adminGrant:${bob}`, `adminGrant:${alice}`]);
-    expect(await actions({ action: 'adminGrant', target: bob })).toEqual([`adminGrant:${bob}`]);
-    expect(await actions({ from: at(2).toISOString(), to: at(4).toISOString() })).toEqual([`adminGrant:${bob}`, `adminGrant:${alice}`]);
+    expect(await actions({ actor: bob })).toEqual([`opsGrant:${bob}`, `opsGrant:${alice}`]);
+    expect(await actions({ action: 'opsGrant', target: bob })).toEqual([`opsGrant:${bob}`]);
+    expect(await actions({ from: at(2).toISOString(), to: at(4).toISOString() })).toEqual([`opsGrant:${bob}`, `opsGrant:${alice}`]);
     expect(await actions({ actor: accounts.carol.address })).toEqual([]);
     // The total counts what the filters match: all seven rows, bob's two, one, none.
-    const totals: [Record<string, string>, number][] = [[{}, 7], [{ actor: bob }, 2], [{ action: 'adminGrant', target: bob }, 1], [{ actor: accounts.carol.address }, 0]];
+    const totals: [Record<string, string>, number][] = [[{}, 7], [{ actor: bob }, 2], [{ action: 'opsGrant', target: bob }, 1], [{ actor: accounts.carol.address }, 0]];
     for (const [query, total] of totals) expect((await audit(app, headers, query)).result?.total).toBe(total);
     expectRefused(await app.inject({ method: 'GET', url: '/api/admin/audit', headers, query: { actor: 'nobody' } }), ApiCode.invalidParameters, 'actor');
   });
@@ -127,7 +127,7 @@ describeWithDatabases('opsAudit and the CSV export', (ctx) => {
       if (cursor === null) break;
     }
     expect(cursor).toBeNull();
-    expect(seen).toEqual(['opsKeyRevoke', 'opsOperatorRemove', 'adminGrant', 'adminGrant', 'opsOperatorPut', 'opsSignIn', 'cliAdd']);
+    expect(seen).toEqual(['opsKeyRevoke', 'opsOperatorRemove', 'opsGrant', 'opsGrant', 'opsOperatorPut', 'opsSignIn', 'cliAdd']);
     // With a filter, the filter's count on each of its pages.
     const first = (await audit(app, headers, { actor: bob, limit: '1' })).result;
     expect(first).toMatchObject({ list: [{ target: bob }], total: 2 });

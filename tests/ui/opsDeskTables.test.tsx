@@ -36,7 +36,7 @@ const auditRow = (id: string, action: string, at: string, extra: Record<string, 
 
 describe('the desk: tables of the other lists', { timeout: 15_000 }, () => {
   it('behavior: the audit log filters in one row as each filter becomes valid; an act opens beside the table', async () => {
-    const rows = [auditRow('9', 'opsWithdrawalsApprove', '2026-11-27T10:00:00.000Z'), auditRow('8', 'adminGrant', '2026-11-27T11:00:00.000Z', { target: member })];
+    const rows = [auditRow('9', 'opsWithdrawalsApprove', '2026-11-27T10:00:00.000Z'), auditRow('8', 'opsGrant', '2026-11-27T11:00:00.000Z', { target: member })];
     const desk = await renderDesk({ path: '/ops/audit', signedInAs: { roles: ['admin'] }, wide: true, handlers: { 'GET /api/admin/audit': () => page(rows, 240, '8') } });
     await screen.findByRole('table', { name: 'Audit log' });
     expect(screen.getByText('In all: 240')).toBeTruthy();
@@ -51,8 +51,8 @@ describe('the desk: tables of the other lists', { timeout: 15_000 }, () => {
     // Sorted by when: the older first.
     await desk.user.click(within(screen.getByRole('columnheader', { name: /When/ })).getByRole('button'));
     expect(firstCells('Audit log')[0]).toContain('10:00');
-    await desk.user.click(screen.getByRole('button', { name: /adminGrant/ }));
-    const detail = await screen.findByRole('article', { name: 'adminGrant' });
+    await desk.user.click(screen.getByRole('button', { name: /opsGrant/ }));
+    const detail = await screen.findByRole('article', { name: 'opsGrant' });
     expect(within(detail).getByText('203.0.113.7')).toBeTruthy();
     expect(within(detail).getByText(/"approved"/)).toBeTruthy();
   });
