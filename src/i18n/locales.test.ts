@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { allApiCodes } from '../../api-schema/codes';
 import { authErrorNames, walletErrorNames } from '../../machines/shared/errorNames';
 import { transactionErrorNames } from '../../machines/credit/transactionErrors';
+import { localeKeys } from '../../tests/support/localeKeys';
 import { namespaces, supportedLanguages } from './i18n';
 
 const localesDir = `${resolve(dirname(fileURLToPath(import.meta.url)), '../../locales')}/`;
@@ -24,9 +25,10 @@ function textAt(tree: Record<string, unknown>, path: string[]): unknown {
 }
 
 describe('locales', () => {
-  it.each(namespaces)('behavior: zh and en have the same keys in %s', (ns) => {
-    const [zh, ...others] = supportedLanguages.map((lng) => keyPaths(load(lng, ns)).sort());
-    for (const keys of others) expect(keys).toEqual(zh);
+  it.each(namespaces)('behavior: zh and en have the same keys in %s, plural texts with the forms each language needs', (ns) => {
+    const [zh, ...others] = supportedLanguages.map((lng) => localeKeys(lng, keyPaths(load(lng, ns))));
+    for (const keys of others) expect(keys?.keys).toEqual(zh?.keys);
+    expect([zh, ...others].flatMap((keys) => keys?.problems ?? [])).toEqual([]);
   });
 
   it.each(namespaces)('behavior: every text in %s is a non-empty string', (ns) => {

@@ -11,6 +11,7 @@ import { queueStatusSchema } from '../../api-schema/opsFinance';
 import { botStatusSchema } from '../../api-schema/opsContent';
 import { heldTopUpStateSchema } from '../../api-schema/opsTopUps';
 import { deskScreens } from '../../src/ops/deskScreens';
+import { localeKeys, textOrPlural } from '../support/localeKeys';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const load = (lng: string) => JSON.parse(readFileSync(path.join(root, 'locales', lng, 'ops.json'), 'utf8')) as Record<string, unknown>;
@@ -40,8 +41,11 @@ describe('the desk\'s texts', () => {
   const zh = new Map(leaves(load('zh')));
   const en = new Map(leaves(load('en')));
 
-  it('behavior: zh and en have the same keys', () => {
-    expect([...en.keys()].sort()).toEqual([...zh.keys()].sort());
+  it('behavior: zh and en have the same keys, plural texts with the forms each language needs', () => {
+    const zhKeys = localeKeys('zh', [...zh.keys()]);
+    const enKeys = localeKeys('en', [...en.keys()]);
+    expect(enKeys.keys).toEqual(zhKeys.keys);
+    expect([...zhKeys.problems, ...enKeys.problems]).toEqual([]);
   });
 
   it('behavior: every text is a non-empty string', () => {
@@ -49,7 +53,7 @@ describe('the desk\'s texts', () => {
   });
 
   it.each(named)('behavior: %s has a text', (key) => {
-    expect(typeof zh.get(key)).toBe('string');
-    expect(typeof en.get(key)).toBe('string');
+    expect(typeof textOrPlural((name) => zh.get(name), key)).toBe('string');
+    expect(typeof textOrPlural((name) => en.get(name), key)).toBe('string');
   });
 });

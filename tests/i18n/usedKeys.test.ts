@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { textOrPlural } from '../support/localeKeys';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const languages = ['zh', 'en'];
@@ -39,7 +40,7 @@ describe('translation keys used by the screens', () => {
     expect(usedKeys.length).toBeGreaterThan(40);
   });
   it.each(languages)('exist in %s', (lng) => {
-    const missing = usedKeys.filter(({ ns, key }) => typeof lookup(lng, ns, key) !== 'string').map(({ file, ns, key }) => `${file}: ${ns}:${key}`);
+    const missing = usedKeys.filter(({ ns, key }) => typeof textOrPlural((name) => lookup(lng, ns, name), key) !== 'string').map(({ file, ns, key }) => `${file}: ${ns}:${key}`);
     expect(missing).toEqual([]);
   });
 });

@@ -110,7 +110,7 @@ describe('/team and /team/search', () => {
     expect(screen.getByRole('alert').textContent).toBe('An address has only 0-9 and a-f');
     await app.user.clear(box);
     await app.user.type(box, '3C44');
-    expect(await screen.findByText('1 members found')).toBeTruthy();
+    expect(await screen.findByText('1 member found')).toBeTruthy();
     expect(screen.getByTitle(addressB)).toBeTruthy();
     expect(app.api.callsTo('teamSearch').map((call) => call.query.get('keyword'))).toEqual(['3C44']);
     app.api.answer('teamSearch', { code: 0, result: { list: [] } });
@@ -131,7 +131,7 @@ describe('/team and /team/search', () => {
     expect(await screen.findByRole('alert')).toHaveProperty('textContent', 'Network problem. Please try again later.');
     app.api.answer('teamSearch', { code: 0, result: { list: [member(addressB, 1)] } });
     await app.user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByText('1 members found')).toBeTruthy();
+    expect(await screen.findByText('1 member found')).toBeTruthy();
   });
 });
 

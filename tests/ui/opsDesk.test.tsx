@@ -331,7 +331,7 @@ describe('the desk: withdrawals', { timeout: 15_000 }, () => {
     expect(await screen.findByText('Approve the 2 chosen? Each above the threshold then waits for a second finance operator.')).toBeTruthy();
     expect(desk.calls.some((call) => call.key === 'POST /api/admin/withdrawals/approve')).toBe(false);
     await desk.user.click(screen.getByRole('button', { name: 'Confirm: approve 2' }));
-    expect(await screen.findByText('0 approved; 1 wait for a second approver.')).toBeTruthy();
+    expect(await screen.findByText('0 approved; 1 waits for a second approver.')).toBeTruthy();
     expect(screen.getByText(/#42: This member's account is frozen/)).toBeTruthy();
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawals/approve')?.body).toEqual({ ids: ['41', '42'] });
   });
@@ -481,7 +481,7 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     // The journal: halted, the recovery run from here; then the unknown payment debited with a reason.
     expect(screen.getByText("Payouts halted: the chain shows what the database does not know.")).toBeTruthy();
     await desk.user.click(screen.getByRole('button', { name: 'Recover from the chain' }));
-    expect(await screen.findByText('Recorded 1 payment(s); 1 unknown payment(s) to settle; accounted up to nonce 6.')).toBeTruthy();
+    expect(await screen.findByText('Recorded 1 payment; 1 unknown payment to settle; accounted up to nonce 6.')).toBeTruthy();
     expect(recoverBodies).toEqual([{ requestId: expect.any(String) }]);
     const debit = screen.getByRole('button', { name: 'Debit the member' });
     expect(debit.hasAttribute('disabled') || debit.getAttribute('aria-disabled') === 'true').toBe(true);
@@ -547,7 +547,7 @@ describe('the desk: top-ups, reconcile, members, keys', { timeout: 15_000 }, () 
     // Support does not grant or deduct (finance's call).
     expect(screen.queryByRole('heading', { name: 'Grant or deduct' })).toBeNull();
     await desk.user.click(screen.getByRole('button', { name: 'Sign the member out everywhere' }));
-    expect(await screen.findByText('1 sessions ended.')).toBeTruthy();
+    expect(await screen.findByText('1 session ended.')).toBeTruthy();
   });
 
   it('behavior: finance sees the grants waiting for a second operator and confirms one; its own says another confirms it', async () => {

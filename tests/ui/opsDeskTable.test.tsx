@@ -118,7 +118,7 @@ describe('the desk: the withdrawals table', { timeout: 15_000 }, () => {
     await waitFor(() => expect(document.activeElement).toBe(confirm));
     expect(desk.calls.some((call) => call.key === 'POST /api/admin/withdrawals/approve')).toBe(false);
     await desk.user.keyboard('{Enter}');
-    expect(await screen.findByText('2 approved; 1 wait for a second approver.')).toBeTruthy();
+    expect(await screen.findByText('2 approved; 1 waits for a second approver.')).toBeTruthy();
     expect(desk.calls.filter((call) => call.key === 'POST /api/admin/withdrawals/approve').map((call) => call.body)).toEqual([{ ids: ['43', '42', '41'] }]);
     // The queue is read again and the ticks are gone.
     await waitFor(() => expect(reads(desk.calls)).toHaveLength(2));
@@ -134,7 +134,7 @@ describe('the desk: the withdrawals table', { timeout: 15_000 }, () => {
     await desk.user.click(screen.getAllByRole('button', { name: /^#41 / })[0] ?? document.body);
     await desk.user.keyboard('a');
     await desk.user.click(await screen.findByRole('button', { name: 'Confirm: approve 1' }));
-    expect(await screen.findByText('0 approved; 1 wait for a second approver.')).toBeTruthy();
+    expect(await screen.findByText('0 approved; 1 waits for a second approver.')).toBeTruthy();
     expect(desk.calls.find((call) => call.key === 'POST /api/admin/withdrawals/approve')?.body).toEqual({ ids: ['41'] });
   });
 
