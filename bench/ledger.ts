@@ -53,7 +53,7 @@ const SWEEPS = { pglite: [10, 32, 48, 64], postgres: [10, 32, 64, 128] } as cons
 const sweepOverride = process.env.LEDGER_CONNECTIONS?.split(',').map(Number);
 const AMOUNT = '10';
 const GOALS = { pglite: 2_000, postgres: 3_500 } as const;
-/** Settlements, every buyer wanting the same goods (one hot stock row): issue 20's goals. */
+/** Settlements, every buyer wanting the same goods (one hot stock row), against the goals below. */
 const SETTLEMENT_GOALS = { pglite: 1_000, postgres: 2_000 } as const;
 export const HOT_GOODS = 'member-notebook';
 const P99_GOAL_MS = 50;

@@ -43,7 +43,7 @@ const requestRows = (details: unknown): LoadedRequest[] => {
 
 const KIB = 1024;
 const kib = (bytes: number): string => `${(bytes / KIB).toFixed(1)} KiB`;
-/** Issue 44's goal for what Lighthouse counts on the wire for the invite page. */
+/** The goal for what Lighthouse counts on the wire for the invite page. */
 const BYTES_GOAL = 150 * KIB;
 
 const median = (values: number[]): number => {

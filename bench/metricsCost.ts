@@ -1,5 +1,5 @@
 /**
- * What the metrics cost (README, "Metrics and alerts"; issue 59, item 5): the request hook's own work per answered
+ * What the metrics cost (README, "Metrics and alerts"): the request hook's own work per answered
  * request (server/metrics/httpMetrics.ts: a counter and a histogram per route template, on the app's prom-client
  * registry), timed in this process over many calls with the routes and statuses of a member's session, beside a
  * member call's p50 on the same server; and a scrape of GET /metrics on the bench server (the business gauges read

@@ -1,7 +1,7 @@
 /**
  * The share-pool payout figure: how long the day's distribution takes when the lowest pool (Starter, minimum
  * 1 WPOS) pays 100,000 holders, end to end as the timer and the operator run it (server/ledger/sharePools.ts
- * distribute: one reading of the balances, the shares, one engine batch in one transaction). Goals (issue 19):
+ * distribute: one reading of the balances, the shares, one engine batch in one transaction). Goals:
  * ≤ 5 s on PostgreSQL, ≤ 15 s on PGlite.
  *
  * Set-up: 100,000 members are inserted by SQL (the bench needs holders, not sign-ins) and granted 1..99 WPOS each by

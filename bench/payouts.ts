@@ -1,5 +1,5 @@
 /**
- * Money out (issue 37): how fast the payer pays a queue of approved withdrawals on a real node, and the gas a
+ * Money out: how fast the payer pays a queue of approved withdrawals on a real node, and the gas a
  * payment costs. A fresh anvil gets the development token (tests/server/support/chain.ts) and a funded hot wallet;
  * 20 signed-in members are granted credit and make 1,000 withdrawals of different amounts through the ledger engine,
  * each then approved (as an operator does). With the node's automine off, one payer round signs, stores and broadcasts

@@ -1,6 +1,6 @@
 /**
  * Figure 2: sign-ins per second through HTTP (GET loginNonce + POST memberSignLogin, client in a worker thread,
- * client-side signing outside the timed window) against the goal of 1,000/s (issue 45), with raw signature
+ * client-side signing outside the timed window) against the goal of 1,000/s, with raw signature
  * recoveries per second on pre-made pairs in this process as the floor: libsecp256k1's (the server's recovery, ADR
  * 0028) and viem's recoverMessageAddress (its fallback). A detail line times the same two services called directly
  * (issueNonce + signIn, no HTTP), to split the gap between database and HTTP layers.
@@ -18,7 +18,7 @@ import type { SignInLoadFailure, SignInLoadInput, SignInLoadResult } from './sig
 import { signNonce } from './siwe';
 import { isWorkerAnswer, runTsWorker } from './tsWorker';
 
-/** Issue 45: sign-ins per second through HTTP on PGlite (the target line below says it). */
+/** Sign-ins per second through HTTP on PGlite (the target line below says it). */
 const GOAL_PER_SECOND = 1_000;
 const WALLETS = 200;
 const CONCURRENCY = 10;

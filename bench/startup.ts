@@ -2,7 +2,7 @@
  * Figure 4: time from spawning `node --import tsx server/main.ts` to the first 200 of GET /api/dapp/dappParam,
  * with an empty DATA_DIR (PGlite initdb, migrations, seed) and again with the same, now existing, DATA_DIR.
  * The floor is the same spawn and probe of a bare Fastify program (floorServer.ts): node + tsx + Fastify.
- * Then the compiled server (`npm run start:prod`, dist/server/main.js; issue 45, item 2: at most 1.5 s on existing
+ * Then the compiled server (`npm run start:prod`, dist/server/main.js; at most 1.5 s on existing
  * data) as a deployer runs it (NODE_ENV=production, its chain configured and already running), against the same
  * floor bundled by esbuild as the server is: node + Fastify, no tsx. The compiled figure is the median of three
  * restarts, each right after a run of its floor, with the server's own step times (its startMs log) beside it.

@@ -1,5 +1,5 @@
 /**
- * Money in (issue 36): how fast the top-up watcher credits a backlog, on a real node. A fresh anvil gets the
+ * Money in: how fast the top-up watcher credits a backlog, on a real node. A fresh anvil gets the
  * development token (tests/server/support/chain.ts) and 10,000 token transfers to the treasury from 20 signed-in members, 50 to a block (automine off,
  * the senders impersonated so the node signs), then CONFIRMATIONS blocks on top; the watcher's rounds then credit the
  * whole backlog through the ledger engine. Also: one top-up, from the block that gives it its depth to the topUp call

@@ -1,5 +1,5 @@
 /**
- * npm run atlas: the product owner's atlas (issue 38, ADR 0020), a static site under docs/atlas/ built from the
+ * npm run atlas: the product owner's atlas (ADR 0020), a static site under docs/atlas/ built from the
  * machines: per language an index of the machines grouped as a member meets them and a page per machine (ELK
  * diagrams in SVG, every state and transition with its zh or en text, screens, codes in words, decision records,
  * test paths and journeys as storyboards).

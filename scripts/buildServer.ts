@@ -1,5 +1,5 @@
 /**
- * Compiles the server for `npm run start:prod` (issue 45, item 2): server/main.ts and its PGlite worker bundled by
+ * Compiles the server for `npm run start:prod`: server/main.ts and its PGlite worker bundled by
  * esbuild into dist/server/ (ES modules for Node 24), so no TypeScript runs at start. The packages are bundled too:
  * Node 22 and 24 look up the package.json scope of every module they load from node_modules, which cost the start
  * about 3 s of CPU for the 1,200 files of fastify, viem, zod and drizzle (README, "Production"; ADR 0027). Left to

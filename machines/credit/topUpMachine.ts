@@ -1,5 +1,5 @@
 /**
- * Topping up credit from the wallet (issue 36; docs/API.md "Credit on chain"): the member's token balance is read from
+ * Topping up credit from the wallet (docs/API.md "Credit on chain"): the member's token balance is read from
  * the chain, the member types an amount, the wallet sends the token to the treasury, and the server's topUp call
  * follows the transaction until it is credited. The hash is kept in the page's storage from the moment the wallet
  * answers, so a reload or a closed tab resumes the wait (the machine then starts at `confirming`). A transaction the

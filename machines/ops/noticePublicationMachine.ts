@@ -1,5 +1,5 @@
 /**
- * A notice's publication in the operators' desk (issue 43; docs/API.md, "Operators: content"): the operator writes
+ * A notice's publication in the operators' desk (docs/API.md, "Operators: content"): the operator writes
  * it in zh and, when wanted, en (HTML), previews it as members will see it (the member app's sanitiser rule,
  * api-schema/richText.ts), saves it (a new notice is a draft; a published one shows its new texts at once), then
  * publishes, pins or unpins, or unpublishes it. The server's answer is the truth: after a save the desk shows the

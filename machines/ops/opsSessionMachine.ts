@@ -1,5 +1,5 @@
 /**
- * The operators' desk's sign-in (issue 43; docs/API.md, "Operators"): the operator connects their own wallet and
+ * The operators' desk's sign-in (docs/API.md, "Operators"): the operator connects their own wallet and
  * signs an EIP-4361 message whose statement is the desk's own ("Sign in to the Member DApp operators' desk."), with
  * a nonce of the desk's own (opsLoginNonce); opsSignIn sets the session as an HttpOnly cookie no script reads, and
  * answers the operator's roles and the session's CSRF token, which the desk holds in memory only. At every start

@@ -1,5 +1,5 @@
 /**
- * What makes the atlas wrong (issue 38, item 6): a state or transition without its zh or en text, a text that no
+ * What makes the atlas wrong: a state or transition without its zh or en text, a text that no
  * state or transition uses any more, a state without a screen listed in scripts/atlas/screens.ts (or a listed state
  * that no longer exists), and a screenshot missing in either language. Pure: the caller reads the files.
  */

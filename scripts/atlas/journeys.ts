@@ -1,5 +1,5 @@
 /**
- * The named journeys (issue 38, item 5): a member's way through one machine, told as events, walked against the
+ * The named journeys: a member's way through one machine, told as events, walked against the
  * real machine by the same walker as the path tests, and shown as a storyboard the diagram highlights. A journey the
  * machine no longer allows fails `npm run atlas -- --check`.
  */
@@ -138,7 +138,7 @@ export async function journeysOf(machines: AtlasMachine[]): Promise<Journey[]> {
 }
 
 /**
- * The questions the index answers at once (issue 38, "Done when"): each points at the transition that answers it,
+ * The questions the index answers at once: each points at the transition that answers it,
  * whose text and screenshot the index shows. Its wording is `question.<id>` in locales/<lng>/atlas.json.
  */
 export const questions: ReadonlyArray<{ id: string; machine: string; transition: string }> = [

@@ -1,5 +1,5 @@
 /**
- * The atlas' view of the machines (issue 38): every state and transition of every machine, the key of its zh and en
+ * The atlas' view of the machines: every state and transition of every machine, the key of its zh and en
  * text, the codes that lead there, the decision record behind it, whether it is on the happy path, and the generated
  * test path that walks it. Read from the machine definitions and the path planner, never written by hand, so the
  * atlas cannot draw what does not exist.
@@ -83,7 +83,7 @@ export interface AtlasMachine {
   paths: AtlasPath[];
 }
 
-/** Where a member meets each machine: the index groups them so (issue 38, item 1). */
+/** Where a member meets each machine: the index groups them so. */
 export const machineGroups: ReadonlyArray<{ id: string; machines: readonly string[] }> = [
   { id: 'gettingIn', machines: ['wallet', 'auth', 'config'] },
   { id: 'memberArea', machines: ['copy', 'pagedList', 'search', 'resource'] },

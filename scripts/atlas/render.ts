@@ -1,5 +1,5 @@
 /**
- * Writes the atlas' pages (issue 38): an index of the machines grouped as a member meets them, and per machine and
+ * Writes the atlas' pages: an index of the machines grouped as a member meets them, and per machine and
  * language one page with its diagrams (an overview with nested states folded, and each nested state unfolded in a
  * <details>), every state (its text, the screen the member sees, how the member gets there, the codes and wallet
  * answers in words, the decision record) and every transition (what happens, the generated test path that walks it,

@@ -1,5 +1,5 @@
 /**
- * Which screen a member sees in each state, and the named journeys (issue 38, items 3 and 5).
+ * Which screen a member sees in each state, and the named journeys.
  *
  * A shot is a screenshot taken in Chromium at 375 px, in zh and en, by tests/e2e/atlas.shots.spec.ts (run by
  * `npm run atlas`), and kept as docs/atlas/shots/<shot>.<lng>.webp. Its name is a screen of the visual check

@@ -210,7 +210,7 @@ function matchesSpec(event: EventObject, spec: EventSpec): boolean {
 
 /**
  * The path a named journey takes through the model's graph, one event after another from the start (the atlas'
- * storyboards, issue 38). Throws when an event cannot happen where the journey has got to, so a journey that the
+ * storyboards). Throws when an event cannot happen where the journey has got to, so a journey that the
  * machine no longer allows fails the atlas check.
  *
  * @param model - the machine's test model

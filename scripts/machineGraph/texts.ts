@@ -1,5 +1,5 @@
 /**
- * The zh and en texts of the machines' states and transitions (issue 38). A state's or transition's `description`
+ * The zh and en texts of the machines' states and transitions. A state's or transition's `description`
  * in machines/ is a short key; the prose is in locales/<lng>/atlas.json, which only docs/machines and the atlas read,
  * so it never reaches the member's bundle. A transition without a description is keyed by what it is,
  * `<machine>.<source path>:<event>[<guard>]`, so its key changes when the transition does and the atlas check

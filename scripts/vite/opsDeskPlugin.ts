@@ -1,5 +1,5 @@
 /**
- * The operators' desk (/ops, issue 43) is a build of its own: ops.html with src/ops/main.tsx, written into the same
+ * The operators' desk (/ops) is a build of its own: ops.html with src/ops/main.tsx, written into the same
  * dist/spa after the member app's build. A second input of the member build is not used: its code-splitting groups
  * put every entry's static imports in one `initial` chunk, so the member's /login would load the desk (or, split by
  * entry, a dozen files where it loads one). Built apart, not one byte of the member's build changes; the desk pays

@@ -99,7 +99,7 @@ async function checkImage(image: string): Promise<void> {
 export async function putGoods(tx: Db, input: GoodsInput): Promise<{ before: OpsGoods | undefined; after: OpsGoods }> {
   // The ledger engine's order: a settlement holds the counter while it inserts its order, whose foreign key takes a
   // KEY SHARE lock on the goods row. So the counter first, and the goods row FOR NO KEY UPDATE (an edit never changes
-  // its id), which that check does not wait for: FOR UPDATE here deadlocked with settlements on PostgreSQL (issue 43).
+  // its id), which that check does not wait for: FOR UPDATE here deadlocked with settlements on PostgreSQL.
   const [counter] = await tx.select().from(ledgerCounters).where(eq(ledgerCounters.key, stockKey(input.id))).for('update');
   const [locked] = await tx.select({ id: goods.id, position: goods.position }).from(goods).where(eq(goods.id, input.id)).for('no key update');
   const [before] = locked ? await readGoods(tx, input.id) : [];

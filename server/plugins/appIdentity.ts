@@ -1,5 +1,5 @@
 /**
- * The app's face outside its pages (issue 44): the icons a browser tab, a wallet's connect and sign prompts and a
+ * The app's face outside its pages: the icons a browser tab, a wallet's connect and sign prompts and a
  * phone's home screen show, and the web app manifest that names the app. index.html links them; they are fetched
  * after the page, so they add only their link tags to a first visit. The icons are drawn by scripts/icons.ts.
  *

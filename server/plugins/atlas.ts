@@ -1,5 +1,5 @@
 /**
- * The product owner's atlas (issue 38, ADR 0020): the static pages `npm run atlas` writes to docs/atlas, served
+ * The product owner's atlas (ADR 0020): the static pages `npm run atlas` writes to docs/atlas, served
  * read-only at /atlas by the server and by the Vite dev server (scripts/vite/atlasPlugin.ts), with the security
  * headers of every page. Nothing of the member's app links to it or loads it: it is files beside the SPA, not part
  * of its bundle.

@@ -1,6 +1,6 @@
 /**
  * What a chat app or a wallet shows for an invite link (/login/:inviteCode) pasted in a conversation: Open Graph
- * and Twitter card tags in the sign-in document, in the document's language (issue 44). They say the invite and
+ * and Twitter card tags in the sign-in document, in the document's language. They say the invite and
  * nothing else: the app's name, the invite code from the link itself and the sign-in page's lead. No member is
  * looked up, so a preview shows nobody's data and tells no one whether a code exists.
  */

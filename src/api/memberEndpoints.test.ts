@@ -1,6 +1,6 @@
 /**
  * The member app's contract carries every call that is not an operator's (nor the desk's sign-in), and no operator
- * call (issue 43: members never download the desk's schemas).
+ * call (members never download the desk's schemas).
  */
 import { describe, expect, it } from 'vitest';
 import { operatorRolesOf } from '../../api-schema/endpoint';

@@ -16,7 +16,7 @@ export const paths = {
   wpos: { pattern: '/me/wpos', href: () => '/me/wpos' },
   wposProfit: { pattern: '/me/wpos/profit', href: () => '/me/wpos/profit' },
   solbotList: { pattern: '/me/solbot-list', href: () => '/me/solbot-list' },
-  /** Added to the spec's routes (issue 11): the member's credit records, filtered by type. */
+  /** Added to the spec's routes: the member's credit records, filtered by type. */
   creditRecords: { pattern: '/me/credit-records', href: () => '/me/credit-records' },
   announcement: { pattern: '/me/announcement', href: () => '/me/announcement' },
   announcementDetail: {

@@ -63,7 +63,7 @@ export const routes: RouteObject[] = [
         children: [
           page(paths.home.pattern, ['home', 'announcement'], () => import('../routes/home')),
           page(paths.me.pattern, ['me'], () => import('../routes/me')),
-          // Not one of the spec's routes: the credit records (issue 11), inside the member area.
+          // Not one of the spec's routes: the credit records, inside the member area.
           page(paths.creditRecords.pattern, ['credit'], () => import('../routes/credit/records')),
           page(paths.invitation.pattern, ['invitation'], () => import('../routes/invitation')),
           page(paths.team.pattern, ['team'], () => import('../routes/team')),

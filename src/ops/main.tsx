@@ -1,5 +1,5 @@
 /**
- * The operators' desk's start-up (ops.html, issue 43): a build of its own (scripts/vite/opsDeskPlugin.ts), so no
+ * The operators' desk's start-up (ops.html): a build of its own (scripts/vite/opsDeskPlugin.ts), so no
  * member ever downloads it. The member app's theme, components, wallet machine and texts, at the phone's scale on a
  * phone and at the 375 px design's scale on a wide screen, where the desk uses the whole width.
  */

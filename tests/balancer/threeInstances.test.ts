@@ -1,5 +1,5 @@
 /**
- * Three instances behind HAProxy on one PostgreSQL (issue 45, item 5; tests/balancer/threeInstances.ts says what it
+ * Three instances behind HAProxy on one PostgreSQL (tests/balancer/threeInstances.ts says what it
  * runs and checks): the money concurrency suite's 10,000 calls, the shop's race, the payer paying on the node, a kill
  * -9 and a rolling restart. One run, about a minute; `npm run test:balancer` runs it alone.
  */
@@ -11,7 +11,7 @@ const missing = missingPrerequisite();
 // Said where the run is skipped, as test:run says when PostgreSQL is missing (CI installs both: .ci/run).
 if (missing) console.warn(`three instances behind a balancer: skipped here: ${missing}`);
 
-describe.skipIf(missing !== null)('three instances behind a balancer (issue 45, item 5)', () => {
+describe.skipIf(missing !== null)('three instances behind a balancer', () => {
   // Dropping the database, stopping anvil and the cluster take seconds on a busy host: more than a hook's default 10.
   afterAll(() => stopAll(), 60_000);
 

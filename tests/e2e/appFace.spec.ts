@@ -1,5 +1,5 @@
 /**
- * What a member's phone, wallet and chat app see of the app besides its pages (issue 44): the icons and the web app
+ * What a member's phone, wallet and chat app see of the app besides its pages: the icons and the web app
  * manifest index.html links, loaded in Chromium under the page's own Content-Security-Policy, and the link preview
  * of an invite link in both languages (server/plugins/appIdentity.ts, linkPreview.ts). And a repeat visit: the
  * locale files are revalidated, not downloaded again.

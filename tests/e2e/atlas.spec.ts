@@ -1,5 +1,5 @@
 /**
- * The product owner's atlas at /atlas (issue 38) in Debian Chromium against the real server: its start page, both
+ * The product owner's atlas at /atlas in Debian Chromium against the real server: its start page, both
  * indexes and machine pages open with no console error, page error or CSP violation, read on a phone (375 px, no
  * sideways overflow of the page itself: wide diagrams scroll inside their frame) and on a desktop, and pass axe with
  * no serious or critical violation. A journey picked on a page lights its path in the diagram.

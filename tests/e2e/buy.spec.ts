@@ -1,5 +1,5 @@
 /**
- * The buy flow end to end in Debian Chromium against the real server with the operator API on (issue 20): A signs in
+ * The buy flow end to end in Debian Chromium against the real server with the operator API on: A signs in
  * (over HTTP, as B does: the sign-in screens are journeys.spec.ts's subject) and is granted credit, opens goods, has no address yet, adds one (the region from the picker) and comes back to
  * settlement with it chosen, pays, finds the order listed and the balance reduced; edits the address and the order
  * still shows the old one; the next settlement preselects the default. B, another member, opening A's address edit

@@ -1,5 +1,5 @@
 /**
- * Withdrawing credit end to end in Debian Chromium against the real server with the operator API on (issue 11): a
+ * Withdrawing credit end to end in Debian Chromium against the real server with the operator API on: a
  * member signs in (over HTTP: the sign-in screens are journeys.spec.ts's subject), the operator grants credit (POST /api/admin/grant), the member withdraws through the sheet over
  * /me, sees the pending record and the new balance, reloads and still sees them; the operator marks the withdrawal
  * failed (POST /api/admin/withdrawal/decide) and the member sees the refund. With E2E_SCREENSHOTS=1 each step is saved under

@@ -1,5 +1,5 @@
 /**
- * The member area in Debian Chromium against the real server (issue 12): member A signs in through the seeded
+ * The member area in Debian Chromium against the real server: member A signs in through the seeded
  * invite, member B through A's invite link (both over HTTP: the sign-in screens are journeys.spec.ts's subject), then
  * A opens every member-area screen in en, then in zh through the screens' language switch, the page loaded once and
  * the screens reached through the app's own tabs, menu and links, searches the team for B and opens a notice. With E2E_SCREENSHOTS=1 a screenshot of

@@ -1,5 +1,5 @@
 /**
- * The operators' desk end to end (issue 43) in Debian Chromium against the real server with a real chain (anvil,
+ * The operators' desk end to end in Debian Chromium against the real server with a real chain (anvil,
  * the payer on it), withdrawals up to 10 CREDIT a day approved on request and two operators needed above 100
  * (APPROVAL_QUORUM_ABOVE). The demo operator of the seed (README "Operators", anvil account 9) signs in at /ops with
  * a test wallet signing the desk's SIWE message with viem; a member's withdrawals of 50 and 150 wait in the queue;

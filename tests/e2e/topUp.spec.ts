@@ -1,5 +1,5 @@
 /**
- * Money in end to end (issue 36) in Debian Chromium against the real server with a real chain: anvil with the token,
+ * Money in end to end in Debian Chromium against the real server with a real chain: anvil with the token,
  * the server's top-up watcher on it, and the test wallet holding its key in Node, reading from the node and signing
  * and sending the transfer there. A member tops up from the sheet over /me and sees the credit arrive with its
  * record; refuses in the wallet and sees why, the amount kept; reloads while the transfer confirms and the sheet

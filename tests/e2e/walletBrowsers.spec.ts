@@ -1,5 +1,5 @@
 /**
- * The wallet browsers members really use (issue 17), in Chromium against the real server and its real headers: a
+ * The wallet browsers members really use, in Chromium against the real server and its real headers: a
  * wallet that injects by inline script at document start, wallets that inject after load, Trust Wallet's unknown
  * chain answered as -32603 in Chinese, a wallet that cannot switch chains (imToken before 2.10), and two wallet
  * extensions at once, the one the member chose reconnected after a reload. Each journey runs in en or zh, the

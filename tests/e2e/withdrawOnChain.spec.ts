@@ -1,5 +1,5 @@
 /**
- * Money out end to end (issue 37) in Debian Chromium against the real server with a real chain: anvil with the
+ * Money out end to end in Debian Chromium against the real server with a real chain: anvil with the
  * token, the server's top-up watcher and payer on it (a hot wallet of its own, withdrawals up to 1000 approved on
  * request), and the test wallet holding its key in Node. A member (signed in over HTTP: the sign-in screens are
  * journeys.spec.ts's subject) tops up 25 from the wallet, withdraws

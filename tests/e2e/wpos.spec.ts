@@ -1,5 +1,5 @@
 /**
- * The WPOS area end to end in Debian Chromium against the real server with the operator API on (issue 19), with two
+ * The WPOS area end to end in Debian Chromium against the real server with the operator API on, with two
  * test wallets: A signs in, B signs in through A's invite link (so B is in A's team; both over HTTP, the sign-in
  * screens are journeys.spec.ts's subject); the operator grants A WPOS;
  * A transfers WPOS to B through the sheet, picking B from the team list, and B sees it on opening the app; A exchanges

@@ -1,5 +1,5 @@
 /**
- * The atlas check (npm run atlas:check, issue 38): it fails when a state or transition lacks its zh or en text, a
+ * The atlas check (npm run atlas:check): it fails when a state or transition lacks its zh or en text, a
  * text has no state or transition, a state has no screen listed, or a screenshot is missing.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The atlas' machine pages (issue 38): every state and transition is drawn and is a link, nested states fold into
+ * The atlas' machine pages: every state and transition is drawn and is a link, nested states fold into
  * their own diagram, a transition of the machine itself starts from "any state", never from a state named after the
  * machine, and the happy path is drawn apart from the error paths.
  */

@@ -1,5 +1,5 @@
 /**
- * The app's icons and web app manifest (server/plugins/appIdentity.ts, issue 44): the manifest is served as
+ * The app's icons and web app manifest (server/plugins/appIdentity.ts): the manifest is served as
  * application/manifest+json in the browser's language, names icons that exist, and uses the theme's colours; the
  * icons come with their types and a validator.
  */

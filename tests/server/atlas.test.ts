@@ -1,5 +1,5 @@
 /**
- * The product owner's atlas at /atlas (issue 38): its files, read-only, with a page's security headers and the page
+ * The product owner's atlas at /atlas: its files, read-only, with a page's security headers and the page
  * policy in the header; nothing else under docs/ (or anywhere) can be reached through it, and it stays out of the
  * SPA's history fallback.
  */

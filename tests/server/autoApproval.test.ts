@@ -1,5 +1,5 @@
 /**
- * Auto-approval as a budget (issue 42, item 4; README, "Paying withdrawals"): AUTO_APPROVE_MAX is what one member's
+ * Auto-approval as a budget (README, "Paying withdrawals"): AUTO_APPROVE_MAX is what one member's
  * withdrawals may have approved on request in a UTC day, AUTO_APPROVE_HOURLY what all members' may in an hour; a
  * withdrawal past either waits for an operator (`pending`). Through HTTP, one instance or several on one database,
  * at once or one by one: the approved total never passes either budget, and the books balance.

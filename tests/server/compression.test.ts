@@ -1,5 +1,5 @@
 /**
- * What the server sends compressed (issue 17, "A first visit fast on a phone"): the SPA's files as the build
+ * What the server sends compressed: the SPA's files as the build
  * compressed them (brotli, else gzip, by Accept-Encoding, with Vary), the locale files and API answers compressed
  * per request, small answers and clients that ask for nothing sent as they are; robots.txt as text.
  */

@@ -1,5 +1,5 @@
 /**
- * Health (docs/API.md, "Health"; issue 45, item 3): liveness answers without the database; readiness checks the
+ * Health (docs/API.md, "Health"): liveness answers without the database; readiness checks the
  * database, the migrations, the chain's head and the payer's and top-up watcher's rounds, answers 503 (5030) with
  * the failing checks, and fails from the moment the instance begins to stop. One chain for the file, behind a relay
  * that can go down.

@@ -4,7 +4,7 @@
  * members, through the HTTP API, with 10 % replays of a request id and some repeats of an id with another body, sent
  * in concurrent batches (on PostgreSQL through two app instances on two pools, as behind a load balancer), while the
  * operator's share-pool payout runs for several days from both instances at once, and the operator decides
- * withdrawals (done or failed, refunding them) among the batches that still bring new ones (issue 35: a refund of a
+ * withdrawals (done or failed, refunding them) among the batches that still bring new ones (a refund of a
  * member who withdrew more that day had failed). Afterwards every member's balances are what the acknowledged
  * answers, the refunds and the payouts imply, nothing went negative, the books balance, no pool paid twice in a
  * day, every withdrawal has the status it was given, and every acknowledged movement is in the records exactly

@@ -1,5 +1,5 @@
 /**
- * A repeat visit on a mobile network must not download the translations again (issue 44): /locales/{lng}/{ns}.json
+ * A repeat visit on a mobile network must not download the translations again: /locales/{lng}/{ns}.json
  * stay no-cache (every visit checks) but carry a strong ETag made from the file's bytes, so the check is a 304 with
  * no body until the file changes.
  */

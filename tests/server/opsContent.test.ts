@@ -1,5 +1,5 @@
 /**
- * The content calls of the operators' desk (issue 43 step 2; docs/API.md, "Operators: content"), on every database:
+ * The content calls of the operators' desk (docs/API.md, "Operators: content"), on every database:
  * notices saved as drafts, sanitised with the member app's rule, published (members read them), pinned (first),
  * unpublished (gone); the about page; goods (price, stock, listed); share pools; bots. Every act writes an audit row
  * with before and after. The XSS corpus (tests/data/xss-payloads.txt) never reaches a member unsanitised.
@@ -341,7 +341,7 @@ describeWithDatabases('operators: content', (ctx) => {
       return [await buy(), await buy()];
     };
     // Rounds of the race, each member buying twice in a row: on PostgreSQL the change and a settlement once
-    // deadlocked (a 5000) in about one round of four (issue 43; the next test sets that order up on purpose).
+    // deadlocked (a 5000) in about one round of four (the next test sets that order up on purpose).
     let held = 0;
     for (let round = 0; round < 4; round++) {
       if (round > 0) await ok(putNotebook(1000));
@@ -358,7 +358,7 @@ describeWithDatabases('operators: content', (ctx) => {
     await expectBooksBalanced(ctx.db);
   });
 
-  // The order of issue 43's deadlock, set up with two other transactions: the change waits for the goods row, the
+  // The order of the deadlock seen on PostgreSQL, set up with two other transactions: the change waits for the goods row, the
   // purchase for the stock counter; the counter is freed first, then the goods row (the change, waiting first,
   // gets it). The change used to hold the goods row while the purchase, holding the counter, checked its order's goods.
   it.skipIf(ctx.target === 'pglite')('a stock change and a purchase let through in the deadlock’s order both land', async () => {

@@ -1,5 +1,5 @@
 /**
- * The operators' desk is its own page (issue 43, Deliver 3): /ops and every path under it get ops.html, which loads
+ * The operators' desk is its own page: /ops and every path under it get ops.html, which loads
  * the desk's bundle; every other page still gets the member app's index.html, so members never load the desk.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The finance calls of the operators' desk (issue 43): the withdrawals' queue with its filters and pages, approval by
+ * The finance calls of the operators' desk: the withdrawals' queue with its filters and pages, approval by
  * quorum (two different operators above APPROVAL_QUORUM_ABOVE, the same one twice counts once, the removed ADMIN_TOKEN's
  * header is nobody), bulk approval, a member's lookup, sign-out and freeze (3008), and adjustments at most once per request id,
  * confirmed by a second operator above the threshold. The books are checked after every money step; every act leaves

@@ -1,5 +1,5 @@
 /**
- * Operators' approvals racing members' new withdrawals and the payer, on a real chain (issue 43): two operators
+ * Operators' approvals racing members' new withdrawals and the payer, on a real chain: two operators
  * approve the same withdrawals at once (on two server instances on PostgreSQL) while members keep withdrawing and
  * the payer runs its rounds. Each withdrawal is approved once and paid once: what each member received on chain from
  * the hot wallet is their posted withdrawals' net amounts, no withdrawal has two mined payments, the books balance.

@@ -1,5 +1,5 @@
 /**
- * The orders of the operators' desk (issue 43, step 2), role support: the list by status and member, shipping with a
+ * The orders of the operators' desk, role support: the list by status and member, shipping with a
  * carrier and tracking number (the member then sees it shipped), and cancelling an unshipped order with its refund
  * through the ledger: credit and stock back, once, whatever arrives at once (cancels on every instance, a cancel
  * racing a ship). The books are checked after every money step; every act leaves one audit row.

@@ -1,5 +1,5 @@
 /**
- * Money out (issue 37; docs/API.md, "Credit on chain"), on a real node (anvil: one per database target, put back to
+ * Money out (docs/API.md, "Credit on chain"), on a real node (anvil: one per database target, put back to
  * its first state before each test) and every database target: members withdraw through HTTP, the operator approves
  * or fails, and the payer pays from its hot wallet with real signed transactions. Faults are made with the node's own
  * methods (automine off, anvil_dropTransaction, the next block's base fee raised, anvil_reorg) and with the payer
@@ -415,7 +415,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     const kept = async () => (await queryRows(ctx.db, sql`SELECT block_hash AS "blockHash" FROM payments WHERE withdrawal_id = ${id}::bigint`, z.object({ blockHash: z.string().nullable() })))[0];
     const before = await kept();
     expect(before?.blockHash).toMatch(/^0x/);
-    // Issue 42: a node behind the payment's block answers "not found" for the block and for the receipt.
+    // Never from absence: a node behind the payment's block answers "not found" for the block and for the receipt.
     const relay = await relayOf(s);
     relay.lag(CONFIRMATIONS + 2);
     const lagging = s.payer({ chain: relayedChain(s.testChain.chain, [relay]), onLost });
@@ -519,7 +519,7 @@ describeWithDatabases('withdrawals paid on chain', (ctx) => {
     const { id } = await withdrawn(s.app, alice, '20');
     expect(await s.payer().round()).toMatchObject({ signed: 1 });
     await s.testChain.mine(CONFIRMATIONS + 1);
-    // Issue 42: the receipt read answered "none" while the nonce at depth is past the payment's.
+    // Never from absence: the receipt read answered "none" while the nonce at depth is past the payment's.
     const relay = await relayOf(s);
     relay.on('eth_getTransactionReceipt', () => null);
     const blind = s.payer({ chain: relayedChain(s.testChain.chain, [relay]) });

@@ -1,5 +1,5 @@
 /**
- * Withdrawals paid on chain across kill -9 of the server at each of the payer's steps (issue 37): `server/main.ts` as
+ * Withdrawals paid on chain across kill -9 of the server at each of the payer's steps: `server/main.ts` as
  * `npm start` runs it, with its development chain (anvil, a block a second, 2 confirmations) and its hot wallet, on
  * PGlite in a temp DATA_DIR and on PostgreSQL when the run has it, both at once. PAYER_FAULT_AT makes the process
  * kill itself (SIGKILL) when the payer reaches the step: after signing (before the commit), after storing (before the

@@ -1,5 +1,5 @@
 /**
- * Reconcile computes (issue 42, item 8; docs/API.md, "Credit on chain"): what the ledger owes beside the token that backs
+ * Reconcile computes (docs/API.md, "Credit on chain"): what the ledger owes beside the token that backs
  * it on chain, the difference, and the lists an operator must act on, with `ok` false when anything is off. One real
  * node for the file; each test pays from a hot wallet and keeps a treasury of its own, so its figures are its own.
  */

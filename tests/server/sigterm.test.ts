@@ -1,5 +1,5 @@
 /**
- * SIGTERM under load (issue 45, item 3; README, "Health and stopping"): the compiled server (`npm run start:prod`) with
+ * SIGTERM under load (README, "Health and stopping"): the compiled server (`npm run start:prod`) with
  * its development chain and its payer, on PGlite in a temp DATA_DIR and on PostgreSQL when the run has it. Members and
  * an operator send a stream of requests at once (grants, exchanges and withdrawals, each with a request id, and
  * reads) while readiness is polled; SIGTERM arrives in the middle. Readiness answers 503 first while requests are still

@@ -1,5 +1,5 @@
 /**
- * The server killed (kill -9) while it credits top-ups, and started again (issue 36): `server/main.ts` as `npm start`
+ * The server killed (kill -9) while it credits top-ups, and started again: `server/main.ts` as `npm start`
  * runs it, with its development chain (anvil, four blocks a second here) and PGlite in a temp DATA_DIR, or PostgreSQL
  * when the run has it. A member sends 20 top-ups of different amounts; the server is killed while they confirm and
  * are credited, and started again on the same DATA_DIR (the chain it left running is used again) while the last ones

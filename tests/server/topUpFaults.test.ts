@@ -1,5 +1,5 @@
 /**
- * Money in against the chain as it really is (issue 42, items 2, 3 and 7), on one real node for the whole file and
+ * Money in against the chain as it really is, on one real node for the whole file and
  * every database target: a reorganisation past the depth that mines a top-up at another index in its block, one that
  * removes it for good, a backend that answers no logs or no blocks while it lags (the JSON-RPC relay), the operator's
  * re-read of a range, and the topUp call's edges. Each test has a treasury of its own and reads from its own first

@@ -1,7 +1,7 @@
 /**
- * The operator's decisions on withdrawals of different amounts, as members and operators use the app (issue 35):
+ * The operator's decisions on withdrawals of different amounts, as members and operators use the app:
  * several withdrawals per member and day, some sent at once so they share a batch, approved or failed in every
- * order (issue 37: `done` is the chain's, no operator's), and decisions sent while other withdrawals are still arriving. After every step the books balance, the
+ * order (`done` is the chain's, no operator's), and decisions sent while other withdrawals are still arriving. After every step the books balance, the
  * member's records replay to meInfo's balance, and the day's total the cap reads is the withdrawals not failed, so a
  * new withdrawal fits the cap exactly as if a failed one had never been made.
  */

@@ -7,13 +7,13 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each long file took on CI's two cores (issue 45, item 7: the run before the speed-ups), as a rank only: a
+ * Seconds each long file took on CI's two cores (the run before the speed-ups), as a rank only: a
  * file past about 30 s joins here, a figure that drifts changes nothing but the order.
  */
 export const MEASURED: Readonly<Record<string, number>> = {
   'tests/e2e/visual.en.spec.ts': 114,
   'tests/e2e/visual.zh.spec.ts': 104,
-  // The operators' desk (issue 43): one file per language, its 18 screens at two widths.
+  // The operators' desk: one file per language, its 18 screens at two widths.
   'tests/e2e/visual.ops.zh.spec.ts': 115,
   'tests/e2e/visual.ops.en.spec.ts': 115,
   'tests/e2e/walletBrowsers.spec.ts': 90,
@@ -23,7 +23,7 @@ export const MEASURED: Readonly<Record<string, number>> = {
   'tests/server/topUpCrash.test.ts': 51,
   'tests/e2e/ops.spec.ts': 45,
   'tests/server/start.test.ts': 44,
-  // Three instances behind HAProxy (issue 45, item 5): mostly waiting on its processes, so it starts early.
+  // Three instances behind HAProxy: mostly waiting on its processes, so it starts early.
   'tests/balancer/threeInstances.test.ts': 60,
 };
 

@@ -1,5 +1,5 @@
 /**
- * The member's orders (issue 43, "the member sees the result"): a shipped order shows its carrier and tracking
+ * The member's orders: a shipped order shows its carrier and tracking
  * number, a cancelled one says it was refunded, in en and zh, on the phone's clock (Asia/Shanghai here).
  */
 import { act, screen } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * Dates on the member's own clock (issue 44): the credit, WPOS and profit records show the date and time of a known
+ * Dates on the member's own clock: the credit, WPOS and profit records show the date and time of a known
  * instant in the phone's time zone, in en and zh, and the withdrawal sheet says when the daily cap (a UTC day on the
  * server, docs/API.md "Money") starts again, in that zone. Each block sets the runtime's zone (tests/support/timeZone.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The desk's Content screen (issue 43): a notice written in zh and en, previewed as members see it (the sanitiser's
+ * The desk's Content screen: a notice written in zh and en, previewed as members see it (the sanitiser's
  * rule), saved as a draft, published, pinned and unpublished; the screen's loading, error-with-retry, empty and
  * loaded states; the about page, goods (a sale meanwhile refuses a stock change), pools and bots; the role.
  */

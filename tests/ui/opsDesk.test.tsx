@@ -1,5 +1,5 @@
 /**
- * The operators' desk (issue 43, Deliver 3): signing in with the desk's own message and session cookie, the operator's
+ * The operators' desk: signing in with the desk's own message and session cookie, the operator's
  * address and roles, screens hidden by role, and every screen's loading, empty, error-with-retry and loaded states.
  */
 import { act, screen, waitFor, within } from '@testing-library/react';

@@ -1,5 +1,5 @@
 /**
- * The desk's Orders screen (issue 43, role support): the orders by status with their goods, quantity, amount and
+ * The desk's Orders screen (role support): the orders by status with their goods, quantity, amount and
  * delivery address; loading, error with a retry, empty; the member filter and the next page; shipping with carrier
  * and tracking number; cancelling with a reason, its retry with the same request id.
  */

@@ -1,7 +1,7 @@
 /**
  * Follows every sent withdrawal of the hot wallet: posts or voids at depth, forgets receipts a reorganisation took,
  * broadcasts the stored bytes again or replaces a stuck payment with the same nonce and a higher fee. It decides
- * from proof, never from absence (issue 42): a receipt answered "none" with the nonce used at depth is looked up in
+ * from proof, never from absence: a receipt answered "none" with the nonce used at depth is looked up in
  * the block that took the nonce (proofs.ts); one of the payment's own attempts there is mined (posted once its
  * receipt is read), another transaction voids it (`nonceUsed`), and anything missing waits for a later round.
  */

@@ -1,5 +1,5 @@
 /**
- * What the payer decides money from (issue 42: never from absence). A receipt pays a member only with the token's
+ * What the payer decides money from (never from absence). A receipt pays a member only with the token's
  * Transfer log for the amount; a payment's nonce is taken by another transaction only when the block that took it is
  * read and its transaction there is not one of the payment's own. Every read here names a block at or below the
  * depth, so any node that has the block answers the same, and one that lacks it answers nothing decisive.

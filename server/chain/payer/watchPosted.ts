@@ -5,7 +5,7 @@
  * unchanged, all in it stand). One a reorganisation deeper than the confirmations removed is lost: its block hash is
  * cleared and all its withdrawal's stored bytes go out again (the same nonce: at most one can be mined) until one is
  * mined again, which is then recorded. The posting is never undone: the member's debit is final, the payment comes.
- * An absent answer is never proof of absence (issue 42): only another block at the payment's height shows it gone; a
+ * An absent answer is never proof of absence: only another block at the payment's height shows it gone; a
  * node that answers "not found" for the block (it lags, or the chain is shorter for now) decides nothing.
  */
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * Content (issue 43; role `content`): notices in zh and en with a preview as members see them, published, pinned
+ * Content (role `content`): notices in zh and en with a preview as members see them, published, pinned
  * and unpublished; the about page; goods with their prices and stock; share pools; bots. One tab each, named in
  * the address (?tab=), so a link or a reload opens the same one.
  */

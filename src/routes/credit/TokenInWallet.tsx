@@ -23,7 +23,7 @@ interface TokenInWalletProps {
 }
 
 /**
- * The app's token in the member's wallet (issue 44): its contract and, for a top-up, the treasury, linked to the
+ * The app's token in the member's wallet: its contract and, for a top-up, the treasury, linked to the
  * block explorer so a careful member can check where the money goes; and "add to wallet", as the watchAsset machine
  * says, since a wallet does not list a token it was not told about. The flow lives as long as this part.
  */

@@ -29,7 +29,7 @@ interface RecordsQuery {
 const statusColor = { pending: 'warning', approved: 'primary', sent: 'primary', done: 'success', failed: 'danger' } as const;
 
 /**
- * /me/credit-records (added to the spec's routes, issue 11) — the member's credit records, newest first, with a
+ * /me/credit-records (added to the spec's routes) — the member's credit records, newest first, with a
  * type filter; each row is the type, the signed amount, the balance after it, its status, its date and time on the
  * member's clock (src/components/dateFormat.ts), and a top-up's transaction linked to the block explorer. A failed
  * withdrawal's refund is a second, positive withdraw record (docs/API.md "Money").

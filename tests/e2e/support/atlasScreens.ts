@@ -1,5 +1,5 @@
 /**
- * The atlas' screenshots (issue 38): the screens scripts/atlas/screens.ts names, taken in Chromium at 375 px in a
+ * The atlas' screenshots: the screens scripts/atlas/screens.ts names, taken in Chromium at 375 px in a
  * language by the visual check's harness (real server, test wallet), so `npm run atlas` can make them small and keep
  * them. Most are screens of the visual check (visualScreens.ts); the rows here reach the states it does not: the
  * wallet connected, the wallet refusing to switch networks, a list whose call drops, a withdrawal whose call drops,

@@ -1,7 +1,7 @@
 import { deskScreens as screenTable } from '../../../src/ops/deskScreens';
 
 /**
- * The operators' desk's screens (issue 43) for the visual check (tests/e2e/support/visualDesk.ts) and the atlas' shots
+ * The operators' desk's screens for the visual check (tests/e2e/support/visualDesk.ts) and the atlas' shots
  * (atlasScreens.ts): where each is, and the calls answered with fixed rows for lists the fresh seed has none of.
  */
 

@@ -72,7 +72,7 @@ export interface StartServerOptions {
 export async function startServer({ treasury = false, chain: withChain = false, autoApproveMax = '1000', approvalQuorumAbove, demoOperator = false, embedded = false, fastRounds = true }: StartServerOptions = {}): Promise<TestServer> {
   await ensureSpaBuilt();
   const testChain = withChain ? await startTestChain({ confirmations: 2 }) : undefined;
-  // The hot wallet that pays withdrawals (issue 37): a key of its own, funded with the token and gas.
+  // The hot wallet that pays withdrawals: a key of its own, funded with the token and gas.
   const payerKey = generatePrivateKey();
   if (testChain) await testChain.fund(privateKeyToAccount(payerKey).address, '100000');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'member-dapp-e2e-'));

@@ -1,5 +1,5 @@
 /**
- * Harness of the visual check (tests/e2e/support/visualScreens.ts, issue 9, item 5): one real server for the file and the worker's Chromium, one
+ * Harness of the visual check (tests/e2e/support/visualScreens.ts): one real server for the file and the worker's Chromium, one
  * phone context per language (signed in once, then reused screen after screen), each screen opened once and shown
  * light then dark, the checks of visualChecks.ts, and a 375 px wide screenshot under
  * test-results/visual/<screen>.<lng>.<scheme>.png of each screen that fails one (of every screen with

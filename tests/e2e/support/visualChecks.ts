@@ -1,5 +1,5 @@
 /**
- * The visual checks of tests/e2e/visual.{zh,en}.spec.ts (issue 9, item 5), each returning one line per offender so a
+ * The visual checks of tests/e2e/visual.{zh,en}.spec.ts, each returning one line per offender so a
  * failure says what to fix: waiting until a screen is settled, horizontal overflow, touch-target height, and
  * axe-core (serious and critical violations, colour contrast included).
  *
@@ -14,7 +14,7 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 /** Minimum height of anything a member taps, in CSS px (WCAG 2.5.5 / Apple HIG 44 pt). */
 export const minTouchTarget = 44;
 
-/** What the member can tap or focus (issue 9, item 5 b). */
+/** What the member can tap or focus. */
 export const interactiveSelector =
   'a, button, input, select, textarea, [role=button], [role=tab], [role=link], [tabindex]:not([tabindex="-1"])';
 

@@ -1,5 +1,5 @@
 /**
- * The visual check of the operators' desk (issue 43): every desk screen, at 375 px (a phone: 375×812 at 2×, touch),
+ * The visual check of the operators' desk: every desk screen, at 375 px (a phone: 375×812 at 2×, touch),
  * at 900 px (a tablet held sideways, touch: the narrowest width with tables) and at 1280 px (a desk), in zh and en, light and dark, with the member screens' checks (visualChecks.ts): settled,
  * no sideways overflow, touch targets at least 44 px tall on the phone and the tablet, no serious or critical axe-core violation,
  * no CSP or Permissions-Policy violation nor page error. A screen that fails one (every screen with VISUAL_SCREENSHOTS=1)

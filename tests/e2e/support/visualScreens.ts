@@ -1,5 +1,5 @@
 /**
- * The visual check's screens (issue 9, item 5) and its tests: each screen in a language, light and dark, on a
+ * The visual check's screens and its tests: each screen in a language, light and dark, on a
  * 375×812 phone at 2×, must not overflow sideways, must have touch targets at least 44 CSS px tall, must have no
  * serious or critical axe-core violation (contrast included), and must load under the server's real CSP without a
  * violation or an uncaught error. A failure lists every offender; test-results/visual/report-<lng>.txt gathers all
@@ -83,7 +83,7 @@ export const screens: readonly VisualScreen[] = [
   { name: 'about', path: '/me/about', session: 'member' },
   { name: 'bots', path: '/me/solbot-list', session: 'member' },
   { name: 'credit-records', path: '/me/credit-records', session: 'member' },
-  // Rows as wide as they get: large amounts, the status, the date and time on the member's clock (issue 44), a reason.
+  // Rows as wide as they get: large amounts, the status, the date and time on the member's clock, a reason.
   { name: 'credit-records-rows', path: '/me/credit-records', session: 'member', answered: { '/api/member/creditRecord': creditRecordsPage } },
   // The withdrawal and top-up sheets open over /me: their open state is in the URL.
   { name: 'withdraw-sheet', path: '/me?sheet=withdraw', session: 'member' },
@@ -91,7 +91,7 @@ export const screens: readonly VisualScreen[] = [
   // The WPOS area, and its two sheets open over it.
   { name: 'wpos', path: '/me/wpos', session: 'member' },
   { name: 'wpos-profit', path: '/me/wpos/profit', session: 'member' },
-  // The WPOS and profit records with rows, as wide as they get (issue 44: their date and time).
+  // The WPOS and profit records with rows, as wide as they get (their date and time).
   { name: 'wpos-rows', path: '/me/wpos', session: 'member', answered: { '/api/member/wposRecord': wposRecordsPage } },
   { name: 'wpos-profit-rows', path: '/me/wpos/profit', session: 'member', answered: { '/api/member/wposProfit': wposProfitPage } },
   { name: 'transfer-sheet', path: '/me/wpos?sheet=transfer', session: 'member' },

@@ -293,7 +293,7 @@ export async function expectBooksBalanced(db: Db): Promise<void> {
       posted: [...reserve, `payout:3>7:${row.amount - row.fee}`],
       voided: [...reserve, ...(row.fee > 0n ? [`fee:2>3:${row.fee}`] : []), `withdraw:3>${member}:${row.amount}`],
     };
-    // (Withdrawals paid before issue 37 left payable for issuance, 1.)
+    // (Withdrawals paid before the payer paid on chain left payable for issuance, 1.)
     const legacyPosted = [...reserve, `payout:3>1:${row.amount - row.fee}`].join(' ');
     const want = (expected[row.stage] ?? reserve).join(' ');
     return row.legs !== want && !(row.stage === 'posted' && row.legs === legacyPosted);

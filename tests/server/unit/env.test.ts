@@ -165,7 +165,7 @@ describe('readEnv', () => {
     expect(() => readEnv(env)).toThrow(name);
   });
 
-  describe('fail closed (issue 42, item 6)', () => {
+  describe('fail closed', () => {
     it('behavior: runs the development chain only when asked: no chain setting outside production, or DEV_CHAIN=on', () => {
       expect(developmentChainAsked(readEnv({}))).toBe(true);
       expect(developmentChainAsked(readEnv({ NODE_ENV: 'development' }))).toBe(true);

@@ -1,5 +1,5 @@
 /**
- * RPC URLs carry API keys (issue 42, item 6): what the server prints or logs names them without path, query or user
+ * RPC URLs carry API keys: what the server prints or logs names them without path, query or user
  * info, the chain client's errors included (viem puts the URL in their text and `url`): a node that answers 5xx,
  * one that is not there.
  */
