@@ -39,6 +39,6 @@ USER node
 EXPOSE 8080
 VOLUME ["/app/data"]
 HEALTHCHECK --interval=10s --timeout=3s --retries=3 CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/api/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# SIGTERM: readiness 503, the drain, then a clean exit (README, "Health and stopping").
+# SIGTERM: readiness 503, the drain, then a clean exit (docs/operations.md, "Health and stopping").
 STOPSIGNAL SIGTERM
 CMD ["node", "dist/server/main.js"]

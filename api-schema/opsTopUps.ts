@@ -3,7 +3,7 @@ import { addressSchema, amountSchema, checked, intAtLeast, isoDateSchema, reques
 import { defineEndpoint } from './endpoint';
 
 /**
- * Held top-ups in the operators' desk (docs/API.md, "Held top-ups"; README, "Held top-ups"): top-ups
+ * Held top-ups in the operators' desk (docs/API.md, "Held top-ups"; docs/operations.md, "Held top-ups"): top-ups
  * from senders that are no member (contracts, exchanges, addresses that never sign in) wait in `held_top_ups` until
  * their sender signs in, an operator releases one to a member, or an operator has the payer return it on chain to
  * the sender. Each is decided once: released or returned, never both. Not part of the SPA.

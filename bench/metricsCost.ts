@@ -1,9 +1,9 @@
 /**
- * What the metrics cost (README, "Metrics and alerts"): the request hook's own work per answered
- * request (server/metrics/httpMetrics.ts: a counter and a histogram per route template, on the app's prom-client
- * registry), timed in this process over many calls with the routes and statuses of a member's session, beside a
- * member call's p50 on the same server; and a scrape of GET /metrics on the bench server (the business gauges read
- * the database at each scrape), one at a time.
+ * What the metrics cost (docs/operations.md, "Metrics and alerts"): the request hook's own work per
+ * answered request (server/metrics/httpMetrics.ts: a counter and a histogram per route template, on the app's
+ * prom-client registry), timed in this process over many calls with the routes and statuses of a member's session,
+ * beside a member call's p50 on the same server; and a scrape of GET /metrics on the bench server (the business gauges
+ * read the database at each scrape), one at a time.
  */
 import { performance } from 'node:perf_hooks';
 import { createAppMetrics } from '../server/metrics/registry';

@@ -171,8 +171,9 @@ export async function benchStartup(repoRoot: string, dataDir: string): Promise<v
       banner: { js: "import { createRequire as __floorRequire } from 'node:module'; const require = __floorRequire(import.meta.url);" },
       logLevel: 'warning',
     });
-    // A production start has its chain configured (README, "Production"): the node runs outside the measured span,
-    // as a deployer's does, here the development chain the runs above left in DATA_DIR/chain, now on a port of its own.
+    // A production start has its chain configured (docs/operations.md, "Production"): the node runs outside the
+    // measured span, as a deployer's does, here the development chain the runs above left in DATA_DIR/chain, now on a
+    // port of its own.
     const chain = await startDevChain({ dataDir, port: await freePort(), fund: SEED_TEAM.map((member) => member.address as Address) });
     const floors: StartRun[] = [];
     const restarts: StartRun[] = [];

@@ -1,8 +1,8 @@
 /**
- * `npm run backup [-- FILE]` (README, "Backups and restore"; server/db/backup.ts): a consistent backup of the database
- * the server uses, while it runs. PGlite under DATA_DIR: the running server's snapshot (server/db/backupSocket.ts),
- * or, with no server running, the folder's own; PostgreSQL at DATABASE_URL: pg_dump. FILE defaults to
- * BACKUP_DIR (./backups) and the time. Prints the file, its size and how long it took.
+ * `npm run backup [-- FILE]` (docs/operations.md, "Backups and restore"; server/db/backup.ts): a consistent backup of
+ * the database the server uses, while it runs. PGlite under DATA_DIR: the running server's snapshot
+ * (server/db/backupSocket.ts), or, with no server running, the folder's own; PostgreSQL at DATABASE_URL: pg_dump. FILE
+ * defaults to BACKUP_DIR (./backups) and the time. Prints the file, its size and how long it took.
  */
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';

@@ -2,8 +2,8 @@
  * Compiles the server for `npm run start:prod`: server/main.ts and its PGlite worker bundled by
  * esbuild into dist/server/ (ES modules for Node 24), so no TypeScript runs at start. The packages are bundled too:
  * Node 22 and 24 look up the package.json scope of every module they load from node_modules, which cost the start
- * about 3 s of CPU for the 1,200 files of fastify, viem, zod and drizzle (README, "Production"; ADR 0027). Left to
- * node_modules: PGlite (it finds its WebAssembly and data files next to its module), jsdom (loaded on the first
+ * about 3 s of CPU for the 1,200 files of fastify, viem, zod and drizzle (docs/operations.md, "Production"; ADR 0027).
+ * Left to node_modules: PGlite (it finds its WebAssembly and data files next to its module), jsdom (loaded on the first
  * content save, with files of its own) and secp256k1 (its native binding, found beside its module). The files the
  * server reads beside its sources (migrations, engine.sql, media, the signer's worker) stay in server/
  * (server/serverFiles.ts finds them from either place). The operators' CLI (scripts/ops.ts) is compiled beside it, to

@@ -1,8 +1,8 @@
 /**
- * `npm run ops -- add ADDRESS admin | remove ADDRESS | list` (server/ops/cli.ts; README, "Operators"): on PGlite under
- * DATA_DIR (default ./data; stop the server first: the embedded database is one process's) or on DATABASE_URL.
- * Migrates first (as DATABASE_MIGRATION_URL's owner when set), so it also works on a database no server has started
- * on yet. `npm run build` compiles it to dist/server/opsCli.js: a production install (no tsx) runs it as
+ * `npm run ops -- add ADDRESS admin | remove ADDRESS | list` (server/ops/cli.ts; docs/operations.md, "Operators"): on
+ * PGlite under DATA_DIR (default ./data; stop the server first: the embedded database is one process's) or on
+ * DATABASE_URL. Migrates first (as DATABASE_MIGRATION_URL's owner when set), so it also works on a database no server
+ * has started on yet. `npm run build` compiles it to dist/server/opsCli.js: a production install (no tsx) runs it as
  * `npm run ops:prod -- ...`.
  */
 import { z } from 'zod';

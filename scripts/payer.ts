@@ -1,9 +1,9 @@
 /**
- * `npm run payer -- recover | settle HASH debit|writeOff REASON | status` (README, "Backups and restore"; docs/API.md,
- * "Credit on chain: the payer's journal"): the recovery from the chain and the settling of unknown payments from the
- * command line, through the running server's operator API as the operator whose API key OPS_API_KEY holds (role
- * finance), so the operators' policy and the audit log apply as on the desk. SERVER_URL defaults to this host's
- * desk port (OPS_PORT, else PORT).
+ * `npm run payer -- recover | settle HASH debit|writeOff REASON | status` (docs/operations.md, "Backups and restore";
+ * docs/API.md, "Credit on chain: the payer's journal"): the recovery from the chain and the settling of unknown
+ * payments from the command line, through the running server's operator API as the operator whose API key OPS_API_KEY
+ * holds (role finance), so the operators' policy and the audit log apply as on the desk. SERVER_URL defaults to this
+ * host's desk port (OPS_PORT, else PORT).
  */
 import { randomUUID } from 'node:crypto';
 

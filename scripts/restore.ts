@@ -1,8 +1,9 @@
 /**
- * `npm run restore -- FILE` (README, "Backups and restore"; server/db/backup.ts): puts a backup back. PGlite: into
- * DATA_DIR with the server stopped (the folder there is moved aside, never deleted); PostgreSQL: into the empty
- * database DATABASE_URL names. Start the server after it: it migrates, and its payer halts until the recovery from
- * the chain has accounted for whatever was paid after the backup (docs/API.md, "Credit on chain: the payer's journal").
+ * `npm run restore -- FILE` (docs/operations.md, "Backups and restore"; server/db/backup.ts): puts a backup back.
+ * PGlite: into DATA_DIR with the server stopped (the folder there is moved aside, never deleted); PostgreSQL: into the
+ * empty database DATABASE_URL names. Start the server after it: it migrates, and its payer halts until the recovery
+ * from the chain has accounted for whatever was paid after the backup (docs/API.md, "Credit on chain: the payer's
+ * journal").
  */
 import { z } from 'zod';
 import { restoreFromFile } from '../server/db/backup';

@@ -77,9 +77,9 @@ declare module 'fastify' {
     /** The sites sign-in messages may name (ADR 0007); main.ts prints them at start. */
     signInSites: SignInSites;
     /**
-     * The first step of stopping (main.ts, on SIGTERM; README, "Health and stopping"): readiness answers 503 from now
-     * on, and the payer's and top-up watcher's timers stop; resolves when a round under way has ended. Requests are
-     * still served until close(), which finishes those under way (each answered with Connection: close).
+     * The first step of stopping (main.ts, on SIGTERM; docs/operations.md, "Health and stopping"): readiness answers
+     * 503 from now on, and the payer's and top-up watcher's timers stop; resolves when a round under way has ended.
+     * Requests are still served until close(), which finishes those under way (each answered with Connection: close).
      */
     beginStop(): Promise<void>;
     /** The instance's metrics (GET /metrics; server/metrics/registry.ts). */
@@ -289,7 +289,8 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
     // What Node's parser refuses (a 64 KiB URL: 431) is answered with the envelope too.
     clientErrorHandler: answerClientError,
     // A request that arrives on an open connection while the server closes is served (answered with Connection:
-    // close), not refused with a 503: readiness has already taken the instance out (README, "Health and stopping").
+    // close), not refused with a 503: readiness has already taken the instance out (docs/operations.md, "Health and
+    // stopping").
     return503OnClosing: false,
   });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -488,7 +489,8 @@ export async function prepareApp(options: Omit<BuildAppOptions, keyof AppStartOp
   });
   installAccessControl(app, deps);
 
-  // Which signer recovery sign-in uses, said once as the server starts (README, "Sign-in"; ADR 0028).
+  // Which signer recovery sign-in uses, said once as the server starts (docs/operations.md, "Smart accounts and signer
+  // recovery"; ADR 0028).
   const recovery = await signerRecovery();
   if (recovery.engine === 'libsecp256k1') app.log.info({ signerRecovery: recovery.engine }, 'sign-in recovers signers with libsecp256k1 (native)');
   else app.log.warn({ signerRecovery: recovery.engine, reason: recovery.fallbackReason }, 'the secp256k1 binding did not load: sign-in recovers signers with viem in worker threads');

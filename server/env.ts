@@ -34,7 +34,7 @@ function parses(parse: (value: string) => unknown[]): (value: string) => boolean
   };
 }
 
-/** Why a start with ADMIN_TOKEN fails, and what to do instead (README, "Operators"). */
+/** Why a start with ADMIN_TOKEN fails, and what to do instead (docs/operations.md, "Operators"). */
 export const ADMIN_TOKEN_GONE =
   'ADMIN_TOKEN is gone (X-Admin-Token opens nothing): unset it and make the first admin with OPS_FIRST_ADMIN=<address> or `npm run ops -- add <address> admin`';
 
@@ -48,8 +48,9 @@ export const envSchema = z.object({
   OPS_PORT: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(65_535).optional()),
   DATA_DIR: z.preprocess(emptyAsUndefined, z.string().min(1).default('./data')),
   DATABASE_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL').optional()),
-  // The tables' owner (README, "PostgreSQL roles"): the migrations run over it, then it grants DATABASE_URL's role the
-  // rows the app works with and, on audit_log, only SELECT and INSERT. Unset, DATABASE_URL's role does both.
+  // The tables' owner (docs/operations.md, "PostgreSQL roles"): the migrations run over it, then it grants
+  // DATABASE_URL's role the rows the app works with and, on audit_log, only SELECT and INSERT. Unset, DATABASE_URL's
+  // role does both.
   DATABASE_MIGRATION_URL: z.preprocess(emptyAsUndefined, z.string().regex(/^postgres(ql)?:\/\//, 'DATABASE_MIGRATION_URL must be a postgres:// URL').optional()),
   SIWE_DOMAIN: z.preprocess(
     emptyAsUndefined,
@@ -72,7 +73,8 @@ export const envSchema = z.object({
   // Removed: a shared token acting as an operator who is nobody in particular, so a leaked setting could move money.
   // Still set, the start fails, so that nobody believes it still opens the operator calls.
   ADMIN_TOKEN: z.preprocess(emptyAsUndefined, z.undefined({ error: ADMIN_TOKEN_GONE }).optional()),
-  // The first admin (README, "Operators"): made an admin at start while there is no admin, audited as the setting's act.
+  // The first admin (docs/operations.md, "Operators"): made an admin at start while there is no admin, audited as the
+  // setting's act.
   OPS_FIRST_ADMIN: z.preprocess(emptyAsUndefined, z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'OPS_FIRST_ADMIN must be an address').optional()),
   // `production` refuses to start without a real chain (unless DEV_CHAIN=on).
   NODE_ENV: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -125,7 +127,8 @@ export const envSchema = z.object({
   OPS_OPERATOR_DAY_TOTAL: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'OPS_OPERATOR_DAY_TOTAL must be an amount such as 5000').optional()),
   OPS_MEMBER_DAY_TOTAL: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'OPS_MEMBER_DAY_TOTAL must be an amount such as 1000').optional()),
   OPS_ACT_CAP: z.preprocess(emptyAsUndefined, z.string().regex(/^\d{1,15}(\.\d{1,6})?$/, 'OPS_ACT_CAP must be an amount such as 100000').optional()),
-  // `off` keeps this instance from paying (another one does; see README, "Paying withdrawals").
+  // `off` keeps this instance from paying (another one does; see docs/operations.md, "Credit on chain: paying
+  // withdrawals").
   PAYER: z.preprocess(emptyAsUndefined, z.enum(['on', 'off']).default('on')),
   // What a start seeds (server/seed/seed.ts): `demo` (notices, goods, bots, share pools paying WPOS, the DEMO2026 root
   // inviter) or `minimal` (the app config and the root inviter at ROOT_INVITER_ADDRESS, nothing else: a real
@@ -145,10 +148,11 @@ export const envSchema = z.object({
   SHARE_POOL_PAYOUT_BATCH: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1).max(1_000_000).optional()),
   // Fault tests only: the payout's step at which the process kills itself (tests/server/payoutCrash.test.ts).
   PAYOUT_FAULT_AT: z.preprocess(emptyAsUndefined, z.enum(['afterBatch']).optional()),
-  // Health (README, "Health and stopping"): how old the chain's head, and the payer's and top-up watcher's last
-  // successful rounds, may be while GET /api/health/ready answers 200; 0 reports them without failing readiness.
+  // Health (docs/operations.md, "Health and stopping"): how old the chain's head, and the payer's and top-up watcher's
+  // last successful rounds, may be while GET /api/health/ready answers 200; 0 reports them without failing readiness.
   READY_MAX_LAG_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(86_400_000).default(60_000)),
-  // Metrics (README, "Metrics and alerts"): who may read GET /metrics, as addresses and CIDR ranges; checked at start.
+  // Metrics (docs/operations.md, "Metrics and alerts"): who may read GET /metrics, as addresses and CIDR ranges;
+  // checked at start.
   METRICS_ALLOW: z.preprocess(
     emptyAsUndefined,
     z
@@ -165,7 +169,7 @@ export const envSchema = z.object({
   ),
   // How often one instance (under the reconcile lease) runs reconcile and stores its verdict; default a minute.
   RECONCILE_EVERY_MS: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(1_000).max(86_400_000).optional()),
-  // Alerts (README, "Metrics and alerts"): where each firing and resolving goes, signed with the secret.
+  // Alerts (docs/operations.md, "Metrics and alerts"): where each firing and resolving goes, signed with the secret.
   ALERT_WEBHOOK_URLS: z.preprocess(
     emptyAsUndefined,
     z

@@ -1,8 +1,9 @@
 /**
  * A log line in pino's shape for what is written before (or without) the app's pino logger: a refused or failed
- * start, a database lost before the app was built. Every line the server writes is then one JSON object (README,
- * "Production": logs), `level` as pino numbers it (50 error, 60 fatal), a failed start's stack inside `err`, never
- * spread over lines. Hand-written because pino's logger is the app's, made only once the settings are read.
+ * start, a database lost before the app was built. Every line the server writes is then one JSON object
+ * (docs/operations.md, "Production": logs), `level` as pino numbers it (50 error, 60 fatal), a failed start's stack
+ * inside `err`, never spread over lines. Hand-written because pino's logger is the app's, made only once the settings
+ * are read.
  */
 import { hostname } from 'node:os';
 

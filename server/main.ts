@@ -1,9 +1,9 @@
 /**
  * Starts the reference server: environment, database (PGlite under DATA_DIR, or PostgreSQL at DATABASE_URL),
- * migrations, seed, then listen. Stops cleanly on SIGINT/SIGTERM (README, "Health and stopping"): readiness answers
- * 503 at once and the payer's and watcher's timers stop, requests are still served for SHUTDOWN_DRAIN_MS, then no new
- * connection is taken, the requests under way and the rounds under way end, the database is closed (PGlite flushes
- * its files on close) and the process exits with code 0.
+ * migrations, seed, then listen. Stops cleanly on SIGINT/SIGTERM (docs/operations.md, "Health and stopping"): readiness
+ * answers 503 at once and the payer's and watcher's timers stop, requests are still served for SHUTDOWN_DRAIN_MS, then
+ * no new connection is taken, the requests under way and the rounds under way end, the database is closed (PGlite
+ * flushes its files on close) and the process exits with code 0.
  */
 import { SIGN_INS_AT_ONCE } from './routes/auth';
 import { BATCHES_IN_FLIGHT } from './ledger/batcher';
@@ -91,7 +91,7 @@ interface ChainPolicy {
 function chainPolicy(env: ServerEnv, begun: ChainBegun): ChainPolicy {
   if (begun.kind === 'configured') return { payerKey: env.PAYER_KEY as `0x${string}` | undefined, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? '0') };
   // The development chain pays from its own hot wallet and approves up to 1000 on request, so a demo withdrawal is
-  // paid with no operator (README, "Paying withdrawals").
+  // paid with no operator (docs/operations.md, "Credit on chain: paying withdrawals").
   return { payerKey: (env.PAYER_KEY ?? DEV_PAYER_KEY) as `0x${string}`, autoApproveMax: toMinor(env.AUTO_APPROVE_MAX ?? DEV_AUTO_APPROVE_MAX) };
 }
 
@@ -109,7 +109,7 @@ async function startChain(env: ServerEnv, db: Db, begun: ChainBegun): Promise<Ch
   if (begun.kind === 'configured') {
     const { chainId } = await getAppConfig(db);
     // A database the development chain ran on holds that chain's id, node and token in its app config (dappParam's)
-    // and balances credited from that token: it is never moved to another chain (README, "A real chain").
+    // and balances credited from that token: it is never moved to another chain (docs/operations.md, "A real chain").
     const nodeChainId = await begun.reads.chainId.catch(() => undefined);
     if (chainId === DEV_CHAIN_ID && nodeChainId !== undefined && nodeChainId !== DEV_CHAIN_ID) {
       throw new Error(
@@ -153,7 +153,7 @@ async function startChain(env: ServerEnv, db: Db, begun: ChainBegun): Promise<Ch
  * await main(process.env);
  */
 export async function main(source: Record<string, string | undefined>, early?: EarlyStart): Promise<string> {
-  // Milliseconds from the process's start to each step, logged once listening (README, "Production").
+  // Milliseconds from the process's start to each step, logged once listening (docs/operations.md, "Production").
   const startMs: Record<string, number> = {};
   const reached = (step: string): void => {
     startMs[step] = Math.round(performance.now());
@@ -370,8 +370,9 @@ export async function earlyDatabase(early: EarlyStart | undefined, env: ServerEn
 }
 
 /**
- * The first admin (README, "Operators"): OPS_FIRST_ADMIN while there is no admin; else, on the development chain
- * outside production, the demo operator (server/ops/demoOperator.ts), whose key is public, so never on a real chain.
+ * The first admin (docs/operations.md, "Operators"): OPS_FIRST_ADMIN while there is no admin; else, on the development
+ * chain outside production, the demo operator (server/ops/demoOperator.ts), whose key is public, so never on a real
+ * chain.
  *
  * @param env - the validated environment
  * @param db - database handle (migrated, seeded)

@@ -1,8 +1,8 @@
 /**
- * Alerts fire and resolve (README, "Metrics and alerts"): after each scheduled reconcile, its lease holder judges
- * the figures with every rule (server/alerts/rules.ts). A rule that starts firing opens an alert, one that stops
- * ends it; each change writes its audit row and one delivery per webhook (alert_deliveries) in one transaction, so
- * an event is recorded, audited and queued together or not at all. The deliveries go out on their own loop
+ * Alerts fire and resolve (docs/operations.md, "Metrics and alerts"): after each scheduled reconcile, its lease holder
+ * judges the figures with every rule (server/alerts/rules.ts). A rule that starts firing opens an alert, one that stops
+ * ends it; each change writes its audit row and one delivery per webhook (alert_deliveries) in one transaction, so an
+ * event is recorded, audited and queued together or not at all. The deliveries go out on their own loop
  * (server/alerts/deliveries.ts).
  */
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * The alert rules (README, "Metrics and alerts"), in code, over the same figures the business gauges show
+ * The alert rules (docs/operations.md, "Metrics and alerts"), in code, over the same figures the business gauges show
  * (server/metrics/businessFigures.ts), with their thresholds in settings. docs/deploy/prometheus/alerts.yml holds
  * the same rules over the metrics, for a Prometheus of the deployer's. A rule answers what it sees when it fires
  * (a short sentence with the figure), or null.

@@ -21,8 +21,9 @@ const PLATFORM_PACKAGES: Record<string, string> = {
 };
 
 /**
- * The anvil binary of this platform. @foundry-rs/anvil is a devDependency (README, "Production"): a production install
- * (`npm ci --omit=dev`) has none, and runs on a configured chain, so only the development chain and the tests ask.
+ * The anvil binary of this platform. @foundry-rs/anvil is a devDependency (docs/operations.md, "Production"): a
+ * production install (`npm ci --omit=dev`) has none, and runs on a configured chain, so only the development chain and
+ * the tests ask.
  *
  * @param resolve - finds a package's file (require.resolve; tests give one that fails)
  * @returns its path

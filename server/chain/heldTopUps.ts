@@ -1,5 +1,5 @@
 /**
- * Held top-ups in the operators' hands (README, "Credit on chain: held top-ups";
+ * Held top-ups in the operators' hands (docs/operations.md, "Held top-ups";
  * docs/decisions/0024-held-top-ups-returned-as-withdrawals.md). A top-up from a sender that is no member waits in
  * `held_top_ups` (topUps.ts) until one decision, made once:
  * - a release to a member: the same engine request as the release at the sender's sign-in, under the same key

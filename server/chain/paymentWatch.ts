@@ -1,6 +1,6 @@
 /**
- * What the operator must act on among the payer's payments (reconcile; README, "Credit on chain: what reconcile
- * says"): the lost payments, by the rule in server/ledger/withdrawalLifecycle.ts, and the stuck ones with their age
+ * What the operator must act on among the payer's payments (reconcile; docs/operations.md, "What reconcile says"):
+ * the lost payments, by the rule in server/ledger/withdrawalLifecycle.ts, and the stuck ones with their age
  * and why they are stuck. Read from the payments table and the withdrawals' stages; nothing here moves money.
  */
 import { sql } from 'drizzle-orm';

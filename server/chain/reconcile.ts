@@ -3,7 +3,7 @@
  * beside what the ledger owes (members' credit, withdrawals payable, held top-ups), the difference computed, and the
  * lists an operator must act on: lost payments, credits a reorganisation removed, stuck payments, payments the chain
  * shows that the database never knew (the payer's journal, server/chain/payer/journal.ts). `ok` is false when the
- * tokens are short, any list is not empty or payouts are halted (README, "Credit on chain: what reconcile says").
+ * tokens are short, any list is not empty or payouts are halted (docs/operations.md, "What reconcile says").
  */
 import { sql } from 'drizzle-orm';
 import { erc20Abi, type Address, type Hex } from 'viem';

@@ -1,8 +1,8 @@
 /**
- * Reconcile on a schedule (README, "Metrics and alerts"): every RECONCILE_EVERY_MS one instance, the holder of the
- * `reconcile` lease, runs the reconcile call's work and stores what it found in reconcile_runs, which every
- * instance's metrics, alerts and desk read. The operator's own GET /api/admin/reconcile still reads both sides at
- * the moment it is asked.
+ * Reconcile on a schedule (docs/operations.md, "Metrics and alerts"): every RECONCILE_EVERY_MS one instance, the holder
+ * of the `reconcile` lease, runs the reconcile call's work and stores what it found in reconcile_runs, which every
+ * instance's metrics, alerts and desk read. The operator's own GET /api/admin/reconcile still reads both sides at the
+ * moment it is asked.
  */
 import { desc } from 'drizzle-orm';
 import type { z } from 'zod';

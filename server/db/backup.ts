@@ -1,5 +1,6 @@
 /**
- * Backups and restores of the database (README, "Backups and restore"; docs/operations/backups.md), one file each:
+ * Backups and restores of the database (docs/operations.md, "Backups and restore"; docs/operations/backups.md), one
+ * file each:
  *
  * - PGlite: a consistent snapshot taken while the server runs (Database.dump: a checkpoint, then PGlite's data folder
  *   as a gzipped tarball between two statements; what is committed is in it, as after a crash). A restore loads it

@@ -1,8 +1,8 @@
 /**
- * `npm run backup` while the server runs on PGlite (README, "Backups and restore"): PGlite is one process's, so the
- * backup asks that process for its snapshot over a Unix socket in DATA_DIR (`backup.sock`, mode 0600: whoever may
- * read DATA_DIR may take it, as they could copy the folder). The socket answers one call, POST /backup, with the
- * snapshot's bytes (server/db/backup.ts); it moves no money and changes nothing.
+ * `npm run backup` while the server runs on PGlite (docs/operations.md, "Backups and restore"): PGlite is one
+ * process's, so the backup asks that process for its snapshot over a Unix socket in DATA_DIR (`backup.sock`, mode 0600:
+ * whoever may read DATA_DIR may take it, as they could copy the folder). The socket answers one call, POST /backup,
+ * with the snapshot's bytes (server/db/backup.ts); it moves no money and changes nothing.
  */
 import { chmod, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest, type Server } from 'node:http';

@@ -12,8 +12,8 @@ import { BatchedPGlite } from './pglite';
 
 /**
  * PGlite's own default is 160 MB, and its backend zeroes all of it at every open: 0.7-1 s of CPU, a third of a start
- * on existing data (README, "Production"). Postgres's 8 kB pages of this app's working set fit in far less, and the
- * data files stay in the operating system's cache behind it.
+ * on existing data (docs/operations.md, "Production"). Postgres's 8 kB pages of this app's working set fit in far less,
+ * and the data files stay in the operating system's cache behind it.
  */
 const SHARED_BUFFERS = '32MB';
 const START_PARAMS = [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`];

@@ -1,10 +1,10 @@
 /**
- * Readiness (docs/API.md, "Health"; README, "Health and stopping"): whether this instance should be sent requests now.
- * Each probe asks the database once (reachable, and every migration of this build applied), reads the chain's head
- * (shared by probes within a second, so a balancer's checks cost the provider little) and looks at when the payer's
- * and the top-up watcher's rounds last succeeded. Every check has 2 s; a failure says why in a few words (never a
- * URL or a driver's message: the answer is public). From beginStop() on, the `stopping` check fails at once, and
- * nothing else is checked.
+ * Readiness (docs/API.md, "Health"; docs/operations.md, "Health and stopping"): whether this instance should be sent
+ * requests now. Each probe asks the database once (reachable, and every migration of this build applied), reads the
+ * chain's head (shared by probes within a second, so a balancer's checks cost the provider little) and looks at when
+ * the payer's and the top-up watcher's rounds last succeeded. Every check has 2 s; a failure says why in a few words
+ * (never a URL or a driver's message: the answer is public). From beginStop() on, the `stopping` check fails at once,
+ * and nothing else is checked.
  */
 import { readFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';

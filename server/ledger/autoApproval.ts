@@ -1,8 +1,8 @@
 /**
- * Auto-approval as a budget (README, "Paying withdrawals"; docs/decisions/0022-auto-approval-budget.md): a withdrawal
- * is approved on request only while the member's auto-approved total of its UTC day plus it stays within
- * AUTO_APPROVE_MAX and all members' auto-approved total of its UTC hour plus it stays within AUTO_APPROVE_HOURLY;
- * past either it stays held (`pending`) for an operator.
+ * Auto-approval as a budget (docs/operations.md, "Credit on chain: paying withdrawals";
+ * docs/decisions/0022-auto-approval-budget.md): a withdrawal is approved on request only while the member's
+ * auto-approved total of its UTC day plus it stays within AUTO_APPROVE_MAX and all members' auto-approved total of its
+ * UTC hour plus it stays within AUTO_APPROVE_HOURLY; past either it stays held (`pending`) for an operator.
  *
  * The withdrawal is reserved held (server/ledger/withdrawals.ts); its auto-approval is a second engine request, the
  * operator's move held → approved under an at-most-once key of its own, that draws its amount from two counters

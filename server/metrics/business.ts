@@ -1,7 +1,7 @@
 /**
- * The business gauges (README, "Metrics and alerts"): reconcile's verdict and difference, lost, stuck and unknown
- * payments, withdrawals by stage with the oldest's age, approvals waiting, held top-ups, the hot wallet's token and
- * gas with their runway, the chain's head age and the watcher's and payer's lag. One read of the figures
+ * The business gauges (docs/operations.md, "Metrics and alerts"): reconcile's verdict and difference, lost, stuck and
+ * unknown payments, withdrawals by stage with the oldest's age, approvals waiting, held top-ups, the hot wallet's token
+ * and gas with their runway, the chain's head age and the watcher's and payer's lag. One read of the figures
  * (server/metrics/businessFigures.ts) serves every gauge of a scrape.
  */
 import { Gauge } from 'prom-client';

@@ -1,5 +1,5 @@
 /**
- * The instance's metrics (README, "Metrics and alerts"), in Prometheus' text format at GET /metrics
+ * The instance's metrics (docs/operations.md, "Metrics and alerts"), in Prometheus' text format at GET /metrics
  * (server/metrics/route.ts): one prom-client registry per app, not the library's global one, so every app a test
  * builds counts its own requests. Names follow Prometheus' conventions: the `member_dapp_` prefix, base units
  * (seconds, bytes), `_total` on counters. Counters are this instance's (Prometheus sums the instances); the business

@@ -1,8 +1,8 @@
 /**
- * GET /metrics (README, "Metrics and alerts"): the registry in Prometheus' text format, answered only to the
- * addresses METRICS_ALLOW names (default: this host's loopback). The peer is the connection's own address, never a
- * forwarded header: a client cannot claim to be the scraper. Anyone else gets what an unknown path gets (the SPA, or
- * a 404), so the endpoint's existence is not told to the internet.
+ * GET /metrics (docs/operations.md, "Metrics and alerts"): the registry in Prometheus' text format, answered only to
+ * the addresses METRICS_ALLOW names (default: this host's loopback). The peer is the connection's own address, never a
+ * forwarded header: a client cannot claim to be the scraper. Anyone else gets what an unknown path gets (the SPA, or a
+ * 404), so the endpoint's existence is not told to the internet.
  */
 import { BlockList, isIPv4, isIPv6 } from 'node:net';
 import type { FastifyInstance } from 'fastify';

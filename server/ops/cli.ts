@@ -1,8 +1,8 @@
 /**
- * `npm run ops -- <command>` (scripts/ops.ts; compiled, `npm run ops:prod -- <command>`; README, "Operators"):
- * operators from the command line, on the database the server uses (PGlite under DATA_DIR, or DATABASE_URL). Each
- * change is done at once, with no second admin (whoever runs it holds the database on the host), and audited as via
- * `cli`.
+ * `npm run ops -- <command>` (scripts/ops.ts; compiled, `npm run ops:prod -- <command>`; docs/operations.md,
+ * "Operators"): operators from the command line, on the database the server uses (PGlite under DATA_DIR, or
+ * DATABASE_URL). Each change is done at once, with no second admin (whoever runs it holds the database on the host),
+ * and audited as via `cli`.
  *   add ADDRESS ROLE[,ROLE...] [ROLE...]   add an operator or set their roles (admin, finance, support, content)
  *   remove ADDRESS                         remove one: their sessions and API keys end
  *   list                                   the current operators

@@ -1,8 +1,8 @@
 /**
- * The demo operator of a development start (README, "Operators"): anvil's tenth well-known account, an admin in the
- * seed data when `npm start` runs the development chain outside production and there is no admin yet, so a fresh
- * clone signs in at /ops with it. Not the development chain's deployer (0), treasury (1, also README's top-up
- * example) or payer (2). Its key is public: a real chain never seeds it (main.ts).
+ * The demo operator of a development start (docs/operations.md, "Operators"): anvil's tenth well-known account, an
+ * admin in the seed data when `npm start` runs the development chain outside production and there is no admin yet, so a
+ * fresh clone signs in at /ops with it. Not the development chain's deployer (0), treasury (1, also
+ * docs/operations.md's top-up example) or payer (2). Its key is public: a real chain never seeds it (main.ts).
  */
 import type { Address } from 'viem';
 import { WELL_KNOWN_DEV_KEYS } from '../chain/wellKnownKeys';

@@ -1,11 +1,11 @@
 /**
- * Four eyes on the operators (docs/API.md, "Operators"; README, "Operators"): an admin's put or remove at the desk is
- * a waiting change (operator_changes) until a second, different admin confirms it; the confirmation carries it out
- * with its audit row in the same transaction. While there is exactly one admin (a fresh install, right after
+ * Four eyes on the operators (docs/API.md, "Operators"; docs/operations.md, "Operators"): an admin's put or remove at
+ * the desk is a waiting change (operator_changes) until a second, different admin confirms it; the confirmation carries
+ * it out with its audit row in the same transaction. While there is exactly one admin (a fresh install, right after
  * OPS_FIRST_ADMIN) that admin's change is done at once, or nobody could ever add the second. A change whose requester
  * is no admin any more no longer counts (server/ops/operators.ts cancels it with their removal or demotion), and any
- * admin may withdraw a waiting one. Everything here runs under the operators' lock, so of two admins confirming at
- * once one carries the change out and the other finds it done; the conditional UPDATE is a second guard.
+ * admin may withdraw a waiting one. Everything here runs under the operators' lock, so of two admins confirming at once
+ * one carries the change out and the other finds it done; the conditional UPDATE is a second guard.
  */
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { OperatorRole } from '../../api-schema/endpoint';

@@ -1,8 +1,8 @@
 /**
- * OPS_PORT (README, "The operators' desk (/ops)"): the desk on a listener of its own, so on an origin of its own. The
- * same app answers both listeners; a hook, first of all, tells them apart by the connection's listener. The member
- * port answers 404 for the desk (/ops, /api/admin); the desk's port serves the desk and what its page loads (the
- * app config, scripts, styles, texts, icons) and 404 for the rest, so no member page ever runs on the desk's
+ * OPS_PORT (docs/operations.md, "The operators' desk (/ops)"): the desk on a listener of its own, so on an origin of
+ * its own. The same app answers both listeners; a hook, first of all, tells them apart by the connection's listener.
+ * The member port answers 404 for the desk (/ops, /api/admin); the desk's port serves the desk and what its page loads
+ * (the app config, scripts, styles, texts, icons) and 404 for the rest, so no member page ever runs on the desk's
  * origin, where its scripts would be same-origin with the desk and could send calls carrying its session cookie.
  */
 import { createServer, type Server } from 'node:http';

@@ -1,7 +1,7 @@
 /**
- * The rate limits' counters in the database (README, "Rate limits"): @fastify/rate-limit's custom store over the
- * rate_limits table, so instances on one PostgreSQL database count every client against one limit instead of one
- * each. A hit is one statement (an upsert that restarts a window past its end and answers the count and the time
+ * The rate limits' counters in the database (docs/operations.md, "Rate limits"): @fastify/rate-limit's custom store
+ * over the rate_limits table, so instances on one PostgreSQL database count every client against one limit instead of
+ * one each. A hit is one statement (an upsert that restarts a window past its end and answers the count and the time
  * left); every SWEEP_EVERY hits an instance also deletes the windows that have ended, on their index.
  *
  * The windows are fixed, as the in-memory store's: the first hit opens one for `timeWindow` ms, the hits in it count,

@@ -1,7 +1,7 @@
 /**
- * The operators' held top-ups (README, "Held top-ups"; docs/API.md, "Held top-ups"): the list, a release to a member
- * under the operators' policy (a second operator above what one releases alone; never to oneself) and a return to
- * the sender on chain (server/chain/heldTopUps.ts). Each act and its audit row commit together.
+ * The operators' held top-ups (docs/operations.md, "Held top-ups"; docs/API.md, "Held top-ups"): the list, a release to
+ * a member under the operators' policy (a second operator above what one releases alone; never to oneself) and a return
+ * to the sender on chain (server/chain/heldTopUps.ts). Each act and its audit row commit together.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { AlreadyDecidedError, NotFoundError } from '../errors';

@@ -1,5 +1,5 @@
 /**
- * Three instances behind a real balancer (README, "Three instances behind a balancer";
+ * Three instances behind a real balancer (docs/operations.md, "Three instances behind a balancer";
  * docs/deploy/README.md), run by `npm test` (tests/balancer/threeInstances.test.ts) and alone by `npm run
  * test:balancer` (tests/balancer/run.ts). PostgreSQL (DATABASE_URL's cluster, or a throwaway one), one anvil
  * with the token and a funded hot wallet, three compiled servers (`npm run build`'s dist/server) on that database and

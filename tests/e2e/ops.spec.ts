@@ -1,18 +1,18 @@
 /**
  * The operators' desk end to end in Debian Chromium against the real server with a real chain (anvil,
  * the payer on it), withdrawals up to 10 CREDIT a day approved on request and two operators needed above 100
- * (APPROVAL_QUORUM_ABOVE). The demo operator of the seed (README "Operators", anvil account 9) signs in at /ops with
- * a test wallet signing the desk's SIWE message with viem; a member's withdrawals of 50 and 150 wait in the queue;
- * the operator approves both, the second waits for a second approver, whom a second operator's wallet signing in
- * through the API gives; the payer pays both; the desk lists them paid with explorer links and the member's credit
- * records show them paid. A member's token opens none of the desk's calls: the desk shows its sign-in. A member's
- * paid order is shipped at /ops/orders with its carrier and tracking number, which the member's order list then shows.
- * A notice written in zh and en at /ops/content (its script left out by the sanitiser) is published, and a member
- * reads it in each language in the announcements. Ten members' 200 withdrawals are cleared at 1280 px from the keyboard
- * alone (j, Shift+X, a, Enter), a page of 100 at a time: a first finance operator approves them all, those above what
- * one approves alone then wait for a second, who clears what waits for them. The desk's sign-in at /ops is walked by the approvals' journey;
- * the others open the desk with an operator's session made over HTTP. Members sign in over HTTP (their sign-in
- * screens are journeys.spec.ts's subject).
+ * (APPROVAL_QUORUM_ABOVE). The demo operator of the seed (docs/operations.md, "Operators", anvil account 9) signs in
+ * at /ops with a test wallet signing the desk's SIWE message with viem; a member's withdrawals of 50 and 150 wait in
+ * the queue; the operator approves both, the second waits for a second approver, whom a second operator's wallet
+ * signing in through the API gives; the payer pays both; the desk lists them paid with explorer links and the
+ * member's credit records show them paid. A member's token opens none of the desk's calls: the desk shows its
+ * sign-in. A member's paid order is shipped at /ops/orders with its carrier and tracking number, which the member's
+ * order list then shows. A notice written in zh and en at /ops/content (its script left out by the sanitiser) is
+ * published, and a member reads it in each language in the announcements. Ten members' 200 withdrawals are cleared at
+ * 1280 px from the keyboard alone (j, Shift+X, a, Enter), a page of 100 at a time: a first finance operator approves
+ * them all, those above what one approves alone then wait for a second, who clears what waits for them. The desk's
+ * sign-in at /ops is walked by the approvals' journey; the others open the desk with an operator's session made over
+ * HTTP. Members sign in over HTTP (their sign-in screens are journeys.spec.ts's subject).
  * With E2E_SCREENSHOTS=1, screens under test-results/screenshots/ops-*.png.
  */
 import { randomUUID } from 'node:crypto';

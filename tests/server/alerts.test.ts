@@ -1,7 +1,7 @@
 /**
- * The alerts (README, "Metrics and alerts"), each fired and resolved by its real cause on a real node: an approval
- * left waiting, the payer's gas drained, a reconcile difference made by a direct chain transfer, the node stopped.
- * Each event is audited, listed on the desk, and received by a webhook the test runs: in Alertmanager's shape,
+ * The alerts (docs/operations.md, "Metrics and alerts"), each fired and resolved by its real cause on a real node: an
+ * approval left waiting, the payer's gas drained, a reconcile difference made by a direct chain transfer, the node
+ * stopped. Each event is audited, listed on the desk, and received by a webhook the test runs: in Alertmanager's shape,
  * signed, and once, a failed call retried with backoff.
  */
 import { randomUUID } from 'node:crypto';

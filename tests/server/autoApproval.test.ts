@@ -1,8 +1,9 @@
 /**
- * Auto-approval as a budget (README, "Paying withdrawals"): AUTO_APPROVE_MAX is what one member's
- * withdrawals may have approved on request in a UTC day, AUTO_APPROVE_HOURLY what all members' may in an hour; a
- * withdrawal past either waits for an operator (`pending`). Through HTTP, one instance or several on one database,
- * at once or one by one: the approved total never passes either budget, and the books balance.
+ * Auto-approval as a budget (docs/operations.md, "Credit on chain: paying withdrawals"):
+ * AUTO_APPROVE_MAX is what one member's withdrawals may have approved on request in a UTC day, AUTO_APPROVE_HOURLY what
+ * all members' may in an hour; a withdrawal past either waits for an operator (`pending`). Through HTTP, one instance
+ * or several on one database, at once or one by one: the approved total never passes either budget, and the books
+ * balance.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';

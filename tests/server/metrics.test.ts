@@ -1,7 +1,7 @@
 /**
- * GET /metrics (README, "Metrics and alerts"), read by a real Prometheus text parser: per-route request counts and
- * latency histograms, sign-ins and failed sign-ins by wallet, and who may read it (METRICS_ALLOW, the connection's
- * own address, never a forwarded header).
+ * GET /metrics (docs/operations.md, "Metrics and alerts"), read by a real Prometheus text parser: per-route request
+ * counts and latency histograms, sign-ins and failed sign-ins by wallet, and who may read it (METRICS_ALLOW, the
+ * connection's own address, never a forwarded header).
  */
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';

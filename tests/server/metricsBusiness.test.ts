@@ -1,6 +1,6 @@
 /**
- * The business gauges of GET /metrics (README, "Metrics and alerts") against the ledger and a real node: withdrawals
- * by stage with the oldest's age, an approval waiting for a second operator, a held top-up, the scheduled
+ * The business gauges of GET /metrics (docs/operations.md, "Metrics and alerts") against the ledger and a real node:
+ * withdrawals by stage with the oldest's age, an approval waiting for a second operator, a held top-up, the scheduled
  * reconcile's verdict and difference (one instance under the lease), the hot wallet's token, gas and runway, and the
  * chain's head and the watcher's cursor.
  */

@@ -1,5 +1,5 @@
 /**
- * Held top-ups in the operators' desk (README, "Credit on chain: held top-ups"), on one real node (anvil)
+ * Held top-ups in the operators' desk (docs/operations.md, "Held top-ups"), on one real node (anvil)
  * for the file and every database target: senders that are no member send real token transfers to the treasury,
  * the watcher holds them, and an operator lists them, releases one to a member or has the payer return one to its
  * sender on chain. Each is decided once, whoever races: two operators returning it, a release and the sender's own

@@ -1,8 +1,8 @@
 /**
- * The rate limits (ADR 0007, README "Rate limits"): loginNonce and memberSignLogin (and the operators' two) per client
- * address, topUp per member; 4290 with Retry-After past them. Behind a proxy the client is X-Forwarded-For, read
- * only as far as TRUST_PROXY trusts. On PostgreSQL the counts are the database's (server/plugins/rateLimitStore.ts),
- * one limit for every instance; on PGlite, one process, they are in memory.
+ * The rate limits (ADR 0007, docs/operations.md, "Rate limits"): loginNonce and memberSignLogin (and the operators'
+ * two) per client address, topUp per member; 4290 with Retry-After past them. Behind a proxy the client is
+ * X-Forwarded-For, read only as far as TRUST_PROXY trusts. On PostgreSQL the counts are the database's
+ * (server/plugins/rateLimitStore.ts), one limit for every instance; on PGlite, one process, they are in memory.
  */
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';

@@ -1,11 +1,12 @@
 /**
- * The restore drill (README, "Backups and restore"; docs/decisions/0033-the-chain-is-the-payers-journal.md), on every
- * database target and a real node: a backup taken while withdrawals are approved and unsent (PGlite's online
- * snapshot, or pg_dump), then those paid, more withdrawn and paid and a member's top-up credited; the backup restored
- * into a new database and a server started on it, as an operator restoring last night's backup would. Nothing is paid
- * twice on chain: payouts halt (the chain shows nonces the restored database does not know), reconcile says so, the
- * recovery from the chain records the payments of the approved withdrawals and lists the two the backup never saw,
- * finance debits them from the members they paid, and payouts resume, the books and reconcile right.
+ * The restore drill (docs/operations.md, "Backups and restore";
+ * docs/decisions/0033-the-chain-is-the-payers-journal.md), on every database target and a real node: a backup taken
+ * while withdrawals are approved and unsent (PGlite's online snapshot, or pg_dump), then those paid, more withdrawn and
+ * paid and a member's top-up credited; the backup restored into a new database and a server started on it, as an
+ * operator restoring last night's backup would. Nothing is paid twice on chain: payouts halt (the chain shows nonces
+ * the restored database does not know), reconcile says so, the recovery from the chain records the payments of the
+ * approved withdrawals and lists the two the backup never saw, finance debits them from the members they paid, and
+ * payouts resume, the books and reconcile right.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,12 +1,12 @@
 /**
- * SIGTERM under load (README, "Health and stopping"): the compiled server (`npm run start:prod`) with
- * its development chain and its payer, on PGlite in a temp DATA_DIR and on PostgreSQL when the run has it. Members and
- * an operator send a stream of requests at once (grants, exchanges and withdrawals, each with a request id, and
- * reads) while readiness is polled; SIGTERM arrives in the middle. Readiness answers 503 first while requests are still
- * served (SHUTDOWN_DRAIN_MS), then the server takes no new connection, finishes the requests under way and the payer's
- * and watcher's rounds, closes the database and exits 0. No answer is a 5xx; every request is answered, or fails to
- * reach the server at all, and then it did nothing (its request id is not in the database); every request id
- * answered is there; the books balance.
+ * SIGTERM under load (docs/operations.md, "Health and stopping"): the compiled server
+ * (`npm run start:prod`) with its development chain and its payer, on PGlite in a temp DATA_DIR and on PostgreSQL
+ * when the run has it. Members and an operator send a stream of requests at once (grants, exchanges and withdrawals,
+ * each with a request id, and reads) while readiness is polled; SIGTERM arrives in the middle. Readiness answers 503
+ * first while requests are still served (SHUTDOWN_DRAIN_MS), then the server takes no new connection, finishes the
+ * requests under way and the payer's and watcher's rounds, closes the database and exits 0. No answer is a 5xx; every
+ * request is answered, or fails to reach the server at all, and then it did nothing (its request id is not in the
+ * database); every request id answered is there; the books balance.
  */
 import { randomUUID } from 'node:crypto';
 import { expect, vi } from 'vitest';

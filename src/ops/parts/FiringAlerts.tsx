@@ -9,8 +9,8 @@ import { readAgain } from './ReadState';
 type Alerts = OpsResult<'opsAlerts'>;
 
 /**
- * The alerts firing now (GET /api/admin/alerts; README, "Metrics and alerts"), above every screen for every role:
- * each rule's summary and what it saw. Nothing while none fires; a failed read says so with a retry, never hiding
+ * The alerts firing now (GET /api/admin/alerts; docs/operations.md, "Metrics and alerts"), above every screen for every
+ * role: each rule's summary and what it saw. Nothing while none fires; a failed read says so with a retry, never hiding
  * an alert behind silence.
  */
 export function FiringAlerts() {

@@ -1,8 +1,8 @@
 /**
  * Reconcile: what the ledger owes beside the token on chain (GET /api/admin/reconcile), and each list an operator
- * must act on with what to do (README, "Credit on chain: against real providers"); the payer's journal with the
- * recovery from the chain, and the unknown payments it found, each settled here (docs/API.md, "The payer's journal");
- * payouts paused on doubt, resumed here by two finance operators.
+ * must act on with what to do (docs/operations.md, "Credit on chain: against real providers"); the payer's journal with
+ * the recovery from the chain, and the unknown payments it found, each settled here (docs/API.md, "The payer's
+ * journal"); payouts paused on doubt, resumed here by two finance operators.
  */
 import Button from 'antd-mobile/es/components/button';
 import { useSelector } from '@xstate/react';

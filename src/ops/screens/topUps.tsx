@@ -1,8 +1,8 @@
 /**
  * Top-ups: the top-ups held for senders that are no member, each released to a member after the operator's check or
- * returned on chain to its sender (once either way), and the re-read of a block range (README, "Re-reading blocks").
- * On a phone a list of cards, each with its decision; from 900 px a table (parts/DeskTable.tsx) with the state and
- * page size in one row, the total, and the opened top-up's decision beside it.
+ * returned on chain to its sender (once either way), and the re-read of a block range (docs/operations.md, "Re-reading
+ * blocks"). On a phone a list of cards, each with its decision; from 900 px a table (parts/DeskTable.tsx) with the
+ * state and page size in one row, the total, and the opened top-up's decision beside it.
  */
 import { useSelector } from '@xstate/react';
 import Button from 'antd-mobile/es/components/button';

@@ -71,7 +71,7 @@ async function openWithdrawal(page: Page, lng: Lng) {
 
 /**
  * The desk's screens (tests/e2e/support/deskScreens.ts) on a phone of their own with the seed's demo operator's wallet
- * (README "Operators"): the sign-in as it first shows, the others after signing in at /ops.
+ * (docs/operations.md, "Operators"): the sign-in as it first shows, the others after signing in at /ops.
  */
 function deskShots(harness: VisualHarness): VisualScreen[] {
   const wallet = () => ({ chainId: TEST_NODE_CHAIN_ID, privateKeys: [DEMO_OPERATOR_KEY], ...(harness.server.chain ? { rpcUrl: harness.server.chain.node.url } : {}) });

@@ -46,7 +46,10 @@ export interface StartServerOptions {
   autoApproveMax?: string;
   /** APPROVAL_QUORUM_ABOVE in CREDIT; default the server's (1000). */
   approvalQuorumAbove?: string;
-  /** Seed the demo operator (README "Operators": anvil account 9) as an admin, as `npm start` does on a fresh clone. */
+  /**
+   * Seed the demo operator (docs/operations.md, "Operators": anvil account 9) as an admin, as `npm start` does on a
+   * fresh clone.
+   */
   demoOperator?: boolean;
   /** PGlite, the embedded default of `npm start`, even when the run has PostgreSQL (DATABASE_URL). */
   embedded?: boolean;

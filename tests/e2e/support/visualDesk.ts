@@ -8,8 +8,8 @@
  *
  * One spec file per language (tests/e2e/visual.ops.<lng>.spec.ts), beside the member screens' two: each file has one
  * server (with a chain, so reconcile reads one) and the worker's browser; each width one context signed in once
- * with the seed's demo operator (README "Operators"), each screen opened once and shown light then dark on the same
- * page. (One file per language and width cost a server and its chain more each, for nothing the files shared.)
+ * with the seed's demo operator (docs/operations.md, "Operators"), each screen opened once and shown light then dark on
+ * the same page. (One file per language and width cost a server and its chain more each, for nothing the files shared.)
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';

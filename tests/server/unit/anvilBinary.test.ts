@@ -1,6 +1,6 @@
 /**
- * The development chain's anvil is a devDependency (README, "Production"): without it, the development chain says
- * what to install or what to set instead, rather than a module resolution error.
+ * The development chain's anvil is a devDependency (docs/operations.md, "Production"): without it, the development
+ * chain says what to install or what to set instead, rather than a module resolution error.
  */
 import { describe, expect, it } from 'vitest';
 import { anvilBinary } from '../../../server/chain/anvil';
