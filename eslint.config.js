@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
-/** Import boundaries (STYLE.md "Layout"): each folder lists the paths it may never import. */
+/** Import boundaries (docs/architecture.md, "Layout"): each folder lists the paths it may never import. */
 const outsideOf = (...folders) => folders.flatMap((folder) => [`${folder}/*`, `../${folder}/*`, `../../${folder}/*`, `../../../${folder}/*`]);
 
 export default tseslint.config(
@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    // Machines are pure logic: no React, DOM, fetch, storage, nor anything of the app (DESIGN.md, "The shape"). Of
+    // Machines are pure logic: no React, DOM, fetch, storage, nor anything of the app (docs/architecture.md, "The shape"). Of
     // viem only its pure utilities (EIP-55 address checks); its clients and wallet calls stay in src/.
     files: ['machines/**/*.ts'],
     rules: {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL cluster (Debian's newest installed major, 15 on bookworm) for tests (DESIGN.md, "PostgreSQL in tests").
+# A throwaway PostgreSQL cluster (Debian's newest installed major, 15 on bookworm) for tests (docs/architecture.md, "PostgreSQL in tests").
 #
 #   source .ci/postgres.sh start     # starts a cluster, exports DATABASE_URL and PG_TEST_DIR
 #   .ci/postgres.sh stop "$PG_TEST_DIR"   # stops it and removes its folder

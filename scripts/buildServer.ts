@@ -186,7 +186,7 @@ async function checkDependencies(metafile: Metafile): Promise<void> {
   const unused = [...declared].filter((name) => !imported.includes(name));
   if (missing.length === 0 && unused.length === 0) return;
   throw new Error(
-    'buildServer: package.json dependencies must be exactly what the server imports (a production install holds only them; README, "Production"):' +
+    'buildServer: package.json dependencies must be exactly what the server imports (a production install holds only them; docs/operations.md, "Production"):' +
       (missing.length > 0 ? ` move to dependencies: ${missing.join(', ')}.` : '') +
       (unused.length > 0 ? ` not imported by the server, move to devDependencies: ${unused.join(', ')}.` : ''),
   );

@@ -388,7 +388,7 @@ export async function addOperatorsAtStart(env: Pick<ServerEnv, 'OPS_FIRST_ADMIN'
     if (await addFirstAdmin(db, getAddress(env.OPS_FIRST_ADMIN), context)) added.push(`Operators: ${getAddress(env.OPS_FIRST_ADMIN)} is the first admin (OPS_FIRST_ADMIN)`);
   }
   if (!env.CHAIN_RPC_URL && env.NODE_ENV !== 'production' && (await seedDemoOperator(db, now))) {
-    added.push('Operators: the demo operator (anvil account 9, README "Operators") is an admin; sign in at /ops');
+    added.push('Operators: the demo operator (anvil account 9, docs/operations.md, "Operators") is an admin; sign in at /ops');
   }
   return added;
 }

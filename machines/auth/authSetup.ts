@@ -1,6 +1,6 @@
 /**
  * The auth machine's vocabulary: its context, events, and the actors, actions, guards and delays it names in setup
- * (STYLE.md, "Machines"). authMachine.ts and the state configs beside it build on this one setup.
+ * (docs/architecture.md, "Machines"). authMachine.ts and the state configs beside it build on this one setup.
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { notProvided, toErrorInfo } from '../shared/errorInfo';

@@ -1,5 +1,5 @@
 /**
- * What a machine keeps of an error: a plain, JSON-serialisable { name, code } (STYLE.md, "Errors"). The UI turns
+ * What a machine keeps of an error: a plain, JSON-serialisable { name, code } (docs/architecture.md, "Errors"). The UI turns
  * it into text with `wallet.errors.{name}` or `Common.{code}`; machines never hold display strings.
  */
 export interface ErrorInfo {

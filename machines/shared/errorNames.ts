@@ -1,5 +1,5 @@
 /**
- * The error names machines keep in context, in one list (STYLE.md, "Errors"). src/wallet/errors.ts defines a class
+ * The error names machines keep in context, in one list (docs/architecture.md, "Errors"). src/wallet/errors.ts defines a class
  * with each wallet name, src/app/errorKey.ts turns each name into its locale key (`wallet.errors.{name}`,
  * `auth.errors.{name}`), and the locale tests check every name has a text in every language.
  */
@@ -21,7 +21,7 @@ export const WalletErrorNames = {
 export type WalletErrorName = (typeof WalletErrorNames)[keyof typeof WalletErrorNames];
 
 /**
- * The wallet's own error codes the app tells apart (EIP-1193, EIP-1474; STYLE.md "Errors"). src/wallet/errors.ts
+ * The wallet's own error codes the app tells apart (EIP-1193, EIP-1474; docs/architecture.md, "Errors"). src/wallet/errors.ts
  * maps raw codes to its classes with these, and the diagrams name them on the paths they lead to.
  */
 export const WalletErrorCodes = {

@@ -1,6 +1,6 @@
 /**
  * The wallet machine's vocabulary: its context, events, and the actors, actions, guards and delays it names in
- * setup (STYLE.md, "Machines"). walletMachine.ts and the state configs beside it build on this one setup.
+ * setup (docs/architecture.md, "Machines"). walletMachine.ts and the state configs beside it build on this one setup.
  */
 import { assign, fromCallback, fromPromise, setup } from 'xstate';
 import type { EventObject } from 'xstate';

@@ -1,5 +1,5 @@
 /**
- * Path generation for model-based tests (DESIGN.md, "Model-based tests").
+ * Path generation for model-based tests (docs/architecture.md, "Model-based tests").
  *
  * @xstate/graph's createTestModel refuses machines that invoke actors or use `after` (ours do both), so this
  * module asks @xstate/graph for the graph and the shortest paths itself, offering the done, error and timer

@@ -33,14 +33,14 @@ const PLATFORM_PACKAGES: Record<string, string> = {
  */
 export function anvilBinary(resolve: (request: string) => string = require.resolve): string {
   const name = PLATFORM_PACKAGES[`${process.platform}-${process.arch}`];
-  if (!name) throw new Error(`the development chain needs anvil, which has no build for ${process.platform}-${process.arch}: set CHAIN_RPC_URL, TOKEN_ADDRESS and TREASURY_ADDRESS to a chain of yours (README, "Credit on chain")`);
+  if (!name) throw new Error(`the development chain needs anvil, which has no build for ${process.platform}-${process.arch}: set CHAIN_RPC_URL, TOKEN_ADDRESS and TREASURY_ADDRESS to a chain of yours (docs/operations.md, "Credit on chain: top-ups")`);
   let manifest: string;
   try {
     manifest = resolve(`${name}/package.json`);
   } catch {
     throw new Error(
       `the development chain needs anvil (${name}, installed with the devDependency @foundry-rs/anvil), and it is not installed: ` +
-        'run `npm ci` with the devDependencies (not --omit=dev), or set CHAIN_RPC_URL, TOKEN_ADDRESS and TREASURY_ADDRESS to a chain of yours (README, "Production")',
+        'run `npm ci` with the devDependencies (not --omit=dev), or set CHAIN_RPC_URL, TOKEN_ADDRESS and TREASURY_ADDRESS to a chain of yours (docs/operations.md, "Production")',
     );
   }
   return path.join(path.dirname(manifest), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');

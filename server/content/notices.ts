@@ -1,6 +1,6 @@
 /**
  * Announcements and the about page. A translation missing in the requested language falls back to zh, the
- * source language (DESIGN.md, "Browser details"); notices dated in the future stay hidden until then, and drafts
+ * source language (docs/architecture.md, "Browser details"); notices dated in the future stay hidden until then, and drafts
  * (no publication date) always. Pinned notices come first.
  */
 import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';

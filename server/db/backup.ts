@@ -1,5 +1,5 @@
 /**
- * Backups and restores of the database (docs/operations.md, "Backups and restore"; docs/operations/backups.md), one
+ * Backups and restores of the database (docs/operations.md, "Backups and restore"; docs/deploy/backups.md), one
  * file each:
  *
  * - PGlite: a consistent snapshot taken while the server runs (Database.dump: a checkpoint, then PGlite's data folder

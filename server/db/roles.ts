@@ -30,7 +30,7 @@ const MIGRATIONS_SCHEMA = 'drizzle';
  */
 export function oneRoleWarning(driver: DatabaseDriver, migrationUrl: string | undefined): string | undefined {
   if (driver !== 'node-postgres' || migrationUrl !== undefined) return undefined;
-  return 'one database role owns the tables and runs the app: the audit log is append-only by its trigger only, which that role may drop; set DATABASE_MIGRATION_URL to the owner (README, "PostgreSQL roles")';
+  return 'one database role owns the tables and runs the app: the audit log is append-only by its trigger only, which that role may drop; set DATABASE_MIGRATION_URL to the owner (docs/operations.md, "PostgreSQL roles")';
 }
 
 /**
@@ -58,7 +58,7 @@ export async function refuseUnsafeAppRole(owner: pg.ClientBase, appRole: string)
   const role = rows[0];
   if (!role?.found) throw new Error(`the app's role ${appRole} (DATABASE_URL) is not a role of this server`);
   if (role.owner_role === appRole) {
-    throw new Error(`DATABASE_URL and DATABASE_MIGRATION_URL both connect as ${appRole}: give the app a role of its own (README, "PostgreSQL roles"), or unset DATABASE_MIGRATION_URL`);
+    throw new Error(`DATABASE_URL and DATABASE_MIGRATION_URL both connect as ${appRole}: give the app a role of its own (docs/operations.md, "PostgreSQL roles"), or unset DATABASE_MIGRATION_URL`);
   }
   if (role.superuser) throw new Error(`the app's role ${appRole} (DATABASE_URL) is a superuser, which no grant holds back: give the app a role of its own`);
   if (role.member_of_owner) throw new Error(`the app's role ${appRole} (DATABASE_URL) is a member of the owner ${role.owner_role}, so it may act as the owner: revoke that membership`);

@@ -1,6 +1,6 @@
 /**
  * The one database schema (Drizzle), shared by PGlite and node-postgres. drizzle-kit turns changes here into the
- * versioned SQL files in server/db/migrations (`npm run db:generate`); commit both together (STYLE.md, "Commits").
+ * versioned SQL files in server/db/migrations (`npm run db:generate`); commit both together (CONTRIBUTING.md, "Commits").
  *
  * Money is integer minor units with 6 decimals (docs/API.md, "Envelope"), held in bigint columns read as JS bigint so no
  * amount ever passes through a float. Balances live only in the ledger (ledger_accounts, ledger_transfers,

@@ -1,6 +1,6 @@
 /**
  * The built SPA (dist/spa) with history fallback, and the translations under locales/, from the same port as
- * the API (DESIGN.md, "Reference server"). Unknown /api and /locales paths answer the 4004 envelope; any other
+ * the API (docs/architecture.md, "Reference server"). Unknown /api and /locales paths answer the 4004 envelope; any other
  * GET without a file gets index.html so that deep links like /login/DEMO2026 load the app.
  */
 import { existsSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { STORAGE_KEYS } from '../storage/keys';
 import { LazyHttpBackend } from './lazyHttpBackend';
 
 /**
- * The i18next set-up (spec sections 1 and 9, DESIGN.md "Browser details"): zh first and fallback, en second;
+ * The i18next set-up (spec sections 1 and 9, docs/architecture.md, "Browser details"): zh first and fallback, en second;
  * language detected from ?lng, cookie, localStorage, sessionStorage, the browser, then <html lang>, and cached
  * in localStorage; translations fetched from /locales/{lng}/{ns}.json, one namespace per screen.
  */

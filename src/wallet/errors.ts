@@ -6,7 +6,7 @@ import type { TransactionErrorName } from '../../machines/credit/transactionErro
 /**
  * Wallet errors, in the viem style (viem src/errors/base.ts): each class has a fixed `name`, the protocol `code`
  * where there is one, a `shortMessage`, and optional `details` (the wallet's own words). Machines store only
- * `{ name, code }`; the UI shows `wallet.errors.{name}` (STYLE.md, "Errors").
+ * `{ name, code }`; the UI shows `wallet.errors.{name}` (docs/architecture.md, "Errors").
  */
 
 /** Every wallet error class name, from the one list the machines use; each has a text under `wallet.errors`. */

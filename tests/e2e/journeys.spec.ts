@@ -1,5 +1,5 @@
 /**
- * Member journeys in Debian Chromium against the real server (DESIGN.md, "Testing in a real browser"): the
+ * Member journeys in Debian Chromium against the real server (docs/architecture.md, "Testing in a real browser"): the
  * invite link, sign-in with the chain added by the app, a reload, an account switch in the wallet (also after a
  * reload on /register, with only a temporary token), a refused signature, a browser without wallet, and a browser
  * in a language the app does not have.

@@ -1,5 +1,5 @@
 /**
- * Several stateless instances on one PostgreSQL database (DESIGN.md, "Reference server"): nonces and tokens live
+ * Several stateless instances on one PostgreSQL database (docs/architecture.md, "Reference server"): nonces and tokens live
  * in the database, so any instance answers any step. Runs only when DATABASE_URL is set (.ci/with-postgres.sh).
  */
 import type { FastifyInstance } from 'fastify';

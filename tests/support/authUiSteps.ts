@@ -253,7 +253,7 @@ export async function performAuthAction(app: RenderedApp, action: AuthUiAction):
   }
 }
 
-/** The text key the member reads for an error auth keeps (spec section 8 and STYLE.md, "Errors"). */
+/** The text key the member reads for an error auth keeps (spec section 8 and docs/architecture.md, "Errors"). */
 export function authErrorKey(error: ErrorInfo): string {
   if (error.name === 'ApiError') return `Common.${String(error.code)}`;
   if (error.name === 'WalletChangedError' || error.name === 'InviteCodeInvalidError') return `auth.errors.${error.name}`;

@@ -1,5 +1,5 @@
 /**
- * The wallet machine's generated paths, replayed through the rendered /login page (DESIGN.md, "Model-based
+ * The wallet machine's generated paths, replayed through the rendered /login page (docs/architecture.md, "Model-based
  * tests"): each path event is a click, a fake-wallet answer, a provider event, a discovery result or a clock step
  * (tests/support/walletUiSteps.ts), and after each step the app's wallet actor must be in the path's state with the
  * path's context while the page shows what that state means to the member.

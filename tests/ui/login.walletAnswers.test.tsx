@@ -1,5 +1,5 @@
 /**
- * What the member sees on /login when the wallet answers badly (DESIGN.md, "Machines": 4001, -32002 and 4902 are
+ * What the member sees on /login when the wallet answers badly (docs/architecture.md, "Machines": 4001, -32002 and 4902 are
  * distinct, translated, and the app never sits in activating forever). Each case scripts the fake EIP-1193 wallet
  * and checks the English text on screen, by role and accessible name.
  */

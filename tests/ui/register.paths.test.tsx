@@ -1,5 +1,5 @@
 /**
- * The auth machine's generated paths, replayed through the rendered sign-in pages (DESIGN.md, "Model-based
+ * The auth machine's generated paths, replayed through the rendered sign-in pages (docs/architecture.md, "Model-based
  * tests"): signing in on /login, binding a recommender on /register, and the member area they lead to. Each path
  * event is a click or typing, an answer of the fake API, the fake wallet's answer to the signature prompt, a wallet
  * event, or a clock step (tests/support/authUiSteps.ts). After each step the app's auth actor must be in the path's

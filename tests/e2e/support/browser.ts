@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium driven by playwright-core (DESIGN.md, "Testing in a real browser"): never a downloaded
+ * Debian's Chromium driven by playwright-core (docs/architecture.md, "Testing in a real browser"): never a downloaded
  * browser. One browser per test worker (workerBrowser), shared by the spec files it runs, a new phone-sized context
  * per test.
  */
@@ -43,7 +43,7 @@ export const playwrightDisabledFeatures = [
 export const omniboxPopupFeatures = ['WebUIOmniboxPopup', 'WebUIOmniboxAimPopup'];
 
 /**
- * The launch flags DESIGN.md names. The fresh --user-data-dir is Playwright's own: launch() creates a new temp
+ * The launch flags docs/architecture.md names ("Testing in a real browser"). The fresh --user-data-dir is Playwright's own: launch() creates a new temp
  * profile per browser and deletes it on close (it refuses --user-data-dir in args; only launchPersistentContext
  * takes a folder, and that gives a single context).
  */

@@ -1,5 +1,5 @@
 /**
- * The e2e test wallet, Node side (STYLE.md, "Tests"): the keys stay here (viem privateKeyToAccount); the page gets
+ * The e2e test wallet, Node side (docs/architecture.md, "Testing in a real browser"): the keys stay here (viem privateKeyToAccount); the page gets
  * the provider of injected.ts, whose requests arrive through an exposed binding. The wallet's answers are
  * src/dev/simulatedWallet.ts (shared with the demo wallet): its chain and known chains (4902 for others;
  * wallet_addEthereumChain adds and switches like MetaMask), its accounts and personal_sign. This file adds what a
