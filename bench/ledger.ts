@@ -46,7 +46,7 @@ const PAIRS = 10;
  * most of a small one's. Measured on PGlite (32, 48, 64 connections): 2,143, 2,031 and 2,647 withdrawals/s, p99 28,
  * 40 and 39 ms; on another run 64 gave 2,523/s at p99 62 ms, past the goal, and 32 1,998/s, so 48 is swept too (the
  * figure is the rate sustained within the goal, wherever the knee is). PostgreSQL, with no latency goal, goes on to
- * 128: since the next batch goes out while the server answers the last (ADR 0014's amendment), 128 gave 18-28 % more
+ * 128: since the next batch goes out while the server answers the last (ADR 0046), 128 gave 18-28 % more
  * than 64 (withdrawals 2,870 -> 3,385/s, exchanges 3,191 -> 4,089/s, p99 44 -> 81 ms).
  */
 const SWEEPS = { pglite: [10, 32, 48, 64], postgres: [10, 32, 64, 128] } as const;

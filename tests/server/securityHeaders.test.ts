@@ -46,7 +46,7 @@ const pageOnlyHeaders = ['permissions-policy', 'cross-origin-opener-policy', 'or
 /**
  * Asserts the headers every answer carries, and on the page the ones that govern it. Inert files (the build's scripts
  * and stylesheets, raster images) carry no policy, framing refusal or referrer policy of their own: opened alone they
- * are text or a picture, and the page's govern the scripts and styles (ADR 0007).
+ * are text or a picture, and the page's govern the scripts and styles (ADR 0030).
  */
 function expectSecurityHeaders(response: LightMyRequestResponse, label: string): void {
   const csp = cspOf(response);
