@@ -23,8 +23,6 @@ export interface EnvelopeCallSettings {
   /** Starts every logged line ('api', 'ops api'). */
   logPrefix: string;
   baseUrl?: string;
-  /** The desk's filters send '' for "any"; the member app sends what it was given. */
-  dropEmptyQueryValues?: boolean;
 }
 
 export interface EnvelopeRequest {
@@ -32,7 +30,6 @@ export interface EnvelopeRequest {
   query: unknown;
   body: unknown;
   headers: Record<string, string>;
-  credentials?: RequestCredentials;
 }
 
 /** `result` is set only when `code` is 0, and then it is what the endpoint's result schema gave. */
@@ -48,14 +45,12 @@ function validate(schema: z.ZodMiniType | undefined, input: unknown): Validation
   return schema.safeParse(input);
 }
 
-/** A flat query object as a search string; undefined and null values (and '' when asked) are left out. */
-export function searchOf(query: unknown, dropEmpty = false): string {
+/** A flat query object as a search string; undefined and null values are left out. */
+export function searchOf(query: unknown): string {
   const params = new URLSearchParams();
   if (typeof query === 'object' && query !== null) {
     for (const [key, value] of Object.entries(query)) {
-      for (const item of Array.isArray(value) ? value : [value]) {
-        if (item !== undefined && item !== null && !(dropEmpty && item === '')) params.append(key, String(item));
-      }
+      for (const item of Array.isArray(value) ? value : [value]) if (item !== undefined && item !== null) params.append(key, String(item));
     }
   }
   const text = params.toString();
@@ -78,9 +73,8 @@ export async function callThroughEnvelope(settings: EnvelopeCallSettings, reques
     return { code: ApiCode.invalidParameters };
   }
 
-  const headers: Record<string, string> = { ...request.headers };
+  const { headers } = request;
   const init: RequestInit = { method: endpoint.method, headers };
-  if (request.credentials) init.credentials = request.credentials;
   if (endpoint.method === 'POST') {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body.data ?? {});
@@ -90,7 +84,7 @@ export async function callThroughEnvelope(settings: EnvelopeCallSettings, reques
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let payload: unknown;
   try {
-    const url = `${settings.baseUrl ?? ''}${endpoint.path}${searchOf(query.data, settings.dropEmptyQueryValues)}`;
+    const url = `${settings.baseUrl ?? ''}${endpoint.path}${searchOf(query.data)}`;
     const response = await settings.fetchImpl(url, { ...init, signal: controller.signal });
     const text = await response.text();
     try {

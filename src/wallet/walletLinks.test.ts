@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WALLET_LINK_SOURCES } from './walletLinkSources';
 import { WALLET_LINKS, isMobileBrowser } from './walletLinks';
 
 const page = new URL('https://member.example/login/K7Q2ZP0A?lang=zh#top');
@@ -34,7 +35,9 @@ describe('WALLET_LINKS', () => {
     expect(WALLET_LINKS.map((wallet) => wallet.id)).toEqual(
       expect.arrayContaining(['metamask', 'trust', 'tokenpocket', 'imtoken', 'okx', 'bitget']),
     );
-    for (const wallet of WALLET_LINKS) expect(wallet.source).toMatch(/^https:\/\/\S+/);
+    // Every link names where its wallet documents the format, and no source is left for a wallet that went.
+    for (const wallet of WALLET_LINKS) expect(WALLET_LINK_SOURCES[wallet.id]).toMatch(/^https:\/\/\S+/);
+    expect(Object.keys(WALLET_LINK_SOURCES).sort()).toEqual(WALLET_LINKS.map((wallet) => wallet.id).sort());
     expect(new Set(WALLET_LINKS.map((wallet) => wallet.id)).size).toBe(WALLET_LINKS.length);
   });
 

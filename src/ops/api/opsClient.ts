@@ -34,6 +34,11 @@ export interface CreateOpsClientParameters {
   logger?: Pick<Console, 'warn' | 'error'>;
 }
 
+/** The desk's filters send '' for "any": such a field is left out, as if it were not set. */
+function withoutEmpty(query: object | undefined): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== ''));
+}
+
 /**
  * Creates the desk's client.
  *
@@ -47,18 +52,16 @@ export function createOpsClient({
   logger = console,
 }: CreateOpsClientParameters): OpsClient {
   const headersFor = (csrfToken: string | null): Record<string, string> => (csrfToken ? { Accept: 'application/json', 'X-CSRF-Token': csrfToken } : { Accept: 'application/json' });
-  // The cookie goes to the desk's own origin only, never to another.
-  const credentials: RequestCredentials = 'same-origin';
-  const settings = { envelopeSchema, fetchImpl, timeoutMs, logger, logPrefix: 'ops api', dropEmptyQueryValues: true };
+  // fetch's default credentials, same-origin: the cookie goes to the desk's own origin only, never to another.
+  const settings = { envelopeSchema, fetchImpl, timeoutMs, logger, logPrefix: 'ops api' };
 
   async function call<TName extends OpsEndpointName>(name: TName, parameters: OpsCallParameters<TName> = {}): Promise<Answer<OpsResult<TName>>> {
     const csrfToken = parameters.csrfToken === undefined ? getCsrfToken() : parameters.csrfToken;
     const answer = await callThroughEnvelope(settings, {
       endpoint: opsEndpoints[name],
-      query: parameters.query ?? {},
+      query: withoutEmpty(parameters.query),
       body: parameters.body,
       headers: headersFor(csrfToken),
-      credentials,
     });
     if (answer.code === ApiCode.notSignedIn && parameters.csrfToken === undefined) onSessionRejected();
     return answer.code === ApiCode.ok ? { code: ApiCode.ok, result: answer.result as OpsResult<TName> } : { code: answer.code, result: null };
@@ -66,7 +69,7 @@ export function createOpsClient({
 
   async function download(path: string, query: Record<string, string>): Promise<Blob | null> {
     try {
-      const response = await fetchImpl(`${path}${searchOf(query, true)}`, { headers: { Accept: 'text/csv' }, credentials });
+      const response = await fetchImpl(`${path}${searchOf(withoutEmpty(query))}`, { headers: { Accept: 'text/csv' } });
       if (response.status === 401) onSessionRejected();
       return response.ok ? await response.blob() : null;
     } catch (error) {
