@@ -217,7 +217,8 @@ export interface BuildAppOptions {
 /** Fastify's trustProxy from ours: a hop count becomes the function Fastify's types ask for. */
 function fastifyTrustProxy(trustProxy: BuildAppOptions['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trustProxy === 'number') return (_address, hop) => hop < trustProxy;
-  if (Array.isArray(trustProxy)) return [...trustProxy];
+  // Array.isArray narrows a readonly array to any[]; the one object trustProxy can be is the list of addresses.
+  if (typeof trustProxy === 'object') return [...trustProxy];
   return trustProxy === true;
 }
 

@@ -143,7 +143,7 @@ function stepTransition(transitions: readonly AtlasTransition[], before: readonl
  */
 export function toAtlasPath(machine: Pick<AtlasMachine, 'transitions'>, model: MachineModel, path: ModelPath, id: string): AtlasPath {
   const definition = model.machine;
-  let before = leafIds(definition, initialTransition(definition, model.input)[0].value);
+  let before = leafIds(definition, initialTransition(definition, model.input)[0].value as StateValue);
   const steps: AtlasStep[] = path.steps.map((step: { event: EventObject; value: StateValue }) => {
     const after = leafIds(definition, step.value);
     const transition = stepTransition(machine.transitions, before, step.event.type, after);

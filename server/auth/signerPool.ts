@@ -77,7 +77,7 @@ export class SignerPool {
       for (const pending of lane?.pending.values() ?? []) pending.reject(closed);
       lane?.pending.clear();
     }
-    await Promise.all(lanes.map((lane) => lane?.worker.terminate()));
+    await Promise.all(lanes.filter((lane) => lane !== undefined).map((lane) => lane.worker.terminate()));
   }
 
   #leastBusy(): Lane {

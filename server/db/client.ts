@@ -13,6 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { z } from 'zod';
+import type { DatabaseDriver } from './driver';
 import type { BatchedPGlite } from './pglite';
 import { dumpPglite, newPglite } from './pgliteStart';
 import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
@@ -22,8 +23,6 @@ import { serverPath } from '../serverFiles';
 
 /** The query layer every server module uses; a transaction handle has the same type. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-
-export type DatabaseDriver = 'pglite' | 'node-postgres';
 
 export interface Database {
   db: Db;

@@ -124,6 +124,8 @@ export class BatchedPGlite extends PGlite {
           if (value === null || value === undefined) return null;
           const type = types[index];
           const serializer = type === undefined ? undefined : this.serializers[type];
+          // As PGlite's own query does: a value of a type without a serializer goes as its text.
+          // eslint-disable-next-line @typescript-eslint/no-base-to-string -- drizzle sends primitives and strings here
           return serializer ? serializer(value) : String(value);
         });
         // Closing a statement never fails (not even an unknown one), so the forgotten ones go first, once.

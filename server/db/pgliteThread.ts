@@ -86,9 +86,12 @@ function textTypes(options: QueryOptions | undefined): number[] {
   if (!parsers) return [];
   let types = textTypesOf.get(parsers);
   if (!types) {
-    types = Object.entries(parsers).map(([type, parser]) => {
-      if (parser(PROBE, Number(type)) !== PROBE) throw new Error(`PgliteThread: the parser of type ${type} changes its text; only pass-through parsers can cross to the worker`);
-      return Number(type);
+    // By key: Object.entries reads PGlite's number-indexed ParserOptions as any.
+    types = Object.keys(parsers).map((key) => {
+      const type = Number(key);
+      const parser: ((value: string, typeId: number) => unknown) | undefined = parsers[type];
+      if (parser?.(PROBE, type) !== PROBE) throw new Error(`PgliteThread: the parser of type ${type} changes its text; only pass-through parsers can cross to the worker`);
+      return type;
     });
     textTypesOf.set(parsers, types);
   }
@@ -257,7 +260,7 @@ export class PgliteThread {
     // 'error' (an uncaught exception) comes before the answers the worker had already sent are delivered; 'exit'
     // comes after them. So the loss is handled at 'exit', with the error if there was one: an answered commit stays
     // answered.
-    worker.on('error', (error) => this.#exitErrors.set(worker, error));
+    worker.on('error', (error: unknown) => this.#exitErrors.set(worker, error instanceof Error ? error : new Error(String(error))));
     worker.on('exit', (code) => this.#lost(worker, this.#exitErrors.get(worker) ?? new Error(`PGlite worker exited with code ${code}`)));
     return worker;
   }

@@ -21,7 +21,7 @@ const transactions = new Map<number, OpenTransaction>();
 /** The exit code of a worker whose backend aborted (EX_SOFTWARE). */
 const ABORTED_EXIT_CODE = 70;
 /** Thrown into PGlite's transaction() to roll it back when the request thread's callback failed. */
-const ROLLBACK = Symbol('rollback');
+const ROLLBACK = new Error('rolled back by the request thread');
 
 const keepText = (value: string): string => value;
 /** drizzle sends the same two option sets on every call: built once each. */

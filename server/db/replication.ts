@@ -5,7 +5,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows, type Db, type DatabaseDriver } from './client';
+import { queryRows, type Db } from './client';
+import type { DatabaseDriver } from './driver';
 
 const settingsRow = z.object({ standbys: z.string(), commit: z.string(), inRecovery: z.boolean() });
 

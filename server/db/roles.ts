@@ -8,7 +8,7 @@
  * connection under the migration lock, and they set the same privileges however often they run.
  */
 import type pg from 'pg';
-import type { DatabaseDriver } from './client';
+import type { DatabaseDriver } from './driver';
 
 /** The table whose rows are never changed: the app's role may only read and add them. */
 const AUDIT_LOG = 'audit_log';

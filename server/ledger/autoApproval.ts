@@ -19,9 +19,12 @@ import { ApiCode, type ApiCodeValue } from '../../api-schema/codes';
 import { utcDay } from '../clock';
 import type { Db } from '../db/client';
 import { errorOfApiCode } from '../errors';
+import type { AutoApproval, HeldWithdrawal } from './autoApprovalTypes';
 import type { LedgerBatcher, LedgerRequest } from './engine';
 import { approvalRequest, readWithdrawal } from './withdrawals';
-import { statusOfStage, WithdrawalStage, type WithdrawalStatus } from './withdrawalLifecycle';
+import { statusOfStage, WithdrawalStage } from './withdrawalLifecycle';
+
+export type { AutoApproval, HeldWithdrawal } from './autoApprovalTypes';
 
 /** The budgets in minor units (0: nothing is approved on request). */
 export interface AutoApprovalBudget {
@@ -29,14 +32,6 @@ export interface AutoApprovalBudget {
   perMemberDay: bigint;
   /** AUTO_APPROVE_HOURLY: every member's auto-approved total per UTC hour. */
   perHour: bigint;
-}
-
-/** A withdrawal just reserved held. */
-export interface HeldWithdrawal {
-  id: bigint;
-  memberId: number;
-  /** Minor units: what the budgets count (the amount the member asked for, fee included). */
-  amount: bigint;
 }
 
 /** The counters' keys in ledger_counters. */
@@ -90,17 +85,6 @@ async function openBudgets(db: Db, budget: AutoApprovalBudget, memberId: number,
           (${autoApprovalCounters.hour(now)}, ${budget.perHour.toString()}::bigint)
         ON CONFLICT (key) DO NOTHING`,
   );
-}
-
-/** The auto-approval of one server: its budgets, its database and its ledger batcher. */
-export interface AutoApproval {
-  /**
-   * Approves a held withdrawal if the budgets hold it, at most once per withdrawal (a repeat answers as the first).
-   *
-   * @returns the withdrawal's status: `approved`, or `pending` for an operator (or what an operator made it first)
-   * @throws RequestInProgressError (3005) while the same withdrawal's auto-approval runs elsewhere
-   */
-  decide(withdrawal: HeldWithdrawal, now: Date): Promise<WithdrawalStatus>;
 }
 
 /**

@@ -11,7 +11,7 @@
  * it was written.
  */
 
-import type { DatabaseDriver } from '../db/client';
+import type { DatabaseDriver } from '../db/driver';
 
 /**
  * Read batches of one kind (token reads, nonces, settlement inputs) running at once per server: PGlite runs one

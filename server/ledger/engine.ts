@@ -263,7 +263,7 @@ async function post(db: Db, requests: readonly LedgerRequest[], config: string |
     postRow,
   );
   if (rows.some((row) => row.ord === CONFIG_CHANGED)) return undefined;
-  const outcomes: (PostedOutcome | undefined)[] = new Array(requests.length);
+  const outcomes = new Array<PostedOutcome | undefined>(requests.length);
   for (const row of rows) outcomes[row.ord] = { code: row.code, result: row.result, setBased: row.set_based };
   return outcomes.map((outcome, ord) => {
     if (!outcome) throw new Error(`ledger_post gave no outcome for request ${ord}`);

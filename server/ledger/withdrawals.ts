@@ -20,7 +20,7 @@ import { getAppConfig, type AppConfig } from '../config/appConfig';
 import { bigintText, queryRows, type Db } from '../db/client';
 import { systemAccountId } from './accounts';
 import { postRequests, type LedgerBatcher, type LedgerRequest, type Leg, type PostedOutcome } from './engine';
-import type { AutoApproval } from './autoApproval';
+import type { AutoApproval } from './autoApprovalTypes';
 import { answerOf } from './idempotency';
 import {
   paymentHashSql,

@@ -45,7 +45,7 @@ export function installAccessControl(
   // server does not start), never a public route. Pages and files outside /api/ are public by their plugins.
   app.addHook('onRoute', (route) => {
     const url = route.url ?? route.path;
-    if (url.startsWith('/api/') && (route.config as { access?: EndpointAccess } | undefined)?.access === undefined) {
+    if (url.startsWith('/api/') && route.config?.access === undefined) {
       throw new Error(`${route.method.toString()} ${url} names no access level (config.access): every API route says who may call it`);
     }
   });

@@ -1,6 +1,6 @@
 /** Sign-in area: loginNonce, memberSignLogin, bindRecommendRelation, logout (docs/API.md, "Authentication"). */
 import pLimit from 'p-limit';
-import type { DatabaseDriver } from '../db/client';
+import type { DatabaseDriver } from '../db/driver';
 import type { FastifyPluginAsync } from 'fastify';
 import { getAddress, isAddress } from 'viem';
 import { parseSiweMessage } from 'viem/siwe';

@@ -100,7 +100,7 @@ export function registerHandlers(app: FastifyInstance, handlers: Handlers, extra
   for (const name of Object.keys(handlers) as EndpointName[]) {
     // Each handler was type-checked against its own endpoint in the Handlers mapped type; the loop only loses
     // the pairing, not the guarantee.
-    const handler = handlers[name] as EndpointHandler<Endpoint> | undefined;
+    const handler = handlers[name];
     if (handler) registerEndpoint(app, endpoints[name] as Endpoint, handler, extras[name]?.rateLimit);
   }
 }

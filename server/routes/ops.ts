@@ -156,13 +156,12 @@ export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
       opsKeys: async ({ request }) => {
         const actor = requireOperator(request);
-        const keys = await listApiKeys(deps.db, holdsRole(actor, 'admin') ? undefined : (actor.address ?? undefined));
+        const keys = await listApiKeys(deps.db, holdsRole(actor, 'admin') ? undefined : actor.address);
         return { keys: keys.map(apiKeyOut) };
       },
 
       opsKeyCreate: async ({ body, request }) => {
         const actor = requireOperator(request);
-        if (actor.address === null) throw new RoleRequiredError();
         if (!body.roles.every((role: OperatorRole) => holdsRole(actor, role))) throw new RoleRequiredError();
         const { key, apiKey } = await createApiKey(deps.db, { label: body.label, roles: body.roles, createdBy: actor.address }, auditContextOf(request, deps.now()));
         return { id: apiKey.id, key, apiKey: apiKeyOut(apiKey) };
@@ -170,7 +169,7 @@ export const opsRoutes: FastifyPluginAsync<RouteDeps> = async (app, deps) => {
 
       opsKeyRevoke: async ({ body, request }) => {
         const actor = requireOperator(request);
-        const owner = holdsRole(actor, 'admin') ? undefined : (actor.address ?? undefined);
+        const owner = holdsRole(actor, 'admin') ? undefined : actor.address;
         return apiKeyOut(await revokeApiKey(deps.db, body.id, owner, auditContextOf(request, deps.now())));
       },
 

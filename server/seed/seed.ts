@@ -122,7 +122,7 @@ export async function fundDemoAccounts(tx: Db): Promise<void> {
     const account = systemAccountId(FUNDED_ACCOUNTS[name].asset, FUNDED_ACCOUNTS[name].kind);
     // Funded once, ever: the ledger says whether it was (under the seed's lock), not an outcome that expires.
     const funded = await tx.execute(sql`SELECT 1 FROM ledger_transfers WHERE credit_account_id = ${account}::int AND type = 'funding' LIMIT 1`);
-    if (rowsOf(funded, z.object({}).passthrough()).length > 0) continue;
+    if (rowsOf(funded, z.looseObject({})).length > 0) continue;
     requests.push(fundingRequest(name, toMinor(amount), new Date()));
   }
   if (requests.length > 0) await postRequests(tx, requests);

@@ -7,7 +7,7 @@ import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { Db } from '../../db/client';
 import type { Chain } from '../chain';
-import type { PayerOptions, PayerSigner, PayerStep } from './index';
+import type { PayerOptions, PayerSigner, PayerStep } from './types';
 import { taggedTransferData } from './paymentTag';
 
 export interface PayerContext {

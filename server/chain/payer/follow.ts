@@ -13,7 +13,7 @@ import { failureRequest, postingRequest } from '../../ledger/withdrawals';
 import { blockHashAt, receiptOrNull } from '../chainReads';
 import type { PayerContext } from './context';
 import { isStuck, replacementFees, type Fees } from './fees';
-import type { PayerRound } from './index';
+import type { PayerRound } from './types';
 import { forgetReceipts, keepReceipt, sentAttempts, storePayments, type SentAttempt } from './payments';
 import { nonceTaker, paysMember } from './proofs';
 

@@ -23,92 +23,21 @@
  * - pause.ts: payouts stop on doubt (reconcile not ok, a lost or unknown payment, the journal halted, a stale
  *   chain): the payer opens a pause and signs no new payment until two operators resume it.
  * - payments.ts: the SQL of payments and of the withdrawal stages the payer reads.
+ * - types.ts: what the parts share with this module (its options, the signer, the fault steps, a round's counts).
  */
-import type { Address, Hex, LocalAccount } from 'viem';
-import type { Db } from '../../db/client';
-import type { Chain } from '../chain';
-import type { LostReason } from '../paymentWatch';
+import type { Address } from 'viem';
 import { pollLoop, type LoopHealth } from '../pollLoop';
 import { payerContext } from './context';
 import { currentFees } from './fees';
 import { follow } from './follow';
-import { haltReason, readJournal, type PayerJournal } from './journal';
+import { haltReason, readJournal } from './journal';
 import { knownPayers, releaseLease, takeLease } from './lease';
-import { pausePayouts, roundDoubts, type PayoutPause } from './pause';
+import { pausePayouts, roundDoubts } from './pause';
 import { sendNew } from './sendNew';
+import type { PayerJournal, PayerOptions, PayerRound, PayoutPause } from './types';
 import { watchPosted, watchVoided } from './watchPosted';
 
-/**
- * What signs the payer's transactions: viem's account shape (its address and signTransaction), which
- * privateKeyToAccount gives for a local key and viem's toAccount builds around a remote signer (AWS or GCP KMS,
- * Web3Signer's eth_signTransaction). The payer signs transfers of the token and zero-value fillers, nothing else.
- */
-export type PayerSigner = Pick<LocalAccount, 'address' | 'signTransaction'>;
-
-/** The steps a fault test may kill the process at (PAYER_FAULT_AT). */
-export const PAYER_STEPS = ['signed', 'stored', 'broadcast', 'receipt', 'beforePost'] as const;
-export type PayerStep = (typeof PAYER_STEPS)[number];
-
-export interface PayerOptions {
-  db: Db;
-  chain: Chain;
-  /**
-   * The hot wallet's private key (PAYER_KEY, PAYER_KEY_FILE), or what signs for it (PayerSigner: a KMS or Web3Signer
-   * behind viem's account shape); the key itself then never enters this process.
-   */
-  key: Hex | PayerSigner;
-  /** Who holds the lease: one name per server instance. */
-  holder: string;
-  /** How long a lease lasts unless renewed (a round renews it). */
-  leaseMs?: number;
-  /** How often a round runs on the timer. */
-  pollMs?: number;
-  /** Withdrawals signed per round at most. */
-  batch?: number;
-  /** Gas limit of a payment (one ERC-20 transfer; a new holder's costs about 52,000). */
-  gasLimit?: bigint;
-  /** A payment not mined this long, with the base fee above what it offers, is replaced. */
-  stuckAfterMs?: number;
-  /** How deep a posted payment's block must be before the payer stops checking it is still there (default 64). */
-  watchBlocks?: number;
-  now: () => Date;
-  /** Called at each step (fault tests kill the process there). */
-  onStep?: (step: PayerStep) => void;
-  onError?: (error: unknown) => void;
-  /**
-   * A payment lost (logged at error; reconcile lists it): a posted one the chain lost (a reorganisation deeper than
-   * the confirmations) or mined again as reverted, or a voided one mined after all as paid (paid after the refund).
-   */
-  onLost?: (lost: { withdrawalId: bigint; hash: Hex; reason: LostReason }) => void;
-  /** Payouts stop (the reason: logged at error) or go on again (null): told when it changes (journal.ts). */
-  onHalt?: (reason: string | null) => void;
-  /** Older than this, the chain's newest block pauses payouts (pause.ts; ALERT_CHAIN_STALE_SECONDS, default 300). */
-  chainStaleSeconds?: number;
-  /** Payouts paused on doubt (logged at error): told when this payer opened the pause (pause.ts). */
-  onPause?: (pause: PayoutPause) => void;
-}
-
-/** What a round did, for the tests and the log. */
-export interface PayerRound {
-  leader: boolean;
-  signed: number;
-  rebroadcast: number;
-  replaced: number;
-  posted: number;
-  voided: number;
-  /** Posted payments a reorganisation deeper than the confirmations removed, sent again this round. */
-  lost: number;
-  /** Voided withdrawals one of whose payments was found mined as paid this round (lost money: paid after refund). */
-  paidAfterVoid: number;
-  /** Nonce holes below this payer's payments filled with a zero-value transfer to itself this round. */
-  filled: number;
-  /** Why approved withdrawals wait, if they do. */
-  waiting: 'token' | 'gas' | null;
-  /** Nothing was signed: the chain shows what the database does not know, or found payments wait (journal.ts). */
-  halted: boolean;
-  /** No new payment was signed: payouts are paused on doubt until two operators resume them (pause.ts). */
-  paused: boolean;
-}
+export { PAYER_STEPS, type PayerOptions, type PayerRound, type PayerSigner, type PayerStep } from './types';
 
 export interface Payer {
   address: Address;

@@ -10,20 +10,8 @@ import { sql } from 'drizzle-orm';
 import type { Address, PublicClient } from 'viem';
 import { z } from 'zod';
 import { bigintText, queryRows, type Db } from '../../db/client';
-import { openPause, type PayoutPause } from './pause';
-
-export interface PayerJournal {
-  /** The nonce the chain shows next for the key. */
-  chainNonce: bigint;
-  /** The first nonce the database does not account for (0 before the key's first lease). */
-  knownNonce: bigint;
-  /** Payments the recovery found that operators have not settled yet. */
-  unsettled: number;
-  /** Nothing is signed: the chain shows nonces the database does not know, or found payments are unsettled. */
-  halted: boolean;
-  /** Payouts paused on doubt until two operators resume them (pause.ts): no new payment is signed meanwhile. */
-  pause: PayoutPause | null;
-}
+import { openPause } from './pause';
+import type { PayerJournal } from './types';
 
 const storedRow = z.object({ knownNonce: bigintText.nullable(), unsettled: z.coerce.number() });
 

@@ -12,28 +12,12 @@
 import { sql } from 'drizzle-orm';
 import type { PublicClient } from 'viem';
 import { z } from 'zod';
-import type * as zm from 'zod/mini';
 import { pauseCauseSchema } from '../../../api-schema/dapp';
 import { bigintText, queryRows, type Db } from '../../db/client';
 import { recordAudit } from '../../ops/audit';
 import { approvalsOf } from '../../ops/secondApprovals';
 import { lostPayments } from '../paymentWatch';
-import type { PayerJournal } from './journal';
-
-/** Why payouts paused: the contract's causes (api-schema/dapp.ts, pauseCauseSchema). */
-export type PauseCause = zm.infer<typeof pauseCauseSchema>;
-
-/** One cause seen, with what was seen (for the desk and the log; members see the cause, translated). */
-export interface PayoutDoubt {
-  cause: PauseCause;
-  detail: string;
-}
-
-export interface PayoutPause {
-  id: bigint;
-  pausedAt: Date;
-  causes: PayoutDoubt[];
-}
+import type { PauseCause, PayerJournal, PayoutDoubt, PayoutPause } from './types';
 
 const doubtSchema = z.object({ cause: pauseCauseSchema, detail: z.string() });
 const pauseRow = z.object({ id: bigintText, pausedAt: z.coerce.date(), causes: z.array(doubtSchema) });

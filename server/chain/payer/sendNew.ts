@@ -9,7 +9,7 @@ import { sendRequest } from '../../ledger/withdrawals';
 import { tokenUnitsOf } from '../chainReads';
 import type { PayerContext } from './context';
 import type { Fees } from './fees';
-import type { PayerRound } from './index';
+import type { PayerRound } from './types';
 import { lockNextNonce, setNextNonce } from './lease';
 import { approvedWithdrawals, paymentsInFlight, storePayments, type ApprovedWithdrawal, type NewPayment } from './payments';
 

@@ -12,7 +12,7 @@ import { sql } from 'drizzle-orm';
 import type { Address, Hex } from 'viem';
 import { blockHashAt, receiptOrNull } from '../chainReads';
 import type { PayerContext } from './context';
-import type { PayerRound } from './index';
+import type { PayerRound } from './types';
 import { attemptsOf, forgetReceipts, keepReceipt, markLost, postedToWatch, voidedToWatch } from './payments';
 import { paysMember } from './proofs';
 
