@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { balanceSchema } from '../../../api-schema/primitives';
-import { formatMinor, toMinor } from '../../../api-schema/amount';
+import { balanceSchema } from '../../api-schema/primitives';
+import { formatMinor, toMinor } from '../../api-schema/amount';
 
 describe('formatMinor', () => {
   it.each([

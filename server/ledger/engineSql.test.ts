@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { engineFunctions, engineMigration, expandRecordTables } from '../../../server/ledger/engineSql';
-import { recordTables } from '../../../server/ledger/recordTables';
-import { engineMigrationState } from '../../../scripts/engine';
+import { engineFunctions, engineMigration, expandRecordTables } from './engineSql';
+import { recordTables } from './recordTables';
+import { engineMigrationState } from '../../scripts/engine';
 
 const template = `CREATE OR REPLACE FUNCTION f() RETURNS void LANGUAGE sql AS $$
   WITH a AS (SELECT 1)

@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { SiweFormatError } from '../../../server/siwe/errors';
-import { validateSiweFields } from '../../../server/siwe/fields';
-import { formatSiweMessage } from '../../../server/siwe/format';
-import { parseSiweMessage } from '../../../server/siwe/parse';
-import { verifySiwe } from '../../../server/siwe/verify';
+import { SiweFormatError } from './errors';
+import { validateSiweFields } from './fields';
+import { formatSiweMessage } from './format';
+import { parseSiweMessage } from './parse';
+import { verifySiwe } from './verify';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const vectorsDir = path.resolve(repoRoot, '../shared/vectors/siwe');
 
 function load<T>(name: string): Record<string, T> {

@@ -2,12 +2,12 @@
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseSiweMessage as viemParse, createSiweMessage } from 'viem/siwe';
 import { describe, expect, it } from 'vitest';
-import { SiweFormatError } from '../../../server/siwe/errors';
-import { isSiweDomain } from '../../../server/siwe/fields';
-import { formatSiweMessage } from '../../../server/siwe/format';
-import { parseRfc3339, uriPattern } from '../../../server/siwe/grammar';
-import { parseSiweMessage } from '../../../server/siwe/parse';
-import { verifySiwe } from '../../../server/siwe/verify';
+import { SiweFormatError } from './errors';
+import { isSiweDomain } from './fields';
+import { formatSiweMessage } from './format';
+import { parseRfc3339, uriPattern } from './grammar';
+import { parseSiweMessage } from './parse';
+import { verifySiwe } from './verify';
 
 const account = privateKeyToAccount('0x1111111111111111111111111111111111111111111111111111111111111111');
 const base = {

@@ -3,7 +3,7 @@
  * what to install or what to set instead, rather than a module resolution error.
  */
 import { describe, expect, it } from 'vitest';
-import { anvilBinary } from '../../../server/chain/anvil';
+import { anvilBinary } from './anvil';
 
 describe('anvilBinary', () => {
   it('names the binary of the installed platform package', () => {

@@ -6,9 +6,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainClient, connectChain } from '../../../server/chain/chain';
-import { freePort } from '../../../server/chain/anvil';
-import { isLoopbackHost, redactUrl, redactUrlsIn } from '../../../server/chain/rpcUrls';
+import { chainClient, connectChain } from './chain';
+import { freePort } from './anvil';
+import { isLoopbackHost, redactUrl, redactUrlsIn } from './rpcUrls';
 
 /** Everything an error would show in a log: its own fields and its causes', as JSON and as text. */
 function everythingShown(error: unknown): string {

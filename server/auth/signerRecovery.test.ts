@@ -1,6 +1,6 @@
 /**
  * The native signer recovery (libsecp256k1) answers exactly as viem's recoverMessageAddress, the oracle: the same
- * signer, or the same refusal, for the spruceid EIP-4361 vectors (read in place, as vectors.test.ts reads them),
+ * signer, or the same refusal, for the spruceid EIP-4361 vectors (read in place, as server/siwe/vectors.test.ts reads them),
  * random keys and messages, and malformed signatures. Without the binding, sign-in falls back to viem.
  */
 import { readFileSync } from 'node:fs';
@@ -8,12 +8,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { chooseSignerRecovery } from '../../../server/auth/signerRecovery';
-import { isSecp256k1Binding, recoverWithBinding, signatureParts, type Secp256k1Binding } from '../../../server/siwe/recoverNative';
-import { formatSiweMessage } from '../../../server/siwe/format';
-import { recoverSigner } from '../../../server/siwe/verify';
+import { chooseSignerRecovery } from './signerRecovery';
+import { isSecp256k1Binding, recoverWithBinding, signatureParts, type Secp256k1Binding } from '../siwe/recoverNative';
+import { formatSiweMessage } from '../siwe/format';
+import { recoverSigner } from '../siwe/verify';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const vectorsDir = path.resolve(repoRoot, '../shared/vectors/siwe');
 const loadBinding = () => import('secp256k1/bindings.js');
 
@@ -54,7 +54,7 @@ describe('signerRecovery: the spruceid vectors through libsecp256k1 and viem', (
     try {
       text = formatSiweMessage(testCase);
     } catch {
-      // The calendar-impossible dates: refused before any signature is looked at (vectors.test.ts).
+      // The calendar-impossible dates: refused before any signature is looked at (server/siwe/vectors.test.ts).
       expect(name).toMatch(/invalid /);
       return;
     }

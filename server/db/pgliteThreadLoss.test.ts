@@ -8,9 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PgliteThread, type WorkerLossOutcome } from '../../../server/db/pgliteThread';
+import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
 
-const mortalWorker = new URL('../support/mortalPgliteWorker.ts', import.meta.url);
+const mortalWorker = new URL('../../tests/server/support/mortalPgliteWorker.ts', import.meta.url);
 /** How long to wait for a report that follows a worker's start or end: seconds on a loaded CI machine. */
 const WORKER_START = { timeout: 60_000, interval: 50 };
 

@@ -1,6 +1,6 @@
 import type { NetworkInterfaceInfo } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { configuredSites, listenSites, parsePublicUrls, parseSiweDomains, SignInSites } from '../../../server/auth/signInSites';
+import { configuredSites, listenSites, parsePublicUrls, parseSiweDomains, SignInSites } from './signInSites';
 
 const iface = (address: string, family: 'IPv4' | 'IPv6', scopeid?: number): NetworkInterfaceInfo =>
   ({ address, family, netmask: '', mac: '', internal: false, cidr: null, ...(family === 'IPv6' ? { scopeid: scopeid ?? 0 } : {}) }) as NetworkInterfaceInfo;

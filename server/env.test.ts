@@ -4,9 +4,9 @@ import path from 'node:path';
 import { toHex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
-import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from '../../../server/chain/devChain';
-import { WELL_KNOWN_DEV_KEYS } from '../../../server/chain/wellKnownKeys';
-import { ADMIN_TOKEN_GONE, developmentChainAsked, readEnv, seedKind } from '../../../server/env';
+import { DEV_DEPLOYER_KEY, DEV_PAYER_KEY, DEV_TREASURY_KEY } from './chain/devChain';
+import { WELL_KNOWN_DEV_KEYS } from './chain/wellKnownKeys';
+import { ADMIN_TOKEN_GONE, developmentChainAsked, readEnv, seedKind } from './env';
 
 const token = '0x55d398326f99059fF775485246999027B3197955';
 const treasury = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

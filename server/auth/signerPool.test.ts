@@ -1,8 +1,8 @@
 /** SignerPool recovers in worker threads exactly what recoverSigner recovers in the request thread. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { privateKeyToAccount } from 'viem/accounts';
-import { SignerPool } from '../../../server/auth/signerPool';
-import { recoverSigner } from '../../../server/siwe/verify';
+import { SignerPool } from './signerPool';
+import { recoverSigner } from '../siwe/verify';
 
 const alice = privateKeyToAccount('0x1111111111111111111111111111111111111111111111111111111111111111');
 const message = 'member.test wants you to sign in with your Ethereum account:\n…';

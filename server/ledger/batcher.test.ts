@@ -5,7 +5,7 @@
  * bad item fails.
  */
 import { describe, expect, it } from 'vitest';
-import { createBatcher } from '../../server/ledger/batcher';
+import { createBatcher } from './batcher';
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve = (): void => undefined;

@@ -4,7 +4,7 @@
  * takes too long.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { onDatabaseLost } from '../../../server/main';
+import { onDatabaseLost } from './main';
 
 function handling(stop: () => Promise<void>) {
   const events: string[] = [];

@@ -6,8 +6,8 @@
  */
 import { PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newPglite, pgliteOptions } from '../../../server/db/pgliteStart';
-import { PgliteThread, type WorkerLossOutcome } from '../../../server/db/pgliteThread';
+import { newPglite, pgliteOptions } from './pgliteStart';
+import { PgliteThread, type WorkerLossOutcome } from './pgliteThread';
 
 /** What drizzle calls on either client. */
 interface Client {
@@ -184,7 +184,7 @@ describe('PgliteThread', { timeout: 60_000 }, () => {
     // The worker that can be made to die (pgliteThreadLoss.test.ts has the rest of a lost worker's tests): its
     // last test here kills it, which saves that file a database in memory of its own.
     thread = await PgliteThread.open(undefined, {
-      workerUrl: new URL('../support/mortalPgliteWorker.ts', import.meta.url),
+      workerUrl: new URL('../../tests/server/support/mortalPgliteWorker.ts', import.meta.url),
       onLost: (error, next) => losses.push({ message: error.message, next }),
     });
     await thread.query(SCHEMA);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashToken, tokenFromHeader } from '../../../server/auth/tokens';
+import { hashToken, tokenFromHeader } from './tokens';
 
 describe('tokenFromHeader', () => {
   it.each([
