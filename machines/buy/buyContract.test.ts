@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { orderSettle } from '../../api-schema/buy';
-import { maxOrderQuantity } from '../../machines/buy/buyContract';
+import { maxOrderQuantity } from './buyContract';
 
 const body = (quantity: number) => ({ goodsId: 'mug', quantity, deliveryId: 'd1', requestId: '0b6f2a8e-3c1d-4e5f-8a9b-1c2d3e4f5a6b' });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isInviteCode } from '../../machines/shared/fieldRules';
+import { isInviteCode } from './fieldRules';
 import { inviteCodeSchema } from '../../api-schema/primitives';
 
 describe('machine field rules agree with the contract', () => {

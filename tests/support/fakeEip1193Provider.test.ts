@@ -1,7 +1,6 @@
-// The test of tests/support/fakeEip1193Provider.ts sits here because the unit project of vite.config.ts runs
-// src/**/*.test.ts but not tests/support/.
+// The fake wallet itself (fakeEip1193Provider.ts): what src's unit tests and the UI tests rely on it to answer.
 import { describe, expect, it } from 'vitest';
-import { createFakeEip1193Provider, fakeAccount, fakeSignature } from '../../tests/support/fakeEip1193Provider';
+import { createFakeEip1193Provider, fakeAccount, fakeSignature } from './fakeEip1193Provider';
 
 describe('fake EIP-1193 provider', () => {
   it('behavior: answers like a simple wallet by default and records requests', async () => {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { allApiCodes } from '../../api-schema/codes';
 import { authErrorNames, walletErrorNames } from '../../machines/shared/errorNames';
 import { transactionErrorNames } from '../../machines/credit/transactionErrors';
-import { namespaces, supportedLanguages } from './i18n';
+import { namespaces, supportedLanguages } from '../../src/i18n/i18n';
 
 const localesDir = `${resolve(dirname(fileURLToPath(import.meta.url)), '../../locales')}/`;
 

@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { newPhoneContext, releaseWorkerBrowser, workerBrowser } from './support/browser';
-import { viewportWidth } from './support/visual';
-import { checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint } from './support/visualChecks';
+import { newPhoneContext, releaseWorkerBrowser, workerBrowser } from './browser';
+import { viewportWidth } from './visual';
+import { checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint } from './visualChecks';
 
 const brokenPage = `<!doctype html>
 <html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>broken</title></head>
