@@ -4,7 +4,7 @@
  * none.
  */
 import { describe, expect, it } from 'vitest';
-import { buyRequestId, checkoutOf, home, mug, office, settlementInput } from '../../machines/buy/buyPathModels';
+import { buyRequestId, checkoutOf, home, mug, office, settlementInput } from '../../scripts/machineGraph/buy.model';
 import * as select from '../../machines/buy/settlementSelectors';
 import { startSettlement as start } from './settlementHarness';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect } from 'vitest';
 import { parseAmount } from '../../api-schema/amount';
-import { buyRequestId, settlementModel, settlementModelWithoutGoods } from '../../machines/buy/buyPathModels';
+import { buyRequestId, settlementModel, settlementModelWithoutGoods } from '../../scripts/machineGraph/buy.model';
 import { describeModelPaths } from '../support/describeModelPaths';
 import { checkAlongPaths } from './buyPathChecks';
 

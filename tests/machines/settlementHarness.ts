@@ -2,7 +2,7 @@
  * The settlement machine with fake actors that answer only when the test says, recording what each call was given.
  */
 import { createActor, fromPromise } from 'xstate';
-import { buyRequestId, checkoutOf, settlementInput } from '../../machines/buy/buyPathModels';
+import { buyRequestId, checkoutOf, settlementInput } from '../../scripts/machineGraph/buy.model';
 import type { CheckoutLoad } from '../../machines/buy/checkout';
 import { settlementMachine, type LoadCheckoutInput, type SettleAnswer, type SettleInput, type SettlementInput } from '../../machines/buy/settlementMachine';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';

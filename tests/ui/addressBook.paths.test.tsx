@@ -7,7 +7,7 @@
 import { act, screen, within } from '@testing-library/react';
 import { expect } from 'vitest';
 import type { AddressBookContext } from '../../machines/buy/addressBookMachine';
-import { addressBookModel } from '../../machines/buy/buyPathModels';
+import { addressBookModel } from '../../scripts/machineGraph/buy.model';
 import type { Answer } from '../../machines/shared/answer';
 import type { ErrorInfo } from '../../machines/shared/errorInfo';
 import type { PathStep } from '../../scripts/machineGraph/modelPaths';

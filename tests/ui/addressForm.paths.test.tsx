@@ -10,7 +10,7 @@ import { addressTextLimits, checkAddressField } from '../../api-schema/address';
 import { addressFields, formOf, isFormChanged, needsInternationalRules, problemsOf, blankAddressForm, type SaveAddressAnswer } from '../../machines/buy/addressFields';
 import type { AddressFormContext, AddressFormInput } from '../../machines/buy/addressFormMachine';
 import type { AddressField } from '../../machines/buy/buyContract';
-import { addressFormAddModel, addressFormEditModel, addressRequestId, home, office } from '../../machines/buy/buyPathModels';
+import { addressFormAddModel, addressFormEditModel, addressRequestId, home, office } from '../../scripts/machineGraph/buy.model';
 import type { MachineModel, PathStep } from '../../scripts/machineGraph/modelPaths';
 import { paths } from '../../src/app/paths';
 import { regionText } from '../../src/components/regionOptions';

@@ -9,7 +9,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatMinor, parseAmount } from '../../api-schema/amount';
-import { buyRequestId, home, mug, settlementModel, settlementModelWithoutGoods } from '../../machines/buy/buyPathModels';
+import { buyRequestId, home, mug, settlementModel, settlementModelWithoutGoods } from '../../scripts/machineGraph/buy.model';
 import type { CheckoutLoad } from '../../machines/buy/checkout';
 import type { SettleAnswer, SettlementContext, SettlementInput } from '../../machines/buy/settlementMachine';
 import type { ErrorInfo } from '../../machines/shared/errorInfo';

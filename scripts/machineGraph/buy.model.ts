@@ -1,26 +1,16 @@
 /**
- * The buy flow's test models: each machine's input and every event it may get, answers included, for the generated
- * path tests (tests/machines/*.paths.test.ts) and the diagrams (scripts/diagrams.ts). They have the shape of
- * scripts/machineGraph's MachineModel and MachineEntry without importing it, so machines/ stays free of tooling;
- * they sit here rather than beside the other models because that folder belongs to the path tooling. Data only:
- * nothing here runs.
+ * The buy flow's test models (settlement, addressForm, addressBook): each machine's input and every event it may get,
+ * answers included, for the generated path tests (tests/machines/*.paths.test.ts), the diagrams (scripts/diagrams.ts)
+ * and the atlas. Data only: nothing here runs.
  */
-import type { AnyStateMachine, EventObject } from 'xstate';
 import { isValidInternationalNumber } from '../../api-schema/internationalPhone';
-import type { DeliveryAddress, Goods } from './buyContract';
-import type { CheckoutLoad } from './checkout';
-import { addressBookMachine } from './addressBookMachine';
-import { addressFormMachine } from './addressFormMachine';
-import { settlementMachine } from './settlementMachine';
-
-type ModelEvent = EventObject & Record<string, unknown>;
-
-export interface BuyMachineModel {
-  name: string;
-  machine: AnyStateMachine;
-  input?: unknown;
-  events: readonly ModelEvent[];
-}
+import type { DeliveryAddress, Goods } from '../../machines/buy/buyContract';
+import type { CheckoutLoad } from '../../machines/buy/checkout';
+import { addressBookMachine } from '../../machines/buy/addressBookMachine';
+import { addressFormMachine } from '../../machines/buy/addressFormMachine';
+import { settlementMachine } from '../../machines/buy/settlementMachine';
+import type { MachineModel, ModelEvent } from './modelPaths';
+import type { MachineEntry } from './models';
 
 export const mug: Goods = { id: 'mug', name: 'Mug', image: '/media/goods/mug.png', price: '12.5', stock: 3 };
 export const home: DeliveryAddress = {
@@ -60,7 +50,7 @@ const loadAnswers = (id: string, loaded: CheckoutLoad[]): ModelEvent[] => [
 /** The page gives the route's goods only: the balance is the server's, read with them. */
 export const settlementInput = { goodsId: 'mug' };
 
-export const settlementModel: BuyMachineModel = {
+export const settlementModel: MachineModel = {
   name: 'settlement',
   machine: settlementMachine,
   input: settlementInput,
@@ -86,7 +76,7 @@ export const settlementModel: BuyMachineModel = {
 };
 
 /** The page opened without goods: the member picks some there. */
-export const settlementModelWithoutGoods: BuyMachineModel = {
+export const settlementModelWithoutGoods: MachineModel = {
   name: 'settlement (no goods in the route)',
   machine: settlementMachine,
   input: {},
@@ -108,7 +98,7 @@ const formEvents: ModelEvent[] = [
  * Adding: the fields typed one by one (a wrong mobile number first, and a British one, which passes once the
  * international rules arrive), and every answer deliveryAdd can give.
  */
-export const addressFormAddModel: BuyMachineModel = {
+export const addressFormAddModel: MachineModel = {
   name: 'addressForm (add)',
   machine: addressFormMachine,
   input: { mode: 'add' },
@@ -130,7 +120,7 @@ export const addressFormAddModel: BuyMachineModel = {
 };
 
 /** Editing an address that is not the default: emptied and restored, made the default, and deliveryEdit's answers. */
-export const addressFormEditModel: BuyMachineModel = {
+export const addressFormEditModel: MachineModel = {
   name: 'addressForm (edit)',
   machine: addressFormMachine,
   input: { mode: 'edit', address: office },
@@ -148,7 +138,7 @@ export const addressFormEditModel: BuyMachineModel = {
 
 const bookAnswers = (id: string, answers: unknown[]): ModelEvent[] => [...answers.map((output) => done(id, output)), thrown(id)];
 
-export const addressBookModel: BuyMachineModel = {
+export const addressBookModel: MachineModel = {
   name: 'addressBook',
   machine: addressBookMachine,
   events: [
@@ -165,8 +155,8 @@ export const addressBookModel: BuyMachineModel = {
   ],
 };
 
-/** The buy flow's machines for the diagrams index, after the others. */
-export const buyMachineEntries = [
+/** The buy flow's machines for the diagrams index, after the member's others (models.ts lists them). */
+export const buyMachineEntries: MachineEntry[] = [
   {
     name: 'settlement',
     source: 'machines/buy/settlementMachine.ts',

@@ -1,14 +1,13 @@
 /**
  * The notice publication machine's test models (machines/ops/noticePublicationMachine.ts), for its generated path
- * tests (tests/machines/opsNoticePublication.paths.test.ts), the diagrams and the atlas (listed in opsPathModels.ts'
+ * tests (tests/machines/opsNoticePublication.paths.test.ts), the diagrams and the atlas (listed in ops.model.ts'
  * opsMachineEntries). Two starts, so each graph stays small: a new notice written, saved as a draft and published;
  * a published, pinned notice unpinned, pinned, unpublished and edited. Data only: nothing here runs.
  */
-import type { EventObject } from 'xstate';
-import { noticePublicationMachine } from './noticePublicationMachine';
-import type { EditableNotice, SavedNotice } from './noticePublicationMachine';
-
-type ModelEvent = EventObject & Record<string, unknown>;
+import { noticePublicationMachine } from '../../machines/ops/noticePublicationMachine';
+import type { EditableNotice, SavedNotice } from '../../machines/ops/noticePublicationMachine';
+import type { MachineModel, ModelEvent } from './modelPaths';
+import type { MachineEntry } from './models';
 
 const ok = <T>(result: T) => ({ code: 0, result });
 const refused = (code: number) => ({ code, result: null });
@@ -72,13 +71,13 @@ const publishedEvents: ModelEvent[] = [
   thrown('publish'),
 ];
 
-export const noticePublicationModels = [
+export const noticePublicationModels: MachineModel[] = [
   { name: 'noticePublication (new)', machine: noticePublicationMachine, input: { notice: null, takenIds: ['welcome'] }, events: newNoticeEvents },
   { name: 'noticePublication (published, pinned)', machine: noticePublicationMachine, input: { notice: pinnedNotice, takenIds: ['welcome'] }, events: publishedEvents },
 ];
 
 /** The machine's entry for the diagrams index and the atlas. */
-export const noticePublicationEntry = {
+export const noticePublicationEntry: MachineEntry = {
   name: 'noticePublication',
   source: 'machines/ops/noticePublicationMachine.ts',
   summary: 'A notice written in zh and en, previewed as members will see it (the sanitiser rule), saved as a draft, published, pinned or unpinned, unpublished.',

@@ -1,30 +1,21 @@
 /**
  * The desk's machines' test models: each machine's input and every event it may get, answers included, for the
- * generated path tests (tests/machines/ops*.paths.test.ts) and the diagrams (scripts/diagrams.ts). The shape of
- * scripts/machineGraph's MachineModel and MachineEntry without importing it, as machines/buy/buyPathModels.ts does.
- * Data only: nothing here runs.
+ * generated path tests (tests/machines/ops*.paths.test.ts), the diagrams (scripts/diagrams.ts) and the atlas. Data
+ * only: nothing here runs.
  */
-import type { AnyStateMachine, EventObject } from 'xstate';
-import { heldTopUpMachine } from './heldTopUpMachine';
-import type { DecidableTopUp } from './heldTopUpMachine';
-import { noticePublicationEntry } from './noticePathModels';
-import { formOfRequest, noAnswer, opsActionMachine } from './opsActionMachine';
-import { opsSessionMachine } from './opsSessionMachine';
-import { orderShippingMachine } from './orderShippingMachine';
-import type { ShippableOrder } from './orderShippingMachine';
-import type { Operator } from './opsSessionMachine';
-import { withdrawalBulkApprovalMachine } from './withdrawalBulkApprovalMachine';
-import { withdrawalDecisionMachine } from './withdrawalDecisionMachine';
-import type { DecidableWithdrawal } from './withdrawalDecisionMachine';
-
-type ModelEvent = EventObject & Record<string, unknown>;
-
-export interface OpsMachineModel {
-  name: string;
-  machine: AnyStateMachine;
-  input?: unknown;
-  events: readonly ModelEvent[];
-}
+import { heldTopUpMachine } from '../../machines/ops/heldTopUpMachine';
+import type { DecidableTopUp } from '../../machines/ops/heldTopUpMachine';
+import { noticePublicationEntry } from './noticePublication.model';
+import { formOfRequest, noAnswer, opsActionMachine } from '../../machines/ops/opsActionMachine';
+import { opsSessionMachine } from '../../machines/ops/opsSessionMachine';
+import { orderShippingMachine } from '../../machines/ops/orderShippingMachine';
+import type { ShippableOrder } from '../../machines/ops/orderShippingMachine';
+import type { Operator } from '../../machines/ops/opsSessionMachine';
+import { withdrawalBulkApprovalMachine } from '../../machines/ops/withdrawalBulkApprovalMachine';
+import { withdrawalDecisionMachine } from '../../machines/ops/withdrawalDecisionMachine';
+import type { DecidableWithdrawal } from '../../machines/ops/withdrawalDecisionMachine';
+import type { MachineModel, ModelEvent } from './modelPaths';
+import type { MachineEntry } from './models';
 
 export const financeOperator: Operator = { address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', roles: ['finance'] };
 export const secondOperator = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
@@ -64,7 +55,7 @@ const sessionEvents: ModelEvent[] = [
   thrown('revokeToken'),
 ];
 
-export const opsSessionModels: OpsMachineModel[] = [{ name: 'opsSession', machine: opsSessionMachine, events: sessionEvents }];
+export const opsSessionModels: MachineModel[] = [{ name: 'opsSession', machine: opsSessionMachine, events: sessionEvents }];
 
 /** A pending withdrawal above the quorum threshold: two approvers needed. */
 export const largeWithdrawal: DecidableWithdrawal = { id: '41', status: 'pending', approvals: [], approvalsNeeded: 2 };
@@ -85,7 +76,7 @@ const decisionEvents: ModelEvent[] = [
   thrown('decide'),
 ];
 
-export const withdrawalDecisionModels: OpsMachineModel[] = [
+export const withdrawalDecisionModels: MachineModel[] = [
   { name: 'withdrawalDecision', machine: withdrawalDecisionMachine, input: { subject: largeWithdrawal, operator: financeOperator.address }, events: decisionEvents },
   {
     name: 'withdrawalDecision (approved by this operator)',
@@ -123,7 +114,7 @@ const topUpEvents: ModelEvent[] = [
   thrown('decide'),
 ];
 
-export const heldTopUpModels: OpsMachineModel[] = [
+export const heldTopUpModels: MachineModel[] = [
   { name: 'heldTopUp', machine: heldTopUpMachine, input: { subject: heldTopUp, operator: financeOperator.address }, events: topUpEvents },
   { name: 'heldTopUp (reorganised)', machine: heldTopUpMachine, input: { subject: { ...heldTopUp, reorged: true }, operator: financeOperator.address }, events: topUpEvents },
 ];
@@ -148,7 +139,7 @@ const orderEvents: ModelEvent[] = [
   thrown('decide'),
 ];
 
-export const orderShippingModels: OpsMachineModel[] = [{ name: 'orderShipping', machine: orderShippingMachine, input: { subject: paidOrder, operator: financeOperator.address }, events: orderEvents }];
+export const orderShippingModels: MachineModel[] = [{ name: 'orderShipping', machine: orderShippingMachine, input: { subject: paidOrder, operator: financeOperator.address }, events: orderEvents }];
 
 const bulkEvents: ModelEvent[] = [
   { type: 'user.choose', act: 'approve' },
@@ -163,7 +154,7 @@ const bulkEvents: ModelEvent[] = [
   thrown('decide'),
 ];
 
-export const withdrawalBulkApprovalModels: OpsMachineModel[] = [
+export const withdrawalBulkApprovalModels: MachineModel[] = [
   { name: 'withdrawalBulkApproval', machine: withdrawalBulkApprovalMachine, input: { subject: { mayApprove: true, results: null }, operator: financeOperator.address }, events: bulkEvents },
   {
     name: 'withdrawalBulkApproval (no finance role)',
@@ -173,7 +164,7 @@ export const withdrawalBulkApprovalModels: OpsMachineModel[] = [
   },
 ];
 
-export const opsActionModel: OpsMachineModel = {
+export const opsActionModel: MachineModel = {
   name: 'opsAction',
   machine: opsActionMachine,
   input: { subject: noAnswer, operator: financeOperator.address },
@@ -190,8 +181,8 @@ export const opsActionModel: OpsMachineModel = {
   ],
 };
 
-/** The desk's machines for the diagrams index, after the others. */
-export const opsMachineEntries = [
+/** The desk's machines for the diagrams index, after the member's (models.ts lists them). */
+export const opsMachineEntries: MachineEntry[] = [
   {
     name: 'opsSession',
     source: 'machines/ops/opsSessionMachine.ts',
