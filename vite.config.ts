@@ -97,13 +97,13 @@ export default defineConfig({
           include: ['src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: isolatedUnitFiles,
           // The compiled server for the suites that start it as a process, and the empty PGlite cluster new databases
-          // load instead of running initdb (tests/server/support/globalSetup.ts).
-          globalSetup: ['tests/server/support/globalSetup.ts'],
+          // load instead of running initdb (tests/server/support/unitGlobalSetup.ts).
+          globalSetup: ['tests/server/support/unitGlobalSetup.ts'],
         },
       },
       {
         extends: true,
-        test: { name: 'unit-isolated', environment: 'node', include: isolatedUnitFiles, globalSetup: ['tests/server/support/globalSetup.ts'] },
+        test: { name: 'unit-isolated', environment: 'node', include: isolatedUnitFiles, globalSetup: ['tests/server/support/unitGlobalSetup.ts'] },
       },
       {
         extends: true,
@@ -117,7 +117,7 @@ export default defineConfig({
           // the same with files shuffled. Each file still gets its own jsdom; none replaces a module (vi.mock).
           isolate: false,
           include: ['tests/ui/**/*.test.tsx', 'src/**/*.test.tsx'],
-          setupFiles: ['tests/support/setupDom.ts'],
+          setupFiles: ['tests/ui/support/setupDom.ts'],
         },
       },
       {
@@ -134,7 +134,7 @@ export default defineConfig({
           // Two journeys at a time where a file runs them concurrently (walletBrowsers.spec.ts): each mostly waits on
           // the page, and more than two pages loading at once beside the other worker starve CI's two cores.
           maxConcurrency: 2,
-          globalSetup: ['tests/e2e/support/globalSetup.ts'],
+          globalSetup: ['tests/e2e/support/e2eGlobalSetup.ts'],
         },
       },
     ],

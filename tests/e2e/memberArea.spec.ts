@@ -10,7 +10,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { screenshot } from './support/browser';
 import { memberSessionOverHttp, setupJourneys } from './support/journey';
 import { translate } from './support/visual';
-import { anvilKeys } from './wallet/keys';
+import { anvilKeys } from './support/wallet/anvilKeys';
 
 const e2e = setupJourneys();
 

@@ -21,13 +21,13 @@ import type { Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
 import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
-import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
+import { TEST_NODE_CHAIN_ID } from '../server/support/testChain';
 import { screenshot } from './support/browser';
 import { memberCall, memberSessionOverHttp, setupJourneys } from './support/journey';
 import { deskCookie, deskSessionOverHttp, envelopeCall, treasuryCall } from './support/operator';
 import type { Envelope } from './support/operator';
 import { translateWith } from './support/visual';
-import { anvilKeys } from './wallet/keys';
+import { anvilKeys } from './support/wallet/anvilKeys';
 
 const e2e = setupJourneys({ chain: true, treasury: true, demoOperator: true, autoApproveMax: '10', approvalQuorumAbove: '100' });
 

@@ -10,8 +10,8 @@ import { addressBookMachine, type AddressBookMachine, type AddressListAnswer, ty
 import * as select from '../../machines/buy/addressBookSelectors';
 import { addressBookModel, home, office } from '../../scripts/machineGraph/buy.model';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
-import { describeModelPaths } from '../support/describeModelPaths';
-import { checkAlongPaths } from './buyPathChecks';
+import { describeModelPaths } from './support/describeModelPaths';
+import { checkAlongPaths } from './support/checkAlongPaths';
 
 await describeModelPaths('addressBook', [addressBookModel]);
 

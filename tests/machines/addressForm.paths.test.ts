@@ -12,8 +12,8 @@ import { addressFormMachine, type AddressFormInput, type AddressFormMachine, typ
 import * as select from '../../machines/buy/addressFormSelectors';
 import { addressFormAddModel, addressFormEditModel, addressRequestId, home, office } from '../../scripts/machineGraph/buy.model';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
-import { describeModelPaths } from '../support/describeModelPaths';
-import { checkAlongPaths } from './buyPathChecks';
+import { describeModelPaths } from './support/describeModelPaths';
+import { checkAlongPaths } from './support/checkAlongPaths';
 
 await describeModelPaths('addressForm', [addressFormAddModel, addressFormEditModel]);
 

@@ -21,7 +21,7 @@ import {
   signIn,
   signInBound,
   type SignedIn,
-} from './support/siwe';
+} from './support/memberSignIn';
 
 const MINUTE = 60_000;
 

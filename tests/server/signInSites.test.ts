@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { accounts, buildMessage, envelope, requestNonce, TEST_DOMAIN, type MessageOverrides } from './support/siwe';
+import { accounts, buildMessage, envelope, requestNonce, TEST_DOMAIN, type MessageOverrides } from './support/memberSignIn';
 
 describeWithDatabases('sign-in sites', (ctx) => {
   /** Signs a fresh message for `site` and posts it with the given headers. */

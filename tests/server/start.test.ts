@@ -10,7 +10,7 @@ import { enginesNode } from '../../scripts/buildServer';
 import { needsBuild } from '../../scripts/start.mjs';
 import { DEV_CHAIN_ID } from '../../server/chain/devChain';
 import { ADMIN_TOKEN_GONE } from '../../server/env';
-import { startTestChain, TEST_NODE_CHAIN_ID } from './support/chain';
+import { startTestChain, TEST_NODE_CHAIN_ID } from './support/testChain';
 import { mainStorages, prepareMainRun, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
 

@@ -1,6 +1,6 @@
 /**
  * The address book machine's generated paths through the rendered /buy/shipping-address page, opened from the
- * settlement (?return=) so each address can be chosen (tests/support/routeUiPaths.ts): the rows as the server lists
+ * settlement (?return=) so each address can be chosen (tests/ui/support/routeUiPaths.ts): the rows as the server lists
  * them, the default marked, what each row offers, the delete confirmation, each action's failure with its retry,
  * and deliveryList, deliveryDelete and deliveryEdit (make default) answered with the path's answers.
  */
@@ -14,10 +14,10 @@ import type { PathStep } from '../../scripts/machineGraph/modelPaths';
 import { paths } from '../../src/app/paths';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { renderApp, type RenderedApp } from '../support/renderApp';
-import { answerWith, describeRouteUiPaths } from '../support/routeUiPaths';
-import { expectAlert, expectAlerts, translated } from '../support/screenQueries';
-import type { StepMapper } from '../support/uiPathPlan';
+import { renderApp, type RenderedApp } from './support/renderApp';
+import { answerWith, describeRouteUiPaths } from './support/routeUiPaths';
+import { expectAlert, expectAlerts, translated } from './support/screenQueries';
+import type { StepMapper } from './support/uiPathPlan';
 
 type Translate = ReturnType<typeof translated>;
 type BookEndpoint = 'deliveryList' | 'deliveryDelete' | 'deliveryEdit';

@@ -1,6 +1,6 @@
 /**
  * The address form machine's generated paths through the rendered /buy/shipping-address/add and /edit/:deliveryId
- * pages (tests/support/routeUiPaths.ts): the fields typed, the region picked, the default switch, each field's
+ * pages (tests/ui/support/routeUiPaths.ts): the fields typed, the region picked, the default switch, each field's
  * problem as the member reads it, saving with deliveryAdd or deliveryEdit answered with the path's answer (the body
  * checked), the server's refusals, and leaving with unsaved changes through the back arrow.
  */
@@ -16,10 +16,10 @@ import { paths } from '../../src/app/paths';
 import { regionText } from '../../src/components/regionOptions';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { renderApp, type RenderedApp } from '../support/renderApp';
-import { answerWith, describeRouteUiPaths } from '../support/routeUiPaths';
-import { expectAlerts, translated } from '../support/screenQueries';
-import type { StepMapper } from '../support/uiPathPlan';
+import { renderApp, type RenderedApp } from './support/renderApp';
+import { answerWith, describeRouteUiPaths } from './support/routeUiPaths';
+import { expectAlerts, translated } from './support/screenQueries';
+import type { StepMapper } from './support/uiPathPlan';
 
 type Translate = ReturnType<typeof translated>;
 type TextField = Exclude<AddressField, 'region'>;

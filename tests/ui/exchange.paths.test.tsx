@@ -1,7 +1,7 @@
 /**
  * The exchange machine's generated paths through the rendered sheet over /me/wpos (/me/wpos?sheet=exchange): the
  * direction tapped, the amount typed with its error and what arrives at the rate beside it, the summary, and every
- * flashExchange call carrying the path's body and request id (tests/support/moneyFlowUiPaths.ts drives the
+ * flashExchange call carrying the path's body and request id (tests/ui/support/moneyFlowUiPaths.ts drives the
  * skeleton's steps).
  */
 import { screen } from '@testing-library/react';
@@ -12,8 +12,8 @@ import { exchangeInput, exchangeModel, exchangeRequestId } from '../../scripts/m
 import { formatAmount } from '../../src/components/amountFormat';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testDappParam, testMeInfo } from '../support/fakeApi';
-import { describeMoneyFlowUiPaths, type FlowContext } from '../support/moneyFlowUiPaths';
-import { expectAlert } from '../support/screenQueries';
+import { describeMoneyFlowUiPaths, type FlowContext } from './support/moneyFlowUiPaths';
+import { expectAlert } from './support/screenQueries';
 
 const member = { ...testMeInfo(), wposBalance: exchangeInput.wposBalance, creditBalance: exchangeInput.creditBalance };
 const money = (amount: string) => formatAmount(amount, { locale: 'en' });

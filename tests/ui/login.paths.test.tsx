@@ -1,14 +1,14 @@
 /**
  * The wallet machine's generated paths, replayed through the rendered /login page (DESIGN.md, "Model-based
  * tests"): each path event is a click, a fake-wallet answer, a provider event, a discovery result or a clock step
- * (tests/support/walletUiSteps.ts), and after each step the app's wallet actor must be in the path's state with the
+ * (tests/ui/support/walletUiSteps.ts), and after each step the app's wallet actor must be in the path's state with the
  * path's context while the page shows what that state means to the member.
  */
 import { describe, expect, it } from 'vitest';
 import { walletModel } from '../../scripts/machineGraph/wallet.model';
-import { renderApp } from '../support/renderApp';
-import { describeUiPath, mapPath, planUiPaths, recordTransitions } from '../support/uiPathPlan';
-import { expectWalletStep, mapWalletStep, performWalletAction, walletRenderOptions } from '../support/walletUiSteps';
+import { renderApp } from './support/renderApp';
+import { describeUiPath, mapPath, planUiPaths, recordTransitions } from './support/uiPathPlan';
+import { expectWalletStep, mapWalletStep, performWalletAction, walletRenderOptions } from './support/walletUiSteps';
 
 /** Wallet transitions the page must keep walking; raise it when the page learns to produce more. */
 const uiCoverageFloor = 60;

@@ -9,7 +9,7 @@ import enCommon from '../../locales/en/common.json';
 import enLogin from '../../locales/en/login.json';
 import { firstTextsBlock, loginShell } from '../../server/plugins/loginShell';
 import { readFirstTexts } from '../../src/i18n/firstTexts';
-import { renderApp } from '../support/renderApp';
+import { renderApp } from './support/renderApp';
 
 describe('the sign-in shell', () => {
   it('behavior: matches what /login renders: the title bar title and the whole hero', async () => {

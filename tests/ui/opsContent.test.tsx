@@ -5,7 +5,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderDesk } from '../support/renderDesk';
+import { renderDesk } from './support/renderDesk';
 
 const welcome = {
   id: 'welcome',

@@ -6,8 +6,8 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderDesk } from '../support/renderDesk';
-import type { DeskHandlers, RenderedDesk } from '../support/renderDesk';
+import { renderDesk } from './support/renderDesk';
+import type { DeskHandlers, RenderedDesk } from './support/renderDesk';
 
 /** The screen's first show waits for its lazily loaded module (seconds on a loaded 2-core runner). */
 const firstShow = { timeout: 10_000 };

@@ -5,7 +5,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { OPS_SIGN_IN_STATEMENT } from '../../machines/ops/opsSessionMachine';
-import { deskCsrfToken, financeAddress, renderDesk, seededMoneySettings } from '../support/renderDesk';
+import { deskCsrfToken, financeAddress, renderDesk, seededMoneySettings } from './support/renderDesk';
 
 const nonce = { nonce: 'Op5xv9Lm2Pz8Rt4W', issuedAt: '2026-11-27T10:00:00.000Z', expirationTime: '2026-11-27T10:05:00.000Z' };
 const second = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';

@@ -5,7 +5,7 @@
  */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderDesk } from '../support/renderDesk';
+import { renderDesk } from './support/renderDesk';
 
 const member = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 

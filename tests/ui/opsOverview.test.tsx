@@ -4,7 +4,7 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { quietOverview, renderDesk } from '../support/renderDesk';
+import { quietOverview, renderDesk } from './support/renderDesk';
 
 const days = Array.from({ length: 30 }, (_, index) => ({ day: `2026-11-${String(index + 1).padStart(2, '0')}`, in: index === 29 ? '1250.5' : '0', out: index === 29 ? '11' : '0' }));
 const busy = {

@@ -2,16 +2,16 @@
  * The auth machine's generated paths, replayed through the rendered sign-in pages (DESIGN.md, "Model-based
  * tests"): signing in on /login, binding a recommender on /register, and the member area they lead to. Each path
  * event is a click or typing, an answer of the fake API, the fake wallet's answer to the signature prompt, a wallet
- * event, or a clock step (tests/support/authUiSteps.ts). After each step the app's auth actor must be in the path's
+ * event, or a clock step (tests/ui/support/authUiSteps.ts). After each step the app's auth actor must be in the path's
  * state, agree with the path's context, and the page must show what that state means to the member.
  */
 import { describe, expect, it } from 'vitest';
 import { authModels } from '../../scripts/machineGraph/auth.model';
 import type { MachineModel } from '../../scripts/machineGraph/modelPaths';
-import { renderApp } from '../support/renderApp';
-import { authRenderOptions, expectAuthStep, mapAuthStep, performAuthAction, waitForConnectedWallet } from '../support/authUiSteps';
-import { describeUiPath, initialStep, mapPath, planUiPaths, recordTransitions } from '../support/uiPathPlan';
-import type { UiPathPlan } from '../support/uiPathPlan';
+import { renderApp } from './support/renderApp';
+import { authRenderOptions, expectAuthStep, mapAuthStep, performAuthAction, waitForConnectedWallet } from './support/authUiSteps';
+import { describeUiPath, initialStep, mapPath, planUiPaths, recordTransitions } from './support/uiPathPlan';
+import type { UiPathPlan } from './support/uiPathPlan';
 
 /** Auth transitions the pages must keep walking; raise it when the pages learn to produce more. */
 const uiCoverageFloor = 36;

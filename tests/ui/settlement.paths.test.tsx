@@ -18,10 +18,10 @@ import { paths } from '../../src/app/paths';
 import { formatAmount } from '../../src/components/amountFormat';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { renderApp, type RenderedApp } from '../support/renderApp';
-import { answerWith, describeRouteUiPaths } from '../support/routeUiPaths';
-import { expectAlert, expectAlerts, translated } from '../support/screenQueries';
-import type { StepMapper } from '../support/uiPathPlan';
+import { renderApp, type RenderedApp } from './support/renderApp';
+import { answerWith, describeRouteUiPaths } from './support/routeUiPaths';
+import { expectAlert, expectAlerts, translated } from './support/screenQueries';
+import type { StepMapper } from './support/uiPathPlan';
 
 type Translate = ReturnType<typeof translated>;
 type SettlementUiAction =

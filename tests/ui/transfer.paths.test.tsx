@@ -1,7 +1,7 @@
 /**
  * The transfer machine's generated paths through the rendered sheet over /me/wpos (/me/wpos?sheet=transfer): the
  * recipient and amount typed, their errors beside each field, the summary with the checksummed recipient, and every
- * transferWpos call carrying the path's body and request id (tests/support/moneyFlowUiPaths.ts drives the skeleton's
+ * transferWpos call carrying the path's body and request id (tests/ui/support/moneyFlowUiPaths.ts drives the skeleton's
  * steps).
  */
 import { screen } from '@testing-library/react';
@@ -13,8 +13,8 @@ import { formatAmount } from '../../src/components/amountFormat';
 import { teamMembers, transferInput, transferModel, transferRequestId } from '../../scripts/machineGraph/transfer.model';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { describeMoneyFlowUiPaths, type FlowContext } from '../support/moneyFlowUiPaths';
-import { expectAlert } from '../support/screenQueries';
+import { describeMoneyFlowUiPaths, type FlowContext } from './support/moneyFlowUiPaths';
+import { expectAlert } from './support/screenQueries';
 
 const member = { ...testMeInfo(transferInput.ownAddress), wposBalance: transferInput.balance };
 const money = (amount: string) => formatAmount(amount, { locale: 'en' });

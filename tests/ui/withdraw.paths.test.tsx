@@ -1,6 +1,6 @@
 /**
  * The withdraw machine's generated paths, replayed through the rendered sheet over /me (/me?sheet=withdraw) by the
- * money flows' shared harness (tests/support/moneyFlowUiPaths.ts): the amount typed, its error, the fee and what
+ * money flows' shared harness (tests/ui/support/moneyFlowUiPaths.ts): the amount typed, its error, the fee and what
  * arrives, the summary and the receipt, and every withdrawCredit call carrying the path's amount and request id;
  * then the sheet's own behaviour (opening and closing in the URL, the records after a withdrawal).
  */
@@ -11,9 +11,9 @@ import { formatAmount } from '../../src/components/amountFormat';
 import { withdrawInput, withdrawModel, withdrawRequestId } from '../../scripts/machineGraph/withdraw.model';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testDappParam, testMeInfo } from '../support/fakeApi';
-import { describeMoneyFlowUiPaths } from '../support/moneyFlowUiPaths';
-import { renderApp } from '../support/renderApp';
-import { expectAlert, translated } from '../support/screenQueries';
+import { describeMoneyFlowUiPaths } from './support/moneyFlowUiPaths';
+import { renderApp } from './support/renderApp';
+import { expectAlert, translated } from './support/screenQueries';
 
 const member = { ...testMeInfo(), creditBalance: withdrawInput.balance };
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(member) };

@@ -6,7 +6,7 @@
 import { createPublicClient, http, parseAbiItem } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestChain, type TestChain } from './chain';
+import { startTestChain, type TestChain } from './testChain';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './rpcRelay';
 
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

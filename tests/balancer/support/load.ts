@@ -1,13 +1,13 @@
 /**
- * The load of the three-instance run (tests/balancer/threeInstances.ts): the money concurrency suite's mix
+ * The load of the three-instance run (tests/balancer/support/threeInstancesRun.ts): the money concurrency suite's mix
  * (tests/server/ledgerConcurrency.test.ts) over HTTP through the balancer: grants of CREDIT and WPOS, withdrawals
  * (approved on request within AUTO_APPROVE_MAX, the rest decided by the operator among the load), WPOS transfers to
  * the team, flash exchanges, replays of a request id, reads, and share-pool payouts run twice at once; and the shop's race for its last units
  * (tests/server/buy.test.ts) at the moments the run picks.
  */
-import { formatMinor } from '../../api-schema/amount';
-import { newRequestId, type Call, type Client, type Member, type Sent } from './client';
-import { seededRandom } from '../../scripts/seededRandom';
+import { formatMinor } from '../../../api-schema/amount';
+import { newRequestId, type Call, type Client, type Member, type Sent } from './balancerClient';
+import { seededRandom } from '../../../scripts/seededRandom';
 
 /** Member i signs in with member (i - 1) / 2's invite code: a binary tree, so the first ones have a team below. */
 export const recommenderOf = (index: number): number => Math.floor((index - 1) / 2);

@@ -10,7 +10,7 @@ export interface WalletRequest {
   params?: unknown;
 }
 
-import type { RpcErrorShape } from '../../../src/dev/simulatedWallet';
+import type { RpcErrorShape } from '../../../../src/dev/simulatedWallet';
 
 export type { RpcErrorShape };
 

@@ -1,7 +1,8 @@
 /**
- * What the three-instance run starts (tests/balancer/threeInstances.ts): PostgreSQL, one anvil with the token, three compiled
- * servers on one database and that chain, and HAProxy from docs/deploy/haproxy.cfg with this run's ports. Every
- * process started here is stopped by `stopAll`, and killed by the exit handler if the run ends some other way.
+ * What the three-instance run starts (tests/balancer/support/threeInstancesRun.ts): PostgreSQL, one anvil with the
+ * token, three compiled servers on one database and that chain, and HAProxy from docs/deploy/haproxy.cfg with this
+ * run's ports. Every process started here is stopped by `stopAll`, and killed by the exit handler if the run ends some
+ * other way.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -13,11 +14,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Address, Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import type { AnvilNode } from '../../server/chain/anvil';
-import { startTestChain } from '../server/support/chain';
-import { databaseUrl, onAdminConnection } from '../support/postgresTemplate';
+import type { AnvilNode } from '../../../server/chain/anvil';
+import { startTestChain } from '../../server/support/testChain';
+import { databaseUrl, onAdminConnection } from '../../support/postgresTemplate';
 
-export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Undo steps, run in reverse by stopAll; children still alive at exit are killed there. */
 const undo: (() => Promise<void> | void)[] = [];
@@ -206,7 +207,8 @@ function runConfig(template: string, ports: { balancer: number; servers: number[
     // Plain HTTP in a test run: no certificate, so no TLS listener and no redirect to it.
     [/^ {4}bind :443 ssl crt \S+ alpn h2,http\/1\.1\n/m, ''],
     [/^ {4}http-request redirect scheme https code 301 unless \{ ssl_fc \}\n/m, ''],
-    // Checks fast enough for a short run; SHUTDOWN_DRAIN_MS is set to cover them (tests/balancer/threeInstances.ts).
+    // Checks fast enough for a short run; SHUTDOWN_DRAIN_MS is set to cover them
+    // (tests/balancer/support/threeInstancesRun.ts).
     [/^ {4}default-server inter 2s fall 2 rise 2$/m, `    default-server inter ${checkMs}ms fall 2 rise 2`],
     ...ports.servers.map((port, index): [RegExp, string] => [new RegExp(`^ {4}server app${index + 1} 127\\.0\\.0\\.1:808${index + 1} check$`, 'm'), `    server app${index + 1} 127.0.0.1:${port} check`]),
   ];

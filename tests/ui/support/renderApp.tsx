@@ -14,21 +14,21 @@ import type { i18n as I18n, Resource } from 'i18next';
 import { createMemoryRouter } from 'react-router-dom';
 import { SimulatedClock } from 'xstate';
 import { afterEach, expect } from 'vitest';
-import { AppProviders } from '../../src/app/AppProviders';
-import { createRootActors } from '../../src/app/rootActors';
-import type { RootActors } from '../../src/app/rootActors';
-import { routes } from '../../src/app/routes';
-import { createI18n } from '../../src/i18n/i18n';
-import { createBrowserStorage } from '../../src/storage/browserStorage';
-import type { BrowserStorage } from '../../src/storage/browserStorage';
-import type { DiscoveredProvider, Eip1193Provider } from '../../src/wallet/types';
-import { accountA } from '../../scripts/machineGraph/wallet.model';
-import { createFakeApi } from './fakeApi';
-import type { FakeApi } from './fakeApi';
-import { createMemoryStorage } from './memoryStorage';
-import type { MemoryStorage } from './memoryStorage';
-import { createDeferred, createFakeEip1193Provider, providerError } from './fakeEip1193Provider';
-import type { Deferred, FakeEip1193Options, FakeEip1193Provider, ProviderErrorInit } from './fakeEip1193Provider';
+import { AppProviders } from '../../../src/app/AppProviders';
+import { createRootActors } from '../../../src/app/rootActors';
+import type { RootActors } from '../../../src/app/rootActors';
+import { routes } from '../../../src/app/routes';
+import { createI18n } from '../../../src/i18n/i18n';
+import { createBrowserStorage } from '../../../src/storage/browserStorage';
+import type { BrowserStorage } from '../../../src/storage/browserStorage';
+import type { DiscoveredProvider, Eip1193Provider } from '../../../src/wallet/types';
+import { accountA } from '../../../scripts/machineGraph/wallet.model';
+import { createFakeApi } from '../../support/fakeApi';
+import type { FakeApi } from '../../support/fakeApi';
+import { createMemoryStorage } from '../../support/memoryStorage';
+import type { MemoryStorage } from '../../support/memoryStorage';
+import { createDeferred, createFakeEip1193Provider, providerError } from '../../support/fakeEip1193Provider';
+import type { Deferred, FakeEip1193Options, FakeEip1193Provider, ProviderErrorInit } from '../../support/fakeEip1193Provider';
 
 /** A wallet the page can find. */
 export interface TestWalletSpec {
@@ -123,7 +123,7 @@ export interface RenderedApp extends RenderResult {
   i18n: I18n;
 }
 
-const localeFiles = import.meta.glob<Record<string, unknown>>('../../locales/en/*.json', { eager: true, import: 'default' });
+const localeFiles = import.meta.glob<Record<string, unknown>>('../../../locales/en/*.json', { eager: true, import: 'default' });
 
 /** The bundled English translations, one namespace per locales/en/*.json file. */
 export const englishResources: Resource = {

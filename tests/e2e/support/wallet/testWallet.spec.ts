@@ -5,10 +5,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { verifyMessage } from 'viem';
-import { newPhoneContext, releaseWorkerBrowser, workerBrowser } from './support/browser';
-import { anvilKeys } from './wallet/keys';
-import { TestWallet } from './wallet/testWallet';
-import type { TestWalletOptions } from './wallet/testWallet';
+import { newPhoneContext, releaseWorkerBrowser, workerBrowser } from '../browser';
+import { anvilKeys } from './anvilKeys';
+import { TestWallet } from './testWallet';
+import type { TestWalletOptions } from './testWallet';
 
 const origin = 'http://wallet.test';
 let browser: Browser;

@@ -8,9 +8,9 @@
  * be driven.
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { candidatePathsFor, definedTransitions, shortestPaths, transitionKey } from '../../scripts/machineGraph/modelPaths';
-import type { DefinedTransition, MachineModel, ModelPath, PathStep } from '../../scripts/machineGraph/modelPaths';
-import { startHarness, walkPath } from '../../scripts/machineGraph/pathWalker';
+import { candidatePathsFor, definedTransitions, shortestPaths, transitionKey } from '../../../scripts/machineGraph/modelPaths';
+import type { DefinedTransition, MachineModel, ModelPath, PathStep } from '../../../scripts/machineGraph/modelPaths';
+import { startHarness, walkPath } from '../../../scripts/machineGraph/pathWalker';
 
 /** How one path event is produced through the UI, or why it cannot be. */
 export type StepMapping<TAction> = { kind: 'action'; action: TAction } | { kind: 'unmapped'; reason: string };

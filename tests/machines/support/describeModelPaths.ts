@@ -4,10 +4,10 @@
  * input decides where it starts (auth restores a session) has one model per start; coverage is their union.
  */
 import { describe, expect, it } from 'vitest';
-import { planPaths, walkPath } from '../../scripts/machineGraph/pathWalker';
-import type { PathPlan } from '../../scripts/machineGraph/pathWalker';
-import type { MachineModel } from '../../scripts/machineGraph/modelPaths';
-import { definedTransitions } from '../../scripts/machineGraph/modelPaths';
+import { planPaths, walkPath } from '../../../scripts/machineGraph/pathWalker';
+import type { PathPlan } from '../../../scripts/machineGraph/pathWalker';
+import type { MachineModel } from '../../../scripts/machineGraph/modelPaths';
+import { definedTransitions } from '../../../scripts/machineGraph/modelPaths';
 
 export async function describeModelPaths(name: string, models: readonly MachineModel[]): Promise<void> {
   // One model after another: walks share the fake-actor registry slot (scripts/machineGraph/pathWalker.ts).

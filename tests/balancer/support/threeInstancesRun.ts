@@ -1,24 +1,24 @@
 /**
  * Three instances behind a real balancer (issue 45, item 5; README, "Three instances behind a balancer";
  * docs/deploy/README.md), run by `npm test` (tests/balancer/threeInstances.test.ts) and alone by `npm run
- * test:balancer` (tests/balancer/run.ts). PostgreSQL (DATABASE_URL's cluster, or a throwaway one), one anvil
- * with the token and a funded hot wallet, three compiled servers (`npm run build`'s dist/server) on that database and
- * chain as production runs them (NODE_ENV=production, TRUST_PROXY=1, PUBLIC_URL the balancer), and HAProxy from
- * Debian on docs/deploy/haproxy.cfg with this run's ports. Through the balancer: the money mix of the concurrency
- * suite with the operator's decisions among it, the shop's race for its last units twice, and the payer paying on the
- * node; the instance holding the payer's lease killed -9 under that load and started again; then a rolling restart
- * of all three (SIGTERM, ready, next). Afterwards: every call answered (a call the kill cut is sent again with its
- * request id), no 5xx but the calls in flight at the kill, every acknowledged request in the books once, balances what
- * the answers imply, each withdrawal done paid exactly once on chain, the books balanced and reconcile clean.
- * Exit code 0 when all holds; it prints its figures either way.
+ * test:balancer` (tests/balancer/support/threeInstancesCli.ts). PostgreSQL (DATABASE_URL's cluster, or a throwaway
+ * one), one anvil with the token and a funded hot wallet, three compiled servers (`npm run build`'s dist/server) on
+ * that database and chain as production runs them (NODE_ENV=production, TRUST_PROXY=1, PUBLIC_URL the balancer), and
+ * HAProxy from Debian on docs/deploy/haproxy.cfg with this run's ports. Through the balancer: the money mix of the
+ * concurrency suite with the operator's decisions among it, the shop's race for its last units twice, and the payer
+ * paying on the node; the instance holding the payer's lease killed -9 under that load and started again; then a
+ * rolling restart of all three (SIGTERM, ready, next). Afterwards: every call answered (a call the kill cut is sent
+ * again with its request id), no 5xx but the calls in flight at the kill, every acknowledged request in the books once,
+ * balances what the answers imply, each withdrawal done paid exactly once on chain, the books balanced and reconcile
+ * clean. Exit code 0 when all holds; it prints its figures either way.
  */
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { ensureServerBuilt } from '../../scripts/buildServer';
-import { openDatabase, queryRows } from '../../server/db/client';
-import { freePort } from '../../server/chain/anvil';
+import { ensureServerBuilt } from '../../../scripts/buildServer';
+import { openDatabase, queryRows } from '../../../server/db/client';
+import { freePort } from '../../../server/chain/anvil';
 import { checkBooks, checkPayments } from './books';
-import { Client, type Sent } from './client';
+import { Client, type Sent } from './balancerClient';
 import { moneyLoad, shopRace } from './load';
 import { approveAndSettle, membersWithMoney, serverEnv } from './setUp';
 import {

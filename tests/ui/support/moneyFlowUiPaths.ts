@@ -11,11 +11,11 @@
  */
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EndpointName } from '../../api-schema/endpoints';
-import type { MoneyFlowContext } from '../../machines/shared/moneyFlow';
-import type { MachineModel, ModelPath, PathStep } from '../../scripts/machineGraph/modelPaths';
-import { walkPath } from '../../scripts/machineGraph/pathWalker';
-import type { FakeApi } from './fakeApi';
+import type { EndpointName } from '../../../api-schema/endpoints';
+import type { MoneyFlowContext } from '../../../machines/shared/moneyFlow';
+import type { MachineModel, ModelPath, PathStep } from '../../../scripts/machineGraph/modelPaths';
+import { walkPath } from '../../../scripts/machineGraph/pathWalker';
+import type { FakeApi } from '../../support/fakeApi';
 import { renderApp } from './renderApp';
 import type { RenderedApp } from './renderApp';
 import { expectAlert, translated } from './screenQueries';

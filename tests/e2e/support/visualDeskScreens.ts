@@ -106,5 +106,5 @@ export const deskScreens: readonly DeskScreen[] = [
 
 // A screen added to the table without a shot here fails every run that reads this list.
 for (const { path } of screenTable) {
-  if (!deskScreens.some((shot) => shot.path.split('?')[0] === path)) throw new Error(`${path} (src/ops/deskScreens.ts) has no shot in tests/e2e/support/deskScreens.ts`);
+  if (!deskScreens.some((shot) => shot.path.split('?')[0] === path)) throw new Error(`${path} (src/ops/deskScreens.ts) has no shot in tests/e2e/support/visualDeskScreens.ts`);
 }

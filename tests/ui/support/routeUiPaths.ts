@@ -1,8 +1,8 @@
 /**
  * Replays a machine's generated paths through the route that creates its actor (a page-owned flow such as the
- * settlement or the address book), as tests/support/moneyFlowUiPaths.ts does for the money-flow sheets. A route
+ * settlement or the address book), as tests/ui/support/moneyFlowUiPaths.ts does for the money-flow sheets. A route
  * spec says how each path event is produced on the page and what the page shows in each state; this driver plans
- * the paths (tests/support/uiPathPlan.ts, one plan per model, later models adding only what earlier ones miss),
+ * the paths (tests/ui/support/uiPathPlan.ts, one plan per model, later models adding only what earlier ones miss),
  * replays each through the rendered app with a check after every step, and declares the coverage test.
  *
  * The actor lives inside the route, out of the test's reach, so the transitions walked through the UI are those of
@@ -10,11 +10,11 @@
  */
 import { waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Answer } from '../../machines/shared/answer';
-import { candidatePathsFor, definedTransitions, shortestPaths } from '../../scripts/machineGraph/modelPaths';
-import type { MachineModel, ModelPath, PathStep } from '../../scripts/machineGraph/modelPaths';
-import { walkPath } from '../../scripts/machineGraph/pathWalker';
-import type { HeldApiCall } from './fakeApi';
+import type { Answer } from '../../../machines/shared/answer';
+import { candidatePathsFor, definedTransitions, shortestPaths } from '../../../scripts/machineGraph/modelPaths';
+import type { MachineModel, ModelPath, PathStep } from '../../../scripts/machineGraph/modelPaths';
+import { walkPath } from '../../../scripts/machineGraph/pathWalker';
+import type { HeldApiCall } from '../../support/fakeApi';
 import type { RenderedApp } from './renderApp';
 import { describeUiPath, initialStep, mapPath, planUiPaths } from './uiPathPlan';
 import type { StepMapper } from './uiPathPlan';

@@ -1,15 +1,15 @@
 /**
- * The clients of the three-instance run (tests/balancer/threeInstances.ts), all through the balancer: members signed in over
- * HTTP (SIWE, as the sign-in page), the test treasury (the run's first admin, signed in over HTTP, with a finance API
- * key), and every request kept with what happened to it.
- * A request the balancer answered 5xx, or that got no answer, is kept as cut; its client sends it again with the same
- * request id, as the app does, until it has an answer.
+ * The clients of the three-instance run (tests/balancer/support/threeInstancesRun.ts), all through the balancer:
+ * members signed in over HTTP (SIWE, as the sign-in page), the test treasury (the run's first admin, signed in over
+ * HTTP, with a finance API key), and every request kept with what happened to it. A request the balancer answered 5xx,
+ * or that got no answer, is kept as cut; its client sends it again with the same request id, as the app does, until it
+ * has an answer.
  */
 import { randomUUID } from 'node:crypto';
 import type { Address } from 'viem';
 import { z } from 'zod';
-import { signInOverHttp } from '../server/support/httpSignIn';
-import { treasuryHeadersOverHttp } from '../support/treasury';
+import { signInOverHttp } from '../../server/support/httpSignIn';
+import { treasuryHeadersOverHttp } from '../../support/treasury';
 
 const envelope = z.object({ code: z.number(), result: z.unknown().optional() });
 

@@ -1,8 +1,9 @@
 /**
- * `npm run test:failover`: the failover run (tests/failover/failover.ts) outside vitest, with its exit code: 0 when
- * all holds. Root with Debian's PostgreSQL and HAProxy (it installs HAProxy when missing). Ctrl-C stops everything.
+ * `npm run test:failover`: the failover run (tests/failover/support/failoverRun.ts) outside vitest, with its exit code:
+ * 0 when all holds. Root with Debian's PostgreSQL and HAProxy (it installs HAProxy when missing). Ctrl-C stops
+ * everything.
  */
-import { lastDiagnosis, runFailover, stopAll } from './failover';
+import { lastDiagnosis, runFailover, stopAll } from './failoverRun';
 
 let exitCode = 1;
 const interrupted = (signal: NodeJS.Signals) => {

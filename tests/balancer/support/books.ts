@@ -1,14 +1,15 @@
 /**
- * The checks of the three-instance run after the load (tests/balancer/threeInstances.ts): what the answers imply beside what the
- * database and the chain hold. Each returns the problems it found (none when all is well) and its figures.
+ * The checks of the three-instance run after the load (tests/balancer/support/threeInstancesRun.ts): what the answers
+ * imply beside what the database and the chain hold. Each returns the problems it found (none when all is well) and its
+ * figures.
  */
 import { sql } from 'drizzle-orm';
 import { createPublicClient, http, parseAbiItem, type Address, type Hex } from 'viem';
 import { z } from 'zod';
-import { formatMinor, toMinor } from '../../api-schema/amount';
-import { queryRows, type Db } from '../../server/db/client';
-import { withdrawalStatusSql } from '../../server/ledger/withdrawalLifecycle';
-import type { Client, Member, Sent } from './client';
+import { formatMinor, toMinor } from '../../../api-schema/amount';
+import { queryRows, type Db } from '../../../server/db/client';
+import { withdrawalStatusSql } from '../../../server/ledger/withdrawalLifecycle';
+import type { Client, Member, Sent } from './balancerClient';
 import { withdrawalId } from './load';
 
 const big = z.union([z.string(), z.number(), z.bigint()]).transform((value) => BigInt(value));

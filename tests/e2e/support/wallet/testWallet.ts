@@ -11,10 +11,10 @@ import { randomUUID } from 'node:crypto';
 import type { Address, Hex, PrivateKeyAccount } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { BrowserContext, Page } from 'playwright-core';
-import { SimulatedWallet, WalletRpcError, rpcErrors } from '../../../src/dev/simulatedWallet';
-import type { AddEthereumChainParameter, RpcErrorShape, SignedMessage } from '../../../src/dev/simulatedWallet';
+import { SimulatedWallet, WalletRpcError, rpcErrors } from '../../../../src/dev/simulatedWallet';
+import type { AddEthereumChainParameter, RpcErrorShape, SignedMessage } from '../../../../src/dev/simulatedWallet';
 import { installTestWalletInPage } from './injected';
-import { anvilKeys } from './keys';
+import { anvilKeys } from './anvilKeys';
 import type { InjectOptions, PageControl, WalletAnswer, WalletRequest } from './protocol';
 
 export { rpcErrors };

@@ -8,17 +8,17 @@
  * long the servers took to answer again. Exit code 0 when all holds.
  */
 import { z } from 'zod';
-import { ensureServerBuilt } from '../../scripts/buildServer';
-import { freePort } from '../../server/chain/anvil';
-import { openDatabase } from '../../server/db/client';
-import { checkBooks, checkPayments } from '../balancer/books';
-import { Client } from '../balancer/client';
-import { moneyLoad } from '../balancer/load';
-import { approveAndSettle, membersWithMoney, serverEnv } from '../balancer/setUp';
-import { atStop, startBalancer, startChain, startInstance, stopInstancesAtEnd, TOKEN_DECIMALS, waitBalancerState, waitReady, type Instance } from '../balancer/processes';
+import { ensureServerBuilt } from '../../../scripts/buildServer';
+import { freePort } from '../../../server/chain/anvil';
+import { openDatabase } from '../../../server/db/client';
+import { checkBooks, checkPayments } from '../../balancer/support/books';
+import { Client } from '../../balancer/support/balancerClient';
+import { moneyLoad } from '../../balancer/support/load';
+import { approveAndSettle, membersWithMoney, serverEnv } from '../../balancer/support/setUp';
+import { atStop, startBalancer, startChain, startInstance, stopInstancesAtEnd, TOKEN_DECIMALS, waitBalancerState, waitReady, type Instance } from '../../balancer/support/processes';
 import { startReplicatedPostgres } from './replicated';
 
-export { stopAll } from '../balancer/processes';
+export { stopAll } from '../../balancer/support/processes';
 
 const MEMBERS = 6;
 const WORKERS = 6;

@@ -2,10 +2,10 @@
  * The settlement machine with fake actors that answer only when the test says, recording what each call was given.
  */
 import { createActor, fromPromise } from 'xstate';
-import { buyRequestId, checkoutOf, settlementInput } from '../../scripts/machineGraph/buy.model';
-import type { CheckoutLoad } from '../../machines/buy/checkout';
-import { settlementMachine, type LoadCheckoutInput, type SettleAnswer, type SettleInput, type SettlementInput } from '../../machines/buy/settlementMachine';
-import { flushPromises } from '../../scripts/machineGraph/pathWalker';
+import { buyRequestId, checkoutOf, settlementInput } from '../../../scripts/machineGraph/buy.model';
+import type { CheckoutLoad } from '../../../machines/buy/checkout';
+import { settlementMachine, type LoadCheckoutInput, type SettleAnswer, type SettleInput, type SettlementInput } from '../../../machines/buy/settlementMachine';
+import { flushPromises } from '../../../scripts/machineGraph/pathWalker';
 
 /** Starts a settlement; `load` and `settle` answer the newest call. */
 export function startSettlement(input: SettlementInput = settlementInput) {

@@ -16,7 +16,7 @@ import { postRequests } from '../../../server/ledger/engine';
 import { memberIdByAddress } from '../../../server/ledger/queries';
 import { SEED_GOODS } from '../../../server/seed/content';
 import { treasuryHeaders } from '../../support/treasury';
-import { authHeaders } from './siwe';
+import { authHeaders } from './memberSignIn';
 
 export { TEST_TREASURY_ADDRESS, treasuryHeaders } from '../../support/treasury';
 

@@ -11,8 +11,8 @@ import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../server/chain/anvil';
-import { atStop } from '../balancer/processes';
+import { freePort } from '../../../server/chain/anvil';
+import { atStop } from '../../balancer/support/processes';
 
 const PG_BIN = (() => {
   const found = spawnSync('sh', ['-c', 'ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n 1'], { encoding: 'utf8' }).stdout.trim();

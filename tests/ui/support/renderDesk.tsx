@@ -9,15 +9,15 @@ import type { RenderResult } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter } from 'react-router-dom';
 import { afterEach, vi } from 'vitest';
-import { createI18n } from '../../src/i18n/i18n';
-import { DeskApp } from '../../src/ops/DeskApp';
-import { createDeskActors } from '../../src/ops/deskActors';
-import type { DeskActors } from '../../src/ops/deskActors';
-import { deskRoutes } from '../../src/ops/deskRoutes';
-import { createDeskStorage } from '../../src/ops/deskStorage';
-import { createFakeEip1193Provider } from './fakeEip1193Provider';
-import type { FakeEip1193Provider } from './fakeEip1193Provider';
-import { testDappParam } from './fakeApi';
+import { createI18n } from '../../../src/i18n/i18n';
+import { DeskApp } from '../../../src/ops/DeskApp';
+import { createDeskActors } from '../../../src/ops/deskActors';
+import type { DeskActors } from '../../../src/ops/deskActors';
+import { deskRoutes } from '../../../src/ops/deskRoutes';
+import { createDeskStorage } from '../../../src/ops/deskStorage';
+import { createFakeEip1193Provider } from '../../support/fakeEip1193Provider';
+import type { FakeEip1193Provider } from '../../support/fakeEip1193Provider';
+import { testDappParam } from '../../support/fakeApi';
 import { englishResources } from './renderApp';
 
 export const financeAddress = '0x90F79bf6EB2c4f870365E785982E1f101E93b906';
@@ -76,7 +76,7 @@ afterEach(() => {
 
 /**
  * A window as wide as a desktop's (src/ops/useWide.ts asks matchMedia, which jsdom lacks: without it the desk is a
- * phone's). Undone after each test (tests/support/setupDom.ts).
+ * phone's). Undone after each test (tests/ui/support/setupDom.ts).
  */
 function stubWideWindow(): void {
   vi.stubGlobal('matchMedia', (query: string) => ({

@@ -6,8 +6,8 @@ import { OPERATOR_SIGN_IN_STATEMENT } from '../../../api-schema/ops';
 import type { Db } from '../../../server/db/client';
 import { putOperator } from '../../../server/ops/operators';
 import { csrfTokenOf } from '../../../server/ops/sessionCookie';
-import { TEST_START } from './clock';
-import { buildMessage, envelope, TEST_DOMAIN, type MessageOverrides } from './siwe';
+import { TEST_START } from './testClock';
+import { buildMessage, envelope, TEST_DOMAIN, type MessageOverrides } from './memberSignIn';
 
 /** Before the test clock starts, so operators added by tests' calls come after. */
 const ADDED_AT = new Date(TEST_START.getTime() - 24 * 60 * 60 * 1000);

@@ -1,13 +1,13 @@
 /**
- * What the multi-process runs (tests/balancer/threeInstances.ts, tests/failover/failover.ts) do before their load and
- * after it: the operator funds the pools and the exchange and grants the members their credit and WPOS, and at the end
- * approves what is pending and waits until the payer has settled every withdrawal on chain.
+ * What the multi-process runs (tests/balancer/support/threeInstancesRun.ts, tests/failover/support/failoverRun.ts) do
+ * before their load and after it: the operator funds the pools and the exchange and grants the members their credit and
+ * WPOS, and at the end approves what is pending and waits until the payer has settled every withdrawal on chain.
  */
 import { z } from 'zod';
-import type { Db } from '../../server/db/client';
-import { TEST_TREASURY_ADDRESS } from '../support/treasury';
+import type { Db } from '../../../server/db/client';
+import { TEST_TREASURY_ADDRESS } from '../../support/treasury';
 import { withdrawals, type Withdrawal } from './books';
-import { newRequestId, type Client, type Member } from './client';
+import { newRequestId, type Client, type Member } from './balancerClient';
 import { recommenderOf } from './load';
 import type { TestNode } from './processes';
 

@@ -1,8 +1,8 @@
 /**
- * `npm run test:balancer`: the three-instance run (tests/balancer/threeInstances.ts) alone, outside vitest, with its
- * exit code: 0 when all holds. Ctrl-C stops every process it started.
+ * `npm run test:balancer`: the three-instance run (tests/balancer/support/threeInstancesRun.ts) alone, outside vitest,
+ * with its exit code: 0 when all holds. Ctrl-C stops every process it started.
  */
-import { lastDiagnosis, runThreeInstances, stopAll } from './threeInstances';
+import { lastDiagnosis, runThreeInstances, stopAll } from './threeInstancesRun';
 
 let exitCode = 1;
 const interrupted = (signal: NodeJS.Signals) => {

@@ -7,7 +7,7 @@ import type { OperatorRole } from '../../../api-schema/endpoint';
 import { hashToken } from '../../../server/auth/tokens';
 import type { Db } from '../../../server/db/client';
 import { OPERATOR_SESSION_TTL_MS, SESSION_PREFIX } from '../../../server/ops/signIn';
-import { sessionHeaders } from './ops';
+import { sessionHeaders } from './testOperators';
 
 export interface TestOperator {
   address: string;

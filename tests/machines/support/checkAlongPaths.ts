@@ -6,8 +6,8 @@
  */
 import { expect, it } from 'vitest';
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import { planPaths, startHarness } from '../../scripts/machineGraph/pathWalker';
-import type { MachineModel } from '../../scripts/machineGraph/modelPaths';
+import { planPaths, startHarness } from '../../../scripts/machineGraph/pathWalker';
+import type { MachineModel } from '../../../scripts/machineGraph/modelPaths';
 
 /** What a check sees after a step: the snapshot, the event just delivered and the path's name. */
 export interface PathStepView {
