@@ -243,7 +243,7 @@ describe('the operators desk', () => {
     const buyer = privateKeyToAccount(buyerKey);
     const { page: memberPage, token: buyerToken = '' } = await e2e.open({ wallet: walletOn(buyerKey), signedIn: {} });
     for (let grant = 0; grant < 2; grant++) expect((await treasuryCall(e2e, '/api/admin/grant', { address: buyer.address, asset: 'CREDIT', amount: '100', requestId: randomUUID() })).code).toBe(0);
-    // The member buys one seeded tea (the buy flow's own journey is buy.spec.ts): an address, then the settlement.
+    // The member buys one seeded tea (the buy flow's own journey is buyJourney.spec.ts): an address, then the settlement.
     const delivery = await memberCall<{ deliveryId: string }>(e2e, buyerToken, '/api/member/delivery/add', {
       name: 'Li Lei',
       phone: '138 0013 8000',

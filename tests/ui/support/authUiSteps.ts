@@ -131,7 +131,7 @@ export const mapAuthStep: StepMapper<AuthUiAction> = (step, { path, previous, in
       // The member pages that show the record send it when the wallet browser shows the app again (useFreshProfile).
       return action({ kind: 'appShown' });
     case 'app.refreshProfile':
-      return unmapped('sent by the withdrawal sheet when money moved, not by the sign-in pages (tests/ui/withdraw.paths.test.tsx drives it)');
+      return unmapped('sent by the withdrawal sheet when money moved, not by the sign-in pages (tests/ui/withdraw.uiPaths.test.tsx drives it)');
     default:
       return type.startsWith('xstate.after.') ? action({ kind: 'clock', ms: delayOf(type) }) : unmapped('not a member, wallet or server event');
   }

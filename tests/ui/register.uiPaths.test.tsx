@@ -72,7 +72,7 @@ describe('/login and /register: auth machine paths through the rendered pages', 
         key: transition.key,
         reason: plans.map((plan) => plan.notDrivable.find((entry) => entry.key === transition.key)?.reason).find(Boolean),
       }));
-    const moneyMoved = 'app.refreshProfile: sent by the withdrawal sheet when money moved, not by the sign-in pages (tests/ui/withdraw.paths.test.tsx drives it)';
+    const moneyMoved = 'app.refreshProfile: sent by the withdrawal sheet when money moved, not by the sign-in pages (tests/ui/withdraw.uiPaths.test.tsx drives it)';
     expect(notDrivable).toEqual([
       { key: 'auth.signedIn.loadingProfile|app.refreshProfile|0', reason: moneyMoved },
       {
