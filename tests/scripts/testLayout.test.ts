@@ -2,12 +2,14 @@
  * Where tests and their helpers go (tests/README.md), checked on the files themselves: every file under tests/ that
  * is not a test is a helper under a support/ folder (or data in tests/data, types in tests/types); no two test files
  * share a name, nor a helper a name with any other source file but its own test beside it; and every test file is
- * one a project of vite.config.ts runs, so none sits where nothing runs it.
+ * one a project of vite.config.ts runs, so none sits where nothing runs it. The long files the sequencer starts first
+ * are named by their paths, which must still be test files.
  */
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import config from '../../vite.config';
+import { MEASURED } from '../support/longestFirstSequencer';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** What is not the repository's source: installs, builds, local data, reports, and the generated docs. */
@@ -88,5 +90,10 @@ describe('the tests and their helpers', () => {
     const matches = (file: string, globs: readonly string[]) => globs.some((glob) => path.posix.matchesGlob(file, glob));
     const runNowhere = tests.filter((file) => !projects.some((project) => matches(file, project.include) && !matches(file, project.exclude)));
     expect(runNowhere, 'test files no project of vite.config.ts includes (tests/README.md, "Where a test goes")').toEqual([]);
+  });
+
+  it('behavior: every long file the sequencer starts first is a test file of the repository', () => {
+    const gone = Object.keys(MEASURED).filter((file) => !tests.includes(file));
+    expect(gone, 'files tests/support/longestFirstSequencer.ts names in MEASURED that are no test file (moved or renamed?)').toEqual([]);
   });
 });
