@@ -93,16 +93,17 @@ export default defineConfig({
           // 13-15% (46 -> 39-40 CPU-s on five server files, three runs each). The UI and e2e projects gained nothing
           // measurable that way, so they keep the default.
           execArgv: ['--max-semi-space-size=32'],
-          include: ['tests/machines/**/*.test.ts', 'src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/scripts/**/*.test.ts', 'tests/i18n/**/*.test.ts', 'tests/balancer/**/*.test.ts', 'tests/failover/**/*.test.ts'],
+          // Every *.test.ts: a module's own beside it, and every area of tests/ (tests/README.md).
+          include: ['src/**/*.test.ts', 'machines/**/*.test.ts', 'server/**/*.test.ts', 'tests/**/*.test.ts'],
           exclude: isolatedUnitFiles,
           // The compiled server for the suites that start it as a process, and the empty PGlite cluster new databases
-          // load instead of running initdb (tests/server/support/globalSetup.ts).
-          globalSetup: ['tests/server/support/globalSetup.ts'],
+          // load instead of running initdb (tests/server/support/unitGlobalSetup.ts).
+          globalSetup: ['tests/server/support/unitGlobalSetup.ts'],
         },
       },
       {
         extends: true,
-        test: { name: 'unit-isolated', environment: 'node', include: isolatedUnitFiles, globalSetup: ['tests/server/support/globalSetup.ts'] },
+        test: { name: 'unit-isolated', environment: 'node', include: isolatedUnitFiles, globalSetup: ['tests/server/support/unitGlobalSetup.ts'] },
       },
       {
         extends: true,
@@ -116,7 +117,7 @@ export default defineConfig({
           // the same with files shuffled. Each file still gets its own jsdom; none replaces a module (vi.mock).
           isolate: false,
           include: ['tests/ui/**/*.test.tsx', 'src/**/*.test.tsx'],
-          setupFiles: ['tests/support/setupDom.ts'],
+          setupFiles: ['tests/ui/support/setupDom.ts'],
         },
       },
       {
@@ -133,7 +134,7 @@ export default defineConfig({
           // Two journeys at a time where a file runs them concurrently (walletBrowsers.spec.ts): each mostly waits on
           // the page, and more than two pages loading at once beside the other worker starve CI's two cores.
           maxConcurrency: 2,
-          globalSetup: ['tests/e2e/support/globalSetup.ts'],
+          globalSetup: ['tests/e2e/support/e2eGlobalSetup.ts'],
         },
       },
     ],

@@ -8,7 +8,7 @@ import type { Endpoint } from './endpoint';
 /**
  * The member app's calls: every call of endpoints.ts that is not an operator's (nor the desk's sign-in). The app's client contract
  * (clientContract.ts) carries these only, so a member never downloads an operator call's schemas (the
- * desk's calls are the desk's bundle's, src/ops/api/opsContract.ts). src/api/memberEndpoints.test.ts checks this
+ * desk's calls are the desk's bundle's, src/ops/api/opsContract.ts). tests/api-schema/memberEndpoints.test.ts checks this
  * list against endpoints.ts.
  */
 export const memberEndpoints = {

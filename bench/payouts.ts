@@ -1,6 +1,6 @@
 /**
  * Money out: how fast the payer pays a queue of approved withdrawals on a real node, and the gas a
- * payment costs. A fresh anvil gets the development token (tests/server/support/chain.ts) and a funded hot wallet;
+ * payment costs. A fresh anvil gets the development token (tests/server/support/testChain.ts) and a funded hot wallet;
  * 20 signed-in members are granted credit and make 1,000 withdrawals of different amounts through the ledger engine,
  * each then approved (as an operator does). With the node's automine off, one payer round signs, stores and broadcasts
  * the queue: that is the figure (goal >= 200 payments/s). Then blocks are mined and rounds post them at depth; the
@@ -17,7 +17,7 @@ import { systemAccountId } from '../server/ledger/accounts';
 import { postRequests } from '../server/ledger/engine';
 import { memberIdByAddress } from '../server/ledger/queries';
 import { approvalRequest, runWithdrawalBatch, type WithdrawalRequest } from '../server/ledger/withdrawals';
-import { startTestChain } from '../tests/server/support/chain';
+import { startTestChain } from '../tests/server/support/testChain';
 import { signInBoundMember, type BenchServer } from './appServer';
 import { atLeast, detail, emit, ms, rate } from './report';
 

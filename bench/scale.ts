@@ -19,7 +19,7 @@ import { addChain, addRandomTree, type ChainMember } from './treeSeed';
 import { addLedgerHistory } from './ledgerSeed';
 import { measureLedger, prepareLedgerSample, type LedgerSample } from './scaleLedger';
 import { ledgerSummary } from '../server/ledger/queries';
-import { startTestChain } from '../tests/server/support/chain';
+import { startTestChain } from '../tests/server/support/testChain';
 
 const CHAIN_LENGTH = 5_000;
 const MEMBERS = 1_000_000;

@@ -16,7 +16,7 @@ import { postRequests, type FanLeg } from '../server/ledger/engine';
 import { fundingRequest } from '../server/ledger/funding';
 import { distribute } from '../server/ledger/poolPayouts';
 import { sweepRetention } from '../server/retention';
-import type { TestChain } from '../tests/server/support/chain';
+import type { TestChain } from '../tests/server/support/testChain';
 import type { BenchServer } from './appServer';
 import { flows, httpLoad, HOT_GOODS, prepareMembers, type LoadRun } from './ledger';
 import { unpaidDay } from './payout';

@@ -1,6 +1,6 @@
 /**
  * Money in: how fast the top-up watcher credits a backlog, on a real node. A fresh anvil gets the
- * development token (tests/server/support/chain.ts) and 10,000 token transfers to the treasury from 20 signed-in members, 50 to a block (automine off,
+ * development token (tests/server/support/testChain.ts) and 10,000 token transfers to the treasury from 20 signed-in members, 50 to a block (automine off,
  * the senders impersonated so the node signs), then CONFIRMATIONS blocks on top; the watcher's rounds then credit the
  * whole backlog through the ledger engine. Also: one top-up, from the block that gives it its depth to the topUp call
  * that answers `credited`, in blocks and milliseconds.
@@ -10,7 +10,7 @@ import { encodeFunctionData, erc20Abi, numberToHex, type Address, type Hex } fro
 import { z } from 'zod';
 import { createTopUpWatcher } from '../server/chain/topUpWatcher';
 import { queryRows } from '../server/db/client';
-import { startTestChain } from '../tests/server/support/chain';
+import { startTestChain } from '../tests/server/support/testChain';
 import { signInBoundMember, type BenchServer } from './appServer';
 import { atLeast, atMost, detail, emit, ms, rate } from './report';
 

@@ -8,8 +8,8 @@
 import type { Page, Response } from 'playwright-core';
 import { launchBrowser, newPhoneContext } from '../tests/e2e/support/browser';
 import { waitForAppConfig } from '../tests/e2e/support/journey';
-import { anvilKeys } from '../tests/e2e/wallet/keys';
-import { TestWallet } from '../tests/e2e/wallet/testWallet';
+import { anvilKeys } from '../tests/e2e/support/wallet/anvilKeys';
+import { TestWallet } from '../tests/e2e/support/wallet/testWallet';
 
 export interface WireFile {
   url: string;

@@ -6,8 +6,6 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { machineEntries } from './machineGraph/models';
-import { buyMachineEntries } from '../machines/buy/buyPathModels';
-import { opsMachineEntries } from '../machines/ops/opsPathModels';
 import { planPaths } from './machineGraph/pathWalker';
 import { decisionsOf, renderMachineMarkdown } from './machineGraph/diagram';
 import { definedTransitions } from './machineGraph/modelPaths';
@@ -18,7 +16,7 @@ const check = process.argv.includes('--check');
 async function render(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const indexRows: string[] = [];
-  for (const entry of [...machineEntries, ...buyMachineEntries, ...opsMachineEntries]) {
+  for (const entry of machineEntries) {
     const walkedBy = new Map<string, string>();
     let pathCount = 0;
     for (const model of entry.models) {

@@ -1,6 +1,6 @@
 /**
  * mulberry32: a small seeded generator, so a failing run's mix of requests can be repeated (the money concurrency
- * suite, tests/server/ledgerConcurrency.test.ts, and the balancer run, tests/balancer/load.ts).
+ * suite, tests/server/ledgerConcurrency.test.ts, and the balancer run, tests/balancer/support/load.ts).
  *
  * @param seed - any 32-bit integer
  * @returns a function giving numbers in [0, 1)

@@ -21,7 +21,7 @@ export type AddressList = z.output<typeof deliveryList.result>;
 export type SettleResult = z.output<typeof orderSettle.result>;
 
 /**
- * The most units one order may hold (orderSettle's quantity is 1..999); tests/machines/buyContract.test.ts ties it
+ * The most units one order may hold (orderSettle's quantity is 1..999); buyContract.test.ts beside it ties it
  * to the contract's schema.
  */
 export const maxOrderQuantity = 999;

@@ -1,6 +1,6 @@
 /**
  * Field rules the machines check before anything is sent. They mirror the contract's zod schemas
- * (api-schema/primitives.ts); machines cannot import src/, so tests/machines/fieldRules.test.ts ties the two.
+ * (api-schema/primitives.ts); machines cannot import src/, so fieldRules.test.ts beside this file ties the two.
  */
 export const inviteCodePattern = /^[A-Za-z0-9]{4,16}$/;
 

@@ -8,7 +8,7 @@ import { atlasEntries, toAtlasPath } from './model';
 import { nonceAnswer, userInfoA } from '../machineGraph/auth.model';
 import { withdrawRequestId } from '../machineGraph/withdraw.model';
 import { topUpHash } from '../machineGraph/topUp.model';
-import { buyRequestId, checkoutOf, mug } from '../../machines/buy/buyPathModels';
+import { buyRequestId, checkoutOf, mug } from '../machineGraph/buy.model';
 import { pathFromEvents } from '../machineGraph/modelPaths';
 import type { EventSpec } from '../machineGraph/modelPaths';
 import { walkPath } from '../machineGraph/pathWalker';

@@ -13,8 +13,6 @@ import { initialTransition } from 'xstate';
 import type { AnyStateMachine, AnyStateNode, EventObject, StateValue } from 'xstate';
 import { machineEntries } from '../machineGraph/models';
 import type { MachineEntry } from '../machineGraph/models';
-import { buyMachineEntries } from '../../machines/buy/buyPathModels';
-import { opsMachineEntries } from '../../machines/ops/opsPathModels';
 import { planPaths } from '../machineGraph/pathWalker';
 import { allStateNodes, definedTransitions } from '../machineGraph/modelPaths';
 import type { DefinedTransition, MachineModel, ModelPath } from '../machineGraph/modelPaths';
@@ -94,7 +92,7 @@ export const machineGroups: ReadonlyArray<{ id: string; machines: readonly strin
 
 /** Every machine entry, in index order. */
 export function atlasEntries(): MachineEntry[] {
-  return [...machineEntries, ...(buyMachineEntries as unknown as MachineEntry[]), ...(opsMachineEntries as unknown as MachineEntry[])];
+  return machineEntries;
 }
 
 const withoutMachine = (id: string) => id.split('.').slice(1).join('.');

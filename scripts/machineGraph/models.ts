@@ -1,7 +1,7 @@
 /**
- * Every machine with its test models, in the order the diagrams index lists them. scripts/diagrams.ts and the
- * path tests (tests/machines) read this one list, so a machine without a model has neither diagram nor tests and
- * is noticed.
+ * Every machine with its test models, in the order the diagrams index lists them: the member's here, then the buy
+ * flow's (buy.model.ts) and the desk's (ops.model.ts). scripts/diagrams.ts, the atlas and the path tests
+ * (tests/machines) read this one list, so a machine without a model has neither diagram nor tests and is noticed.
  */
 import type { MachineModel } from './modelPaths';
 import { walletModel } from './wallet.model';
@@ -16,6 +16,8 @@ import { transferModel } from './transfer.model';
 import { exchangeModel } from './exchange.model';
 import { topUpModels } from './topUp.model';
 import { watchAssetModel } from './watchAsset.model';
+import { buyMachineEntries } from './buy.model';
+import { opsMachineEntries } from './ops.model';
 
 export interface MachineEntry {
   /** File name under machines/ and docs/machines/. */
@@ -98,4 +100,6 @@ export const machineEntries: MachineEntry[] = [
     summary: "Adding the app's token to the wallet (wallet_watchAsset) after a top-up or a withdrawal: listed, refused, or added by hand where the wallet cannot.",
     models: [watchAssetModel],
   },
+  ...buyMachineEntries,
+  ...opsMachineEntries,
 ];

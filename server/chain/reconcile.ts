@@ -36,7 +36,7 @@ const figuresRow = z.object({
 /**
  * A funded system account's balance as the engine keeps it (every system account but the issuance ones): one row,
  * not a sum over every transfer it ever had, so reconcile costs the same at 50,000,000 entries. The books check
- * (tests/server/support/ledger.ts) holds the kept balance to the sum of its transfers after every money test.
+ * (tests/server/support/testLedger.ts) holds the kept balance to the sum of its transfers after every money test.
  */
 const systemBalance = (id: number) => sql`(SELECT balance FROM ledger_accounts WHERE id = ${id}::int AND funded)`;
 

@@ -1,7 +1,7 @@
 /**
  * The sign-in page's first paint, sent in index.html itself: a member's phone shows the page's title bar and its
  * welcome (the brand, the app's name and the one-line lead) while the app's script downloads, instead of a blank
- * page. It is the same markup the app renders first (tests/ui/loginShell.test.tsx compares them), in the language
+ * page. It is the same markup the app renders first (tests/ui/loginShellMarkup.test.tsx compares them), in the language
  * the app will most likely pick (localePreload.ts), classes only (the CSP allows no inline style). React replaces it
  * on its first render; the rest of the page (the invite notice, the wallet card) arrives with the app. The page's
  * texts (common and login) come in the document too, so the app fetches none to start (firstTextsBlock). Its

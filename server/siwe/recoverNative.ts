@@ -4,7 +4,7 @@
  * refuses are refused before the binding sees them: not 65 bytes of hex, v not 0, 1, 27 or 28, r or s zero or not
  * below the curve's order n. A high s is accepted, as viem accepts it (ecrecover does too; a recovered signer is only
  * ever compared with the claimed address, so the signature's malleability changes nothing).
- * tests/server/unit/signerRecovery.test.ts holds both to one answer.
+ * server/auth/signerRecovery.test.ts holds both to one answer.
  */
 import { checksumAddress, hashMessage, keccak256, type Address } from 'viem';
 

@@ -1,12 +1,12 @@
 /**
- * The demo wallet on a real node (anvil, tests/server/support/chain.ts): it adds the development chain (an http RPC
+ * The demo wallet on a real node (anvil, tests/server/support/testChain.ts): it adds the development chain (an http RPC
  * on this machine, as MetaMask allows), funds itself once through the faucet before its first read there, and sends
  * a token transfer it signed itself. The faucet's chain id is the server's.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { decodeFunctionResult, encodeFunctionData, erc20Abi, parseUnits, toHex, type Hex } from 'viem';
 import { DEV_CHAIN_ID as SERVER_DEV_CHAIN_ID } from '../../server/chain/devChain';
-import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../tests/server/support/chain';
+import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../tests/server/support/testChain';
 import { createMemoryStorage } from '../../tests/support/memoryStorage';
 import { createDemoWalletProvider } from './demoWallet';
 import { DEV_CHAIN_ID, DEV_TOKEN_HOLDER, fundFromDevChain } from './devChainFaucet';

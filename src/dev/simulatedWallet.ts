@@ -1,6 +1,6 @@
 /**
  * A wallet's answers to EIP-1193 requests, as MetaMask gives them, over viem local accounts: the part the demo
- * wallet (src/dev/demoWallet.ts) and the e2e test wallet (tests/e2e/wallet/testWallet.ts) share. It knows its
+ * wallet (src/dev/demoWallet.ts) and the e2e test wallet (tests/e2e/support/wallet/testWallet.ts) share. It knows its
  * chain and the chains it was told about (4902 for others; wallet_addEthereumChain checks the parameter as
  * MetaMask does, adds the chain and switches to it), whether the site is connected, and signs personal_sign.
  * Development and test code only: nothing in a production build imports it.

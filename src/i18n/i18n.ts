@@ -53,8 +53,8 @@ export interface CreateI18nParameters {
 }
 
 /**
- * zh is the fallback of every language but en. en is complete (locales.test.ts checks that zh and en have the same
- * keys), so an en reader needs no zh texts and does not download them.
+ * zh is the fallback of every language but en. en is complete (tests/i18n/locales.test.ts checks that zh and en
+ * have the same keys), so an en reader needs no zh texts and does not download them.
  */
 export const fallbackLanguages = { en: [], default: [fallbackLanguage] };
 

@@ -1,7 +1,7 @@
 /**
  * The one table of the desk's screens: where each is, the roles that see it (admin sees all; none: every operator)
  * and how it loads. Its title is `screens.<id>` in locales/<lng>/ops.json. The router (deskRoutes.tsx), the menu
- * (DeskShell.tsx), the visual check and the atlas' shots (tests/e2e/support/deskScreens.ts) read it; a new screen
+ * (DeskShell.tsx), the visual check and the atlas' shots (tests/e2e/support/visualDeskScreens.ts) read it; a new screen
  * is a row here and its module (docs/recipes.md, "Adding a desk screen").
  */
 import type { OperatorRole } from '../../api-schema/endpoint';

@@ -1,11 +1,11 @@
 /**
- * Three instances behind HAProxy on one PostgreSQL (tests/balancer/threeInstances.ts says what it
- * runs and checks): the money concurrency suite's 10,000 calls, the shop's race, the payer paying on the node, a kill
- * -9 and a rolling restart. One run, about a minute; `npm run test:balancer` runs it alone.
+ * Three instances behind HAProxy on one PostgreSQL (tests/balancer/support/threeInstancesRun.ts says
+ * what it runs and checks): the money concurrency suite's 10,000 calls, the shop's race, the payer paying on the node,
+ * a kill -9 and a rolling restart. One run, about a minute; `npm run test:balancer` runs it alone.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { missingPrerequisite } from './processes';
-import { lastDiagnosis, runThreeInstances, stopAll } from './threeInstances';
+import { missingPrerequisite } from './support/processes';
+import { lastDiagnosis, runThreeInstances, stopAll } from './support/threeInstancesRun';
 
 const missing = missingPrerequisite();
 // Said where the run is skipped, as test:run says when PostgreSQL is missing (CI installs both: .ci/run).

@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { screenshot } from './support/browser';
 import { setupJourneys } from './support/journey';
 import { treasuryCall, type Envelope } from './support/operator';
-import { anvilKeys } from './wallet/keys';
+import { anvilKeys } from './support/wallet/anvilKeys';
 
 const e2e = setupJourneys({ treasury: true });
 const treasury = <T,>(path: string, body: unknown) => treasuryCall<T>(e2e, path, body);

@@ -8,7 +8,7 @@ import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from './support/browser';
 import { readSession, setupJourneys, signInThroughInvite } from './support/journey';
-import { anvilKeys } from './wallet/keys';
+import { anvilKeys } from './support/wallet/anvilKeys';
 
 const e2e = setupJourneys();
 

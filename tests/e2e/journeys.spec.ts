@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { getAddress } from 'viem';
 import { screenshot } from './support/browser';
 import { readSession, setupJourneys, waitForAppConfig } from './support/journey';
-import { anvilKeys } from './wallet/keys';
-import type { TestWallet } from './wallet/testWallet';
+import { anvilKeys } from './support/wallet/anvilKeys';
+import type { TestWallet } from './support/wallet/testWallet';
 
 // On PGlite, the embedded database of `npm start`, also when the run has PostgreSQL (the other files use it there).
 const e2e = setupJourneys({ embedded: true });

@@ -21,13 +21,13 @@ import type { Page } from 'playwright-core';
 import { privateKeyToAccount } from 'viem/accounts';
 import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
 import { DEMO_OPERATOR_KEY } from '../../server/ops/demoOperator';
-import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
+import { TEST_NODE_CHAIN_ID } from '../server/support/testChain';
 import { screenshot } from './support/browser';
 import { memberCall, memberSessionOverHttp, setupJourneys } from './support/journey';
 import { deskCookie, deskSessionOverHttp, envelopeCall, treasuryCall } from './support/operator';
 import type { Envelope } from './support/operator';
 import { translateWith } from './support/visual';
-import { anvilKeys } from './wallet/keys';
+import { anvilKeys } from './support/wallet/anvilKeys';
 
 const e2e = setupJourneys({ chain: true, treasury: true, demoOperator: true, autoApproveMax: '10', approvalQuorumAbove: '100' });
 
@@ -243,7 +243,7 @@ describe('the operators desk', () => {
     const buyer = privateKeyToAccount(buyerKey);
     const { page: memberPage, token: buyerToken = '' } = await e2e.open({ wallet: walletOn(buyerKey), signedIn: {} });
     for (let grant = 0; grant < 2; grant++) expect((await treasuryCall(e2e, '/api/admin/grant', { address: buyer.address, asset: 'CREDIT', amount: '100', requestId: randomUUID() })).code).toBe(0);
-    // The member buys one seeded tea (the buy flow's own journey is buy.spec.ts): an address, then the settlement.
+    // The member buys one seeded tea (the buy flow's own journey is buyJourney.spec.ts): an address, then the settlement.
     const delivery = await memberCall<{ deliveryId: string }>(e2e, buyerToken, '/api/member/delivery/add', {
       name: 'Li Lei',
       phone: '138 0013 8000',

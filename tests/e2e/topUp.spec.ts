@@ -16,9 +16,9 @@ import { setupJourneys } from './support/journey';
 import type { Opened } from './support/journey';
 import { translateWith } from './support/visual';
 import type { Lng } from './support/visual';
-import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
-import { anvilKeys } from './wallet/keys';
-import type { TestWallet } from './wallet/testWallet';
+import { TEST_NODE_CHAIN_ID } from '../server/support/testChain';
+import { anvilKeys } from './support/wallet/anvilKeys';
+import type { TestWallet } from './support/wallet/testWallet';
 
 const e2e = setupJourneys({ chain: true });
 

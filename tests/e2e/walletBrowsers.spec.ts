@@ -14,9 +14,9 @@ import type { Opened } from './support/journey';
 import { translate, translateWith } from './support/visual';
 import type { Lng } from './support/visual';
 import { WALLET_LINKS } from '../../src/wallet/walletLinks';
-import { anvilKeys } from './wallet/keys';
-import { TestWallet as InstalledWallet, injectTestWalletNow } from './wallet/testWallet';
-import type { TestWallet, TestWalletOptions } from './wallet/testWallet';
+import { anvilKeys } from './support/wallet/anvilKeys';
+import { TestWallet as InstalledWallet, injectTestWalletNow } from './support/wallet/testWallet';
+import type { TestWallet, TestWalletOptions } from './support/wallet/testWallet';
 
 const e2e = setupJourneys();
 

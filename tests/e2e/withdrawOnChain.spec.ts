@@ -14,8 +14,8 @@ import { screenshot } from './support/browser';
 import { memberCall, setupJourneys } from './support/journey';
 import { translateWith } from './support/visual';
 import type { Lng } from './support/visual';
-import { TEST_NODE_CHAIN_ID } from '../server/support/chain';
-import { anvilKeys } from './wallet/keys';
+import { TEST_NODE_CHAIN_ID } from '../server/support/testChain';
+import { anvilKeys } from './support/wallet/anvilKeys';
 import { privateKeyToAccount } from 'viem/accounts';
 
 const e2e = setupJourneys({ chain: true });

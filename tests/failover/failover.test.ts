@@ -1,11 +1,11 @@
 /**
- * A PostgreSQL primary with a synchronous standby, killed -9 and the standby promoted under the money mix, two
- * servers behind HAProxy and the payer on (tests/failover/failover.ts says what it runs and checks). About 20 s;
+ * A PostgreSQL primary with a synchronous standby, killed -9 and the standby promoted under the money mix, two servers
+ * behind HAProxy and the payer on (tests/failover/support/failoverRun.ts says what it runs and checks). About 20 s;
  * `npm run test:failover` runs it alone.
  */
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { lastDiagnosis, runFailover, stopAll } from './failover';
+import { lastDiagnosis, runFailover, stopAll } from './support/failoverRun';
 
 // Root (PostgreSQL runs as the postgres user, through runuser) and Debian's PostgreSQL: CI has both (.ci/run).
 const missing =

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/chain/anvil';
-import { repoRoot } from '../balancer/processes';
+import { repoRoot } from '../balancer/support/processes';
 
 const pgBin = spawnSync('sh', ['-c', 'ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1'], { encoding: 'utf8' }).stdout.trim();
 const missing = process.getuid?.() !== 0 ? 'not root' : pgBin === '' ? 'PostgreSQL is not installed' : null;

@@ -8,10 +8,10 @@ import { createActor, fromPromise, type SnapshotFrom } from 'xstate';
 import type { SaveAddressAnswer, SaveAddressInput } from '../../machines/buy/addressFields';
 import { addressBookMachine, type AddressBookMachine, type AddressListAnswer, type DeleteAddressAnswer } from '../../machines/buy/addressBookMachine';
 import * as select from '../../machines/buy/addressBookSelectors';
-import { addressBookModel, home, office } from '../../machines/buy/buyPathModels';
+import { addressBookModel, home, office } from '../../scripts/machineGraph/buy.model';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
-import { describeModelPaths } from '../support/describeModelPaths';
-import { checkAlongPaths } from './buyPathChecks';
+import { describeModelPaths } from './support/describeModelPaths';
+import { checkAlongPaths } from './support/checkAlongPaths';
 
 await describeModelPaths('addressBook', [addressBookModel]);
 

@@ -10,10 +10,10 @@ import { isValidInternationalNumber } from '../../api-schema/internationalPhone'
 import { addressFields, isFormValid } from '../../machines/buy/addressFields';
 import { addressFormMachine, type AddressFormInput, type AddressFormMachine, type SaveAddressAnswer, type SaveAddressInput } from '../../machines/buy/addressFormMachine';
 import * as select from '../../machines/buy/addressFormSelectors';
-import { addressFormAddModel, addressFormEditModel, addressRequestId, home, office } from '../../machines/buy/buyPathModels';
+import { addressFormAddModel, addressFormEditModel, addressRequestId, home, office } from '../../scripts/machineGraph/buy.model';
 import { flushPromises } from '../../scripts/machineGraph/pathWalker';
-import { describeModelPaths } from '../support/describeModelPaths';
-import { checkAlongPaths } from './buyPathChecks';
+import { describeModelPaths } from './support/describeModelPaths';
+import { checkAlongPaths } from './support/checkAlongPaths';
 
 await describeModelPaths('addressForm', [addressFormAddModel, addressFormEditModel]);
 

@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
+import { describeModelPaths } from './support/describeModelPaths';
 import { authModels } from '../../scripts/machineGraph/auth.model';
 
 await describeModelPaths('auth', authModels);

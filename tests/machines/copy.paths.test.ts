@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
+import { describeModelPaths } from './support/describeModelPaths';
 import { copyModel } from '../../scripts/machineGraph/copy.model';
 
 await describeModelPaths('copy', [copyModel]);

@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
-import { opsActionModel } from '../../machines/ops/opsPathModels';
+import { describeModelPaths } from './support/describeModelPaths';
+import { opsActionModel } from '../../scripts/machineGraph/ops.model';
 
 await describeModelPaths('opsAction', [opsActionModel]);

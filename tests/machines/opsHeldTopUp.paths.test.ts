@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
-import { heldTopUpModels } from '../../machines/ops/opsPathModels';
+import { describeModelPaths } from './support/describeModelPaths';
+import { heldTopUpModels } from '../../scripts/machineGraph/ops.model';
 
 await describeModelPaths('heldTopUp', heldTopUpModels);

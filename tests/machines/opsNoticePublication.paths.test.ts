@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
-import { noticePublicationModels } from '../../machines/ops/noticePathModels';
+import { describeModelPaths } from './support/describeModelPaths';
+import { noticePublicationModels } from '../../scripts/machineGraph/noticePublication.model';
 
 await describeModelPaths('noticePublication', noticePublicationModels);

@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
-import { orderShippingModels } from '../../machines/ops/opsPathModels';
+import { describeModelPaths } from './support/describeModelPaths';
+import { orderShippingModels } from '../../scripts/machineGraph/ops.model';
 
 await describeModelPaths('orderShipping', orderShippingModels);

@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
-import { opsSessionModels } from '../../machines/ops/opsPathModels';
+import { describeModelPaths } from './support/describeModelPaths';
+import { opsSessionModels } from '../../scripts/machineGraph/ops.model';
 
 await describeModelPaths('opsSession', opsSessionModels);

@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
-import { withdrawalBulkApprovalModels } from '../../machines/ops/opsPathModels';
+import { describeModelPaths } from './support/describeModelPaths';
+import { withdrawalBulkApprovalModels } from '../../scripts/machineGraph/ops.model';
 
 await describeModelPaths('withdrawalBulkApproval', withdrawalBulkApprovalModels);

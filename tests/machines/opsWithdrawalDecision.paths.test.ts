@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
-import { withdrawalDecisionModels } from '../../machines/ops/opsPathModels';
+import { describeModelPaths } from './support/describeModelPaths';
+import { withdrawalDecisionModels } from '../../scripts/machineGraph/ops.model';
 
 await describeModelPaths('withdrawalDecision', withdrawalDecisionModels);

@@ -4,9 +4,9 @@
  * none.
  */
 import { describe, expect, it } from 'vitest';
-import { buyRequestId, checkoutOf, home, mug, office, settlementInput } from '../../machines/buy/buyPathModels';
+import { buyRequestId, checkoutOf, home, mug, office, settlementInput } from '../../scripts/machineGraph/buy.model';
 import * as select from '../../machines/buy/settlementSelectors';
-import { startSettlement as start } from './settlementHarness';
+import { startSettlement as start } from './support/settlementHarness';
 
 describe('settlement: the order before paying', () => {
   it('loads the goods, the addresses with the default preselected and the balance on the server', async () => {

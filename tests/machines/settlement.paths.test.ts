@@ -5,9 +5,9 @@
  */
 import { describe, expect } from 'vitest';
 import { parseAmount } from '../../api-schema/amount';
-import { buyRequestId, settlementModel, settlementModelWithoutGoods } from '../../machines/buy/buyPathModels';
-import { describeModelPaths } from '../support/describeModelPaths';
-import { checkAlongPaths } from './buyPathChecks';
+import { buyRequestId, settlementModel, settlementModelWithoutGoods } from '../../scripts/machineGraph/buy.model';
+import { describeModelPaths } from './support/describeModelPaths';
+import { checkAlongPaths } from './support/checkAlongPaths';
 
 await describeModelPaths('settlement', [settlementModel, settlementModelWithoutGoods]);
 

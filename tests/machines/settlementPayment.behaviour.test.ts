@@ -3,9 +3,9 @@
  * body, a moved price or too little stock confirmed again with a new id, the refusals, and 1002.
  */
 import { describe, expect, it } from 'vitest';
-import { buyRequestId, checkoutOf, home, mug, office, settlementInput } from '../../machines/buy/buyPathModels';
+import { buyRequestId, checkoutOf, home, mug, office, settlementInput } from '../../scripts/machineGraph/buy.model';
 import * as select from '../../machines/buy/settlementSelectors';
-import { payingTwo, startSettlement as start } from './settlementHarness';
+import { payingTwo, startSettlement as start } from './support/settlementHarness';
 
 describe('settlement: paying at most once', () => {
   it('reads the figures again, then pays with the body and id of the confirmation; every retry sends the same', async () => {

@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
+import { describeModelPaths } from './support/describeModelPaths';
 import { topUpModels } from '../../scripts/machineGraph/topUp.model';
 
 await describeModelPaths('topUp', topUpModels);

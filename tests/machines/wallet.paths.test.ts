@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
+import { describeModelPaths } from './support/describeModelPaths';
 import { walletModel } from '../../scripts/machineGraph/wallet.model';
 
 await describeModelPaths('wallet', [walletModel]);

@@ -5,8 +5,8 @@
  */
 import { describe, expect } from 'vitest';
 import { watchAssetModel } from '../../scripts/machineGraph/watchAsset.model';
-import { describeModelPaths } from '../support/describeModelPaths';
-import { checkAlongPaths } from './buyPathChecks';
+import { describeModelPaths } from './support/describeModelPaths';
+import { checkAlongPaths } from './support/checkAlongPaths';
 
 await describeModelPaths('watchAsset', [watchAssetModel]);
 

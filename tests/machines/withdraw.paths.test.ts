@@ -1,4 +1,4 @@
-import { describeModelPaths } from '../support/describeModelPaths';
+import { describeModelPaths } from './support/describeModelPaths';
 import { withdrawModel } from '../../scripts/machineGraph/withdraw.model';
 
 await describeModelPaths('withdraw', [withdrawModel]);

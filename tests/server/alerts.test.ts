@@ -17,11 +17,11 @@ import { toMinor } from '../../api-schema/amount';
 import { verifySignature } from '../../server/alerts/webhook';
 import type { Chain } from '../../server/chain/chain';
 import { queryRows } from '../../server/db/client';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
-import { approve, operatorWithSession } from './support/opsFinance';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/testLedger';
+import { approve, operatorWithSession } from './support/financeDeskCalls';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 const SECRET = 'alert-webhook-secret-of-the-tests-0123456789';
 

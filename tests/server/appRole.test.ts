@@ -13,9 +13,9 @@ import { oneRoleWarning } from '../../server/db/roles';
 import { recordAudit } from '../../server/ops/audit';
 import { seed } from '../../server/seed/seed';
 import { databaseUrl, onAdminConnection } from '../support/postgresTemplate';
-import { createTestClock } from './support/clock';
+import { createTestClock } from './support/testClock';
 import { postgresUrl } from './support/databases';
-import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, TEST_DOMAIN } from './support/siwe';
+import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, TEST_DOMAIN } from './support/memberSignIn';
 
 /** A login role's URL on DATABASE_URL's server, for one database. */
 function loginUrl(baseUrl: string, role: string, password: string, database: string): string {

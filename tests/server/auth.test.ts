@@ -21,7 +21,7 @@ import {
   signIn,
   signInBound,
   type SignedIn,
-} from './support/siwe';
+} from './support/memberSignIn';
 
 const MINUTE = 60_000;
 
@@ -196,7 +196,7 @@ describeWithDatabases('memberSignLogin', (ctx) => {
     expect(result.auth).toBeTruthy();
   });
 
-  it('without SIWE_DOMAIN, takes a loopback Host as the domain but never a foreign one (signInSites.test.ts has the rest)', async () => {
+  it('without SIWE_DOMAIN, takes a loopback Host as the domain but never a foreign one (signInDomain.test.ts has the rest)', async () => {
     const app = await ctx.app({ siweDomain: undefined });
     const nonce = await requestNonce(app, accounts.alice.address);
     const message = buildMessage(accounts.alice, nonce, ctx.clock.now(), { domain: 'localhost:8080', uri: 'http://localhost:8080/login' });

@@ -14,8 +14,8 @@ import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import { queryRows } from '../../server/db/client';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
-import { decide, expectBooksBalanced, grant, withdraw } from './support/ledger';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { decide, expectBooksBalanced, grant, withdraw } from './support/testLedger';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 const HOUR = 3_600_000;
 

@@ -13,8 +13,8 @@ import { ApiCode } from '../../api-schema/codes';
 import { SEED_GOODS } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, expectNoMoneyMoved, grant } from './support/ledger';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, expectNoMoneyMoved, grant } from './support/testLedger';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 interface Address {
   deliveryId: string;

@@ -5,9 +5,9 @@ import { dappParamSchema } from '../../api-schema/dapp';
 import { notices } from '../../server/db/schema';
 import { SEED_APP_CONFIG, SEED_NOTICES } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
-import { TEST_START } from './support/clock';
+import { TEST_START } from './support/testClock';
 import { describeWithDatabases } from './support/harness';
-import { envelope } from './support/siwe';
+import { envelope } from './support/memberSignIn';
 
 interface NoticePage {
   list: { noticeId: string; title: string; summary: string; publishedAt: string }[];

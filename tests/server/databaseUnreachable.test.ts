@@ -10,7 +10,7 @@ import { DrizzleQueryError } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import { openDatabase } from '../../server/db/client';
 import { isDatabaseUnreachable } from '../../server/plugins/errorHandler';
-import { TEST_DOMAIN } from './support/siwe';
+import { TEST_DOMAIN } from './support/memberSignIn';
 
 /** A loopback port that was free a moment ago and has nothing listening on it now. */
 async function closedPort(): Promise<number> {

@@ -18,7 +18,7 @@ import { parse } from 'yaml';
 import { enginesNode, SERVER_EXTERNALS } from '../../scripts/buildServer';
 import { runtimeModules } from '../../scripts/runtimeModules';
 import { freePort } from '../../server/chain/anvil';
-import { startTestChain } from './support/chain';
+import { startTestChain } from './support/testChain';
 import { startMain } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
 

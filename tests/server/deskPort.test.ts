@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEnv } from '../../server/env';
 import { servedOn } from '../../server/plugins/deskPort';
 import { describeWithDatabases } from './support/harness';
-import { addOperator, operatorMessage, sessionTokenIn } from './support/ops';
-import { accounts, TEST_DOMAIN } from './support/siwe';
+import { addOperator, operatorMessage, sessionTokenIn } from './support/testOperators';
+import { accounts, TEST_DOMAIN } from './support/memberSignIn';
 import { createStaticSite, type StaticSite } from './support/staticSite';
 
 let site: StaticSite;

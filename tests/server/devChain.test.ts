@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../server/chain/anvil';
 import { chainClient } from '../../server/chain/chain';
 import { DEV_CHAIN_ID, DEV_TOKEN, startDevChain, type DevChain } from '../../server/chain/devChain';
-import { accounts } from './support/siwe';
+import { accounts } from './support/memberSignIn';
 
 describe('the development chain', { timeout: 60_000 }, () => {
   const cleanup: (() => Promise<void>)[] = [];

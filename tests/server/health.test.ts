@@ -11,7 +11,7 @@ import { ApiCode } from '../../api-schema/codes';
 import type { Readiness } from '../../api-schema/health';
 import type { Db } from '../../server/db/client';
 import { buildMigrationStamps, createReadiness } from '../../server/health/readiness';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
 import { relayedChain, startRpcRelay, type RpcRelay } from './support/rpcRelay';
 

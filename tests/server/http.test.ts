@@ -8,7 +8,7 @@ import { appConfig } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
 import { createStaticSite, type StaticSite } from './support/staticSite';
-import { accounts, buildMessage, envelope, postSignLogin, requestNonce } from './support/siwe';
+import { accounts, buildMessage, envelope, postSignLogin, requestNonce } from './support/memberSignIn';
 
 describeWithDatabases('http shell', (ctx) => {
   const implemented: EndpointName[] = [

@@ -12,7 +12,7 @@ import { queryRows } from '../../server/db/client';
 import { apiCodeOf, InsufficientBalanceError } from '../../server/errors';
 import { canonicalJson, OUTCOME_RETENTION_MS, runOnce } from '../../server/ledger/idempotency';
 import { describeWithDatabases } from './support/harness';
-import { holdRequestKey } from './support/ledger';
+import { holdRequestKey } from './support/testLedger';
 
 const result = zm.object({ n: zm.number() });
 

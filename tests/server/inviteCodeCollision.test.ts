@@ -8,7 +8,7 @@ import { members, tokens } from '../../server/db/schema';
 import type * as inviteCodeModule from '../../server/members/inviteCode';
 import { SEED_INVITER } from '../../server/seed/content';
 import { describeWithDatabases } from './support/harness';
-import { accounts, signIn } from './support/siwe';
+import { accounts, signIn } from './support/memberSignIn';
 
 const draws = vi.hoisted(() => ({ queue: [] as string[] }));
 

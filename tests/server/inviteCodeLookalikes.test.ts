@@ -9,7 +9,7 @@ import { ApiCode } from '../../api-schema/codes';
 import { members } from '../../server/db/schema';
 import { INVITE_CODE_ALPHABET, INVITE_CODE_LENGTH, lookalikeKey, randomInviteCode } from '../../server/members/inviteCode';
 import { describeWithDatabases } from './support/harness';
-import { accounts, authHeaders, envelope, signIn } from './support/siwe';
+import { accounts, authHeaders, envelope, signIn } from './support/memberSignIn';
 
 describe('invite code alphabet', () => {
   it("behavior: new codes are 8 of Crockford's base32 digits, never I, L, O or U", () => {

@@ -25,8 +25,8 @@ import {
   systemBalance,
   treasuryHeaders,
   withdraw,
-} from './support/ledger';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+} from './support/testLedger';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 import { TEST_TREASURY_ADDRESS, TEST_TREASURY_KEY } from '../support/treasury';
 
 describeWithDatabases('ledger', (ctx) => {

@@ -21,8 +21,8 @@ import { queryRows } from '../../server/db/client';
 import { withdrawalStatusSql } from '../../server/ledger/withdrawalLifecycle';
 import { formatMinor, toMinor } from '../../api-schema/amount';
 import { describeWithDatabases } from './support/harness';
-import { decide, expectBooksBalanced, fundSystemAccount, grant, treasuryHeaders, withdraw } from './support/ledger';
-import { authHeaders, envelope, signInBound } from './support/siwe';
+import { decide, expectBooksBalanced, fundSystemAccount, grant, treasuryHeaders, withdraw } from './support/testLedger';
+import { authHeaders, envelope, signInBound } from './support/memberSignIn';
 import { seededRandom } from '../../scripts/seededRandom';
 
 const MEMBERS = 20;

@@ -16,8 +16,8 @@ import { memberTransferRequest, type MemberTransferRequest } from '../../server/
 import { memberIdByAddress } from '../../server/ledger/queries';
 import { creditMember } from '../../server/ledger/transfers';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, expectNoMoneyMoved, memberBalances } from './support/ledger';
-import { accounts, signInBound } from './support/siwe';
+import { expectBooksBalanced, expectNoMoneyMoved, memberBalances } from './support/testLedger';
+import { accounts, signInBound } from './support/memberSignIn';
 
 describeWithDatabases('ledger engine', (ctx) => {
   /** Alice, Bob and Carol signed in and bound, each granted `wpos` WPOS; their member ids. */

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../../server/db/client';
-import { expectBooksBalanced } from './support/ledger';
+import { expectBooksBalanced } from './support/testLedger';
 import { applyMigration as apply, describeOnEmptyDatabases, migrationTags } from './support/migrations';
 
 /** The migrations after `tag`, in the order drizzle applies them. */

@@ -10,7 +10,7 @@ import { creditMember } from '../../server/ledger/transfers';
 import { SEED_INVITER } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
+import { accounts, authHeaders, envelope, signIn, signInBound } from './support/memberSignIn';
 
 describeWithDatabases('meInfo', (ctx) => {
   async function me(token: string, headers: Record<string, string> = authHeaders(token)) {

@@ -8,8 +8,8 @@ import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { walletOf } from '../../server/metrics/walletOf';
 import { describeWithDatabases } from './support/harness';
-import { metricSamples, scrape } from './support/metrics';
-import { accounts, authHeaders, buildMessage, envelope, requestNonce, signInBound, TEST_DOMAIN } from './support/siwe';
+import { metricSamples, scrape } from './support/metricsScrape';
+import { accounts, authHeaders, buildMessage, envelope, requestNonce, signInBound, TEST_DOMAIN } from './support/memberSignIn';
 
 const TOKEN_POCKET_UA = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36 TokenPocket/2.1.6';
 const METAMASK_UA = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 MetaMaskMobile/7.24.0';

@@ -9,10 +9,10 @@ import { expect, it } from 'vitest';
 import { toMinor } from '../../api-schema/amount';
 import { chainDeskSuite, withdrawn } from './support/chainDesk';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant } from './support/ledger';
-import { gaugeValue, scrape } from './support/metrics';
-import { approve, operatorWithSession } from './support/opsFinance';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant } from './support/testLedger';
+import { gaugeValue, scrape } from './support/metricsScrape';
+import { approve, operatorWithSession } from './support/financeDeskCalls';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 2;
 

@@ -11,9 +11,9 @@ import { expect, it } from 'vitest';
 import { z } from 'zod';
 import { queryRows } from '../../server/db/client';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, withdraw } from './support/ledger';
-import { operatorWithSession, type TestOperator } from './support/opsFinance';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, withdraw } from './support/testLedger';
+import { operatorWithSession, type TestOperator } from './support/financeDeskCalls';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 const SEEDED = { minWithdraw: '10', maxWithdraw: '5000', withdrawFee: '1', dailyWithdrawCap: '10000', exchangeRate: '0.5', minTransfer: '1' };
 

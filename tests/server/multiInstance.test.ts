@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app';
 import { openDatabase, type Database } from '../../server/db/client';
 import { seed } from '../../server/seed/seed';
-import { createTestClock } from './support/clock';
+import { createTestClock } from './support/testClock';
 import { openScratchPostgres, postgresUrl } from './support/databases';
-import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, TEST_DOMAIN } from './support/siwe';
+import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, TEST_DOMAIN } from './support/memberSignIn';
 
 describe.skipIf(!postgresUrl)('two app instances on one PostgreSQL database', () => {
   const clock = createTestClock();

@@ -16,9 +16,9 @@ import { systemAccountId } from '../../server/ledger/accounts';
 import { removeOperator } from '../../server/ops/operators';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, fundSystemAccount, grant, systemBalance, withdraw } from './support/ledger';
-import { adjust, approve, approveMany, confirmAdjust, freeze, operatorWithSession, type TestOperator } from './support/opsFinance';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, fundSystemAccount, grant, systemBalance, withdraw } from './support/testLedger';
+import { adjust, approve, approveMany, confirmAdjust, freeze, operatorWithSession, type TestOperator } from './support/financeDeskCalls';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 /** The server's defaults: alone up to 1,000 an act, 5,000 an operator and 1,000 a member in 24 hours; 100,000 at most. */
 const DEFAULTS = { policyLimits: {} };

@@ -7,8 +7,8 @@ import { recordAudit, type AuditEntry } from '../../server/ops/audit';
 import { csvCell } from '../../server/ops/auditQuery';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { addOperator, signInOperator } from './support/ops';
-import { accounts, envelope } from './support/siwe';
+import { addOperator, signInOperator } from './support/testOperators';
+import { accounts, envelope } from './support/memberSignIn';
 
 function entry(overrides: Partial<AuditEntry> = {}): AuditEntry {
   return {

@@ -20,9 +20,9 @@ import { auditLog, members, orders } from '../../server/db/schema';
 import { SEED_GOODS } from '../../server/seed/content';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
-import { expectBooksBalanced, grant, holdTransaction } from './support/ledger';
-import { addOperator, signInOperator } from './support/ops';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, holdTransaction } from './support/testLedger';
+import { addOperator, signInOperator } from './support/testOperators';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 const payloads = readFileSync(path.resolve(import.meta.dirname, '../data/xss-payloads.txt'), 'utf8')
   .split('\n')

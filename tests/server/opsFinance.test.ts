@@ -20,9 +20,9 @@ import { postingRequest, sendRequest } from '../../server/ledger/withdrawals';
 import { unlessFrozen } from '../../server/members/freezes';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, TEST_TREASURY_ADDRESS, treasuryHeaders, withdraw } from './support/ledger';
-import { adjust, approve, approveMany, confirmAdjust, fail, freeze, operatorWithSession, queue, type TestOperator } from './support/opsFinance';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, TEST_TREASURY_ADDRESS, treasuryHeaders, withdraw } from './support/testLedger';
+import { adjust, approve, approveMany, confirmAdjust, fail, freeze, operatorWithSession, queue, type TestOperator } from './support/financeDeskCalls';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 /** The tests' quorum threshold: withdrawals and adjustments above 100 need two operators. */
 const QUORUM = '100';

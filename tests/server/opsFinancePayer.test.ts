@@ -15,11 +15,11 @@ import { toMinor } from '../../api-schema/amount';
 import { tokenUnitsOf } from '../../server/chain/chainReads';
 import { createPayer } from '../../server/chain/payer';
 import { queryRows } from '../../server/db/client';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, withdraw } from './support/ledger';
-import { approve, operatorWithSession } from './support/opsFinance';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, withdraw } from './support/testLedger';
+import { approve, operatorWithSession } from './support/financeDeskCalls';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 2;
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

@@ -16,8 +16,8 @@ import { DEMO_OPERATOR_ADDRESS, DEMO_OPERATOR_KEY, seedDemoOperator } from '../.
 import { addFirstAdmin, listOperators } from '../../server/ops/operators';
 import { openScratchPostgres, postgresUrl } from './support/databases';
 import { describeWithDatabases, resetDatabase } from './support/harness';
-import { signInOperator } from './support/ops';
-import { accounts } from './support/siwe';
+import { signInOperator } from './support/testOperators';
+import { accounts } from './support/memberSignIn';
 import { copyPgliteTemplate } from '../support/pgliteTemplate';
 import { removeTestTreasury } from '../support/treasury';
 

@@ -11,9 +11,9 @@ import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced } from './support/ledger';
-import { operatorWithSession } from './support/opsFinance';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced } from './support/testLedger';
+import { operatorWithSession } from './support/financeDeskCalls';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 describeWithDatabases('opsGrant carries adminGrant over', (ctx) => {
   it('answers a grant stored under adminGrant from its stored outcome, and refuses its id with another body', async () => {

@@ -7,9 +7,9 @@ import { OPERATOR_SIGN_IN_STATEMENT } from '../../api-schema/ops';
 import { auditLog, operatorApiKeys, operatorChanges, operatorNonces, operatorSessions, tokens } from '../../server/db/schema';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { TEST_TREASURY_ADDRESS, treasuryHeaders } from './support/ledger';
-import { addOperator, bearer, createKey, operatorMessage, postOpsSignIn, requestOperatorNonce, signInOperator } from './support/ops';
-import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, signInBound } from './support/siwe';
+import { TEST_TREASURY_ADDRESS, treasuryHeaders } from './support/testLedger';
+import { addOperator, bearer, createKey, operatorMessage, postOpsSignIn, requestOperatorNonce, signInOperator } from './support/testOperators';
+import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, signInBound } from './support/memberSignIn';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -12,8 +12,8 @@ import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { operatorRoles, type OperatorRole } from '../../api-schema/endpoint';
 import { describeWithDatabases } from './support/harness';
-import { addOperator, bearer, createKey, signInOperator } from './support/ops';
-import { accounts, signInBound } from './support/siwe';
+import { addOperator, bearer, createKey, signInOperator } from './support/testOperators';
+import { accounts, signInBound } from './support/memberSignIn';
 
 /** Who may make a call: anyone, any operator, or an operator holding one of these roles (admin always may). */
 type Rule = { who: 'public' } | { who: 'operator' } | { who: OperatorRole[] };

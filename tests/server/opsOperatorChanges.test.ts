@@ -14,10 +14,10 @@ import { runOpsCli } from '../../server/ops/cli';
 import { listOperators } from '../../server/ops/operators';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { TEST_TREASURY_ADDRESS, treasuryHeaders } from './support/ledger';
-import { bearer, createKey } from './support/ops';
-import { operatorWithSession, type TestOperator } from './support/opsFinance';
-import { accounts, envelope } from './support/siwe';
+import { TEST_TREASURY_ADDRESS, treasuryHeaders } from './support/testLedger';
+import { bearer, createKey } from './support/testOperators';
+import { operatorWithSession, type TestOperator } from './support/financeDeskCalls';
+import { accounts, envelope } from './support/memberSignIn';
 
 interface Change {
   id: string;

@@ -14,9 +14,9 @@ import { ApiCode } from '../../api-schema/codes';
 import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant } from './support/ledger';
-import { operatorWithSession, type TestOperator } from './support/opsFinance';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant } from './support/testLedger';
+import { operatorWithSession, type TestOperator } from './support/financeDeskCalls';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 interface OpsOrder {
   id: string;

@@ -11,9 +11,9 @@ import { OVERVIEW_DAYS } from '../../api-schema/opsOverview';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { chainDeskSuite, withdrawn } from './support/chainDesk';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant } from './support/ledger';
-import { approve, operatorWithSession, type TestOperator } from './support/opsFinance';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant } from './support/testLedger';
+import { approve, operatorWithSession, type TestOperator } from './support/financeDeskCalls';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 2;
 const DAY_MS = 86_400_000;

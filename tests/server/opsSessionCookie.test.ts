@@ -6,8 +6,8 @@ import { expect, it } from 'vitest';
 import { ApiCode } from '../../api-schema/codes';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { addOperator, bearer, createKey, operatorMessage, postOpsSignIn, requestOperatorNonce, sessionTokenIn, signInOperator } from './support/ops';
-import { accounts, envelope, TEST_DOMAIN } from './support/siwe';
+import { addOperator, bearer, createKey, operatorMessage, postOpsSignIn, requestOperatorNonce, sessionTokenIn, signInOperator } from './support/testOperators';
+import { accounts, envelope, TEST_DOMAIN } from './support/memberSignIn';
 
 const TWELVE_HOURS_S = 12 * 60 * 60;
 

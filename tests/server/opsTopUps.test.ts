@@ -20,11 +20,11 @@ import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { queryRows } from '../../server/db/client';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
-import { addOperator, signInOperator } from './support/ops';
-import { accounts, authHeaders, envelope, signIn, signInBound } from './support/siwe';
+import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/testLedger';
+import { addOperator, signInOperator } from './support/testOperators';
+import { accounts, authHeaders, envelope, signIn, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 2;
 const HELD = systemAccountId('CREDIT', 'held_top_ups');

@@ -23,12 +23,12 @@ import { createPayer, type Payer, type PayerOptions, type PayerStep } from '../.
 import { lostPayments } from '../../server/chain/paymentWatch';
 import { queryRows } from '../../server/db/client';
 import { expectRefused } from './support/assertions';
-import { sharedTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
+import { sharedTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { decide, expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
-import { operatorWithSession, resumePayouts } from './support/opsFinance';
+import { decide, expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/testLedger';
+import { operatorWithSession, resumePayouts } from './support/financeDeskCalls';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 3;
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

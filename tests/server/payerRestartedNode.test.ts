@@ -9,10 +9,10 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { toMinor } from '../../api-schema/amount';
 import { createPayer } from '../../server/chain/payer';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, withdraw } from './support/ledger';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, withdraw } from './support/testLedger';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 describeWithDatabases('the payer on a restarted node', (ctx) => {
   let testChain: TestChain;

@@ -11,10 +11,10 @@ import { generatePrivateKey, privateKeyToAccount, toAccount } from 'viem/account
 import { afterAll, expect, it } from 'vitest';
 import { toMinor } from '../../api-schema/amount';
 import { createPayer } from '../../server/chain/payer';
-import { sharedTestChain } from './support/chain';
+import { sharedTestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, withdraw } from './support/ledger';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, withdraw } from './support/testLedger';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 /** The remote side: signs the unsigned transactions it is posted (hex), answers the signed bytes; counts its calls. */
 async function startRemoteSigner(key: Hex) {

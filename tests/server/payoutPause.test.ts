@@ -15,11 +15,11 @@ import { z } from 'zod';
 import { toMinor } from '../../api-schema/amount';
 import type { Chain } from '../../server/chain/chain';
 import { queryRows } from '../../server/db/client';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
-import { operatorWithSession, resumePayouts } from './support/opsFinance';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/testLedger';
+import { operatorWithSession, resumePayouts } from './support/financeDeskCalls';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 interface Pause {
   id: string;

@@ -10,7 +10,7 @@ import { operatorRoles, type OperatorRole } from '../../api-schema/endpoint';
 import { ApiCode } from '../../api-schema/codes';
 import { decidePolicy, defaultPolicyLimits, operatorsPolicy, recordPolicyUse, type PolicyAct } from '../../server/ops/policy';
 import { describeWithDatabases } from './support/harness';
-import { accounts } from './support/siwe';
+import { accounts } from './support/memberSignIn';
 
 const Q = toMinor('1000');
 

@@ -13,7 +13,7 @@ import { queryRows } from '../../server/db/client';
 import { hitRateLimit, sweepRateLimits } from '../../server/plugins/rateLimitStore';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { accounts, authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/siwe';
+import { accounts, authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/memberSignIn';
 
 describeWithDatabases('rate limits', (ctx) => {
   const nonceAs = (app: FastifyInstance, headers: Record<string, string> = {}) =>

@@ -13,10 +13,10 @@ import type { Chain } from '../../server/chain/chain';
 import { createPayer } from '../../server/chain/payer';
 import { STUCK_REPORT_AFTER_MS } from '../../server/ledger/withdrawalLifecycle';
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
-import { accounts, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/testLedger';
+import { accounts, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 3;
 

@@ -24,12 +24,12 @@ import { readTransferData } from '../../server/chain/payer/paymentTag';
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { backupToFile, restoreFromFile } from '../../server/db/backup';
 import { openDatabase, queryRows, type Database, type Db } from '../../server/db/client';
-import { sharedTestChain, type TestChain } from './support/chain';
+import { sharedTestChain, type TestChain } from './support/testChain';
 import { openScratchPostgres, postgresUrl } from './support/databases';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/ledger';
-import { operatorWithSession, resumePayouts } from './support/opsFinance';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, grant, treasuryHeaders, withdraw } from './support/testLedger';
+import { operatorWithSession, resumePayouts } from './support/financeDeskCalls';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 3;
 const transferEvent = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');

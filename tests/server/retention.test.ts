@@ -9,8 +9,8 @@ import { z } from 'zod';
 import { queryRows } from '../../server/db/client';
 import { sweepRetention } from '../../server/retention';
 import { describeWithDatabases } from './support/harness';
-import { operatorWithSession } from './support/opsFinance';
-import { accounts, signInBound } from './support/siwe';
+import { operatorWithSession } from './support/financeDeskCalls';
+import { accounts, signInBound } from './support/memberSignIn';
 
 const DAY = 86_400_000;
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithDatabases } from './support/harness';
 import { createStaticSite, type StaticSite } from './support/staticSite';
-import { accounts, authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/siwe';
+import { accounts, authHeaders, envelope, signInBound, TEST_DOMAIN } from './support/memberSignIn';
 
 /** The CSP directives of a response, by name. */
 function cspOf(response: LightMyRequestResponse): Map<string, string> {

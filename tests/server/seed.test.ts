@@ -11,7 +11,7 @@ import { systemAccountId } from '../../server/ledger/accounts';
 import { SEED_INVITER } from '../../server/seed/content';
 import { SEED_DEMO_FUNDS, seed } from '../../server/seed/seed';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced } from './support/ledger';
+import { expectBooksBalanced } from './support/testLedger';
 import { snapshotDb } from './support/snapshot';
 
 describeWithDatabases('seed', (ctx) => {

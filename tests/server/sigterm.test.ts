@@ -13,7 +13,7 @@ import { expect, vi } from 'vitest';
 import { openDatabase, queryRows } from '../../server/db/client';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
-import { expectBooksBalanced } from './support/ledger';
+import { expectBooksBalanced } from './support/testLedger';
 import { apiCaller, describeOnEveryStorage, prepareMainRun, signInOverHttp, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 
 describeOnEveryStorage('SIGTERM under load', 'stops taking requests, finishes those under way and the rounds, and exits 0 ($name)', 120_000, stopUnderLoad);

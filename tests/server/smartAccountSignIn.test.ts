@@ -26,10 +26,10 @@ import smartAccountArtifact from '../../server/chain/artifacts/SmartAccount.json
 import factoryArtifact from '../../server/chain/artifacts/SmartAccountFactory.json' with { type: 'json' };
 import { createTopUpWatcher } from '../../server/chain/topUpWatcher';
 import { expectNoDbChange, expectRefused } from './support/assertions';
-import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/chain';
+import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
-import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, type SignedIn } from './support/siwe';
+import { accounts, authHeaders, buildMessage, envelope, postSignLogin, requestNonce, type SignedIn } from './support/memberSignIn';
 
 const CONFIRMATIONS = 3;
 const factoryAbi = parseAbi(['function deploy(address owner, bytes32 salt) returns (address)']);

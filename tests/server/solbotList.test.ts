@@ -8,7 +8,7 @@ import { bots } from '../../server/db/schema';
 import { SEED_BOTS, SEED_NOTICES } from '../../server/seed/content';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { envelope } from './support/siwe';
+import { envelope } from './support/memberSignIn';
 
 interface Bot {
   id: string;

@@ -10,7 +10,7 @@ import { enginesNode } from '../../scripts/buildServer';
 import { needsBuild } from '../../scripts/start.mjs';
 import { DEV_CHAIN_ID } from '../../server/chain/devChain';
 import { ADMIN_TOKEN_GONE } from '../../server/env';
-import { startTestChain, TEST_NODE_CHAIN_ID } from './support/chain';
+import { startTestChain, TEST_NODE_CHAIN_ID } from './support/testChain';
 import { mainStorages, prepareMainRun, startMain, treasuryHeadersOverHttp, type Cleanup, type MainStorage } from './support/mainProcess';
 import { startRpcRelay } from './support/rpcRelay';
 
@@ -120,7 +120,7 @@ const withCleanup = (run: (cleanup: Cleanup) => Promise<void>) => async () => {
 };
 
 // A fresh clone's `npm start` (no NODE_ENV, no chain setting) runs the development chain: the kill suites start it so
-// (tests/server/payerCrash.test.ts, topUpCrash.test.ts). tests/server/unit/env.test.ts has every refusal's message.
+// (tests/server/payerCrash.test.ts, topUpCrash.test.ts). server/env.test.ts has every refusal's message.
 describe.concurrent('npm start: the chain it runs, failing closed', { timeout: 120_000 }, () => {
 
   it('behavior: refuses a production start without a chain, naming what is missing, and starts no development chain', withCleanup(async (cleanup) => {

@@ -11,7 +11,7 @@ import { SEED_INVITER, SEED_TEAM } from '../../server/seed/content';
 import { seed } from '../../server/seed/seed';
 import { expectNoDbChange, expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 interface TeamMember {
   address: string;

@@ -16,7 +16,7 @@ import { bindRecommender } from '../../server/members/tree';
 import { SEED_INVITER } from '../../server/seed/content';
 import { addBulkDownline, randomAddress, type BulkMember } from './support/bulkTeam';
 import { describeWithDatabases } from './support/harness';
-import { authHeaders, envelope } from './support/siwe';
+import { authHeaders, envelope } from './support/memberSignIn';
 
 const DOWNLINE = 10_000;
 const OTHER_TEAM = 2_000;

@@ -20,11 +20,11 @@ import { createTopUpWatcher, keepHeadAsFirstCursor } from '../../server/chain/to
 import { queryRows } from '../../server/db/client';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
+import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/testLedger';
 import { relayedChain, RelayError, startRpcRelay, type RpcRelay } from './support/rpcRelay';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 3;
 

@@ -19,10 +19,10 @@ import { createTopUpWatcher, keepHeadAsFirstCursor, type TopUpWatcher } from '..
 import { queryRows } from '../../server/db/client';
 import { systemAccountId } from '../../server/ledger/accounts';
 import { expectRefused } from './support/assertions';
-import { startTestChain, type TestChain } from './support/chain';
+import { startTestChain, type TestChain } from './support/testChain';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/ledger';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, systemBalance, treasuryHeaders } from './support/testLedger';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 const CONFIRMATIONS = 3;
 const HELD = systemAccountId('CREDIT', 'held_top_ups');

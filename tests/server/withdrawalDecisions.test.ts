@@ -19,8 +19,8 @@ import { memberIdByAddress, type CreditRecord } from '../../server/ledger/querie
 import { approvalRequest, failureRequest, withdrawalRequest } from '../../server/ledger/withdrawals';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases, type ServerTestContext } from './support/harness';
-import { decide, expectBooksBalanced, grant, withdraw } from './support/ledger';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { decide, expectBooksBalanced, grant, withdraw } from './support/testLedger';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 type Decision = 'approved' | 'failed';
 

@@ -15,8 +15,8 @@ import { queryRows } from '../../server/db/client';
 import { startPayoutTimer } from '../../server/ledger/poolPayouts';
 import { expectRefused } from './support/assertions';
 import { describeWithDatabases } from './support/harness';
-import { expectBooksBalanced, expectNoMoneyMoved, fundSystemAccount, grant, treasuryHeaders } from './support/ledger';
-import { accounts, authHeaders, envelope, signInBound } from './support/siwe';
+import { expectBooksBalanced, expectNoMoneyMoved, fundSystemAccount, grant, treasuryHeaders } from './support/testLedger';
+import { accounts, authHeaders, envelope, signInBound } from './support/memberSignIn';
 
 interface WposRecordItem {
   id: string;

@@ -6,8 +6,8 @@ import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { renderApp, type RenderedApp } from '../support/renderApp';
-import { inTimeZone } from '../support/timeZone';
+import { renderApp, type RenderedApp } from './support/renderApp';
+import { inTimeZone } from './support/timeZone';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
 const zhFiles = import.meta.glob<Record<string, unknown>>('../../locales/zh/*.json', { eager: true, import: 'default' });

@@ -7,9 +7,9 @@ import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testDappParam, testMeInfo } from '../support/fakeApi';
-import { pretendTheListEndIsInView } from '../support/listEnd';
-import { renderApp } from '../support/renderApp';
-import { inTimeZone } from '../support/timeZone';
+import { pretendTheListEndIsInView } from './support/listEnd';
+import { renderApp } from './support/renderApp';
+import { inTimeZone } from './support/timeZone';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
 const pageOf = (list: unknown[], total: number) => ({ code: 0, result: { list, total, page: 1, pageSize: 20 } });

@@ -6,7 +6,7 @@ import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { renderApp } from '../support/renderApp';
+import { renderApp } from './support/renderApp';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
 const link = () => `${window.location.origin}/login/${testMeInfo().inviteCode}`;

@@ -6,9 +6,9 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WALLET_LINKS } from '../../src/wallet/walletLinks';
-import { renderApp } from '../support/renderApp';
-import type { RenderedApp } from '../support/renderApp';
-import { expectAlerts, expectButton, expectStatus } from '../support/screenQueries';
+import { renderApp } from './support/renderApp';
+import type { RenderedApp } from './support/renderApp';
+import { expectAlerts, expectButton, expectStatus } from './support/screenQueries';
 
 const androidChrome = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Mobile Safari/537.36';
 const noWalletMessage = "Phantom not installed: no wallet was found. Open this page in your wallet app's browser.";

@@ -7,9 +7,9 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { accountA, bscChainParams } from '../../scripts/machineGraph/wallet.model';
-import { renderApp } from '../support/renderApp';
-import type { RenderAppOptions, RenderedApp } from '../support/renderApp';
-import { expectAlerts, expectButton, expectNoButton, expectStatus } from '../support/screenQueries';
+import { renderApp } from './support/renderApp';
+import type { RenderAppOptions, RenderedApp } from './support/renderApp';
+import { expectAlerts, expectButton, expectNoButton, expectStatus } from './support/screenQueries';
 
 const connectWallet = () => screen.getByRole('button', { name: 'Connect wallet' });
 const requestsOf = (app: RenderedApp, method: string) => app.provider.requests.filter((request) => request.method === method);

@@ -6,8 +6,8 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { pretendTheListEndIsInView } from '../support/listEnd';
-import { renderApp } from '../support/renderApp';
+import { pretendTheListEndIsInView } from './support/listEnd';
+import { renderApp } from './support/renderApp';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });

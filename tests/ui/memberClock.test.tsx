@@ -1,15 +1,16 @@
 /**
  * Dates on the member's own clock: the credit, WPOS and profit records show the date and time of a known
  * instant in the phone's time zone, in en and zh, and the withdrawal sheet says when the daily cap (a UTC day on the
- * server, docs/API.md "Money") starts again, in that zone. Each block sets the runtime's zone (tests/support/timeZone.ts).
+ * server, docs/API.md "Money") starts again, in that zone. Each block sets the runtime's zone
+ * (tests/ui/support/timeZone.ts).
  */
 import { act, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { renderApp } from '../support/renderApp';
-import type { RenderedApp } from '../support/renderApp';
-import { inTimeZone } from '../support/timeZone';
+import { renderApp } from './support/renderApp';
+import type { RenderedApp } from './support/renderApp';
+import { inTimeZone } from './support/timeZone';
 
 const member = { ...testMeInfo(), creditBalance: '120', wposBalance: '30' };
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(member) };

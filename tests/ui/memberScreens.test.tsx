@@ -6,7 +6,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { renderApp } from '../support/renderApp';
+import { renderApp } from './support/renderApp';
 
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(testMeInfo()) };
 /** A bound session restored without a stored member record: the page waits for meInfo. */

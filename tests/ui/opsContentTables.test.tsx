@@ -2,12 +2,12 @@
  * The Content screen's lists as tables at a desktop's width (src/ops/screens/content/*Table.tsx): notices, goods,
  * share pools and bots each sort by their columns (amounts and rates as decimals, not as text), open a row's editor
  * beside the table, keep the new one's form, and say how many there are; saving from the opened editor sends the
- * same requests as the phone's list (tests/ui/opsContent.test.tsx).
+ * same requests as the phone's list (tests/ui/opsContentScreen.test.tsx).
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderDesk } from '../support/renderDesk';
-import type { DeskHandlers, RenderedDesk } from '../support/renderDesk';
+import { renderDesk } from './support/renderDesk';
+import type { DeskHandlers, RenderedDesk } from './support/renderDesk';
 
 /** The screen's first show waits for its lazily loaded module (seconds on a loaded 2-core runner). */
 const firstShow = { timeout: 10_000 };

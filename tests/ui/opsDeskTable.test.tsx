@@ -5,8 +5,8 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderDesk } from '../support/renderDesk';
-import type { DeskCall } from '../support/renderDesk';
+import { renderDesk } from './support/renderDesk';
+import type { DeskCall } from './support/renderDesk';
 
 const member = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const other = '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC';

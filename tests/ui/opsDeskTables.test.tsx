@@ -5,8 +5,8 @@
  */
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { financeAddress, renderDesk } from '../support/renderDesk';
-import type { DeskCall } from '../support/renderDesk';
+import { financeAddress, renderDesk } from './support/renderDesk';
+import type { DeskCall } from './support/renderDesk';
 
 const member = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const second = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';

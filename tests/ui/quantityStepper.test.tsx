@@ -8,7 +8,7 @@ import userEvent from '@testing-library/user-event';
 import { useActorRef, useSelector } from '@xstate/react';
 import { describe, expect, it } from 'vitest';
 import { fromPromise } from 'xstate';
-import { checkoutOf, mug, settlementInput } from '../../machines/buy/buyPathModels';
+import { checkoutOf, mug, settlementInput } from '../../scripts/machineGraph/buy.model';
 import { settlementMachine } from '../../machines/buy/settlementMachine';
 import { selectCanDecrement, selectCanIncrement, selectQuantity, selectQuantityLimit } from '../../machines/buy/settlementSelectors';
 import { QuantityStepper } from '../../src/components/QuantityStepper';

@@ -6,7 +6,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { userInfoA } from '../../scripts/machineGraph/auth.model';
-import { renderApp } from '../support/renderApp';
+import { renderApp } from './support/renderApp';
 
 const heading = (name: string) => screen.findByRole('heading', { level: 1, name });
 

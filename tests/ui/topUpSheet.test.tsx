@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { PENDING_TOP_UP_KEY, STORAGE_KEYS } from '../../src/storage/keys';
 import { accountA } from '../../scripts/machineGraph/wallet.model';
 import { testDappParam, testMeInfo } from '../support/fakeApi';
-import { renderApp } from '../support/renderApp';
+import { renderApp } from './support/renderApp';
 
 const token = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
 const treasury = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';

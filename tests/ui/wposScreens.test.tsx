@@ -8,9 +8,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stranger, teamMembers, wrongChecksum } from '../../scripts/machineGraph/transfer.model';
 import { STORAGE_KEYS } from '../../src/storage/keys';
 import { testMeInfo } from '../support/fakeApi';
-import { pretendTheListEndIsInView } from '../support/listEnd';
-import { renderApp } from '../support/renderApp';
-import { expectAlert, translated } from '../support/screenQueries';
+import { pretendTheListEndIsInView } from './support/listEnd';
+import { renderApp } from './support/renderApp';
+import { expectAlert, translated } from './support/screenQueries';
 
 const member = { ...testMeInfo(), wposBalance: '30' };
 const signedIn = { [STORAGE_KEYS.token]: '"token-bound"', [STORAGE_KEYS.userInfo]: JSON.stringify(member) };

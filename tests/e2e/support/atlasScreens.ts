@@ -12,15 +12,15 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { shotsInUse } from '../../../scripts/atlas/screens';
 import { DEMO_OPERATOR_KEY } from '../../../server/ops/demoOperator';
-import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
-import { anvilKeys } from '../wallet/keys';
-import type { TestWallet } from '../wallet/testWallet';
+import { TEST_NODE_CHAIN_ID } from '../../server/support/testChain';
+import { anvilKeys } from './wallet/anvilKeys';
+import type { TestWallet } from './wallet/testWallet';
 import { waitForAppConfig } from './journey';
 import { treasuryHeaders } from '../../support/treasury';
 import { inSessionOrder, setupVisual, translate } from './visual';
 import type { Lng, VisualHarness, VisualScreen } from './visual';
 import { screens as visualScreens } from './visualScreens';
-import { deskScreens } from './deskScreens';
+import { deskScreens } from './visualDeskScreens';
 
 const rejected = { code: 4001, message: 'User rejected the request.' };
 
@@ -70,8 +70,8 @@ async function openWithdrawal(page: Page, lng: Lng) {
 }
 
 /**
- * The desk's screens (tests/e2e/support/deskScreens.ts) on a phone of their own with the seed's demo operator's wallet
- * (docs/operations.md, "Operators"): the sign-in as it first shows, the others after signing in at /ops.
+ * The desk's screens (tests/e2e/support/visualDeskScreens.ts) on a phone of their own with the seed's demo operator's
+ * wallet (docs/operations.md, "Operators"): the sign-in as it first shows, the others after signing in at /ops.
  */
 function deskShots(harness: VisualHarness): VisualScreen[] {
   const wallet = () => ({ chainId: TEST_NODE_CHAIN_ID, privateKeys: [DEMO_OPERATOR_KEY], ...(harness.server.chain ? { rpcUrl: harness.server.chain.node.url } : {}) });

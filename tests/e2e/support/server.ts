@@ -10,7 +10,7 @@ import { buildApp } from '../../../server/app';
 import { openDatabase } from '../../../server/db/client';
 import { fundDemoAccounts, seed } from '../../../server/seed/seed';
 import { patchAppConfig } from '../../../server/config/appConfig';
-import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../server/support/chain';
+import { startTestChain, TEST_NODE_CHAIN_ID, type TestChain } from '../../server/support/testChain';
 import { ensureSpaBuilt, spaDir } from './build';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { toMinor } from '../../../api-schema/amount';
@@ -38,7 +38,7 @@ export interface StartServerOptions {
    */
   treasury?: boolean;
   /**
-   * Credit on chain: a test node (anvil, tests/server/support/chain.ts) with the token, named in the app config
+   * Credit on chain: a test node (anvil, tests/server/support/testChain.ts) with the token, named in the app config
    * (chain id, RPC URL, token, treasury, 2 confirmations), and the top-up watcher and the payer on timers (fastRounds).
    */
   chain?: boolean;

@@ -16,8 +16,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_OPERATOR_KEY } from '../../../server/ops/demoOperator';
-import { TEST_NODE_CHAIN_ID } from '../../server/support/chain';
-import { TestWallet } from '../wallet/testWallet';
+import { TEST_NODE_CHAIN_ID } from '../../server/support/testChain';
+import { TestWallet } from './wallet/testWallet';
 import { newPhoneContext, releaseWorkerBrowser, reportPolicyViolations, watchPage, workerBrowser } from './browser';
 import type { PageProblems } from './browser';
 import { startServer } from './server';
@@ -25,8 +25,8 @@ import type { TestServer } from './server';
 import { ScreenNavigation, answerCalls, colorSchemes, inEachScheme, uncalledProblems, expectClean, formatReport, localeOf, saveScreenshotWhenAsked, translate, variantName, visualDir } from './visual';
 import type { Lng, VisualResult } from './visual';
 import { NetworkWatch, checkAxe, checkOverflow, checkTouchTargets, colourRules, installAxe, layoutFingerprint, settle } from './visualChecks';
-import { deskScreens } from './deskScreens';
-import type { DeskScreen } from './deskScreens';
+import { deskScreens } from './visualDeskScreens';
+import type { DeskScreen } from './visualDeskScreens';
 
 /** The phone's width, a tablet's (the narrowest where the lists are tables, touch still) and the desk's. */
 export type Width = 375 | 900 | 1280;

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import { httpStatusOf, type ApiCodeValue } from '../../../api-schema/codes';
 import type { Db } from '../../../server/db/client';
 import { snapshotDb } from './snapshot';
-import { envelope } from './siwe';
+import { envelope } from './memberSignIn';
 
 /** Asserts a refusal: the envelope code, the HTTP status docs/API.md pairs with it, and (optionally) the message. */
 export function expectRefused(response: Pick<LightMyRequestResponse, 'json' | 'statusCode'>, code: ApiCodeValue, message?: string, status = httpStatusOf[code]): void {

@@ -11,10 +11,10 @@ import { toMinor } from '../../../api-schema/amount';
 import type { Chain } from '../../../server/chain/chain';
 import { createPayer } from '../../../server/chain/payer';
 import { createTopUpWatcher } from '../../../server/chain/topUpWatcher';
-import { sharedTestChain, type TestChain } from './chain';
+import { sharedTestChain, type TestChain } from './testChain';
 import type { ServerTestContext } from './harness';
-import { withdraw } from './ledger';
-import { envelope } from './siwe';
+import { withdraw } from './testLedger';
+import { envelope } from './memberSignIn';
 
 /**
  * A suite's chain desks: one node for the file (stopped after it), back at its first state for each test's desk.

@@ -9,11 +9,11 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe } from 'vitest';
 import { buildApp, type BuildAppOptions } from '../../../server/app';
 import { openDatabase, type Database, type Db } from '../../../server/db/client';
-import { createTestClock, TEST_START, type TestClock } from './clock';
+import { createTestClock, TEST_START, type TestClock } from './testClock';
 import { databaseTargets, type DatabaseTarget } from './databases';
-import { rememberDatabase } from './ledger';
+import { rememberDatabase } from './testLedger';
 import { resetDatabase } from './reset';
-import { TEST_DOMAIN } from './siwe';
+import { TEST_DOMAIN } from './memberSignIn';
 
 /** The reset before every test; suites that reset again mid-test import it from here. */
 export { resetDatabase };

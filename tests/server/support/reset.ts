@@ -10,7 +10,7 @@ import { queryRows, type Db } from '../../../server/db/client';
 import { forgetAllowedRecipients } from '../../../server/members/members';
 import { seed } from '../../../server/seed/seed';
 import { addTestTreasury } from '../../support/treasury';
-import { TEST_START } from './clock';
+import { TEST_START } from './testClock';
 
 /** Every table a test may write, the audit log aside (its trigger refuses a DELETE or TRUNCATE: emptyTables). */
 const resetTables = [
