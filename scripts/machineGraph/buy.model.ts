@@ -10,7 +10,7 @@ import { addressBookMachine } from '../../machines/buy/addressBookMachine';
 import { addressFormMachine } from '../../machines/buy/addressFormMachine';
 import { settlementMachine } from '../../machines/buy/settlementMachine';
 import type { MachineModel, ModelEvent } from './modelPaths';
-import type { MachineEntry } from './models';
+import type { MachineEntry } from './modelPaths';
 
 export const mug: Goods = { id: 'mug', name: 'Mug', image: '/media/goods/mug.png', price: '12.5', stock: 3 };
 export const home: DeliveryAddress = {

@@ -15,6 +15,15 @@ import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventObject, St
 export type ModelEvent = EventObject & Record<string, unknown>;
 
 /** What a model test knows about one machine: the events it may receive, with payloads. */
+/** One machine of the diagrams and the atlas: its file, where it is defined, and the models that walk it. */
+export interface MachineEntry {
+  /** File name under machines/ and docs/machines/. */
+  name: string;
+  source: string;
+  summary: string;
+  models: MachineModel[];
+}
+
 export interface MachineModel {
   name: string;
   machine: AnyStateMachine;

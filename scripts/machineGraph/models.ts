@@ -3,7 +3,9 @@
  * flow's (buy.model.ts) and the desk's (ops.model.ts). scripts/diagrams.ts, the atlas and the path tests
  * (tests/machines) read this one list, so a machine without a model has neither diagram nor tests and is noticed.
  */
-import type { MachineModel } from './modelPaths';
+import type { MachineEntry } from './modelPaths';
+
+export type { MachineEntry } from './modelPaths';
 import { walletModel } from './wallet.model';
 import { authModels } from './auth.model';
 import { configModel } from './config.model';
@@ -18,14 +20,6 @@ import { topUpModels } from './topUp.model';
 import { watchAssetModel } from './watchAsset.model';
 import { buyMachineEntries } from './buy.model';
 import { opsMachineEntries } from './ops.model';
-
-export interface MachineEntry {
-  /** File name under machines/ and docs/machines/. */
-  name: string;
-  source: string;
-  summary: string;
-  models: MachineModel[];
-}
 
 export const machineEntries: MachineEntry[] = [
   {

@@ -7,7 +7,7 @@
 import { noticePublicationMachine } from '../../machines/ops/noticePublicationMachine';
 import type { EditableNotice, SavedNotice } from '../../machines/ops/noticePublicationMachine';
 import type { MachineModel, ModelEvent } from './modelPaths';
-import type { MachineEntry } from './models';
+import type { MachineEntry } from './modelPaths';
 
 const ok = <T>(result: T) => ({ code: 0, result });
 const refused = (code: number) => ({ code, result: null });

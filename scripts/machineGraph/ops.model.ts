@@ -15,7 +15,7 @@ import { withdrawalBulkApprovalMachine } from '../../machines/ops/withdrawalBulk
 import { withdrawalDecisionMachine } from '../../machines/ops/withdrawalDecisionMachine';
 import type { DecidableWithdrawal } from '../../machines/ops/withdrawalDecisionMachine';
 import type { MachineModel, ModelEvent } from './modelPaths';
-import type { MachineEntry } from './models';
+import type { MachineEntry } from './modelPaths';
 
 export const financeOperator: Operator = { address: '0x90F79bf6EB2c4f870365E785982E1f101E93b906', roles: ['finance'] };
 export const secondOperator = '0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65';
