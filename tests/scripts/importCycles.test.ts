@@ -1,10 +1,9 @@
 /**
- * No import cycles in the server, the machines, the API's schemas, the app, the scripts and the bench, type imports
- * included: two modules that import each other load in an order that depends on who is imported first, and neither
+ * No import cycles in the server, the machines, the API's schemas, the app, the scripts, the bench and the tests,
+ * type imports included: two modules that import each other load in an order that depends on who is imported first, and neither
  * can be read, nor its types, without the other. The graph is built with the TypeScript compiler's parser and
  * resolver (tsconfig.json's options), so `import type`, `export ... from` and `import('./x').T` count; a dynamic
- * `import()` call loads lazily and does not. tests/ is not walked yet: tests/e2e/support/journey.ts and operator.ts
- * import each other.
+ * `import()` call loads lazily and does not.
  */
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -12,7 +11,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '../..');
-const FOLDERS = ['server', 'machines', 'api-schema', 'src', 'scripts', 'bench'];
+const FOLDERS = ['server', 'machines', 'api-schema', 'src', 'scripts', 'bench', 'tests'];
 
 function sourceFiles(folder: string): string[] {
   return readdirSync(join(root, folder), { recursive: true, encoding: 'utf8' })

@@ -29,8 +29,7 @@ describe('createOpsClient', () => {
     const { api, sent } = desk(() => json({ code: 0, result: page }));
     await expect(api.call('opsWithdrawals', { query: { status: 'pending', awaiting: 'me', limit: 25 } })).resolves.toEqual({ code: 0, result: page });
     expect(sent[0]?.url).toBe('/api/admin/withdrawals?status=pending&awaiting=me&limit=25');
-    // fetch's default credentials (same-origin): the session cookie never goes to another origin.
-    expect(sent[0]?.init.credentials).toBeUndefined();
+    expect(sent[0]?.init.credentials).toBe('same-origin');
     expect(sent[0]?.init.headers).toEqual({ Accept: 'application/json', 'X-CSRF-Token': 'csrf-1' });
   });
 
@@ -54,6 +53,7 @@ describe('createOpsClient', () => {
     const { api, sent, onSessionRejected } = desk(() => new Response('a,b\n', { status: 401 }));
     await expect(api.download('/api/admin/audit.csv', { actor: '', act: 'opsGrant' })).resolves.toBeNull();
     expect(sent[0]?.url).toBe('/api/admin/audit.csv?act=opsGrant');
+    expect(sent[0]?.init.credentials).toBe('same-origin');
     expect(onSessionRejected).toHaveBeenCalledTimes(1);
   });
 });

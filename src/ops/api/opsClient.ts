@@ -52,8 +52,9 @@ export function createOpsClient({
   logger = console,
 }: CreateOpsClientParameters): OpsClient {
   const headersFor = (csrfToken: string | null): Record<string, string> => (csrfToken ? { Accept: 'application/json', 'X-CSRF-Token': csrfToken } : { Accept: 'application/json' });
-  // fetch's default credentials, same-origin: the cookie goes to the desk's own origin only, never to another.
-  const settings = { envelopeSchema, fetchImpl, timeoutMs, logger, logPrefix: 'ops api' };
+  // The cookie goes to the desk's own origin only, never to another (said here, not left to fetch's default).
+  const sameOrigin: typeof fetch = (input, init) => fetchImpl(input, { ...init, credentials: 'same-origin' });
+  const settings = { envelopeSchema, fetchImpl: sameOrigin, timeoutMs, logger, logPrefix: 'ops api' };
 
   async function call<TName extends OpsEndpointName>(name: TName, parameters: OpsCallParameters<TName> = {}): Promise<Answer<OpsResult<TName>>> {
     const csrfToken = parameters.csrfToken === undefined ? getCsrfToken() : parameters.csrfToken;
@@ -69,7 +70,7 @@ export function createOpsClient({
 
   async function download(path: string, query: Record<string, string>): Promise<Blob | null> {
     try {
-      const response = await fetchImpl(`${path}${searchOf(withoutEmpty(query))}`, { headers: { Accept: 'text/csv' } });
+      const response = await sameOrigin(`${path}${searchOf(withoutEmpty(query))}`, { headers: { Accept: 'text/csv' } });
       if (response.status === 401) onSessionRejected();
       return response.ok ? await response.blob() : null;
     } catch (error) {

@@ -8,7 +8,11 @@ import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { signInOperatorOverHttp } from '../../server/support/httpSignIn';
 import { treasuryHeaders } from '../../support/treasury';
-import type { JourneyHarness } from './journey';
+
+/** What these calls need of a journey's harness (journey.ts): the server's address. */
+interface ServerOf {
+  readonly server: { readonly url: string };
+}
 
 export interface Envelope<T> {
   code: number;
@@ -40,7 +44,7 @@ export async function envelopeCall<T>(base: string, path: string, headers: Recor
  * @example
  * const grant = await treasuryCall(e2e, '/api/admin/grant', { address, asset: 'WPOS', amount: '100', requestId });
  */
-export function treasuryCall<T>(e2e: JourneyHarness, path: string, body: unknown): Promise<Envelope<T>> {
+export function treasuryCall<T>(e2e: ServerOf, path: string, body: unknown): Promise<Envelope<T>> {
   return envelopeCall<T>(e2e.server.url, path, treasuryHeaders(), body);
 }
 
@@ -76,7 +80,7 @@ export interface DeskSession {
  * const desk = await deskSessionOverHttp(e2e, DEMO_OPERATOR_KEY);
  * const { page } = await e2e.open({ wallet: { ...wallet, connected: true }, cookies: [desk.cookie] });
  */
-export async function deskSessionOverHttp(e2e: JourneyHarness, privateKey: Hex): Promise<DeskSession> {
+export async function deskSessionOverHttp(e2e: ServerOf, privateKey: Hex): Promise<DeskSession> {
   const base = e2e.server.url;
   const session = await signInOperatorOverHttp(base, privateKeyToAccount(privateKey));
   const token = /^mdo_session=(.+)$/u.exec(session.cookie ?? '')?.[1];
