@@ -9,7 +9,7 @@
  */
 import { getAdjacencyMap, getShortestPaths } from '@xstate/graph';
 import { pathToStateValue } from 'xstate';
-import type { AnyMachineSnapshot, AnyStateMachine, AnyStateNode, EventObject, StateValue } from 'xstate';
+import type { AnyStateMachine, AnyStateNode, EventObject, StateValue } from 'xstate';
 
 /** An event with its payload fields. */
 export type ModelEvent = EventObject & Record<string, unknown>;
@@ -154,7 +154,7 @@ function describeEvent(event: EventObject): string {
   return event.type.replace(/^xstate\.(done|error)\.actor\./, (_, kind: string) => `${kind}:`).replace(/^xstate\.after\.([^.]+)\..*$/, 'after:$1');
 }
 
-function toModelPath(steps: { event: EventObject; state: AnyMachineSnapshot }[]): ModelPath {
+function toModelPath(steps: { event: EventObject; state: GraphSnapshot }[]): ModelPath {
   const walked = steps.filter((step) => step.event.type !== 'xstate.init');
   return {
     description: walked.length === 0 ? '(initial)' : walked.map((step) => describeEvent(step.event)).join(' → '),
@@ -162,12 +162,26 @@ function toModelPath(steps: { event: EventObject; state: AnyMachineSnapshot }[])
   };
 }
 
-const adjacencyMaps = new WeakMap<MachineModel, ReturnType<typeof getAdjacencyMap>>();
+/** A snapshot as the graph hands it over, read through the fields this file uses (xstate types them `any`). */
+interface GraphSnapshot {
+  value: StateValue;
+  context: unknown;
+  matches(value: StateValue): boolean;
+  can(event: EventObject): boolean;
+}
 
-function adjacencyOf(model: MachineModel) {
+/** A state of @xstate/graph's adjacency map as this file reads it: its own types leave both fields `any`. */
+interface AdjacencyEntry {
+  state: GraphSnapshot;
+  transitions: Record<string, { event: EventObject; state: GraphSnapshot }>;
+}
+
+const adjacencyMaps = new WeakMap<MachineModel, AdjacencyEntry[]>();
+
+function adjacencyOf(model: MachineModel): AdjacencyEntry[] {
   let adjacency = adjacencyMaps.get(model);
   if (!adjacency) {
-    adjacency = getAdjacencyMap(model.machine, traversalOptions(model));
+    adjacency = Object.values(getAdjacencyMap(model.machine, traversalOptions(model)) as unknown as Record<string, AdjacencyEntry>);
     adjacencyMaps.set(model, adjacency);
   }
   return adjacency;
@@ -175,8 +189,8 @@ function adjacencyOf(model: MachineModel) {
 
 /** The shortest path to every reachable state (value and context) of the model's machine. */
 export function shortestPaths(model: MachineModel): ModelPath[] {
-  const paths = getShortestPaths(model.machine, traversalOptions(model));
-  return paths.map((path) => toModelPath(path.steps as { event: EventObject; state: AnyMachineSnapshot }[]));
+  const paths = getShortestPaths(model.machine, traversalOptions(model)) as { steps: { event: EventObject; state: GraphSnapshot }[] }[];
+  return paths.map((path) => toModelPath(path.steps));
 }
 
 /**
@@ -193,14 +207,14 @@ export function candidatePathsFor(model: MachineModel, transition: DefinedTransi
     byState.set(key, path);
   }
   const candidates: ModelPath[] = [];
-  for (const entry of Object.values(adjacency)) {
-    const snapshot = entry.state as AnyMachineSnapshot;
+  for (const entry of adjacency) {
+    const snapshot = entry.state;
     if (sourcePath.length > 0 && !snapshot.matches(pathToStateValue(sourcePath))) continue;
-    const head = byState.get(JSON.stringify({ value: snapshot.value, context: snapshot.context })) ?? (base.find((p) => p.steps.length === 0) as ModelPath | undefined);
+    const head = byState.get(JSON.stringify({ value: snapshot.value, context: snapshot.context })) ?? base.find((p) => p.steps.length === 0);
     if (!head) continue;
-    for (const next of Object.values(entry.transitions) as { event: EventObject; state: unknown }[]) {
+    for (const next of Object.values(entry.transitions)) {
       if (transition.event !== 'always' && next.event.type !== transition.event) continue;
-      const nextSnapshot = next.state as AnyMachineSnapshot;
+      const nextSnapshot = next.state;
       const steps = [...head.steps, { event: next.event, value: nextSnapshot.value, context: nextSnapshot.context }];
       candidates.push({ description: steps.map((step) => describeEvent(step.event)).join(' → '), steps });
     }
@@ -229,23 +243,22 @@ function matchesSpec(event: EventObject, spec: EventSpec): boolean {
  * pathFromEvents(withdrawModel, [{ type: 'field.change', value: '12.5' }, { type: 'user.submit' }]);
  */
 export function pathFromEvents(model: MachineModel, specs: readonly EventSpec[]): ModelPath {
-  const adjacency = adjacencyOf(model);
-  const entries = Object.values(adjacency);
+  const entries = adjacencyOf(model);
   let current = entries[0];
   const steps: PathStep[] = [];
   for (const spec of specs) {
     if (!current) throw new Error(`${model.name}: the journey left the graph before ${spec.type}`);
-    const snapshot = current.state as AnyMachineSnapshot;
+    const snapshot = current.state;
     // The graph lists every event in every state, those the state ignores too: only one it can take counts.
-    const next = (Object.values(current.transitions) as { event: EventObject; state: AnyMachineSnapshot }[]).find(
+    const next = Object.values(current.transitions).find(
       (candidate) => matchesSpec(candidate.event, spec) && (candidate.event.type.startsWith('xstate.after.') || snapshot.can(candidate.event)),
     );
     if (!next) throw new Error(`${model.name}: ${JSON.stringify(spec)} cannot happen in ${JSON.stringify(snapshot.value)}`);
     steps.push({ event: next.event, value: next.state.value, context: next.state.context });
     current = entries.find(
       (entry) =>
-        JSON.stringify((entry.state as AnyMachineSnapshot).value) === JSON.stringify(next.state.value) &&
-        JSON.stringify((entry.state as AnyMachineSnapshot).context) === JSON.stringify(next.state.context),
+        JSON.stringify(entry.state.value) === JSON.stringify(next.state.value) &&
+        JSON.stringify(entry.state.context) === JSON.stringify(next.state.context),
     );
   }
   return { description: steps.map((step) => describeEvent(step.event)).join(' → '), steps };
