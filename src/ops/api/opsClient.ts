@@ -34,7 +34,7 @@ export interface CreateOpsClientParameters {
   logger?: Pick<Console, 'warn' | 'error'>;
 }
 
-/** The desk's filters send '' for "any": such a field is left out, as if it were not set. */
+/** A CSV export's filters may be '' for "any": such a field is left out of the link, as if it were not set. */
 function withoutEmpty(query: object | undefined): Record<string, unknown> {
   return Object.fromEntries(Object.entries(query ?? {}).filter(([, value]) => value !== ''));
 }
@@ -60,7 +60,7 @@ export function createOpsClient({
     const csrfToken = parameters.csrfToken === undefined ? getCsrfToken() : parameters.csrfToken;
     const answer = await callThroughEnvelope(settings, {
       endpoint: opsEndpoints[name],
-      query: withoutEmpty(parameters.query),
+      query: parameters.query ?? {},
       body: parameters.body,
       headers: headersFor(csrfToken),
     });
